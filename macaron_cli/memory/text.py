@@ -1,0 +1,47 @@
+"""Text prepared for full-text search in any language, with no dictionary downloads.
+
+LanceDB's tokenizers split on spaces, which finds nothing in Japanese, Chinese or Korean
+text (no spaces between words, or particles glued to them). We index a second form of
+the text where every run of CJK/Hangul characters is replaced by its overlapping
+character bigrams (and single characters for runs of one), and transform queries the
+same way: 过敏 then matches 我对花生过敏, 자전거 matches 자전거를.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CJK_RUN = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
+)
+
+
+def _bigrams(run: str) -> str:
+    if len(run) == 1:
+        return run
+    return " ".join(run[i : i + 2] for i in range(len(run) - 1))
+
+
+def search_form(text: str) -> str:
+    """The form of `text` that goes into the full-text index (and of queries into search)."""
+    text = unicodedata.normalize("NFKC", text)
+    return _CJK_RUN.sub(lambda m: f" {_bigrams(m.group(0))} ", text)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK_RUN.search(text))
+
+
+def detect_language(text: str) -> str:
+    """A cheap script-based guess; the person or the model can always say better."""
+    if re.search(r"[\u3040-\u30ff]", text):
+        return "ja"
+    if re.search(r"[\uac00-\ud7af]", text):
+        return "ko"
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return "zh"
+    words = set(re.findall(r"[a-zñ]+", text.lower()))
+    if len(words & {"ang", "ng", "mga", "ako", "ko", "sa", "ay", "kasi", "siya", "hindi", "gusto", "po"}) >= 2:
+        return "tl"
+    return "en"
