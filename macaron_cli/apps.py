@@ -14,7 +14,11 @@ from pathlib import Path
 from macaron_cli import config
 from macaron_cli.errors import UserError
 
-APP_MARKER = ".macaron"  # every macaron app keeps its private state in this folder
+# Every macaron app is a git repo with a tracked manifest (macaron.json: template, run and
+# test commands, data files) and a git-ignored `.macaron/` folder for private state
+# (the brief with the person's memories, data snapshots, screenshots, the lock).
+APP_MANIFEST = "macaron.json"
+PRIVATE_DIR = ".macaron"
 
 
 def registry_path() -> Path:
@@ -42,7 +46,7 @@ def register(slug: str, **info) -> None:
 
 
 def is_app(path: Path) -> bool:
-    return (path / APP_MARKER).is_dir() and (path / ".git").exists()
+    return (path / APP_MANIFEST).is_file() and (path / ".git").exists()
 
 
 def resolve_app(ref: str | None) -> Path:
@@ -51,7 +55,7 @@ def resolve_app(ref: str | None) -> Path:
         candidate = Path(ref).expanduser()
         if candidate.is_dir():
             if not is_app(candidate.resolve()):
-                raise UserError(f"{candidate} is not a macaron app (no {APP_MARKER}/ folder in a git repo).")
+                raise UserError(f"{candidate} is not a macaron app (no {APP_MANIFEST} in a git repo).")
             return candidate.resolve()
         entry = load_registry().get(ref)
         if entry:
