@@ -1,0 +1,404 @@
+"""One streaming client for both model wires: Anthropic Messages and OpenAI chat.
+
+Local engines (vLLM, SGLang, llama.cpp, Ollama, llama-cpp-python) speak one or both of
+these; Claude speaks the first. Callers see one interface:
+
+    client = ModelClient("http://127.0.0.1:8000", "deepseek-coder")
+    for chunk in client.stream(system, [{"role": "user", "content": "hi"}], max_tokens=512):
+        print(chunk, end="")
+    client.last_usage  # Usage(input_tokens, output_tokens, seconds, ...)
+
+The wire is auto-detected when `api` is None: the first request goes to /v1/messages and
+a 404/405 there (llama-cpp-python's server, older llama.cpp) switches the endpoint to the
+OpenAI wire for good. Only httpx is used: no SDK, so the draft path stays lean and fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Iterator
+
+import httpx
+
+from macaron_cli.errors import MacaronError, UserError, WorkFailed
+
+ANTHROPIC = "anthropic"
+OPENAI = "openai"
+APIS = (ANTHROPIC, OPENAI)
+ANTHROPIC_VERSION = "2023-06-01"
+
+DRAFT_HINT = "start one with `macaron draft serve --engine … --model …` or set MACARON_DRAFT_URL"
+
+# The wire each base URL turned out to speak, so auto-detection costs one 404 per process.
+_detected: dict[str, str] = {}
+_detected_lock = threading.Lock()
+
+
+class ModelFailure(MacaronError):
+    """Any failure talking to a model; catch this to handle all of them."""
+
+
+class ModelUnreachable(UserError, ModelFailure):
+    """Nothing listens at the URL, or it refused our key: the environment needs fixing (exit 2)."""
+
+
+class ModelError(WorkFailed, ModelFailure):
+    """The model answered with an error, timed out, or cut its stream short (exit 1)."""
+
+
+@dataclass
+class Usage:
+    """Tokens and time of one request. `estimated` when the server sent no usage."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+    first_token_seconds: float | None = None
+    estimated: bool = False
+
+    @property
+    def tokens_per_second(self) -> float:
+        """Output tokens per second of generation (after the first token arrived)."""
+        gen = self.seconds - (self.first_token_seconds or 0.0)
+        return self.output_tokens / gen if gen > 0 and self.output_tokens else 0.0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens,
+            self.seconds + other.seconds, self.first_token_seconds, self.estimated or other.estimated,
+        )
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Endpoint:
+    """Where a model lives: base URL (without /v1), model name, wire (None = detect)."""
+
+    url: str
+    model: str | None = None
+    api: str | None = None
+    api_key: str | None = None
+    auth_token: str | None = None
+    name: str = "draft"
+    hint: str = DRAFT_HINT
+
+    def client(self, **kw) -> "ModelClient":
+        return ModelClient(self.url, self.model, api=self.api, api_key=self.api_key,
+                           auth_token=self.auth_token, name=self.name, hint=self.hint, **kw)
+
+
+def normalize_base_url(url: str) -> str:
+    """'127.0.0.1:8000/v1/' → 'http://127.0.0.1:8000' (routes add /v1 themselves)."""
+    url = url.strip().rstrip("/")
+    if "//" not in url:
+        url = "http://" + url
+    if url.endswith("/v1"):
+        url = url[:-3]
+    return url
+
+
+def check_api(api: str | None) -> str | None:
+    if api is None or api == "":
+        return None
+    api = api.strip().lower()
+    if api not in APIS:
+        raise UserError(f"unknown model wire {api!r}; use MACARON_DRAFT_API=anthropic or openai (or unset it to auto-detect)")
+    return api
+
+
+class ModelClient:
+    """Streams text from a model over the Anthropic or OpenAI wire (see module docs)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str | None,
+        api: str | None = None,
+        api_key: str | None = None,
+        *,
+        auth_token: str | None = None,
+        name: str = "draft",
+        hint: str = DRAFT_HINT,
+        connect_timeout: float = 5.0,
+        read_timeout: float = 300.0,
+    ):
+        self.base_url = normalize_base_url(base_url)
+        self._model = model
+        self.api = check_api(api) or _detected.get(self.base_url)
+        self.api_key = api_key
+        self.auth_token = auth_token  # sent as a Bearer token (ANTHROPIC_AUTH_TOKEN)
+        self.name, self.hint = name, hint  # for error messages: "no draft server at URL; <hint>"
+        # read_timeout bounds the gap between two chunks, not the whole answer: a big
+        # model on a small GPU may take minutes overall but never goes silent that long.
+        self.timeout = httpx.Timeout(connect=connect_timeout, read=read_timeout, write=30.0, pool=connect_timeout)
+        self.last_usage = Usage()
+        self._http = httpx.Client(timeout=self.timeout)
+
+    # ── public ──
+    @property
+    def model(self) -> str:
+        """The model name; asked of the server (/v1/models) when none was given."""
+        if not self._model:
+            served = self.list_models()
+            self._model = served[0] if served else "default"
+        return self._model
+
+    def list_models(self) -> list[str]:
+        response = self._send("GET", "/v1/models")
+        if response.status_code != 200:
+            return []
+        return [m.get("id") for m in response.json().get("data", []) if m.get("id")]
+
+    def stream(self, system: str | None, messages: list[dict], max_tokens: int = 4096,
+               temperature: float | None = None) -> Iterator[str]:
+        """Yield the answer's text as it arrives; `last_usage` is set when it ends."""
+        api = self.api or ANTHROPIC
+        started = time.perf_counter()
+        usage = Usage()
+        self.last_usage = usage
+        body = self._body(api, system, messages, max_tokens, temperature)
+        with self._stream_request(api, body) as response:
+            if response.status_code in (404, 405) and self.api is None:
+                # No /v1/messages here (llama-cpp-python, older llama.cpp): the OpenAI wire.
+                self._remember(OPENAI)
+            else:
+                self._raise_for_status(response)
+                if self.api is None:
+                    self._remember(api)
+                yield from self._read(api, response, usage, started)
+                return
+        yield from self.stream(system, messages, max_tokens, temperature)
+
+    def _read(self, api: str, response: httpx.Response, usage: Usage, started: float) -> Iterator[str]:
+        parse = _anthropic_chunks if api == ANTHROPIC else _openai_chunks
+        chunks = 0
+        try:
+            for text in parse(_sse_events(response), usage):
+                if text:
+                    if usage.first_token_seconds is None:
+                        usage.first_token_seconds = time.perf_counter() - started
+                    chunks += 1
+                    yield text
+        except httpx.TimeoutException:
+            raise ModelError(f"the model at {self.base_url} went silent for {self.timeout.read:.0f}s mid-answer; "
+                             "try again, or use a smaller model") from None
+        except httpx.TransportError as exc:
+            raise ModelError(f"the model at {self.base_url} cut its answer short ({exc.__class__.__name__}); "
+                             "try again") from None
+        if not usage.output_tokens and chunks:
+            # Engines stream about one token per chunk: a fair count when the server sends none.
+            usage.output_tokens, usage.estimated = chunks, True
+        usage.seconds = time.perf_counter() - started
+
+    def complete(self, system: str | None, messages: list[dict], max_tokens: int = 4096,
+                 temperature: float | None = None) -> tuple[str, Usage]:
+        """The whole answer at once: (text, usage). Streams underneath so timeouts stay per chunk."""
+        text = "".join(self.stream(system, messages, max_tokens, temperature))
+        return text, self.last_usage
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "ModelClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ── wire details ──
+    def _remember(self, api: str) -> None:
+        self.api = api
+        with _detected_lock:
+            _detected[self.base_url] = api
+
+    def _headers(self, api: str) -> dict:
+        headers = {"content-type": "application/json"}
+        if api == ANTHROPIC:
+            headers["anthropic-version"] = ANTHROPIC_VERSION
+            if self.api_key:
+                headers["x-api-key"] = self.api_key
+        elif self.api_key:
+            headers["authorization"] = f"Bearer {self.api_key}"
+        if self.auth_token:
+            headers["authorization"] = f"Bearer {self.auth_token}"
+        return headers
+
+    def _body(self, api, system, messages, max_tokens, temperature) -> dict:
+        body: dict = {"model": self.model, "max_tokens": max_tokens, "stream": True}
+        if temperature is not None:
+            body["temperature"] = temperature
+        if api == ANTHROPIC:
+            body["messages"] = [{"role": m["role"], "content": m["content"]} for m in messages]
+            if system:
+                body["system"] = system
+        else:
+            body["messages"] = ([{"role": "system", "content": system}] if system else []) + [
+                {"role": m["role"], "content": _plain_text(m["content"])} for m in messages
+            ]
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    def _stream_request(self, api: str, body: dict) -> "_OpenedStream":
+        path = "/v1/messages" if api == ANTHROPIC else "/v1/chat/completions"
+        return _OpenedStream(self._http.stream("POST", self.base_url + path, json=body, headers=self._headers(api)), self)
+
+    def _send(self, method: str, path: str) -> httpx.Response:
+        try:
+            return self._http.request(method, self.base_url + path, headers=self._headers(self.api or OPENAI))
+        except httpx.HTTPError as exc:
+            raise self._transport_error(exc) from None
+
+    def _transport_error(self, exc: Exception) -> ModelFailure:
+        if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
+            return ModelUnreachable(f"no {self.name} server at {self.base_url}; {self.hint}")
+        if isinstance(exc, httpx.TimeoutException):
+            return ModelError(f"the model at {self.base_url} did not answer within {self.timeout.read:.0f}s; "
+                              "try again, or use a smaller model")
+        return ModelError(f"talking to the model at {self.base_url} failed: {exc.__class__.__name__}: {exc}")
+
+    def _raise_for_status(self, response: httpx.Response) -> None:
+        if response.status_code == 200:
+            return
+        response.read()
+        message = _error_message(response)
+        if response.status_code in (401, 403):
+            raise ModelUnreachable(f"the model server at {self.base_url} refused the request (HTTP "
+                                   f"{response.status_code}: {message}); check its API key")
+        raise ModelError(f"the model at {self.base_url} answered HTTP {response.status_code}: {message}")
+
+
+class _OpenedStream:
+    """Wraps httpx's stream context so connection errors become macaron's errors."""
+
+    def __init__(self, cm, client: ModelClient):
+        self._cm, self._client = cm, client
+
+    def __enter__(self) -> httpx.Response:
+        try:
+            return self._cm.__enter__()
+        except httpx.HTTPError as exc:
+            raise self._client._transport_error(exc) from None
+
+    def __exit__(self, *exc):
+        return self._cm.__exit__(*exc)
+
+
+def _plain_text(content) -> str:
+    """OpenAI servers want a string; Anthropic-style block lists become their text."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+
+
+def _error_message(response: httpx.Response) -> str:
+    try:
+        data = response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return response.text[:200].strip() or response.reason_phrase
+    error = data.get("error", data) if isinstance(data, dict) else data
+    if isinstance(error, dict):
+        return str(error.get("message") or error.get("detail") or error)[:300]
+    return str(error)[:300]
+
+
+def _sse_events(response: httpx.Response) -> Iterator[tuple[str | None, str]]:
+    """(event name, data) pairs of a server-sent event stream."""
+    name, data = None, []
+    for line in response.iter_lines():
+        if not line:
+            if data:
+                yield name, "\n".join(data)
+            name, data = None, []
+        elif line.startswith("data:"):
+            data.append(line[5:].lstrip(" "))
+        elif line.startswith("event:"):
+            name = line[6:].strip()
+    if data:
+        yield name, "\n".join(data)
+
+
+def _anthropic_chunks(events, usage: Usage) -> Iterator[str]:
+    finished = False
+    for _, data in events:
+        event = json.loads(data)
+        kind = event.get("type")
+        if kind == "content_block_delta":
+            delta = event.get("delta", {})
+            if delta.get("type") == "text_delta":
+                yield delta.get("text", "")
+        elif kind == "message_start":
+            u = event.get("message", {}).get("usage", {})
+            usage.input_tokens = u.get("input_tokens", 0) + u.get("cache_read_input_tokens", 0) + u.get(
+                "cache_creation_input_tokens", 0)
+        elif kind == "message_delta":
+            usage.output_tokens = event.get("usage", {}).get("output_tokens", usage.output_tokens)
+        elif kind == "message_stop":
+            finished = True
+        elif kind == "error":
+            raise ModelError(f"the model stopped with an error: {event.get('error', {}).get('message', event)}")
+    if not finished:
+        raise ModelError("the model's answer was cut short (no message_stop); try again")
+
+
+def _openai_chunks(events, usage: Usage) -> Iterator[str]:
+    finished = False
+    for _, data in events:
+        if data.strip() == "[DONE]":
+            finished = True
+            break
+        event = json.loads(data)
+        if "error" in event:
+            raise ModelError(f"the model stopped with an error: {_error_text(event['error'])}")
+        for choice in event.get("choices") or []:
+            text = (choice.get("delta") or {}).get("content")
+            if text:
+                yield text
+            if choice.get("finish_reason"):
+                finished = True
+        if event.get("usage"):
+            usage.input_tokens = event["usage"].get("prompt_tokens", 0)
+            usage.output_tokens = event["usage"].get("completion_tokens", 0)
+    if not finished:
+        raise ModelError("the model's answer was cut short (no finish); try again")
+
+
+def _error_text(error) -> str:
+    return error.get("message", str(error)) if isinstance(error, dict) else str(error)
+
+
+# ── where the draft model is ─────────────────────────────────────────────────────────────
+def draft_endpoint(required: bool = True) -> Endpoint | None:
+    """The local draft model from MACARON_DRAFT_URL/_MODEL/_API, else config.toml."""
+    from macaron_cli import config
+
+    settings = config.load_settings()
+    url = os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
+    if not url:
+        if required:
+            raise UserError(f"no draft model is set up; {DRAFT_HINT}")
+        return None
+    return Endpoint(
+        url=normalize_base_url(url),
+        model=os.environ.get("MACARON_DRAFT_MODEL") or settings.draft_model,
+        api=check_api(os.environ.get("MACARON_DRAFT_API") or settings.draft_api),
+        api_key=os.environ.get("MACARON_DRAFT_API_KEY") or None,
+    )
+
+
+def claude_endpoint(model: str) -> Endpoint:
+    """Claude as the Agent SDK would reach it (ANTHROPIC_BASE_URL and key honoured)."""
+    return Endpoint(
+        url=normalize_base_url(os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"),
+        model=model,
+        api=ANTHROPIC,
+        api_key=os.environ.get("ANTHROPIC_API_KEY") or None,
+        auth_token=os.environ.get("ANTHROPIC_AUTH_TOKEN") or None,
+        name="Claude",
+        hint="check ANTHROPIC_BASE_URL and your network, or use --offline",
+    )

@@ -1,0 +1,95 @@
+"""What a model call costs, from our own table.
+
+The Agent SDK's `total_cost_usd` prices every model as Claude, which is wrong for a
+DeepSeek endpoint; costs shown to the person and budgets come from here instead.
+
+- Claude (and hosted APIs): USD per million tokens, matched by the longest model-name
+  prefix, so a dated id ("claude-sonnet-4-5-20250929") finds its family.
+- A model on this machine costs no tokens: its cost is the GPU time it used, priced by
+  `gpu_usd_per_hour` in config.toml (0 unless the person sets it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million tokens."""
+
+    input: float
+    output: float
+    cache_write: float | None = None  # defaults to 1.25 × input (Anthropic's 5-minute cache)
+    cache_read: float | None = None  # defaults to 0.1 × input
+
+
+# Longest prefix wins. Family entries ("claude-opus") price ids newer than this table
+# at the latest known price of that family.
+PRICES: dict[str, Price] = {
+    "claude-opus-4-5": Price(5.0, 25.0),
+    "claude-opus-4-1": Price(15.0, 75.0),
+    "claude-opus-4-0": Price(15.0, 75.0),
+    "claude-opus-4-2025": Price(15.0, 75.0),  # claude-opus-4-20250514
+    "claude-3-opus": Price(15.0, 75.0),
+    "claude-opus": Price(5.0, 25.0),
+    "claude-sonnet": Price(3.0, 15.0),
+    "claude-3-7-sonnet": Price(3.0, 15.0),
+    "claude-3-5-sonnet": Price(3.0, 15.0),
+    "claude-haiku-4": Price(1.0, 5.0),
+    "claude-3-5-haiku": Price(0.8, 4.0),
+    "claude-3-haiku": Price(0.25, 1.25),
+    "claude-haiku": Price(1.0, 5.0),
+    # DeepSeek's hosted API (cloud: only when the person points the draft URL at it).
+    "deepseek-chat": Price(0.28, 0.42, cache_read=0.028),
+    "deepseek-reasoner": Price(0.28, 0.42, cache_read=0.028),
+}
+
+
+def price_for(model: str | None) -> Price | None:
+    """The table's price for `model`, or None when it is not a model we know."""
+    if not model:
+        return None
+    name = model.lower().split("/")[-1]
+    matches = [prefix for prefix in PRICES if name.startswith(prefix)]
+    return PRICES[max(matches, key=len)] if matches else None
+
+
+def token_cost(model: str | None, input_tokens: int = 0, output_tokens: int = 0,
+               cache_write_tokens: int = 0, cache_read_tokens: int = 0) -> float | None:
+    """USD for these tokens at `model`'s price; None when the model is not in the table."""
+    price = price_for(model)
+    if price is None:
+        return None
+    cache_write = price.cache_write if price.cache_write is not None else price.input * 1.25
+    cache_read = price.cache_read if price.cache_read is not None else price.input * 0.1
+    return (input_tokens * price.input + output_tokens * price.output
+            + cache_write_tokens * cache_write + cache_read_tokens * cache_read) / 1_000_000
+
+
+def gpu_cost(seconds: float, gpu_usd_per_hour: float | None = None) -> float:
+    """What `seconds` of the person's GPU cost them (config `gpu_usd_per_hour`, default 0)."""
+    if gpu_usd_per_hour is None:
+        from macaron_cli import config
+
+        gpu_usd_per_hour = config.load_settings().gpu_usd_per_hour
+    return max(seconds, 0.0) * gpu_usd_per_hour / 3600.0
+
+
+def call_cost(endpoint_url: str | None, model: str | None, usage, gpu_usd_per_hour: float | None = None) -> float:
+    """The cost of one call described by a `Usage`: GPU time on this machine, tokens elsewhere.
+
+    A remote model missing from the table costs 0 here rather than a guess; the summary
+    says the price is unknown (see `is_priced`).
+    """
+    from macaron_cli.memory.privacy import is_local_endpoint
+
+    if is_local_endpoint(endpoint_url):
+        return gpu_cost(usage.seconds, gpu_usd_per_hour)
+    return token_cost(model, usage.input_tokens, usage.output_tokens) or 0.0
+
+
+def is_priced(endpoint_url: str | None, model: str | None) -> bool:
+    from macaron_cli.memory.privacy import is_local_endpoint
+
+    return is_local_endpoint(endpoint_url) or price_for(model) is not None

@@ -1,0 +1,137 @@
+"""macaron's model client against the scripted server, in both wire formats."""
+
+import socket
+
+import pytest
+
+from macaron_cli.errors import UserError
+from macaron_cli.models import prices
+from macaron_cli.models.client import ModelClient, ModelError, ModelUnreachable, draft_endpoint
+from tests.support.model_server import ModelServer, Reply
+
+MESSAGES = [{"role": "user", "content": "Write a haiku about water."}]
+ANSWER = "Cool water at dawn,\none glass, then another one;\nthe day fills like rain."
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_streams_text_and_counts_usage_in_each_wire(api):
+    with ModelServer([Reply.text(ANSWER, input_tokens=42, output_tokens=17)]) as server:
+        client = ModelClient(server.url, "deepseek-coder", api=api, api_key="k")
+        chunks = list(client.stream("Be brief.", MESSAGES, max_tokens=64))
+    assert len(chunks) > 1, "text arrives in pieces as it is generated"
+    assert "".join(chunks) == ANSWER
+    assert (client.last_usage.input_tokens, client.last_usage.output_tokens) == (42, 17)
+    [request] = server.requests
+    assert request.api == api
+    assert request.body["stream"] is True and request.body["model"] == "deepseek-coder"
+    if api == "anthropic":
+        assert request.system == "Be brief." and request.headers.get("x-api-key") == "k"
+    else:
+        assert request.messages[0] == {"role": "system", "content": "Be brief."}
+        assert request.headers.get("authorization") == "Bearer k"
+
+
+def test_auto_detect_falls_back_to_openai_when_messages_route_is_missing():
+    def responder(req):
+        if req.api == "anthropic":
+            return Reply.error(404, "not_found_error", "no route /v1/messages")
+        return Reply.text("hello over openai")
+
+    with ModelServer(responder) as server:
+        client = ModelClient(server.url + "/v1", "m")
+        assert client.complete(None, MESSAGES)[0] == "hello over openai"
+        assert client.api == "openai"
+        # A second client for the same server remembers the wire: no second probe.
+        assert ModelClient(server.url, "m").complete(None, MESSAGES)[0] == "hello over openai"
+    assert [r.api for r in server.requests] == ["anthropic", "openai", "openai"]
+
+
+def test_auto_detect_keeps_anthropic_when_it_answers():
+    with ModelServer([Reply.text("hi")]) as server:
+        client = ModelClient(server.url, "m")
+        client.complete(None, MESSAGES)
+    assert client.api == "anthropic"
+    assert [r.api for r in server.requests] == ["anthropic"]
+
+
+def test_model_name_is_asked_of_the_server_when_not_given():
+    with ModelServer([Reply.text("ok")], model="served-deepseek") as server:
+        ModelClient(server.url, None, api="openai").complete(None, MESSAGES)
+    assert server.requests[0].body["model"] == "served-deepseek"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_nothing_listening_says_how_to_start_a_draft_server():
+    url = f"http://127.0.0.1:{_free_port()}"
+    with pytest.raises(ModelUnreachable) as caught:
+        ModelClient(url, "m").complete(None, MESSAGES)
+    message = str(caught.value)
+    assert message.startswith(f"no draft server at {url};") and "macaron draft serve" in message
+    assert caught.value.exit_code == 2
+
+
+def test_server_error_names_status_and_message():
+    with ModelServer([Reply.error(529, "overloaded_error", "Overloaded")]) as server:
+        with pytest.raises(ModelError) as caught:
+            ModelClient(server.url, "m", api="anthropic").complete(None, MESSAGES)
+    assert "HTTP 529" in str(caught.value) and "Overloaded" in str(caught.value)
+    assert caught.value.exit_code == 1
+
+
+def test_rejected_key_is_an_environment_error():
+    with ModelServer([Reply.error(401, "authentication_error", "invalid x-api-key")]) as server:
+        with pytest.raises(ModelUnreachable, match="check its API key"):
+            ModelClient(server.url, "m", api="anthropic").complete(None, MESSAGES)
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_a_stream_cut_short_is_an_error_not_a_truncated_answer(api):
+    with ModelServer([Reply.text(ANSWER * 5, cut_after_events=4)]) as server:
+        with pytest.raises(ModelError, match="cut short"):
+            ModelClient(server.url, "m", api=api).complete(None, MESSAGES)
+
+
+def test_a_silent_model_times_out_with_a_clear_error():
+    with ModelServer([Reply.text(ANSWER, chunk_delay=1.5)]) as server:
+        client = ModelClient(server.url, "m", api="openai", read_timeout=0.3)
+        with pytest.raises(ModelError, match="went silent"):
+            client.complete(None, MESSAGES)
+
+
+def test_draft_endpoint_comes_from_env_then_config(macaron_home, monkeypatch):
+    from macaron_cli import config
+
+    assert draft_endpoint(required=False) is None
+    with pytest.raises(UserError, match="macaron draft serve"):
+        draft_endpoint()
+    config.save_settings({"draft_url": "http://127.0.0.1:9000/v1", "draft_model": "deepseek-r1", "draft_api": "openai"})
+    ep = draft_endpoint()
+    assert (ep.url, ep.model, ep.api) == ("http://127.0.0.1:9000", "deepseek-r1", "openai")
+    monkeypatch.setenv("MACARON_DRAFT_URL", "http://localhost:8001")
+    monkeypatch.setenv("MACARON_DRAFT_API", "anthropic")
+    ep = draft_endpoint()
+    assert (ep.url, ep.model, ep.api) == ("http://localhost:8001", "deepseek-r1", "anthropic")
+    monkeypatch.setenv("MACARON_DRAFT_API", "grpc")
+    with pytest.raises(UserError, match="MACARON_DRAFT_API=anthropic or openai"):
+        draft_endpoint()
+
+
+def test_prices_claude_by_tokens_and_local_models_by_gpu_time():
+    # A dated id finds its family's price: Sonnet at $3 / $15 per million tokens.
+    assert prices.token_cost("claude-sonnet-4-5-20250929", 1_000_000, 1_000_000) == pytest.approx(18.0)
+    assert prices.token_cost("claude-haiku-4-5", 2_000_000, 0) == pytest.approx(2.0)
+    assert prices.token_cost("my-finetune", 1000, 1000) is None
+
+    class U:
+        input_tokens, output_tokens, seconds = 5_000_000, 5_000_000, 1800.0
+
+    # On this machine tokens are free; the GPU half-hour costs what the person says it does.
+    assert prices.call_cost("http://127.0.0.1:8000", "deepseek-chat", U, gpu_usd_per_hour=2.0) == pytest.approx(1.0)
+    assert prices.call_cost("http://127.0.0.1:8000", "deepseek-chat", U, gpu_usd_per_hour=0.0) == 0.0
+    # The same model name on a remote endpoint is cloud and costs tokens.
+    assert prices.call_cost("https://api.deepseek.com", "deepseek-chat", U) == pytest.approx(5 * 0.28 + 5 * 0.42)
