@@ -75,11 +75,27 @@ def resolve_app(ref: str | None) -> Path:
     return Path(latest["path"])
 
 
+def notice_deleted(apps: dict[str, dict]) -> list[str]:
+    """Apps whose folder the person removed: a signal for the ledger, recorded once."""
+    gone = [slug for slug, info in apps.items() if not info.get("deleted") and not Path(info.get("path", "")).exists()]
+    if gone:
+        from macaron_cli.ledger import signals
+
+        for slug in gone:
+            signals.app_event(slug, "deleted")
+            register(slug, deleted=True)
+            apps[slug]["deleted"] = True
+    return gone
+
+
 def list_apps(json_out: bool = False, tree: bool = False) -> None:
     from macaron_cli.output import console, print_json
 
     apps = load_registry()
+    notice_deleted(apps)
     rows = [{"app": slug, **info} for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", ""))]
+    if tree:
+        return _print_tree(rows, json_out)
     if json_out:
         print_json(rows)
         return
@@ -87,4 +103,36 @@ def list_apps(json_out: bool = False, tree: bool = False) -> None:
     if not rows:
         out.print("No apps yet. Try `macaron make \"a water tracker\"`.")
     for row in rows:
-        out.print(f"[bold]{row['app']}[/]  {row.get('idea', '')}  [dim]{row.get('path', '')}[/]")
+        gone = " [dim](deleted)[/]" if row.get("deleted") else ""
+        out.print(f"[bold]{row['app']}[/]{gone}  {row.get('idea', '')}  [dim]{row.get('path', '')}[/]")
+
+
+def _print_tree(rows: list[dict], json_out: bool) -> None:
+    """Lineage: each app under the app (or shared bundle) it was made from, with its outcome."""
+    from macaron_cli.ledger import Ledger, node
+    from macaron_cli.ledger.reward import outcome_of
+    from macaron_cli.output import console, print_json
+
+    ledger = Ledger.open()
+    for row in rows:
+        row["outcome"] = round(outcome_of(ledger, node("app", row["app"])).reward, 3)
+    if json_out:
+        print_json(rows)
+        return
+    from rich.tree import Tree
+
+    known = {r["app"] for r in rows}
+    children: dict[str | None, list[dict]] = {}
+    for row in rows:
+        parent = row.get("from") if row.get("from") in known else None
+        children.setdefault(parent, []).append(row)
+    root = Tree("your apps")
+
+    def grow(branch, parent):
+        for row in children.get(parent, []):
+            gone = " (deleted)" if row.get("deleted") else ""
+            label = f"{row['app']}{gone}  [dim]{row.get('template', '')}[/]  outcome {row['outcome']:+.2f}"
+            grow(branch.add(label), row["app"])
+
+    grow(root, None)
+    console().print(root)

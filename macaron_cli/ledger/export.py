@@ -1,0 +1,70 @@
+"""`macaron feedback export`: on-policy examples for tuning a local draft model.
+
+One JSONL line per app: the brief (only what any model may see: public and personal
+memories), the diff from scaffold to now, the last verification report, the outcome
+reward and the person's choices. Private and secret content never leaves in an export.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from macaron_cli.ledger.reward import outcome_of
+from macaron_cli.ledger.store import Ledger, node
+
+SHAREABLE = ("public", "personal")
+
+
+def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
+    records = []
+    for made in ledger.events(kind="app_made"):
+        app = made["subject"].split(":", 1)[1]
+        memories = []
+        for src in ledger.sources_of(node("brief", app)):
+            try:
+                m = store.get(src.split(":", 1)[1])
+            except Exception:
+                continue  # forgotten: it must not come back through an export
+            if m.privacy in SHAREABLE:
+                memories.append({"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain})
+        info = registry.get(app, {})
+        path = Path(info["path"]) if info.get("path") else None
+        records.append({
+            "app": app,
+            "idea": info.get("idea"),
+            "template": made["data"].get("template"),
+            "from": made["data"].get("from"),
+            "brief": {"memories": memories},
+            "diff": _diff(path),
+            "verification": _report(path),
+            "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
+            "choice": {k: info[k] for k in ("variant", "mode") if k in info},
+        })
+    return records
+
+
+def _diff(app_dir: Path | None) -> str:
+    if not app_dir or not (app_dir / ".git").exists():
+        return ""
+    first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=app_dir, capture_output=True, text=True)
+    root = first.stdout.split()[0] if first.stdout.split() else None
+    if not root:
+        return ""
+    diff = subprocess.run(["git", "diff", root, "HEAD", "--", ".", ":(exclude)config/app.json"],
+                          cwd=app_dir, capture_output=True, text=True)
+    return diff.stdout
+
+
+def _report(app_dir: Path | None) -> dict | None:
+    if not app_dir:
+        return None
+    for name in ("verify.json", "report.json"):
+        path = app_dir / ".macaron" / name
+        if path.is_file():
+            try:
+                return json.loads(path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError:
+                return None
+    return None

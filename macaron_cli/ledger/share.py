@@ -1,0 +1,59 @@
+"""`macaron share`: an app's code and lineage as a bundle, never the person's data.
+
+A bundle is a tar.gz with `code/` (the tracked files at HEAD: git-ignored data, the
+private `.macaron/` folder and the brief are never tracked, so never included) and
+`lineage.json`. `macaron make --from BUNDLE` turns it into the other person's own app.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from macaron_cli import __version__
+from macaron_cli.errors import UserError
+
+BUNDLE_SUFFIX = ".macaron.tar.gz"
+
+
+def make_bundle(app_dir: Path, out_dir: Path, lineage: dict) -> Path:
+    manifest = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8"))
+    data_files = {str(p).rstrip("/") for p in manifest.get("data_files", [])}
+    archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=app_dir, capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise UserError(f"{app_dir} has no commits to share yet; `macaron checkpoint` it first.")
+    bundle = out_dir / f"{app_dir.name}{BUNDLE_SUFFIX}"
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src, tarfile.open(bundle, "w:gz") as dst:
+        for member in src.getmembers():
+            name = member.name.rstrip("/")
+            if any(name == d or name.startswith(d + "/") for d in data_files) or name.startswith(".macaron"):
+                continue  # belt and braces: data someone committed by hand stays home
+            member.name = f"code/{member.name}"
+            dst.addfile(member, src.extractfile(member) if member.isfile() else None)
+        payload = json.dumps({**lineage, "macaron": __version__}, ensure_ascii=False, indent=2).encode()
+        info = tarfile.TarInfo("lineage.json")
+        info.size = len(payload)
+        dst.addfile(info, io.BytesIO(payload))
+    return bundle
+
+
+def is_bundle(path: str | Path) -> bool:
+    return str(path).endswith(BUNDLE_SUFFIX) and Path(path).is_file()
+
+
+def unpack_bundle(path: str | Path) -> tuple[Path, dict]:
+    """Extract a bundle to a temporary folder: (the app's code, its lineage)."""
+    target = Path(tempfile.mkdtemp(prefix="macaron-bundle-"))
+    try:
+        with tarfile.open(path, "r:gz") as tar:
+            tar.extractall(target, filter="data")  # "data" refuses absolute paths and links out
+    except (tarfile.TarError, OSError) as exc:
+        raise UserError(f"{path} is not a macaron bundle ({exc}).") from None
+    lineage_file = target / "lineage.json"
+    if not (target / "code" / "macaron.json").is_file() or not lineage_file.is_file():
+        raise UserError(f"{path} is not a macaron bundle (no code/macaron.json or lineage.json).")
+    return target / "code", json.loads(lineage_file.read_text(encoding="utf-8"))

@@ -1,0 +1,45 @@
+"""One-line calls the rest of macaron uses to tell the ledger what happened.
+
+Each opens the ledger, appends, and returns; the cost is a single small SQLite write.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from macaron_cli.ledger.store import Ledger, node
+
+
+def brief_made(app: str, memories, endpoint: str, *, template: str, domain: str,
+               from_app: str | None = None, reason: str = "", trusted: list[str] | None = None,
+               ledger: Ledger | None = None) -> None:
+    """`macaron make` built a brief from `memories` and sent it to `endpoint` to make `app`."""
+    ledger = ledger or Ledger.open()
+    ledger.record_request(node("brief", app), endpoint, memories, purpose="make", trusted=trusted)
+    sources = [node("brief", app), node("template", template)] + ([node("app", from_app)] if from_app else [])
+    ledger.record("app_made", node("app", app), sources=sources,
+                  data={"template": template, "domain": domain, "from": from_app, "reason": reason})
+
+
+def answer_given(memories, endpoint: str, *, domain: str = "general", trusted: list[str] | None = None,
+                 ledger: Ledger | None = None) -> str:
+    """The friend answered using `memories`; returns the answer's id for /good and /bad."""
+    ledger = ledger or Ledger.open()
+    answer = "a_" + uuid.uuid4().hex[:10]
+    ledger.record_request(node("answer", answer), endpoint, memories, purpose="chat", trusted=trusted)
+    ledger.record("answer", node("answer", answer), data={"domain": domain})
+    return answer
+
+
+def app_event(app: str, kind: str, value: float | None = None, ledger: Ledger | None = None, **data) -> None:
+    """run, rollback, checkpoint, deleted, rate (value = stars), data (value = bytes)."""
+    (ledger or Ledger.open()).record(kind, node("app", app), value=value, data=data)
+
+
+def answer_feedback(answer: str, good: bool, ledger: Ledger | None = None) -> None:
+    (ledger or Ledger.open()).record("good" if good else "bad", node("answer", answer))
+
+
+def memory_checked(memory_id: str, still_true: bool, ledger: Ledger | None = None) -> None:
+    """The person answered "still true?" about a memory."""
+    (ledger or Ledger.open()).record("verified", node("memory", memory_id), value=1.0 if still_true else 0.0)

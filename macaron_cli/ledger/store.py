@@ -1,0 +1,187 @@
+"""An append-only SQLite ledger beside the memory: events, the links between nodes, and
+every model request with the memories it carried.
+
+SQLite (not LanceDB) because the ledger is small rows, appended one at a time and read by
+exact keys: a WAL-mode insert costs well under a millisecond, an indexed `why` stays fast
+at millions of events, and two processes (chat and make) can append at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable
+
+from macaron_cli import config
+from macaron_cli.memory.privacy import is_local_endpoint
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+  id INTEGER PRIMARY KEY,
+  time TEXT NOT NULL,
+  kind TEXT NOT NULL,      -- brief, answer, app_made, checkpoint, run, rollback, deleted, rate, good, bad, verified, data, reward
+  subject TEXT NOT NULL,   -- the node the event is about, e.g. app:water-tracker
+  value REAL,              -- the signal, where there is one (stars, +1/-1, bytes)
+  data TEXT                -- JSON details
+);
+CREATE INDEX IF NOT EXISTS events_subject ON events(subject, id);
+CREATE INDEX IF NOT EXISTS events_kind ON events(kind, id);
+CREATE TABLE IF NOT EXISTS links (
+  src TEXT NOT NULL,       -- what contributed (memory:…, template:…, brief:…)
+  dst TEXT NOT NULL,       -- what it contributed to (brief:…, app:…)
+  event_id INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS links_src ON links(src);
+CREATE INDEX IF NOT EXISTS links_dst ON links(dst);
+CREATE TABLE IF NOT EXISTS sends (
+  event_id INTEGER NOT NULL,
+  memory_id TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  cloud INTEGER NOT NULL,
+  privacy TEXT
+);
+CREATE INDEX IF NOT EXISTS sends_memory ON sends(memory_id);
+CREATE TABLE IF NOT EXISTS applied_credits (  -- ledger credit already added to each memory's reward
+  memory_id TEXT PRIMARY KEY,
+  credit REAL NOT NULL
+);
+"""
+
+
+def node(kind: str, ident: str) -> str:
+    return f"{kind}:{ident}"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Ledger:
+    def __init__(self, path: Path):
+        self.path = path
+        self._db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(SCHEMA)
+
+    @classmethod
+    def open(cls, home: Path | None = None) -> "Ledger":
+        home = config.ensure_private_dir(Path(home) if home else config.home())
+        path = home / "ledger.db"
+        fresh = not path.exists()
+        ledger = cls(path)
+        if fresh:
+            os.chmod(path, 0o600)
+        return ledger
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _tx(self):
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # ── writing ─────────────────────────────────────────────────────────────────────────
+    def record(self, kind: str, subject: str, *, value: float | None = None, data: dict | None = None,
+               sources: Iterable[str] = (), time: str | None = None) -> int:
+        """Append one event about `subject`; `sources` are the nodes that led to it."""
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO events(time, kind, subject, value, data) VALUES (?, ?, ?, ?, ?)",
+                (time or _now(), kind, subject, value, json.dumps(data or {}, ensure_ascii=False)),
+            )
+            event_id = cur.lastrowid
+            db.executemany("INSERT INTO links(src, dst, event_id) VALUES (?, ?, ?)",
+                           [(src, subject, event_id) for src in sources])
+        return event_id
+
+    def record_request(self, subject: str, endpoint: str, memories: Iterable, *, purpose: str,
+                       trusted: list[str] | None = None, time: str | None = None) -> int:
+        """A model request: which memories went to which endpoint, and whether it left the machine.
+
+        `memories` are Memory objects (or hits); every one is credited as a source of `subject`.
+        """
+        items = [getattr(m, "memory", m) for m in memories]
+        cloud = not is_local_endpoint(endpoint) and endpoint not in (trusted or [])
+        event_id = self.record(
+            "request", subject, data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud},
+            sources=[node("memory", m.id) for m in items], time=time,
+        )
+        with self._tx() as db:
+            db.executemany(
+                "INSERT INTO sends(event_id, memory_id, endpoint, cloud, privacy) VALUES (?, ?, ?, ?, ?)",
+                [(event_id, m.id, endpoint, int(cloud), m.privacy) for m in items],
+            )
+        return event_id
+
+    # ── reading ─────────────────────────────────────────────────────────────────────────
+    def events(self, subject: str | None = None, kind: str | None = None, limit: int | None = None) -> list[dict]:
+        clauses, args = [], []
+        if subject:
+            clauses.append("subject = ?")
+            args.append(subject)
+        if kind:
+            # The unary + keeps SQLite on the subject index: a kind alone matches millions.
+            clauses.append("+kind = ?" if subject else "kind = ?")
+            args.append(kind)
+        sql = "SELECT * FROM events" + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY id"
+        if limit:
+            sql = f"SELECT * FROM ({sql.replace('ORDER BY id', 'ORDER BY id DESC')} LIMIT {int(limit)}) ORDER BY id"
+        return [_event(r) for r in self._db.execute(sql, args)]
+
+    def last_event(self, kinds: Iterable[str]) -> dict | None:
+        kinds = list(kinds)
+        row = self._db.execute(
+            f"SELECT * FROM events WHERE kind IN ({','.join('?' * len(kinds))}) ORDER BY id DESC LIMIT 1", kinds
+        ).fetchone()
+        return _event(row) if row else None
+
+    def sources_of(self, dst: str) -> list[str]:
+        return [r[0] for r in self._db.execute("SELECT DISTINCT src FROM links WHERE dst = ?", (dst,))]
+
+    def uses_of(self, src: str) -> list[dict]:
+        """Where `src` contributed: each link with the event that made it."""
+        rows = self._db.execute(
+            "SELECT e.* FROM links l JOIN events e ON e.id = l.event_id WHERE l.src = ? ORDER BY e.id", (src,)
+        )
+        return [_event(r) for r in rows]
+
+    def sends_of(self, memory_id: str) -> list[dict]:
+        rows = self._db.execute(
+            "SELECT s.endpoint, s.cloud, s.privacy, e.time, e.subject, e.data FROM sends s "
+            "JOIN events e ON e.id = s.event_id WHERE s.memory_id = ? ORDER BY e.id", (memory_id,)
+        )
+        return [{"endpoint": r["endpoint"], "cloud": bool(r["cloud"]), "privacy": r["privacy"], "time": r["time"],
+                 "subject": r["subject"], "purpose": json.loads(r["data"]).get("purpose")} for r in rows]
+
+    def applied_credits(self) -> dict[str, float]:
+        return {r[0]: r[1] for r in self._db.execute("SELECT memory_id, credit FROM applied_credits")}
+
+    def save_applied_credits(self, changed: dict[str, float]) -> None:
+        with self._tx() as db:
+            db.executemany("INSERT OR REPLACE INTO applied_credits(memory_id, credit) VALUES (?, ?)", changed.items())
+
+    def private_sent_to_cloud(self) -> list[dict]:
+        """The audit: any private or secret memory that ever went to a cloud endpoint (should be none)."""
+        rows = self._db.execute(
+            "SELECT s.memory_id, s.endpoint, s.privacy, e.time FROM sends s JOIN events e ON e.id = s.event_id "
+            "WHERE s.cloud = 1 AND s.privacy IN ('private', 'secret')"
+        )
+        return [dict(r) for r in rows]
+
+
+def _event(row: sqlite3.Row) -> dict:
+    return {"id": row["id"], "time": row["time"], "kind": row["kind"], "subject": row["subject"],
+            "value": row["value"], "data": json.loads(row["data"] or "{}")}
+

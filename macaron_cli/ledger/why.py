@@ -1,0 +1,85 @@
+"""`macaron why`: the chain behind a memory, an app, or the last thing macaron did."""
+
+from __future__ import annotations
+
+from macaron_cli.errors import UserError
+from macaron_cli.ledger.reward import outcome_of
+from macaron_cli.ledger.store import Ledger, node
+
+
+def explain(target: str, ledger: Ledger, store=None) -> list[str]:
+    """Lines of plain text, most important first."""
+    if target == "last":
+        event = ledger.last_event(("app_made", "answer"))
+        if not event:
+            raise UserError("nothing to explain yet: make an app or chat first.")
+        target = event["subject"].split(":", 1)[1]
+        return explain_app(target, ledger, store) if event["kind"] == "app_made" else explain_answer(target, ledger, store)
+    if target.startswith("m_"):
+        return explain_memory(target, ledger, store)
+    if target.startswith("a_"):
+        return explain_answer(target, ledger, store)
+    if ledger.events(subject=node("app", target), kind="app_made"):
+        return explain_app(target, ledger, store)
+    raise UserError(f"{target!r} is neither a memory id, an app, nor `last`; see `macaron apps` and `macaron memory list`.")
+
+
+def _memory_line(memory_id: str, store) -> str:
+    if store is None:
+        return memory_id
+    try:
+        m = store.get(memory_id)
+    except UserError:
+        return f"{memory_id} (forgotten since)"
+    text = m.text if len(m.text) <= 70 else m.text[:67] + "…"
+    return f"{memory_id} [{m.privacy}] {text}"
+
+
+def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
+    lines = [f"Memory {_memory_line(memory_id, store)}"]
+    uses = [e for e in ledger.uses_of(node("memory", memory_id)) if e["kind"] == "request"]
+    if not uses:
+        lines.append("  never used in a brief or an answer yet.")
+    for e in uses:
+        where = "cloud" if e["data"].get("cloud") else "this machine"
+        lines.append(f"  {e['time']}  used for {e['subject']} ({e['data'].get('purpose')}), sent to "
+                     f"{e['data'].get('endpoint')} ({where})")
+        for led_to in {u["subject"] for u in ledger.uses_of(e["subject"])}:
+            lines.append(f"      which led to {led_to}: outcome {outcome_of(ledger, led_to).reward:+.2f}")
+    checks = ledger.events(subject=node("memory", memory_id), kind="verified")
+    for e in checks:
+        lines.append(f"  {e['time']}  you said it is {'still true' if e['value'] else 'no longer true'}")
+    if store is not None:
+        try:
+            lines.append(f"  reward now {store.get(memory_id).reward:+.2f} (outcomes credited by `macaron rate` and use)")
+        except UserError:
+            pass
+    return lines
+
+
+def explain_app(app: str, ledger: Ledger, store=None) -> list[str]:
+    made = ledger.events(subject=node("app", app), kind="app_made")[-1]
+    data = made["data"]
+    lines = [f"App {app}: made {made['time']} from template {data.get('template')}"
+             + (f", based on your app {data['from']}" if data.get("from") else "")]
+    if data.get("reason"):
+        lines.append(f"  template chosen because {data['reason']}")
+    brief = ledger.events(subject=node("brief", app), kind="request")
+    for e in brief:
+        where = "cloud" if e["data"].get("cloud") else "this machine"
+        lines.append(f"  brief sent to {e['data'].get('endpoint')} ({where}) with these memories:")
+    for src in ledger.sources_of(node("brief", app)):
+        lines.append(f"    {_memory_line(src.split(':', 1)[1], store)}")
+    outcome = outcome_of(ledger, node("app", app))
+    signals = ", ".join(f"{k} {v:g}" for k, v in sorted(outcome.signals.items()) if v)
+    lines.append(f"  outcome so far: {outcome.reward:+.2f}" + (f" ({signals})" if signals else ""))
+    return lines
+
+
+def explain_answer(answer: str, ledger: Ledger, store=None) -> list[str]:
+    lines = [f"Answer {answer}"]
+    for e in ledger.events(subject=node("answer", answer), kind="request"):
+        lines.append(f"  sent to {e['data'].get('endpoint')} ({'cloud' if e['data'].get('cloud') else 'this machine'})")
+    for src in ledger.sources_of(node("answer", answer)):
+        lines.append(f"    recalled {_memory_line(src.split(':', 1)[1], store)}")
+    return lines
