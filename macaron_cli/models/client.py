@@ -63,8 +63,9 @@ class Usage:
     @property
     def tokens_per_second(self) -> float:
         """Output tokens per second of generation (after the first token arrived)."""
+        # The first token's wait is prompt processing; count the tokens generated after it.
         gen = self.seconds - (self.first_token_seconds or 0.0)
-        return self.output_tokens / gen if gen > 0 and self.output_tokens else 0.0
+        return (self.output_tokens - 1) / gen if gen > 0 and self.output_tokens > 1 else 0.0
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(
