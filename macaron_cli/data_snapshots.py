@@ -1,0 +1,114 @@
+"""Snapshots of a person's app data (git-ignored), kept beside each checkpoint.
+
+The data (say the SQLite file holding a water log) is never rolled back with the code:
+only `rollback --with-data` restores it. Each checkpoint n keeps the data as it was in
+`.macaron/snapshots/<n>/`: `files/<path>` plus `manifest.json` ({path: [size, mtime_ns]}).
+
+To stay cheap, a file whose size and mtime are unchanged since the previous snapshot is
+hard-linked to that snapshot's copy instead of copied again. Snapshot copies are never
+linked to the live file: SQLite writes in place and would change the snapshot with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+# SQLite keeps recent writes in these beside the database; a database restored without
+# removing a newer -wal would have that WAL replayed onto it and be corrupted.
+SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
+MANIFEST = "manifest.json"
+
+
+class DataSnapshots:
+    def __init__(self, app_dir: Path, data_files: list[str], root: Path):
+        self.app_dir = app_dir
+        self.data_files = [p for p in data_files if p]
+        self.root = root  # .macaron/snapshots
+
+    # ── what the live data is ───────────────────────────────────────────────────────
+    def live_files(self) -> dict[str, list[int]]:
+        """Every data file present now: {relative path: [size, mtime_ns]}."""
+        found: dict[str, list[int]] = {}
+        for declared in self.data_files:
+            path = self.app_dir / declared
+            if path.is_dir():
+                candidates = [p for p in path.rglob("*") if p.is_file() and not p.is_symlink()]
+            else:
+                candidates = [path.with_name(path.name + s) for s in ("", *SQLITE_SIDECARS)]
+            for file in candidates:
+                try:
+                    st = file.lstat()
+                except FileNotFoundError:
+                    continue
+                found[file.relative_to(self.app_dir).as_posix()] = [st.st_size, st.st_mtime_ns]
+        return found
+
+    def _owned(self, rel: str) -> bool:
+        """Whether `rel` is data this app declared (so restore may replace or remove it)."""
+        for declared in self.data_files:
+            d = declared.rstrip("/")
+            if rel == d or rel.startswith(d + "/") or any(rel == d + s for s in SQLITE_SIDECARS):
+                return True
+        return False
+
+    # ── snapshots ───────────────────────────────────────────────────────────────────
+    def manifest(self, n: int) -> dict[str, list[int]] | None:
+        try:
+            return json.loads((self.root / str(n) / MANIFEST).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+
+    def _previous(self, n: int) -> int | None:
+        if not self.root.is_dir():
+            return None
+        earlier = [int(p.name) for p in self.root.iterdir() if p.name.isdigit() and int(p.name) < n]
+        return max(earlier, default=None)
+
+    def take(self, n: int) -> None:
+        """Keep the live data as snapshot n (nothing at all when the app declares no data)."""
+        if not self.data_files:
+            return
+        live = self.live_files()
+        prev = self._previous(n)
+        prev_manifest = (self.manifest(prev) or {}) if prev is not None else {}
+        target = self.root / str(n)
+        tmp = self.root / f".{n}.{os.getpid()}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        (tmp / "files").mkdir(parents=True)
+        for rel, stat in live.items():
+            dest = tmp / "files" / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            if prev_manifest.get(rel) == stat:
+                try:
+                    os.link(self.root / str(prev) / "files" / rel, dest)
+                    continue
+                except OSError:
+                    pass  # a file system without hard links: copy instead
+            shutil.copy2(self.app_dir / rel, dest)
+        (tmp / MANIFEST).write_text(json.dumps(live), encoding="utf-8")
+        shutil.rmtree(target, ignore_errors=True)
+        tmp.rename(target)
+
+    def matches_live(self, n: int) -> bool:
+        return self.manifest(n) == self.live_files()
+
+    def restore(self, n: int) -> bool:
+        """Make the live data exactly snapshot n: copy its files back, remove data it lacks.
+        False when checkpoint n has no snapshot (the app declared no data then)."""
+        manifest = self.manifest(n)
+        if manifest is None:
+            return False
+        for rel in self.live_files():
+            if rel not in manifest and self._owned(rel):
+                (self.app_dir / rel).unlink()
+        for rel in manifest:
+            dest = self.app_dir / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dest.with_name(f".{dest.name}.macaron-restore")
+            # A copy, never a link: the app will write to it.
+            shutil.copy2(self.root / str(n) / "files" / rel, tmp)
+            tmp.replace(dest)
+        return True

@@ -1,0 +1,87 @@
+"""`macaron checkpoint`, `checkpoints` and `rollback` as a person runs them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support.app_dirs import DATA_FILE, make_app_dir, repo_state, tree_files
+
+
+@pytest.fixture
+def app(tmp_path):
+    return make_app_dir(tmp_path / "apps" / "water")  # inside MACARON_APPS_DIR: found by slug
+
+
+def test_checkpoint_list_and_json_shape(macaron, app):
+    assert macaron("checkpoint", "water", "-m", "first").returncode == 0
+    (app / "app.py").write_text("print('v2')\n")
+    result = macaron("checkpoint", str(app), "-m", "second")
+    assert result.returncode == 0 and "Checkpoint 2 saved" in result.stdout
+
+    listed = json.loads(macaron("checkpoints", "water", "--json").stdout)
+    assert [c["id"] for c in listed] == [1, 2]
+    assert set(listed[0]) == {"id", "phase", "message", "time", "tests", "cost_usd", "files_changed", "commit"}
+    assert (listed[1]["phase"], listed[1]["message"], listed[1]["files_changed"]) == ("manual", "second", 1)
+    human = macaron("checkpoints", cwd=app)  # APP omitted: the app we are in
+    assert "second" in human.stdout and "manual" in human.stdout
+
+
+def test_rollback_dry_run_then_yes_then_undo(macaron, app):
+    macaron("checkpoint", "water", "-m", "first")
+    (app / "app.py").write_text("print('v2')\n")
+    (app / "new.py").write_text("x = 1\n")
+    macaron("checkpoint", "water", "-m", "second")
+    (app / "app.py").write_text("print('unsaved')\n")
+    before = tree_files(app)
+
+    state = repo_state(app)
+    dry = macaron("rollback", "water", "--to", "1", "--dry-run")
+    assert dry.returncode == 0 and "new.py" in dry.stdout and "nothing changed" in dry.stdout.lower()
+    assert repo_state(app) == state
+
+    done = macaron("rollback", "water", "--to", "1", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert (app / "app.py").read_text() == "print('hello')\n" and not (app / "new.py").exists()
+    assert "saved as checkpoint 3" in done.stdout
+
+    assert macaron("rollback", "water", "--undo", "--yes").returncode == 0
+    assert tree_files(app) == before
+
+
+def test_rollback_with_data_restores_the_snapshot(macaron, app):
+    (app / DATA_FILE).parent.mkdir()
+    (app / DATA_FILE).write_text("1 glass")
+    macaron("checkpoint", "water", "-m", "first")
+    (app / DATA_FILE).write_text("8 glasses")
+    (app / "app.py").write_text("print('v2')\n")
+    assert macaron("rollback", "water", "--steps", "1", "--yes").returncode == 0
+    assert (app / DATA_FILE).read_text() == "8 glasses"  # code only, by default
+    assert macaron("rollback", "water", "--to", "1", "--with-data", "--yes").returncode == 0
+    assert (app / DATA_FILE).read_text() == "1 glass"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--to", "1"], "--yes"),  # no terminal to confirm in
+    (["--to", "7", "--yes"], "no checkpoint 7"),
+    (["--undo", "--yes"], "no rollback to undo"),
+    (["--undo", "--to", "1"], "--undo"),
+    (["--yes"], "--to ID or --steps N"),
+])
+def test_rollback_refusals_are_one_line_exit_2_and_change_nothing(macaron, app, args, words):
+    macaron("checkpoint", "water", "-m", "first")
+    (app / "app.py").write_text("print('unsaved')\n")
+    state = repo_state(app)
+    result = macaron("rollback", "water", *args, input="")
+    assert result.returncode == 2 and words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert repo_state(app) == state
+
+
+def test_outside_a_macaron_app_is_refused(macaron, tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    result = macaron("checkpoint", str(plain), "-m", "x")
+    assert result.returncode == 2 and "not a macaron app" in result.stderr
+    assert not (plain / ".git").exists()
