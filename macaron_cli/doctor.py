@@ -44,8 +44,23 @@ def check_embeddings() -> Check:
 
 
 def check_sandbox() -> Check:
-    ok = bool(shutil.which("bwrap"))
-    return Check("sandbox", ok, "bubblewrap" if ok else "process only (weakest)", "" if ok else "apt-get install bubblewrap")
+    """Which backend runs app code, and why each stronger one is not used."""
+    from macaron_cli.sandbox import describe_backends
+
+    statuses = describe_backends()
+    active = next((s for s in statuses if s.active), None)
+    if active is None:  # MACARON_SANDBOX forces a backend that cannot run here
+        forced = next(s for s in statuses if s.forced)
+        return Check("sandbox", False, f"MACARON_SANDBOX={forced.name}, but it is unavailable: {forced.reason}",
+                     "unset MACARON_SANDBOX to use the strongest available")
+    detail = f"{active.name} ({active.reason})" + (" — forced by MACARON_SANDBOX" if active.forced else "")
+    for stronger in statuses[: statuses.index(active)]:
+        why = "available, but MACARON_SANDBOX chose another" if stronger.available else stronger.reason
+        detail += f"; {stronger.name} not used: {why}"
+    fix = ""
+    if active.name == "process":
+        fix = "apt-get install bubblewrap (or start docker): the process sandbox cannot keep apps away from your files"
+    return Check("sandbox", active.name != "process", detail, fix)
 
 
 def check_tool(name: str, binary: str, fix: str) -> Check:

@@ -1,0 +1,82 @@
+"""Where generated code runs: `get_sandbox()` picks the strongest backend this machine has.
+
+Strongest first: docker (a container), bubblewrap (namespaces, read-only system), process
+(resource limits only). `MACARON_SANDBOX=docker|bubblewrap|process` forces one; forcing
+one that cannot run here is a UserError. Backends import their heavy parts (the docker
+SDK) only when used.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from macaron_cli.errors import UserError
+from macaron_cli.sandbox.base import Result, Sandbox, SandboxUnavailable
+from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
+from macaron_cli.sandbox.container import DockerSandbox
+from macaron_cli.sandbox.process import ProcessSandbox
+
+__all__ = ["Result", "Sandbox", "SandboxUnavailable", "get_sandbox", "describe_backends", "BACKENDS"]
+
+BACKENDS: dict[str, type[Sandbox]] = {
+    "docker": DockerSandbox,
+    "bubblewrap": BubblewrapSandbox,
+    "process": ProcessSandbox,
+}
+
+
+@dataclass
+class BackendStatus:
+    name: str
+    available: bool
+    active: bool
+    reason: str  # why it is unavailable, or what it protects against
+    forced: bool = False
+
+
+def _unavailable_reason(cls: type[Sandbox]) -> str | None:
+    try:
+        cls.check_available()
+    except SandboxUnavailable as exc:
+        return str(exc)
+    return None
+
+
+def _forced() -> str | None:
+    name = os.environ.get("MACARON_SANDBOX", "").strip().lower()
+    if name and name not in BACKENDS:
+        raise UserError(f"MACARON_SANDBOX={name!r} is not a sandbox; use one of {', '.join(BACKENDS)} or unset it.")
+    return name or None
+
+
+def get_sandbox(serving: bool = False) -> Sandbox:
+    """The sandbox to run app code in. `serving=True` skips backends that cannot keep a
+    long-running server reachable from this machine (docker runs commands to completion)."""
+    forced = _forced()
+    if forced:
+        reason = _unavailable_reason(BACKENDS[forced])
+        if reason:
+            raise UserError(f"MACARON_SANDBOX={forced} but {forced} is unavailable: {reason}; unset MACARON_SANDBOX to use the strongest available.")
+        if not (serving and forced == "docker"):
+            return BACKENDS[forced]()
+    for name, cls in BACKENDS.items():
+        if serving and name == "docker":
+            continue
+        if _unavailable_reason(cls) is None:
+            return cls()
+    return ProcessSandbox()
+
+
+def describe_backends() -> list[BackendStatus]:
+    """Every backend: available or not (and why), and which one `get_sandbox()` uses."""
+    forced = _forced()
+    statuses, chosen = [], None
+    for name, cls in BACKENDS.items():
+        reason = _unavailable_reason(cls)
+        available = reason is None
+        active = chosen is None and available and (forced in (None, name))
+        if active:
+            chosen = name
+        statuses.append(BackendStatus(name, available, active, reason or cls.strength, forced == name))
+    return statuses

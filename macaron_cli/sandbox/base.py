@@ -1,0 +1,219 @@
+"""What every sandbox backend shares: the Result, resource limits, and killing a process tree.
+
+A backend turns a command into the argv that runs it confined (`wrap`); starting it in its
+own process group, limiting it, timing it out and collecting its output is the same for
+all local backends and lives here.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+# Output a runaway process prints is cut to this many characters from each end, so one bad
+# app cannot fill macaron's memory or the agent's context.
+OUTPUT_LIMIT = 200_000
+# No file the sandboxed code writes may grow past this (RLIMIT_FSIZE).
+FILE_SIZE_LIMIT = 1 << 30
+# Messages a process prints when the memory limit (RLIMIT_AS) refuses an allocation.
+_OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
+
+
+@dataclass
+class Result:
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    duration: float
+    # "timeout" when macaron killed it for running too long, "memory" when it died of the
+    # memory limit; None when it ended by itself.
+    killed_reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.killed_reason is None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class SandboxUnavailable(Exception):
+    """This backend cannot run on this machine; the message says why and how to get it."""
+
+
+class Sandbox:
+    """Runs a command confined to one writable directory (`cwd`).
+
+    `network=False` means no network but loopback inside the sandbox (where the backend
+    can promise that). `env` is added to a minimal environment: the person's own variables
+    (API keys above all) never reach sandboxed code.
+    """
+
+    name = "abstract"
+    # One line for `macaron doctor`: what this backend protects against.
+    strength = ""
+    # The interpreter `{python}` in an app's manifest means inside this sandbox.
+    python = sys.executable
+
+    @classmethod
+    def check_available(cls) -> None:
+        """Raise SandboxUnavailable (with the reason and fix) when it cannot run here."""
+
+    def wrap(self, cmd: list[str], cwd: Path, network: bool) -> list[str]:
+        """The argv that runs `cmd` confined; the plain process backend returns it as is."""
+        raise NotImplementedError
+
+    def home(self) -> str:
+        """A writable HOME for sandboxed code (browsers and tools write caches there)."""
+        return _scratch_home()
+
+    def environment(self, env: dict | None) -> dict:
+        base = {
+            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+            "LANG": "C.UTF-8",
+            "HOME": self.home(),
+            "TMPDIR": "/tmp",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        return {**base, **(env or {})}
+
+    def spawn(self, cmd, cwd, memory_mb: int | None = None, network: bool = False, env: dict | None = None,
+              cpu_seconds: int | None = None, **popen) -> subprocess.Popen:
+        """Start `cmd` confined, in its own process group, and return at once."""
+        cwd = Path(cwd).resolve()
+        return subprocess.Popen(
+            self.wrap([str(c) for c in cmd], cwd, network), cwd=cwd, env=self.environment(env),
+            start_new_session=True, preexec_fn=_limits(memory_mb, cpu_seconds), **popen,
+        )
+
+    def run(self, cmd, cwd, timeout: float = 60, memory_mb: int | None = 1024, network: bool = False,
+            env: dict | None = None) -> Result:
+        """Run `cmd` to completion (or kill its whole tree at `timeout` seconds)."""
+        started = time.monotonic()
+        proc = self.spawn(cmd, cwd, memory_mb=memory_mb, network=network, env=env,
+                          cpu_seconds=int(timeout) + 5, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        killed = None
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            killed = "timeout"
+            kill_tree(proc)
+            out, err = _drain(proc)
+        stdout, stderr = _text(out), _text(err)
+        code = proc.returncode
+        if killed is None and memory_mb and code != 0 and any(m in stderr for m in _OUT_OF_MEMORY):
+            killed = "memory"
+        return Result(code, stdout, stderr, time.monotonic() - started, killed)
+
+
+def _limits(memory_mb: int | None, cpu_seconds: int | None):
+    """A preexec_fn that sets the rlimits in the child before it execs (inherited by its tree)."""
+
+    def apply() -> None:
+        if memory_mb:
+            size = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        if cpu_seconds:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below `pid`, children first (read from /proc; no psutil needed)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        # The command name (field 2) may contain spaces and parentheses: split after the last ')'.
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(int(entry.name))
+    found, queue = [], [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child)
+    return found
+
+
+def signal_tree(proc: subprocess.Popen, sig: int) -> None:
+    """Send `sig` to the process group and to every descendant, even ones that left the group."""
+    targets = descendants(proc.pid)
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for pid in targets:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def kill_tree(proc: subprocess.Popen) -> None:
+    signal_tree(proc, signal.SIGKILL)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def stop_tree(proc: subprocess.Popen, grace: float = 5.0) -> int | None:
+    """Ask the whole tree to stop (SIGTERM, so servers close their files), then kill what stays."""
+    if proc.poll() is None:
+        signal_tree(proc, signal.SIGTERM)
+        try:
+            proc.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            pass
+    kill_tree(proc)
+    return proc.returncode
+
+
+def _drain(proc: subprocess.Popen) -> tuple[bytes, bytes]:
+    try:
+        return proc.communicate(timeout=5)
+    except subprocess.TimeoutExpired:
+        # Something outside our reach still holds the pipes: give up on the rest of the output.
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe:
+                pipe.close()
+        return b"", b""
+
+
+def _text(data: bytes | None) -> str:
+    text = (data or b"").decode("utf-8", errors="replace")
+    if len(text) > OUTPUT_LIMIT:
+        half = OUTPUT_LIMIT // 2
+        text = text[:half] + "\n… (output cut) …\n" + text[-half:]
+    return text
+
+
+_HOME: list[str] = []
+
+
+def _scratch_home() -> str:
+    """One throw-away HOME per macaron process for backends that share the host filesystem."""
+    if not _HOME:
+        path = tempfile.mkdtemp(prefix="macaron-sandbox-home-")
+        atexit.register(shutil.rmtree, path, True)
+        _HOME.append(path)
+    return _HOME[0]

@@ -1,0 +1,73 @@
+"""`macaron run APP`: serve an app for the person on 127.0.0.1 until Ctrl-C.
+
+The app runs on its real data, in the strongest sandbox that can serve (bubblewrap with
+the host network shared so the person's browser reaches it, else a plain process; a
+docker sandbox runs commands to completion and is not used for serving).
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+
+from macaron_cli.apps import resolve_app
+from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.sandbox import get_sandbox
+from macaron_cli.sandbox.base import stop_tree
+from macaron_cli.sandbox.manifest import read_manifest
+from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
+
+STARTUP_TIMEOUT = 30
+
+
+def run_app(app_ref: str | None = None, port: int | None = None, open_browser: bool = False) -> int:
+    app_dir = resolve_app(app_ref)
+    manifest = read_manifest(app_dir)
+    if port is None:
+        port = free_port()
+    else:
+        _check_port(port)
+    sandbox = get_sandbox(serving=True)
+    url = f"http://127.0.0.1:{port}/"
+    server = sandbox.spawn(expand_argv(manifest.run, sandbox.python, port), app_dir, network=True,
+                           stdin=subprocess.DEVNULL)
+    # SIGTERM (a service manager, `kill`) stops the app as cleanly as Ctrl-C does.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        if wait_until_answers(url, server, STARTUP_TIMEOUT) is None:
+            code = server.poll()
+            stop_tree(server)
+            if code is None:
+                raise WorkFailed(f"{manifest.title} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above.")
+            raise WorkFailed(f"{manifest.title} stopped with exit code {code} before it answered; its output is above.")
+        print(f"{manifest.title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        code = server.wait()
+        raise WorkFailed(f"{manifest.title} stopped by itself (exit code {code}); its output is above.")
+    except KeyboardInterrupt:
+        stop_tree(server)
+        print(f"\nStopped {manifest.title}.", flush=True)
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if server.poll() is None:
+            stop_tree(server)
+
+
+def _check_port(port: int) -> None:
+    if not 1 <= port <= 65535:
+        raise UserError(f"--port {port} is not a port; use 1–65535, or omit it for a free one.")
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            raise UserError(f"port {port} on 127.0.0.1 is already in use; pick another --port, or omit it for a free one.") from None
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+

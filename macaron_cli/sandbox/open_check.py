@@ -1,0 +1,208 @@
+"""Start an app, open it in headless Chromium, and write what happened as JSON.
+
+Runs INSIDE the sandbox as a plain script (`python open_check.py CONFIG.json`): with
+bubblewrap the sandbox's loopback is its own, so the browser must live next to the server.
+It therefore imports only the standard library at the top (Playwright when it opens the
+page) and verify.py copies it into the sandbox's work folder. The small helpers below
+(free_port, wait_until_answers, expand_argv) are also what `macaron run` uses.
+
+Config keys: run (argv with {python} and {port}), cwd, env, main_selector, screenshot
+(path or null), report (path), chromium (executable), startup_timeout, server_memory_mb.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+# Flags FACTS.md found to work headless here; the resolver rule keeps the page on this
+# machine (an app that needs a CDN will not work offline, and is reported for it).
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+]
+VIEWPORT = {"width": 1280, "height": 800}
+# How long the page may take to fill its main element once loaded.
+RENDER_TIMEOUT_MS = 4000
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def expand_argv(argv: list[str], python: str, port: int | None = None) -> list[str]:
+    """Fill a manifest command's placeholders: {python} (the app runtime) and {port}."""
+    values = {"{python}": python, "{port}": str(port) if port is not None else "{port}"}
+    out = []
+    for arg in argv:
+        for key, value in values.items():
+            arg = arg.replace(key, value)
+        out.append(arg)
+    return out
+
+
+def wait_until_answers(url: str, server: subprocess.Popen, timeout: float) -> int | None:
+    """Poll `url` until it answers with any HTTP status; None if the server died or timed out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            return None
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                return response.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            time.sleep(0.05)
+    return None
+
+
+def _memory_limit(memory_mb: int | None):
+    def apply() -> None:
+        if memory_mb:
+            size = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    return apply
+
+
+def _stop(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=3)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def _tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def _where(url: str, origin: str) -> str:
+    """A same-origin URL as its path (what the agent sees in its code), others in full."""
+    return url[len(origin):] or "/" if url.startswith(origin) else url
+
+
+def check(config: dict) -> dict:
+    report: dict = {"started": False, "http_status": None, "console_errors": [], "failed_requests": [],
+                    "main_rendered": False, "main_state": None, "screenshot": None, "server_exit": None,
+                    "server_log": "", "error": None, "timings": {}}
+    t0 = time.monotonic()
+    port = free_port()
+    origin = f"http://127.0.0.1:{port}"
+    log_path = Path(config["report"]).with_suffix(".server.log")
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(
+            expand_argv(config["run"], sys.executable, port), cwd=config["cwd"],
+            env={**os.environ, **config.get("env", {})}, stdin=subprocess.DEVNULL, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_memory_limit(config.get("server_memory_mb")),
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            # The browser starts while the server boots: the two take about as long.
+            browser = pw.chromium.launch(executable_path=config["chromium"], args=CHROMIUM_ARGS, headless=True)
+            report["timings"]["browser_launch"] = round(time.monotonic() - t0, 2)
+            status = wait_until_answers(origin + "/", server, config.get("startup_timeout", 20))
+            report["timings"]["server_ready"] = round(time.monotonic() - t0, 2)
+            if status is None:
+                report["server_exit"] = server.poll()
+            else:
+                report["started"] = True
+                _open_page(browser, origin, config, report)
+            browser.close()
+    except Exception as exc:  # the report must always be written: this is the check's own failure
+        report["error"] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    finally:
+        _stop(server)
+        report["server_log"] = _tail(log_path)
+        report["timings"]["total"] = round(time.monotonic() - t0, 2)
+    return report
+
+
+def _open_page(browser, origin: str, config: dict, report: dict) -> None:
+    page = browser.new_page(viewport=VIEWPORT)
+    errors, failed = report["console_errors"], report["failed_requests"]
+
+    def on_console(msg) -> None:
+        if msg.type == "error":
+            where = msg.location.get("url") if msg.location else ""
+            line = msg.location.get("lineNumber") if msg.location else None
+            suffix = f" ({_where(where, origin)}{f':{line + 1}' if line is not None else ''})" if where else ""
+            errors.append(msg.text + suffix)
+
+    def on_page_error(exc) -> None:
+        errors.append(f"Uncaught {exc.name or 'Error'}: {exc.message}")
+
+    def on_response(response) -> None:
+        if response.status >= 400:
+            failed.append(f"{response.status} {response.request.method} {_where(response.url, origin)}")
+
+    def on_request_failed(request) -> None:
+        failed.append(f"{request.failure or 'failed'} {request.method} {_where(request.url, origin)}")
+
+    page.on("console", on_console)
+    page.on("pageerror", on_page_error)
+    page.on("response", on_response)
+    page.on("requestfailed", on_request_failed)
+    t0 = time.monotonic()
+    response = page.goto(origin + "/", wait_until="load", timeout=15000)
+    report["http_status"] = response.status if response else None
+    selector = config.get("main_selector") or "#app"
+    try:
+        page.wait_for_function(
+            """(sel) => { const el = document.querySelector(sel);
+                return !!el && el.getClientRects().length > 0 &&
+                       (el.innerText.trim().length > 0 || el.children.length > 0); }""",
+            arg=selector, timeout=RENDER_TIMEOUT_MS,
+        )
+    except Exception:
+        pass  # described below
+    report["main_state"] = page.evaluate(
+        """(sel) => { const el = document.querySelector(sel);
+            if (!el) return 'missing';
+            if (el.getClientRects().length === 0) return 'hidden';
+            return (el.innerText.trim().length > 0 || el.children.length > 0) ? 'rendered' : 'empty'; }""",
+        selector,
+    )
+    report["main_rendered"] = report["main_state"] == "rendered"
+    # Give late requests (the app's first fetch of its data) a moment to finish or fail.
+    try:
+        page.wait_for_load_state("networkidle", timeout=1500)
+    except Exception:
+        pass
+    report["timings"]["page"] = round(time.monotonic() - t0, 2)
+    if config.get("screenshot"):
+        page.screenshot(path=config["screenshot"], full_page=True)
+        report["screenshot"] = config["screenshot"]
+    page.close()
+
+
+def main() -> int:
+    config = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    report = check(config)
+    Path(config["report"]).write_text(json.dumps(report, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The result of verifying an app: what a person sees, and what the coding agent is told."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+# How much of a failing command's own output goes into the agent's feedback.
+OUTPUT_TAIL_LINES = 15
+
+
+@dataclass
+class VerifyReport:
+    ok: bool = False
+    tests_ok: bool = False
+    tests_passed: int = 0
+    tests_failed: int = 0
+    opened: bool = False
+    http_status: int | None = None
+    console_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    main_rendered: bool = False
+    screenshot: str | None = None
+    problems: list[str] = field(default_factory=list)
+    # Detail behind the problems: failing tests with their assertion lines, the end of the
+    # test run's or the server's output when that is all there is to go on.
+    failing_tests: list[dict] = field(default_factory=list)
+    tests_output: str = ""
+    server_output: str = ""
+    main_selector: str = "#app"
+    backend: str = ""
+    seconds: float = 0.0
+    timings: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def summary(self) -> str:
+        """One line for a person."""
+        tests = f"{self.tests_passed} passed" + (f", {self.tests_failed} failed" if self.tests_failed else "")
+        if self.ok:
+            return f"tests {tests}; the app opens ({self.main_selector} rendered, no console errors)"
+        return f"tests {tests}; " + ("the app opens" if self.opened else "the app does not open") + \
+            f" — {len(self.problems)} problem(s)"
+
+    def feedback(self) -> str:
+        """What broke, exactly and briefly, for the coding agent to fix."""
+        if self.ok:
+            return f"Verified: {self.summary()}."
+        out = ["Verification failed. Fix these, then make sure the tests pass and the page opens:"]
+        out += [f"- {p}" for p in self.problems]
+        for test in self.failing_tests:
+            if test.get("lines"):
+                out.append(f"{test['name']}:")
+                out += [f"    {line}" for line in test["lines"]]
+        if self.tests_output and not self.failing_tests and not self.tests_ok:
+            out.append("End of the test output:")
+            out += [f"    {line}" for line in _tail(self.tests_output)]
+        if self.server_output and (not self.opened and self.http_status is None):
+            out.append("End of the server's output:")
+            out += [f"    {line}" for line in _tail(self.server_output)]
+        return "\n".join(out)
+
+
+def _tail(text: str) -> list[str]:
+    return [line for line in text.strip().splitlines() if line.strip()][-OUTPUT_TAIL_LINES:]

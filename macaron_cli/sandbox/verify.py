@@ -1,0 +1,215 @@
+"""Verify an app: its tests pass and it opens in a real browser on the first try.
+
+Both checks run in the sandbox, each on its own temporary copy of the app and its data
+(the person's data is never touched), at the same time:
+- tests: the manifest's `test` command;
+- open: open_check.py starts the manifest's `run` command on a free loopback port, waits
+  until it answers, loads `/` in headless Chromium (the system's, driven by Playwright),
+  collects console errors and failed requests, checks that `main_selector` rendered and
+  takes a screenshot. The browser runs inside the sandbox, next to the server, because a
+  bubblewrap sandbox's loopback is its own.
+"Opens" means HTTP 200 on `/`, no console errors, and the main element rendered.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from macaron_cli.apps import PRIVATE_DIR
+from macaron_cli.errors import UserError
+from macaron_cli.sandbox import Sandbox, get_sandbox
+from macaron_cli.sandbox import open_check
+from macaron_cli.sandbox.base import Result
+from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
+from macaron_cli.sandbox.open_check import expand_argv
+from macaron_cli.sandbox.pytest_summary import parse as parse_pytest
+from macaron_cli.sandbox.report import VerifyReport
+
+__all__ = ["verify_app", "VerifyReport"]
+
+TEST_TIMEOUT = 180
+TEST_MEMORY_MB = 2048
+OPEN_TIMEOUT = 90
+SERVER_MEMORY_MB = 1024
+STARTUP_TIMEOUT = 20
+# What verification leaves out of its copies: history, private state, caches.
+_NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytest_cache")
+# Short tracebacks and one summary line per failure: what pytest_summary reads. Plugins
+# installed alongside macaron are not loaded into apps' test runs (hypothesis alone adds
+# seconds); anyio's is, since FastAPI apps may test async routes with it.
+_PYTEST_ENV = {
+    "PYTEST_ADDOPTS": "-p no:cacheprovider -p anyio --tb=short -rfE",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+}
+
+
+def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None) -> VerifyReport:
+    app_dir = Path(app_dir).resolve()
+    manifest = read_manifest(app_dir)
+    sandbox = sandbox or get_sandbox()
+    chromium = _chromium(sandbox)
+    started = time.monotonic()
+    report = VerifyReport(main_selector=manifest.main_selector, backend=sandbox.name)
+    with tempfile.TemporaryDirectory(prefix="macaron-verify-") as work:
+        work = Path(work)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            tests = pool.submit(_run_tests, sandbox, manifest, work / "tests")
+            opened = pool.submit(_open, sandbox, manifest, work / "open", chromium, screenshot)
+            test_result, open_result = tests.result(), opened.result()
+        _read_tests(report, manifest, test_result)
+        _read_open(report, open_result)
+        if open_result.get("screenshot"):
+            report.screenshot = str(_save_private(app_dir, "screenshot.png", Path(open_result["screenshot"])))
+    report.ok = report.tests_ok and report.opened
+    report.seconds = round(time.monotonic() - started, 2)
+    report.timings = {"tests": round(test_result.duration, 2) if test_result else None,
+                      **{f"open_{k}": v for k, v in open_result.get("timings", {}).items()}}
+    _private_dir(app_dir).joinpath("verify.json").write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+    return report
+
+
+# ── the two checks (each in its own copy, in the sandbox) ────────────────────────────────
+def _copy_app(manifest: AppManifest, dest: Path) -> Path:
+    shutil.copytree(manifest.path, dest, ignore=_NOT_COPIED, symlinks=True)
+    (dest / DATA_DIR).mkdir(exist_ok=True)
+    return dest
+
+
+def _run_tests(sandbox: Sandbox, manifest: AppManifest, work: Path) -> Result | None:
+    if not manifest.test:
+        return None
+    app = _copy_app(manifest, work)
+    env = {"MACARON_APP_DATA": str(app / DATA_DIR), **_PYTEST_ENV}
+    return sandbox.run(expand_argv(manifest.test, sandbox.python), app, timeout=TEST_TIMEOUT,
+                       memory_mb=TEST_MEMORY_MB, env=env)
+
+
+def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, screenshot: bool) -> dict:
+    """Run open_check.py in the sandbox; its JSON report, or what went wrong with it."""
+    app = _copy_app(manifest, work / "app")
+    check = work / "check"
+    check.mkdir()
+    script = check / "open_check.py"
+    shutil.copyfile(open_check.__file__, script)
+    config = {
+        "run": manifest.run, "cwd": str(app), "env": {"MACARON_APP_DATA": str(app / DATA_DIR)},
+        "main_selector": manifest.main_selector, "chromium": chromium,
+        "screenshot": str(check / "screenshot.png") if screenshot else None,
+        "report": str(check / "report.json"), "startup_timeout": STARTUP_TIMEOUT,
+        "server_memory_mb": SERVER_MEMORY_MB,
+    }
+    (check / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    # No memory limit on the whole check: Chromium reserves far more address space than it
+    # uses, and RLIMIT_AS would kill it. open_check limits the app's server itself.
+    result = sandbox.run([sandbox.python, str(script), str(check / "config.json")], work,
+                         timeout=OPEN_TIMEOUT, memory_mb=None)
+    try:
+        return json.loads((check / "report.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        why = "it ran out of time" if result.killed_reason == "timeout" else \
+            ((result.stderr or result.stdout).strip().splitlines() or ["no output"])[-1]
+        return {"error": f"the browser check did not finish ({why})", "check_failed": True}
+
+
+# ── reading the results into the report ──────────────────────────────────────────────────
+def _read_tests(report: VerifyReport, manifest: AppManifest, result: Result | None) -> None:
+    if result is None:
+        report.problems.append('macaron.json has no "test" command; add one, e.g. ["{python}", "-m", "pytest", "-q", "tests"]')
+        return
+    output = result.stdout + "\n" + result.stderr
+    summary = parse_pytest(output)
+    report.tests_passed, report.tests_failed = summary.passed, summary.failed
+    report.tests_ok = result.ok
+    report.failing_tests = [f.to_dict() for f in summary.failures]
+    if result.ok:
+        return
+    report.tests_output = output[-4000:]
+    if result.killed_reason == "timeout":
+        report.problems.append(f"the tests did not finish within {TEST_TIMEOUT} s and were stopped")
+    elif result.killed_reason == "memory":
+        report.problems.append(f"the tests ran out of memory (limit {TEST_MEMORY_MB} MB)")
+    elif result.exit_code == 5 and summary.recognised:
+        report.problems.append("no tests ran; add at least one test under tests/")
+    for failure in summary.failures:
+        report.problems.append(f"test failed: {failure.name} — {failure.message}")
+    if not summary.failures and not result.killed_reason and result.exit_code != 5:
+        report.tests_failed = report.tests_failed or 1
+        report.problems.append(f"the test command {' '.join(manifest.test)} exited with code {result.exit_code}")
+
+
+def _read_open(report: VerifyReport, found: dict) -> None:
+    report.http_status = found.get("http_status")
+    report.console_errors = found.get("console_errors", [])
+    report.failed_requests = found.get("failed_requests", [])
+    report.main_rendered = bool(found.get("main_rendered"))
+    report.server_output = found.get("server_log", "")
+    problems = report.problems
+    if found.get("check_failed"):
+        problems.append(found["error"])
+        return
+    if not found.get("started"):
+        code = found.get("server_exit")
+        last = (report.server_output.strip().splitlines() or [""])[-1]
+        if code is not None:
+            problems.append(f"the server did not start: the run command exited with code {code}" + (f" ({last})" if last else ""))
+        elif found.get("error"):
+            problems.append(f"the app could not be checked: {found['error']}")
+        else:
+            problems.append(f"the server did not answer on / within {STARTUP_TIMEOUT} s")
+        return
+    if found.get("error"):
+        problems.append(f"the page could not be loaded: {found['error']}")
+    if report.http_status != 200:
+        problems.append(f"GET / returned HTTP {report.http_status} (it must return the page with 200)")
+    # A failed load is reported once, as a failed request, not again as Chromium's console line.
+    for error in report.console_errors:
+        if not (error.startswith("Failed to load resource") and report.failed_requests):
+            problems.append(f"console error: {error}")
+    problems.extend(f"request failed: {request}" for request in report.failed_requests)
+    state, selector = found.get("main_state"), report.main_selector
+    if state == "missing":
+        problems.append(f"the main element {selector} is not in the page")
+    elif state == "empty":
+        problems.append(f"the main element {selector} stayed empty (nothing rendered into it)")
+    elif state == "hidden":
+        problems.append(f"the main element {selector} is hidden")
+    report.opened = report.http_status == 200 and not report.console_errors and report.main_rendered
+
+
+# ── environment and the app's private folder ─────────────────────────────────────────────
+def _chromium(sandbox: Sandbox) -> str:
+    """The Chromium verification drives: MACARON_CHROMIUM, else the system's."""
+    given = os.environ.get("MACARON_CHROMIUM")
+    if sandbox.name == "docker":
+        return given or "/usr/bin/chromium"  # inside the image; nothing on this machine to check
+    if importlib.util.find_spec("playwright") is None:
+        raise UserError("verifying apps needs Playwright for Python: pip install playwright (no browser download needed).")
+    for candidate in (given, "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    if given:
+        raise UserError(f"MACARON_CHROMIUM={given} is not an executable; point it at Chromium or unset it.")
+    raise UserError("verifying apps needs Chromium: apt-get install chromium (or set MACARON_CHROMIUM to its path).")
+
+
+def _private_dir(app_dir: Path) -> Path:
+    """The app's `.macaron/` folder, which ignores itself so git never records what is in it."""
+    folder = app_dir / PRIVATE_DIR
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n", encoding="utf-8")
+    return folder
+
+
+def _save_private(app_dir: Path, name: str, source: Path) -> Path:
+    target = _private_dir(app_dir) / name
+    shutil.copyfile(source, target)
+    return target
