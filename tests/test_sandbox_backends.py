@@ -86,33 +86,38 @@ def test_the_persons_environment_does_not_leak_in(backend, workdir, monkeypatch)
     assert "GIVEN=yes" in result.stdout
 
 
-@needs_bwrap
-def test_bubblewrap_blocks_a_server_outside_but_loopback_inside_works(workdir):
+@pytest.fixture
+def host_server():
+    """A TCP server on this machine's loopback: (port, list of accepted connections)."""
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()
-        port = server.getsockname()[1]
         accepted = []
         threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
-        reach_out = f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=3); print('connected')"
-        result = BubblewrapSandbox().run([PY, "-c", reach_out], workdir, timeout=30)
-        assert result.exit_code != 0 and "connected" not in result.stdout
-        assert "ConnectionRefused" in result.stderr
-        time.sleep(0.2)
-        assert not accepted
+        yield server.getsockname()[1], accepted
+
+
+def _connect_to(port: int) -> list[str]:
+    return [PY, "-c", f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=3); print('connected')"]
+
+
+@needs_bwrap
+def test_bubblewrap_blocks_a_server_outside_but_loopback_inside_works(workdir, host_server):
+    port, accepted = host_server
+    result = BubblewrapSandbox().run(_connect_to(port), workdir, timeout=30)
+    assert result.exit_code != 0 and "connected" not in result.stdout
+    assert "ConnectionRefused" in result.stderr
+    time.sleep(0.2)
+    assert not accepted
     inside = ("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); "
               "c = socket.create_connection(s.getsockname(), timeout=3); print('loopback ok')")
     assert BubblewrapSandbox().run([PY, "-c", inside], workdir, timeout=30).stdout == "loopback ok\n"
 
 
 @needs_bwrap
-def test_bubblewrap_with_network_reaches_this_machine(workdir):
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen()
-        port = server.getsockname()[1]
-        reach_out = f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=3); print('connected')"
-        result = BubblewrapSandbox().run([PY, "-c", reach_out], workdir, timeout=30, network=True)
+def test_bubblewrap_with_network_reaches_this_machine(workdir, host_server):
+    port, _ = host_server
+    result = BubblewrapSandbox().run(_connect_to(port), workdir, timeout=30, network=True)
     assert result.stdout == "connected\n", result.stderr
 
 
