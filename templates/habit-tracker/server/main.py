@@ -1,0 +1,90 @@
+"""Habit and intake tracker: log water, steps, medication taken… against daily goals.
+
+The habits themselves (name, icon, unit, goal, step) are the person's settings in
+config/app.json; this backend stores what was logged, one row per tap.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from fastapi import HTTPException
+from pydantic import BaseModel, Field
+
+from server.macaron_app import create_app, database, load_config, not_found
+
+app = create_app("Habit tracker")
+db = database([
+    """
+    CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        habit TEXT NOT NULL,
+        amount REAL NOT NULL,
+        day TEXT NOT NULL,             -- YYYY-MM-DD, the person's own calendar day
+        created_at TEXT NOT NULL
+    );
+    CREATE INDEX entries_by_day ON entries (day, habit);
+    """,
+])
+
+
+class NewEntry(BaseModel):
+    habit: str
+    amount: float = Field(gt=0, le=1_000_000)
+    day: dt.date | None = None  # the browser sends its local day; default: the server's
+
+
+def habit_keys() -> set[str]:
+    return {h["key"] for h in load_config().get("habits", []) if isinstance(h, dict) and "key" in h}
+
+
+def entry_json(row) -> dict:
+    return {"id": row["id"], "habit": row["habit"], "amount": row["amount"], "day": row["day"],
+            "created_at": row["created_at"]}
+
+
+@app.get("/api/days/{day}")
+def get_day(day: dt.date) -> dict:
+    """What was logged on one day: every entry and the total per habit."""
+    with db() as conn:
+        rows = conn.execute("SELECT * FROM entries WHERE day = ? ORDER BY id", (day.isoformat(),)).fetchall()
+    totals: dict[str, float] = {}
+    for row in rows:
+        totals[row["habit"]] = totals.get(row["habit"], 0) + row["amount"]
+    return {"day": day.isoformat(), "totals": totals, "entries": [entry_json(r) for r in rows]}
+
+
+@app.get("/api/history")
+def history(end: dt.date, days: int = 7) -> list[dict]:
+    """Totals per habit for the `days` days ending at `end`, oldest first (for the week strip)."""
+    days = max(1, min(days, 366))
+    start = end - dt.timedelta(days=days - 1)
+    with db() as conn:
+        rows = conn.execute(
+            "SELECT day, habit, SUM(amount) AS total FROM entries WHERE day BETWEEN ? AND ? GROUP BY day, habit",
+            (start.isoformat(), end.isoformat()),
+        ).fetchall()
+    by_day = {(start + dt.timedelta(days=i)).isoformat(): {} for i in range(days)}
+    for row in rows:
+        by_day[row["day"]][row["habit"]] = row["total"]
+    return [{"day": day, "totals": totals} for day, totals in by_day.items()]
+
+
+@app.post("/api/entries", status_code=201)
+def add_entry(entry: NewEntry) -> dict:
+    if entry.habit not in habit_keys():
+        raise HTTPException(status_code=422, detail=f"unknown habit {entry.habit!r}; add it to config/app.json first")
+    day = (entry.day or dt.date.today()).isoformat()
+    now = dt.datetime.now().isoformat(timespec="seconds")
+    with db() as conn:
+        cursor = conn.execute("INSERT INTO entries (habit, amount, day, created_at) VALUES (?, ?, ?, ?)",
+                              (entry.habit, entry.amount, day, now))
+        row = conn.execute("SELECT * FROM entries WHERE id = ?", (cursor.lastrowid,)).fetchone()
+    return entry_json(row)
+
+
+@app.delete("/api/entries/{entry_id}", status_code=204)
+def delete_entry(entry_id: int) -> None:
+    with db() as conn:
+        if conn.execute("DELETE FROM entries WHERE id = ?", (entry_id,)).rowcount == 0:
+            raise not_found("entry")

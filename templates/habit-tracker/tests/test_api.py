@@ -1,0 +1,54 @@
+"""The habit tracker's API: logging, daily totals, the week, undo."""
+
+DAY = "2026-03-14"
+
+
+def log(client, habit="water", amount=250, day=DAY):
+    return client.post("/api/entries", json={"habit": habit, "amount": amount, "day": day})
+
+
+def test_logged_amounts_add_up_per_habit_and_day(client):
+    assert log(client).status_code == 201
+    log(client, amount=500)
+    log(client, habit="steps", amount=1000)
+    log(client, day="2026-03-13")
+    today = client.get(f"/api/days/{DAY}").json()
+    assert today["totals"] == {"water": 750, "steps": 1000}
+    assert [e["habit"] for e in today["entries"]] == ["water", "water", "steps"]
+
+
+def test_entries_survive_a_restart(client, data_dir):
+    log(client)
+    from fastapi.testclient import TestClient
+
+    from server.main import app
+
+    with TestClient(app) as again:
+        assert again.get(f"/api/days/{DAY}").json()["totals"] == {"water": 250}
+    assert (data_dir / "app.db").is_file()
+
+
+def test_deleting_an_entry_takes_it_off_the_total(client):
+    first = log(client).json()
+    log(client, amount=100)
+    assert client.delete(f"/api/entries/{first['id']}").status_code == 204
+    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 100}
+    assert client.delete(f"/api/entries/{first['id']}").status_code == 404
+
+
+def test_the_week_lists_every_day_oldest_first(client):
+    log(client, day="2026-03-10")
+    log(client, habit="medication", amount=1)
+    week = client.get("/api/history", params={"end": DAY, "days": 7}).json()
+    assert [d["day"] for d in week] == [f"2026-03-{n:02d}" for n in range(8, 15)]
+    assert week[2]["totals"] == {"water": 250}
+    assert week[-1]["totals"] == {"medication": 1}
+    assert week[0]["totals"] == {}
+
+
+def test_only_configured_habits_and_positive_amounts_are_accepted(client, settings):
+    assert log(client, habit="coffee").status_code == 422
+    assert log(client, amount=0).status_code == 422
+    assert log(client, day="not-a-day").status_code == 422
+    settings(habits=[{"key": "coffee", "unit": "times", "goal": 2, "step": 1}])
+    assert log(client, habit="coffee", amount=1).status_code == 201

@@ -1,0 +1,123 @@
+"""The starter apps macaron builds from: complete manifests, words in every language, one
+source for the shared files, and each template's own tests passing from a fresh copy."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.resources import agents_dir, templates_dir
+
+TEMPLATES = templates_dir()
+NAMES = sorted(p.name for p in TEMPLATES.iterdir() if (p / "macaron.json").is_file())
+LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
+COMMON_PARAMETERS = {"title", "language", "accent", "units", "currency", "date_format"}
+# One keyword list serves every language; each script must be there for its speakers.
+SCRIPTS = {"latin": r"[A-Za-z]", "kana (ja)": r"[\u3040-\u30ff]", "hangul (ko)": r"[\uac00-\ud7af]",
+           "han (zh/ja)": r"[\u4e00-\u9fff]"}
+
+
+def manifest(name: str) -> dict:
+    return json.loads((TEMPLATES / name / "macaron.json").read_text(encoding="utf-8"))
+
+
+def test_there_are_starters_for_what_people_build_most():
+    assert {"habit-tracker", "diary"} <= set(NAMES)
+
+
+def test_shared_files_have_one_source():
+    result = subprocess.run([sys.executable, str(TEMPLATES / "sync_shared.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_manifest_is_complete(name):
+    m = manifest(name)
+    assert m["name"] == name
+    for field in ("title", "description"):
+        assert isinstance(m[field], str) and m[field].strip(), field
+    assert len(m["keywords"]) >= 30 and all(isinstance(k, str) and k for k in m["keywords"])
+    for script, pattern in SCRIPTS.items():
+        assert any(re.search(pattern, k) for k in m["keywords"]), f"no {script} keywords"
+    assert COMMON_PARAMETERS <= set(m["parameters"])
+    for pname, spec in m["parameters"].items():
+        assert {"type", "default", "description"} <= set(spec), pname
+        if "enum" in spec:
+            assert spec["default"] in spec["enum"], pname
+    assert m["parameters"]["language"]["enum"] == LANGUAGES
+    assert "{python}" in m["run"] and "{port}" in m["run"]
+    assert m["test"][0] == "{python}"
+    assert m["main_selector"] == "#app"
+    assert 'id="app"' in (TEMPLATES / name / "static" / "index.html").read_text(encoding="utf-8")
+    for path in m["data_files"]:
+        assert not Path(path).is_absolute() and path.startswith("data/"), path
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_settings_file_holds_every_parameter_at_its_default(name):
+    config = json.loads((TEMPLATES / name / "config" / "app.json").read_text(encoding="utf-8"))
+    defaults = {pname: spec["default"] for pname, spec in manifest(name)["parameters"].items()}
+    assert config == defaults
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_runs_without_macaron(name):
+    folder = TEMPLATES / name
+    requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
+    assert "fastapi" in requirements and "uvicorn" in requirements
+    assert (folder / "README.md").is_file()
+    assert "data/" in (folder / ".gitignore").read_text(encoding="utf-8").split()
+    assert not (folder / "package.json").exists(), "no build step: no npm"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_language_has_every_word(name):
+    for dictionary in ("common.json", "app.json"):
+        words = json.loads((TEMPLATES / name / "static" / "i18n" / dictionary).read_text(encoding="utf-8"))
+        for lang in LANGUAGES:
+            assert set(words[lang]) == set(words["en"]), f"{dictionary}: {lang} differs from en"
+            assert all(text.strip() for text in words[lang].values()), f"{dictionary}: {lang} has empty text"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_its_own_tests_pass_from_a_fresh_copy(name, tmp_path):
+    app = tmp_path / name
+    shutil.copytree(TEMPLATES / name, app, ignore=shutil.ignore_patterns("__pycache__", "data", ".pytest_cache"))
+    command = [sys.executable if part == "{python}" else part for part in manifest(name)["test"]]
+    result = subprocess.run(command, cwd=app, capture_output=True, text=True, timeout=600)
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else ""
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "skipped" not in summary, f"the browser journey did not run: {summary}"
+    assert not (app / "data").exists(), "tests must keep their data out of the app's data folder"
+
+
+def test_subagents_are_focused_and_limited():
+    for name, model in (("frontend", "sonnet"), ("backend", "sonnet"), ("tester", "haiku")):
+        text = (agents_dir() / f"{name}.md").read_text(encoding="utf-8")
+        front = text.split("---")[1]
+        fields = dict(line.split(":", 1) for line in front.strip().splitlines())
+        assert fields["name"].strip() == name
+        assert fields["model"].strip() == model
+        assert fields["description"].strip()
+        tools = {t.strip() for t in fields["tools"].split(",")}
+        assert tools and "WebFetch" not in tools and "WebSearch" not in tools
+        assert "macaron-tokens.css" in text or name == "tester"
+    assert "Write" not in (agents_dir() / "tester.md").read_text(encoding="utf-8").split("---")[1]
+
+
+def test_claude_md_template_imports_the_private_brief():
+    from string import Template
+
+    text = Template((TEMPLATES / "CLAUDE.md.tmpl").read_text(encoding="utf-8")).substitute(
+        title="Water", description="Drink more.", template="habit-tracker", idea="a water tracker")
+    assert "\n@.macaron/brief.md\n" in text
+    assert "macaron-tokens.css" in text and "python -m pytest -q tests" in text
+    assert "$MACARON_APP_DATA" in text
