@@ -172,11 +172,13 @@ class ModelClient:
                 self._raise_for_status(response)
                 if self.api is None:
                     self._remember(api)
-                yield from self._read(api, response, usage, started)
+                prompt_chars = len(system or "") + sum(len(_plain_text(m["content"])) for m in messages)
+                yield from self._read(api, response, usage, started, prompt_chars)
                 return
         yield from self.stream(system, messages, max_tokens, temperature)
 
-    def _read(self, api: str, response: httpx.Response, usage: Usage, started: float) -> Iterator[str]:
+    def _read(self, api: str, response: httpx.Response, usage: Usage, started: float,
+              prompt_chars: int) -> Iterator[str]:
         parse = _anthropic_chunks if api == ANTHROPIC else _openai_chunks
         chunks = 0
         try:
@@ -193,8 +195,10 @@ class ModelClient:
             raise ModelError(f"the model at {self.base_url} cut its answer short ({exc.__class__.__name__}); "
                              "try again") from None
         if not usage.output_tokens and chunks:
-            # Engines stream about one token per chunk: a fair count when the server sends none.
+            # Engines stream about one token per chunk: a fair count when the server sends
+            # none (llama-cpp-python); the prompt at about four characters a token.
             usage.output_tokens, usage.estimated = chunks, True
+            usage.input_tokens = usage.input_tokens or prompt_chars // 4
         usage.seconds = time.perf_counter() - started
 
     def complete(self, system: str | None, messages: list[dict], max_tokens: int = 4096,
