@@ -30,11 +30,14 @@ def _same_endpoint(a: str, b: str) -> bool:
     return (pa.hostname, pa.port) == (pb.hostname, pb.port) and pa.hostname is not None
 
 
+def is_trusted_endpoint(endpoint_url: str | None, trusted: list[str] | None = None) -> bool:
+    """True when the person listed `endpoint_url` (same host and port) as trusted in config."""
+    return bool(endpoint_url) and any(_same_endpoint(endpoint_url, t) for t in (trusted or []))
+
+
 def allowed_levels(endpoint_url: str | None, trusted: list[str] | None = None) -> frozenset[str]:
     """The privacy levels a request to `endpoint_url` may carry. None means the cloud default."""
-    if is_local_endpoint(endpoint_url) or any(
-        endpoint_url and _same_endpoint(endpoint_url, t) for t in (trusted or [])
-    ):
+    if is_local_endpoint(endpoint_url) or is_trusted_endpoint(endpoint_url, trusted):
         return frozenset({"public", "personal", "private"})
     return frozenset({"public", "personal"})
 

@@ -1,0 +1,1 @@
+"""`macaron chat`: the friend who remembers (persona, onboarding, conversation, recall, router)."""

@@ -1,0 +1,172 @@
+"""The model the friend talks through: Claude, the local draft endpoint, or none (notebook).
+
+Each backend knows where its requests go, and so which privacy levels may travel with
+them. How that is decided (memory/privacy.py does the checking):
+- `claude` is the cloud model by definition. ANTHROPIC_BASE_URL may point at loopback,
+  but that is a gateway or proxy on the way to Claude, not the model itself, so the
+  address does not make it local. Only an endpoint the person lists in
+  `trusted_endpoints` (config.toml) may receive private memories.
+- `local` is the draft endpoint (MACARON_DRAFT_URL): private memories go there only
+  when it is on this machine (loopback) or trusted; a remote one counts as cloud
+  whatever model it serves.
+- `none` sends nothing anywhere.
+Secret memories never go to any model.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+from macaron_cli.memory.privacy import allowed_levels, is_trusted_endpoint
+
+DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
+DEFAULT_LOCAL_MODEL = "deepseek-chat"
+CLOUD_LEVELS = allowed_levels(None)
+# A person is waiting at the prompt: one quick retry, then say what went wrong.
+_RETRIES = 1
+_TIMEOUT_S = 60.0
+
+
+class ModelError(Exception):
+    """A model call failed; the message is one line a person can act on."""
+
+
+class ChatModel:
+    name = "none"
+    endpoint: str | None = None
+    privacy_levels: frozenset[str] = frozenset({"public", "personal", "private"})
+
+    @property
+    def connected(self) -> bool:
+        return self.name != "none"
+
+    def stream(self, system: str, messages: list[dict], max_tokens: int = 1024) -> Iterator[str]:
+        raise NotImplementedError
+
+    def complete(self, system: str, messages: list[dict], max_tokens: int = 800) -> str:
+        return "".join(self.stream(system, messages, max_tokens))
+
+    def describe(self) -> str:
+        if not self.connected:
+            return "none — notebook mode: nothing is sent to any model"
+        levels = ", ".join(sorted(self.privacy_levels, key=["public", "personal", "private"].index))
+        return f"{self.name} ({self.model}) at {self.endpoint}; memories it may see: {levels}"
+
+
+class NoModel(ChatModel):
+    """Notebook mode: the friend stores and recalls, and says plainly that no model is connected."""
+
+
+class AnthropicWireModel(ChatModel):
+    """A model behind the Anthropic Messages API, through the anthropic SDK (streaming)."""
+
+    def __init__(self, name: str, base_url: str | None, model: str, api_key: str | None,
+                 auth_token: str | None, levels: frozenset[str]):
+        import anthropic
+
+        self.name = name
+        self.model = model
+        self.endpoint = base_url or "https://api.anthropic.com"
+        self.privacy_levels = levels
+        # An endpoint without a key (a local server, a gateway) still needs some key for the SDK.
+        if not api_key and not auth_token:
+            api_key = "none"
+        self._client = anthropic.Anthropic(
+            api_key=api_key, auth_token=auth_token, base_url=base_url,
+            max_retries=_RETRIES, timeout=_TIMEOUT_S,
+        )
+
+    def stream(self, system, messages, max_tokens=1024):
+        import anthropic
+
+        try:
+            with self._client.messages.stream(
+                model=self.model, system=system, messages=messages, max_tokens=max_tokens,
+            ) as response:
+                yield from response.text_stream
+        except anthropic.APIStatusError as exc:
+            raise ModelError(f"the model answered {exc.status_code}: {_error_message(exc)}") from None
+        except anthropic.APITimeoutError:
+            raise ModelError(f"the model at {self.endpoint} did not answer in time") from None
+        except anthropic.APIConnectionError:
+            raise ModelError(f"cannot reach the model at {self.endpoint}") from None
+        except anthropic.APIError as exc:
+            raise ModelError(f"the model failed: {str(exc).splitlines()[0]}") from None
+
+
+class DraftClientModel(ChatModel):
+    """The local draft endpoint through macaron's own client (Anthropic or OpenAI wire)."""
+
+    def __init__(self, client, base_url: str, model: str, levels: frozenset[str]):
+        self._client = client
+        self.name = "local"
+        self.model = model
+        self.endpoint = base_url
+        self.privacy_levels = levels
+
+    def stream(self, system, messages, max_tokens=1024):
+        try:
+            yield from self._client.stream(system, messages, max_tokens)
+        except Exception as exc:  # the client's errors are already one clear line
+            raise ModelError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+
+def _error_message(exc) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        error = body.get("error")
+        if isinstance(error, dict) and error.get("message"):
+            return str(error["message"])
+    return str(exc).splitlines()[0]
+
+
+def default_model_name() -> str:
+    if any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")):
+        return "claude"
+    if _draft_url(config.load_settings()):
+        return "local"
+    return "none"
+
+
+def _draft_url(settings) -> str | None:
+    return os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
+
+
+def open_model(name: str | None) -> ChatModel:
+    """The backend `--model NAME` asks for (the default when None); UserError if unusable."""
+    name = (name or default_model_name()).lower()
+    settings = config.load_settings()
+    trusted = list(settings.trusted_endpoints)
+    if name == "none":
+        return NoModel()
+    if name == "claude":
+        key, token = os.environ.get("ANTHROPIC_API_KEY"), os.environ.get("ANTHROPIC_AUTH_TOKEN")
+        base_url = os.environ.get("ANTHROPIC_BASE_URL")
+        if not (key or token or base_url):
+            raise UserError("no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --model none.")
+        levels = allowed_levels(base_url, trusted) if is_trusted_endpoint(base_url, trusted) else CLOUD_LEVELS
+        model = os.environ.get("MACARON_CHAT_MODEL") or settings.raw.get("chat_model") or DEFAULT_CLAUDE_MODEL
+        return AnthropicWireModel("claude", base_url, model, key, token, levels)
+    if name == "local":
+        url = _draft_url(settings)
+        if not url:
+            raise UserError("no local model endpoint; set MACARON_DRAFT_URL (e.g. http://127.0.0.1:8000) or run `macaron draft serve`.")
+        model = os.environ.get("MACARON_DRAFT_MODEL") or settings.draft_model or DEFAULT_LOCAL_MODEL
+        return _open_local(url, model, allowed_levels(url, trusted), settings)
+    raise UserError(f"unknown model {name!r}; use claude, local or none.")
+
+
+def _open_local(url: str, model: str, levels: frozenset[str], settings) -> ChatModel:
+    api = os.environ.get("MACARON_DRAFT_API") or settings.draft_api
+    try:
+        from macaron_cli.models.client import ModelClient
+    except ImportError:
+        ModelClient = None
+    if ModelClient is not None:
+        return DraftClientModel(ModelClient(url, model, api=api), url, model, levels)
+    if api == "openai":
+        raise UserError("this build speaks only the Anthropic wire to a local model; set MACARON_DRAFT_API=anthropic.")
+    return AnthropicWireModel("local", url, model, None, None, levels)

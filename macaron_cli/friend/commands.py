@@ -1,0 +1,66 @@
+"""`macaron chat`: meet the friend (the first time), then talk."""
+
+from __future__ import annotations
+
+import os
+
+from macaron_cli.friend import onboarding
+from macaron_cli.friend.backends import open_model
+from macaron_cli.friend.persona import Persona, load_persona, save_persona
+
+
+def chat(model: str | None = None) -> int:
+    from macaron_cli.friend.conversation import Conversation
+    from macaron_cli.friend.recall import SharedStore
+    from macaron_cli.friend.repl import Repl
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.output import console
+
+    chat_model = open_model(model)  # a bad --model fails here, before anything is written
+    store = SharedStore(MemoryStore.open())
+    persona = load_persona()
+    first_time = persona is None
+    repl = Repl(console(), None)
+    if first_time:
+        persona, interests = meet(repl, store)
+    repl.conv = Conversation(store, chat_model, persona)
+    if not chat_model.connected:
+        repl.say("No model is connected (notebook mode): I'll keep what you tell me and show what I remember.", style="dim")
+    if first_time:
+        offer_gifts(repl, interests)
+    repl.run(greet=not first_time)
+    return 0
+
+
+def meet(repl, store) -> tuple[Persona, list[str]]:
+    """The quiz, the person's macaron, and memories of their interests."""
+    result = onboarding.run_quiz(lambda prompt: input(prompt), repl.say, default_language=_system_language())
+    save_persona(result.persona)
+    store.add_many(onboarding.seed_memories(result.interests, result.persona.language))
+    p = result.persona
+    repl.out.print(f"Meet [bold {p.color}]{p.title}[/]: {p.temperament}. Its colour {p.color} will be your apps' accent too.")
+    return p, result.interests
+
+
+def offer_gifts(repl, interests: list[str]) -> None:
+    """Three mini-apps chosen from the templates by interests; build one if asked."""
+    gifts = onboarding.choose_gifts(interests, onboarding.load_manifests())
+    if not gifts:
+        return
+    repl.say("Three little gifts I could make for you:")
+    for n, gift in enumerate(gifts, 1):
+        repl.say(f"  {n}) {gift.get('title') or gift['name']} — {gift.get('description', '')}".rstrip(" —"))
+    answer = repl.ask(f"Want one now? (1-{len(gifts)}, or Enter for later)")
+    if answer.isdigit() and 1 <= int(answer) <= len(gifts):
+        gift = gifts[int(answer) - 1]
+        repl.make(gift.get("title") or gift["name"], template=gift["name"])
+
+
+def _system_language() -> str:
+    """The person's language from the locale (ja_JP.UTF-8 → ja), English when unknown."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        code = value.split(".")[0].split("_")[0].lower()
+        if code and code not in ("c", "posix"):
+            return code
+    return "en"

@@ -1,0 +1,174 @@
+"""One chat session: the short-term window, recall before each answer, and the episode at the end.
+
+The REPL drives it; nothing here prints. Requests carry only memories the current model
+may see (`model.privacy_levels`); what was recalled is kept in `last` for /why.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Iterator
+
+from macaron_cli.friend.backends import ChatModel
+from macaron_cli.friend.extract import Extractor, worth_noting
+from macaron_cli.friend.persona import Persona
+from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, upcoming
+from macaron_cli.memory import Memory
+from macaron_cli.memory.records import PRIVACY_LEVELS
+
+WINDOW = 12  # messages of short-term memory sent with each request (6 exchanges)
+MAX_ANSWER_TOKENS = 1024
+GUIDE = (
+    "You remember this person across conversations. Be concise and genuinely curious about them; "
+    "never mother them and never push tools or apps on them unless they ask. Use what you remember "
+    "only when it helps, without reciting it."
+)
+SUMMARY_SYSTEM = (
+    "Summarise this conversation in one to three sentences, in the person's language, as a note for "
+    "remembering it later: what they talked about, decided or felt. Plain text only."
+)
+NOTEBOOK_NOTICE = "(No model is connected: I'm in notebook mode. I keep what you tell me and show what I remember.)"
+
+
+class Conversation:
+    def __init__(self, store, model: ChatModel, persona: Persona, now: datetime | None = None):
+        self.store = store
+        self.model = model
+        self.persona = persona
+        self.messages: list[dict] = []
+        self.last: RecallRecord | None = None
+        self.extractor = Extractor(store, model, model.privacy_levels)
+        self.upcoming = upcoming(store, model.privacy_levels, now)
+        self._checked: set[str] = set()
+
+    def switch(self, model: ChatModel) -> None:
+        """Talk through another model from the next turn on (its own privacy levels apply)."""
+        self.model = model
+        self.extractor.model, self.extractor.levels = model, model.privacy_levels
+        self.upcoming = upcoming(self.store, model.privacy_levels)
+
+    def opening(self) -> list[str]:
+        """How a later chat opens: from something the friend knows, and what is coming up soon."""
+        lines = [_say(self.persona, "hello")]
+        known = self.store.list(limit=1, where="kind = 'episode' AND privacy != 'secret'") or self.store.list(
+            limit=1, where="kind = 'preference' AND privacy != 'secret'")
+        if known:
+            key = "last_time" if known[0].kind == "episode" else "interest"
+            lines.append(_say(self.persona, key, text=known[0].text))
+        for memory in self.upcoming[:3]:
+            lines.append(_say(self.persona, "soon", text=memory.text, when=_day(memory.event_at)))
+        return lines
+
+    # ── before the answer ───────────────────────────────────────────────────────────────
+    def recall_for(self, text: str) -> RecallRecord:
+        levels = self.model.privacy_levels
+        context = " ".join(m["content"] for m in self.messages[-2:] if m["role"] == "user")
+        hits = recall(self.store, f"{text} {context}".strip(), levels)
+        self.last = RecallRecord(text, self.model.endpoint, levels, hits)
+        return self.last
+
+    def stale_memory(self, record: RecallRecord, now: datetime | None = None) -> Memory | None:
+        """The first recalled memory that is important, old and unconfirmed (asked once a session)."""
+        now = now or datetime.now(timezone.utc)
+        for hit in record.hits[:3]:
+            if hit.memory.id not in self._checked and needs_check(hit.memory, now):
+                self._checked.add(hit.memory.id)
+                return hit.memory
+        return None
+
+    def system_prompt(self, record: RecallRecord, now: datetime | None = None) -> str:
+        now = now or datetime.now(timezone.utc)
+        parts = [self.persona.voice(), GUIDE, f"Today is {now:%A %d %B %Y}."]
+        if record.hits:
+            parts.append("What you remember that may matter now (most relevant first):")
+            parts.extend(f"- {h.memory.text} ({h.memory.domain}, noted {h.memory.created_at[:10]})" for h in record.hits)
+        soon = [m for m in self.upcoming if is_current(m, now)]
+        if soon:
+            parts.append("Coming up in the next days:")
+            parts.extend(f"- {m.text} ({m.event_at[:10]})" for m in soon)
+        return "\n".join(parts)
+
+    def window(self) -> list[dict]:
+        recent = self.messages[-WINDOW:]
+        while recent and recent[0]["role"] != "user":  # the API wants a user turn first
+            recent = recent[1:]
+        return recent
+
+    # ── the answer ──────────────────────────────────────────────────────────────────────
+    def reply(self, text: str, record: RecallRecord) -> Iterator[str]:
+        """Stream the answer. Stopping early (Ctrl-C) keeps what was said so far in the window."""
+        self.messages.append({"role": "user", "content": text})
+        self.extractor.submit(text)
+        said: list[str] = []
+        try:
+            if self.model.connected:
+                chunks = self.model.stream(self.system_prompt(record), self.window(), MAX_ANSWER_TOKENS)
+            else:
+                chunks = iter([notebook_answer(text, record)])
+            for chunk in chunks:
+                said.append(chunk)
+                yield chunk
+        finally:
+            answer = "".join(said).strip()
+            self.messages.append({"role": "assistant", "content": answer or "…"})
+            if answer and record.hits:
+                hits = list(record.hits)
+                self.extractor.later(lambda: mark_used(self.store, hits))
+
+    # ── the end ─────────────────────────────────────────────────────────────────────────
+    def end(self) -> Memory | None:
+        """Finish learning, then keep the session as one episode (None for an empty session)."""
+        self.extractor.drain()
+        said = [m["content"] for m in self.messages if m["role"] == "user"]
+        if not said:
+            return None
+        summary = None
+        if self.model.connected:
+            transcript = "\n".join(f"{m['role']}: {m['content']}" for m in self.messages[-40:])
+            try:
+                summary = self.model.complete(SUMMARY_SYSTEM, [{"role": "user", "content": transcript}], 300).strip()
+            except Exception:
+                summary = None  # the model is gone: fall back to the person's own words
+        if not summary:
+            summary = "Talked about: " + "; ".join(s[:80] for s in said[:4])
+        return self.store.add(summary, kind="episode", domain="general", source="chat", privacy=self._episode_privacy())
+
+    def _episode_privacy(self) -> str:
+        """As private as the most private thing learned in the session (never less than personal)."""
+        levels = [m.privacy for m in self.extractor.saved] + ["personal"]
+        return max(levels, key=PRIVACY_LEVELS.index)
+
+
+def notebook_answer(text: str, record: RecallRecord) -> str:
+    lines = [NOTEBOOK_NOTICE]
+    if worth_noting(text):
+        lines.append("Noted.")
+    if record.hits:
+        lines.append("What I remember that may help:")
+        lines.extend(f"- {h.memory.text}" for h in record.hits[:5])
+    else:
+        lines.append("Nothing I remember matches that yet.")
+    return "\n".join(lines)
+
+
+# What the friend says on its own, in the person's language and register.
+PHRASES = {
+    "en": {"hello": "Hi{name}! Good to see you.", "last_time": "Last time: {text} How has it been since?",
+           "interest": "I remember: {text}. Anything new there?", "soon": "Coming up {when}: {text}"},
+    "ja": {"hello": "こんにちは{name}。またお話しできてうれしいです。", "last_time": "前回のお話: {text} その後いかがですか？",
+           "interest": "覚えています: {text}。最近はいかがですか？", "soon": "{when}の予定です: {text}"},
+    "ko": {"hello": "안녕하세요{name}. 다시 만나서 반가워요.", "last_time": "지난번 이야기: {text} 그 후로 어떠세요?",
+           "interest": "기억하고 있어요: {text}. 요즘은 어떠세요?", "soon": "{when} 예정이에요: {text}"},
+}
+
+NAME_FORMS = {"ja": " {}さん", "ko": " {}님"}  # the polite way to address someone by name
+
+
+def _say(persona: Persona, key: str, **values) -> str:
+    phrases = PHRASES.get(persona.language, PHRASES["en"])
+    name = NAME_FORMS.get(persona.language, " {}").format(persona.call_me) if persona.call_me else ""
+    return phrases[key].format(name=name, **values)
+
+
+def _day(iso: str) -> str:
+    return datetime.fromisoformat(iso).strftime("%a %d %b")

@@ -1,0 +1,168 @@
+"""Learning from each turn, in the background: facts and preferences the person shares.
+
+After every user turn a worker thread asks the model (the same one the person chose, so
+nothing goes anywhere new) to list what is worth remembering, with kind, domain,
+language and privacy. The answer is never delayed by this. A new fact that replaces an
+old one supersedes it: both are kept, the new one links to the old, the old expires.
+Things the person stresses start with a higher reward, so they weigh more in recall.
+With no model connected, the person's statements are kept as they said them.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import threading
+from datetime import datetime, timezone
+
+from macaron_cli.friend.backends import ChatModel, ModelError
+from macaron_cli.friend.recall import is_current
+from macaron_cli.friend.topics import guess_domain
+from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS, now_iso
+
+EXTRACT_SYSTEM = """You extract memories for a personal assistant. From the person's latest message,
+list facts and preferences about the person worth remembering for months (not small talk,
+not questions). Reply with JSON only:
+{"memories": [{"text": "...", "kind": "fact|preference", "domain": "food|health|fitness|travel|finance|work|family|hobby|general",
+"language": "en|ja|ko|zh|tl|...", "privacy": "public|personal|private|secret", "event_at": "ISO date or null",
+"stressed": true|false, "supersedes": "id of a known memory this replaces, or null"}]}
+Privacy: personal by default; private for health conditions, money, relationships, exact
+addresses; secret for what must never be shared with any model (a surprise, a password).
+Write each memory in the person's language, in the third person ("Allergic to peanuts")."""
+
+STRESS_WORDS = re.compile(
+    r"\b(really|very important|important|never forget|remember that|don't forget|must|always|seriously)\b|"
+    r"!{1,}|絶対|必ず|大事|꼭|절대|중요|一定|重要",
+    re.IGNORECASE,
+)
+REWARD_STRESSED = 1.0
+_NOTE_WORTHY = re.compile(r"\b(i|i'm|im|my|me|we|our)\b|私|僕|저는|제가|나는|我", re.IGNORECASE)
+
+
+def is_stressed(text: str) -> bool:
+    return bool(STRESS_WORDS.search(text)) or any(w.isupper() and len(w) > 2 for w in text.split())
+
+
+def worth_noting(text: str) -> bool:
+    """Notebook mode keeps statements about the person; not questions, not small talk."""
+    stripped = text.strip()
+    return not stripped.endswith(("?", "？")) and bool(_NOTE_WORTHY.search(stripped))
+
+
+def parse_memories(reply: str) -> list[dict]:
+    """The model's JSON, tolerating prose or code fences around it; [] when it has none."""
+    start, end = reply.find("{"), reply.rfind("}")
+    if start < 0 or end <= start:
+        return []
+    try:
+        data = json.loads(reply[start : end + 1])
+    except json.JSONDecodeError:
+        return []
+    items = data.get("memories") if isinstance(data, dict) else None
+    return [item for item in items or [] if isinstance(item, dict) and str(item.get("text") or "").strip()]
+
+
+class Extractor:
+    """One worker thread that turns user turns into memories, in order, off the prompt's path."""
+
+    def __init__(self, store, model: ChatModel, levels: frozenset[str]):
+        self.store = store
+        self.model = model
+        self.levels = levels
+        self.saved: list = []  # memories written this session (for the episode's privacy)
+        self.errors: list[str] = []
+        self._queue: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="macaron-extract", daemon=True)
+        self._thread.start()
+
+    def submit(self, user_text: str) -> None:
+        self._queue.put(user_text)
+
+    def later(self, job) -> None:
+        """Run another memory write (counting uses, rewards) on this thread, in order."""
+        self._queue.put(job)
+
+    def drain(self, timeout: float = 30.0) -> None:
+        """Wait (at most `timeout` s) until every submitted turn is processed."""
+        done = threading.Event()
+        self._queue.put(done)
+        done.wait(timeout)
+
+    def take_errors(self) -> list[str]:
+        errors, self.errors = self.errors, []
+        return errors
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            try:
+                if callable(item):
+                    item()
+                else:
+                    self.saved.extend(self.learn(item))
+            except ModelError as exc:
+                self.errors.append(f"could not learn from your last message ({exc})")
+            except Exception as exc:  # a background failure must never take the chat down
+                self.errors.append(f"could not save a memory ({type(exc).__name__}: {str(exc)[:120]})")
+
+    def learn(self, user_text: str) -> list:
+        stressed = is_stressed(user_text)
+        if not self.model.connected:
+            return self._note(user_text, stressed)
+        related = self._related(user_text)
+        known = "\n".join(f"{m.id}: {m.text}" for m in related) or "(none)"
+        reply = self.model.complete(
+            EXTRACT_SYSTEM,
+            [{"role": "user", "content": f"Known memories:\n{known}\n\nThe person's latest message:\n{user_text}"}],
+            max_tokens=600,
+        )
+        related_ids = {m.id for m in related}
+        saved = []
+        for item in parse_memories(reply):
+            saved.append(self._store(item, stressed, related_ids))
+        if saved:
+            self.store.search("warm", k=1)  # rebuild the text index here, not before the next answer
+        return saved
+
+    def _related(self, text: str) -> list:
+        now = datetime.now(timezone.utc)
+        hits = self.store.search(text, k=5, privacy=sorted(self.levels))
+        return [h.memory for h in hits if is_current(h.memory, now) and h.memory.kind in ("fact", "preference")]
+
+    def _store(self, item: dict, stressed: bool, related_ids: set[str]):
+        kind = item.get("kind") if item.get("kind") in KINDS else "fact"
+        privacy = item.get("privacy") if item.get("privacy") in PRIVACY_LEVELS else "personal"
+        stressed = stressed or bool(item.get("stressed"))
+        supersedes = item.get("supersedes") if item.get("supersedes") in related_ids else None
+        fields = {
+            "kind": kind, "domain": str(item.get("domain") or guess_domain(item["text"])), "privacy": privacy,
+            "source": "chat", "reward": REWARD_STRESSED if stressed else 0.0, "supersedes": supersedes,
+            "meta": {"stressed": True} if stressed else {},
+        }
+        if item.get("language"):
+            fields["language"] = str(item["language"])
+        event_at = item.get("event_at")
+        if isinstance(event_at, str) and event_at.strip() and event_at.lower() != "null":
+            fields["event_at"] = event_at
+        try:
+            memory = self.store.add(str(item["text"]).strip(), **fields)
+        except Exception:  # a date the model got wrong: keep the fact, drop the date
+            fields.pop("event_at", None)
+            memory = self.store.add(str(item["text"]).strip(), **fields)
+        if supersedes:
+            self.store.update(supersedes, valid_until=now_iso())
+        return memory
+
+    def _note(self, text: str, stressed: bool) -> list:
+        """Notebook mode: keep the person's own statements about themselves, as said."""
+        if not worth_noting(text):
+            return []
+        memory = self.store.add(
+            text.strip(), kind="fact", domain=guess_domain(stripped), source="chat",
+            reward=REWARD_STRESSED if stressed else 0.0, meta={"stressed": True} if stressed else {},
+        )
+        return [memory]

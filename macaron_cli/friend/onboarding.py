@@ -1,0 +1,193 @@
+"""The first meeting: a short, skippable quiz that makes the person's macaron, then three gifts.
+
+Every choice made here (flavour, voice, gifts) comes only from the options the person
+picked and the interests they named. Words about gender, age, ethnicity, religion and
+other protected traits are removed before anything is matched, so two people who differ
+only in those get the same macaron and the same gifts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from macaron_cli.friend.persona import FLAVOURS, Persona
+from macaron_cli.friend.topics import DOMAINS, domains_of, guess_domain, mentions, words
+
+
+class SkipQuiz(Exception):
+    """The person asked to skip the rest of the quiz."""
+
+
+@dataclass
+class Question:
+    key: str
+    text: str
+    options: dict[str, str] = field(default_factory=dict)  # answer key → label; empty: free text
+
+
+QUESTIONS = [
+    Question("call_me", "What should I call you? (a name or a nickname, Enter for none)"),
+    Question("language", "Which language shall we speak? (en, ja, ko, zh, tl, … Enter for English)"),
+    Question("evening", "A free evening appears. You would most likely…", {
+        "a": "go for a run or a long walk", "b": "cook something new", "c": "read or watch a film",
+        "d": "tinker with a project", "e": "see friends or family",
+    }),
+    Question("interests", "What do you care about these days? (a few words, commas between)"),
+    Question("style", "How should I talk with you?", {
+        "a": "short and to the point", "b": "warm and chatty", "c": "playful, with a joke now and then",
+    }),
+    Question("change", "When plans change at the last minute, you…", {
+        "a": "roll with it", "b": "want a new plan quickly", "c": "need a quiet moment first",
+    }),
+    Question("flavour", "Last one: pick a macaron.", {
+        "a": "pistachio", "b": "raspberry", "c": "lemon", "d": "lavender", "e": "chocolate", "f": "matcha",
+    }),
+]
+EVENING_INTERESTS = {"a": "running", "b": "cooking", "c": "reading and films", "d": "making things", "e": "friends and family"}
+STYLE_OF = {"a": "brief", "b": "warm", "c": "playful"}
+CHANGE_TRAIT = {"a": "flexible when plans change", "b": "likes a clear plan", "c": "likes a calm moment before deciding"}
+SKIP_WORDS = {"skip", "/skip", "s"}
+
+# Removed from free text before matching: choices must never depend on these.
+_PROTECTED = re.compile(
+    r"\b(i'?m|i am|as)\s+an?\s+(\w+\s+)?(woman|man|girl|boy|mother|father|mom|dad|wife|husband|"
+    r"female|male|trans\w*|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|"
+    r"black|white|asian|latina|latino|gay|lesbian|straight|disabled|immigrant|senior|teen\w*)\b|"
+    r"\b(woman|women|man|men|female|male|girl|boy|he/him|she/her|they/them|years? old|\d+\s*yo)\b",
+    re.IGNORECASE,
+)
+
+
+def strip_protected(text: str) -> str:
+    return re.sub(r"\s+", " ", _PROTECTED.sub(" ", text)).strip(" ,;.")
+
+
+@dataclass
+class QuizResult:
+    persona: Persona
+    interests: list[str]
+
+
+def run_quiz(ask: Callable[[str], str], say: Callable[[str], None], default_language: str = "en") -> QuizResult:
+    """Ask the questions through `ask`; 'skip' (or Ctrl-D) at any point keeps the defaults."""
+    answers: dict[str, str] = {}
+    say("Let's make your own macaron: a few quick questions (type 'skip' any time).")
+    try:
+        for question in QUESTIONS:
+            answers[question.key] = _ask_one(question, ask, say)
+    except (SkipQuiz, EOFError, KeyboardInterrupt):
+        say("No problem, we can get to know each other as we go.")
+    answers.setdefault("language", "")
+    if not answers["language"]:
+        answers["language"] = default_language
+    return result_from_answers(answers)
+
+
+def _ask_one(question: Question, ask, say) -> str:
+    say(question.text)
+    for key, label in question.options.items():
+        say(f"  {key}) {label}")
+    while True:
+        answer = ask("› ").strip()
+        if answer.lower() in SKIP_WORDS:
+            raise SkipQuiz
+        if not question.options:
+            return answer
+        picked = _pick(answer, question.options)
+        if picked or not answer:
+            return picked
+        say(f"Pick one of {', '.join(question.options)} (or Enter to pass).")
+
+
+def _pick(answer: str, options: dict[str, str]) -> str:
+    lowered = answer.lower().strip(" )")
+    if lowered in options:
+        return lowered
+    for key, label in options.items():
+        if lowered and lowered in label:
+            return key
+    return ""
+
+
+def result_from_answers(answers: dict[str, str]) -> QuizResult:
+    """The persona and interests that follow from the quiz answers alone."""
+    flavour = options_label("flavour", answers.get("flavour")) or "pistachio"
+    color, temperament = FLAVOURS[flavour]
+    traits = [CHANGE_TRAIT[answers["change"]]] if answers.get("change") in CHANGE_TRAIT else []
+    persona = Persona(
+        flavour=flavour, color=color, temperament=temperament,
+        style=STYLE_OF.get(answers.get("style") or "", "warm"), traits=traits,
+        language=_language_code(answers.get("language") or "en"),
+        call_me=strip_protected(answers.get("call_me") or "")[:40],
+    )
+    interests = []
+    if answers.get("evening") in EVENING_INTERESTS:
+        interests.append(EVENING_INTERESTS[answers["evening"]])
+    for part in re.split(r"[,、，;/]|\band\b", answers.get("interests") or ""):
+        part = strip_protected(part)
+        if part and part.lower() not in (i.lower() for i in interests):
+            interests.append(part)
+    return QuizResult(persona, interests[:8])
+
+
+def options_label(key: str, answer: str | None) -> str:
+    question = next(q for q in QUESTIONS if q.key == key)
+    return question.options.get(answer or "", "")
+
+
+def _language_code(text: str) -> str:
+    text = text.strip().lower()
+    names = {"english": "en", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko",
+             "chinese": "zh", "中文": "zh", "filipino": "tl", "tagalog": "tl"}
+    return names.get(text, text[:5] or "en")
+
+
+def seed_memories(interests: list[str], language: str) -> list[dict]:
+    """One preference memory per interest, for the store."""
+    return [
+        {"text": f"Interested in {interest}", "kind": "preference", "domain": guess_domain(interest),
+         "language": language, "privacy": "personal", "source": "chat", "meta": {"from": "onboarding"}}
+        for interest in interests
+    ]
+
+
+# ── gifts ────────────────────────────────────────────────────────────────────────────────
+def load_manifests() -> list[dict]:
+    """Every template's macaron.json (name, title, description, keywords…); [] when none ship."""
+    from macaron_cli.resources import templates_dir
+
+    try:
+        root = templates_dir()
+    except FileNotFoundError:
+        return []
+    manifests = []
+    for path in sorted(root.glob("*/macaron.json")):
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue  # a broken template should not spoil the first meeting
+        manifest.setdefault("name", path.parent.name)
+        manifests.append(manifest)
+    return manifests
+
+
+def choose_gifts(interests: list[str], manifests: list[dict], n: int = 3) -> list[dict]:
+    """The `n` templates that fit the interests best (ties broken by name: deterministic)."""
+    cleaned = [strip_protected(i) for i in interests]
+    wanted = set().union(*(words(i) for i in cleaned)) if cleaned else set()
+    wanted_domains = set().union(*(domains_of(i) for i in cleaned)) if cleaned else set()
+
+    def score(manifest: dict) -> float:
+        keywords = [str(k).lower() for k in manifest.get("keywords") or []]
+        text = " ".join([manifest.get("title", ""), manifest.get("description", ""), *keywords]).lower()
+        direct = sum(1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2))
+        by_words = len(wanted & words(text)) * 0.5
+        by_domain = sum(0.75 for d in wanted_domains if any(mentions(text, t) for t in DOMAINS[d][0]))
+        return direct + by_words + by_domain
+
+    ranked = sorted(manifests, key=lambda m: (-score(m), m.get("name", "")))
+    return ranked[:n]
+

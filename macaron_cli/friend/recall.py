@@ -1,0 +1,132 @@
+"""What the friend remembers before each answer, and what it learns from how that went.
+
+Recall searches the memory with the person's words widened by their goal (topics.py),
+only among the privacy levels the current model may see, and drops facts that were
+superseded or have expired. What was recalled is kept for /why. Memories used in an
+answer the person liked (/good) gain reward, /bad lowers it; the store's weight
+(reward·e^(−λ·age)) lets memories that are never used fade.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from macaron_cli.friend.topics import expand_query
+from macaron_cli.memory import Hit, Memory, MemoryStore
+from macaron_cli.memory.records import now_iso
+
+RECALL_K = 6
+STALE_AFTER_DAYS = 120  # an important fact this old (and unconfirmed) is checked before use
+REWARD_STEP = 0.5
+UPCOMING_DAYS = 7
+
+
+@dataclass
+class RecallRecord:
+    """What shaped one answer: for /why."""
+
+    query: str
+    endpoint: str | None
+    levels: frozenset[str]
+    hits: list[Hit] = field(default_factory=list)
+
+
+class SharedStore:
+    """The MemoryStore behind a lock: the REPL and the background extractor share one handle."""
+
+    def __init__(self, store: MemoryStore):
+        self.store = store
+        self.lock = threading.RLock()
+
+    def __getattr__(self, name):
+        method = getattr(self.store, name)
+        if not callable(method):
+            return method
+
+        def locked(*args, **kwargs):
+            with self.lock:
+                return method(*args, **kwargs)
+
+        return locked
+
+
+def _parse(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    parsed = datetime.fromisoformat(value)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def is_current(memory: Memory, now: datetime) -> bool:
+    """False once a memory has expired (valid_until passed, e.g. because it was superseded)."""
+    until = _parse(memory.valid_until)
+    return until is None or until > now
+
+
+def recall(store, text: str, levels: frozenset[str], k: int = RECALL_K, now: datetime | None = None) -> list[Hit]:
+    now = now or datetime.now(timezone.utc)
+    hits = store.search(expand_query(text), k=k * 2, privacy=sorted(levels), now=now)
+    return [h for h in hits if is_current(h.memory, now)][:k]
+
+
+def needs_check(memory: Memory, now: datetime) -> bool:
+    """An old, important fact nobody has confirmed lately: ask 'still true?' before using it."""
+    if memory.kind not in ("fact", "preference"):
+        return False
+    important = memory.pinned or memory.reward >= REWARD_STEP or memory.use_count >= 3 or memory.meta.get("stressed")
+    last_confirmed = _parse(memory.verified) or _parse(memory.updated_at) or _parse(memory.created_at)
+    return bool(important) and last_confirmed is not None and now - last_confirmed > timedelta(days=STALE_AFTER_DAYS)
+
+
+def confirm(store, memory: Memory) -> None:
+    store.update(memory.id, verified=now_iso())
+
+
+def retire(store, memory: Memory, correction: str | None = None) -> Memory | None:
+    """The person said a fact is no longer true: keep it, expire it, link the new one to it."""
+    store.update(memory.id, valid_until=now_iso())
+    if not correction:
+        return None
+    return store.add(
+        correction, kind=memory.kind, domain=memory.domain, privacy=memory.privacy, source="chat",
+        supersedes=memory.id, verified=now_iso(), event_at=memory.event_at,
+    )
+
+
+def mark_used(store, hits: list[Hit]) -> None:
+    """Count a use, so the TUI and the weight know what actually serves the person."""
+    stamp = now_iso()
+    for hit in hits:
+        m = hit.memory
+        try:
+            store.update(m.id, use_count=m.use_count + 1, last_used_at=stamp)
+        except Exception:  # forgotten meanwhile (another terminal): nothing to count
+            continue
+
+
+def reward(store, hits: list[Hit], liked: bool) -> int:
+    """/good or /bad on the last answer: adjust the reward of the memories it used."""
+    changed = 0
+    for hit in hits:
+        try:
+            current = store.get(hit.memory.id)
+        except Exception:
+            continue
+        store.update(current.id, reward=current.reward + (REWARD_STEP if liked else -REWARD_STEP))
+        changed += 1
+    return changed
+
+
+def upcoming(store, levels: frozenset[str] | None, now: datetime | None = None, days: int = UPCOMING_DAYS) -> list[Memory]:
+    """Memories about something in the next `days` days (a birthday, a trip), soonest first."""
+    now = now or datetime.now(timezone.utc)
+    soon = []
+    for memory in store.list(limit=None, where="event_at IS NOT NULL"):
+        when = _parse(memory.event_at)
+        if when is None or not (now - timedelta(hours=12) <= when <= now + timedelta(days=days)):
+            continue
+        if (levels is None or memory.privacy in levels) and memory.privacy != "secret" and is_current(memory, now):
+            soon.append(memory)
+    return sorted(soon, key=lambda m: m.event_at)

@@ -1,0 +1,293 @@
+"""The chat loop in the terminal: read, recall, stream the answer, handle slash commands.
+
+Plain `input()` with readline (history in $MACARON_HOME/chat_history), so it works in any
+terminal and in a pseudo-terminal. Ctrl-C stops the answer being written (or clears the
+line) and keeps the chat going; Ctrl-D or /exit leaves. A line ending in a backslash
+continues on the next line; a line of three quotes starts and ends a block.
+"""
+
+from __future__ import annotations
+
+from macaron_cli import config
+from macaron_cli.errors import MacaronError
+from macaron_cli.friend import router
+from macaron_cli.friend.backends import ModelError
+from macaron_cli.friend.conversation import Conversation
+from macaron_cli.friend.recall import confirm, retire, reward
+from macaron_cli.memory import Hit
+
+PROMPT = "you › "
+MORE = "... "
+BLOCK = '"""'
+HISTORY_LINES = 1000
+YES = {"y", "yes", "yeah", "yep", "sure", "ok", "okay", "please", "はい", "네", "예", "好", "oo", "opo"}
+NO = {"n", "no", "nope", "not now", "いいえ", "아니요", "아니", "不", "hindi"}
+
+HELP = """\
+/help            this list
+/memory [query]  what I remember (all of it, or what matches)
+/forget ID       forget one memory for good
+/why             which memories shaped my last answer, with their scores
+/make IDEA       build a mini-app for you
+/apps            the apps I made for you
+/model [NAME]    the model I talk through (claude, local, none); switch with a name
+/good, /bad      tell me my last answer helped, or did not
+/exit            leave (Ctrl-D works too); Ctrl-C stops an answer
+End a line with \\ to continue it; put \"\"\" on a line to start and end a block."""
+
+
+class Repl:
+    def __init__(self, console, conversation: Conversation):
+        self.out = console
+        self.conv = conversation
+
+    # ── the loop ────────────────────────────────────────────────────────────────────────
+    def run(self, greet: bool = True) -> None:
+        history = _start_history()
+        try:
+            for line in self.conv.opening() if greet else []:
+                self.say(line)
+            while True:
+                self._report_background_errors()
+                try:
+                    text = self.read()
+                except EOFError:
+                    self.out.print()
+                    break
+                except KeyboardInterrupt:
+                    self.out.print()
+                    continue
+                text = text.strip()
+                if not text:
+                    continue
+                if text.startswith("/"):
+                    if self.command(text) == "exit":
+                        break
+                    continue
+                self.turn(text)
+        finally:
+            _save_history(history)
+        self.finish()
+
+    def read(self) -> str:
+        first = input(PROMPT)
+        if first.strip() == BLOCK:
+            lines = []
+            while (line := input(MORE)).strip() != BLOCK:
+                lines.append(line)
+            return "\n".join(lines)
+        lines = [first]
+        while lines[-1].endswith("\\"):
+            lines[-1] = lines[-1][:-1]
+            lines.append(input(MORE))
+        return "\n".join(lines)
+
+    def ask(self, question: str) -> str:
+        """A yes/no (or free) answer; Ctrl-C or Ctrl-D count as no."""
+        self.say(question)
+        try:
+            return input("  › ").strip()
+        except (EOFError, KeyboardInterrupt):
+            self.out.print()
+            return ""
+
+    def say(self, text: str, style: str | None = None) -> None:
+        self.out.print(text, style=style, markup=False, highlight=False)
+
+    # ── a turn ──────────────────────────────────────────────────────────────────────────
+    def turn(self, text: str) -> None:
+        if router.wants_a_tool(text):
+            idea = router.idea_from(text)
+            if self.ask(f"Shall I make that for you? “{idea}” (y/n)").lower() in YES:
+                self.make(idea, said=text)
+                return
+        record = self.conv.recall_for(text)
+        stale = self.conv.stale_memory(record)
+        if stale is not None:
+            self.check_stale(stale, record)
+        self.stream(self.conv.reply(text, record))
+
+    def stream(self, chunks) -> None:
+        persona = self.conv.persona
+        self.out.print(f"[{persona.color}]{persona.flavour} ›[/] ", end="", highlight=False)
+        try:
+            for chunk in chunks:
+                self.out.print(chunk, end="", markup=False, highlight=False, soft_wrap=True)
+            self.out.print()
+        except KeyboardInterrupt:
+            chunks.close()
+            self.out.print()
+            self.say("(stopped)", style="dim")
+        except ModelError as exc:
+            self.out.print()
+            self.say(f"model error: {exc}. Try again, or /model none to keep notes without a model.", style="red")
+
+    def check_stale(self, memory, record) -> None:
+        """Before leaning on an old, important fact: still true? Record the answer."""
+        answer = self.ask(f"Before I rely on this — “{memory.text}” (noted {memory.created_at[:10]}) — is it still true? (y / n / what changed)")
+        if not answer:
+            return
+        if answer.lower() in YES:
+            confirm(self.conv.store, memory)
+            return
+        newer = retire(self.conv.store, memory, None if answer.lower() in NO else _correction(answer))
+        record.hits = [
+            Hit(newer, h.score, {**h.parts, "corrected": 1.0}) if h.memory.id == memory.id else h
+            for h in record.hits if newer or h.memory.id != memory.id
+        ]
+        self.say("Thanks, updated." if newer else "Thanks, I'll stop relying on that.", style="dim")
+
+    def make(self, idea: str, said: str | None = None, template: str | None = None) -> None:
+        self.say(f"Handing “{idea}” to the coder…", style="dim")
+        try:
+            result = router.hand_off(idea, progress=lambda step: self.say(f"  … {step}", style="dim"), template=template)
+        except router.MakeUnavailable as exc:
+            self.say(f"I can't build apps here: {exc}.", style="red")
+            return
+        except KeyboardInterrupt:
+            self.say("(stopped the build; `macaron make --resume` can pick it up)", style="dim")
+            return
+        except MacaronError as exc:
+            self.say(f"The build did not work out: {exc}", style="red")
+            return
+        summary = router.describe_result(result)
+        self.say(summary)
+        if said:
+            self.conv.messages += [{"role": "user", "content": said}, {"role": "assistant", "content": summary}]
+
+    # ── slash commands ──────────────────────────────────────────────────────────────────
+    def command(self, line: str) -> str | None:
+        name, _, arg = line[1:].partition(" ")
+        arg = arg.strip()
+        handler = getattr(self, f"cmd_{name.lower()}", None)
+        if handler is None:
+            self.say(f"Unknown command /{name}; /help lists them.", style="yellow")
+            return None
+        try:
+            return handler(arg)
+        except MacaronError as exc:
+            self.say(str(exc), style="red")
+            return None
+
+    def cmd_help(self, arg):
+        self.say(HELP)
+
+    def cmd_exit(self, arg):
+        return "exit"
+
+    cmd_quit = cmd_exit
+
+    def cmd_memory(self, arg):
+        store = self.conv.store
+        if arg:
+            rows = [(h.memory, f"{h.score:.2f}") for h in store.search(arg, k=10)]
+        else:
+            rows = [(m, "") for m in store.list(limit=10)]
+        if not rows:
+            self.say("Nothing yet." if not arg else "Nothing matches.")
+        for memory, score in rows:
+            self.say(f"{memory.id}  {score:>4}  [{memory.privacy}] {memory.text}".replace("   ", " "))
+
+    def cmd_forget(self, arg):
+        if not arg:
+            self.say("Which one? /forget ID (the ids are in /memory).", style="yellow")
+            return
+        self.conv.store.forget(arg)
+        if self.conv.last:
+            self.conv.last.hits = [h for h in self.conv.last.hits if h.memory.id != arg]
+        self.say(f"Forgotten: {arg}.")
+
+    def cmd_why(self, arg):
+        record = self.conv.last
+        if record is None:
+            self.say("I haven't answered anything yet.")
+            return
+        where = record.endpoint or "no model (notebook)"
+        levels = ", ".join(sorted(record.levels))
+        self.say(f"For “{record.query[:60]}” I searched memories allowed to go to {where} ({levels}).")
+        if not record.hits:
+            self.say("No memory shaped that answer.")
+        for hit in record.hits:
+            parts = ", ".join(f"{k} {v:.2f}" for k, v in hit.parts.items())
+            self.say(f"{hit.memory.id}  score {hit.score:.2f} ({parts})  [{hit.memory.privacy}] {hit.memory.text}")
+
+    def cmd_make(self, arg):
+        if not arg:
+            self.say("What should I make? /make IDEA", style="yellow")
+            return
+        self.make(arg)
+
+    def cmd_apps(self, arg):
+        from macaron_cli.apps import load_registry
+
+        apps = load_registry()
+        if not apps:
+            self.say("No apps yet. Ask me for one, or /make IDEA.")
+        for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", "")):
+            self.say(f"{slug}  {info.get('idea', '')}  {info.get('path', '')}")
+
+    def cmd_model(self, arg):
+        if arg:
+            from macaron_cli.friend.backends import open_model
+
+            self.conv.switch(open_model(arg))
+        self.say(f"Model: {self.conv.model.describe()}")
+
+    def cmd_good(self, arg):
+        self._feedback(True)
+
+    def cmd_bad(self, arg):
+        self._feedback(False)
+
+    def _feedback(self, liked: bool) -> None:
+        hits = self.conv.last.hits if self.conv.last else []
+        changed = reward(self.conv.store, hits, liked)
+        verdict = "Glad it helped" if liked else "Sorry about that"
+        self.say(f"{verdict}; {changed} memor{'y' if changed == 1 else 'ies'} {'gained' if liked else 'lost'} weight.")
+
+    # ── the end ─────────────────────────────────────────────────────────────────────────
+    def finish(self) -> None:
+        self.say("Saving what we talked about…", style="dim")
+        episode = self.conv.end()
+        self._report_background_errors()
+        self.say("See you soon." if episode is None else f"See you soon. (kept as {episode.id})")
+
+    def _report_background_errors(self) -> None:
+        for error in self.conv.extractor.take_errors():
+            self.say(f"({error})", style="dim")
+
+
+def _correction(answer: str) -> str:
+    """"No, it's Nobu now" → "it's Nobu now": the new fact, without the no."""
+    import re
+
+    return re.sub(r"^(no|nope|not any ?more|actually)\b[\s,.!:;-]*", "", answer, flags=re.IGNORECASE) or answer
+
+
+def _start_history():
+    try:
+        import readline
+    except ImportError:  # no readline (some Windows Pythons): input() still works, without history
+        return None
+    path = config.ensure_private_dir(config.home()) / "chat_history"
+    readline.set_history_length(HISTORY_LINES)
+    if path.exists():
+        try:
+            readline.read_history_file(path)
+        except OSError:
+            pass
+    return path
+
+
+def _save_history(path) -> None:
+    if path is None:
+        return
+    import os
+    import readline
+
+    try:
+        readline.write_history_file(path)
+        os.chmod(path, 0o600)
+    except OSError:
+        pass
+

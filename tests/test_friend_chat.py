@@ -1,0 +1,194 @@
+"""`macaron chat` driven through a pseudo-terminal, as a person would use it."""
+
+from __future__ import annotations
+
+import time
+
+import pexpect
+
+from macaron_cli import config
+from macaron_cli.memory import MemoryStore
+from tests.friend_support import (
+    PROMPT, chat_env, chat_requests, leave, meet_friend_already, responder, say, spawn_chat,
+)
+from tests.support.model_server import ModelServer, Reply
+
+PEANUTS = {"text": "Allergic to peanuts", "kind": "fact", "domain": "food", "language": "en", "privacy": "personal"}
+
+
+def _peanut_facts(text):
+    return [PEANUTS] if "peanut" in text.lower() else []
+
+
+def test_first_meeting_makes_a_macaron_and_remembers_interests(macaron_home):
+    child = spawn_chat(chat_env(), "--model", "none")
+    for answer in ["Robin", "", "b", "gardening, chess", "a", "c", "d"]:
+        child.expect_exact("› ")
+        child.sendline(answer)
+    child.expect_exact("Meet your lavender macaron")
+    child.expect_exact(PROMPT)
+    leave(child)
+
+    persona = config.load_settings().raw["persona"]
+    assert persona["flavour"] == "lavender" and persona["style"] == "brief" and persona["call_me"] == "Robin"
+    assert config.load_settings().color == persona["color"]
+    texts = {m.text for m in MemoryStore.open().list(limit=None) if m.kind == "preference"}
+    assert {"Interested in cooking", "Interested in gardening", "Interested in chess"} <= texts
+
+
+def test_the_quiz_can_be_skipped(macaron_home):
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("› ")
+    child.sendline("skip")
+    child.expect_exact("Meet your pistachio macaron")
+    child.expect_exact(PROMPT)
+    leave(child)
+    assert config.load_settings().raw["persona"]["flavour"] == "pistachio"
+
+
+def test_a_fact_from_one_session_is_recalled_in_a_later_one(macaron_home):
+    meet_friend_already()
+    with ModelServer(responder("Noted!", facts=_peanut_facts)) as server:
+        child = spawn_chat(chat_env(server))
+        child.expect_exact(PROMPT)
+        say(child, "By the way, I'm allergic to peanuts.")
+        leave(child)
+        stored = [m for m in MemoryStore.open().list(limit=None) if m.text == "Allergic to peanuts"]
+        assert stored and stored[0].source == "chat" and stored[0].domain == "food"
+
+        child = spawn_chat(chat_env(server))
+        child.expect_exact(PROMPT)
+        say(child, "Can you suggest a snack for my hike tomorrow?")
+        leave(child)
+    later = [r for r in chat_requests(server) if "snack" in r.last_user_text()]
+    assert later and "Allergic to peanuts" in later[-1].system
+
+
+def test_private_memories_stay_off_the_cloud_but_reach_a_local_model(macaron_home):
+    meet_friend_already()
+    store = MemoryStore.open()
+    store.add("My medication is sertraline, taken each morning", privacy="private", domain="health")
+    store.add("My medication makes me sleepy after lunch", privacy="personal", domain="health")
+    store.add("Surprise medication-free party for Mia on Friday", privacy="secret", domain="family")
+    question = "Any tips for my medication and sleep?"
+    with ModelServer(responder("Try a short walk after lunch.")) as cloud:
+        child = spawn_chat(chat_env(cloud), "--model", "claude")
+        child.expect_exact(PROMPT)
+        say(child, question)
+        leave(child)
+    asked = [r for r in chat_requests(cloud) if question in r.last_user_text()]
+    assert asked and "sleepy after lunch" in asked[0].system  # recall did run
+    assert "sertraline" not in cloud.all_bytes()
+    assert "Surprise" not in cloud.all_bytes()
+
+    with ModelServer(responder("Take it with breakfast.")) as local:
+        child = spawn_chat(chat_env(local, "local"), "--model", "local")
+        child.expect_exact(PROMPT)
+        say(child, question)
+        leave(child)
+    asked = [r for r in chat_requests(local) if question in r.last_user_text()]
+    assert asked and "sertraline" in asked[0].system
+    assert "Surprise" not in local.all_bytes()
+
+
+def test_why_shows_what_shaped_the_answer_and_forget_removes_it(macaron_home):
+    meet_friend_already()
+    memory = MemoryStore.open().add("Training for the Osaka marathon in March", domain="fitness")
+    with ModelServer(responder("Keep your long runs easy.")) as server:
+        child = spawn_chat(chat_env(server))
+        child.expect_exact(PROMPT)
+        say(child, "How should I plan my marathon training?")
+        why = say(child, "/why")
+        assert memory.id in why and "score" in why and "bm25" in why
+        say(child, f"/forget {memory.id}")
+        listed = say(child, "/memory marathon")
+        assert memory.id not in listed
+        say(child, "And my marathon pace?")
+        leave(child)
+    last = [r for r in chat_requests(server) if "pace" in r.last_user_text()][-1]
+    assert "Osaka" not in last.system
+    assert all(m.id != memory.id for m in MemoryStore.open().list(limit=None))
+
+
+def test_ctrl_c_stops_an_answer_and_the_chat_goes_on(macaron_home):
+    meet_friend_already()
+    slow = "This answer goes on and on. " * 40
+
+    def chat(req):
+        if "story" in req.last_user_text():
+            return Reply.text(slow, chunk_delay=0.1)
+        return Reply.text("Still here for you.")
+
+    with ModelServer(responder(chat=chat)) as server:
+        child = spawn_chat(chat_env(server))
+        child.expect_exact(PROMPT)
+        child.sendline("Tell me a long story")
+        child.expect_exact("This answer goes")
+        child.sendintr()
+        child.expect_exact("(stopped)")
+        child.expect_exact(PROMPT)
+        after = say(child, "Are you still there?")
+        assert "Still here for you." in after
+        leave(child)
+    assert child.exitstatus == 0
+
+
+def test_a_model_error_is_one_clear_line_and_the_chat_goes_on(macaron_home):
+    meet_friend_already()
+
+    def chat(req):
+        if "boom" in req.last_user_text():
+            return Reply.error(529, "overloaded_error", "Overloaded")
+        return Reply.text("All good now.")
+
+    with ModelServer(responder(chat=chat)) as server:
+        child = spawn_chat(chat_env(server))
+        child.expect_exact(PROMPT)
+        failed = say(child, "boom")
+        assert "model error: the model answered 529: Overloaded" in failed
+        assert "Traceback" not in failed
+        assert "All good now." in say(child, "try again")
+        leave(child)
+
+
+def test_notebook_mode_keeps_notes_and_answers_from_memory(macaron_home):
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("notebook mode")
+    child.expect_exact(PROMPT)
+    assert "Noted." in say(child, "I'm learning to play the cello")
+    leave(child)
+
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact(PROMPT)
+    answer = say(child, "what about my cello lessons?")
+    assert "No model is connected" in answer and "learning to play the cello" in answer
+    leave(child)
+
+
+def test_an_old_important_fact_is_checked_before_it_is_used(macaron_home):
+    meet_friend_already()
+    store = MemoryStore.open()
+    old = store.add("Favourite restaurant is Luigi's on Elm Street", domain="food", pinned=True,
+                    created_at="2025-01-10T12:00:00Z")
+    with ModelServer(responder("Enjoy dinner!")) as server:
+        child = spawn_chat(chat_env(server))
+        child.expect_exact(PROMPT)
+        child.sendline("Where should we go for dinner with my favourite restaurant in mind?")
+        child.expect_exact("still true?")
+        child.sendline("No, it's Nobu downtown now")
+        child.expect_exact(PROMPT)
+        leave(child)
+    store = MemoryStore.open()
+    newer = [m for m in store.list(limit=None) if m.supersedes == old.id]
+    assert newer and newer[0].text == "it's Nobu downtown now" and newer[0].verified
+    assert store.get(old.id).valid_until is not None  # kept, but no longer trusted
+    answer_request = chat_requests(server)[-1]
+    assert "Luigi" not in answer_request.system and "Nobu" in answer_request.system
+
+
+def test_a_bad_model_name_is_refused_before_anything_is_written(macaron, macaron_home):
+    result = macaron("chat", "--model", "gpt-9")
+    assert result.returncode == 2
+    assert "unknown model 'gpt-9'" in result.stderr and "Traceback" not in result.stderr
+    assert not (macaron_home / "memory").exists()
