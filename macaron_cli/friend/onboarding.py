@@ -56,7 +56,7 @@ _PROTECTED = re.compile(
     r"\b(i'?m|i am|as)\s+an?\s+(\w+\s+)?(woman|man|girl|boy|mother|father|mom|dad|wife|husband|"
     r"female|male|trans\w*|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|"
     r"black|white|asian|latina|latino|gay|lesbian|straight|disabled|immigrant|senior|teen\w*)\b|"
-    r"\b(woman|women|man|men|female|male|girl|boy|he/him|she/her|they/them|years? old|\d+\s*yo)\b",
+    r"\b(woman|women|man|men|female|male|girl|boy|he/him|she/her|they/them|\d*\s*years? old|\d+\s*(yo|y/o))\b",
     re.IGNORECASE,
 )
 
@@ -126,7 +126,7 @@ def result_from_answers(answers: dict[str, str]) -> QuizResult:
     interests = []
     if answers.get("evening") in EVENING_INTERESTS:
         interests.append(EVENING_INTERESTS[answers["evening"]])
-    for part in re.split(r"[,、，;/]|\band\b", answers.get("interests") or ""):
+    for part in re.split(r"[,、，;/]|\band\b", strip_protected(answers.get("interests") or "")):
         part = strip_protected(part)
         if part and part.lower() not in (i.lower() for i in interests):
             interests.append(part)
@@ -183,7 +183,7 @@ def choose_gifts(interests: list[str], manifests: list[dict], n: int = 3) -> lis
     def score(manifest: dict) -> float:
         keywords = [str(k).lower() for k in manifest.get("keywords") or []]
         text = " ".join([manifest.get("title", ""), manifest.get("description", ""), *keywords]).lower()
-        direct = sum(1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2))
+        direct = sum(1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2 or not k.isascii()))
         by_words = len(wanted & words(text)) * 0.5
         by_domain = sum(0.75 for d in wanted_domains if any(mentions(text, t) for t in DOMAINS[d][0]))
         return direct + by_words + by_domain

@@ -1,0 +1,155 @@
+"""The friend's parts in process: fair gifts and persona, learning, superseding, the router."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from macaron_cli.friend import onboarding, router
+from macaron_cli.friend.backends import CLOUD_LEVELS, open_model
+from macaron_cli.friend.extract import Extractor, parse_memories
+from macaron_cli.friend.persona import Persona
+from macaron_cli.friend.recall import SharedStore, recall, reward, upcoming
+from macaron_cli.friend.topics import expand_query
+from macaron_cli.memory import MemoryStore
+from tests.friend_support import EXTRACT_MARK
+from tests.support.model_server import ModelServer, Reply
+
+MANIFESTS = [
+    {"name": "habit-tracker", "title": "Habit tracker", "description": "Daily habits and streaks", "keywords": ["habit", "streak", "習慣"]},
+    {"name": "run-log", "title": "Run log", "description": "Log your runs, pace and distance", "keywords": ["running", "run", "pace", "ラン"]},
+    {"name": "recipe-box", "title": "Recipe box", "description": "Recipes you love, with a shopping list", "keywords": ["cooking", "recipe", "food"]},
+    {"name": "budget", "title": "Budget", "description": "Track spending against a monthly budget", "keywords": ["money", "budget"]},
+    {"name": "reading-list", "title": "Reading list", "description": "Books to read and notes", "keywords": ["reading", "book"]},
+]
+
+
+@pytest.mark.parametrize("traits", [
+    ("I'm a woman", "I'm a man"),
+    ("she/her, 62 years old", "he/him, 19 years old"),
+    ("as a muslim mother", "as a christian father"),
+])
+def test_gifts_and_persona_do_not_depend_on_protected_traits(traits):
+    results = []
+    for trait in traits:
+        answers = {"call_me": "Kim", "evening": "a", "interests": f"cooking, {trait}, money",
+                   "style": "c", "change": "b", "flavour": "b", "language": "en"}
+        quiz = onboarding.result_from_answers(answers)
+        gifts = [g["name"] for g in onboarding.choose_gifts(quiz.interests, MANIFESTS)]
+        results.append((quiz.persona, quiz.interests, gifts))
+    assert results[0] == results[1]
+    persona, interests, gifts = results[0]
+    assert set(gifts) == {"run-log", "recipe-box", "budget"}
+    assert persona.flavour == "raspberry" and persona.style == "playful"
+
+
+def test_gifts_follow_interests_in_other_languages():
+    gifts = onboarding.choose_gifts(["習慣づくり", "reading"], MANIFESTS, n=2)
+    assert {g["name"] for g in gifts} == {"habit-tracker", "reading-list"}
+
+
+def test_the_voice_uses_polite_forms_in_japanese_and_korean():
+    assert "です・ます" in Persona(language="ja").voice()
+    assert "존댓말" in Persona(language="ko").voice()
+    assert "lavender" in Persona(flavour="lavender").voice()
+
+
+def test_a_goal_widens_the_query():
+    assert "allergy" in expand_query("a snack for my hike")
+    assert "tickets" in expand_query("花火大会に行きたい")
+
+
+def test_the_claude_endpoint_is_cloud_even_on_loopback_unless_trusted(macaron_home, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    assert open_model(None).privacy_levels == CLOUD_LEVELS
+    from macaron_cli import config
+
+    config.save_settings({"trusted_endpoints": ["http://127.0.0.1:9"]})
+    assert "private" in open_model("claude").privacy_levels
+    monkeypatch.setenv("MACARON_DRAFT_URL", "http://10.0.0.7:8000")
+    assert open_model("local").privacy_levels == CLOUD_LEVELS  # remote counts as cloud
+
+
+def test_model_replies_are_parsed_leniently():
+    assert parse_memories('Sure! ```json\n{"memories": [{"text": "Likes tea"}]}\n```') == [{"text": "Likes tea"}]
+    assert parse_memories("no json here") == []
+
+
+def _extractor(store, server):
+    import anthropic  # noqa: F401  (the backend imports it lazily)
+    from macaron_cli.friend.backends import AnthropicWireModel
+
+    model = AnthropicWireModel("claude", server.url, "m", "k", None, CLOUD_LEVELS)
+    return Extractor(store, model, CLOUD_LEVELS)
+
+
+def test_a_new_fact_supersedes_the_old_one_and_both_are_kept(macaron_home):
+    store = SharedStore(MemoryStore.open())
+    old = store.add("Lives in Berlin", domain="home")
+    store.add("Keeps a diary of health symptoms", privacy="private", domain="health")
+
+    def respond(req):
+        assert EXTRACT_MARK in req.system
+        assert "symptoms" not in req.raw  # related memories sent for linking are privacy-filtered too
+        facts = [{"text": "Lives in Lisbon", "kind": "fact", "domain": "home", "privacy": "personal",
+                  "supersedes": old.id, "stressed": False}]
+        return Reply.text(json.dumps({"memories": facts}))
+
+    with ModelServer(respond) as server:
+        extractor = _extractor(store, server)
+        extractor.submit("I moved! I live in Lisbon now, not Berlin.")
+        extractor.drain()
+    assert not extractor.take_errors()
+    new = extractor.saved[0]
+    assert new.supersedes == old.id and new.reward > 0  # "moved!" was stressed
+    assert store.get(old.id).valid_until is not None
+    found = [h.memory.text for h in recall(store, "where do I live, Berlin or Lisbon?", CLOUD_LEVELS)]
+    assert "Lives in Lisbon" in found and "Lives in Berlin" not in found
+
+
+def test_a_model_that_invents_a_link_cannot_expire_an_unrelated_memory(macaron_home):
+    store = SharedStore(MemoryStore.open())
+    keep = store.add("Secret plan for a surprise", privacy="secret")
+    reply = {"memories": [{"text": "Likes jazz", "supersedes": keep.id}]}
+    with ModelServer([Reply.text(json.dumps(reply))]) as server:
+        extractor = _extractor(store, server)
+        extractor.submit("I like jazz")
+        extractor.drain()
+    assert extractor.saved[0].supersedes is None
+    assert store.get(keep.id).valid_until is None
+
+
+def test_good_and_bad_move_the_reward_of_the_memories_used(macaron_home):
+    store = MemoryStore.open()
+    store.add("Prefers morning runs", domain="fitness")
+    hits = recall(store, "when do I like to run?", CLOUD_LEVELS)
+    reward(store, hits, liked=True)
+    reward(store, hits, liked=True)
+    reward(store, hits, liked=False)
+    assert store.get(hits[0].memory.id).reward == pytest.approx(0.5)
+
+
+def test_events_in_the_next_week_come_up_privacy_filtered(macaron_home):
+    store = MemoryStore.open()
+    now = datetime.now(timezone.utc)
+    store.add("Mia's birthday", event_at=(now + timedelta(days=3)).isoformat())
+    store.add("Dentist appointment", event_at=(now + timedelta(days=2)).isoformat(), privacy="private")
+    store.add("Trip to Kyoto", event_at=(now + timedelta(days=30)).isoformat())
+    assert [m.text for m in upcoming(store, CLOUD_LEVELS)] == ["Mia's birthday"]
+    assert [m.text for m in upcoming(store, None)] == ["Dentist appointment", "Mia's birthday"]
+
+
+@pytest.mark.parametrize("text,wanted", [
+    ("can you make me something to track my runs?", True),
+    ("Could you build a tracker for my water intake", True),
+    ("I need an app for my reading list", True),
+    ("ランニングの記録アプリを作ってください", True),
+    ("I made a cake yesterday", False),
+    ("can you make sense of this?", False),
+    ("my app at work crashed", False),
+])
+def test_the_router_notices_requests_for_a_tool(text, wanted):
+    assert router.wants_a_tool(text) is wanted
