@@ -59,9 +59,11 @@ def test_a_fact_from_one_session_is_recalled_in_a_later_one(macaron_home):
         child = spawn_chat(chat_env(server))
         child.expect_exact(PROMPT)
         say(child, "Can you suggest a snack for my hike tomorrow?")
+        assert "gained weight" in say(child, "/good")
         leave(child)
     later = [r for r in chat_requests(server) if "snack" in r.last_user_text()]
     assert later and "Allergic to peanuts" in later[-1].system
+    assert MemoryStore.open().get(stored[0].id).reward > stored[0].reward  # /good strengthened it
 
 
 def test_private_memories_stay_off_the_cloud_but_reach_a_local_model(macaron_home):

@@ -23,7 +23,6 @@ from macaron_cli.errors import UserError
 from macaron_cli.memory.privacy import allowed_levels, is_trusted_endpoint
 
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
-DEFAULT_LOCAL_MODEL = "deepseek-chat"
 CLOUD_LEVELS = allowed_levels(None)
 # A person is waiting at the prompt: one quick retry, then say what went wrong.
 _RETRIES = 1
@@ -100,18 +99,23 @@ class AnthropicWireModel(ChatModel):
 class DraftClientModel(ChatModel):
     """The local draft endpoint through macaron's own client (Anthropic or OpenAI wire)."""
 
-    def __init__(self, client, base_url: str, model: str, levels: frozenset[str]):
+    def __init__(self, client, levels: frozenset[str]):
         self._client = client
         self.name = "local"
-        self.model = model
-        self.endpoint = base_url
+        self.endpoint = client.base_url
         self.privacy_levels = levels
 
+    @property
+    def model(self) -> str:
+        return self._client.model
+
     def stream(self, system, messages, max_tokens=1024):
+        from macaron_cli.models.client import ModelFailure
+
         try:
             yield from self._client.stream(system, messages, max_tokens)
-        except Exception as exc:  # the client's errors are already one clear line
-            raise ModelError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        except ModelFailure as exc:  # already one clear line
+            raise ModelError(str(exc)) from None
 
 
 def _error_message(exc) -> str:
@@ -124,15 +128,12 @@ def _error_message(exc) -> str:
 
 
 def default_model_name() -> str:
+    """Claude when a key or endpoint is set, else the local draft model if one is set up, else none."""
     if any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")):
         return "claude"
-    if _draft_url(config.load_settings()):
+    if os.environ.get("MACARON_DRAFT_URL") or config.load_settings().draft_url:
         return "local"
     return "none"
-
-
-def _draft_url(settings) -> str | None:
-    return os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
 
 
 def open_model(name: str | None) -> ChatModel:
@@ -151,22 +152,9 @@ def open_model(name: str | None) -> ChatModel:
         model = os.environ.get("MACARON_CHAT_MODEL") or settings.raw.get("chat_model") or DEFAULT_CLAUDE_MODEL
         return AnthropicWireModel("claude", base_url, model, key, token, levels)
     if name == "local":
-        url = _draft_url(settings)
-        if not url:
-            raise UserError("no local model endpoint; set MACARON_DRAFT_URL (e.g. http://127.0.0.1:8000) or run `macaron draft serve`.")
-        model = os.environ.get("MACARON_DRAFT_MODEL") or settings.draft_model or DEFAULT_LOCAL_MODEL
-        return _open_local(url, model, allowed_levels(url, trusted), settings)
+        from macaron_cli.models.client import draft_endpoint
+
+        endpoint = draft_endpoint(required=True)
+        return DraftClientModel(endpoint.client(), allowed_levels(endpoint.url, trusted))
     raise UserError(f"unknown model {name!r}; use claude, local or none.")
 
-
-def _open_local(url: str, model: str, levels: frozenset[str], settings) -> ChatModel:
-    api = os.environ.get("MACARON_DRAFT_API") or settings.draft_api
-    try:
-        from macaron_cli.models.client import ModelClient
-    except ImportError:
-        ModelClient = None
-    if ModelClient is not None:
-        return DraftClientModel(ModelClient(url, model, api=api), url, model, levels)
-    if api == "openai":
-        raise UserError("this build speaks only the Anthropic wire to a local model; set MACARON_DRAFT_API=anthropic.")
-    return AnthropicWireModel("local", url, model, None, None, levels)

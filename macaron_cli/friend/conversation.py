@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Iterator
 
+from macaron_cli import config
 from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
-from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, upcoming
+from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, reward, upcoming
 from macaron_cli.memory import Memory
 from macaron_cli.memory.records import PRIVACY_LEVELS
 
@@ -40,6 +41,7 @@ class Conversation:
         self.extractor = Extractor(store, model, model.privacy_levels)
         self.upcoming = upcoming(store, model.privacy_levels, now)
         self._checked: set[str] = set()
+        self.trusted = list(config.load_settings().trusted_endpoints)
 
     def switch(self, model: ChatModel) -> None:
         """Talk through another model from the next turn on (its own privacy levels apply)."""
@@ -111,9 +113,33 @@ class Conversation:
         finally:
             answer = "".join(said).strip()
             self.messages.append({"role": "assistant", "content": answer or "…"})
-            if answer and record.hits:
-                hits = list(record.hits)
-                self.extractor.later(lambda: mark_used(self.store, hits))
+            if answer:
+                self.extractor.later(lambda: self._account(record))
+
+    def _account(self, record: RecallRecord) -> None:
+        """After an answer (on the background thread): count uses, tell the ledger what went where."""
+        mark_used(self.store, record.hits)
+        if self.model.connected:
+            from macaron_cli.ledger.signals import answer_given
+
+            domain = record.hits[0].memory.domain if record.hits else "general"
+            record.answer_id = answer_given(record.hits, self.model.endpoint, domain=domain, trusted=self.trusted)
+
+    def feedback(self, liked: bool) -> int:
+        """/good or /bad on the last answer: queued after its accounting, so it finds the answer."""
+        record = self.last
+        if record is None:
+            return 0
+
+        def apply():
+            reward(self.store, record.hits, liked)
+            if record.answer_id:
+                from macaron_cli.ledger.signals import answer_feedback
+
+                answer_feedback(record.answer_id, liked)
+
+        self.extractor.later(apply)
+        return len(record.hits)
 
     # ── the end ─────────────────────────────────────────────────────────────────────────
     def end(self) -> Memory | None:

@@ -31,6 +31,7 @@ class RecallRecord:
     endpoint: str | None
     levels: frozenset[str]
     hits: list[Hit] = field(default_factory=list)
+    answer_id: str | None = None  # the ledger's id for the answer, once recorded
 
 
 class SharedStore:

@@ -13,7 +13,7 @@ from macaron_cli.errors import MacaronError
 from macaron_cli.friend import router
 from macaron_cli.friend.backends import ModelError
 from macaron_cli.friend.conversation import Conversation
-from macaron_cli.friend.recall import confirm, retire, reward
+from macaron_cli.friend.recall import confirm, retire
 from macaron_cli.memory import Hit
 
 PROMPT = "you › "
@@ -127,7 +127,11 @@ class Repl:
         answer = self.ask(f"Before I rely on this — “{memory.text}” (noted {memory.created_at[:10]}) — is it still true? (y / n / what changed)")
         if not answer:
             return
-        if answer.lower() in YES:
+        from macaron_cli.ledger.signals import memory_checked
+
+        still_true = answer.lower() in YES
+        memory_checked(memory.id, still_true)
+        if still_true:
             confirm(self.conv.store, memory)
             return
         newer = retire(self.conv.store, memory, None if answer.lower() in NO else _correction(answer))
@@ -240,8 +244,7 @@ class Repl:
         self._feedback(False)
 
     def _feedback(self, liked: bool) -> None:
-        hits = self.conv.last.hits if self.conv.last else []
-        changed = reward(self.conv.store, hits, liked)
+        changed = self.conv.feedback(liked)
         verdict = "Glad it helped" if liked else "Sorry about that"
         self.say(f"{verdict}; {changed} memor{'y' if changed == 1 else 'ies'} {'gained' if liked else 'lost'} weight.")
 
