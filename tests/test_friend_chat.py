@@ -26,6 +26,9 @@ def test_first_meeting_makes_a_macaron_and_remembers_interests(macaron_home):
         child.expect_exact("› ")
         child.sendline(answer)
     child.expect_exact("Meet your lavender macaron")
+    child.expect_exact("Three little gifts I could make for you:")
+    child.expect_exact("Want one now?")
+    child.sendline("")  # later, thanks
     child.expect_exact(PROMPT)
     leave(child)
 
@@ -41,6 +44,8 @@ def test_the_quiz_can_be_skipped(macaron_home):
     child.expect_exact("› ")
     child.sendline("skip")
     child.expect_exact("Meet your pistachio macaron")
+    child.expect_exact("Want one now?")
+    child.sendline("")
     child.expect_exact(PROMPT)
     leave(child)
     assert config.load_settings().raw["persona"]["flavour"] == "pistachio"
