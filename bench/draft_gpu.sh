@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MODEL=${1:-deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct}
-GPUS=${2:-$(nvidia-smi -L 2>/dev/null | wc -l)}
+GPUS=${2:-$( (nvidia-smi -L 2>/dev/null || true) | wc -l)}
 ENGINE=${3:-vllm}
 PORT=${PORT:-8765}
 OUT=${OUT:-$(mktemp -d)}
