@@ -78,9 +78,12 @@ class DraftOutcome:
 
 
 # ── the prompt ──────────────────────────────────────────────────────────────────────────
-def app_files(app_dir: Path, budget_chars: int) -> tuple[list[tuple[str, str]], list[str]]:
-    """(path, text) of the app's tracked text files that fit the budget, and the names of the rest."""
-    listed = subprocess.run(["git", "-C", str(app_dir), "ls-files", "-z"], capture_output=True, text=True)
+def app_files(app_dir: Path, budget_chars: int, tracked_in: Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
+    """(path, text) of the app's tracked text files that fit the budget, and the names of the rest.
+
+    `tracked_in`: the git repo whose file list to use when `app_dir` is a plain copy of it.
+    """
+    listed = subprocess.run(["git", "-C", str(tracked_in or app_dir), "ls-files", "-z"], capture_output=True, text=True)
     paths = [p for p in listed.stdout.split("\0") if p] if listed.returncode == 0 else []
     # The UI and the server first: they are what a design changes; tests last.
     paths.sort(key=lambda p: (p.startswith("tests/"), not p.startswith(("static/", "server/", "src/")), p))
@@ -235,12 +238,12 @@ def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[
 # ── one call ────────────────────────────────────────────────────────────────────────────
 def draft(app_dir: Path, brief: str, endpoint: Endpoint, *, feedback: str | None = None,
           design: str | None = None, max_tokens: int | None = None, temperature: float | None = None,
-          client: ModelClient | None = None) -> DraftOutcome:
+          client: ModelClient | None = None, tracked_in: Path | None = None) -> DraftOutcome:
     """Ask the local model for the app's files (a draft, a fix, or a design variant) and apply them."""
     from macaron_cli.models.prices import call_cost
 
     max_tokens = max_tokens or int(os.environ.get("MACARON_DRAFT_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
-    files, omitted = app_files(app_dir, prompt_budget_chars(max_tokens))
+    files, omitted = app_files(app_dir, prompt_budget_chars(max_tokens), tracked_in)
     messages = build_messages(brief, files, omitted, feedback=feedback, design=design)
     own_client = client is None
     client = client or endpoint.client()
