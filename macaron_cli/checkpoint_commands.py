@@ -76,8 +76,8 @@ def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool,
     result = act(dry=False)
     if result.saved:
         out.print(f"Your current state is saved as checkpoint {result.saved.id}.")
-    done = f"Now at checkpoint {result.checkpoint.id}, the same files as checkpoint {result.plan.target.id}"
-    if result.plan.with_data:
+    done = f"Now at checkpoint {result.checkpoint.id}, the same files as checkpoint {result.target.id}"
+    if result.with_data:
         done += ", with its data" if result.data_restored else " (it had no data snapshot, so the data is as it was)"
     out.print(done + ". Undo with `macaron rollback --undo`.")
 

@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import git
 
@@ -36,8 +40,10 @@ from macaron_cli.errors import UserError, WorkFailed
 
 REFS = "refs/macaron/checkpoints/"
 TRAILER = "Macaron-"
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 ZERO = "0" * 40
+# `git gc --auto` (which only packs when git thinks it worth it) every this many checkpoints:
+# git's own commands run it on every commit; macaron's plumbing never would.
+GC_EVERY = 25
 # Phases that restore an earlier state; `undo()` reverses the latest of them.
 RESTORING = ("rollback", "undo")
 # Someone else's operation is half done in these states; committing now would break it.
@@ -60,11 +66,18 @@ class Checkpoint:
     time: str
     tests: Any
     cost_usd: float | None
-    files_changed: int
     commit: str
-    tree: str = ""
+    tree: str
     # Other trailers, e.g. Rollback-To / Before / With-Data on rollback checkpoints.
     extra: dict[str, str] = field(default_factory=dict)
+    # Counting changed files reads trees, so it happens on first use (listings), never on
+    # the checkpoint and rollback paths that people wait for.
+    count_files: Callable[[], int] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def files_changed(self) -> int:
+        """Files this checkpoint's commit changed against its parent."""
+        return self.count_files() if self.count_files else 0
 
     @property
     def subject(self) -> str:
@@ -92,9 +105,10 @@ class RollbackPlan:
 
 @dataclass
 class RollbackResult:
-    plan: RollbackPlan
+    target: Checkpoint
     saved: Checkpoint | None  # the pre-rollback checkpoint, when there was anything to save
     checkpoint: Checkpoint  # the new commit whose tree is the target's
+    with_data: bool
     data_restored: bool
 
 
@@ -163,42 +177,59 @@ class AppRepo:
         with self.lock():
             self._check_state()
             tree = self._stage_all()
-            n = self._next_id()
-            trailers = _trailers(n, phase, tests=tests, cost_usd=cost_usd)
+            n = max(self._refs(), default=0) + 1
             head = self._head_commit()
-            commit = self._commit_tree(tree, [head] if head else [], message, trailers)
-            self._update_refs(head, commit, {n: commit}, f"macaron: checkpoint {n} ({phase})")
+            made = self._commit(n, tree, head, message, _trailers(n, phase, tests=tests, cost_usd=cost_usd))
+            self._update_refs(head, made)
             self._snapshots().take(n)
-        return self._one(n)
+            if n % GC_EVERY == 0:
+                self._git("gc", "--auto", "--quiet")
+        return made
 
     def checkpoints(self) -> list[Checkpoint]:
-        """Every checkpoint, oldest first (one for-each-ref and one diff-tree, however many)."""
-        fmt = "%(refname:lstrip=3)%00%(objectname)%00%(tree)%00%(parent)%00%(committerdate:iso-strict)%00%(contents)%1e"
-        out = self._git("for-each-ref", f"--format={fmt}", REFS.rstrip("/"), strip=False)
-        rows = []
-        for record in out.split("\x1e"):
-            record = record.lstrip("\n")
-            if not record:
-                continue
-            name, commit, tree, parents, when, contents = record.split("\x00", 5)
-            if name.isdigit():
-                rows.append((int(name), commit, tree, parents.split(), when, contents))
-        rows.sort()
-        changed = self._files_changed([(commit, tree, parents) for _, commit, tree, parents, _, _ in rows])
-        result = []
-        for n, commit, tree, _parents, when, contents in rows:
-            message, trailers = _split_trailers(contents)
-            result.append(Checkpoint(
-                id=n, phase=trailers.pop("Phase", "manual"), message=message, time=when,
-                tests=_decode_tests(trailers.pop("Tests", None)),
-                cost_usd=_float_or_none(trailers.pop("Cost-USD", None)),
-                files_changed=changed.get(commit, 0), commit=commit, tree=tree,
-                extra={k: v for k, v in trailers.items() if k != "Checkpoint"},
-            ))
-        return result
+        """Every checkpoint, oldest first."""
+        return [self._load(n, commit) for n, commit in sorted(self._refs().items())]
 
-    def _one(self, n: int) -> Checkpoint:
-        return next(c for c in self.checkpoints() if c.id == n)
+    def _refs(self) -> dict[int, str]:
+        """Checkpoint id → commit, read from the ref files themselves (no git process)."""
+        common = Path(self.repo.common_dir)
+        found: dict[int, str] = {}
+        packed = common / "packed-refs"
+        if packed.exists():
+            for line in packed.read_text(encoding="utf-8").splitlines():
+                sha, _, name = line.partition(" ")
+                if name.startswith(REFS) and name[len(REFS):].isdigit():
+                    found[int(name[len(REFS):])] = sha
+        loose = common / REFS
+        if loose.is_dir():
+            for ref in loose.iterdir():
+                if ref.name.isdigit():
+                    found[int(ref.name)] = ref.read_text(encoding="utf-8").strip()
+        return found
+
+    def _load(self, n: int, commit: str) -> Checkpoint:
+        """A checkpoint from its commit (read through one long-lived `git cat-file`)."""
+        obj = git.Commit(self.repo, bytes.fromhex(commit))
+        message, trailers = _split_trailers(obj.message)
+        parent = obj.parents[0].hexsha if obj.parents else None
+        return self._checkpoint(n, commit, obj.tree.hexsha, parent, message, trailers,
+                                obj.committed_datetime.isoformat())
+
+    def _checkpoint(self, n: int, commit: str, tree: str, parent: str | None, message: str,
+                    trailers: dict[str, str], when: str) -> Checkpoint:
+        trailers = dict(trailers)
+
+        def count() -> int:
+            before = git.Commit(self.repo, bytes.fromhex(parent)).tree if parent else None
+            return _count_changed(before, git.Tree(self.repo, bytes.fromhex(tree), path=""))
+
+        return Checkpoint(
+            id=n, phase=trailers.pop("Phase", "manual"), message=message, time=when,
+            tests=_decode_tests(trailers.pop("Tests", None)),
+            cost_usd=_float_or_none(trailers.pop("Cost-USD", None)),
+            commit=commit, tree=tree, count_files=count,
+            extra={k: v for k, v in trailers.items() if k != "Checkpoint"},
+        )
 
     # ── rollback ────────────────────────────────────────────────────────────────────
     def rollback(self, to: int | None = None, steps: int | None = None, with_data: bool = False,
@@ -211,103 +242,98 @@ class AppRepo:
             raise UserError("say where to go: --to ID or --steps N (`macaron checkpoints` lists the ids).")
         if steps is not None and steps < 1:
             raise UserError("--steps must be 1 or more.")
-        return self._restore(lambda cps, saving: _pick_target(cps, to, steps, saving),
-                             with_data=with_data, dry_run=dry_run, phase="rollback")
+
+        def chosen(refs: dict[int, str], saving: bool) -> tuple[int, bool]:
+            return _pick_target(sorted(refs), to, steps, saving), with_data
+
+        return self._restore(chosen, dry_run=dry_run, phase="rollback")
 
     def undo(self, dry_run: bool = False) -> RollbackPlan | RollbackResult:
-        """Reverse the latest rollback (or undo): back to exactly the state before it."""
+        """Reverse the latest rollback (or undo): back to exactly the state before it,
+        with the data too when that rollback restored data."""
 
-        def before_last_restore(cps: list[Checkpoint], _saving: bool) -> tuple[Checkpoint, bool]:
-            last = next((c for c in reversed(cps) if c.phase in RESTORING), None)
-            if last is None:
-                raise UserError("there is no rollback to undo.")
-            before = int(last.extra.get("Before", "0"))
-            target = next((c for c in cps if c.id == before), None)
-            if target is None:
-                raise UserError(f"checkpoint {before}, the state before the last rollback, is gone; see `macaron checkpoints`.")
-            return target, last.extra.get("With-Data") == "yes"
+        def before_last_restore(refs: dict[int, str], _saving: bool) -> tuple[int, bool]:
+            for n in sorted(refs, reverse=True):
+                last = self._load(n, refs[n])
+                if last.phase in RESTORING:
+                    before = int(last.extra.get("Before", "0"))
+                    if before not in refs:
+                        raise UserError(f"checkpoint {before}, the state before the last rollback, is gone.")
+                    return before, last.extra.get("With-Data") == "yes"
+            raise UserError("there is no rollback to undo.")
 
-        return self._restore(before_last_restore, with_data=None, dry_run=dry_run, phase="undo")
+        return self._restore(before_last_restore, dry_run=dry_run, phase="undo")
 
-    def _restore(self, choose, with_data: bool | None, dry_run: bool, phase: str):
+    def _restore(self, choose, dry_run: bool, phase: str):
         self._check_state()
         if dry_run:
-            return self._plan(choose, with_data, phase)
+            return self._plan(choose, phase)
         with self.lock():
             self._check_state()
-            cps = self.checkpoints()
+            refs = self._refs()
             # Refuse a bad target before staging touches the index (the most lenient
             # reading of --steps here; the exact one needs the staged tree).
-            self._resolve(choose, cps, True, with_data)
+            _, with_data = choose(refs, True)
             current_tree = self._stage_all()
             head = self._head_commit()
-            saving = self._needs_save(cps, head, current_tree, with_data is not False)
-            target, data_wanted = self._resolve(choose, cps, saving, with_data)
-            plan = self._plan_for(target, current_tree, data_wanted, phase)
-            # Refuse before anything is written if git would overwrite an ignored file.
-            self._read_tree(current_tree, target.tree, check_only=True)
+            at_head = self._checkpoint_at(refs, head)
+            saving = self._needs_save(at_head, current_tree, with_data)
+            target_id, _ = choose(refs, saving)
+            target = self._load(target_id, refs[target_id])
 
             saved = None
-            next_id = max((c.id for c in cps), default=0) + 1
+            next_id = max(refs, default=0) + 1
             if saving:
-                message = f"Saved before {'undo' if phase == 'undo' else f'rolling back to checkpoint {target.id}'}"
-                commit = self._commit_tree(current_tree, [head] if head else [], message,
-                                           _trailers(next_id, "pre-rollback"))
-                # The person's state is referenced before the working tree changes at all.
-                self._update_refs(head, commit, {next_id: commit}, f"macaron: checkpoint {next_id} (pre-rollback)")
-                self._snapshots().take(next_id)
-                saved, head, next_id = next_id, commit, next_id + 1
-            before = saved if saved is not None else self._checkpoint_at(cps, head).id
+                what = "undo" if phase == "undo" else f"rolling back to checkpoint {target.id}"
+                saved = self._commit(next_id, current_tree, head, f"Saved before {what}",
+                                     _trailers(next_id, "pre-rollback"))
+                # Referenced (by its checkpoint ref) before the working tree changes at all;
+                # the branch moves once, at the end, past both commits.
+                self._write_checkpoint_ref(saved)
+                self._snapshots().take(saved.id)
+                next_id += 1
+            before = saved or at_head
 
             try:
-                self._read_tree(current_tree, target.tree)
-            except git.GitCommandError as exc:
-                raise WorkFailed(f"rollback stopped halfway ({_last_line(exc)}); your work is safe in checkpoint {before}.") from None
-            data_restored = bool(data_wanted) and self._snapshots().restore(target.id)
+                self._read_tree(current_tree, target.tree, before.id)
+            except UserError:
+                if saved:  # refused before changing a file: leave no trace
+                    self._remove_checkpoint(saved)
+                raise
+            data_restored = with_data and self._snapshots().restore(target.id)
 
             label = "Undo: back to" if phase == "undo" else "Roll back to"
-            message = f"{label} checkpoint {target.id} ({target.phase}: {target.subject})"
-            extra = {"Rollback-To": str(target.id), "Before": str(before)}
-            if data_wanted:
-                extra["With-Data"] = "yes"
-            commit = self._commit_tree(target.tree, [head], message, _trailers(next_id, phase, extra=extra))
-            self._update_refs(head, commit, {next_id: commit}, f"macaron: checkpoint {next_id} ({phase})")
+            extra = {"Rollback-To": str(target.id), "Before": str(before.id), **({"With-Data": "yes"} if with_data else {})}
+            made = self._commit(next_id, target.tree, before.commit, f"{label} checkpoint {target.id} ({target.phase}: {target.subject})",
+                                _trailers(next_id, phase, extra=extra))
+            self._update_refs(head, made)
             self._snapshots().take(next_id)
-        by_id = {c.id: c for c in self.checkpoints()}
-        return RollbackResult(plan=plan, saved=by_id.get(saved) if saved else None,
-                              checkpoint=by_id[next_id], data_restored=data_restored)
+        return RollbackResult(target=target, saved=saved, checkpoint=made, with_data=with_data,
+                              data_restored=data_restored)
 
-    def _plan(self, choose, with_data, phase) -> RollbackPlan:
+    def _plan(self, choose, phase: str) -> RollbackPlan:
         """The dry run: stage into a throw-away copy of the index, so nothing changes."""
-        cps = self.checkpoints()
+        refs = self._refs()
+        _, with_data = choose(refs, True)
         with self._scratch_index():
             current_tree = self._stage_all(scratch=True)
-        head = self._head_commit()
-        saving = self._needs_save(cps, head, current_tree, with_data is not False)
-        target, data_wanted = self._resolve(choose, cps, saving, with_data)
-        return self._plan_for(target, current_tree, data_wanted, phase)
-
-    def _resolve(self, choose, cps, saving, with_data):
-        chosen = choose(cps, saving)
-        target, recorded_data = chosen if isinstance(chosen, tuple) else (chosen, False)
-        return target, (recorded_data if with_data is None else with_data)
-
-    def _plan_for(self, target: Checkpoint, current_tree: str, with_data: bool, phase: str) -> RollbackPlan:
+        at_head = self._checkpoint_at(refs, self._head_commit())
+        target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
+        target = self._load(target_id, refs[target_id])
         stat = self._git("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
-        names = self._git("diff", "--name-only", "-z", "--no-renames", current_tree, target.tree, strip=False)
-        return RollbackPlan(target=target, diffstat=stat, files_changed=len([n for n in names.split("\0") if n]),
+        return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat),
                             with_data=with_data, undo=phase == "undo")
 
-    def _needs_save(self, cps: list[Checkpoint], head: str | None, current_tree: str, with_data: bool) -> bool:
+    def _needs_save(self, at_head: Checkpoint | None, current_tree: str, with_data: bool) -> bool:
         """Whether the state now is anything but exactly an existing checkpoint."""
-        at_head = self._checkpoint_at(cps, head)
         if at_head is None or at_head.tree != current_tree:
             return True
         return with_data and not self._snapshots().matches_live(at_head.id)
 
-    @staticmethod
-    def _checkpoint_at(cps: list[Checkpoint], commit: str | None) -> Checkpoint | None:
-        return next((c for c in reversed(cps) if c.commit == commit), None)
+    def _checkpoint_at(self, refs: dict[int, str], commit: str | None) -> Checkpoint | None:
+        """The (latest) checkpoint whose commit is `commit`, if any."""
+        n = max((n for n, c in refs.items() if c == commit), default=None)
+        return self._load(n, commit) if n is not None else None
 
     # ── git plumbing ────────────────────────────────────────────────────────────────
     def _git(self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True) -> str:
@@ -340,28 +366,50 @@ class AppRepo:
         except ValueError:  # an unborn branch: the first checkpoint is a root commit
             return None
 
-    def _commit_tree(self, tree: str, parents: list[str], message: str, trailers: dict[str, str]) -> str:
+    def _commit(self, n: int, tree: str, parent: str | None, message: str, trailers: dict[str, str]) -> Checkpoint:
+        """Write checkpoint n's commit object (no ref yet). Its date is set here, so the
+        Checkpoint is known without reading the commit back."""
+        now = datetime.now().astimezone()
+        stamp = f"{int(now.timestamp())} {now.strftime('%z')}"
         body = message.strip() + "\n\n" + "".join(f"{TRAILER}{k}: {v}\n" for k, v in trailers.items())
-        args = ["commit-tree", "--no-gpg-sign", *[a for p in parents for a in ("-p", p)], tree]
-        return self._git(*args, stdin=body.encode("utf-8"), env=self._identity_env or None)
+        env = {**self._identity_env, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        args = ["commit-tree", "--no-gpg-sign", *(["-p", parent] if parent else []), tree]
+        commit = self._git(*args, stdin=body.encode("utf-8"), env=env)
+        return self._checkpoint(n, commit, tree, parent, message.strip(), trailers,
+                                now.replace(microsecond=0).isoformat())
 
-    def _update_refs(self, old_head: str | None, new_head: str, checkpoints: dict[int, str], reason: str) -> None:
-        """Move the branch and create checkpoint refs in one all-or-nothing transaction.
-        The old value guards against anyone having moved the branch meanwhile."""
-        lines = [f"update HEAD {new_head} {old_head or ZERO}"]
-        lines += [f"create {REFS}{n} {commit}" for n, commit in checkpoints.items()]
-        self._git("update-ref", "-m", reason, "--stdin", stdin=("\n".join(lines) + "\n").encode())
+    def _update_refs(self, old_head: str | None, made: Checkpoint) -> None:
+        """Move the branch to `made` and create its checkpoint ref, all or nothing; the
+        old value guards against anyone having moved the branch meanwhile."""
+        lines = f"update HEAD {made.commit} {old_head or ZERO}\ncreate {REFS}{made.id} {made.commit}\n"
+        self._git("update-ref", "-m", f"macaron: checkpoint {made.id} ({made.phase})", "--stdin", stdin=lines.encode())
 
-    def _read_tree(self, current_tree: str, target_tree: str, check_only: bool = False) -> None:
-        """Make index and working tree `target_tree`. A two-tree merge from the (fully
-        staged) current tree: it refuses rather than overwrite an ignored file."""
-        args = ["read-tree", "-m", "-u", *(["-n"] if check_only else []), current_tree, target_tree]
+    def _write_checkpoint_ref(self, cp: Checkpoint) -> None:
+        """Create a checkpoint ref without a git process: a new loose ref file, written
+        the way git does (lock file, then rename). Only ids nobody has used get here."""
+        path = Path(self.repo.common_dir) / REFS / str(cp.id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = path.with_name(path.name + ".lock")
+        with open(lock, "x", encoding="utf-8") as fh:
+            fh.write(cp.commit + "\n")
+        os.replace(lock, path)
+
+    def _remove_checkpoint(self, cp: Checkpoint) -> None:
+        (Path(self.repo.common_dir) / REFS / str(cp.id)).unlink(missing_ok=True)
+        shutil.rmtree(self.private_dir / "snapshots" / str(cp.id), ignore_errors=True)
+
+    def _read_tree(self, current_tree: str, target_tree: str, saved_in: int) -> None:
+        """Make index and working tree `target_tree`: a two-tree merge from the fully
+        staged current tree, which updates only the files that differ and refuses,
+        before changing any file, rather than overwrite a git-ignored one."""
         try:
-            self._git(*args)
+            self._git("read-tree", "-m", "-u", current_tree, target_tree)
         except git.GitCommandError as exc:
-            if check_only:
-                raise UserError(f"rolling back would overwrite a git-ignored file ({_last_line(exc)}); move it away first.") from None
-            raise
+            if "would be overwritten" in str(exc.stderr):
+                raise UserError(f"rolling back would overwrite a git-ignored file ({_last_line(exc)}); "
+                                "move it away and retry.") from None
+            raise WorkFailed(f"rollback stopped halfway ({_last_line(exc)}); "
+                             f"your work is safe in checkpoint {saved_in}.") from None
 
     @contextmanager
     def _scratch_index(self):
@@ -373,33 +421,6 @@ class AppRepo:
                 scratch.write_bytes(real.read_bytes())
             with self.repo.git.custom_environment(GIT_INDEX_FILE=str(scratch)):
                 yield
-
-    def _files_changed(self, commits: list[tuple[str, str, list[str]]]) -> dict[str, int]:
-        """Files each commit changed against its first parent, for all commits in one call."""
-        if not commits:
-            return {}
-        # A root commit has no parent to compare with: give diff-tree the two trees instead.
-        lines = [c if parents else f"{EMPTY_TREE} {tree}" for c, tree, parents in commits]
-        out = self._git("diff-tree", "--stdin", "-r", "--name-only", "--no-renames", "-z",
-                        stdin=("\n".join(lines) + "\n").encode(), strip=False)
-        header_of = {line: c for line, (c, _, _) in zip(lines, commits)}
-        counts: dict[str, int] = {}
-        current = None
-        for token in out.split("\0"):
-            # A commit's header ends in NUL, a tree pair's in a newline before the first name.
-            head, newline, rest = token.partition("\n")
-            if head in header_of:
-                current = header_of[head]
-                counts[current] = 0
-                token = rest
-            if token and current:
-                counts[current] += 1
-        return counts
-
-    def _next_id(self) -> int:
-        ids = [int(ref.path[len(REFS):]) for ref in git.Reference.iter_items(self.repo, common_path=REFS.rstrip("/"))
-               if ref.path[len(REFS):].isdigit()]
-        return max(ids, default=0) + 1
 
     # ── data, ignores, identity ─────────────────────────────────────────────────────
     def data_files(self) -> list[str]:
@@ -488,15 +509,40 @@ def _last_line(exc: git.GitCommandError) -> str:
     return lines[-1] if lines else "git failed"
 
 
-def _pick_target(cps: list[Checkpoint], to: int | None, steps: int | None, saving: bool) -> Checkpoint:
+def _count_changed(a: git.Tree | None, b: git.Tree | None) -> int:
+    """How many files differ between two trees (as `git diff --name-only -r` counts them),
+    walking only into subtrees whose ids differ, so a small change in a big repo is cheap."""
+    left = {item.name: item for item in a} if a is not None else {}
+    right = {item.name: item for item in b} if b is not None else {}
+    count = 0
+    for name in left.keys() | right.keys():
+        x, y = left.get(name), right.get(name)
+        if x is not None and y is not None and x.binsha == y.binsha and x.mode == y.mode:
+            continue
+        xt, yt = (o if o is not None and o.type == "tree" else None for o in (x, y))
+        xf, yf = (o if o is not None and o.type != "tree" else None for o in (x, y))
+        if xt is not None or yt is not None:
+            count += _count_changed(xt, yt)
+        if (xf is not None or yf is not None) and not (
+                xf is not None and yf is not None and xf.binsha == yf.binsha and xf.mode == yf.mode):
+            count += 1
+    return count
+
+
+def _stat_files(diffstat: str) -> int:
+    """The file count from `git diff --stat`'s summary line (0 when there is none)."""
+    found = re.search(r"(\d+) files? changed", diffstat.rsplit("\n", 1)[-1])
+    return int(found.group(1)) if found else 0
+
+
+def _pick_target(ids: list[int], to: int | None, steps: int | None, saving: bool) -> int:
     if to is not None:
-        found = next((c for c in cps if c.id == to), None)
-        if found is None:
-            known = f"{cps[0].id}–{cps[-1].id}" if cps else "none yet"
+        if to not in ids:
+            known = f"{ids[0]}–{ids[-1]}" if ids else "none yet"
             raise UserError(f"no checkpoint {to} (this app has {known}); `macaron checkpoints` lists them.")
-        return found
+        return to
     # The current state, when it is not a checkpoint yet, is about to become one.
     back = steps - 1 if saving else steps
-    if back >= len(cps):
-        raise UserError(f"cannot go back {steps} checkpoint(s): there are only {len(cps)}.")
-    return cps[-1 - back]
+    if back >= len(ids):
+        raise UserError(f"cannot go back {steps} checkpoint(s): there are only {len(ids)}.")
+    return ids[-1 - back]

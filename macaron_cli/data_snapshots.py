@@ -2,24 +2,31 @@
 
 The data (say the SQLite file holding a water log) is never rolled back with the code:
 only `rollback --with-data` restores it. Each checkpoint n keeps the data as it was in
-`.macaron/snapshots/<n>/`: `files/<path>` plus `manifest.json` ({path: [size, mtime_ns]}).
+`.macaron/snapshots/<n>/`: `files/<path>` plus `manifest.json`
+({"taken_ns": when, "files": {path: [size, mtime_ns]}}).
 
-To stay cheap, a file whose size and mtime are unchanged since the previous snapshot is
-hard-linked to that snapshot's copy instead of copied again. Snapshot copies are never
-linked to the live file: SQLite writes in place and would change the snapshot with it.
+To stay cheap, a file unchanged since the previous snapshot is hard-linked to that
+snapshot's copy instead of copied again. "Unchanged" means the same bytes; equal size and
+mtime answer that without reading, except when the mtime was within RACY_NS of the
+snapshot (file-system clocks are coarse: a write in the same tick keeps the mtime), where
+the bytes are compared. Snapshot copies are never linked to the live file: SQLite writes
+in place and would change the snapshot with it.
 """
 
 from __future__ import annotations
 
+import filecmp
 import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 # SQLite keeps recent writes in these beside the database; a database restored without
 # removing a newer -wal would have that WAL replayed onto it and be corrupted.
 SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
 MANIFEST = "manifest.json"
+RACY_NS = 2_000_000_000
 
 
 class DataSnapshots:
@@ -28,7 +35,7 @@ class DataSnapshots:
         self.data_files = [p for p in data_files if p]
         self.root = root  # .macaron/snapshots
 
-    # ── what the live data is ───────────────────────────────────────────────────────
+    # ── the live data ───────────────────────────────────────────────────────────────
     def live_files(self) -> dict[str, list[int]]:
         """Every data file present now: {relative path: [size, mtime_ns]}."""
         found: dict[str, list[int]] = {}
@@ -55,45 +62,60 @@ class DataSnapshots:
         return False
 
     # ── snapshots ───────────────────────────────────────────────────────────────────
-    def manifest(self, n: int) -> dict[str, list[int]] | None:
+    def manifest(self, n: int) -> dict | None:
         try:
             return json.loads((self.root / str(n) / MANIFEST).read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        except (FileNotFoundError, json.JSONDecodeError):
             return None
 
-    def _previous(self, n: int) -> int | None:
+    def _latest_before(self, n: int) -> int | None:
         if not self.root.is_dir():
             return None
         earlier = [int(p.name) for p in self.root.iterdir() if p.name.isdigit() and int(p.name) < n]
         return max(earlier, default=None)
 
+    def _unchanged(self, rel: str, live_stat: list[int], n: int, manifest: dict) -> bool:
+        """Whether the live file `rel` has the same bytes as its copy in snapshot n."""
+        recorded = manifest["files"].get(rel)
+        if recorded is None or recorded[0] != live_stat[0]:
+            return False
+        if recorded == live_stat and recorded[1] < manifest["taken_ns"] - RACY_NS:
+            return True
+        return filecmp.cmp(self.app_dir / rel, self.root / str(n) / "files" / rel, shallow=False)
+
     def take(self, n: int) -> None:
         """Keep the live data as snapshot n (nothing at all when the app declares no data)."""
         if not self.data_files:
             return
+        taken_ns = time.time_ns()
         live = self.live_files()
-        prev = self._previous(n)
-        prev_manifest = (self.manifest(prev) or {}) if prev is not None else {}
-        target = self.root / str(n)
+        prev = self._latest_before(n)
+        prev_manifest = self.manifest(prev) if prev is not None else None
         tmp = self.root / f".{n}.{os.getpid()}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         (tmp / "files").mkdir(parents=True)
         for rel, stat in live.items():
             dest = tmp / "files" / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            if prev_manifest.get(rel) == stat:
+            if prev_manifest and self._unchanged(rel, stat, prev, prev_manifest):
                 try:
                     os.link(self.root / str(prev) / "files" / rel, dest)
                     continue
                 except OSError:
                     pass  # a file system without hard links: copy instead
             shutil.copy2(self.app_dir / rel, dest)
-        (tmp / MANIFEST).write_text(json.dumps(live), encoding="utf-8")
-        shutil.rmtree(target, ignore_errors=True)
-        tmp.rename(target)
+        (tmp / MANIFEST).write_text(json.dumps({"taken_ns": taken_ns, "files": live}), encoding="utf-8")
+        shutil.rmtree(self.root / str(n), ignore_errors=True)
+        tmp.rename(self.root / str(n))
 
     def matches_live(self, n: int) -> bool:
-        return self.manifest(n) == self.live_files()
+        """Whether the live data has exactly the bytes of snapshot n."""
+        manifest = self.manifest(n)
+        if manifest is None:
+            return not self.live_files()
+        live = self.live_files()
+        return set(live) == set(manifest["files"]) and all(
+            self._unchanged(rel, stat, n, manifest) for rel, stat in live.items())
 
     def restore(self, n: int) -> bool:
         """Make the live data exactly snapshot n: copy its files back, remove data it lacks.
@@ -102,9 +124,9 @@ class DataSnapshots:
         if manifest is None:
             return False
         for rel in self.live_files():
-            if rel not in manifest and self._owned(rel):
+            if rel not in manifest["files"] and self._owned(rel):
                 (self.app_dir / rel).unlink()
-        for rel in manifest:
+        for rel in manifest["files"]:
             dest = self.app_dir / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             tmp = dest.with_name(f".{dest.name}.macaron-restore")
