@@ -87,8 +87,10 @@ def _run_tests(sandbox: Sandbox, manifest: AppManifest, work: Path) -> Result | 
         return None
     app = _copy_app(manifest, work)
     env = {"MACARON_APP_DATA": str(app / DATA_DIR), **_PYTEST_ENV}
+    # No address-space limit here either: every template's tests include a journey in
+    # headless Chromium, which RLIMIT_AS kills at launch (SIGTRAP). The timeout bounds them.
     return sandbox.run(expand_argv(manifest.test, sandbox.python), app, timeout=TEST_TIMEOUT,
-                       memory_mb=TEST_MEMORY_MB, env=env)
+                       memory_mb=None, env=env)
 
 
 def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, screenshot: bool) -> dict:
