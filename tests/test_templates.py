@@ -121,3 +121,17 @@ def test_claude_md_template_imports_the_private_brief():
     assert "\n@.macaron/brief.md\n" in text
     assert "macaron-tokens.css" in text and "python -m pytest -q tests" in text
     assert "$MACARON_APP_DATA" in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_opens_in_the_headless_browser_through_verify(name, tmp_path):
+    from macaron_cli.sandbox.verify import verify_app
+
+    app = tmp_path / name
+    shutil.copytree(TEMPLATES / name, app, ignore=shutil.ignore_patterns("__pycache__", "data", ".pytest_cache"))
+    report = verify_app(app, screenshot=True)
+    assert report.ok, report.problems
+    assert report.tests_passed >= 10 and report.tests_failed == 0
+    assert report.main_rendered and not report.console_errors and not report.failed_requests
+    assert Path(report.screenshot).is_file() and Path(report.screenshot).stat().st_size > 5_000

@@ -12,6 +12,7 @@ change it there, not in an app.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -131,6 +132,13 @@ def create_app(name: str) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def days_ending(end: dt.date, days: int) -> list[str]:
+    """The `days` calendar days up to and including `end`, oldest first, as YYYY-MM-DD
+    (at least 1, at most a year: enough for any chart, never a runaway query)."""
+    days = max(1, min(days, 366))
+    return [(end - dt.timedelta(days=back)).isoformat() for back in range(days - 1, -1, -1)]
 
 
 def not_found(what: str) -> HTTPException:

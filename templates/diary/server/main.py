@@ -11,7 +11,7 @@ import datetime as dt
 from fastapi import HTTPException
 from pydantic import BaseModel, Field
 
-from server.macaron_app import create_app, database, load_config, not_found
+from server.macaron_app import create_app, database, days_ending, load_config, not_found
 
 DEFAULT_MOODS = ["😢", "😕", "😐", "🙂", "😄"]
 DEFAULT_MEALS = ["breakfast", "lunch", "dinner", "snack"]
@@ -83,13 +83,11 @@ def delete_entry(entry_id: int) -> None:
 @app.get("/api/moods")
 def mood_by_day(end: dt.date, days: int = 14) -> list[dict]:
     """The average mood of each of the `days` days ending at `end` (None where unrecorded)."""
-    days = max(1, min(days, 366))
-    start = end - dt.timedelta(days=days - 1)
+    wanted = days_ending(end, days)
     with db() as conn:
         rows = conn.execute(
             "SELECT day, AVG(mood) AS mood FROM entries WHERE mood IS NOT NULL AND day BETWEEN ? AND ? GROUP BY day",
-            (start.isoformat(), end.isoformat()),
+            (wanted[0], wanted[-1]),
         ).fetchall()
     found = {r["day"]: r["mood"] for r in rows}
-    return [{"day": d, "mood": found.get(d)} for d in
-            ((start + dt.timedelta(days=i)).isoformat() for i in range(days))]
+    return [{"day": day, "mood": found.get(day)} for day in wanted]

@@ -11,7 +11,7 @@ import datetime as dt
 from fastapi import HTTPException
 from pydantic import BaseModel, Field
 
-from server.macaron_app import create_app, database, load_config, not_found
+from server.macaron_app import create_app, database, days_ending, load_config, not_found
 
 app = create_app("Habit tracker")
 db = database([
@@ -57,14 +57,12 @@ def get_day(day: dt.date) -> dict:
 @app.get("/api/history")
 def history(end: dt.date, days: int = 7) -> list[dict]:
     """Totals per habit for the `days` days ending at `end`, oldest first (for the week strip)."""
-    days = max(1, min(days, 366))
-    start = end - dt.timedelta(days=days - 1)
+    by_day = {day: {} for day in days_ending(end, days)}
     with db() as conn:
         rows = conn.execute(
             "SELECT day, habit, SUM(amount) AS total FROM entries WHERE day BETWEEN ? AND ? GROUP BY day, habit",
-            (start.isoformat(), end.isoformat()),
+            (min(by_day), max(by_day)),
         ).fetchall()
-    by_day = {(start + dt.timedelta(days=i)).isoformat(): {} for i in range(days)}
     for row in rows:
         by_day[row["day"]][row["habit"]] = row["total"]
     return [{"day": day, "totals": totals} for day, totals in by_day.items()]
