@@ -1,0 +1,127 @@
+// Planner: add a task with an optional day, time and category; see what is overdue, for
+// today, coming up and for someday; tick tasks off.
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { html, api, boot, useApp, Header } from "./macaron.js";
+import { today } from "./i18n.js";
+
+const PASTELS = ["--macaron-lavender", "--macaron-mint", "--macaron-apricot", "--macaron-pistachio", "--macaron-peach"];
+
+function categoryName(category, t) {
+  const key = `category.${category}`;
+  return t(key) === key ? category : t(key);
+}
+
+function AddTask({ onAdd }) {
+  const { t, config } = useApp();
+  const categories = config.categories || [];
+  const [title, setTitle] = useState("");
+  const [day, setDay] = useState(today());
+  const [time, setTime] = useState("");
+  const [category, setCategory] = useState("");
+
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!title.trim()) return;
+    const added = await onAdd({ title, day: day || null, time: time || null, category: category || null });
+    if (added) setTitle("");
+  };
+
+  return html`<form class="mc-card mc-stack" onSubmit=${submit}>
+    <div class="mc-row">
+      <label class="mc-sr-only" for="task-title">${t("planner.new_task")}</label>
+      <input id="task-title" class="mc-grow" placeholder=${t("planner.new_task")} value=${title}
+        onInput=${(e) => setTitle(e.currentTarget.value)} />
+      <button type="submit" disabled=${!title.trim()}>${t("common.add")}</button>
+    </div>
+    <div class="mc-row">
+      <label class="mc-sr-only" for="task-day">${t("common.date")}</label>
+      <input id="task-day" type="date" class="mc-grow" value=${day} onInput=${(e) => setDay(e.currentTarget.value)} />
+      <label class="mc-sr-only" for="task-time">${t("planner.time")}</label>
+      <input id="task-time" type="time" value=${time} onInput=${(e) => setTime(e.currentTarget.value)} />
+      ${categories.length > 0 && html`
+        <label class="mc-sr-only" for="task-category">${t("planner.category")}</label>
+        <select id="task-category" value=${category} onChange=${(e) => setCategory(e.currentTarget.value)}>
+          <option value="">${t("planner.no_category")}</option>
+          ${categories.map((c) => html`<option key=${c} value=${c}>${categoryName(c, t)}</option>`)}
+        </select>`}
+    </div>
+    <p class="mc-note">${t("planner.someday_hint")}</p>
+  </form>`;
+}
+
+function TaskRow({ task, onToggle, onDelete, showDay }) {
+  const { t, config, fmtTime, fmtDate } = useApp();
+  const categories = config.categories || [];
+  const colour = PASTELS[Math.max(0, categories.indexOf(task.category)) % PASTELS.length];
+  return html`<li class=${`task${task.done ? " done" : ""}`}>
+    <input type="checkbox" checked=${task.done} aria-label=${t(task.done ? "planner.mark_open" : "planner.mark_done", { title: task.title })}
+      onChange=${() => onToggle(task)} />
+    <div class="mc-grow task-body">
+      <span class="task-title">${task.title}</span>
+      <span class="task-meta">
+        ${showDay && task.day && html`<span class="mc-note">${fmtDate(task.day)}</span>`}
+        ${task.time && html`<span class="mc-chip">${fmtTime(task.time)}</span>`}
+        ${task.category && html`<span class="mc-chip" style=${{ background: `var(${colour})`, color: "#3A2328" }}>${categoryName(task.category, t)}</span>`}
+      </span>
+    </div>
+    <button class="mc-button-icon" aria-label=${t("common.delete")} onClick=${() => onDelete(task.id)}>✕</button>
+  </li>`;
+}
+
+function Section({ title, tasks, kind, ...handlers }) {
+  if (tasks.length === 0) return null;
+  return html`<section class=${`mc-card section ${kind}`} data-section=${kind}>
+    <h2>${title} <span class="mc-chip">${tasks.length}</span></h2>
+    <ul class="mc-list">${tasks.map((task) => html`<${TaskRow} key=${task.id} task=${task} showDay=${kind !== "today"} ...${handlers} />`)}</ul>
+  </section>`;
+}
+
+function App() {
+  const { t, config, fmtDate } = useApp();
+  const [tasks, setTasks] = useState(null);
+  const [error, setError] = useState(null);
+
+  const load = useCallback(async () => {
+    try {
+      setTasks(await api("api/tasks"));
+      setError(null);
+    } catch (e) {
+      setError(e.message);
+    }
+  }, []);
+  useEffect(() => { load(); }, [load]);
+
+  const attempt = async (work) => {
+    try {
+      await work();
+      await load();
+      return true;
+    } catch (e) {
+      setError(e.message);
+      return false;
+    }
+  };
+  const add = (task) => attempt(() => api("api/tasks", { method: "POST", body: task }));
+  const toggle = (task) => attempt(() => api(`api/tasks/${task.id}`, { method: "PATCH", body: { done: !task.done } }));
+  const remove = (id) => attempt(() => api(`api/tasks/${id}`, { method: "DELETE" }));
+
+  if (!tasks) return html`<p class="mc-muted">${error ? t("common.error", { message: error }) : t("common.loading")}</p>`;
+  const now = today();
+  const open = tasks.filter((task) => !task.done);
+  const handlers = { onToggle: toggle, onDelete: remove };
+  const left = open.filter((task) => task.day === now).length;
+  return html`
+    <${Header} subtitle=${`${fmtDate(now, "long")} · ${t("planner.left_today", { n: left })}`} />
+    ${error && html`<p class="mc-error" role="alert">${t("common.error", { message: error })}</p>`}
+    <${AddTask} onAdd=${add} />
+    ${tasks.length === 0 && html`<p class="mc-empty">${t("planner.empty")}</p>`}
+    <${Section} kind="overdue" title=${t("planner.overdue")} tasks=${open.filter((x) => x.day && x.day < now)} ...${handlers} />
+    <${Section} kind="today" title=${t("common.today")} tasks=${open.filter((x) => x.day === now)} ...${handlers} />
+    <${Section} kind="upcoming" title=${t("planner.upcoming")} tasks=${open.filter((x) => x.day && x.day > now)} ...${handlers} />
+    <${Section} kind="someday" title=${t("planner.someday")} tasks=${open.filter((x) => !x.day)} ...${handlers} />
+    ${config.show_done !== false && html`<${Section} kind="done" title=${t("planner.done")}
+        tasks=${tasks.filter((x) => x.done).sort((a, b) => (b.done_at || "").localeCompare(a.done_at || "")).slice(0, 20)} ...${handlers} />`}
+  `;
+}
+
+boot(App);
