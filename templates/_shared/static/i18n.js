@@ -44,7 +44,8 @@ export function makeI18n({ words, lang, locale, config }) {
     return numberFormats.get(key);
   };
   const currency = config.currency || "USD";
-  const moneyDigits = number({ style: "currency", currency }).resolvedOptions().maximumFractionDigits;
+  const digitsOf = (code) => number({ style: "currency", currency: code }).resolvedOptions().maximumFractionDigits;
+  const moneyDigits = digitsOf(currency);
 
   // t("common.error", {message: "…"}) → the text with {name} filled in.
   const t = (key, vars = {}) =>
@@ -52,8 +53,9 @@ export function makeI18n({ words, lang, locale, config }) {
 
   const fmtNumber = (value, options) => number(options).format(value);
 
-  // Money is stored in minor units (cents; yen have none): 1234 → "$12.34".
-  const fmtMoney = (minor) => number({ style: "currency", currency }).format(minor / 10 ** moneyDigits);
+  // Money is stored in minor units (cents; yen have none): 1234 → "$12.34". An amount
+  // kept in another currency (the person moved) is shown in that one.
+  const fmtMoney = (minor, code = currency) => number({ style: "currency", currency: code }).format(minor / 10 ** digitsOf(code));
   const toMinor = (amountText) => Math.round(parseFloat(String(amountText).replace(",", ".")) * 10 ** moneyDigits);
 
   // A quantity in a metric Intl unit ("milliliter", "kilometer" …) shown in the person's system.

@@ -1,0 +1,154 @@
+// Budget and expense tracker: add what you spent, see the month against your budget and
+// by category, browse month by month. Money is in the person's currency (Intl).
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { html, api, boot, useApp, Header } from "./macaron.js";
+import { today } from "./i18n.js";
+
+const ICONS = { food: "🍙", transport: "🚃", home: "🏠", fun: "🎈", health: "💊", other: "🧾",
+  shopping: "🛍️", bills: "💡", education: "📚", travel: "✈️", gifts: "🎁", pets: "🐾" };
+
+function categoryName(category, t) {
+  const key = `category.${category}`;
+  return t(key) === key ? category : t(key);
+}
+
+function shiftMonth(month, by) {
+  const [y, m] = month.split("-").map(Number);
+  const d = new Date(y, m - 1 + by, 1);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}`;
+}
+
+function AddExpense({ onAdd }) {
+  const { t, config, toMinor, moneyDigits } = useApp();
+  const categories = config.categories || [];
+  const [amount, setAmount] = useState("");
+  const [category, setCategory] = useState(categories[0]);
+  const [note, setNote] = useState("");
+  const [day, setDay] = useState(today());
+  const minor = toMinor(amount);
+  const valid = Number.isFinite(minor) && minor > 0;
+
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!valid) return;
+    if (await onAdd({ amount_minor: minor, category, note, day })) {
+      setAmount("");
+      setNote("");
+    }
+  };
+
+  return html`<form class="mc-card mc-stack" onSubmit=${submit}>
+    <div class="mc-row">
+      <label class="mc-sr-only" for="amount">${t("budget.amount")}</label>
+      <input id="amount" class="mc-grow amount-input" inputmode="decimal" placeholder=${t("budget.amount_in", { currency: config.currency })}
+        step=${moneyDigits ? 1 / 10 ** moneyDigits : 1} value=${amount} onInput=${(e) => setAmount(e.currentTarget.value)} />
+      <button type="submit" disabled=${!valid}>${t("common.add")}</button>
+    </div>
+    <div class="categories" role="group" aria-label=${t("budget.category")}>
+      ${categories.map((c) => html`<button type="button" key=${c} class="category" aria-pressed=${category === c}
+          onClick=${() => setCategory(c)}><span aria-hidden="true">${ICONS[c] || "•"}</span> ${categoryName(c, t)}</button>`)}
+    </div>
+    <div class="mc-row">
+      <label class="mc-sr-only" for="note">${t("common.note")}</label>
+      <input id="note" class="mc-grow" placeholder=${t("common.note")} value=${note} onInput=${(e) => setNote(e.currentTarget.value)} />
+      <label class="mc-sr-only" for="day">${t("common.date")}</label>
+      <input id="day" type="date" value=${day} onInput=${(e) => setDay(e.currentTarget.value || today())} />
+    </div>
+  </form>`;
+}
+
+function Summary({ summary }) {
+  const { t, config, fmtMoney, moneyDigits } = useApp();
+  const budget = Math.round((Number(config.monthly_budget) || 0) * 10 ** moneyDigits);
+  const spent = summary.total_minor;
+  const share = budget > 0 ? Math.min(spent / budget, 1) : 0;
+  const over = budget > 0 && spent > budget;
+  return html`<section class="mc-card summary">
+    <p class="mc-muted">${t("budget.spent")}</p>
+    <p class="total" data-total>${fmtMoney(spent)}</p>
+    ${budget > 0 && html`
+      <div class=${`mc-progress${over ? " over" : ""}`} role="progressbar" aria-valuemin="0" aria-valuemax="100"
+        aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>
+      <p class=${over ? "mc-error" : "mc-muted"}>
+        ${over ? t("budget.over", { amount: fmtMoney(spent - budget) }) : t("budget.left", { amount: fmtMoney(budget - spent), budget: fmtMoney(budget) })}
+      </p>`}
+    ${Object.keys(summary.by_category).length > 0 && html`<ul class="mc-list by-category">
+      ${Object.entries(summary.by_category).map(([c, minor]) => html`<li key=${c}>
+        <span aria-hidden="true">${ICONS[c] || "•"}</span>
+        <span class="mc-grow">${categoryName(c, t)}</span>
+        <span class="bar"><span style=${{ width: `${(minor / spent) * 100}%` }}></span></span>
+        <span class="amount">${fmtMoney(minor)}</span>
+      </li>`)}
+    </ul>`}
+    <p class="mc-note">${t("common.not_advice")}</p>
+  </section>`;
+}
+
+function ExpenseList({ expenses, onDelete }) {
+  const { t, fmtMoney, fmtDate } = useApp();
+  if (expenses.length === 0) return html`<p class="mc-empty">${t("budget.empty")}</p>`;
+  return html`<section class="mc-card">
+    <h2>${t("budget.expenses")}</h2>
+    <ul class="mc-list expenses">
+      ${expenses.map((e) => html`<li key=${e.id} class="expense">
+        <span class="expense-icon" aria-hidden="true">${ICONS[e.category] || "•"}</span>
+        <div class="mc-grow">
+          <div>${e.note || categoryName(e.category, t)}</div>
+          <div class="mc-note">${fmtDate(e.day)} · ${categoryName(e.category, t)}</div>
+        </div>
+        <span class="amount">${fmtMoney(e.amount_minor, e.currency)}</span>
+        <button class="mc-button-icon" aria-label=${t("common.delete")} onClick=${() => onDelete(e.id)}>✕</button>
+      </li>`)}
+    </ul>
+  </section>`;
+}
+
+function App() {
+  const { t, fmtMonth } = useApp();
+  const [month, setMonth] = useState(today().slice(0, 7));
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [expenses, summary] = await Promise.all([api(`api/expenses?month=${month}`), api(`api/summary?month=${month}`)]);
+      setData({ expenses, summary });
+      setError(null);
+    } catch (e) {
+      setError(e.message);
+    }
+  }, [month]);
+  useEffect(() => { load(); }, [load]);
+
+  const attempt = async (work) => {
+    try {
+      await work();
+      await load();
+      return true;
+    } catch (e) {
+      setError(e.message);
+      return false;
+    }
+  };
+  const add = (expense) => attempt(async () => {
+    await api("api/expenses", { method: "POST", body: expense });
+    setMonth(expense.day.slice(0, 7));
+  });
+  const remove = (id) => attempt(() => api(`api/expenses/${id}`, { method: "DELETE" }));
+
+  if (!data) return html`<p class="mc-muted">${error ? t("common.error", { message: error }) : t("common.loading")}</p>`;
+  return html`
+    <${Header} />
+    ${error && html`<p class="mc-error" role="alert">${t("common.error", { message: error })}</p>`}
+    <nav class="mc-row month-nav">
+      <button class="mc-button-quiet" aria-label=${t("budget.previous_month")} onClick=${() => setMonth(shiftMonth(month, -1))}>‹</button>
+      <h2 class="mc-grow">${fmtMonth(month)}</h2>
+      <button class="mc-button-quiet" aria-label=${t("budget.next_month")} onClick=${() => setMonth(shiftMonth(month, 1))}>›</button>
+    </nav>
+    <${Summary} summary=${data.summary} />
+    <${AddExpense} onAdd=${add} />
+    <${ExpenseList} expenses=${data.expenses} onDelete=${remove} />
+  `;
+}
+
+boot(App);

@@ -1,0 +1,47 @@
+"""The budget's API: expenses in minor units, month totals, currencies kept per row."""
+
+
+def spend(client, amount_minor=1250, category="food", **fields):
+    return client.post("/api/expenses", json={"amount_minor": amount_minor, "category": category,
+                                              "day": "2026-07-15", **fields})
+
+
+def test_month_totals_add_up_overall_and_by_category(client):
+    spend(client, 1250, note="Lunch")
+    spend(client, 300, "transport")
+    spend(client, 750)
+    spend(client, 9999, day="2026-08-01")
+    summary = client.get("/api/summary", params={"month": "2026-07"}).json()
+    assert summary["total_minor"] == 2300 and summary["count"] == 3
+    assert summary["by_category"] == {"food": 2000, "transport": 300}
+
+
+def test_a_month_lists_its_expenses_newest_first(client):
+    spend(client, 100, day="2026-07-01")
+    spend(client, 200, day="2026-07-20", note="  Movie  ", category="fun")
+    expenses = client.get("/api/expenses", params={"month": "2026-07"}).json()
+    assert [e["amount_minor"] for e in expenses] == [200, 100]
+    assert expenses[0]["note"] == "Movie" and expenses[0]["currency"] == "USD"
+
+
+def test_changing_currency_keeps_old_amounts_in_theirs(client, settings):
+    spend(client, 1250)
+    settings(currency="JPY")
+    spend(client, 800)
+    summary = client.get("/api/summary", params={"month": "2026-07"}).json()
+    assert summary["currency"] == "JPY" and summary["total_minor"] == 800
+    assert {e["currency"] for e in client.get("/api/expenses", params={"month": "2026-07"}).json()} == {"USD", "JPY"}
+
+
+def test_bad_expenses_are_refused(client):
+    assert spend(client, 0).status_code == 422
+    assert spend(client, 12.5).status_code == 422
+    assert spend(client, category="yachts").status_code == 422
+    assert client.get("/api/expenses", params={"month": "2026-13"}).status_code == 422
+
+
+def test_deleted_expenses_leave_the_totals(client):
+    expense = spend(client).json()
+    assert client.delete(f"/api/expenses/{expense['id']}").status_code == 204
+    assert client.get("/api/summary", params={"month": "2026-07"}).json()["total_minor"] == 0
+    assert client.delete(f"/api/expenses/{expense['id']}").status_code == 404

@@ -1,0 +1,26 @@
+"""A person's first minute with the budget, in a real headless browser."""
+
+
+def test_add_an_expense_reload_and_it_is_still_there(page, settings):
+    page.get_by_placeholder("Amount (USD)").fill("12.50")
+    page.get_by_role("button", name="Transport").click()
+    page.get_by_placeholder("Note").fill("Train to Kyoto")
+    page.get_by_role("button", name="Add").click()
+    page.locator(".expense").get_by_text("Train to Kyoto").wait_for()
+    assert page.locator("[data-total]").inner_text() == "$12.50"
+
+    page.reload()
+    expense = page.locator(".expense").first
+    expense.wait_for()
+    assert "Train to Kyoto" in expense.inner_text() and "$12.50" in expense.inner_text()
+    assert "$1,487.50 left of $1,500.00" in page.locator(".summary").inner_text()
+
+    # Moved to Japan: yen and Japanese from now on; the train ticket stays in dollars.
+    settings(language="ja", currency="JPY", monthly_budget=50000)
+    page.reload()
+    page.get_by_placeholder("金額（JPY）").fill("980")
+    page.get_by_role("button", name="食費").click()
+    page.get_by_role("button", name="追加").click()
+    page.wait_for_function("document.querySelectorAll('.expense').length === 2")
+    assert page.locator("[data-total]").inner_text() in ("￥980", "¥980")
+    assert "$12.50" in page.locator(".expenses").inner_text()
