@@ -28,7 +28,7 @@ def manifest(name: str) -> dict:
 
 
 def test_there_are_starters_for_what_people_build_most():
-    assert {"habit-tracker", "diary"} <= set(NAMES)
+    assert {"habit-tracker", "diary", "planner", "budget", "converter"} <= set(NAMES)
 
 
 def test_shared_files_have_one_source():

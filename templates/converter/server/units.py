@@ -1,0 +1,120 @@
+"""Units people convert every day, and a calculator that only does arithmetic.
+
+Every unit is defined by its size in its category's base unit (temperature, which does
+not scale from zero, by a function to and from kelvin). Ids follow the Intl/CLDR names
+so the front end can name them in any language.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+# category → unit → (symbol, size in the category's base unit)
+SCALES: dict[str, dict[str, tuple[str, float]]] = {
+    "length": {  # base: meter
+        "millimeter": ("mm", 0.001), "centimeter": ("cm", 0.01), "meter": ("m", 1.0),
+        "kilometer": ("km", 1000.0), "inch": ("in", 0.0254), "foot": ("ft", 0.3048),
+        "yard": ("yd", 0.9144), "mile": ("mi", 1609.344),
+    },
+    "weight": {  # base: gram
+        "gram": ("g", 1.0), "kilogram": ("kg", 1000.0), "ounce": ("oz", 28.349523125),
+        "pound": ("lb", 453.59237),
+    },
+    "volume": {  # base: milliliter (US customary for spoons, cups, fl oz, gallons)
+        "milliliter": ("mL", 1.0), "liter": ("L", 1000.0), "teaspoon": ("tsp", 4.92892159375),
+        "tablespoon": ("tbsp", 14.78676478125), "cup": ("cup", 236.5882365),
+        "fluid-ounce": ("fl oz", 29.5735295625), "gallon": ("gal", 3785.411784),
+    },
+    "area": {  # base: square meter
+        "square-meter": ("m²", 1.0), "square-foot": ("ft²", 0.09290304), "hectare": ("ha", 10_000.0),
+        "acre": ("ac", 4046.8564224), "tsubo": ("坪", 400 / 121),  # 1 坪/평 = 400/121 m²
+    },
+}
+TEMPERATURE = {  # unit → (symbol, to kelvin, from kelvin)
+    "celsius": ("°C", lambda c: c + 273.15, lambda k: k - 273.15),
+    "fahrenheit": ("°F", lambda f: (f - 32) * 5 / 9 + 273.15, lambda k: (k - 273.15) * 9 / 5 + 32),
+    "kelvin": ("K", lambda k: k, lambda k: k),
+}
+# The pair each category opens with, for someone on metric or imperial units.
+DEFAULT_PAIRS = {
+    "metric": {"length": ("kilometer", "mile"), "weight": ("kilogram", "pound"), "volume": ("milliliter", "cup"),
+               "temperature": ("celsius", "fahrenheit"), "area": ("square-meter", "square-foot")},
+    "imperial": {"length": ("mile", "kilometer"), "weight": ("pound", "kilogram"), "volume": ("cup", "milliliter"),
+                 "temperature": ("fahrenheit", "celsius"), "area": ("square-foot", "square-meter")},
+}
+CATEGORIES = ["length", "weight", "volume", "temperature", "area"]
+
+
+def catalogue(units_system: str = "metric") -> dict:
+    """Every category with its units (id and symbol) and the pair it opens with."""
+    result = {}
+    for category in CATEGORIES:
+        units = TEMPERATURE if category == "temperature" else SCALES[category]
+        first, second = DEFAULT_PAIRS.get(units_system, DEFAULT_PAIRS["metric"])[category]
+        result[category] = {"units": [{"id": u, "symbol": spec[0]} for u, spec in units.items()],
+                            "from": first, "to": second}
+    return result
+
+
+def category_of(unit: str) -> str | None:
+    if unit in TEMPERATURE:
+        return "temperature"
+    return next((c for c, units in SCALES.items() if unit in units), None)
+
+
+def symbol(unit: str) -> str:
+    return TEMPERATURE[unit][0] if unit in TEMPERATURE else SCALES[category_of(unit)][unit][0]
+
+
+def convert(value: float, source: str, target: str) -> float:
+    """value in `source` expressed in `target`; ValueError when they measure different things."""
+    category = category_of(source)
+    if category is None or category_of(target) is None:
+        raise ValueError(f"unknown unit {source if category is None else target!r}")
+    if category != category_of(target):
+        raise ValueError(f"{source} and {target} measure different things")
+    if category == "temperature":
+        return TEMPERATURE[target][2](TEMPERATURE[source][1](value))
+    units = SCALES[category]
+    return value * units[source][1] / units[target][1]
+
+
+_OPERATORS = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.USub: operator.neg, ast.UAdd: operator.pos,
+}
+_SPELLINGS = {"×": "*", "÷": "/", "−": "-", "，": ",", "（": "(", "）": ")", "^": "**"}
+
+
+def calculate(expression: str) -> float:
+    """Arithmetic only (+ − × ÷ // % ^ and brackets): never eval, never names or calls."""
+    text = expression.strip()
+    for written, python in _SPELLINGS.items():
+        text = text.replace(written, python)
+    if not text or len(text) > 200:
+        raise ValueError("write a calculation such as 12 * (3 + 4)")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ValueError("that is not a calculation I can read") from None
+
+    def value(node: ast.AST) -> float:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _OPERATORS:
+            return _OPERATORS[type(node.op)](value(node.operand))
+        if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+            left, right = value(node.left), value(node.right)
+            if isinstance(node.op, ast.Pow) and abs(right) > 100:
+                raise ValueError("that power is too large")
+            return _OPERATORS[type(node.op)](left, right)
+        raise ValueError("only numbers and + − × ÷ % ^ ( ) are allowed")
+
+    try:
+        return float(value(tree.body))
+    except ZeroDivisionError:
+        raise ValueError("cannot divide by zero") from None
+    except OverflowError:
+        raise ValueError("the result is too large") from None

@@ -1,0 +1,49 @@
+"""The converter's API: exact conversions, a calculator that only does arithmetic, the saved list."""
+
+import pytest
+
+
+@pytest.mark.parametrize(("value", "source", "target", "expected"), [
+    (5, "kilometer", "mile", 3.10686),
+    (1, "pound", "gram", 453.59237),
+    (100, "celsius", "fahrenheit", 212),
+    (-40, "fahrenheit", "celsius", -40),
+    (1, "cup", "milliliter", 236.5882),
+    (10, "tsubo", "square-meter", 33.0579),
+])
+def test_conversions_are_right(client, value, source, target, expected):
+    answer = client.get("/api/convert", params={"value": value, "from_unit": source, "to_unit": target}).json()
+    assert answer["result"] == pytest.approx(expected, rel=1e-4)
+
+
+def test_units_that_measure_different_things_do_not_convert(client):
+    answer = client.get("/api/convert", params={"value": 1, "from_unit": "meter", "to_unit": "kilogram"})
+    assert answer.status_code == 422 and "different" in answer.json()["detail"]
+
+
+def test_the_catalogue_follows_the_persons_settings(client, settings):
+    assert client.get("/api/units").json()["length"]["from"] == "kilometer"
+    settings(units="imperial", categories=["temperature", "length"])
+    catalogue = client.get("/api/units").json()
+    assert list(catalogue) == ["temperature", "length"]
+    assert catalogue["temperature"]["from"] == "fahrenheit"
+
+
+@pytest.mark.parametrize(("expression", "result"), [("12 × (3 + 4)", 84), ("7 ÷ 2", 3.5), ("2^10", 1024), ("-3 + 1", -2)])
+def test_the_calculator_does_arithmetic(client, expression, result):
+    assert client.post("/api/calculations", json={"expression": expression}).json()["result"] == result
+
+
+@pytest.mark.parametrize("expression", ["__import__('os')", "1/0", "9**9**9", "", "abc"])
+def test_the_calculator_refuses_anything_else(client, expression):
+    assert client.post("/api/calculations", json={"expression": expression}).status_code == 422
+
+
+def test_saved_results_stay_newest_first_until_deleted(client):
+    first = client.post("/api/conversions", json={"value": 5, "from_unit": "kilometer", "to_unit": "mile"}).json()
+    client.post("/api/calculations", json={"expression": "1 + 1"})
+    saved = client.get("/api/saved").json()
+    assert [s["kind"] for s in saved] == ["calculate", "convert"]
+    assert saved[1]["from_symbol"] == "km" and saved[1]["to_symbol"] == "mi"
+    assert client.delete(f"/api/saved/{first['id']}").status_code == 204
+    assert len(client.get("/api/saved").json()) == 1
