@@ -12,6 +12,7 @@ import pytest
 
 from macaron_cli.errors import UserError
 from macaron_cli.sandbox import BACKENDS, SandboxUnavailable, describe_backends, get_sandbox
+from macaron_cli.sandbox import landlock
 from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
 from macaron_cli.sandbox.container import DockerSandbox, _probe
 from macaron_cli.sandbox.process import ProcessSandbox
@@ -57,17 +58,24 @@ def test_the_app_dir_is_writable(backend, workdir):
     assert (workdir / "note.txt").read_text() == "kept\n"
 
 
-@needs_bwrap
-def test_bubblewrap_refuses_writes_outside_the_app_dir(workdir, tmp_path, macaron_home):
-    outside = tmp_path / "outside.txt"
-    home_file = macaron_home / "stolen.txt"
+WRITE_CONFINED = [
+    pytest.param("bubblewrap", marks=pytest.mark.skipif(not _present("bubblewrap"), reason="bubblewrap unavailable")),
+    pytest.param("process", marks=pytest.mark.skipif(not landlock.abi_version(), reason="no Landlock in this kernel")),
+]
+
+
+@pytest.mark.parametrize("backend", WRITE_CONFINED)
+def test_a_write_outside_the_app_dir_fails(backend, workdir, tmp_path, macaron_home):
     macaron_home.mkdir(parents=True)
-    site = Path(pytest.__file__).parent / "macaron-test"
-    cmd = ["sh", "-c", f"echo x > {outside}; echo x > {home_file}; echo x > /usr/macaron-test; echo x > {site}; true"]
-    result = BubblewrapSandbox().run(cmd, workdir, timeout=30)
-    # Under /tmp a write lands in the sandbox's private tmpfs; elsewhere it is refused.
-    assert not outside.exists() and not home_file.exists() and not site.exists()
-    assert result.stderr.count("Read-only file system") == 2, result.stderr
+    keep = tmp_path / "keep.txt"
+    keep.write_text("mine")
+    outside = [tmp_path / "outside.txt", macaron_home / "stolen.txt", Path(pytest.__file__).parent / "macaron-test"]
+    script = "; ".join(f"echo x > {path}" for path in outside) + f"; rm -f {keep}; echo x > inside.txt"
+    result = BACKENDS[backend]().run(["sh", "-c", script], workdir, timeout=30)
+    assert result.ok, result.stderr
+    assert not any(path.exists() for path in outside)
+    assert keep.read_text() == "mine"
+    assert (workdir / "inside.txt").exists()
 
 
 @needs_bwrap

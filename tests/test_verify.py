@@ -56,7 +56,7 @@ def test_a_javascript_error_is_reported_with_its_message(app):
     assert "the main element #app stayed empty (nothing rendered into it)" in report.problems
     assert report.screenshot is None
     feedback = report.feedback()
-    assert "console error: Uncaught TypeError: app.renderNotes is not a function" in feedback
+    assert "- console error: Uncaught TypeError: app.renderNotes is not a function (/static/app.js:5)" in feedback
 
 
 def test_a_server_that_fails_to_start_is_reported_with_its_error(app):
@@ -66,7 +66,10 @@ def test_a_server_that_fails_to_start_is_reported_with_its_error(app):
     assert not report.tests_ok  # the tests import the same module
     problem = next(p for p in report.problems if p.startswith("the server did not start"))
     assert "ModuleNotFoundError: No module named 'notes_helpers'" in problem
-    assert "No module named 'notes_helpers'" in report.feedback()
+    feedback = report.feedback()
+    assert "test error: tests/test_api.py — ModuleNotFoundError: No module named 'notes_helpers'" in feedback
+    # The server's traceback, cut to the app's own frame and the error.
+    assert 'File "server/main.py", line 4, in <module>' in feedback and "site-packages" not in feedback
 
 
 def test_a_missing_route_and_a_missing_asset_are_named(app):
@@ -104,6 +107,15 @@ def test_the_process_backend_verifies_too(app):
     assert report.backend == "process"
 
 
-def test_an_app_without_a_manifest_is_a_user_error(tmp_path):
-    with pytest.raises(UserError, match="has no macaron.json"):
-        verify_app(tmp_path)
+def test_a_broken_manifest_is_reported_for_the_agent_to_fix(app):
+    manifest = json.loads((app / "macaron.json").read_text())
+    manifest["run"] = ["{python}", "-m", "uvicorn", "server.main:app"]
+    (app / "macaron.json").write_text(json.dumps(manifest))
+    report = verify_app(app)
+    assert not report.ok
+    assert report.problems == [f'{app}/macaron.json: "run" must contain "{{port}}" so macaron can choose where the app listens.']
+
+
+def test_verifying_what_is_not_a_folder_is_a_user_error(tmp_path):
+    with pytest.raises(UserError, match="is not a folder"):
+        verify_app(tmp_path / "nowhere")

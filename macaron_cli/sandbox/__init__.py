@@ -78,5 +78,5 @@ def describe_backends() -> list[BackendStatus]:
         active = chosen is None and available and (forced in (None, name))
         if active:
             chosen = name
-        statuses.append(BackendStatus(name, available, active, reason or cls.strength, forced == name))
+        statuses.append(BackendStatus(name, available, active, reason or cls.describe(), forced == name))
     return statuses

@@ -24,7 +24,7 @@ from pathlib import Path
 OUTPUT_LIMIT = 200_000
 # No file the sandboxed code writes may grow past this (RLIMIT_FSIZE).
 FILE_SIZE_LIMIT = 1 << 30
-# Messages a process prints when the memory limit (RLIMIT_AS) refuses an allocation.
+# Messages a process prints when the memory limit refuses an allocation.
 _OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
 
 
@@ -68,6 +68,10 @@ class Sandbox:
     def check_available(cls) -> None:
         """Raise SandboxUnavailable (with the reason and fix) when it cannot run here."""
 
+    @classmethod
+    def describe(cls) -> str:
+        return cls.strength
+
     def wrap(self, cmd: list[str], cwd: Path, network: bool) -> list[str]:
         """The argv that runs `cmd` confined; the plain process backend returns it as is."""
         raise NotImplementedError
@@ -76,12 +80,19 @@ class Sandbox:
         """A writable HOME for sandboxed code (browsers and tools write caches there)."""
         return _scratch_home()
 
+    def tmpdir(self) -> str:
+        return "/tmp"
+
+    def confine(self, cwd: Path):
+        """Extra confinement applied in the child before exec (a callable), or None."""
+        return None
+
     def environment(self, env: dict | None) -> dict:
         base = {
             "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
             "LANG": "C.UTF-8",
             "HOME": self.home(),
-            "TMPDIR": "/tmp",
+            "TMPDIR": self.tmpdir(),
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
@@ -93,7 +104,7 @@ class Sandbox:
         cwd = Path(cwd).resolve()
         return subprocess.Popen(
             self.wrap([str(c) for c in cmd], cwd, network), cwd=cwd, env=self.environment(env),
-            start_new_session=True, preexec_fn=_limits(memory_mb, cpu_seconds), **popen,
+            start_new_session=True, preexec_fn=_limits(memory_mb, cpu_seconds, self.confine(cwd)), **popen,
         )
 
     def run(self, cmd, cwd, timeout: float = 60, memory_mb: int | None = 1024, network: bool = False,
@@ -117,13 +128,18 @@ class Sandbox:
         return Result(code, stdout, stderr, time.monotonic() - started, killed)
 
 
-def _limits(memory_mb: int | None, cpu_seconds: int | None):
+def _limits(memory_mb: int | None, cpu_seconds: int | None, confine=None):
     """A preexec_fn that sets the rlimits in the child before it execs (inherited by its tree)."""
 
     def apply() -> None:
+        if confine:
+            confine()
         if memory_mb:
+            # RLIMIT_DATA, not RLIMIT_AS: browsers and JITs reserve far more address space
+            # than they use (Chromium dies at launch under RLIMIT_AS), while DATA counts the
+            # private writable memory a process really takes. It is per process.
             size = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            resource.setrlimit(resource.RLIMIT_DATA, (size, size))
         if cpu_seconds:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -73,7 +74,7 @@ def _memory_limit(memory_mb: int | None):
     def apply() -> None:
         if memory_mb:
             size = memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            resource.setrlimit(resource.RLIMIT_DATA, (size, size))
 
     return apply
 
@@ -88,7 +89,7 @@ def _stop(server: subprocess.Popen) -> None:
             server.wait()
 
 
-def _tail(path: Path, lines: int = 30) -> str:
+def _tail(path: Path, lines: int = 200) -> str:
     try:
         return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
     except OSError:
@@ -134,7 +135,8 @@ def check(config: dict) -> dict:
         report["error"] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
     finally:
         _stop(server)
-        report["server_log"] = _tail(log_path)
+        # Paths relative to the app, as the agent knows them, not to this temporary copy.
+        report["server_log"] = _tail(log_path).replace(str(config["cwd"]).rstrip("/") + "/", "")
         report["timings"]["total"] = round(time.monotonic() - t0, 2)
     return report
 
@@ -151,7 +153,10 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
             errors.append(msg.text + suffix)
 
     def on_page_error(exc) -> None:
-        errors.append(f"Uncaught {exc.name or 'Error'}: {exc.message}")
+        # Where it was thrown: the first frame of the stack that has a URL and a line.
+        frame = re.search(r"(https?://[^\s()]+):(\d+):\d+", exc.stack or "")
+        where = f" ({_where(frame.group(1), origin)}:{frame.group(2)})" if frame else ""
+        errors.append(f"Uncaught {exc.name or 'Error'}: {exc.message}{where}")
 
     def on_response(response) -> None:
         if response.status >= 400:

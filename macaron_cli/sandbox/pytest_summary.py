@@ -13,6 +13,7 @@ _COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|desel
 _SUMMARY_LINE = re.compile(r"^(?:=+ )?.*\b(?:passed|failed|errors?|no tests ran)\b.* in [\d.]+s")
 _FAILED = re.compile(r"^(FAILED|ERROR) (\S+)(?: - (.*))?$")
 _SECTION = re.compile(r"^_{3,} (.+?) _{3,}$")
+_FRAME = re.compile(r"^[\w.][\w./-]*\.py:\d+: in ")
 # How many "E …" lines of each failure reach the agent.
 ASSERTION_LINES = 4
 
@@ -20,11 +21,12 @@ ASSERTION_LINES = 4
 @dataclass
 class FailedTest:
     name: str       # tests/test_api.py::test_add
-    message: str    # the summary's reason: "assert 2 == 3"
-    lines: list[str] = field(default_factory=list)  # the "E" lines and the failing file:line
+    message: str    # the reason: "assert 2 == 3"
+    lines: list[str] = field(default_factory=list)  # where it broke, then its "E" lines
+    kind: str = "failed"  # "failed" (an assertion or exception in the test) or "error" (setup, collection)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "message": self.message, "lines": self.lines}
+        return {"name": self.name, "kind": self.kind, "message": self.message, "lines": self.lines}
 
 
 @dataclass
@@ -50,29 +52,40 @@ def parse(output: str) -> PytestSummary:
         match = _FAILED.match(line.strip())
         if match:
             kind, name, message = match.groups()
-            test = FailedTest(name=name, message=(message or kind.lower()).strip())
-            test.lines = details.get(name.split("::")[-1], details.get(name, []))[:ASSERTION_LINES + 1]
-            summary.failures.append(test)
+            lines = details.get(name, details.get(name.split("::")[-1], []))
+            errors = [line[1:].strip() for line in lines if line.startswith("E ")]
+            # The summary line is cut to the terminal's width; the first E line is whole.
+            if errors and (not message or message.endswith("...")):
+                message = errors[0]
+            summary.failures.append(FailedTest(name, (message or kind.lower()).strip(), lines, kind.lower()))
     return summary
 
 
 def _sections(lines: list[str]) -> dict[str, list[str]]:
-    """Per failure section ("____ test_add ____"): its E lines, then where it failed."""
+    """Per failure section ("____ test_add ____"): where in the app it broke, then its E lines.
+
+    "Where" is the deepest frame with a path relative to the app (frames in the Python
+    installation say nothing the agent can fix)."""
     found: dict[str, list[str]] = {}
-    current = None
+    current, frame, errors = None, None, []
+
+    def close() -> None:
+        if current is not None:
+            found[current] = ([f"at {frame}"] if frame else []) + errors[:ASSERTION_LINES]
+
     for line in lines:
         header = _SECTION.match(line.strip())
-        if header:
-            current = header.group(1).replace("ERROR collecting ", "").strip()
-            found[current] = []
+        if header or line.startswith("="):
+            close()
+            current, frame, errors = None, None, []
+            if header:
+                current = header.group(1).replace("ERROR collecting ", "").replace("ERROR at setup of ", "").strip()
             continue
-        if line.startswith("=") and current:
-            current = None
         if current is None:
             continue
-        bucket = found[current]
-        if line.startswith("E ") and sum(1 for l in bucket if l.startswith("E ")) < ASSERTION_LINES:
-            bucket.append(line.rstrip())
-        elif re.match(r"^[\w./-]+\.py:\d+: ", line) and not any(l.startswith("at ") for l in bucket):
-            bucket.append("at " + line.strip())
+        if line.startswith("E "):
+            errors.append(line.rstrip())
+        elif _FRAME.match(line):
+            frame = line.strip().rstrip(":")
+    close()
     return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 # How much of a failing command's own output goes into the agent's feedback.
@@ -62,4 +63,18 @@ class VerifyReport:
 
 
 def _tail(text: str) -> list[str]:
-    return [line for line in text.strip().splitlines() if line.strip()][-OUTPUT_TAIL_LINES:]
+    """The end of a command's output; of a Python traceback, only the app's own frames and the error."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")]
+    if not starts:
+        return lines[-OUTPUT_TAIL_LINES:]
+    trace, kept = lines[starts[-1]:], []
+    for i, line in enumerate(trace):
+        frame = re.match(r'\s*File "([^"]+)", line \d+', line)
+        if frame and not frame.group(1).startswith(("/", "<")):
+            kept.append(line)
+            if i + 1 < len(trace) and not re.match(r'\s*File "', trace[i + 1]):
+                kept.append(trace[i + 1])
+    # The error itself: the lines after the last frame's code that are not markers (^^^).
+    tail = [line for line in trace[-3:] if not line.startswith(" ")]
+    return [trace[0], *kept, *tail][-OUTPUT_TAIL_LINES:]

@@ -38,6 +38,7 @@ TEST_TIMEOUT = 180
 TEST_MEMORY_MB = 2048
 OPEN_TIMEOUT = 90
 SERVER_MEMORY_MB = 1024
+BROWSER_MEMORY_MB = 2048
 STARTUP_TIMEOUT = 20
 # What verification leaves out of its copies: history, private state, caches.
 _NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytest_cache")
@@ -47,14 +48,23 @@ _NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytes
 _PYTEST_ENV = {
     "PYTEST_ADDOPTS": "-p no:cacheprovider -p anyio --tb=short -rfE",
     "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    "COLUMNS": "200",  # pytest cuts its summary lines to the terminal's width
 }
 
 
 def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None) -> VerifyReport:
     app_dir = Path(app_dir).resolve()
-    manifest = read_manifest(app_dir)
+    if not app_dir.is_dir():
+        raise UserError(f"{app_dir} is not a folder; verify an app's folder.")
     sandbox = sandbox or get_sandbox()
     chromium = _chromium(sandbox)
+    try:
+        manifest = read_manifest(app_dir)
+    except UserError as exc:
+        # A broken manifest is the app's fault, and the agent can fix it: report it.
+        report = VerifyReport(backend=sandbox.name, problems=[str(exc)])
+        _save_report(app_dir, report)
+        return report
     started = time.monotonic()
     report = VerifyReport(main_selector=manifest.main_selector, backend=sandbox.name)
     with tempfile.TemporaryDirectory(prefix="macaron-verify-") as work:
@@ -71,8 +81,13 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
     report.seconds = round(time.monotonic() - started, 2)
     report.timings = {"tests": round(test_result.duration, 2) if test_result else None,
                       **{f"open_{k}": v for k, v in open_result.get("timings", {}).items()}}
-    _private_dir(app_dir).joinpath("verify.json").write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+    _save_report(app_dir, report)
     return report
+
+
+def _save_report(app_dir: Path, report: VerifyReport) -> None:
+    text = json.dumps(report.to_dict(), ensure_ascii=False, indent=1)
+    _private_dir(app_dir).joinpath("verify.json").write_text(text, encoding="utf-8")
 
 
 # ── the two checks (each in its own copy, in the sandbox) ────────────────────────────────
@@ -87,10 +102,13 @@ def _run_tests(sandbox: Sandbox, manifest: AppManifest, work: Path) -> Result | 
         return None
     app = _copy_app(manifest, work)
     env = {"MACARON_APP_DATA": str(app / DATA_DIR), **_PYTEST_ENV}
-    # No address-space limit here either: every template's tests include a journey in
-    # headless Chromium, which RLIMIT_AS kills at launch (SIGTRAP). The timeout bounds them.
-    return sandbox.run(expand_argv(manifest.test, sandbox.python), app, timeout=TEST_TIMEOUT,
-                       memory_mb=None, env=env)
+    # Templates' tests include a journey in headless Chromium: the memory limit is
+    # RLIMIT_DATA (per process), which Chromium tolerates, unlike RLIMIT_AS.
+    result = sandbox.run(expand_argv(manifest.test, sandbox.python), app, timeout=TEST_TIMEOUT,
+                         memory_mb=TEST_MEMORY_MB, env=env)
+    # Paths relative to the app, as the agent knows them, not to this temporary copy.
+    result.stdout, result.stderr = (text.replace(f"{app}/", "") for text in (result.stdout, result.stderr))
+    return result
 
 
 def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, screenshot: bool) -> dict:
@@ -108,10 +126,8 @@ def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, sc
         "server_memory_mb": SERVER_MEMORY_MB,
     }
     (check / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    # No memory limit on the whole check: Chromium reserves far more address space than it
-    # uses, and RLIMIT_AS would kill it. open_check limits the app's server itself.
     result = sandbox.run([sandbox.python, str(script), str(check / "config.json")], work,
-                         timeout=OPEN_TIMEOUT, memory_mb=None)
+                         timeout=OPEN_TIMEOUT, memory_mb=BROWSER_MEMORY_MB)
     try:
         return json.loads((check / "report.json").read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
@@ -140,7 +156,7 @@ def _read_tests(report: VerifyReport, manifest: AppManifest, result: Result | No
     elif result.exit_code == 5 and summary.recognised:
         report.problems.append("no tests ran; add at least one test under tests/")
     for failure in summary.failures:
-        report.problems.append(f"test failed: {failure.name} — {failure.message}")
+        report.problems.append(f"test {failure.kind}: {failure.name} — {failure.message}")
     if not summary.failures and not result.killed_reason and result.exit_code != 5:
         report.tests_failed = report.tests_failed or 1
         report.problems.append(f"the test command {' '.join(manifest.test)} exited with code {result.exit_code}")
