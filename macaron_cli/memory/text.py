@@ -3,8 +3,7 @@
 LanceDB's tokenizers split on spaces, which finds nothing in Japanese, Chinese or Korean
 text (no spaces between words, or particles glued to them). We index a second form of
 the text where every run of CJK/Hangul characters is replaced by its overlapping
-character bigrams (and single characters for runs of one), and transform queries the
-same way: 过敏 then matches 我对花生过敏, 자전거 matches 자전거를.
+character bigrams (and single characters), and transform queries into bigrams: 过敏 then matches 我对花生过敏, 자전거 matches 자전거를.
 """
 
 from __future__ import annotations
@@ -17,16 +16,29 @@ _CJK_RUN = re.compile(
 )
 
 
-def _bigrams(run: str) -> str:
-    if len(run) == 1:
-        return run
-    return " ".join(run[i : i + 2] for i in range(len(run) - 1))
+def _bigrams(run: str) -> list[str]:
+    return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
 
 
 def search_form(text: str) -> str:
-    """The form of `text` that goes into the full-text index (and of queries into search)."""
+    """The form of `text` that goes into the full-text index: CJK runs become their
+    bigrams plus their single characters (so a one-character query such as 猫 or 茶 finds
+    them too)."""
     text = unicodedata.normalize("NFKC", text)
-    return _CJK_RUN.sub(lambda m: f" {_bigrams(m.group(0))} ", text)
+
+    def grams(m: re.Match) -> str:
+        run = m.group(0)
+        singles = list(run) if len(run) > 1 else []
+        return " " + " ".join(_bigrams(run) + singles) + " "
+
+    return _CJK_RUN.sub(grams, text)
+
+
+def query_form(text: str) -> str:
+    """The form of a query: bigrams only for runs of two or more characters, which are
+    far more specific than single characters."""
+    text = unicodedata.normalize("NFKC", text)
+    return _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
 
 
 def has_cjk(text: str) -> bool:

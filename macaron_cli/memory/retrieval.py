@@ -1,0 +1,220 @@
+"""Finding the memories that matter for a query, and saying why (every Hit has `parts`).
+
+1. Candidates: full-text BM25 over the CJK-aware search_text (memory/text.py), plus
+   nearest neighbours by meaning when the `embeddings` extra is installed; the two are
+   fused by reciprocal rank (robust to their different score scales) into `relevance`.
+   Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query.
+2. Soft re-weighting: weight = reward0·e^(−λ·age) + verified + pinned (λ = config
+   decay_per_day) becomes a bounded boost, so importance and time re-rank among
+   relevant memories but can never lift a weak match over a clearly relevant one: an old
+   memory loses at most BOOST of its score, whatever its age.
+3. Soft gating: a softmax over the domains and languages the query most likely concerns
+   (estimated from the best candidates, or given by the caller) scales a memory by at
+   most GATE. Never a hard filter.
+4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from datetime import datetime, timezone
+from typing import Iterable
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
+from macaron_cli.memory.text import detect_language, query_form
+
+CANDIDATES = 60  # per retriever, at least; more when k is large
+RRF_K = 60  # the usual reciprocal-rank-fusion constant
+SEMANTIC_SHARE = 0.5  # of the fused relevance, when vectors are available
+EXPANSION_WEIGHT = 0.4
+BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
+GATE = 0.10  # the most domain/language gating can take away (×0.90)
+GATE_TEMPERATURE = 0.5
+MMR_LAMBDA = 0.85  # relevance vs novelty in maximal marginal relevance
+EXPIRED = 0.8  # a fact past its valid_until keeps 80% of its score
+
+
+def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None,
+           domain: str | None = None, language: str | None = None, expand: bool = True, mmr: bool = True,
+           vectors: bool | None = None) -> list[Hit]:
+    if k < 1:
+        raise UserError("k must be at least 1.")
+    if not query or not query.strip() or store._table.count_rows() == 0:
+        return []
+    where = _privacy_filter(privacy)
+    depth = max(CANDIDATES, 3 * k)
+    use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
+    columns = _columns(store, use_vectors)
+
+    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, _fulltext(store, query, depth, where, columns))]
+    if expand:
+        from macaron_cli.memory.expansion import expand_query
+
+        extra = expand_query(query)
+        if extra:
+            lists.append(("expansion", EXPANSION_WEIGHT, _fulltext(store, " ".join(extra), depth, where, columns)))
+    if use_vectors:
+        lists.append(("vector", 1.0, _nearest(store, query, depth, where, columns)))
+
+    candidates = _fuse(lists)
+    if not candidates:
+        return []
+    _drop_superseded(store, candidates)
+    now = now or datetime.now(timezone.utc)
+    lam = config.load_settings().decay_per_day
+    gates = _gates(candidates, domain=domain, language=language or detect_language(query))
+    for c in candidates.values():
+        weight = importance(c["memory"], now, lam)
+        boost = 1.0 + BOOST * weight / (1.0 + weight)
+        gate = 1.0 - GATE * (1.0 - gates(c["memory"]))
+        expired = EXPIRED if _expired(c["memory"], now) else 1.0
+        c["score"] = c["relevance"] * boost * gate * expired
+        c["parts"].update(relevance=c["relevance"], weight=weight, boost=boost, gate=gate)
+        if expired != 1.0:
+            c["parts"]["expired"] = expired
+    ranked = sorted(candidates.values(), key=lambda c: c["score"], reverse=True)
+    chosen = _mmr(ranked, k) if mmr else ranked[:k]
+    return [Hit(c["memory"], c["score"], c["parts"]) for c in chosen]
+
+
+# ── candidates ──────────────────────────────────────────────────────────────────────────
+def _columns(store, with_vectors: bool) -> list[str]:
+    from macaron_cli.memory.store import MEMORY_COLUMNS
+
+    return MEMORY_COLUMNS + ["search_text"] + (["vector"] if with_vectors else [])
+
+
+def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
+    terms = query_form(text).strip()
+    if not re.search(r"\w", terms):
+        return []
+    q = store._table.search(terms, query_type="fts", fts_columns="search_text").select(columns + ["_score"])
+    if where:
+        q = q.where(where, prefilter=True)
+    return q.limit(depth).to_list()
+
+
+def _nearest(store, query: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
+    from macaron_cli.memory import embeddings
+
+    vector = embeddings.embed([query])[0]
+    q = (store._table.search(vector, vector_column_name="vector").distance_type("cosine")
+         .where("vector IS NOT NULL" + (f" AND {where}" if where else ""), prefilter=True)
+         .select(columns + ["_distance"]).nprobes(24).refine_factor(4))
+    return q.limit(depth).to_list()
+
+
+def _fuse(lists) -> dict[str, dict]:
+    """Reciprocal-rank fusion; each list's own score is kept in the hit's parts."""
+    from macaron_cli.memory.store import _memory
+
+    fused: dict[str, dict] = {}
+    for name, weight, rows in lists:
+        top = max((r.get("_score", 0.0) for r in rows), default=0.0) or 1.0
+        for rank, row in enumerate(rows):
+            c = fused.get(row["id"])
+            if c is None:
+                c = fused[row["id"]] = {"memory": _memory(row), "row": row, "rrf": 0.0, "parts": {}}
+            c["rrf"] += weight / (RRF_K + rank + 1)
+            if "_distance" in row:
+                c["parts"][name] = 1.0 - row["_distance"]  # cosine similarity
+            else:
+                c["parts"][name] = row["_score"] / top
+    best = (sum(weight for _, weight, _ in lists) / (RRF_K + 1)) or 1.0
+    for c in fused.values():
+        c["relevance"] = c["rrf"] / best
+    return fused
+
+
+def _drop_superseded(store, candidates: dict) -> None:
+    """A memory that a newer version replaced is history: the newer one answers instead."""
+    from macaron_cli.memory.store import quote
+
+    ids = ", ".join(quote(i) for i in candidates)
+    rows = store._table.search().where(f"supersedes IN ({ids})").select(["supersedes"]).limit(None).to_list()
+    for r in rows:
+        candidates.pop(r["supersedes"], None)
+
+
+def _privacy_filter(privacy: Iterable[str] | None) -> str | None:
+    if privacy is None:
+        return None
+    levels = sorted(set(privacy))
+    bad = [p for p in levels if p not in PRIVACY_LEVELS]
+    if bad:
+        raise UserError(f"unknown privacy level {bad[0]!r}; use {', '.join(PRIVACY_LEVELS)}.")
+    if not levels:
+        return "false"
+    return "privacy IN (" + ", ".join(f"'{p}'" for p in levels) + ")"
+
+
+# ── re-weighting ────────────────────────────────────────────────────────────────────────
+def importance(memory, now: datetime, lam: float) -> float:
+    """weight = reward0·e^(−λ·age) + verified + pinned; age counts from the last use."""
+    last = memory.last_used_at or memory.created_at
+    age_days = max((now - datetime.fromisoformat(last)).total_seconds() / 86400, 0.0)
+    reward0 = max(1.0 + memory.reward, 0.0)
+    return reward0 * math.exp(-lam * age_days) + (0.5 if memory.verified else 0.0) + (1.0 if memory.pinned else 0.0)
+
+
+def _expired(memory, now: datetime) -> bool:
+    return bool(memory.valid_until) and datetime.fromisoformat(memory.valid_until) < now
+
+
+def _gates(candidates: dict, *, domain: str | None, language: str | None):
+    """A memory's gate in [0, 1]: how likely its domain and language are what the query is about."""
+    top = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:20]
+
+    def softmax_of(field: str, hint: str | None) -> dict:
+        mass = defaultdict(float)
+        for c in top:
+            mass[getattr(c["memory"], field)] += c["relevance"]
+        if hint:
+            mass[hint] += max(mass.values(), default=1.0)
+        if not mass:
+            return {}
+        peak = max(mass.values())
+        exp = {key: math.exp((v - peak) / (GATE_TEMPERATURE * peak or 1.0)) for key, v in mass.items()}
+        z = max(exp.values())
+        return {key: v / z for key, v in exp.items()}
+
+    domains, languages = softmax_of("domain", domain), softmax_of("language", language)
+    return lambda m: 0.5 * domains.get(m.domain, 0.0) + 0.5 * languages.get(m.language, 0.0)
+
+
+# ── diversity ───────────────────────────────────────────────────────────────────────────
+def _tokens(c: dict) -> set[str]:
+    if "tokens" not in c:
+        c["tokens"] = set(re.findall(r"\w+", (c["row"].get("search_text") or "").lower()))
+    return c["tokens"]
+
+
+def _similarity(a: dict, b: dict) -> float:
+    va, vb = a["row"].get("vector"), b["row"].get("vector")
+    if va is not None and vb is not None:
+        return float(sum(x * y for x, y in zip(va, vb)))
+    ta, tb = _tokens(a), _tokens(b)
+    return len(ta & tb) / (len(ta | tb) or 1)
+
+
+def _mmr(ranked: list[dict], k: int) -> list[dict]:
+    pool = ranked[: max(3 * k, k + 10)]
+    if not pool:
+        return []
+    top = pool[0]["score"] or 1.0
+    chosen: list[dict] = []
+    while pool and len(chosen) < k:
+        best, best_value = None, -math.inf
+        for c in pool:
+            redundancy = max((_similarity(c, s) for s in chosen), default=0.0)
+            value = MMR_LAMBDA * c["score"] / top - (1 - MMR_LAMBDA) * redundancy
+            if value > best_value:
+                best, best_value = c, value
+        pool.remove(best)
+        best["parts"]["redundancy"] = max((_similarity(best, s) for s in chosen), default=0.0)
+        chosen.append(best)
+    return chosen

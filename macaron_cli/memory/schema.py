@@ -1,0 +1,132 @@
+"""The memories table's shape, and the ordered, named migrations that bring a store to it.
+
+Every migration that ran is recorded (name, time) in the store's `migrations` table, as
+simonw/llm does, so a store always says what it has been through. A store that lists a
+migration this macaron does not know was written by a newer macaron: we refuse to touch it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from macaron_cli.errors import UserError
+
+TABLE = "memories"
+MIGRATIONS_TABLE = "migrations"
+VECTOR_DIM = 384  # all-MiniLM-L6-v2, the model of the `embeddings` extra
+SCHEMA_VERSION_KEY = b"macaron_schema_version"
+
+# Text columns are stored without compression, so "forget leaves no trace on disk" can be
+# checked by anyone with grep; a personal memory is small enough that this costs little.
+_PLAIN = {"lance-encoding:compression": "none"}
+
+
+def memory_schema():
+    import pyarrow as pa
+
+    s = pa.string()
+    return pa.schema([
+        pa.field("id", s), pa.field("text", s, metadata=_PLAIN), pa.field("search_text", s, metadata=_PLAIN),
+        pa.field("kind", s), pa.field("domain", s), pa.field("language", s), pa.field("privacy", s),
+        pa.field("created_at", s), pa.field("updated_at", s), pa.field("last_used_at", s),
+        pa.field("use_count", pa.int64()), pa.field("reward", pa.float64()), pa.field("pinned", pa.bool_()),
+        pa.field("source", s), pa.field("supersedes", s), pa.field("verified", s), pa.field("event_at", s),
+        pa.field("valid_until", s), pa.field("meta", s, metadata=_PLAIN),
+        pa.field("vector", pa.list_(pa.float32(), VECTOR_DIM)),
+    ], metadata={SCHEMA_VERSION_KEY: str(len(MIGRATIONS))})
+
+
+def _migrations_schema():
+    import pyarrow as pa
+
+    return pa.schema([("name", pa.string()), ("applied_at", pa.string())])
+
+
+# ── the migrations, oldest first; never reorder or rename one that has shipped ──────────────
+def m001_memories_table(db) -> None:
+    """The first table (schema 1): records with a CJK-aware search_text column."""
+    db.create_table(TABLE, schema=memory_schema())
+
+
+def m002_plain_text_and_vector(db) -> None:
+    """Store text uncompressed (verifiable forget) and add the optional embedding column."""
+    from macaron_cli.memory.text import search_form
+
+    old = db.open_table(TABLE)
+    data = old.to_arrow()
+    rows = data.to_pylist()
+    for row in rows:
+        row["search_text"] = search_form(row["text"])
+        row["vector"] = None
+    db.create_table(TABLE, data=rows or None, schema=memory_schema(), mode="overwrite")
+
+
+MIGRATIONS: list[tuple[str, Callable]] = [
+    ("001_memories_table", m001_memories_table),
+    ("002_plain_text_and_vector", m002_plain_text_and_vector),
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def applied_migrations(db, table_names: list[str]) -> list[str]:
+    """Names of the migrations this store has had, in the order they ran."""
+    if MIGRATIONS_TABLE in table_names:
+        rows = db.open_table(MIGRATIONS_TABLE).to_arrow().to_pylist()
+        return [r["name"] for r in sorted(rows, key=lambda r: r["applied_at"])]
+    if TABLE in table_names:  # stores from before migrations were recorded (schema 1)
+        return [MIGRATIONS[0][0]]
+    return []
+
+
+def migrate(db, uri: str) -> list[str]:
+    """Bring the store at `db` to SCHEMA_VERSION; returns the names applied now (call under the write lock)."""
+    from macaron_cli.memory.records import now_iso
+
+    names = table_names(db)
+    done = applied_migrations(db, names)
+    refuse_unknown(done, uri)
+    if MIGRATIONS_TABLE not in names:
+        log = db.create_table(MIGRATIONS_TABLE, schema=_migrations_schema())
+        if done:
+            log.add([{"name": n, "applied_at": "0000-00-00T00:00:00+00:00"} for n in done])
+    log = db.open_table(MIGRATIONS_TABLE)
+    ran = []
+    fresh = TABLE not in names
+    for name, step in MIGRATIONS:
+        if name in done:
+            continue
+        if not fresh or name == MIGRATIONS[0][0]:
+            step(db)  # a fresh store is created at the latest schema by the first step
+        log.add([{"name": name, "applied_at": now_iso()}])
+        ran.append(name)
+    return ran
+
+
+def refuse_unknown(applied: list[str], uri: str) -> None:
+    known = {name for name, _ in MIGRATIONS}
+    unknown = [n for n in applied if n not in known]
+    if unknown:
+        raise UserError(f"the memory at {uri} was written by a newer macaron (migration {unknown[0]}); upgrade macaron.")
+
+
+def needs_migration(db, names: list[str], uri: str) -> bool:
+    """False when the store is current; raises when a newer macaron wrote it."""
+    applied = applied_migrations(db, names)
+    refuse_unknown(applied, uri)
+    return MIGRATIONS_TABLE not in names or len(applied) < len(MIGRATIONS)
+
+
+def table_names(db) -> list[str]:
+    return list(db.list_tables().tables)
+
+
+def schema_version_of(table) -> int | None:
+    raw = (table.schema.metadata or {}).get(SCHEMA_VERSION_KEY)
+    return int(raw) if raw is not None else None
+
+
+def describe(db) -> dict:
+    """What `stats` reports about the store's schema."""
+    names = table_names(db)
+    return {"schema_version": len(applied_migrations(db, names)), "migrations": applied_migrations(db, names)}
+

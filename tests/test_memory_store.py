@@ -1,0 +1,202 @@
+"""The memory store on the real LanceDB, in temporary directories: writes, forget, safety."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from macaron_cli.errors import UserError
+from macaron_cli.memory import Memory, MemoryStore
+from macaron_cli.memory.redact import redact
+from macaron_cli.memory.schema import MIGRATIONS
+
+
+@pytest.fixture
+def store(tmp_path):
+    return MemoryStore.open(tmp_path / "memory")
+
+
+def _files(root):
+    return [p for p in root.rglob("*") if p.is_file()]
+
+
+def _bytes_contain(root, needle: str) -> list[str]:
+    data = needle.encode("utf-8")
+    return [str(p.relative_to(root)) for p in _files(root) if data in p.read_bytes()]
+
+
+def test_add_get_list_count_and_ids_are_kept(store):
+    a = store.add("I am allergic to peanuts", domain="health", kind="fact")
+    b = store.add("昨日は京都で抹茶を飲んだ", id="given-1", created_at="2023-05-07T10:00:00Z")
+    assert store.get("given-1").created_at == "2023-05-07T10:00:00+00:00"
+    assert store.get(b.id).language == "ja"
+    assert store.count() == 2
+    assert [m.id for m in store.list(limit=10)] == [a.id, "given-1"]  # newest first
+    assert [m.id for m in store.list(limit=1, offset=1)] == ["given-1"]
+    assert [m.id for m in store.list(limit=10, where="domain = 'health'")] == [a.id]
+    with pytest.raises(UserError, match="already exists"):
+        store.add("again", id="given-1")
+    with pytest.raises(UserError, match="no memory with id"):
+        store.get("nope")
+
+
+def test_edit_keeps_the_old_version_linked_and_search_shows_the_new(store):
+    old = store.add("My favourite coffee shop is Blue Bottle", domain="food")
+    new = store.update(old.id, text="My favourite coffee shop is Onibus now")
+    assert new.supersedes == old.id and new.id != old.id and new.domain == "food"
+    assert store.get(old.id).text.endswith("Blue Bottle")  # kept, not deleted
+    found = [h.memory.id for h in store.search("favourite coffee shop")]
+    assert found == [new.id]  # the superseded version is history, not an answer
+    pinned = store.pin(new.id)
+    assert pinned.pinned and store.get(new.id).pinned and store.get(new.id).text == new.text
+    with pytest.raises(UserError, match="cannot change"):
+        store.update(new.id, colour="red")
+
+
+def test_forget_leaves_no_trace_in_any_file_of_any_version(store, tmp_path):
+    root = tmp_path / "memory"
+    secret = "Zanzibarquokka is the name of my secret diary"
+    # Enough other rows, several versions and an index, so the text sits in a shared data file.
+    store.add_many({"text": f"ordinary note {i} about groceries and errands"} for i in range(3000))
+    target = store.add(secret, domain="family")
+    store.add_many({"text": f"later note {i}"} for i in range(50))
+    edited = store.update(target.id, text=secret + " (renamed)")
+    assert store.search("Zanzibarquokka")
+    assert _bytes_contain(root, "Zanzibarquokka")  # the check below can see the text at all
+
+    removed = store.forget(edited.id)
+
+    assert set(removed) == {edited.id, target.id}  # and the version it superseded
+    assert _bytes_contain(root, "Zanzibarquokka") == []
+    assert store.search("Zanzibarquokka") == []
+    assert store.count() == 3050
+    assert store.search("groceries errands", k=3)  # the rest is intact and searchable
+    reopened = MemoryStore.open(root)
+    assert reopened.count() == 3050
+
+
+def test_store_is_private_to_the_person(tmp_path):
+    store = MemoryStore.open(tmp_path / "home" / "memory")
+    store.add("my passport number is in the drawer")
+    store.add_many({"text": f"note {i}"} for i in range(10))
+    store.forget(store.list(limit=1)[0].id)
+    for path in [tmp_path / "home", *(tmp_path / "home").rglob("*")]:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode == (0o700 if path.is_dir() else 0o600), (path, oct(mode))
+
+
+def test_secrets_are_redacted_before_they_are_stored(store, tmp_path):
+    text = ("my key is sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv and github ghp_abcdefghijklmnopqrstuvwxyz0123 "
+            "password: hunter2horse card 4111 1111 1111 1111 order 1234 5678 9012 3456")
+    memory = store.add(text)
+    for leaked in ("AbCdEfGhIjKlMnOp", "ghp_abcdefghijkl", "hunter2horse", "4111 1111 1111 1111"):
+        assert leaked not in memory.text
+        assert _bytes_contain(tmp_path / "memory", leaked) == []
+    assert "1234 5678 9012 3456" in memory.text  # fails the Luhn check: not a card number
+    assert set(memory.meta["redacted"]) == {"api-key", "token", "password", "card-number"}
+    assert store.get(memory.id).text == memory.text
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("AKIAIOSFODNN7EXAMPLE", "api-key"),
+    ("Authorization: Bearer abcdefghijklmnop1234567890", "token"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "token"),
+    ("パスワードは tanuki2024 です", "password"),
+    ("비밀번호는 sesame77", "password"),
+    ("amex 3782 822463 10005", "card-number"),
+])
+def test_redaction_catches_each_kind(text, kind):
+    redacted, found = redact(text)
+    assert kind in found and "«redacted:" in redacted
+
+
+def test_redaction_leaves_ordinary_numbers_and_words(text="I ran 5 km on 2023-05-07, phone 090-1234-5678"):
+    assert redact(text) == (text, [])
+
+
+def test_stats_counts_by_field_and_reports_schema(store):
+    store.add("likes ramen", domain="food", kind="preference")
+    store.add("pinned one", pinned=True)
+    data = store.stats()
+    assert data["total"] == 2 and data["pinned"] == 1
+    assert data["by_domain"] == {"food": 1, "general": 1}
+    assert data["schema_version"] == len(MIGRATIONS)
+    assert data["migrations"] == [name for name, _ in MIGRATIONS]
+
+
+def test_schema_1_store_is_migrated_in_order_and_recorded(tmp_path):
+    """A store written by the first macaron (schema 1, no migrations table) upgrades in place."""
+    import lancedb
+    import pyarrow as pa
+
+    root = tmp_path / "memory"
+    s = pa.string()
+    old_schema = pa.schema([(n, s) for n in ("id", "text", "search_text", "kind", "domain", "language", "privacy",
+                                              "created_at", "updated_at", "last_used_at")]
+                           + [("use_count", pa.int64()), ("reward", pa.float64()), ("pinned", pa.bool_())]
+                           + [(n, s) for n in ("source", "supersedes", "verified", "event_at", "valid_until", "meta")],
+                           metadata={"macaron_schema_version": "1"})
+    row = {n: None for n in old_schema.names} | {
+        "id": "old-1", "text": "私はカフェインが苦手です", "search_text": "x", "kind": "fact", "domain": "health",
+        "language": "ja", "privacy": "personal", "created_at": "2024-01-01T00:00:00+00:00", "use_count": 0,
+        "reward": 0.0, "pinned": False, "source": "manual", "meta": "{}"}
+    lancedb.connect(root).create_table("memories", [row], schema=old_schema)
+
+    store = MemoryStore.open(root)
+    assert store.get("old-1").text == "私はカフェインが苦手です"
+    assert [h.memory.id for h in store.search("カフェイン")] == ["old-1"]  # search_text rebuilt
+    assert store.stats()["migrations"] == [name for name, _ in MIGRATIONS]
+
+
+def test_newer_schema_is_refused(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    store._db.open_table("migrations").add([{"name": "999_from_the_future", "applied_at": "2099-01-01T00:00:00+00:00"}])
+    with pytest.raises(UserError, match="newer macaron"):
+        MemoryStore.open(tmp_path / "memory")
+
+
+def test_foreign_damaged_and_unusable_stores_give_one_clear_error(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("not a store")
+    with pytest.raises(UserError, match="is a file"):
+        MemoryStore.open(a_file)
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "photos.jpg").write_bytes(b"\xff\xd8")
+    with pytest.raises(UserError, match="not a macaron memory"):
+        MemoryStore.open(foreign)
+    assert sorted(p.name for p in foreign.iterdir()) == ["photos.jpg"]  # nothing written, nothing reset
+
+    damaged = tmp_path / "damaged"
+    MemoryStore.open(damaged).add_many({"text": f"note {i}"} for i in range(20))
+    for manifest in (damaged / "memories.lance" / "_versions").iterdir():
+        manifest.write_bytes(b"garbage" * 10)
+    with pytest.raises(UserError, match="cannot open the memory"):
+        MemoryStore.open(damaged)
+
+    missing_data = tmp_path / "missing"
+    kept = MemoryStore.open(missing_data)
+    kept.add("a memory whose data file will vanish")
+    for data_file in (missing_data / "memories.lance" / "data").iterdir():
+        data_file.unlink()
+    with pytest.raises(UserError, match="memory at"):
+        MemoryStore.open(missing_data).list()
+
+
+def test_import_upserts_so_an_interrupted_import_can_be_rerun(store):
+    records = [{"id": f"r{i}", "text": f"record {i}", "created_at": "2023-01-01T00:00:00Z"} for i in range(5)]
+    assert store.add_many(records[:3]) == 3
+    assert store.add_many(records) == 5
+    assert store.count() == 5
+    assert store.get("r0").created_at == "2023-01-01T00:00:00+00:00"
+
+
+def test_memory_objects_round_trip_through_add_many(store):
+    store.add_many([Memory(text="from a dataclass", id="dc-1", domain="work")])
+    assert store.get("dc-1").domain == "work"
+    exported = list(store.iter_all())
+    assert [m.to_dict()["id"] for m in exported] == ["dc-1"]
+    assert os.path.isdir(store.uri)
