@@ -1,8 +1,8 @@
 """Finding the memories that matter for a query, and saying why (every Hit has `parts`).
 
 1. Candidates: full-text BM25 over the CJK-aware search_text (memory/text.py), plus
-   nearest neighbours by meaning when the `embeddings` extra is installed; the two are
-   fused by reciprocal rank (robust to their different score scales) into `relevance`.
+   nearest neighbours by meaning when the `embeddings` extra is installed; each list's
+   scores are divided by its best and summed into `relevance`.
    Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query.
 2. Soft re-weighting: weight = reward0·e^(−λ·age) + verified + pinned (λ = config
    decay_per_day) becomes a bounded boost, so importance and time re-rank among
@@ -28,13 +28,12 @@ from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
 from macaron_cli.memory.text import detect_language, query_form
 
 CANDIDATES = 60  # per retriever, at least; more when k is large
-RRF_K = 60  # the usual reciprocal-rank-fusion constant
-SEMANTIC_SHARE = 0.5  # of the fused relevance, when vectors are available
 EXPANSION_WEIGHT = 0.4
 BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
 GATE = 0.10  # the most domain/language gating can take away (×0.90)
 GATE_TEMPERATURE = 0.5
 MMR_LAMBDA = 0.85  # relevance vs novelty in maximal marginal relevance
+DUPLICATE = 0.9  # similarity above which a candidate counts as a copy of one already chosen
 EXPIRED = 0.8  # a fact past its valid_until keeps 80% of its score
 
 
@@ -109,25 +108,29 @@ def _nearest(store, query: str, depth: int, where: str | None, columns: list[str
 
 
 def _fuse(lists) -> dict[str, dict]:
-    """Reciprocal-rank fusion; each list's own score is kept in the hit's parts."""
+    """Score fusion (CombSUM of max-normalised scores): each retriever's score divided by its
+    best, so a clear lexical winner stays clear, whatever the scales of BM25 and cosine.
+    Primary retrievers (bm25, vector) are averaged; expansion only adds, at lower weight."""
     from macaron_cli.memory.store import _memory
 
     fused: dict[str, dict] = {}
+    primary = sum(weight for name, weight, _ in lists if name != "expansion") or 1.0
     for name, weight, rows in lists:
-        top = max((r.get("_score", 0.0) for r in rows), default=0.0) or 1.0
-        for rank, row in enumerate(rows):
+        scores = [_raw_score(r) for r in rows]
+        top = max(scores, default=0.0) or 1.0
+        for row, score in zip(rows, scores):
             c = fused.get(row["id"])
             if c is None:
-                c = fused[row["id"]] = {"memory": _memory(row), "row": row, "rrf": 0.0, "parts": {}}
-            c["rrf"] += weight / (RRF_K + rank + 1)
-            if "_distance" in row:
-                c["parts"][name] = 1.0 - row["_distance"]  # cosine similarity
-            else:
-                c["parts"][name] = row["_score"] / top
-    best = (sum(weight for _, weight, _ in lists) / (RRF_K + 1)) or 1.0
-    for c in fused.values():
-        c["relevance"] = c["rrf"] / best
+                c = fused[row["id"]] = {"memory": _memory(row), "row": row, "relevance": 0.0, "parts": {}}
+            c["parts"][name] = score / top
+            c["relevance"] += weight * (score / top) / primary
     return fused
+
+
+def _raw_score(row: dict) -> float:
+    if "_distance" in row:  # cosine distance → similarity, floored at 0
+        return max(0.0, 1.0 - row["_distance"])
+    return row.get("_score", 0.0)
 
 
 def _drop_superseded(store, candidates: dict) -> None:
@@ -211,7 +214,8 @@ def _mmr(ranked: list[dict], k: int) -> list[dict]:
         best, best_value = None, -math.inf
         for c in pool:
             redundancy = max((_similarity(c, s) for s in chosen), default=0.0)
-            value = MMR_LAMBDA * c["score"] / top - (1 - MMR_LAMBDA) * redundancy
+            # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
+            value = MMR_LAMBDA * c["score"] / top - (1 - MMR_LAMBDA) * redundancy - (redundancy >= DUPLICATE)
             if value > best_value:
                 best, best_value = c, value
         pool.remove(best)

@@ -33,9 +33,10 @@ BATCH = 2000
 # Columns that make a Memory (everything but the derived search_text and vector).
 MEMORY_COLUMNS = [f.name for f in dataclass_fields(Memory)]
 FTS_COLUMN = "search_text"
-# When this many rows are not yet in the full-text index, fold them in (searches still see
-# them meanwhile: LanceDB scans unindexed rows, just more slowly).
-REINDEX_AFTER = 5000
+# Below SMALL_STORE rows every write folds new rows into the indexes (≈0.1 s); above it,
+# once REINDEX_AFTER rows (or 1%) wait, since an index update then costs 1–2 s.
+SMALL_STORE = 20000
+REINDEX_AFTER = 1000
 # Above this many rows with vectors, build an IVF-PQ index instead of exact search.
 VECTOR_INDEX_ROWS = 20000
 SCALAR_INDEX_ROWS = 20000
@@ -274,8 +275,12 @@ class MemoryStore:
             self._create_fts_index()
         else:
             stats = self._table.index_stats(indexes[FTS_COLUMN].name)
-            if stats and stats.num_unindexed_rows >= max(REINDEX_AFTER, rows // 10):
-                self._table.optimize()  # incremental: appends new rows to the existing indexes
+            unindexed = stats.num_unindexed_rows if stats else 0
+            # Unindexed rows are still found, but scored with their own statistics, which
+            # skews BM25 while they are a large share: fold them in (incrementally) at once
+            # in small stores, where it is cheap, and in batches in large ones.
+            if unindexed and (rows < SMALL_STORE or unindexed >= max(REINDEX_AFTER, rows // 100)):
+                self._table.optimize()
         if rows >= SCALAR_INDEX_ROWS and "id" not in indexes:
             self._table.create_scalar_index("id", index_type="BTREE")
         if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
