@@ -104,8 +104,9 @@ class MemoryStore:
                 config.ensure_private_dir(local_dir.parent)
             config.ensure_private_dir(local_dir)
             uri = str(local_dir)
-        import lancedb
+        from macaron_cli.memory.lance import lancedb as import_lancedb
 
+        lancedb = import_lancedb()
         try:
             # Interval 0: every read sees other processes' latest commits (chat + CLI + TUI).
             db = lancedb.connect(uri, read_consistency_interval=timedelta(0))
