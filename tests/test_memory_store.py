@@ -77,6 +77,21 @@ def test_forget_leaves_no_trace_in_any_file_of_any_version(store, tmp_path):
     assert reopened.count() == 3050
 
 
+def test_a_forgotten_turn_leaves_no_trace_in_its_neighbours_context(store, tmp_path):
+    """Conversation turns are indexed with the turn before them; forgetting one clears it there too."""
+    when = "2023-05-08T13:56:00Z"
+    turns = ["Caroline: I finally told my parents about Quetzalwhisper", "Melanie: How did they take it?",
+             "Caroline: Better than I feared"]
+    store.add_many({"id": f"D1:{i}", "text": t, "kind": "episode", "created_at": when, "meta": {"session": 1}}
+                   for i, t in enumerate(turns))
+    assert store.search("Quetzalwhisper", k=3)[1].memory.id == "D1:1"  # found through its context
+    store.forget("D1:0")
+    assert _bytes_contain(tmp_path / "memory", "Quetzalwhisper") == []
+    assert store.search("Quetzalwhisper") == []
+    assert store.search("How did they take it")[0].memory.id == "D1:1"
+    assert store.search("May 2023")  # the date is searchable in words
+
+
 def test_store_is_private_to_the_person(tmp_path):
     store = MemoryStore.open(tmp_path / "home" / "memory")
     store.add("my passport number is in the drawer")

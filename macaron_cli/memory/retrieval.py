@@ -25,7 +25,7 @@ from typing import Iterable
 from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
-from macaron_cli.memory.text import detect_language, query_form
+from macaron_cli.memory.text import detect_language, query_form, search_form
 
 CANDIDATES = 60  # per retriever, at least; more when k is large
 EXPANSION_WEIGHT = 0.4
@@ -192,7 +192,7 @@ def _gates(candidates: dict, *, domain: str | None, language: str | None):
 # ── diversity ───────────────────────────────────────────────────────────────────────────
 def _tokens(c: dict) -> set[str]:
     if "tokens" not in c:
-        c["tokens"] = set(re.findall(r"\w+", (c["row"].get("search_text") or "").lower()))
+        c["tokens"] = set(re.findall(r"\w+", search_form(c["memory"].text).lower()))
     return c["tokens"]
 
 

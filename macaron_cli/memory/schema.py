@@ -33,6 +33,9 @@ def memory_schema():
         pa.field("source", s), pa.field("supersedes", s), pa.field("verified", s), pa.field("event_at", s),
         pa.field("valid_until", s), pa.field("meta", s, metadata=_PLAIN),
         pa.field("vector", pa.list_(pa.float32(), VECTOR_DIM)),
+        # A conversation turn is indexed with the turn before it (see text.index_text);
+        # context_id names that turn, so forgetting it also clears it here.
+        pa.field("context", s, metadata=_PLAIN), pa.field("context_id", s),
     ], metadata={SCHEMA_VERSION_KEY: str(len(MIGRATIONS))})
 
 
@@ -50,20 +53,32 @@ def m001_memories_table(db) -> None:
 
 def m002_plain_text_and_vector(db) -> None:
     """Store text uncompressed (verifiable forget) and add the optional embedding column."""
-    from macaron_cli.memory.text import search_form
+    _rewrite(db)
 
-    old = db.open_table(TABLE)
-    data = old.to_arrow()
-    rows = data.to_pylist()
+
+def m003_dates_and_episode_context(db) -> None:
+    """Index each memory's date in words, and conversation turns with their previous turn."""
+    _rewrite(db)
+
+
+def _rewrite(db) -> None:
+    """Rewrite every row in the latest schema, recomputing what is derived (search_text)."""
+    from macaron_cli.memory.text import index_text
+
+    rows = db.open_table(TABLE).to_arrow().to_pylist()
     for row in rows:
-        row["search_text"] = search_form(row["text"])
-        row["vector"] = None
+        row.setdefault("vector", None)
+        row.setdefault("context", None)
+        row.setdefault("context_id", None)
+        row["search_text"] = index_text(row["text"], when=row.get("event_at") or row.get("created_at"),
+                                        context=row["context"])
     db.create_table(TABLE, data=rows or None, schema=memory_schema(), mode="overwrite")
 
 
 MIGRATIONS: list[tuple[str, Callable]] = [
     ("001_memories_table", m001_memories_table),
     ("002_plain_text_and_vector", m002_plain_text_and_vector),
+    ("003_dates_and_episode_context", m003_dates_and_episode_context),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

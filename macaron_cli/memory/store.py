@@ -27,7 +27,7 @@ from macaron_cli.memory.redact import redact
 from macaron_cli.memory.schema import (
     SCHEMA_VERSION, TABLE, describe, memory_schema, migrate, needs_migration, schema_version_of, table_names,
 )
-from macaron_cli.memory.text import detect_language, search_form
+from macaron_cli.memory.text import detect_language, index_text
 
 BATCH = 2000
 # Columns that make a Memory (everything but the derived search_text and vector).
@@ -42,12 +42,21 @@ VECTOR_INDEX_ROWS = 20000
 SCALAR_INDEX_ROWS = 20000
 
 
-def _row(memory: Memory, vector=None) -> dict:
+def _row(memory: Memory, vector=None, context: Memory | None = None) -> dict:
     row = memory.to_dict()
     row["meta"] = json.dumps(memory.meta, ensure_ascii=False)
-    row["search_text"] = search_form(memory.text)
+    row["context"] = context.text if context else None
+    row["context_id"] = context.id if context else None
+    row["search_text"] = index_text(memory.text, when=memory.event_at or memory.created_at, context=row["context"])
     row["vector"] = vector
     return row
+
+
+def _same_episode(previous: Memory | None, memory: Memory) -> bool:
+    """Consecutive turns of one conversation: episodes stored together, of one moment and session."""
+    return (previous is not None and memory.kind == previous.kind == "episode"
+            and memory.created_at == previous.created_at
+            and memory.meta.get("session") == previous.meta.get("session"))
 
 
 def _memory(row: dict) -> Memory:
@@ -114,10 +123,14 @@ class MemoryStore:
             if TABLE in names:
                 _check_ours(db.open_table(TABLE), uri)
             lock = WriteLock(local_dir)
-            if needs_migration(db, names, uri):
+            migrating = needs_migration(db, names, uri)
+            if migrating:
                 with lock.held(), _private_files():
                     migrate(db, uri)
             store = cls(db, uri, local_dir)
+            if migrating:  # a rewritten table needs its indexes again
+                with store._writing():
+                    store._maintain_indexes()
             store._table.count_rows()  # reads the manifest: a damaged store fails here, not later
         except MacaronError:
             raise
@@ -148,13 +161,15 @@ class MemoryStore:
         """Add records in batches of BATCH; a record whose id exists replaces it (so an
         interrupted import can simply be run again). Streams: any iterable works.
         `on_batch(total)` is called after each batch is durably committed."""
-        count = 0
+        count, previous = 0, None
         for batch in _batched(memories, BATCH):
-            prepared = {}
+            prepared, contexts = {}, {}
             for item in batch:
                 memory = self.prepare(item if isinstance(item, Memory) else Memory.from_dict(item))
                 prepared[memory.id] = memory  # the last of duplicate ids wins, as in a replay
-            rows = self._rows(list(prepared.values()))
+                contexts[memory.id] = previous if _same_episode(previous, memory) else None
+                previous = memory
+            rows = self._rows(list(prepared.values()), [contexts[i] for i in prepared])
             with self._writing():
                 if self._existing_ids(list(prepared)):
                     (self._table.merge_insert("id").when_matched_update_all()
@@ -180,12 +195,13 @@ class MemoryStore:
             language = detect_language(text)
         return replace(memory, text=text, meta=meta, language=language)
 
-    def _rows(self, memories: list[Memory]):
+    def _rows(self, memories: list[Memory], contexts: list[Memory | None] | None = None):
         import pyarrow as pa
 
         vectors = embeddings.embed([m.text for m in memories]) if self.vectors else [None] * len(memories)
+        contexts = contexts or [None] * len(memories)
         return pa.Table.from_pylist(
-            [_row(m, None if v is None else list(map(float, v))) for m, v in zip(memories, vectors)],
+            [_row(m, None if v is None else [float(x) for x in v], c) for m, v, c in zip(memories, vectors, contexts)],
             schema=memory_schema(),
         )
 
@@ -203,7 +219,8 @@ class MemoryStore:
         changes.pop("text", None)
         updated = replace(old, **changes, updated_at=now_iso())
         updated.validate()
-        values = {k: v for k, v in _row(updated).items() if k not in ("id", "vector", "search_text", "text")}
+        derived = ("id", "vector", "search_text", "text", "context", "context_id")
+        values = {k: v for k, v in _row(updated).items() if k not in derived}
         with self._writing():
             self.get(memory_id)  # still there under the lock
             self._table.update(where=f"id = {quote(memory_id)}", values=values)
@@ -239,7 +256,11 @@ class MemoryStore:
         compaction that may never come. merge_insert rewrites the fragment's other rows into
         new files (the old file is then unreferenced and purged) and deletes `ids` atomically.
         """
-        addresses = self._table.search().where(_id_in(ids)).select(["id", "_rowaddr"]).limit(None).to_list()
+        # Turns indexed with a forgotten one as their context lose that context too.
+        dependents = self._table.search().where(f"context_id IN ({', '.join(quote(i) for i in ids)})")
+        dependents = {r["id"] for r in dependents.select(["id"]).limit(None).to_list()} - set(ids)
+        affected = _id_in([*ids, *dependents])
+        addresses = self._table.search().where(affected).select(["id", "_rowaddr"]).limit(None).to_list()
         fragments = sorted({r["_rowaddr"] >> 32 for r in addresses})
         in_fragments = " OR ".join(f"(_rowaddr >= {f << 32} AND _rowaddr < {(f + 1) << 32})" for f in fragments)
         mates = (self._table.search().where(f"({in_fragments}) AND NOT {_id_in(ids)}")
@@ -247,7 +268,11 @@ class MemoryStore:
         if mates.num_rows:
             import pyarrow as pa
 
-            mates = pa.Table.from_pylist(mates.select(memory_schema().names).to_pylist(), schema=memory_schema())
+            rows = mates.select(memory_schema().names).to_pylist()
+            for row in rows:
+                if row["id"] in dependents:
+                    row.update(_row(_memory(row), row["vector"], None))
+            mates = pa.Table.from_pylist(rows, schema=memory_schema())
             (self._table.merge_insert("id").when_matched_update_all()
              .when_not_matched_by_source_delete(_id_in(ids)).execute(mates, on_bad_vectors="null"))
         else:

@@ -3,13 +3,20 @@
 LanceDB's tokenizers split on spaces, which finds nothing in Japanese, Chinese or Korean
 text (no spaces between words, or particles glued to them). We index a second form of
 the text where every run of CJK/Hangul characters is replaced by its overlapping
-character bigrams (and single characters), and transform queries into bigrams: 过敏 then matches 我对花生过敏, 자전거 matches 자전거를.
+character bigrams (and single characters), and transform queries into bigrams: 过敏 then
+matches 我对花生过敏, 자전거 matches 자전거를.
+
+The indexed form also carries the memory's date in words ("8 May 2023"), so questions
+about when find it, and, for a turn of a conversation, the turn before it: a remark is
+remembered with what prompted it (on LoCoMo this context lifted full-text recall@10 from
+60 to 70; see bench/memory_locomo.py).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import datetime
 
 _CJK_RUN = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
@@ -39,6 +46,26 @@ def query_form(text: str) -> str:
     far more specific than single characters."""
     text = unicodedata.normalize("NFKC", text)
     return _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+
+
+def date_words(iso: str | None) -> str:
+    """'2023-05-08T13:56:00+00:00' → '8 May 2023' (locale-independent)."""
+    if not iso:
+        return ""
+    try:
+        d = datetime.fromisoformat(iso)
+    except ValueError:
+        return ""
+    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+
+
+def index_text(text: str, *, when: str | None = None, context: str | None = None) -> str:
+    """Everything the full-text index sees for one memory."""
+    return " ".join(part for part in (date_words(when), search_form(text), search_form(context or "")) if part)
 
 
 def has_cjk(text: str) -> bool:
