@@ -22,7 +22,6 @@ from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Iterable
 
-from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
 from macaron_cli.memory.text import detect_language, query_form, search_form
@@ -64,7 +63,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
         return []
     _drop_superseded(store, candidates)
     now = now or datetime.now(timezone.utc)
-    lam = config.load_settings().decay_per_day
+    lam = store.settings.decay_per_day
     gates = _gates(candidates, domain=domain, language=language or detect_language(query))
     for c in candidates.values():
         weight = importance(c["memory"], now, lam)
@@ -135,12 +134,8 @@ def _raw_score(row: dict) -> float:
 
 def _drop_superseded(store, candidates: dict) -> None:
     """A memory that a newer version replaced is history: the newer one answers instead."""
-    from macaron_cli.memory.store import quote
-
-    ids = ", ".join(quote(i) for i in candidates)
-    rows = store._table.search().where(f"supersedes IN ({ids})").select(["supersedes"]).limit(None).to_list()
-    for r in rows:
-        candidates.pop(r["supersedes"], None)
+    for memory_id in store.superseded_ids() & set(candidates):
+        candidates.pop(memory_id)
 
 
 def _privacy_filter(privacy: Iterable[str] | None) -> str | None:
@@ -205,20 +200,24 @@ def _similarity(a: dict, b: dict) -> float:
 
 
 def _mmr(ranked: list[dict], k: int) -> list[dict]:
+    """Greedy MMR; each candidate's redundancy (its similarity to the closest memory chosen
+    so far) is updated once per pick, so this costs O(k · pool) similarities."""
     pool = ranked[: max(3 * k, k + 10)]
     if not pool:
         return []
     top = pool[0]["score"] or 1.0
+    redundancy = {id(c): 0.0 for c in pool}
     chosen: list[dict] = []
     while pool and len(chosen) < k:
-        best, best_value = None, -math.inf
-        for c in pool:
-            redundancy = max((_similarity(c, s) for s in chosen), default=0.0)
+        def value(c: dict) -> float:
+            r = redundancy[id(c)]
             # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
-            value = MMR_LAMBDA * c["score"] / top - (1 - MMR_LAMBDA) * redundancy - (redundancy >= DUPLICATE)
-            if value > best_value:
-                best, best_value = c, value
+            return MMR_LAMBDA * c["score"] / top - (1 - MMR_LAMBDA) * r - (r >= DUPLICATE)
+
+        best = max(pool, key=value)
         pool.remove(best)
-        best["parts"]["redundancy"] = max((_similarity(best, s) for s in chosen), default=0.0)
+        best["parts"]["redundancy"] = redundancy[id(best)]
         chosen.append(best)
+        for c in pool:
+            redundancy[id(c)] = max(redundancy[id(c)], _similarity(c, best))
     return chosen

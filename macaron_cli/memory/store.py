@@ -101,6 +101,8 @@ class MemoryStore:
         self._lock = WriteLock(local_dir)
         self._table = db.open_table(TABLE)
         self.vectors = embeddings.available()
+        self.settings = config.load_settings()  # λ of the time decay, trusted endpoints …
+        self._superseded: tuple[int, frozenset] = (-1, frozenset())
 
     # ── opening ─────────────────────────────────────────────────────────────────────────
     @classmethod
@@ -360,6 +362,14 @@ class MemoryStore:
             return set()
         rows = self._table.search().where(_id_in(ids)).select(["id"]).limit(None).to_arrow()
         return set(rows["id"].to_pylist())
+
+    def superseded_ids(self) -> frozenset:
+        """Ids of memories a newer version replaced (cached until the table changes)."""
+        version = self._table.version
+        if self._superseded[0] != version:
+            rows = self._table.search().where("supersedes IS NOT NULL").select(["supersedes"]).limit(None).to_arrow()
+            self._superseded = (version, frozenset(rows["supersedes"].to_pylist()))
+        return self._superseded[1]
 
     @_readable
     def list(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> list[Memory]:
