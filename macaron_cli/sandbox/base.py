@@ -148,8 +148,8 @@ def _limits(memory_mb: int | None, cpu_seconds: int | None, confine=None):
     return apply
 
 
-def descendants(pid: int) -> list[int]:
-    """Every live process below `pid`, children first (read from /proc; no psutil needed)."""
+def _children_map() -> dict[int, list[int]]:
+    """Every live process's children, read from /proc (no psutil needed)."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
@@ -162,12 +162,26 @@ def descendants(pid: int) -> list[int]:
         # The command name (field 2) may contain spaces and parentheses: split after the last ')'.
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
         children.setdefault(ppid, []).append(int(entry.name))
+    return children
+
+
+def descendants(pid: int, children: dict[int, list[int]] | None = None) -> list[int]:
+    """Every live process below `pid`, parents before their children."""
+    children = _children_map() if children is None else children
     found, queue = [], [pid]
     while queue:
-        for child in children.get(queue.pop(), []):
+        for child in children.get(queue.pop(0), []):
             found.append(child)
             queue.append(child)
     return found
+
+
+def leaves(pid: int) -> list[int]:
+    """The processes of `pid`'s tree that have no children: the ones doing the work (a
+    server inside bwrap, the commands a shell started), or `pid` itself."""
+    children = _children_map()
+    tree = [pid, *descendants(pid, children)]
+    return [p for p in tree if not children.get(p)]
 
 
 def signal_tree(proc: subprocess.Popen, sig: int) -> None:
@@ -193,9 +207,16 @@ def kill_tree(proc: subprocess.Popen) -> None:
 
 
 def stop_tree(proc: subprocess.Popen, grace: float = 5.0) -> int | None:
-    """Ask the whole tree to stop (SIGTERM, so servers close their files), then kill what stays."""
+    """Ask the tree to stop (SIGTERM, so servers close their files), then kill what stays.
+
+    Only the leaves are asked: a wrapper such as bwrap does not pass signals on, and killing
+    it first would take the server down with SIGKILL before it could shut down cleanly."""
     if proc.poll() is None:
-        signal_tree(proc, signal.SIGTERM)
+        for pid in leaves(proc.pid):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             proc.wait(timeout=grace)
         except subprocess.TimeoutExpired:
