@@ -119,3 +119,9 @@ def test_a_broken_manifest_is_reported_for_the_agent_to_fix(app):
 def test_verifying_what_is_not_a_folder_is_a_user_error(tmp_path):
     with pytest.raises(UserError, match="is not a folder"):
         verify_app(tmp_path / "nowhere")
+
+
+def test_a_browser_that_cannot_start_is_the_machines_problem_not_the_apps(app, monkeypatch):
+    monkeypatch.setenv("MACARON_CHROMIUM", "/bin/false")
+    with pytest.raises(UserError, match="Chromium could not start in the .* sandbox"):
+        verify_app(app)

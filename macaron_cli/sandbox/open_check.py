@@ -96,6 +96,11 @@ def _tail(path: Path, lines: int = 200) -> str:
         return ""
 
 
+def _first_line(exc: Exception) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
+
+
 def _where(url: str, origin: str) -> str:
     """A same-origin URL as its path (what the agent sees in its code), others in full."""
     return url[len(origin):] or "/" if url.startswith(origin) else url
@@ -121,7 +126,12 @@ def check(config: dict) -> dict:
 
         with sync_playwright() as pw:
             # The browser starts while the server boots: the two take about as long.
-            browser = pw.chromium.launch(executable_path=config["chromium"], args=CHROMIUM_ARGS, headless=True)
+            try:
+                browser = pw.chromium.launch(executable_path=config["chromium"], args=CHROMIUM_ARGS, headless=True)
+            except Exception as exc:
+                # Not the app's fault: the machine cannot run the browser here.
+                report["browser_error"] = _first_line(exc)
+                return report
             report["timings"]["browser_launch"] = round(time.monotonic() - t0, 2)
             status = wait_until_answers(origin + "/", server, config.get("startup_timeout", 20))
             report["timings"]["server_ready"] = round(time.monotonic() - t0, 2)
@@ -132,7 +142,7 @@ def check(config: dict) -> dict:
                 _open_page(browser, origin, config, report)
             browser.close()
     except Exception as exc:  # the report must always be written: this is the check's own failure
-        report["error"] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+        report["error"] = _first_line(exc)
     finally:
         _stop(server)
         # Paths relative to the app, as the agent knows them, not to this temporary copy.

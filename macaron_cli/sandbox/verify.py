@@ -73,6 +73,9 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
             tests = pool.submit(_run_tests, sandbox, manifest, work / "tests")
             opened = pool.submit(_open, sandbox, manifest, work / "open", chromium, screenshot)
             test_result, open_result = tests.result(), opened.result()
+        if open_result.get("browser_error"):
+            raise UserError(f"Chromium could not start in the {sandbox.name} sandbox ({open_result['browser_error']}); "
+                            "`macaron doctor` shows what is missing, MACARON_SANDBOX picks another sandbox.")
         _read_tests(report, manifest, test_result)
         _read_open(report, open_result)
         if open_result.get("screenshot"):
