@@ -62,6 +62,8 @@ def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool,
               f"{' and the app data is restored' if plan.with_data else ''}.")
     if plan.diffstat:
         out.print(plan.diffstat, markup=False, highlight=False)
+    if plan.blocked:
+        out.print(f"[yellow]These git-ignored files are in the way; move them first:[/] {', '.join(plan.blocked)}")
     if dry_run:
         out.print("Dry run: nothing changed.")
         return

@@ -58,6 +58,14 @@ BUSY_STATES = {
 FALLBACK_IDENTITY = {"name": "macaron", "email": "macaron@localhost"}
 
 
+class GitFailed(WorkFailed):
+    """A git command failed in a way macaron did not foresee (exit 1, its last line shown)."""
+
+    def __init__(self, message: str, stderr: str):
+        super().__init__(message)
+        self.stderr = stderr
+
+
 @dataclass
 class Checkpoint:
     id: int
@@ -101,6 +109,8 @@ class RollbackPlan:
     files_changed: int
     with_data: bool
     undo: bool = False
+    # Git-ignored files in the way: the rollback itself would refuse until they move.
+    blocked: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -221,7 +231,7 @@ class AppRepo:
 
         def count() -> int:
             before = git.Commit(self.repo, bytes.fromhex(parent)).tree if parent else None
-            return _count_changed(before, git.Tree(self.repo, bytes.fromhex(tree), path=""))
+            return sum(1 for _ in _diff_files(before, self._tree(tree)))
 
         return Checkpoint(
             id=n, phase=trailers.pop("Phase", "manual"), message=message, time=when,
@@ -274,12 +284,17 @@ class AppRepo:
             # Refuse a bad target before staging touches the index (the most lenient
             # reading of --steps here; the exact one needs the staged tree).
             _, with_data = choose(refs, True)
-            current_tree = self._stage_all()
-            head = self._head_commit()
-            at_head = self._checkpoint_at(refs, head)
-            saving = self._needs_save(at_head, current_tree, with_data)
-            target_id, _ = choose(refs, saving)
-            target = self._load(target_id, refs[target_id])
+            with self._index_kept_on_refusal():
+                current_tree = self._stage_all()
+                head = self._head_commit()
+                at_head = self._checkpoint_at(refs, head)
+                saving = self._needs_save(at_head, current_tree, with_data)
+                target_id, _ = choose(refs, saving)
+                target = self._load(target_id, refs[target_id])
+                blocked = self._ignored_in_the_way(current_tree, target.tree)
+                if blocked:
+                    shown = ", ".join(blocked[:3]) + (f" and {len(blocked) - 3} more" if len(blocked) > 3 else "")
+                    raise UserError(f"rolling back would overwrite git-ignored files ({shown}); move them away and retry.")
 
             saved = None
             next_id = max(refs, default=0) + 1
@@ -321,8 +336,37 @@ class AppRepo:
         target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
         target = self._load(target_id, refs[target_id])
         stat = self._git("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
-        return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat),
-                            with_data=with_data, undo=phase == "undo")
+        return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat), with_data=with_data,
+                            undo=phase == "undo", blocked=self._ignored_in_the_way(current_tree, target.tree))
+
+    def _tree(self, sha: str) -> git.Tree:
+        return git.Tree(self.repo, bytes.fromhex(sha), path="")
+
+    def _ignored_in_the_way(self, current_tree: str, target_tree: str) -> list[str]:
+        """Git-ignored files that moving to `target_tree` would overwrite or delete.
+
+        git treats ignored files as expendable; a person's ignored `.env` or notes are not.
+        Everything not ignored is in `current_tree` (just staged), so a path the target
+        adds that already exists on disk, or a file in the way of a folder it adds, can
+        only be ignored."""
+        changes = list(_diff_files(self._tree(current_tree), self._tree(target_tree)))
+        leaving = {path for path, was, will in changes if was and not will}
+        blocked: list[str] = []
+        for path, was, will in changes:
+            if was or not will:
+                continue
+            parts = path.split("/")
+            parents = ("/".join(parts[:i]) for i in range(1, len(parts)))
+            in_the_way = next((q for q in parents if (self.path / q).is_symlink() or (self.path / q).is_file()), None)
+            if in_the_way is not None:
+                blocked += [] if in_the_way in leaving else [in_the_way]
+            elif (self.path / path).is_dir() and not (self.path / path).is_symlink():
+                for root, _dirs, files in os.walk(self.path / path):
+                    rel = Path(root).relative_to(self.path).as_posix()
+                    blocked += [f"{rel}/{f}" for f in files if f"{rel}/{f}" not in leaving]
+            elif os.path.lexists(self.path / path):
+                blocked.append(path)
+        return sorted(set(blocked))
 
     def _needs_save(self, at_head: Checkpoint | None, current_tree: str, with_data: bool) -> bool:
         """Whether the state now is anything but exactly an existing checkpoint."""
@@ -345,18 +389,19 @@ class AppRepo:
                 fh.seek(0)
                 return self.repo.git.execute(["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip)
         except git.GitCommandError as exc:
-            if "index.lock" in str(exc.stderr):
+            stderr = str(exc.stderr or "")
+            if "index.lock" in stderr:
                 raise UserError(
                     f"another git command is using {self.path.name} (.git/index.lock exists); "
                     "wait for it, or delete that file if none is running."
                 ) from None
-            raise
+            raise GitFailed(f"git {args[0]} failed: {_last_line(stderr)}", stderr) from None
 
     def _stage_all(self, scratch: bool = False) -> str:
         """Stage everything (tracked changes, deletions, untracked non-ignored files); the tree id."""
         if not scratch:
             # The person's data never goes into git, even if the app's .gitignore forgot it.
-            self._ensure_lines(self.git_dir / "info" / "exclude", self._ignore_lines())
+            self._ensure_lines(Path(self.repo.common_dir) / "info" / "exclude", self._ignore_lines())
         self._git("add", "-A")
         return self._git("write-tree")
 
@@ -404,12 +449,29 @@ class AppRepo:
         before changing any file, rather than overwrite a git-ignored one."""
         try:
             self._git("read-tree", "-m", "-u", current_tree, target_tree)
-        except git.GitCommandError as exc:
-            if "would be overwritten" in str(exc.stderr):
-                raise UserError(f"rolling back would overwrite a git-ignored file ({_last_line(exc)}); "
-                                "move it away and retry.") from None
-            raise WorkFailed(f"rollback stopped halfway ({_last_line(exc)}); "
+        except GitFailed as exc:
+            # git checks every path before it writes any: these mean nothing was changed.
+            if "would be overwritten" in exc.stderr or "would lose untracked" in exc.stderr:
+                raise UserError(f"rolling back would overwrite git-ignored files ({_last_line(exc.stderr)}); "
+                                "move them away and retry.") from None
+            raise WorkFailed(f"rollback stopped halfway ({_last_line(exc.stderr)}); "
                              f"your work is safe in checkpoint {saved_in}.") from None
+
+    @contextmanager
+    def _index_kept_on_refusal(self):
+        """Put the person's staging area back as it was if the block refuses (UserError)."""
+        index = self.git_dir / "index"
+        before = index.read_bytes() if index.exists() else None
+        try:
+            yield
+        except UserError:
+            if before is None:
+                index.unlink(missing_ok=True)
+            else:
+                tmp = index.with_name(f"index.macaron-{os.getpid()}")
+                tmp.write_bytes(before)
+                os.replace(tmp, index)
+            raise
 
     @contextmanager
     def _scratch_index(self):
@@ -503,30 +565,28 @@ def _float_or_none(value: str | None) -> float | None:
         return None
 
 
-def _last_line(exc: git.GitCommandError) -> str:
-    text = str(exc.stderr or exc).strip().strip("'").strip()
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else "git failed"
+def _last_line(stderr: str) -> str:
+    lines = [line.strip() for line in stderr.strip().strip("'").splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
 
 
-def _count_changed(a: git.Tree | None, b: git.Tree | None) -> int:
-    """How many files differ between two trees (as `git diff --name-only -r` counts them),
-    walking only into subtrees whose ids differ, so a small change in a big repo is cheap."""
+def _diff_files(a: git.Tree | None, b: git.Tree | None, prefix: str = ""):
+    """(path, in a, in b) for every file that differs between two trees, as
+    `git diff -r --name-only` lists them, walking only into subtrees whose ids differ,
+    so a small change in a big repo reads few trees."""
     left = {item.name: item for item in a} if a is not None else {}
     right = {item.name: item for item in b} if b is not None else {}
-    count = 0
-    for name in left.keys() | right.keys():
+    for name in sorted(left.keys() | right.keys()):
         x, y = left.get(name), right.get(name)
         if x is not None and y is not None and x.binsha == y.binsha and x.mode == y.mode:
             continue
         xt, yt = (o if o is not None and o.type == "tree" else None for o in (x, y))
         xf, yf = (o if o is not None and o.type != "tree" else None for o in (x, y))
         if xt is not None or yt is not None:
-            count += _count_changed(xt, yt)
+            yield from _diff_files(xt, yt, f"{prefix}{name}/")
         if (xf is not None or yf is not None) and not (
                 xf is not None and yf is not None and xf.binsha == yf.binsha and xf.mode == yf.mode):
-            count += 1
-    return count
+            yield f"{prefix}{name}", xf is not None, yf is not None
 
 
 def _stat_files(diffstat: str) -> int:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 
+import pexpect
 import pytest
 
+from tests.conftest import REPO, macaron_command
 from tests.support.app_dirs import DATA_FILE, make_app_dir, repo_state, tree_files
 
 
@@ -85,3 +88,26 @@ def test_outside_a_macaron_app_is_refused(macaron, tmp_path):
     result = macaron("checkpoint", str(plain), "-m", "x")
     assert result.returncode == 2 and "not a macaron app" in result.stderr
     assert not (plain / ".git").exists()
+
+
+def test_rollback_asks_in_a_terminal_and_no_changes_nothing(macaron, app):
+    macaron("checkpoint", "water", "-m", "first")
+    (app / "app.py").write_text("print('unsaved')\n")
+    state = repo_state(app)
+    env = dict(os.environ)
+    if os.environ.get("MACARON_TEST_INSTALLED") != "1":  # as the `macaron` fixture does
+        env["PYTHONPATH"] = str(REPO)
+    command = macaron_command()
+    for answer, unchanged in (("n", True), ("y", False)):
+        child = pexpect.spawn(command[0], [*command[1:], "rollback", "water", "--to", "1"], env=env,
+                              encoding="utf-8", timeout=60)
+        child.expect(r"Go ahead\?")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        assert (repo_state(app) == state) == unchanged
+    assert (app / "app.py").read_text() == "print('hello')\n"
+    undo = macaron("rollback", "water", "--undo", "--dry-run")
+    assert undo.returncode == 0 and "app.py" in undo.stdout
+    assert (app / "app.py").read_text() == "print('hello')\n"

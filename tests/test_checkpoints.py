@@ -264,3 +264,36 @@ def test_the_lock_is_reentrant_within_one_process(app):
             repo.checkpoint("build", "inside a make")
         assert (app / ".macaron/lock").exists()
     assert not (app / ".macaron/lock").exists()
+
+
+def test_refuses_to_overwrite_a_git_ignored_file_and_changes_nothing(app):
+    repo = AppRepo.open(app)
+    write(app, "cache.txt", "tracked once\n")
+    repo.checkpoint("build", "with cache.txt")
+    write(app, ".gitignore", (app / ".gitignore").read_text() + "cache.txt\n")
+    git(app, "rm", "-q", "--cached", "cache.txt")
+    repo.checkpoint("build", "cache.txt ignored from now on")
+    write(app, "cache.txt", "the person's ignored notes\n")
+    write(app, "app.py", "dirty\n")
+    _refuses(app, lambda: repo.rollback(to=1), "git-ignored")
+    assert [c.id for c in repo.checkpoints()] == [1, 2]
+
+
+def test_an_ignored_folder_in_the_way_is_refused_but_a_tracked_one_is_replaced(app):
+    repo = AppRepo.open(app)
+    write(app, "out", "a file once\n")
+    write(app, "lib", "a module once\n")
+    repo.checkpoint("build", "files")
+    (app / "out").unlink()
+    (app / "lib").unlink()
+    write(app, "lib/a.py", "now a package\n")  # tracked: fine to replace
+    write(app, ".gitignore", (app / ".gitignore").read_text() + "out/\n")
+    write(app, "out/build.log", "ignored output\n")  # ignored: must not vanish
+    repo.checkpoint("build", "folders")
+    _refuses(app, lambda: repo.rollback(to=1), "out/build.log")
+    (app / "out/build.log").unlink()
+    (app / "out").rmdir()
+    repo.rollback(to=1)
+    assert (app / "lib").read_text() == "a module once\n"
+    repo.undo()
+    assert (app / "lib/a.py").read_text() == "now a package\n"
