@@ -1,14 +1,15 @@
 """Checkpoint and rollback time against raw git, for repos of 100, 1,000 and 10,000 files.
 
-    python3 bench/checkpoints.py [--sizes 100,1000,10000] [--rounds 7]
+    python3 bench/checkpoints.py [--sizes 100,1000,10000] [--rounds 9]
 
 Two identical repos per size. Each round makes the same edits in both (modify 10 files, add
 one, delete one), then times:
   checkpoint  macaron: AppRepo.checkpoint()     raw git: git add -A; git commit
   rollback    macaron: AppRepo.rollback(to=1)   raw git: git add -A; git commit (save the
               dirty state); git read-tree -u --reset <first>; git commit
-Macaron's side also keeps its data snapshot (a 64 KB data file) and its refs. The rounds
-alternate between the two repos so machine load hits both alike; medians are printed.
+Macaron's side also keeps its data snapshot (a 64 KB data file) and its refs. Each round
+runs both sides back to back, alternating which goes first, so machine load hits both
+alike; medians are printed.
 Target: macaron at most 1.5x raw git.
 """
 
@@ -83,16 +84,21 @@ def bench_size(files: int, rounds: int, root: Path) -> dict[str, tuple[float, fl
 
     times = {"checkpoint": ([], []), "rollback": ([], [])}
     for r in range(rounds):
-        edit(ours, files, r)
-        edit(raw, files, r)
-        times["checkpoint"][0].append(timed(lambda: repo.checkpoint("build", f"round {r}")))
-        times["checkpoint"][1].append(timed(lambda: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", f"round {r}"))))
-        edit(ours, files, r + 1000)  # dirty state the rollback must save
-        edit(raw, files, r + 1000)
-        times["rollback"][0].append(timed(lambda: repo.rollback(to=first)))
-        times["rollback"][1].append(timed(lambda: (
-            git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", "pre-rollback"),
-            git(raw, "read-tree", "-u", "--reset", raw_first), git(raw, "commit", "-q", "-m", "rollback"))))
+        ops = {
+            "checkpoint": (lambda: repo.checkpoint("build", f"round {r}"),
+                           lambda: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", f"round {r}"))),
+            "rollback": (lambda: repo.rollback(to=first),
+                         lambda: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", "pre-rollback"),
+                                  git(raw, "read-tree", "-u", "--reset", raw_first),
+                                  git(raw, "commit", "-q", "-m", "rollback"))),
+        }
+        for op, (ours_op, raw_op) in ops.items():
+            edit(ours, files, r * 2 + (op == "rollback"))  # rollback: dirty state it must save
+            edit(raw, files, r * 2 + (op == "rollback"))
+            # Alternate who goes first, so neither always meets a warmer cache.
+            pair = [(0, ours_op), (1, raw_op)]
+            for side, fn in pair if r % 2 == 0 else reversed(pair):
+                times[op][side].append(timed(fn))
         assert git(ours, "rev-parse", "HEAD^{tree}") == git(raw, "rev-parse", "HEAD^{tree}")
     return {op: (statistics.median(a), statistics.median(b)) for op, (a, b) in times.items()}
 
@@ -100,7 +106,7 @@ def bench_size(files: int, rounds: int, root: Path) -> dict[str, tuple[float, fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="macaron-bench-"))
     try:

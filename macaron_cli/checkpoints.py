@@ -44,6 +44,9 @@ ZERO = "0" * 40
 # `git gc --auto` (which only packs when git thinks it worth it) every this many checkpoints:
 # git's own commands run it on every commit; macaron's plumbing never would.
 GC_EVERY = 25
+# Linux pipes buffer 64 KiB; stdin smaller than this is written before git even starts.
+PIPE_SAFE_BYTES = 60_000
+TREE_CACHE = 4096  # trees kept in memory per AppRepo
 # Phases that restore an earlier state; `undo()` reverses the latest of them.
 RESTORING = ("rollback", "undo")
 # Someone else's operation is half done in these states; committing now would break it.
@@ -129,6 +132,8 @@ class AppRepo:
         self.git_dir = Path(repo.git_dir)
         self.private_dir = path / PRIVATE_DIR
         self._identity_env = self._fallback_identity_env()
+        self._known: dict[str, Checkpoint] = {}  # commit → checkpoint
+        self._trees: dict[str, dict] = {}  # tree → entries
 
     # ── opening ─────────────────────────────────────────────────────────────────────
     @classmethod
@@ -218,20 +223,23 @@ class AppRepo:
         return found
 
     def _load(self, n: int, commit: str) -> Checkpoint:
-        """A checkpoint from its commit (read through one long-lived `git cat-file`)."""
-        obj = git.Commit(self.repo, bytes.fromhex(commit))
-        message, trailers = _split_trailers(obj.message)
-        parent = obj.parents[0].hexsha if obj.parents else None
-        return self._checkpoint(n, commit, obj.tree.hexsha, parent, message, trailers,
-                                obj.committed_datetime.isoformat())
+        """A checkpoint from its commit (read through one long-lived `git cat-file`;
+        commits never change, so each is read once per AppRepo)."""
+        if commit not in self._known:
+            obj = git.Commit(self.repo, bytes.fromhex(commit))
+            message, trailers = _split_trailers(obj.message)
+            parent = obj.parents[0].hexsha if obj.parents else None
+            self._known[commit] = self._checkpoint(n, commit, obj.tree.hexsha, parent, message, trailers,
+                                                   obj.committed_datetime.isoformat())
+        return self._known[commit]
 
     def _checkpoint(self, n: int, commit: str, tree: str, parent: str | None, message: str,
                     trailers: dict[str, str], when: str) -> Checkpoint:
         trailers = dict(trailers)
 
         def count() -> int:
-            before = git.Commit(self.repo, bytes.fromhex(parent)).tree if parent else None
-            return sum(1 for _ in _diff_files(before, self._tree(tree)))
+            before = git.Commit(self.repo, bytes.fromhex(parent)).tree.hexsha if parent else None
+            return sum(1 for _ in _diff_files(self._entries, before, tree))
 
         return Checkpoint(
             id=n, phase=trailers.pop("Phase", "manual"), message=message, time=when,
@@ -339,8 +347,14 @@ class AppRepo:
         return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat), with_data=with_data,
                             undo=phase == "undo", blocked=self._ignored_in_the_way(current_tree, target.tree))
 
-    def _tree(self, sha: str) -> git.Tree:
-        return git.Tree(self.repo, bytes.fromhex(sha), path="")
+    def _entries(self, tree: str) -> dict[str, tuple[str, int, bool]]:
+        """A tree's entries, {name: (id, mode, is a tree)}, each tree read once per AppRepo."""
+        if tree not in self._trees:
+            if len(self._trees) > TREE_CACHE:
+                self._trees.clear()
+            items = git.Tree(self.repo, bytes.fromhex(tree), path="")
+            self._trees[tree] = {i.name: (i.hexsha, i.mode, i.type == "tree") for i in items}
+        return self._trees[tree]
 
     def _ignored_in_the_way(self, current_tree: str, target_tree: str) -> list[str]:
         """Git-ignored files that moving to `target_tree` would overwrite or delete.
@@ -349,7 +363,7 @@ class AppRepo:
         Everything not ignored is in `current_tree` (just staged), so a path the target
         adds that already exists on disk, or a file in the way of a folder it adds, can
         only be ignored."""
-        changes = list(_diff_files(self._tree(current_tree), self._tree(target_tree)))
+        changes = list(_diff_files(self._entries, current_tree, target_tree))
         leaving = {path for path, was, will in changes if was and not will}
         blocked: list[str] = []
         for path, was, will in changes:
@@ -384,9 +398,7 @@ class AppRepo:
         try:
             if stdin is None:
                 return self.repo.git.execute(["git", *args], env=env, strip_newline_in_stdout=strip)
-            with tempfile.TemporaryFile() as fh:
-                fh.write(stdin)
-                fh.seek(0)
+            with _input_stream(stdin) as fh:
                 return self.repo.git.execute(["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip)
         except git.GitCommandError as exc:
             stderr = str(exc.stderr or "")
@@ -420,8 +432,10 @@ class AppRepo:
         env = {**self._identity_env, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         args = ["commit-tree", "--no-gpg-sign", *(["-p", parent] if parent else []), tree]
         commit = self._git(*args, stdin=body.encode("utf-8"), env=env)
-        return self._checkpoint(n, commit, tree, parent, message.strip(), trailers,
+        made = self._checkpoint(n, commit, tree, parent, message.strip(), trailers,
                                 now.replace(microsecond=0).isoformat())
+        self._known[commit] = made
+        return made
 
     def _update_refs(self, old_head: str | None, made: Checkpoint) -> None:
         """Move the branch to `made` and create its checkpoint ref, all or nothing; the
@@ -565,27 +579,43 @@ def _float_or_none(value: str | None) -> float | None:
         return None
 
 
+@contextmanager
+def _input_stream(data: bytes):
+    """A readable file holding `data`, for a git command's stdin: a pipe filled before
+    the command starts when it fits in the pipe's buffer (no disk), else a temp file."""
+    if len(data) <= PIPE_SAFE_BYTES:
+        read_end, write_end = os.pipe()
+        os.write(write_end, data)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as fh:
+            yield fh
+        return
+    with tempfile.TemporaryFile() as fh:
+        fh.write(data)
+        fh.seek(0)
+        yield fh
+
+
 def _last_line(stderr: str) -> str:
     lines = [line.strip() for line in stderr.strip().strip("'").splitlines() if line.strip()]
     return lines[-1] if lines else "no message"
 
 
-def _diff_files(a: git.Tree | None, b: git.Tree | None, prefix: str = ""):
-    """(path, in a, in b) for every file that differs between two trees, as
+def _diff_files(entries, a: str | None, b: str | None, prefix: str = ""):
+    """(path, in a, in b) for every file that differs between trees a and b, as
     `git diff -r --name-only` lists them, walking only into subtrees whose ids differ,
-    so a small change in a big repo reads few trees."""
-    left = {item.name: item for item in a} if a is not None else {}
-    right = {item.name: item for item in b} if b is not None else {}
+    so a small change in a big repo reads few trees. `entries(tree)` lists a tree."""
+    left = entries(a) if a else {}
+    right = entries(b) if b else {}
     for name in sorted(left.keys() | right.keys()):
         x, y = left.get(name), right.get(name)
-        if x is not None and y is not None and x.binsha == y.binsha and x.mode == y.mode:
+        if x == y:
             continue
-        xt, yt = (o if o is not None and o.type == "tree" else None for o in (x, y))
-        xf, yf = (o if o is not None and o.type != "tree" else None for o in (x, y))
-        if xt is not None or yt is not None:
-            yield from _diff_files(xt, yt, f"{prefix}{name}/")
-        if (xf is not None or yf is not None) and not (
-                xf is not None and yf is not None and xf.binsha == yf.binsha and xf.mode == yf.mode):
+        xt, yt = (o[0] if o and o[2] else None for o in (x, y))
+        xf, yf = (o if o and not o[2] else None for o in (x, y))
+        if xt or yt:
+            yield from _diff_files(entries, xt, yt, f"{prefix}{name}/")
+        if (xf or yf) and xf != yf:
             yield f"{prefix}{name}", xf is not None, yf is not None
 
 
