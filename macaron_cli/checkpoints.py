@@ -7,14 +7,16 @@ One class, `AppRepo`, so the promise "never lose the person's work" lives in one
   untracked, non-ignored file, however it was made (editor, shell, agent). Phase, test
   status and cost ride in commit trailers (`Macaron-Phase: build`).
 - Rollback never rewrites history. It first saves the current state as a `pre-rollback`
-  checkpoint, then makes a new commit whose tree equals the target's. So every state stays
-  reachable from a ref, and `undo()` is just a rollback to the state before the last one.
+  checkpoint (unless it is exactly a checkpoint already), then makes a new commit whose
+  tree equals the target's. Every state stays reachable from a ref, and `undo()` is a
+  rollback to the state before the last one. Git-ignored files are never overwritten.
 - The person's data (the manifest's `data_files`, git-ignored) is snapshotted with each
   checkpoint under `.macaron/snapshots/<n>/`; only `with_data=True` restores it.
 
-Speed: a repo may hold 10,000 files, so everything goes through git plumbing (`add -A`,
-`write-tree`, `commit-tree`, `read-tree -m -u`, one `update-ref` transaction), never a
-per-file Python loop; refs are read by GitPython without starting a process.
+Speed: a repo may hold 10,000 files, so the work is git plumbing (`add -A`, `write-tree`,
+`commit-tree`, `read-tree -m -u`, one `update-ref` transaction), never a per-file Python
+loop. Refs are read from their files, commits and trees through GitPython's one long-lived
+`git cat-file`, so a checkpoint starts four git processes and a rollback five or six.
 """
 
 from __future__ import annotations
