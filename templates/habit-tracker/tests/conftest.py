@@ -68,71 +68,81 @@ def client(data_dir, config_file):
         yield test_client
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+class AppServer:
+    """The app served by uvicorn on a free 127.0.0.1 port, started but maybe not yet up."""
 
+    def __init__(self, log_path: Path):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+        self.log_path = log_path
+        with open(log_path, "w") as log:  # a file, not a pipe: a full pipe would stall the app
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port)],
+                cwd=APP_ROOT, stdout=log, stderr=subprocess.STDOUT,
+            )
 
-@pytest.fixture
-def live_app(data_dir, config_file) -> str:
-    """The app served by uvicorn on 127.0.0.1, as a person runs it; yields its URL."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}/"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=APP_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        deadline = time.monotonic() + 30
+    def wait_until_up(self, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
         while True:
             try:
-                urllib.request.urlopen(url + "api/health", timeout=1).read()
-                break
+                urllib.request.urlopen(self.url + "api/health", timeout=1).read()
+                return self.url
             except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    server.kill()
-                    pytest.fail("the app did not start:\n" + (server.stdout.read() or ""))
-                time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("the app did not start:\n" + self.log_path.read_text(errors="replace"))
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
         try:
-            server.wait(timeout=5)
+            self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            server.kill()
-        server.stdout.close()
+            self.process.kill()
 
 
 @pytest.fixture
-def page(live_app):
+def app_server(data_dir, config_file, tmp_path):
+    server = AppServer(tmp_path / "server.log")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live_app(app_server) -> str:
+    """The app served by uvicorn on 127.0.0.1, as a person runs it; its URL."""
+    return app_server.wait_until_up()
+
+
+@pytest.fixture
+def page(app_server):
     """A headless Chromium page already on the app, with its main element rendered.
 
-    The page may reach only the app itself: any outside request is blocked and fails
-    the test, as does any error in the browser console.
+    The page may reach only the app itself: any outside request fails the test, as does
+    any error in the browser console.
     """
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}; install it or set MACARON_CHROMIUM")
     sync_api = pytest.importorskip("playwright.sync_api")
     problems: list[str] = []
 
-    def only_this_app(route):
-        if urlparse(route.request.url).hostname in ("127.0.0.1", "localhost") or route.request.url.startswith("data:"):
-            route.continue_()
-        else:
-            problems.append(f"outside request: {route.request.url}")
-            route.abort()
+    def only_this_app(request):
+        if urlparse(request.url).hostname not in ("127.0.0.1", "localhost") and not request.url.startswith("data:"):
+            problems.append(f"outside request: {request.url}")
 
+    # The browser starts while the app is still starting: the two take the same seconds.
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
+            url = app_server.wait_until_up()
             context = browser.new_context(viewport={"width": 480, "height": 860})
-            context.route("**/*", only_this_app)
             tab = context.new_page()
+            tab.on("request", only_this_app)
             tab.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
             tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
             tab.set_default_timeout(10_000)
-            tab.goto(live_app)
+            tab.goto(url)
             tab.wait_for_selector("#app > *")
             yield tab
         finally:
