@@ -125,11 +125,18 @@ def test_claude_md_template_imports_the_private_brief():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
-def test_opens_in_the_headless_browser_through_verify(name, tmp_path):
+def test_personalised_it_passes_verification_and_opens(name, tmp_path):
     from macaron_cli.sandbox.verify import verify_app
 
     app = tmp_path / name
     shutil.copytree(TEMPLATES / name, app, ignore=shutil.ignore_patterns("__pycache__", "data", ".pytest_cache"))
+    # Personalised as make does it: another language, colour, currency, units and date format.
+    # The app's own tests must still pass, and its page must open.
+    config_path = app / "config" / "app.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    language = LANGUAGES[1 + NAMES.index(name) % 4]
+    config.update(language=language, accent="#B5EAD7", currency="JPY", units="imperial", date_format="DD/MM/YYYY")
+    config_path.write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
     report = verify_app(app, screenshot=True)
     assert report.ok, report.problems
     assert report.tests_passed >= 10 and report.tests_failed == 0

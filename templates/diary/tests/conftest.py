@@ -31,11 +31,17 @@ def data_dir(tmp_path, monkeypatch) -> Path:
     return path
 
 
+# Tests see the app's own settings except these, so they pass whatever language, units,
+# currency and date format the person chose; a test that needs others uses settings(...).
+TEST_SETTINGS = {"title": "", "language": "en", "units": "metric", "currency": "USD", "date_format": "locale"}
+
+
 @pytest.fixture
 def config_file(tmp_path, monkeypatch) -> Path:
     """A private copy of config/app.json that the app under test reads (MACARON_APP_CONFIG)."""
+    config = json.loads((APP_ROOT / "config" / "app.json").read_text(encoding="utf-8"))
     path = tmp_path / "app.json"
-    path.write_text((APP_ROOT / "config" / "app.json").read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(json.dumps({**config, **TEST_SETTINGS}, ensure_ascii=False), encoding="utf-8")
     monkeypatch.setenv("MACARON_APP_CONFIG", str(path))
     return path
 
