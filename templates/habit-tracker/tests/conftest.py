@@ -89,7 +89,7 @@ class AppServer:
                 cwd=APP_ROOT, stdout=log, stderr=subprocess.STDOUT,
             )
 
-    def wait_until_up(self, timeout: float = 30) -> str:
+    def wait_until_up(self, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -147,7 +147,7 @@ def page(app_server):
             tab.on("request", only_this_app)
             tab.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
             tab.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-            tab.set_default_timeout(10_000)
+            tab.set_default_timeout(30_000)  # generous: a shared, busy machine is slow, not broken
             tab.goto(url)
             tab.wait_for_selector("#app > *")
             yield tab
