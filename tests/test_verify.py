@@ -90,6 +90,16 @@ def test_a_page_route_that_is_missing_reports_the_status(app):
     assert "GET / returned HTTP 404 (it must return the page with 200)" in report.problems
 
 
+def test_a_server_error_shows_the_apps_traceback(app):
+    _replace(app / "server" / "main.py", 'return {"notes": notes()}', 'return {"notes": notes()[5]}')
+    report = verify_app(app, screenshot=False)
+    assert not report.opened and not report.tests_ok
+    assert "500 GET /api/notes" in report.failed_requests
+    feedback = report.feedback()
+    assert 'File "server/main.py", line ' in feedback
+    assert "    IndexError: list index out of range" in feedback  # the server's own error line
+
+
 def test_a_failing_test_is_named_with_its_assertion(app):
     _replace(app / "tests" / "test_api.py", 'assert "buy rice" in', 'assert "buy bread" in')
     report = verify_app(app, screenshot=False)

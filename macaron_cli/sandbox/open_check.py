@@ -166,7 +166,8 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
         # Where it was thrown: the first frame of the stack that has a URL and a line.
         frame = re.search(r"(https?://[^\s()]+):(\d+):\d+", exc.stack or "")
         where = f" ({_where(frame.group(1), origin)}:{frame.group(2)})" if frame else ""
-        errors.append(f"Uncaught {exc.name or 'Error'}: {exc.message}{where}")
+        name = exc.name or "Error"
+        errors.append(f"{'' if name.startswith('Uncaught') else 'Uncaught '}{name}: {exc.message}{where}")
 
     def on_response(response) -> None:
         if response.status >= 400:

@@ -56,7 +56,8 @@ class VerifyReport:
         if self.tests_output and not self.failing_tests and not self.tests_ok:
             out.append("End of the test output:")
             out += [f"    {line}" for line in _tail(self.tests_output)]
-        if self.server_output and (not self.opened and self.http_status is None):
+        # The server's own words when it did not start or raised (a 500, a failing API call).
+        if self.server_output and not self.opened and (self.http_status is None or "Traceback" in self.server_output):
             out.append("End of the server's output:")
             out += [f"    {line}" for line in _tail(self.server_output)]
         return "\n".join(out)
@@ -75,6 +76,6 @@ def _tail(text: str) -> list[str]:
             kept.append(line)
             if i + 1 < len(trace) and not re.match(r'\s*File "', trace[i + 1]):
                 kept.append(trace[i + 1])
-    # The error itself: the lines after the last frame's code that are not markers (^^^).
-    tail = [line for line in trace[-3:] if not line.startswith(" ")]
-    return [trace[0], *kept, *tail][-OUTPUT_TAIL_LINES:]
+    # The error itself: the first line after the frames that is not indented.
+    error = next((line for line in trace[1:] if not line.startswith((" ", "\t"))), "")
+    return [trace[0], *kept, error][-OUTPUT_TAIL_LINES:]
