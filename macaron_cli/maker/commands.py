@@ -1,0 +1,95 @@
+"""`macaron make`: parse nothing (cli.py did), run the pipeline, show the result, ask once."""
+
+from __future__ import annotations
+
+import sys
+
+from macaron_cli.maker.pipeline import OFFLINE, MakeRequest, MakeResult, make_app
+
+FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
+
+
+def make(idea=None, template=None, from_app=None, draft=False, variants=1, pick=None, local_only=False,
+         offline=False, budget=None, max_rounds=3, resume=None, yes=False, json_out=False) -> int:
+    from macaron_cli.maker.progress import LiveProgress, Progress
+
+    interactive = sys.stdin.isatty() and not json_out
+    request = MakeRequest(
+        idea=idea, template=template, from_app=from_app, draft=draft, variants=variants, pick=pick,
+        local_only=local_only, offline=offline, budget=budget, max_rounds=max_rounds, resume=resume, yes=yes,
+        confirm=_ask_advice if interactive else None,
+    )
+    progress = Progress() if json_out else LiveProgress()
+    try:
+        result = make_app(request, progress)
+    finally:
+        progress.close()
+    if json_out:
+        from macaron_cli.output import print_json
+
+        print_json(result.to_json())
+    else:
+        _summary(result)
+        if result.ok and interactive and not yes:
+            _ask_fit(result)
+    return 0 if result.ok else 1
+
+
+def _ask_advice(kind: str) -> bool:
+    from rich.prompt import Confirm
+
+    return Confirm.ask(f"This app would give {kind} advice. It will say it is not professional advice. Build it?",
+                       default=False)
+
+
+def _summary(result: MakeResult) -> None:
+    from macaron_cli.output import console
+
+    out = console()
+    if result.mode == OFFLINE:
+        out.print("[bold]No model customised this app[/]: it is the template, personalised from what macaron "
+                  "knows about you (offline, or no model configured).")
+    mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
+    out.print(f"{mark} [bold]{result.title or result.app}[/] from the {result.template} template  [dim]{result.path}[/]")
+    if result.subagents:
+        out.print(f"  built by the coder with: {', '.join(result.subagents)}")
+    if result.tests is not None:
+        out.print(f"  tests {result.tests}; opens in a browser: {'yes' if result.opened else 'no'}")
+    if result.screenshot:
+        out.print(f"  screenshot: {result.screenshot}")
+    out.print(f"  checkpoints: {', '.join(c['phase'] for c in result.checkpoints)}")
+    out.print(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
+    for problem in result.problems[:5]:
+        out.print(f"  [red]✗[/] {problem}", markup=True)
+    if result.message:
+        out.print(result.message, markup=False)
+    if result.ok or result.status == "tests-failed":
+        out.print(f"Run it: [bold]macaron run {result.app}[/]")
+
+
+def _ask_fit(result: MakeResult) -> None:
+    from rich.prompt import Prompt
+
+    answer = Prompt.ask("Did it fit you?", choices=["y", "n", "skip"], default="skip")
+    if answer == "skip":
+        return
+    record_fit(result.app, result.memory_ids, answer == "y")
+
+
+def record_fit(app: str, memory_ids: list[str], fitted: bool) -> int:
+    """The person's answer: the memories that shaped the app gain or lose reward."""
+    from macaron_cli.apps import register
+    from macaron_cli.errors import UserError
+    from macaron_cli.memory import MemoryStore
+
+    store = MemoryStore.open()
+    changed = 0
+    for memory_id in memory_ids:
+        try:
+            memory = store.get(memory_id)
+        except UserError:
+            continue
+        store.update(memory_id, reward=memory.reward + (FIT_REWARD if fitted else -FIT_REWARD))
+        changed += 1
+    register(app, fit=fitted)
+    return changed

@@ -1,0 +1,52 @@
+"""What a make has cost so far, from our own price table, and the budget it must stay in.
+
+The SDK's own `total_cost_usd` prices every model as Claude; we add up the `usage` of
+every model response ourselves (each message counted once, subagents included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class BudgetExceeded(Exception):
+    pass
+
+
+@dataclass
+class CostMeter:
+    budget_usd: float | None = None
+    cost_usd: float = 0.0
+    tokens: dict = field(default_factory=lambda: {"input": 0, "output": 0, "cache_write": 0, "cache_read": 0})
+    _seen: set = field(default_factory=set)
+
+    def add(self, model: str | None, usage: dict | None, message_id: str | None = None) -> float:
+        """Count one response's usage; returns the cost it added."""
+        if not usage or (message_id and message_id in self._seen):
+            return 0.0
+        if message_id:
+            self._seen.add(message_id)
+        from macaron_cli.models.prices import token_cost
+
+        parts = {
+            "input": int(usage.get("input_tokens") or 0), "output": int(usage.get("output_tokens") or 0),
+            "cache_write": int(usage.get("cache_creation_input_tokens") or 0),
+            "cache_read": int(usage.get("cache_read_input_tokens") or 0),
+        }
+        for key, value in parts.items():
+            self.tokens[key] += value
+        added = token_cost(model, parts["input"], parts["output"], parts["cache_write"], parts["cache_read"]) or 0.0
+        self.cost_usd += added
+        return added
+
+    @property
+    def total_tokens(self) -> int:
+        return sum(self.tokens.values())
+
+    @property
+    def over_budget(self) -> bool:
+        return self.budget_usd is not None and self.cost_usd >= self.budget_usd
+
+    def check(self) -> None:
+        if self.over_budget:
+            raise BudgetExceeded(f"budget of ${self.budget_usd:.2f} reached (${self.cost_usd:.4f} spent)")

@@ -1,0 +1,67 @@
+"""What an app should say and show for a person: language, units, currency, dates, colour.
+
+Defaults follow the language of the idea; the person's memories (e.g. "I think in
+ounces", "I get paid in pesos") and settings override them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from macaron_cli.memory.text import detect_language
+
+LANGUAGES = ("en", "ja", "ko", "zh", "tl")
+
+_DEFAULTS = {
+    "en": {"currency": "USD", "date_format": "YYYY-MM-DD"},
+    "ja": {"currency": "JPY", "date_format": "YYYY/MM/DD"},
+    "ko": {"currency": "KRW", "date_format": "YYYY. MM. DD."},
+    "zh": {"currency": "CNY", "date_format": "YYYY-MM-DD"},
+    "tl": {"currency": "PHP", "date_format": "MM/DD/YYYY"},
+}
+
+# Clues in what the person told macaron; the first match wins.
+_CURRENCY_CLUES = [
+    (r"\bpesos?\b|₱|\bPHP\b", "PHP"), (r"\byen\b|円|¥|\bJPY\b", "JPY"), (r"\bwon\b|원|₩|\bKRW\b", "KRW"),
+    (r"\byuan\b|\brmb\b|元|\bCNY\b", "CNY"), (r"\beuros?\b|€|\bEUR\b", "EUR"), (r"\bpounds? sterling\b|£|\bGBP\b", "GBP"),
+    (r"\bdollars?\b|\$|\bUSD\b", "USD"),
+]
+_IMPERIAL = re.compile(r"\b(ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|inch(es)?)\b", re.I)
+
+# Macaron flavours people may name as their colour; a hex code works too.
+FLAVOURS = {
+    "strawberry": "#FF9AA2", "rose": "#FF9AA2", "pink": "#FF9AA2", "peach": "#FFDAC1",
+    "lemon": "#FFF1A6", "pistachio": "#B5EAD7", "mint": "#B5EAD7", "matcha": "#C5E1A5",
+    "lavender": "#C7CEEA", "blueberry": "#A0C4FF", "vanilla": "#F8EDD3", "chocolate": "#C8A27C",
+}
+DEFAULT_ACCENT = "#FF9AA2"
+
+
+def idea_language(idea: str, fallback: str | None = None) -> str:
+    """The language the idea is written in (a person's idea speaks for their UI)."""
+    lang = detect_language(idea)
+    if lang == "en" and fallback in LANGUAGES and not re.search(r"[a-z]{3,}", idea, re.I):
+        return fallback
+    return lang
+
+
+def accent_colour(setting: str | None) -> str:
+    if not setting:
+        return DEFAULT_ACCENT
+    value = setting.strip()
+    if re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+        return value.upper()
+    return FLAVOURS.get(value.lower(), DEFAULT_ACCENT)
+
+
+def personal_settings(language: str, memory_texts: list[str]) -> dict:
+    """Units, currency and date format for this person, from language defaults and memories."""
+    out = {"units": "metric", **_DEFAULTS.get(language, _DEFAULTS["en"])}
+    joined = "\n".join(memory_texts)
+    if _IMPERIAL.search(joined):
+        out["units"] = "imperial"
+    for pattern, code in _CURRENCY_CLUES:
+        if re.search(pattern, joined, re.I):
+            out["currency"] = code
+            break
+    return out

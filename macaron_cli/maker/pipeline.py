@@ -1,0 +1,350 @@
+"""The make pipeline, shared by `macaron make` and `macaron chat`:
+
+brief → template → scaffold (checkpoint `scaffold`) → agent builds (checkpoint `build`) →
+verify → fix with the report (checkpoints `fix-1`, `fix-2`, …) → registry.
+
+Offline (or with no model configured) the template alone, personalised from the brief,
+is verified and checkpointed. A budget stop or a model error ends the run with the repo
+at a checkpoint holding all work so far, resumable with `macaron make --resume APP`.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+from macaron_cli.maker import state as make_state
+from macaron_cli.maker.brief import Brief, build_brief, memory_levels
+from macaron_cli.maker.cost import BudgetExceeded, CostMeter
+from macaron_cli.maker.progress import Progress
+from macaron_cli.maker.session import ModelError, endpoint_url, model_configured
+
+OFFLINE, AGENT = "offline", "agent"
+
+
+@dataclass
+class MakeRequest:
+    idea: str | None = None
+    template: str | None = None
+    from_app: str | None = None
+    draft: bool = False
+    variants: int = 1
+    pick: int | None = None
+    local_only: bool = False
+    offline: bool = False
+    budget: float | None = None
+    max_rounds: int = 3
+    resume: str | None = None
+    yes: bool = False
+    # Asked before building an app that gives medical or financial advice; None = no one
+    # to ask (then only `yes` confirms).
+    confirm: Callable[[str], bool] | None = None
+
+
+@dataclass
+class MakeResult:
+    app: str
+    path: str
+    template: str
+    mode: str
+    status: str = "done"  # done | tests-failed | budget | model-error
+    message: str = ""
+    checkpoints: list = field(default_factory=list)
+    tests: str | None = None  # passed | failed | None (not run)
+    opened: bool = False
+    screenshot: str | None = None
+    cost_usd: float = 0.0
+    tokens: dict = field(default_factory=dict)
+    problems: list = field(default_factory=list)
+    memory_ids: list = field(default_factory=list)
+    subagents: list = field(default_factory=list)
+    language: str = "en"
+    title: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "done"
+
+    def to_json(self) -> dict:
+        """The `make --json` object (DESIGN.md)."""
+        return {
+            "app": self.app, "path": self.path, "template": self.template, "mode": self.mode,
+            "checkpoints": self.checkpoints, "tests": self.tests, "opened": self.opened,
+            "screenshot": self.screenshot, "cost_usd": round(self.cost_usd, 6), "tokens": self.tokens,
+        }
+
+
+def _validate(request: MakeRequest, settings) -> float | None:
+    if request.max_rounds < 0:
+        raise UserError("--max-rounds must be 0 or more.")
+    budget = request.budget if request.budget is not None else settings.budget_usd
+    if budget is not None and budget <= 0:
+        raise UserError("--budget must be more than 0 USD.")
+    if request.draft or request.local_only or request.variants != 1 or request.pick is not None:
+        raise UserError("draft mode (--draft, --variants, --pick, --local-only) is not available in this "
+                        "version yet; run without those options.")
+    return budget
+
+
+def _confirm_advice(brief: Brief, request: MakeRequest) -> None:
+    if not brief.advice or request.yes:
+        return
+    if request.confirm and request.confirm(brief.advice):
+        return
+    raise UserError(f"this app would give {brief.advice} advice, which needs your confirmation: "
+                    "rerun with --yes if you want it (it will say it is not professional advice).")
+
+
+def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResult:
+    progress = progress or Progress()
+    settings = config.load_settings()
+    if request.resume:
+        return resume_app(request, progress, settings)
+    idea = (request.idea or "").strip()
+    if not idea:
+        raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
+    budget = _validate(request, settings)
+    from macaron_cli.maker.choose import choose_template, from_app
+
+    template = from_app(request.from_app) if request.from_app else choose_template(idea, request.template)
+    mode = OFFLINE if request.offline or not model_configured() else AGENT
+    store = _open_memory()
+    endpoint = None if mode == OFFLINE else endpoint_url()
+    progress.phase("brief", "what macaron knows that bears on this")
+    brief = build_brief(idea, store, settings, endpoint)
+    _confirm_advice(brief, request)
+
+    from macaron_cli.maker.scaffold import make_slug, scaffold
+
+    apps_root = config.apps_dir()
+    slug = make_slug(idea, template.name, apps_root)
+    progress.phase("scaffold", f"{template.name} → {apps_root / slug}")
+    app = scaffold(template, brief, slug, apps_root)
+    state = {
+        "idea": idea, "slug": slug, "template": template.name, "from": template.from_app, "mode": mode,
+        "language": brief.language, "accent": brief.accent, "settings": brief.settings, "advice": brief.advice,
+        "memory_ids": brief.memory_ids, "matched_keywords": template.matched, "phases": [], "rounds": 0,
+        "cost_usd": 0.0, "tokens": {}, "status": "running", "budget_usd": budget, "max_rounds": request.max_rounds,
+    }
+    make_state.save(app, state)
+    from macaron_cli.apps import register
+    from macaron_cli.memory.records import now_iso
+
+    register(slug, path=str(app), idea=idea, template=state["template"], mode=mode, created_at=now_iso(),
+             **({"from": template.from_app} if template.from_app else {}))
+    _ledger_brief(slug, brief, endpoint, template, settings)
+
+    from macaron_cli.checkpoints import AppRepo
+
+    repo = AppRepo.init(app)
+    with repo.lock():
+        if mode == OFFLINE:
+            return _offline(app, repo, state, progress)
+        repo.checkpoint("scaffold", f"scaffold from {template.name}, personalised for the person")
+        _phase_done(app, state, "scaffold")
+        return _agent_phases(app, repo, state, brief, store, settings, progress)
+
+
+def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult:
+    from macaron_cli.apps import resolve_app
+    from macaron_cli.checkpoints import AppRepo
+
+    app = resolve_app(request.resume)
+    state = make_state.load(app)
+    if not state:
+        raise UserError(f"{app.name} has no interrupted make to resume (no .macaron/make.json).")
+    if state.get("status") == "done":
+        raise UserError(f"{app.name} is already made; change it with `macaron make --from {app.name} \"…\"`.")
+    if state["mode"] == OFFLINE or not model_configured():
+        raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
+    if request.budget is not None:
+        if request.budget <= 0:
+            raise UserError("--budget must be more than 0 USD.")
+        state["budget_usd"] = request.budget
+    if request.max_rounds != 3:
+        state["max_rounds"] = request.max_rounds
+    store = _open_memory()
+    brief = _brief_from_state(state, store)
+    repo = AppRepo.open(app)
+    with repo.lock():
+        progress.phase("resume", f"{app.name} after {', '.join(state['phases']) or 'nothing'}")
+        return _agent_phases(app, repo, state, brief, store, settings, progress)
+
+
+def _brief_from_state(state: dict, store) -> Brief:
+    memories = []
+    for memory_id in state.get("memory_ids", []):
+        try:
+            memories.append(store.get(memory_id))
+        except UserError:
+            continue  # forgotten since: it stays forgotten
+    return Brief(idea=state["idea"], language=state["language"], accent=state["accent"],
+                 settings=state["settings"], memories=memories, advice=state.get("advice"))
+
+
+def _open_memory():
+    from macaron_cli.memory import MemoryStore
+
+    return MemoryStore.open()
+
+
+def _phase_done(app: Path, state: dict, phase: str) -> None:
+    state["phases"].append(phase)
+    make_state.save(app, state)
+
+
+def _tests_status(report) -> str | None:
+    if report is None:
+        return None
+    return "passed" if report.tests_ok else "failed"
+
+
+def _verify(app: Path, progress: Progress):
+    from macaron_cli.sandbox.verify import verify_app
+
+    progress.phase("verify", "tests, then open it in a headless browser")
+    report = verify_app(app, screenshot=True)
+    for problem in report.problems:
+        progress.note(f"  ✗ {problem}")
+    return report
+
+
+def _offline(app: Path, repo, state: dict, progress: Progress) -> MakeResult:
+    report = _verify(app, progress)
+    repo.checkpoint("scaffold", f"scaffold from {state['template']}, personalised (no model)",
+                    tests=_tests_status(report), cost_usd=0.0)
+    _phase_done(app, state, "scaffold")
+    return _finish(app, repo, state, report, meter=CostMeter())
+
+
+def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeResult:
+    from macaron_cli.maker import prompts
+    from macaron_cli.maker.hooks import log_denial, pre_tool_use
+    from macaron_cli.maker.session import agent_options, run_turn
+    from macaron_cli.maker.tools import memory_server
+
+    meter = CostMeter(budget_usd=state.get("budget_usd"), cost_usd=state.get("cost_usd", 0.0))
+    meter.tokens.update(state.get("tokens") or {})
+    levels = memory_levels(endpoint_url(), settings.trusted_endpoints)
+    private = app / ".macaron"
+
+    def on_deny(name, tool_input, reason):
+        log_denial(private / "denied.jsonl")(name, tool_input, reason)
+        progress.note(f"  ⛔ refused {name}: {reason}")
+
+    hook = pre_tool_use(app, [config.home()], on_deny)
+    server = memory_server(store, levels, private / "memory_calls.jsonl")
+    model = settings.raw.get("model") if isinstance(settings.raw.get("model"), str) else None
+    report = None
+    try:
+        if "build" not in state["phases"]:
+            progress.phase("build", "the coder and its frontend/backend subagents")
+            meter.check()
+            _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
+                  prompts.build(brief, state))
+            report = _verify(app, progress)
+            _checkpoint(app, repo, state, "build", "the coder built the app", report, meter)
+        while state["rounds"] < state["max_rounds"]:
+            report = report or _verify(app, progress)
+            if report.ok:
+                break
+            state["rounds"] += 1
+            phase = f"fix-{state['rounds']}"
+            progress.phase(phase, "the verification report goes back to the coder")
+            meter.check()
+            _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
+                  prompts.fix(report.feedback()))
+            report = _verify(app, progress)
+            _checkpoint(app, repo, state, phase, f"fix round {state['rounds']}", report, meter)
+        report = report or _verify(app, progress)
+    except BudgetExceeded as exc:
+        return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}.")
+    except ModelError as exc:
+        return _stopped(app, repo, state, meter, "model-error", f"The model failed: {exc}.")
+    return _finish(app, repo, state, report, meter)
+
+
+def _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model, prompt) -> None:
+    options = agent_options(app, hook, server, model=model, resume=state.get("session_id"),
+                            budget_usd=state.get("budget_usd"))
+    try:
+        result = run_turn(options, prompt, meter, progress)
+    finally:
+        state.update(cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
+        make_state.save(app, state)
+    state["session_id"] = result.session_id or state.get("session_id")
+    state.setdefault("subagents", []).extend(result.subagents)
+    make_state.save(app, state)
+
+
+def _checkpoint(app, repo, state, phase, message, report, meter) -> None:
+    repo.checkpoint(phase, message, tests=_tests_status(report), cost_usd=round(meter.cost_usd, 6))
+    _phase_done(app, state, phase)
+
+
+def _dirty(app: Path) -> bool:
+    out = subprocess.run(["git", "-C", str(app), "status", "--porcelain"], capture_output=True, text=True)
+    return bool(out.stdout.strip())
+
+
+def _stopped(app, repo, state, meter, status, message) -> MakeResult:
+    """Keep everything done so far as a checkpoint, and say how to go on."""
+    if _dirty(app):
+        repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
+    state.update(status=status, cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
+    make_state.save(app, state)
+    result = _result(app, repo, state, None, meter)
+    result.status = status
+    result.message = f"{message} Everything so far is saved; continue with `macaron make --resume {state['slug']}`."
+    return result
+
+
+def _finish(app, repo, state, report, meter) -> MakeResult:
+    state.update(status="done" if report.ok else "tests-failed", cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
+    make_state.save(app, state)
+    from macaron_cli.apps import register
+
+    register(state["slug"], tests=_tests_status(report), opened=bool(report.opened),
+             screenshot=str(report.screenshot) if report.screenshot else None,
+             cost_usd=round(meter.cost_usd, 6), memory_ids=state.get("memory_ids", []))
+    result = _result(app, repo, state, report, meter)
+    if not report.ok:
+        result.status = "tests-failed"
+        result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
+    return result
+
+
+def _result(app, repo, state, report, meter) -> MakeResult:
+    import json
+
+    cfg_path = app / "config" / "app.json"
+    title = json.loads(cfg_path.read_text(encoding="utf-8")).get("title", "") if cfg_path.exists() else ""
+    return MakeResult(
+        app=state["slug"], path=str(app), template=state["template"], mode=state["mode"],
+        checkpoints=[c.to_json() for c in repo.checkpoints()],
+        tests=_tests_status(report), opened=bool(report and report.opened),
+        screenshot=str(report.screenshot) if report and report.screenshot else None,
+        cost_usd=meter.cost_usd, tokens={**meter.tokens, "total": meter.total_tokens},
+        problems=list(report.problems) if report else [], memory_ids=state.get("memory_ids", []),
+        subagents=sorted(set(state.get("subagents", []))), language=state["language"], title=title,
+    )
+
+
+def _ledger_brief(slug, brief, endpoint, template, settings) -> None:
+    """Tell the ledger (when installed) which memories went where for this app."""
+    try:
+        from macaron_cli.ledger import signals
+    except ImportError:
+        return
+    signals.brief_made(slug, brief.memories, endpoint or "local:none", template=template.name,
+                       domain=_domain(brief), from_app=template.from_app,
+                       reason="keywords: " + ", ".join(template.matched), trusted=settings.trusted_endpoints)
+
+
+def _domain(brief: Brief) -> str:
+    domains = [m.domain for m in brief.memories if m.domain and m.domain != "general"]
+    return max(set(domains), key=domains.count) if domains else "general"

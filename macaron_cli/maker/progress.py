@@ -1,0 +1,88 @@
+"""What the person sees while an app is made: phase, which agent works, tools, tokens, cost.
+
+`Progress` is silent (for --json and for `macaron chat`, which draws its own screen);
+`LiveProgress` draws a rich live panel on a terminal and plain lines elsewhere.
+"""
+
+from __future__ import annotations
+
+import time
+
+
+class Progress:
+    """The events the pipeline reports. Subclasses draw them; this one stays quiet."""
+
+    def phase(self, name: str, detail: str = "") -> None: ...
+    def agent(self, who: str, text: str) -> None: ...
+    def tool(self, who: str, name: str, summary: str) -> None: ...
+    def usage(self, tokens: int, cost_usd: float) -> None: ...
+    def note(self, text: str) -> None: ...
+    def close(self) -> None: ...
+
+
+class LiveProgress(Progress):
+    def __init__(self, console=None):
+        from macaron_cli.output import console as make_console
+
+        self.console = console or make_console(stderr=True)
+        self.live = None
+        self.state = {"phase": "", "detail": "", "who": "", "last": "", "tokens": 0, "cost": 0.0}
+        self.recent: list[str] = []
+        self.started = time.monotonic()
+        if self.console.is_terminal:
+            from rich.live import Live
+
+            self.live = Live(self._render(), console=self.console, refresh_per_second=8, transient=True)
+            self.live.start()
+
+    def _render(self):
+        from rich.panel import Panel
+        from rich.table import Table
+
+        s = self.state
+        table = Table.grid(padding=(0, 1))
+        table.add_row("[bold]phase[/]", f"{s['phase']} [dim]{s['detail']}[/]")
+        table.add_row("[bold]working[/]", s["who"] or "-")
+        for line in self.recent[-5:]:
+            table.add_row("", f"[dim]{line}[/]")
+        elapsed = time.monotonic() - self.started
+        table.add_row("[bold]so far[/]", f"{s['tokens']:,} tokens · ${s['cost']:.4f} · {elapsed:.0f}s")
+        return Panel(table, title="macaron make", border_style="#FF9AA2")
+
+    def _update(self, line: str | None = None) -> None:
+        if line:
+            self.recent.append(line)
+        if self.live:
+            self.live.update(self._render())
+        elif line:
+            self.console.print(line, markup=False, highlight=False)
+
+    def phase(self, name, detail=""):
+        self.state.update(phase=name, detail=detail)
+        if self.live:
+            self.console.print(f"[bold #FF9AA2]●[/] {name} [dim]{detail}[/]")
+        self._update(None if self.live else f"● {name} {detail}".rstrip())
+
+    def agent(self, who, text):
+        self.state["who"] = who
+        self._update(f"{who}: {text[:100]}")
+
+    def tool(self, who, name, summary):
+        self.state["who"] = who
+        self._update(f"{who} → {name} {summary[:80]}")
+
+    def usage(self, tokens, cost_usd):
+        self.state.update(tokens=tokens, cost=cost_usd)
+        if self.live:
+            self.live.update(self._render())
+
+    def note(self, text):
+        if self.live:
+            self.console.print(text)
+        else:
+            self.console.print(text, markup=False, highlight=False)
+
+    def close(self):
+        if self.live:
+            self.live.stop()
+            self.live = None

@@ -1,0 +1,190 @@
+"""A new app repo from a template (or one of the person's apps), personalised by the brief.
+
+Writes: the template's files, `config/app.json` (title, language, accent, units, currency,
+date format), `macaron.json` with the lineage, `.claude/agents/*.md`, a CLAUDE.md that
+imports the git-ignored `.macaron/brief.md`, and the brief itself. Nothing personal is
+tracked by git: memories live only in `.macaron/`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from macaron_cli import config
+from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
+from macaron_cli.maker.advice import advice_note
+from macaron_cli.maker.brief import Brief
+from macaron_cli.maker.choose import Template
+
+APP_CONFIG = "config/app.json"
+TOKENS_CSS = "static/macaron-tokens.css"
+_NEVER_COPY = {".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", "node_modules", ".venv"}
+_STOP = {"a", "an", "the", "my", "me", "i", "to", "for", "of", "and", "app", "want", "would", "like", "make",
+         "build", "that", "which", "with", "in", "on", "how", "much", "many", "every", "each", "day", "daily",
+         "ko", "ng", "ang", "mga", "sa", "na", "para", "gusto", "isang", "po", "ako", "kung", "ilang", "araw"}
+
+
+def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
+    """A short, unique, ASCII directory name for the app."""
+    words = [w for w in re.findall(r"[a-z0-9]+", idea.lower()) if w not in _STOP and len(w) > 1]
+    base = "-".join(words[:4]) if words else re.sub(r"[^a-z0-9-]+", "-", template_name.lower()).strip("-")
+    base = base[:40].strip("-") or "app"
+    slug, n = base, 2
+    from macaron_cli.apps import load_registry
+
+    taken = set(load_registry())
+    while (apps_root / slug).exists() or slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def localized(value, language: str):
+    """Manifest parameters may hold one value or one per language ({"en": …, "ja": …})."""
+    if isinstance(value, dict) and value and all(isinstance(k, str) and len(k) <= 5 for k in value):
+        return value.get(language) or value.get("en") or next(iter(value.values()))
+    return value
+
+
+def app_title(template: Template, brief: Brief) -> str:
+    params = template.manifest.get("parameters", {})
+    title = localized(params.get("title") or template.manifest.get("title"), brief.language)
+    if isinstance(title, str) and title and (brief.language == "en" or _speaks(title, brief.language)):
+        return title
+    # The template has no title in this language: the idea itself, trimmed, speaks it.
+    short = re.split(r"[。.!?！？\n]", brief.idea.strip())[0]
+    return short[:40]
+
+
+def _speaks(text: str, language: str) -> bool:
+    from macaron_cli.memory.text import detect_language
+
+    return detect_language(text) == language
+
+
+def _copy_tree(src: Path, dest: Path, skip: set[str]) -> None:
+    def ignore(folder, names):
+        rel = Path(folder).relative_to(src)
+        return [n for n in names if n in _NEVER_COPY or str(rel / n) in skip or n.endswith(".pyc")]
+
+    shutil.copytree(src, dest, ignore=ignore, symlinks=True)
+
+
+def _copy_tracked(app: Path, dest: Path) -> None:
+    """From one of the person's apps: its tracked files only (never its data or brief)."""
+    files = subprocess.run(["git", "-C", str(app), "ls-files", "-z"], capture_output=True, check=True).stdout
+    for rel in filter(None, files.decode().split("\0")):
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(app / rel, target)
+
+
+def personal_config(template: Template, brief: Brief, existing: dict) -> dict:
+    cfg = dict(existing)
+    cfg.update({
+        "title": app_title(template, brief), "language": brief.language, "accent": brief.accent,
+        **brief.settings,
+    })
+    if brief.advice:
+        cfg["notice"] = advice_note(brief.language)
+    return cfg
+
+
+def write_json(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def _ensure_gitignore(app: Path, data_files: list[str]) -> None:
+    path = app / ".gitignore"
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    for entry in [f"{PRIVATE_DIR}/", "__pycache__/", ".pytest_cache/", *data_files]:
+        if entry not in lines:
+            lines.append(entry)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _copy_agents(app: Path) -> None:
+    from macaron_cli.resources import agents_dir
+
+    try:
+        source = agents_dir()
+    except FileNotFoundError:
+        return
+    target = app / ".claude" / "agents"
+    target.mkdir(parents=True, exist_ok=True)
+    for md in sorted(source.glob("*.md")):
+        shutil.copy2(md, target / md.name)
+
+
+def _show_advice_note(app: Path, note: str) -> None:
+    """A visible note on every page, whatever the template's own components do."""
+    banner = f'<p class="macaron-notice" role="note" style="padding:.5rem 1rem;margin:0;">{note}</p>'
+    for page in app.glob("**/index.html"):
+        if any(part in _NEVER_COPY or part == "tests" for part in page.relative_to(app).parts):
+            continue
+        html = page.read_text(encoding="utf-8")
+        if "macaron-notice" not in html:
+            page.write_text(re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + banner, html, count=1), encoding="utf-8")
+
+
+def claude_md(manifest: dict, title: str, template_notes: str) -> str:
+    run = " ".join(manifest.get("run", [])) or "macaron run"
+    test = " ".join(manifest.get("test", [])) or "python -m pytest -q tests"
+    parts = [
+        f"# {title}", "",
+        manifest.get("description", "A personal mini-app made with macaron."), "",
+        "## Working on this app", "",
+        f"- Run it: `macaron run` here (or `{run}`); test it: `{test}`.",
+        "- Personal settings (title, language, accent, units, currency, date format) live in "
+        f"`{APP_CONFIG}`; every UI text must follow its `language`.",
+        f"- The shared look comes from `{TOKENS_CSS}`: never edit it; use its variables.",
+        "- The person's data lives under `$MACARON_APP_DATA` (default `data/`); it is git-ignored.",
+        "- UI work goes to the `frontend` subagent, API and data work to the `backend` subagent.",
+        "", "## Who it is for", "",
+        "The private brief (never committed) says who this app is for:", "",
+        f"@{PRIVATE_DIR}/brief.md", "",
+    ]
+    if template_notes.strip():
+        parts += ["## About the template", "", template_notes.strip(), ""]
+    return "\n".join(parts)
+
+
+def write_brief(app: Path, brief: Brief) -> None:
+    private = config.ensure_private_dir(app / PRIVATE_DIR)
+    (private / "brief.md").write_text(brief.markdown(), encoding="utf-8")
+
+
+def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Path:
+    """Create the app directory (not yet a git repo) and return it."""
+    app = apps_root / slug
+    apps_root.mkdir(parents=True, exist_ok=True)
+    data_files = list(template.manifest.get("data_files", []))
+    if template.from_app:
+        app.mkdir()
+        _copy_tracked(template.path, app)
+    else:
+        _copy_tree(template.path, app, set(data_files))
+    manifest = dict(template.manifest)
+    title = app_title(template, brief)
+    manifest.update({
+        "title": title, "template": template.name if not template.from_app else template.manifest.get("template", template.name),
+        "from": template.from_app, "idea": brief.idea,
+    })
+    write_json(app / APP_MANIFEST, manifest)
+    cfg_path = app / APP_CONFIG
+    existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
+    write_json(cfg_path, personal_config(template, brief, existing))
+    notes_path = app / "CLAUDE.md"
+    # A template's own notes are kept; an app's CLAUDE.md was ours, so it is rewritten.
+    notes = notes_path.read_text(encoding="utf-8") if notes_path.exists() and not template.from_app else ""
+    notes_path.write_text(claude_md(manifest, title, notes), encoding="utf-8")
+    _ensure_gitignore(app, data_files)
+    _copy_agents(app)
+    if brief.advice:
+        _show_advice_note(app, advice_note(brief.language))
+    write_brief(app, brief)
+    return app

@@ -1,0 +1,170 @@
+"""The coding agent: one Claude Agent SDK session per phase, run in the app repo.
+
+`agent_options` is the one place the SDK is configured (FACTS.md): project settings so
+the app's CLAUDE.md and `.claude/agents/` load, the endpoint and keys from the
+environment, a private CLAUDE_CONFIG_DIR so the person's ~/.claude is untouched, one
+retry, the guard hook and the memory tool. `run_turn` streams one prompt's work,
+reporting progress and cost, and turns budget and model failures into exceptions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from macaron_cli.apps import PRIVATE_DIR
+from macaron_cli.maker.cost import BudgetExceeded, CostMeter
+from macaron_cli.maker.progress import Progress
+from macaron_cli.maker.tools import TOOL_NAME
+
+TOOLS = ["Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "Bash", "Agent", "TodoWrite"]
+TURN_TIMEOUT_S = float(os.environ.get("MACARON_AGENT_TIMEOUT", "1800"))
+
+SYSTEM_APPEND = """\
+You are macaron's coder. You turn one person's idea into a small personal web app in this
+repository, which already holds a working template (read CLAUDE.md and .macaron/brief.md).
+Delegate: give UI work (components, pages, styles, UI text in the person's language) to the
+`frontend` subagent and API, data and persistence work to the `backend` subagent, using the
+Agent tool with run_in_background: false. Keep the app's tests passing and add tests for
+what you add. Work only inside this repository; never edit static/macaron-tokens.css.
+The person's memories are private: use them to shape the app, never write them into files.
+"""
+
+
+class ModelError(Exception):
+    """The model endpoint failed (overloaded, 5xx, a cut stream, a timeout)."""
+
+
+@dataclass
+class TurnResult:
+    session_id: str | None = None
+    text: str = ""
+    turns: int = 0
+    subagents: list[str] = field(default_factory=list)
+
+
+def endpoint_url() -> str | None:
+    return os.environ.get("ANTHROPIC_BASE_URL") or None
+
+
+def model_configured() -> bool:
+    """Is any model reachable in principle? (a key, a token, or an endpoint of one's own)."""
+    return any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"))
+
+
+def agent_env(app: Path) -> dict[str, str]:
+    env = {
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "CLAUDE_CONFIG_DIR": str(app / PRIVATE_DIR / "claude"),
+        "CLAUDE_CODE_MAX_RETRIES": os.environ.get("CLAUDE_CODE_MAX_RETRIES", "1"),
+        "ENABLE_TOOL_SEARCH": "false",  # the memory tool must be visible, not deferred
+        "MACARON_APP_DATA": str(app / "data"),
+    }
+    for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL",
+                 "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL"):
+        if os.environ.get(name):
+            env[name] = os.environ[name]
+    if not os.environ.get("ANTHROPIC_API_KEY") and not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+        env["ANTHROPIC_API_KEY"] = "local-endpoint"  # an own endpoint needs no key, the CLI wants one
+    return env
+
+
+def agent_options(app: Path, hook, mcp_server, *, model: str | None = None, resume: str | None = None,
+                  budget_usd: float | None = None, stderr=None):
+    from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
+
+    return ClaudeAgentOptions(
+        cwd=str(app),
+        setting_sources=["project"],
+        tools=TOOLS,
+        allowed_tools=[*TOOLS, TOOL_NAME],
+        permission_mode="acceptEdits",  # works as root, unlike bypassPermissions
+        system_prompt={"type": "preset", "preset": "claude_code", "append": SYSTEM_APPEND},
+        mcp_servers={"macaron": mcp_server},
+        hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[hook])]},
+        env=agent_env(app),
+        model=model,
+        resume=resume,
+        # A runaway backstop only: our own meter (cost.py) enforces the real budget.
+        max_budget_usd=budget_usd * 3 if budget_usd else None,
+        stderr=stderr,
+    )
+
+
+def _summary(name: str, tool_input: dict) -> str:
+    for key in ("file_path", "command", "pattern", "description", "query", "path"):
+        if key in tool_input:
+            return str(tool_input[key]).splitlines()[0] if tool_input[key] else ""
+    return ""
+
+
+async def _run(options, prompt: str, meter: CostMeter, progress: Progress) -> TurnResult:
+    from claude_agent_sdk import AssistantMessage, ClaudeSDKClient, ResultMessage, TextBlock, ToolUseBlock
+    from claude_agent_sdk import TaskNotificationMessage, TaskStartedMessage
+
+    result = TurnResult()
+    names: dict[str, str] = {}  # Agent tool_use id → subagent name
+    open_tasks: set[str] = set()
+    async with ClaudeSDKClient(options) as client:
+        await client.query(prompt)
+        async for message in client.receive_messages():
+            if isinstance(message, TaskStartedMessage):
+                open_tasks.add(message.data.get("task_id", ""))
+            elif isinstance(message, TaskNotificationMessage):
+                open_tasks.discard(message.data.get("task_id", ""))
+            elif isinstance(message, AssistantMessage):
+                who = names.get(message.parent_tool_use_id or "", "main")
+                if message.error:
+                    raise ModelError(_error_text(message))
+                meter.add(message.model, message.usage, getattr(message, "message_id", None))
+                progress.usage(meter.total_tokens, meter.cost_usd)
+                for block in message.content:
+                    if isinstance(block, ToolUseBlock):
+                        if block.name in ("Agent", "Task"):
+                            names[block.id] = str(block.input.get("subagent_type") or "subagent")
+                            result.subagents.append(names[block.id])
+                            progress.agent(names[block.id], str(block.input.get("description", "")))
+                        else:
+                            progress.tool(who, block.name, _summary(block.name, block.input))
+                    elif isinstance(block, TextBlock) and block.text.strip():
+                        progress.agent(who, block.text.strip().splitlines()[0])
+                if meter.over_budget:
+                    await client.interrupt()
+                    meter.check()
+            elif isinstance(message, ResultMessage):
+                result.session_id = message.session_id
+                result.turns += message.num_turns or 0
+                if message.is_error:
+                    raise ModelError(_result_error(message))
+                result.text = message.result or result.text
+                if not open_tasks:
+                    break
+    return result
+
+
+def _error_text(message) -> str:
+    text = " ".join(getattr(b, "text", "") for b in message.content).strip()
+    return text or str(message.error)
+
+
+def _result_error(message) -> str:
+    return (message.result or "").strip() or f"the agent session ended with an error ({message.subtype})"
+
+
+def run_turn(options, prompt: str, meter: CostMeter, progress: Progress) -> TurnResult:
+    """Run one prompt to completion; BudgetExceeded or ModelError when it cannot finish."""
+    from claude_agent_sdk import ClaudeSDKError
+
+    async def guarded():
+        return await asyncio.wait_for(_run(options, prompt, meter, progress), TURN_TIMEOUT_S)
+
+    try:
+        return asyncio.run(guarded())
+    except (BudgetExceeded, ModelError):
+        raise
+    except asyncio.TimeoutError:
+        raise ModelError(f"the model did not finish within {TURN_TIMEOUT_S:.0f} s") from None
+    except ClaudeSDKError as exc:
+        raise ModelError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
