@@ -49,7 +49,7 @@ def _summary(result: MakeResult) -> None:
     if result.mode == OFFLINE:
         out.print("[bold]No model customised this app[/]: it is the template, personalised from what macaron "
                   "knows about you (offline, or no model configured).")
-    mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
+    mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
     out.print(f"{mark} [bold]{result.title or result.app}[/] from the {result.template} template  [dim]{result.path}[/]")
     if result.subagents:
         out.print(f"  built by the coder with: {', '.join(result.subagents)}")
@@ -60,7 +60,7 @@ def _summary(result: MakeResult) -> None:
     out.print(f"  checkpoints: {', '.join(c['phase'] for c in result.checkpoints)}")
     out.print(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
     for problem in result.problems[:5]:
-        out.print(f"  [red]✗[/] {problem}", markup=True)
+        out.print(f"  ✗ {problem}", markup=False)
     if result.message:
         out.print(result.message, markup=False)
     if result.ok or result.status == "tests-failed":

@@ -24,6 +24,7 @@ from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.session import ModelError, endpoint_url, model_configured
 
 OFFLINE, AGENT = "offline", "agent"
+DEFAULT_CLOUD = "https://api.anthropic.com"  # where the agent goes without ANTHROPIC_BASE_URL
 
 
 @dataclass
@@ -100,6 +101,11 @@ def _confirm_advice(brief: Brief, request: MakeRequest) -> None:
 
 
 def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResult:
+    import warnings
+
+    # Verification forks processes while the memory store is open; lancedb warns about it,
+    # but the child never touches the store.
+    warnings.filterwarnings("ignore", message="lancedb fork support")
     progress = progress or Progress()
     settings = config.load_settings()
     if request.resume:
@@ -136,7 +142,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
 
     register(slug, path=str(app), idea=idea, template=state["template"], mode=mode, created_at=now_iso(),
              **({"from": template.from_app} if template.from_app else {}))
-    _ledger_brief(slug, brief, endpoint, template, settings)
+    _ledger_brief(slug, brief, mode, template, settings)
 
     from macaron_cli.checkpoints import AppRepo
 
@@ -208,8 +214,7 @@ def _verify(app: Path, progress: Progress):
 
     progress.phase("verify", "tests, then open it in a headless browser")
     report = verify_app(app, screenshot=True)
-    for problem in report.problems:
-        progress.note(f"  ✗ {problem}")
+    progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
     return report
 
 
@@ -237,7 +242,7 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
         progress.note(f"  ⛔ refused {name}: {reason}")
 
     hook = pre_tool_use(app, [config.home()], on_deny)
-    server = memory_server(store, levels, private / "memory_calls.jsonl")
+    server = memory_server(store, levels, private / "memory_calls.jsonl", _ledger_search(state["slug"], settings))
     model = settings.raw.get("model") if isinstance(settings.raw.get("model"), str) else None
     report = None
     try:
@@ -262,9 +267,9 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
             _checkpoint(app, repo, state, phase, f"fix round {state['rounds']}", report, meter)
         report = report or _verify(app, progress)
     except BudgetExceeded as exc:
-        return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}.")
+        return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}")
     except ModelError as exc:
-        return _stopped(app, repo, state, meter, "model-error", f"The model failed: {exc}.")
+        return _stopped(app, repo, state, meter, "model-error", f"The model failed: {exc}")
     return _finish(app, repo, state, report, meter)
 
 
@@ -299,7 +304,7 @@ def _stopped(app, repo, state, meter, status, message) -> MakeResult:
     make_state.save(app, state)
     result = _result(app, repo, state, None, meter)
     result.status = status
-    result.message = f"{message} Everything so far is saved; continue with `macaron make --resume {state['slug']}`."
+    result.message = f"{message.rstrip('. ')}. Everything so far is saved; continue with `macaron make --resume {state['slug']}`."
     return result
 
 
@@ -334,15 +339,31 @@ def _result(app, repo, state, report, meter) -> MakeResult:
     )
 
 
-def _ledger_brief(slug, brief, endpoint, template, settings) -> None:
-    """Tell the ledger (when installed) which memories went where for this app."""
-    try:
-        from macaron_cli.ledger import signals
-    except ImportError:
-        return
-    signals.brief_made(slug, brief.memories, endpoint or "local:none", template=template.name,
+def _audit_endpoint(mode: str) -> str:
+    """Where the brief goes, as the ledger records it (offline: nowhere but this machine)."""
+    return "localhost" if mode == OFFLINE else (endpoint_url() or DEFAULT_CLOUD)
+
+
+def _ledger_brief(slug, brief, mode, template, settings) -> None:
+    """Tell the ledger which memories went where for this app, and why this template."""
+    from macaron_cli.ledger import signals
+
+    signals.brief_made(slug, brief.memories, _audit_endpoint(mode), template=template.name,
                        domain=_domain(brief), from_app=template.from_app,
-                       reason="keywords: " + ", ".join(template.matched), trusted=settings.trusted_endpoints)
+                       reason="keywords: " + (", ".join(template.matched) or "none matched"),
+                       trusted=settings.trusted_endpoints)
+
+
+def _ledger_search(slug: str, settings):
+    """Each memory_search answer is a send of memories to the model: the ledger audits it."""
+
+    def record(query, memories):
+        from macaron_cli.ledger.store import Ledger, node
+
+        Ledger.open().record_request(node("brief", slug), _audit_endpoint(AGENT), memories,
+                                     purpose="memory_search", trusted=settings.trusted_endpoints)
+
+    return record
 
 
 def _domain(brief: Brief) -> str:

@@ -19,10 +19,11 @@ from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
 from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
+from macaron_cli.memory.text import detect_language
 
 APP_CONFIG = "config/app.json"
 TOKENS_CSS = "static/macaron-tokens.css"
-_NEVER_COPY = {".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", "node_modules", ".venv"}
+_NEVER_COPY = {".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", ".benchmarks", "node_modules", ".venv"}
 _STOP = {"a", "an", "the", "my", "me", "i", "to", "for", "of", "and", "app", "want", "would", "like", "make",
          "build", "that", "which", "with", "in", "on", "how", "much", "many", "every", "each", "day", "daily",
          "ko", "ng", "ang", "mga", "sa", "na", "para", "gusto", "isang", "po", "ako", "kung", "ilang", "araw"}
@@ -42,27 +43,24 @@ def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
     return slug
 
 
-def localized(value, language: str):
-    """Manifest parameters may hold one value or one per language ({"en": …, "ja": …})."""
-    if isinstance(value, dict) and value and all(isinstance(k, str) and len(k) <= 5 for k in value):
-        return value.get(language) or value.get("en") or next(iter(value.values()))
-    return value
+def _translated_title(source: Path, language: str) -> str | None:
+    """The template's own name for itself in `language` (its static/i18n `app.title`)."""
+    path = source / "static" / "i18n" / "app.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get(language, {}).get("app.title") or None
+    except (OSError, json.JSONDecodeError, AttributeError):
+        return None
 
 
 def app_title(template: Template, brief: Brief) -> str:
-    params = template.manifest.get("parameters", {})
-    title = localized(params.get("title") or template.manifest.get("title"), brief.language)
-    if isinstance(title, str) and title and (brief.language == "en" or _speaks(title, brief.language)):
+    translated = _translated_title(template.path, brief.language)
+    if translated:
+        return translated
+    title = template.manifest.get("title")
+    if isinstance(title, str) and title and detect_language(title) == brief.language:
         return title
-    # The template has no title in this language: the idea itself, trimmed, speaks it.
-    short = re.split(r"[。.!?！？\n]", brief.idea.strip())[0]
-    return short[:40]
-
-
-def _speaks(text: str, language: str) -> bool:
-    from macaron_cli.memory.text import detect_language
-
-    return detect_language(text) == language
+    # No title in this language: the idea itself, trimmed, speaks it.
+    return re.split(r"[。.!?！？\n]", brief.idea.strip())[0][:40]
 
 
 def _copy_tree(src: Path, dest: Path, skip: set[str]) -> None:
@@ -131,26 +129,16 @@ def _show_advice_note(app: Path, note: str) -> None:
             page.write_text(re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + banner, html, count=1), encoding="utf-8")
 
 
-def claude_md(manifest: dict, title: str, template_notes: str) -> str:
-    run = " ".join(manifest.get("run", [])) or "macaron run"
-    test = " ".join(manifest.get("test", [])) or "python -m pytest -q tests"
-    parts = [
-        f"# {title}", "",
-        manifest.get("description", "A personal mini-app made with macaron."), "",
-        "## Working on this app", "",
-        f"- Run it: `macaron run` here (or `{run}`); test it: `{test}`.",
-        "- Personal settings (title, language, accent, units, currency, date format) live in "
-        f"`{APP_CONFIG}`; every UI text must follow its `language`.",
-        f"- The shared look comes from `{TOKENS_CSS}`: never edit it; use its variables.",
-        "- The person's data lives under `$MACARON_APP_DATA` (default `data/`); it is git-ignored.",
-        "- UI work goes to the `frontend` subagent, API and data work to the `backend` subagent.",
-        "", "## Who it is for", "",
-        "The private brief (never committed) says who this app is for:", "",
-        f"@{PRIVATE_DIR}/brief.md", "",
-    ]
-    if template_notes.strip():
-        parts += ["## About the template", "", template_notes.strip(), ""]
-    return "\n".join(parts)
+def claude_md(manifest: dict, title: str, idea: str) -> str:
+    """The app's CLAUDE.md from the templates' shared CLAUDE.md.tmpl; it imports the brief."""
+    from string import Template as Text
+
+    from macaron_cli.resources import templates_dir
+
+    source = templates_dir() / "CLAUDE.md.tmpl"
+    text = source.read_text(encoding="utf-8") if source.exists() else f"# $title\n\n$description\n\n@{PRIVATE_DIR}/brief.md\n"
+    return Text(text).safe_substitute(title=title, description=manifest.get("description", ""),
+                                      template=manifest.get("template", ""), idea=idea)
 
 
 def write_brief(app: Path, brief: Brief) -> None:
@@ -178,10 +166,7 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
     write_json(cfg_path, personal_config(template, brief, existing))
-    notes_path = app / "CLAUDE.md"
-    # A template's own notes are kept; an app's CLAUDE.md was ours, so it is rewritten.
-    notes = notes_path.read_text(encoding="utf-8") if notes_path.exists() and not template.from_app else ""
-    notes_path.write_text(claude_md(manifest, title, notes), encoding="utf-8")
+    (app / "CLAUDE.md").write_text(claude_md(manifest, title, brief.idea), encoding="utf-8")
     _ensure_gitignore(app, data_files)
     _copy_agents(app)
     if brief.advice:

@@ -1,0 +1,74 @@
+"""A scripted coding session for `macaron make`, replayed by tests/support/model_server.py.
+
+Stateless: each reply is decided from the request alone (FACTS.md), so retries and the
+SDK's extra requests never break the script.
+- A subagent's request is recognised by the task text the main agent gave it (its first
+  user message); the main agent's by the phase prompt and the assistant turns since.
+- Build: the main agent delegates to `frontend` (writes a page note) and `backend` (adds a
+  test that fails on purpose); verification then fails.
+- Fix: the verification report comes back; the main agent delegates to `backend`, which
+  reads and rewrites the test so it passes.
+"""
+
+from __future__ import annotations
+
+from tests.support.model_server import Reply
+
+FRONTEND_TASK = "FRONTEND TASK: add a line for the person to the main page folder."
+BACKEND_TASK = "BACKEND TASK: add a test for the made-for-you feature."
+BACKEND_FIX_TASK = "BACKEND FIX TASK: make the failing test pass."
+FIX_PROMPT_MARK = "macaron verified the app and it is not done yet"
+BROKEN_MARK = "BROKEN_ON_PURPOSE"
+FAILING_TEST = f"def test_made_for_you():\n    assert 1 + 1 == 3, '{BROKEN_MARK}'\n"
+PASSING_TEST = "def test_made_for_you():\n    assert 1 + 1 == 2\n"
+NOTE_FILE = "static/made-for-you.txt"
+TEST_FILE = "tests/test_made_for_you.py"
+
+
+def _first_user_text(req) -> str:
+    for m in req.messages:
+        if m.get("role") == "user":
+            content = m.get("content")
+            if isinstance(content, str):
+                return content
+            return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def _turns_since(req, mark: str) -> int:
+    """Assistant turns after the last user message containing `mark`."""
+    count, seen = 0, False
+    for m in req.messages:
+        text = str(m.get("content"))
+        if m.get("role") == "user" and mark in text and "tool_result" not in text[:40]:
+            count, seen = 0, True
+        elif m.get("role") == "assistant":
+            count += 1
+    return count if seen else req.assistant_turns()
+
+
+def agent(subagent_type: str, prompt: str) -> Reply:
+    return Reply.tool("Agent", {"description": f"{subagent_type} work", "prompt": prompt,
+                                "subagent_type": subagent_type, "run_in_background": False})
+
+
+def build_and_fix(app_dir_hint: str = "") -> callable:
+    def responder(req) -> Reply:
+        first = _first_user_text(req)
+        n = req.assistant_turns()
+        if FRONTEND_TASK in first:
+            return [Reply.tool("Write", {"file_path": NOTE_FILE, "content": "Made for you by macaron.\n"}),
+                    Reply.text("Frontend done.")][min(n, 1)]
+        if BACKEND_FIX_TASK in first:
+            return [Reply.tool("Read", {"file_path": TEST_FILE}),
+                    Reply.tool("Write", {"file_path": TEST_FILE, "content": PASSING_TEST}),
+                    Reply.text("Backend fix done.")][min(n, 2)]
+        if BACKEND_TASK in first:
+            return [Reply.tool("Write", {"file_path": TEST_FILE, "content": FAILING_TEST}),
+                    Reply.text("Backend done.")][min(n, 1)]
+        if FIX_PROMPT_MARK in req.raw:
+            k = _turns_since(req, FIX_PROMPT_MARK)
+            return agent("backend", BACKEND_FIX_TASK) if k == 0 else Reply.text("Fixed.")
+        return [agent("frontend", FRONTEND_TASK), agent("backend", BACKEND_TASK), Reply.text("Built.")][min(n, 2)]
+
+    return responder

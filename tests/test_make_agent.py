@@ -1,0 +1,127 @@
+"""End to end: the real `macaron make` CLI, the real Agent SDK and its bundled CLI, real
+git, sandbox and browser; only the model is scripted (tests/support/model_server.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support import scripted_make as script
+from tests.support.model_server import ModelServer
+
+pytestmark = pytest.mark.slow
+
+
+def _env(server) -> dict:
+    return {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"}
+
+
+def test_make_delegates_verifies_fixes_and_checkpoints(macaron, tmp_path):
+    macaron("memory", "add", "I drink my water from a 500 ml bottle", "--domain", "health")
+    macaron("memory", "add", "My kidney condition limits how much water I drink", "--privacy", "private")
+    with ModelServer(script.build_and_fix()) as server:
+        run = macaron("make", "a water tracker", "--yes", "--json", env=_env(server), timeout=600)
+        requests = list(server.requests)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    app = Path(out["path"])
+    assert out["mode"] == "agent" and out["tests"] == "passed" and out["opened"] is True
+    assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build", "fix-1"]
+    assert [c["tests"] for c in out["checkpoints"]][1:] == ["failed", "passed"]
+    assert out["tokens"]["total"] > 0 and out["screenshot"] and Path(out["screenshot"]).exists()
+    # The subagents' own system prompts reached the model.
+    for name in ("frontend", "backend"):
+        body = (app / ".claude" / "agents" / f"{name}.md").read_text().split("---")[-1].strip()
+        assert any(body[:80] in r.system for r in requests), f"{name} prompt never reached the model"
+    # Files were written; the failure report reached the agent in a later request.
+    assert (app / script.NOTE_FILE).exists()
+    assert "1 + 1 == 2" in (app / script.TEST_FILE).read_text()
+    report_seen = [i for i, r in enumerate(requests) if script.BROKEN_MARK in r.raw and script.FIX_PROMPT_MARK in r.raw]
+    assert report_seen, "the verification report never reached the agent"
+    # Privacy: the personal memory went to the model, the private one never did.
+    everything = server.all_bytes()
+    assert "500 ml bottle" in everything
+    assert "kidney" not in everything
+    # Nothing personal is tracked by git.
+    tracked = macaron_git(app, "ls-files")
+    assert ".macaron/brief.md" not in tracked and "500 ml" not in macaron_git(app, "log", "-p")
+    apps = json.loads(macaron("apps", "--json").stdout)
+    assert [a["app"] for a in apps] == [out["app"]] and apps[0]["tests"] == "passed"
+
+
+def macaron_git(app: Path, *args) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "-C", str(app), *args], capture_output=True, text=True).stdout
+
+
+def _state(app: Path) -> dict:
+    return json.loads((app / ".macaron" / "make.json").read_text())
+
+
+def test_budget_stops_cleanly_at_a_checkpoint(macaron):
+    # Every answer costs about $5 at Claude prices (our own table), over a $1 budget.
+    expensive = lambda req: script.agent("frontend", script.FRONTEND_TASK) if req.assistant_turns() == 0 else None
+    from tests.support.model_server import Reply
+
+    def responder(req):
+        reply = expensive(req) or Reply.text("Still going.")
+        reply.input_tokens = 1_000_000
+        return reply
+
+    with ModelServer(responder) as server:
+        run = macaron("make", "a habit tracker", "--budget", "1", "--yes", "--json", env=_env(server))
+        requests = len(server.requests)
+    assert run.returncode == 1
+    out = json.loads(run.stdout)
+    assert out["cost_usd"] >= 1 and requests <= 2  # stopped at the first answer over budget
+    app = Path(out["path"])
+    assert _state(app)["status"] == "budget"
+    assert out["checkpoints"][0]["phase"] == "scaffold"
+    assert macaron_git(app, "status", "--porcelain").strip() == ""  # the repo is at its last checkpoint
+
+
+def test_hook_refuses_writes_outside_the_repo(macaron, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    from tests.support.model_server import Reply
+
+    def responder(req):
+        if "Built" in req.raw and req.assistant_turns() >= 2:
+            return Reply.text("Done.")
+        steps = [Reply.tool("Write", {"file_path": str(outside / "stolen.txt"), "content": "x"}),
+                 Reply.tool("Bash", {"command": f"echo x > {outside / 'shell.txt'} && rm -rf {outside}"}),
+                 Reply.text("Built.")]
+        return steps[min(req.assistant_turns(), 2)]
+
+    with ModelServer(responder) as server:
+        run = macaron("make", "a habit tracker", "--max-rounds", "0", "--yes", "--json", env=_env(server))
+        requests = list(server.requests)
+    out = json.loads(run.stdout)
+    assert outside.is_dir() and list(outside.iterdir()) == []
+    denied = (Path(out["path"]) / ".macaron" / "denied.jsonl").read_text().splitlines()
+    assert [json.loads(line)["tool"] for line in denied] == ["Write", "Bash"]
+    assert any("outside the app repo" in t for r in requests for t in r.tool_results())
+    assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build"]
+
+
+def test_model_error_exits_1_and_resume_finishes(macaron):
+    from tests.support.model_server import Reply
+
+    with ModelServer(lambda req: Reply.error(529)) as server:
+        run = macaron("make", "a habit tracker", "--yes", env=_env(server))
+    assert run.returncode == 1
+    assert "--resume" in run.stdout + run.stderr and "Traceback" not in run.stderr
+    apps = json.loads(macaron("apps", "--json").stdout)
+    app = Path(apps[0]["path"])
+    assert _state(app)["status"] == "model-error"
+    assert [c["phase"] for c in json.loads(macaron("checkpoints", app, "--json").stdout)] == ["scaffold"]
+
+    with ModelServer(lambda req: Reply.text("Built.")) as server:
+        again = macaron("make", "--resume", apps[0]["app"], "--yes", "--json", env=_env(server))
+    assert again.returncode == 0, again.stdout + again.stderr
+    out = json.loads(again.stdout)
+    assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build"] and out["tests"] == "passed"
+    assert _state(app)["status"] == "done"
