@@ -11,6 +11,8 @@ at a checkpoint holding all work so far, resumable with `macaron make --resume A
 from __future__ import annotations
 
 import subprocess
+import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -107,6 +109,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     # but the child never touches the store.
     warnings.filterwarnings("ignore", message="lancedb fork support")
     progress = progress or Progress()
+    started = time.monotonic()
     settings = config.load_settings()
     if request.resume:
         return resume_app(request, progress, settings)
@@ -135,6 +138,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         "language": brief.language, "accent": brief.accent, "settings": brief.settings, "advice": brief.advice,
         "memory_ids": brief.memory_ids, "matched_keywords": template.matched, "phases": [], "rounds": 0,
         "cost_usd": 0.0, "tokens": {}, "status": "running", "budget_usd": budget, "max_rounds": request.max_rounds,
+        "timings": {"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     }
     make_state.save(app, state)
     from macaron_cli.apps import register
@@ -193,7 +197,13 @@ def _brief_from_state(state: dict, store) -> Brief:
 
 
 def _open_memory():
-    from macaron_cli.memory import MemoryStore
+    """The person's memory, or None when they have none yet (then the memory engine is
+    not even imported: it is the slowest import of a make)."""
+    from macaron_cli.memory.store import TABLE, MemoryStore
+
+    uri = config.memory_uri()
+    if "://" not in uri and not (Path(uri) / f"{TABLE}.lance").exists():
+        return None
 
     return MemoryStore.open()
 
@@ -209,17 +219,29 @@ def _tests_status(report) -> str | None:
     return "passed" if report.tests_ok else "failed"
 
 
-def _verify(app: Path, progress: Progress):
+@contextmanager
+def timed(state: dict, key: str):
+    """Add the block's wall time to state["timings"][key] (the summary and bench read it)."""
+    start = time.monotonic()
+    try:
+        yield
+    finally:
+        timings = state.setdefault("timings", {})
+        timings[key] = round(timings.get(key, 0.0) + time.monotonic() - start, 3)
+
+
+def _verify(app: Path, state: dict, progress: Progress):
     from macaron_cli.sandbox.verify import verify_app
 
     progress.phase("verify", "tests, then open it in a headless browser")
-    report = verify_app(app, screenshot=True)
+    with timed(state, "verify"):
+        report = verify_app(app, screenshot=True)
     progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
     return report
 
 
 def _offline(app: Path, repo, state: dict, progress: Progress) -> MakeResult:
-    report = _verify(app, progress)
+    report = _verify(app, state, progress)
     repo.checkpoint("scaffold", f"scaffold from {state['template']}, personalised (no model)",
                     tests=_tests_status(report), cost_usd=0.0)
     _phase_done(app, state, "scaffold")
@@ -251,10 +273,10 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
             meter.check()
             _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
                   prompts.build(brief, state))
-            report = _verify(app, progress)
+            report = _verify(app, state, progress)
             _checkpoint(app, repo, state, "build", "the coder built the app", report, meter)
         while state["rounds"] < state["max_rounds"]:
-            report = report or _verify(app, progress)
+            report = report or _verify(app, state, progress)
             if report.ok:
                 break
             state["rounds"] += 1
@@ -263,9 +285,9 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
             meter.check()
             _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
                   prompts.fix(report.feedback()))
-            report = _verify(app, progress)
+            report = _verify(app, state, progress)
             _checkpoint(app, repo, state, phase, f"fix round {state['rounds']}", report, meter)
-        report = report or _verify(app, progress)
+        report = report or _verify(app, state, progress)
     except BudgetExceeded as exc:
         return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}")
     except ModelError as exc:
@@ -277,7 +299,8 @@ def _turn(app, state, meter, progress, run_turn, agent_options, hook, server, mo
     options = agent_options(app, hook, server, model=model, resume=state.get("session_id"),
                             budget_usd=state.get("budget_usd"))
     try:
-        result = run_turn(options, prompt, meter, progress)
+        with timed(state, "agent"):
+            result = run_turn(options, prompt, meter, progress)
     finally:
         state.update(cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
         make_state.save(app, state)

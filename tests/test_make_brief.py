@@ -1,0 +1,63 @@
+"""The brief: relevant memories, filtered by where the brief goes; the person's locale."""
+
+from __future__ import annotations
+
+import pytest
+
+from macaron_cli.config import Settings
+from macaron_cli.maker.advice import advice_kind
+from macaron_cli.maker.brief import build_brief
+from macaron_cli.maker.personal import personal_settings
+from macaron_cli.memory import MemoryStore
+
+
+@pytest.fixture
+def store(macaron_home):
+    s = MemoryStore.open()
+    s.add("I drink from a 500 ml bottle at my desk", domain="health")
+    s.add("I am saving for a trip to Kyoto in spring", domain="finance")
+    s.add("My kidney doctor told me to drink carefully", domain="health", privacy="private")
+    s.add("The surprise party drinks are hidden in the garage", privacy="secret")
+    return s
+
+
+def texts(brief):
+    return " | ".join(m.text for m in brief.memories)
+
+
+def test_cloud_brief_has_personal_memories_but_never_private_or_secret(store):
+    brief = build_brief("a hydration tracker", store, Settings(), "https://api.anthropic.com")
+    assert "500 ml bottle" in texts(brief)  # found through the goal's expansion (hydration → drink)
+    assert "kidney" not in texts(brief) and "surprise" not in texts(brief)
+    assert "kidney" not in brief.markdown()
+
+
+def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
+    local = build_brief("a hydration tracker", store, Settings(), "http://127.0.0.1:8000")
+    trusted = build_brief("a hydration tracker", store, Settings(trusted_endpoints=["https://gpu.example:9000"]),
+                          "https://gpu.example:9000")
+    for brief in (local, trusted):
+        assert "kidney" in texts(brief) and "surprise" not in texts(brief)
+
+
+def test_brief_speaks_the_ideas_language_with_its_currency(store):
+    brief = build_brief("家計簿アプリがほしい", store, Settings(color="pistachio"), None)
+    assert brief.language == "ja" and brief.settings["currency"] == "JPY" and brief.accent == "#B5EAD7"
+    assert build_brief("Gusto ko ng talaan ng gastos ko", store, Settings(), None).language == "tl"
+
+
+def test_memories_override_language_defaults():
+    assert personal_settings("en", ["I get paid in pesos"])["currency"] == "PHP"
+    assert personal_settings("en", ["I weigh myself in pounds"])["units"] == "imperial"
+    assert personal_settings("ko", [])["currency"] == "KRW"
+
+
+@pytest.mark.parametrize("idea,kind", [
+    ("an insulin dose calculator", "medical"), ("a symptom checker that diagnoses my rash", "medical"),
+    ("薬の服用量を計算するアプリ", "medical"), ("an app that tells me which stocks to invest in", "financial"),
+    ("a loan repayment planner", "financial"), ("대출 상환 계산기", "financial"), ("投资组合建议", "financial"),
+    ("a water tracker", None), ("a mood diary", None), ("track my spending", None), ("毎日の水分記録", None),
+    ("a medication taken checklist", None),
+])
+def test_advice_apps_are_recognised_and_plain_trackers_are_not(idea, kind):
+    assert advice_kind(idea) == kind
