@@ -37,7 +37,7 @@ class Brief:
     idea: str
     language: str
     accent: str
-    settings: dict  # units, currency, date_format
+    settings: dict  # units, currency
     memories: list = field(default_factory=list)  # Memory records that went into the brief
     advice: str | None = None  # 'medical' | 'financial' | None
 
@@ -53,7 +53,7 @@ class Brief:
             f"- Language of every UI text: {self.language}",
             f"- Accent colour: {self.accent} (the `--macaron-accent` CSS variable; never edit static/macaron-tokens.css)",
             f"- Units: {self.settings['units']}; currency: {self.settings['currency']}; "
-            f"date format: {self.settings['date_format']}",
+            "dates in the language's own format",
         ]
         if self.advice:
             lines.append(f"- This app touches {self.advice} matters: keep the visible note "

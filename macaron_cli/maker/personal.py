@@ -1,4 +1,4 @@
-"""What an app should say and show for a person: language, units, currency, dates, colour.
+"""What an app should say and show for a person: language, units, currency, colour.
 
 Defaults follow the language of the idea; the person's memories (e.g. "I think in
 ounces", "I get paid in pesos") and settings override them.
@@ -12,13 +12,8 @@ from macaron_cli.memory.text import detect_language
 
 LANGUAGES = ("en", "ja", "ko", "zh", "tl")
 
-_DEFAULTS = {
-    "en": {"currency": "USD", "date_format": "YYYY-MM-DD"},
-    "ja": {"currency": "JPY", "date_format": "YYYY/MM/DD"},
-    "ko": {"currency": "KRW", "date_format": "YYYY. MM. DD."},
-    "zh": {"currency": "CNY", "date_format": "YYYY-MM-DD"},
-    "tl": {"currency": "PHP", "date_format": "MM/DD/YYYY"},
-}
+# Dates follow the language through the templates' "locale" format; money needs a guess.
+_CURRENCY = {"en": "USD", "ja": "JPY", "ko": "KRW", "zh": "CNY", "tl": "PHP"}
 
 # Clues in what the person told macaron; the first match wins.
 _CURRENCY_CLUES = [
@@ -55,8 +50,8 @@ def accent_colour(setting: str | None) -> str:
 
 
 def personal_settings(language: str, memory_texts: list[str]) -> dict:
-    """Units, currency and date format for this person, from language defaults and memories."""
-    out = {"units": "metric", **_DEFAULTS.get(language, _DEFAULTS["en"])}
+    """Units and currency for this person, from language defaults and memories."""
+    out = {"units": "metric", "currency": _CURRENCY.get(language, "USD")}
     joined = "\n".join(memory_texts)
     if _IMPERIAL.search(joined):
         out["units"] = "imperial"

@@ -53,6 +53,7 @@ def _translated_title(source: Path, language: str) -> str | None:
 
 
 def app_title(template: Template, brief: Brief) -> str:
+    """The app's name in the idea's language (what the person will see in its header)."""
     translated = _translated_title(template.path, brief.language)
     if translated:
         return translated
@@ -82,10 +83,12 @@ def _copy_tracked(app: Path, dest: Path) -> None:
 
 def personal_config(template: Template, brief: Brief, existing: dict) -> dict:
     cfg = dict(existing)
-    cfg.update({
-        "title": app_title(template, brief), "language": brief.language, "accent": brief.accent,
-        **brief.settings,
-    })
+    title = app_title(template, brief)
+    # The template's own name stays "" in the config, so the app keeps translating it
+    # when the person switches language; only a name of our own is written down.
+    own_name = title == _translated_title(template.path, brief.language)
+    cfg.update({"title": "" if own_name else title, "language": brief.language, "accent": brief.accent,
+                **brief.settings})
     if brief.advice:
         cfg["notice"] = advice_note(brief.language)
     return cfg
