@@ -46,6 +46,10 @@ def test_make_delegates_verifies_fixes_and_checkpoints(macaron, tmp_path):
     assert "1 + 1 == 2" in (app / script.TEST_FILE).read_text()
     assert any(script.BROKEN_MARK in r.raw and script.FIX_PROMPT_MARK in r.raw for r in requests), \
         "the verification report never reached the agent"
+    # The coder asked the memory for more; the call was logged; the answer reached it.
+    calls = [json.loads(line) for line in (app / ".macaron" / "memory_calls.jsonl").read_text().splitlines()]
+    assert calls and calls[0]["query"] == script.MEMORY_QUERY
+    assert any("500 ml bottle" in t for r in requests for t in r.tool_results())
     # Privacy: the personal memory went to the model, the private one never did.
     everything = server.all_bytes()
     assert "500 ml bottle" in everything
@@ -124,7 +128,8 @@ def test_model_error_exits_1_and_resume_finishes(macaron):
     assert [c["phase"] for c in json.loads(macaron("checkpoints", app, "--json").stdout)] == ["scaffold"]
 
     with ModelServer(lambda req: Reply.text("Built.")) as server:
-        again = macaron("make", "--resume", apps[0]["app"], "--yes", "--json", env=_env(server))
+        again = macaron("make", "--resume", apps[0]["app"], "--max-rounds", "1", "--yes", "--json",
+                        env=_env(server), timeout=300)
     assert again.returncode == 0, again.stdout + again.stderr
     out = json.loads(again.stdout)
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build"] and out["tests"] == "passed"

@@ -76,13 +76,14 @@ def _ask_fit(result: MakeResult) -> None:
     record_fit(result.app, result.memory_ids, answer == "y")
 
 
-def record_fit(app: str, memory_ids: list[str], fitted: bool) -> int:
+def record_fit(app: str, memory_ids: list[str], fitted: bool, store=None) -> int:
     """The person's answer: the memories that shaped the app gain or lose reward."""
     from macaron_cli.apps import register
     from macaron_cli.errors import UserError
+    from macaron_cli.ledger import signals
     from macaron_cli.memory import MemoryStore
 
-    store = MemoryStore.open()
+    store = store or MemoryStore.open()
     changed = 0
     for memory_id in memory_ids:
         try:
@@ -92,4 +93,5 @@ def record_fit(app: str, memory_ids: list[str], fitted: bool) -> int:
         store.update(memory_id, reward=memory.reward + (FIT_REWARD if fitted else -FIT_REWARD))
         changed += 1
     register(app, fit=fitted)
+    signals.app_event(app, "fit", 1.0 if fitted else 0.0)
     return changed

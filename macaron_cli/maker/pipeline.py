@@ -127,14 +127,14 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     brief = build_brief(idea, store, settings, endpoint)
     _confirm_advice(brief, request)
 
-    from macaron_cli.maker.scaffold import make_slug, scaffold
+    from macaron_cli.maker.scaffold import app_title, make_slug, scaffold
 
     apps_root = config.apps_dir()
     slug = make_slug(idea, template.name, apps_root)
     progress.phase("scaffold", f"{template.name} → {apps_root / slug}")
     app = scaffold(template, brief, slug, apps_root)
     state = {
-        "idea": idea, "slug": slug, "template": template.name, "from": template.from_app, "mode": mode,
+        "idea": idea, "slug": slug, "title": app_title(template, brief), "template": template.name, "from": template.from_app, "mode": mode,
         "language": brief.language, "accent": brief.accent, "settings": brief.settings, "advice": brief.advice,
         "memory_ids": brief.memory_ids, "matched_keywords": template.matched, "phases": [], "rounds": 0,
         "cost_usd": 0.0, "tokens": {}, "status": "running", "budget_usd": budget, "max_rounds": request.max_rounds,
@@ -347,10 +347,6 @@ def _finish(app, repo, state, report, meter) -> MakeResult:
 
 
 def _result(app, repo, state, report, meter) -> MakeResult:
-    import json
-
-    cfg_path = app / "config" / "app.json"
-    title = json.loads(cfg_path.read_text(encoding="utf-8")).get("title", "") if cfg_path.exists() else ""
     return MakeResult(
         app=state["slug"], path=str(app), template=state["template"], mode=state["mode"],
         checkpoints=[c.to_json() for c in repo.checkpoints()],
@@ -358,7 +354,7 @@ def _result(app, repo, state, report, meter) -> MakeResult:
         screenshot=str(report.screenshot) if report and report.screenshot else None,
         cost_usd=meter.cost_usd, tokens={**meter.tokens, "total": meter.total_tokens},
         problems=list(report.problems) if report else [], memory_ids=state.get("memory_ids", []),
-        subagents=sorted(set(state.get("subagents", []))), language=state["language"], title=title,
+        subagents=sorted(set(state.get("subagents", []))), language=state["language"], title=state.get("title", ""),
     )
 
 

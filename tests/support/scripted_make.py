@@ -4,7 +4,7 @@ Stateless: each reply is decided from the request alone (FACTS.md), so retries a
 SDK's extra requests never break the script.
 - A subagent's request is recognised by the task text the main agent gave it (its first
   user message); the main agent's by the phase prompt and the assistant turns since.
-- Build: the main agent delegates to `frontend` (writes a page note) and `backend` (adds a
+- Build: the main agent asks the memory for more context, then delegates to `frontend` (writes a page note) and `backend` (adds a
   test that fails on purpose); verification then fails.
 - Fix: the verification report comes back; the main agent delegates to `backend`, which
   reads and rewrites the test so it passes.
@@ -23,6 +23,8 @@ FAILING_TEST = f"def test_made_for_you():\n    assert 1 + 1 == 3, '{BROKEN_MARK}
 PASSING_TEST = "def test_made_for_you():\n    assert 1 + 1 == 2\n"
 NOTE_FILE = "static/made-for-you.txt"
 TEST_FILE = "tests/test_made_for_you.py"
+MEMORY_TOOL = "mcp__macaron__memory_search"
+MEMORY_QUERY = "water bottle kidney"
 
 
 def _first_user_text(req) -> str:
@@ -69,6 +71,7 @@ def build_and_fix(app_dir_hint: str = "") -> callable:
         if FIX_PROMPT_MARK in req.raw:
             k = _turns_since(req, FIX_PROMPT_MARK)
             return agent("backend", BACKEND_FIX_TASK) if k == 0 else Reply.text("Fixed.")
-        return [agent("frontend", FRONTEND_TASK), agent("backend", BACKEND_TASK), Reply.text("Built.")][min(n, 2)]
+        return [Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}), agent("frontend", FRONTEND_TASK),
+                agent("backend", BACKEND_TASK), Reply.text("Built.")][min(n, 3)]
 
     return responder
