@@ -19,7 +19,7 @@ from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.tools import TOOL_NAME
 
-TOOLS = ["Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "Bash", "Agent", "TodoWrite"]
+TOOLS = ["Read", "Write", "Edit", "Glob", "Grep", "Bash", "Agent"]
 TURN_TIMEOUT_S = float(os.environ.get("MACARON_AGENT_TIMEOUT", "1800"))
 
 SYSTEM_APPEND = """\

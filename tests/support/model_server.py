@@ -128,14 +128,17 @@ Responder = Callable[[Request], Reply]
 class ModelServer:
     """Run with `with ModelServer(responder) as server:`; `server.url` is the base URL."""
 
-    def __init__(self, responder: Responder | list[Reply] | None = None, model: str = "scripted-model"):
+    def __init__(self, responder: Responder | list[Reply] | None = None, model: str = "scripted-model",
+                 host: str = "127.0.0.1"):
         if isinstance(responder, list):
             responder = sequence(responder)
         self.responder = responder or (lambda req: Reply.text("Hello from the scripted model."))
         self.model = model
         self.requests: list[Request] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        # host: another of this machine's addresses makes the server count as a cloud
+        # endpoint (privacy is decided by where a request goes; loopback is "local").
+        self._httpd = ThreadingHTTPServer((host, 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 

@@ -24,7 +24,7 @@ PASSING_TEST = "def test_made_for_you():\n    assert 1 + 1 == 2\n"
 NOTE_FILE = "static/made-for-you.txt"
 TEST_FILE = "tests/test_made_for_you.py"
 MEMORY_TOOL = "mcp__macaron__memory_search"
-MEMORY_QUERY = "water bottle kidney"
+MEMORY_QUERY = "how much water do I drink"
 
 
 def _first_user_text(req) -> str:
@@ -54,7 +54,12 @@ def agent(subagent_type: str, prompt: str) -> Reply:
                                 "subagent_type": subagent_type, "run_in_background": False})
 
 
-def build_and_fix(app_dir_hint: str = "") -> callable:
+def build_and_fix(outside: str | None = None) -> callable:
+    """The scripted session; with `outside` (a folder outside the app), the main agent
+    first tries to write there, by the Write tool and by the shell (both must be refused)."""
+    forbidden = [Reply.tool("Write", {"file_path": f"{outside}/stolen.txt", "content": "x"}),
+                 Reply.tool("Bash", {"command": f"echo x > {outside}/shell.txt && rm -rf {outside}"})] if outside else []
+
     def responder(req) -> Reply:
         first = _first_user_text(req)
         n = req.assistant_turns()
@@ -71,7 +76,8 @@ def build_and_fix(app_dir_hint: str = "") -> callable:
         if FIX_PROMPT_MARK in req.raw:
             k = _turns_since(req, FIX_PROMPT_MARK)
             return agent("backend", BACKEND_FIX_TASK) if k == 0 else Reply.text("Fixed.")
-        return [Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}), agent("frontend", FRONTEND_TASK),
-                agent("backend", BACKEND_TASK), Reply.text("Built.")][min(n, 3)]
+        steps = [*forbidden, Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}), agent("frontend", FRONTEND_TASK),
+                 agent("backend", BACKEND_TASK), Reply.text("Built.")]
+        return steps[min(n, len(steps) - 1)]
 
     return responder
