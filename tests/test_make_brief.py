@@ -10,14 +10,16 @@ from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.personal import personal_settings
 from macaron_cli.memory import MemoryStore
 
+HABITS = "Log daily habits and intake against goals: water, steps, sleep."
+
 
 @pytest.fixture
 def store(macaron_home):
     s = MemoryStore.open()
-    s.add("I drink from a 500 ml bottle at my desk", domain="health")
+    s.add("I drink my water from a 500 ml bottle at my desk", domain="health")
     s.add("I am saving for a trip to Kyoto in spring", domain="finance")
-    s.add("My kidney doctor told me to drink carefully", domain="health", privacy="private")
-    s.add("The surprise party drinks are hidden in the garage", privacy="secret")
+    s.add("My kidney doctor told me to limit water after 8 pm", domain="health", privacy="private")
+    s.add("The surprise party water balloons are hidden in the garage", privacy="secret")
     return s
 
 
@@ -26,16 +28,16 @@ def texts(brief):
 
 
 def test_cloud_brief_has_personal_memories_but_never_private_or_secret(store):
-    brief = build_brief("a hydration tracker", store, Settings(), "https://api.anthropic.com")
-    assert "500 ml bottle" in texts(brief)  # found through the goal's expansion (hydration → drink)
+    brief = build_brief("a hydration tracker", store, Settings(), "https://api.anthropic.com", context=HABITS)
+    assert "500 ml bottle" in texts(brief)  # found through what the app is about (its template: water)
     assert "kidney" not in texts(brief) and "surprise" not in texts(brief)
     assert "kidney" not in brief.markdown()
 
 
 def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
-    local = build_brief("a hydration tracker", store, Settings(), "http://127.0.0.1:8000")
+    local = build_brief("a hydration tracker", store, Settings(), "http://127.0.0.1:8000", context=HABITS)
     trusted = build_brief("a hydration tracker", store, Settings(trusted_endpoints=["https://gpu.example:9000"]),
-                          "https://gpu.example:9000")
+                          "https://gpu.example:9000", context=HABITS)
     for brief in (local, trusted):
         assert "kidney" in texts(brief) and "surprise" not in texts(brief)
 

@@ -124,7 +124,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     store = _open_memory()
     endpoint = None if mode == OFFLINE else endpoint_url()
     progress.phase("brief", "what macaron knows that bears on this")
-    brief = build_brief(idea, store, settings, endpoint)
+    brief = build_brief(idea, store, settings, endpoint, context=template.manifest.get("description", ""))
     _confirm_advice(brief, request)
 
     from macaron_cli.maker.scaffold import app_title, make_slug, scaffold
