@@ -18,8 +18,11 @@ def _open(app_ref: str | None):
 def checkpoint(app_ref: str | None, message: str) -> None:
     from macaron_cli.output import console
 
-    cp = _open(app_ref).checkpoint("manual", message)
-    console().print(f"Checkpoint [bold]{cp.id}[/] saved: {cp.message} ({_files(cp.files_changed)} changed).")
+    repo = _open(app_ref)
+    cp = repo.checkpoint("manual", message)
+    out = console()
+    out.print(f"Checkpoint [bold]{cp.id}[/] saved: {cp.subject} ({_files(cp.files_changed)} changed).")
+    _warn(out, repo)
 
 
 def list_checkpoints(app_ref: str | None, json_out: bool) -> None:
@@ -56,10 +59,10 @@ def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool,
         return repo.undo(dry_run=dry) if undo else repo.rollback(to=to, steps=steps, with_data=with_data, dry_run=dry)
 
     plan = act(dry=True)
-    what = "Undo the last rollback" if undo else "Roll back"
-    out.print(f"{what}: back to checkpoint [bold]{plan.target.id}[/] "
-              f"({plan.target.phase}: {plan.target.subject}), {_files(plan.files_changed)} change"
-              f"{' and the app data is restored' if plan.with_data else ''}.")
+    what = "Undo the last rollback, back" if undo else "Roll back"
+    differ = "1 file differs" if plan.files_changed == 1 else f"{plan.files_changed} files differ"
+    out.print(f"{what} to checkpoint [bold]{plan.target.id}[/] ({plan.target.phase}: {plan.target.subject}): "
+              f"{differ}{'; the app data is restored too' if plan.with_data else ''}.")
     if plan.diffstat:
         out.print(plan.diffstat, markup=False, highlight=False)
     if plan.blocked:
@@ -82,6 +85,12 @@ def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool,
     if result.with_data:
         done += ", with its data" if result.data_restored else " (it had no data snapshot, so the data is as it was)"
     out.print(done + ". Undo with `macaron rollback --undo`.")
+    _warn(out, repo)
+
+
+def _warn(out, repo) -> None:
+    for warning in dict.fromkeys(repo.warnings):
+        out.print(f"[yellow]Note:[/] {warning}.")
 
 
 def _files(n: int) -> str:

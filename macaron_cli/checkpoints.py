@@ -136,6 +136,7 @@ class AppRepo:
         self._identity_env = self._fallback_identity_env()
         self._known: dict[str, Checkpoint] = {}  # commit → checkpoint
         self._trees: dict[str, dict] = {}  # tree → entries
+        self.warnings: list[str] = []  # things the person should know, said by the commands
 
     # ── opening ─────────────────────────────────────────────────────────────────────
     @classmethod
@@ -354,8 +355,7 @@ class AppRepo:
         if tree not in self._trees:
             if len(self._trees) > TREE_CACHE:
                 self._trees.clear()
-            items = git.Tree(self.repo, bytes.fromhex(tree), path="")
-            self._trees[tree] = {i.name: (i.hexsha, i.mode, i.type == "tree") for i in items}
+            self._trees[tree] = _parse_tree(self.repo.odb.stream(bytes.fromhex(tree)).read())
         return self._trees[tree]
 
     def _ignored_in_the_way(self, current_tree: str, target_tree: str) -> list[str]:
@@ -396,12 +396,14 @@ class AppRepo:
         return self._load(n, commit) if n is not None else None
 
     # ── git plumbing ────────────────────────────────────────────────────────────────
-    def _git(self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True) -> str:
+    def _git(self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True,
+             with_stderr: bool = False):
+        """Run git; its stdout (and stderr too, as a pair, when asked)."""
         try:
-            if stdin is None:
-                return self.repo.git.execute(["git", *args], env=env, strip_newline_in_stdout=strip)
             with _input_stream(stdin) as fh:
-                return self.repo.git.execute(["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip)
+                _, out, err = self.repo.git.execute(["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip,
+                                                    with_extended_output=True)
+            return (out, err) if with_stderr else out
         except git.GitCommandError as exc:
             stderr = str(exc.stderr or "")
             if "index.lock" in stderr:
@@ -416,7 +418,23 @@ class AppRepo:
         if not scratch:
             # The person's data never goes into git, even if the app's .gitignore forgot it.
             self._ensure_lines(Path(self.repo.common_dir) / "info" / "exclude", self._ignore_lines())
-        self._git("add", "-A")
+        # A folder that is a git repo of its own is kept as a link to its commit, not as
+        # files, and one with no commit yet makes `git add` fail outright: leave such
+        # folders out and say so, rather than lose the checkpoint or pretend they are safe.
+        skipped: list[str] = []
+        while True:
+            try:
+                _, stderr = self._git("add", "-A", "--", ".", *(f":(exclude){p}" for p in skipped), with_stderr=True)
+                break
+            except GitFailed as exc:
+                empty = [p for p in re.findall(r"error: '(.+?)/?' does not have a commit checked out", exc.stderr)
+                         if p not in skipped]
+                if not empty:
+                    raise
+                skipped += empty
+        nested = skipped + re.findall(r"adding embedded git repository: (.+)", stderr)
+        self.warnings += [f"{p.strip()} is a git repo inside the app, so its files are not in checkpoints "
+                          f"(remove {p.strip()}/.git to include them)" for p in nested]
         return self._git("write-tree")
 
     def _head_commit(self) -> str | None:
@@ -582,9 +600,12 @@ def _float_or_none(value: str | None) -> float | None:
 
 
 @contextmanager
-def _input_stream(data: bytes):
+def _input_stream(data: bytes | None):
     """A readable file holding `data`, for a git command's stdin: a pipe filled before
     the command starts when it fits in the pipe's buffer (no disk), else a temp file."""
+    if data is None:
+        yield None
+        return
     if len(data) <= PIPE_SAFE_BYTES:
         read_end, write_end = os.pipe()
         os.write(write_end, data)
@@ -601,6 +622,20 @@ def _input_stream(data: bytes):
 def _last_line(stderr: str) -> str:
     lines = [line.strip() for line in stderr.strip().strip("'").splitlines() if line.strip()]
     return lines[-1] if lines else "no message"
+
+
+def _parse_tree(data: bytes) -> dict[str, tuple[str, int, bool]]:
+    """A raw git tree object as {name: (id, mode, is a tree)}. Parsed here rather than by
+    GitPython's Tree, which cannot list a nested repo's link without a .gitmodules."""
+    entries, i = {}, 0
+    while i < len(data):
+        space = data.index(b" ", i)
+        nul = data.index(b"\0", space)
+        mode = int(data[i:space], 8)
+        name = data[space + 1:nul].decode("utf-8", "surrogateescape")
+        entries[name] = (data[nul + 1:nul + 21].hex(), mode, mode == 0o40000)
+        i = nul + 21
+    return entries
 
 
 def _diff_files(entries, a: str | None, b: str | None, prefix: str = ""):

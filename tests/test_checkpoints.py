@@ -297,3 +297,19 @@ def test_an_ignored_folder_in_the_way_is_refused_but_a_tracked_one_is_replaced(a
     assert (app / "lib").read_text() == "a module once\n"
     repo.undo()
     assert (app / "lib/a.py").read_text() == "now a package\n"
+
+
+def test_nested_git_repos_are_reported_not_silently_skipped(app, macaron):
+    for folder, committed in (("vendor/empty", False), ("vendor/lib", True)):
+        (app / folder).mkdir(parents=True)
+        git(app / folder, "init", "-q")
+        write(app, f"{folder}/code.py", "x = 1\n")
+        if committed:
+            git(app / folder, "add", "-A")
+            git(app / folder, "commit", "-qm", "theirs")
+    write(app, "app.py", "mine\n")
+    result = macaron("checkpoint", str(app), "-m", "with nested repos")
+    assert result.returncode == 0, result.stderr
+    said = " ".join(result.stdout.split())
+    assert "vendor/empty is a git repo inside the app" in said and "vendor/lib is a git repo" in said
+    assert "app.py" in git(app, "show", "--name-only", "--format=", "HEAD")
