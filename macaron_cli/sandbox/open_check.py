@@ -33,8 +33,15 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
 ]
 VIEWPORT = {"width": 1280, "height": 800}
-# How long the page may take to fill its main element once loaded.
-RENDER_TIMEOUT_MS = 4000
+# How long the page may take to fill its main element once loaded (generous: machines
+# get busy), and how long after a script error it still may (the error usually means never).
+RENDER_TIMEOUT = 10.0
+RENDER_GRACE_AFTER_ERROR = 1.0
+# The main element's state: missing, hidden, empty, or rendered (has text or children).
+MAIN_STATE_JS = """(sel) => { const el = document.querySelector(sel);
+    if (!el) return 'missing';
+    if (el.getClientRects().length === 0) return 'hidden';
+    return (el.innerText.trim().length > 0 || el.children.length > 0) ? 'rendered' : 'empty'; }"""
 
 
 def free_port() -> int:
@@ -181,25 +188,10 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
     page.on("response", on_response)
     page.on("requestfailed", on_request_failed)
     t0 = time.monotonic()
-    response = page.goto(origin + "/", wait_until="load", timeout=15000)
+    response = page.goto(origin + "/", wait_until="load", timeout=30000)
     report["http_status"] = response.status if response else None
     selector = config.get("main_selector") or "#app"
-    try:
-        page.wait_for_function(
-            """(sel) => { const el = document.querySelector(sel);
-                return !!el && el.getClientRects().length > 0 &&
-                       (el.innerText.trim().length > 0 || el.children.length > 0); }""",
-            arg=selector, timeout=RENDER_TIMEOUT_MS,
-        )
-    except Exception:
-        pass  # described below
-    report["main_state"] = page.evaluate(
-        """(sel) => { const el = document.querySelector(sel);
-            if (!el) return 'missing';
-            if (el.getClientRects().length === 0) return 'hidden';
-            return (el.innerText.trim().length > 0 || el.children.length > 0) ? 'rendered' : 'empty'; }""",
-        selector,
-    )
+    report["main_state"] = _wait_for_render(page, selector, errors)
     report["main_rendered"] = report["main_state"] == "rendered"
     # Give late requests (the app's first fetch of its data) a moment to finish or fail.
     try:
@@ -211,6 +203,22 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
         page.screenshot(path=config["screenshot"], full_page=True)
         report["screenshot"] = config["screenshot"]
     page.close()
+
+
+def _wait_for_render(page, selector: str, errors: list[str]) -> str:
+    """Poll the main element until it renders, the time is up, or a script error has had a
+    moment to be followed by a render anyway."""
+    deadline = time.monotonic() + RENDER_TIMEOUT
+    first_error_at = None
+    while True:
+        state = page.evaluate(MAIN_STATE_JS, selector)
+        now = time.monotonic()
+        # A failed load (a missing stylesheet) need not stop the script: only script errors count.
+        if first_error_at is None and any(not e.startswith("Failed to load resource") for e in errors):
+            first_error_at = now
+        if state == "rendered" or now > deadline or (first_error_at and now - first_error_at > RENDER_GRACE_AFTER_ERROR):
+            return state
+        page.wait_for_timeout(100)
 
 
 def main() -> int:

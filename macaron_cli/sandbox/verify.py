@@ -39,7 +39,7 @@ TEST_MEMORY_MB = 2048
 OPEN_TIMEOUT = 90
 SERVER_MEMORY_MB = 1024
 BROWSER_MEMORY_MB = 2048
-STARTUP_TIMEOUT = 20
+STARTUP_TIMEOUT = 30
 # What verification leaves out of its copies: history, private state, caches.
 _NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytest_cache")
 # Short tracebacks and one summary line per failure: what pytest_summary reads. Plugins
