@@ -144,7 +144,10 @@ class Repl:
     def make(self, idea: str, said: str | None = None, template: str | None = None) -> None:
         self.say(f"Handing “{idea}” to the coder…", style="dim")
         try:
-            result = router.hand_off(idea, progress=lambda step: self.say(f"  … {step}", style="dim"), template=template)
+            result = router.hand_off(
+                idea, say=lambda line: self.say(f"  … {line}", style="dim"),
+                ask=lambda question: self.ask(f"{question} (y/n)").lower() in YES, template=template,
+            )
         except router.MakeUnavailable as exc:
             self.say(f"I can't build apps here: {exc}.", style="red")
             return

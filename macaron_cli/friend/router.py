@@ -38,21 +38,40 @@ class MakeUnavailable(Exception):
     """The coder is not part of this installation."""
 
 
-def hand_off(idea: str, progress: Callable[[str], None], template: str | None = None):
-    """Build the app with `macaron make`'s own pipeline, reporting each phase to `progress`.
+def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], template: str | None = None):
+    """Build the app with `macaron make`'s own pipeline, in this process, telling the chat how it goes.
 
-    Returns the pipeline's result (it names the app, where it is and how to run it).
+    `say` prints a progress line; `ask` puts a yes/no question to the person (the maker asks
+    before building an app that gives medical or financial advice). Returns the MakeResult.
     """
     try:
         from macaron_cli.maker.pipeline import MakeRequest, make_app
+        from macaron_cli.maker.progress import Progress
     except ImportError:
         raise MakeUnavailable("the app maker is not installed in this build of macaron") from None
-    return make_app(MakeRequest(idea=idea, template=template, yes=True), progress=progress)
+
+    class ChatProgress(Progress):
+        """The maker's phases and notes as quiet lines under the conversation."""
+
+        def phase(self, name, detail=""):
+            say(f"{name} {detail}".strip())
+
+        def agent(self, who, text):
+            if text.strip():
+                say(f"{who}: {text.strip().splitlines()[0][:100]}")
+
+        def note(self, text):
+            say(text)
+
+    def confirm_advice(advice: str) -> bool:
+        return ask(f"This app would give {advice} advice (it will say it is not professional advice). Build it anyway?")
+
+    request = MakeRequest(idea=idea, template=template, confirm=confirm_advice)
+    return make_app(request, progress=ChatProgress())
 
 
 def describe_result(result) -> str:
     """One line for the chat: what was made, where, and how to open it."""
-    app = getattr(result, "app", None) or "your app"
-    path = getattr(result, "path", None)
-    where = f" in {path}" if path else ""
-    return f"Made {app}{where}. Open it with `macaron run {app}`."
+    if not result.ok:
+        return f"The build of {result.app} stopped ({result.status}): {result.message}".rstrip(": ")
+    return f"Made {result.app} in {result.path}. Open it with `macaron run {result.app}`."

@@ -1,0 +1,139 @@
+"""How long from pressing Enter to the first streamed token in `macaron chat`, and what memory adds.
+
+Runs the friend's real turn path (recall with query expansion over a 10k-memory LanceDB
+store, the stale check, the request with recalled memories, background extraction of
+the previous turn competing for the CPU) against the scripted model server, and compares
+it in the same run with the same turn with memory work disabled (no recall, no
+extraction: the bare request). Turns alternate between the two so machine load hits
+both alike.
+
+    python3 bench/chat_latency.py [--memories 10000] [--turns 30]
+
+Target: memory adds at most 150 ms (median) to the time to first token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+TARGET_MS = 150
+TOPICS = {
+    "food": ["ramen", "peanuts", "sushi", "pasta", "coffee", "tea", "tacos", "curry", "salad", "cake"],
+    "fitness": ["running", "swimming", "yoga", "cycling", "the gym", "hiking", "tennis", "climbing"],
+    "travel": ["Kyoto", "Lisbon", "Seoul", "Manila", "Berlin", "Oaxaca", "Hanoi", "Reykjavik"],
+    "family": ["my sister", "my dad", "Mia", "my cousin", "grandma", "my partner", "the kids"],
+    "work": ["the quarterly report", "my manager", "the launch", "standup", "the new client"],
+    "hobby": ["the cello", "watercolours", "chess", "gardening", "photography", "knitting"],
+}
+VERBS = ["loves", "is trying", "talked about", "wants to plan", "worries about", "enjoys", "is learning about"]
+QUESTIONS = [
+    "Any ideas for dinner tonight?", "How should I train for my next race?",
+    "What should I pack for the trip?", "What could I get my sister for her birthday?",
+    "I'm stressed about work, any advice?", "Suggest a weekend hobby plan",
+    "Can you suggest a snack for my hike?", "What was I learning on the cello?",
+]
+
+
+def synthetic_memories(n: int, seed: int = 7):
+    rng = random.Random(seed)
+    domains = list(TOPICS)
+    for i in range(n):
+        domain = rng.choice(domains)
+        thing = rng.choice(TOPICS[domain])
+        yield {
+            "text": f"Person {rng.choice(VERBS)} {thing} (note {i})", "domain": domain,
+            "kind": rng.choice(["fact", "preference", "episode"]), "source": "import",
+            "privacy": rng.choice(["public", "personal", "personal", "private"]),
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=10_000)
+    parser.add_argument("--turns", type=int, default=30)
+    args = parser.parse_args()
+
+    home = Path(tempfile.mkdtemp(prefix="macaron-bench-chat-"))
+    os.environ["MACARON_HOME"] = str(home)
+    from macaron_cli.friend.backends import CLOUD_LEVELS, AnthropicWireModel
+    from macaron_cli.friend.conversation import GUIDE, Conversation
+    from macaron_cli.friend.persona import Persona
+    from macaron_cli.friend.recall import RecallRecord, SharedStore
+    from macaron_cli.memory import MemoryStore
+    from tests.support.model_server import ModelServer, Reply
+
+    started = time.perf_counter()
+    store = SharedStore(MemoryStore.open())
+    store.add_many(synthetic_memories(args.memories))
+    print(f"store: {store.count()} memories written in {time.perf_counter() - started:.1f}s")
+
+    def respond(req):
+        if "You extract memories" in req.system:
+            return Reply.text('{"memories": [{"text": "Mentioned a plan", "kind": "fact"}]}')
+        return Reply.text("Here is a thought for you. " * 4)
+
+    with ModelServer(respond) as server:
+        model = AnthropicWireModel("claude", server.url, "bench", "k", None, CLOUD_LEVELS)
+        persona = Persona()
+        conv = Conversation(store, model, persona)
+
+        started = time.perf_counter()
+        conv.recall_for("warm up the index")
+        first_search_ms = (time.perf_counter() - started) * 1000
+
+        def with_memory(text: str) -> float:
+            t0 = time.perf_counter()
+            record = conv.recall_for(text)
+            conv.stale_memory(record)
+            stream = conv.reply(text, record)
+            next(stream)
+            elapsed = time.perf_counter() - t0
+            for _ in stream:
+                pass
+            return elapsed
+
+        def without_memory(text: str) -> float:
+            t0 = time.perf_counter()
+            record = RecallRecord(text, model.endpoint, model.privacy_levels)
+            stream = model.stream(f"{persona.voice()}\n{GUIDE}", [{"role": "user", "content": text}])
+            next(stream)
+            elapsed = time.perf_counter() - t0
+            for _ in stream:
+                pass
+            del record
+            return elapsed
+
+        with_ms, without_ms, recalled = [], [], []
+        for n in range(args.turns):
+            text = QUESTIONS[n % len(QUESTIONS)]
+            order = (with_memory, without_memory) if n % 2 == 0 else (without_memory, with_memory)
+            for fn in order:
+                seconds = fn(text)
+                (with_ms if fn is with_memory else without_ms).append(seconds * 1000)
+            recalled.append(len(conv.last.hits))
+        conv.extractor.drain()
+        learned = len(conv.extractor.saved)
+
+    def p(values, q):
+        return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
+
+    added = statistics.median(with_ms) - statistics.median(without_ms)
+    print(f"turns: {args.turns} each way; memories recalled per turn: {statistics.mean(recalled):.1f}; "
+          f"learned in the background meanwhile: {learned}")
+    print(f"first recall of the session (text index build): {first_search_ms:.0f} ms")
+    print(f"time to first token, memory work disabled: p50 {statistics.median(without_ms):.0f} ms, p95 {p(without_ms, 95):.0f} ms")
+    print(f"time to first token, with memory:          p50 {statistics.median(with_ms):.0f} ms, p95 {p(with_ms, 95):.0f} ms")
+    print(f"memory adds (p50): {added:.0f} ms  (target ≤ {TARGET_MS} ms: {'met' if added <= TARGET_MS else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()
