@@ -34,7 +34,8 @@ TOPICS = {
     "work": ["the quarterly report", "my manager", "the launch", "standup", "the new client"],
     "hobby": ["the cello", "watercolours", "chess", "gardening", "photography", "knitting"],
 }
-VERBS = ["loves", "is trying", "talked about", "wants to plan", "worries about", "enjoys", "is learning about"]
+VERBS = ["loves", "is trying", "talked about", "wants to plan", "worries about", "enjoys", "is learning about",
+         "had dinner with", "went on a trip with", "bought a gift for"]
 QUESTIONS = [
     "Any ideas for dinner tonight?", "How should I train for my next race?",
     "What should I pack for the trip?", "What could I get my sister for her birthday?",
@@ -50,7 +51,7 @@ def synthetic_memories(n: int, seed: int = 7):
         domain = rng.choice(domains)
         thing = rng.choice(TOPICS[domain])
         yield {
-            "text": f"Person {rng.choice(VERBS)} {thing} (note {i})", "domain": domain,
+            "text": f"{rng.choice(VERBS).capitalize()} {thing}, about {domain} (note {i})", "domain": domain,
             "kind": rng.choice(["fact", "preference", "episode"]), "source": "import",
             "privacy": rng.choice(["public", "personal", "personal", "private"]),
         }

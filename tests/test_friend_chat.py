@@ -155,7 +155,11 @@ def test_a_model_error_is_one_clear_line_and_the_chat_goes_on(macaron_home):
         assert "model error: the model answered 529: Overloaded" in failed
         assert "Traceback" not in failed
         assert "All good now." in say(child, "try again")
+        child.sendline("a first line \\")
+        child.expect_exact("... ")
+        say(child, "and a second one")
         leave(child)
+    assert chat_requests(server)[-1].last_user_text() == "a first line \nand a second one"
 
 
 def test_notebook_mode_keeps_notes_and_answers_from_memory(macaron_home):

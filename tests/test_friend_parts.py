@@ -56,6 +56,18 @@ def test_the_voice_uses_polite_forms_in_japanese_and_korean():
     assert "lavender" in Persona(flavour="lavender").voice()
 
 
+def test_a_later_chat_opens_politely_from_what_the_friend_knows(macaron_home):
+    from macaron_cli.friend.backends import NoModel
+    from macaron_cli.friend.conversation import Conversation
+
+    store = MemoryStore.open()
+    store.add("Interested in pottery", kind="preference")
+    store.add("Aoi's birthday", event_at=(datetime.now(timezone.utc) + timedelta(days=2)).isoformat())
+    lines = Conversation(store, NoModel(), Persona(language="ja", call_me="Aoi")).opening()
+    assert lines[0].startswith("こんにちは Aoiさん") and "です" in lines[0]
+    assert any("pottery" in line for line in lines) and any("Aoi's birthday" in line for line in lines)
+
+
 def test_a_goal_widens_the_query():
     assert "allergy" in expand_query("a snack for my hike")
     assert "tickets" in expand_query("花火大会に行きたい")
