@@ -50,7 +50,7 @@ def chat_env(server=None, model_env: str = "claude", extra: dict | None = None) 
     return env
 
 
-def spawn_chat(env: dict, *args: str, timeout: float = 30) -> pexpect.spawn:
+def spawn_chat(env: dict, *args: str, timeout: float = 90) -> pexpect.spawn:
     cmd = macaron_command()
     child = pexpect.spawn(
         cmd[0], [*cmd[1:], "chat", *args], env=env, encoding="utf-8", timeout=timeout,

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
 
-import pexpect
 
 from macaron_cli import config
 from macaron_cli.memory import MemoryStore
@@ -169,6 +167,8 @@ def test_notebook_mode_keeps_notes_and_answers_from_memory(macaron_home):
     child.expect_exact(PROMPT)
     assert "Noted." in say(child, "I'm learning to play the cello")
     leave(child)
+    facts = [m for m in MemoryStore.open().list(limit=None) if m.kind == "fact"]
+    assert [m.text for m in facts] == ["I'm learning to play the cello"] and facts[0].domain == "hobby"
 
     child = spawn_chat(chat_env(), "--model", "none")
     child.expect_exact(PROMPT)
@@ -203,3 +203,28 @@ def test_a_bad_model_name_is_refused_before_anything_is_written(macaron, macaron
     assert result.returncode == 2
     assert "unknown model 'gpt-9'" in result.stderr and "Traceback" not in result.stderr
     assert not (macaron_home / "memory").exists()
+
+
+def test_chat_and_another_terminal_write_memory_at_once_without_loss(macaron_home):
+    import subprocess
+    import sys
+
+    meet_friend_already()
+    MemoryStore.open()  # create the store before two processes race to
+    writer = (
+        "from macaron_cli.memory import MemoryStore\n"
+        "store = MemoryStore.open()\n"
+        "for i in range(15):\n"
+        "    store.add(f'Other terminal note {i}', source='make')\n"
+    )
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact(PROMPT)
+    other = subprocess.Popen([sys.executable, "-c", writer], env=chat_env())
+    for n in range(6):
+        say(child, f"I am noting chat fact number {n} for my plans")
+    assert other.wait(timeout=120) == 0
+    goodbye = leave(child)
+    assert "could not" not in goodbye, goodbye
+    texts = {m.text for m in MemoryStore.open().list(limit=None)}
+    assert {f"Other terminal note {i}" for i in range(15)} <= texts
+    assert {f"I am noting chat fact number {n} for my plans" for n in range(6)} <= texts

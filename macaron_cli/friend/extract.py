@@ -162,7 +162,7 @@ class Extractor:
         if not worth_noting(text):
             return []
         memory = self.store.add(
-            text.strip(), kind="fact", domain=guess_domain(stripped), source="chat",
+            text.strip(), kind="fact", domain=guess_domain(text), source="chat",
             reward=REWARD_STRESSED if stressed else 0.0, meta={"stressed": True} if stressed else {},
         )
         return [memory]

@@ -46,7 +46,7 @@ DOMAINS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("work", "job", "deadline", "project"),
     ),
     "hobby": (
-        ("read", "book", "film", "movie", "music", "guitar", "piano", "paint", "draw", "garden", "plant",
+        ("read", "book", "film", "movie", "music", "guitar", "piano", "cello", "violin", "instrument", "sing", "danc", "paint", "draw", "garden", "plant",
          "game", "photo", "knit", "craft", "tinker", "code", "趣味", "本", "映画", "취미", "책", "영화", "花火"),
         ("hobby", "favourite", "plans"),
     ),
