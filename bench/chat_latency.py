@@ -68,12 +68,12 @@ def main() -> None:
     from macaron_cli.friend.backends import CLOUD_LEVELS, AnthropicWireModel
     from macaron_cli.friend.conversation import GUIDE, Conversation
     from macaron_cli.friend.persona import Persona
-    from macaron_cli.friend.recall import RecallRecord, SharedStore
+    from macaron_cli.friend.recall import RecallRecord
     from macaron_cli.memory import MemoryStore
     from tests.support.model_server import ModelServer, Reply
 
     started = time.perf_counter()
-    store = SharedStore(MemoryStore.open())
+    store = MemoryStore.open()
     store.add_many(synthetic_memories(args.memories))
     print(f"store: {store.count()} memories written in {time.perf_counter() - started:.1f}s")
 

@@ -11,8 +11,7 @@ from macaron_cli.friend import onboarding, router
 from macaron_cli.friend.backends import CLOUD_LEVELS, open_model
 from macaron_cli.friend.extract import Extractor, parse_memories
 from macaron_cli.friend.persona import Persona
-from macaron_cli.friend.recall import SharedStore, recall, reward, upcoming
-from macaron_cli.friend.topics import expand_query
+from macaron_cli.friend.recall import recall, reward, upcoming
 from macaron_cli.memory import MemoryStore
 from tests.friend_support import EXTRACT_MARK
 from tests.support.model_server import ModelServer, Reply
@@ -68,11 +67,6 @@ def test_a_later_chat_opens_politely_from_what_the_friend_knows(macaron_home):
     assert any("pottery" in line for line in lines) and any("Aoi's birthday" in line for line in lines)
 
 
-def test_a_goal_widens_the_query():
-    assert "allergy" in expand_query("a snack for my hike")
-    assert "tickets" in expand_query("花火大会に行きたい")
-
-
 def test_the_claude_endpoint_is_cloud_even_on_loopback_unless_trusted(macaron_home, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
@@ -99,7 +93,7 @@ def _extractor(store, server):
 
 
 def test_a_new_fact_supersedes_the_old_one_and_both_are_kept(macaron_home):
-    store = SharedStore(MemoryStore.open())
+    store = MemoryStore.open()
     old = store.add("Lives in Berlin", domain="home")
     store.add("Keeps a diary of health symptoms", privacy="private", domain="health")
 
@@ -123,7 +117,7 @@ def test_a_new_fact_supersedes_the_old_one_and_both_are_kept(macaron_home):
 
 
 def test_a_model_that_invents_a_link_cannot_expire_an_unrelated_memory(macaron_home):
-    store = SharedStore(MemoryStore.open())
+    store = MemoryStore.open()
     keep = store.add("Secret plan for a surprise", privacy="secret")
     reply = {"memories": [{"text": "Likes jazz", "supersedes": keep.id}]}
     with ModelServer([Reply.text(json.dumps(reply))]) as server:

@@ -11,13 +11,12 @@ from macaron_cli.friend.persona import Persona, load_persona, save_persona
 
 def chat(model: str | None = None) -> int:
     from macaron_cli.friend.conversation import Conversation
-    from macaron_cli.friend.recall import SharedStore
     from macaron_cli.friend.repl import Repl
     from macaron_cli.memory import MemoryStore
     from macaron_cli.output import console
 
     chat_model = open_model(model)  # a bad --model fails here, before anything is written
-    store = SharedStore(MemoryStore.open())
+    store = MemoryStore.open()
     persona = load_persona()
     first_time = persona is None
     repl = Repl(console(), None)

@@ -185,7 +185,7 @@ def choose_gifts(interests: list[str], manifests: list[dict], n: int = 3) -> lis
         text = " ".join([manifest.get("title", ""), manifest.get("description", ""), *keywords]).lower()
         direct = sum(1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2 or not k.isascii()))
         by_words = len(wanted & words(text)) * 0.5
-        by_domain = sum(0.75 for d in wanted_domains if any(mentions(text, t) for t in DOMAINS[d][0]))
+        by_domain = sum(0.75 for d in wanted_domains if any(mentions(text, t) for t in DOMAINS[d]))
         return direct + by_words + by_domain
 
     ranked = sorted(manifests, key=lambda m: (-score(m), m.get("name", "")))

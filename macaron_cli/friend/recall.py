@@ -1,7 +1,7 @@
 """What the friend remembers before each answer, and what it learns from how that went.
 
-Recall searches the memory with the person's words widened by their goal (topics.py),
-only among the privacy levels the current model may see, and drops facts that were
+Recall searches the memory with the person's words (the engine widens them by their
+goal and drops superseded versions), only among the privacy levels the current model may see, and drops facts that were
 superseded or have expired. What was recalled is kept for /why. Memories used in an
 answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 (reward·e^(−λ·age)) lets memories that are never used fade.
@@ -9,12 +9,10 @@ answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from macaron_cli.friend.topics import expand_query
-from macaron_cli.memory import Hit, Memory, MemoryStore
+from macaron_cli.memory import Hit, Memory
 from macaron_cli.memory.records import now_iso
 
 RECALL_K = 6
@@ -34,25 +32,6 @@ class RecallRecord:
     answer_id: str | None = None  # the ledger's id for the answer, once recorded
 
 
-class SharedStore:
-    """The MemoryStore behind a lock: the REPL and the background extractor share one handle."""
-
-    def __init__(self, store: MemoryStore):
-        self.store = store
-        self.lock = threading.RLock()
-
-    def __getattr__(self, name):
-        method = getattr(self.store, name)
-        if not callable(method):
-            return method
-
-        def locked(*args, **kwargs):
-            with self.lock:
-                return method(*args, **kwargs)
-
-        return locked
-
-
 def _parse(value: str | None) -> datetime | None:
     if not value:
         return None
@@ -68,7 +47,7 @@ def is_current(memory: Memory, now: datetime) -> bool:
 
 def recall(store, text: str, levels: frozenset[str], k: int = RECALL_K, now: datetime | None = None) -> list[Hit]:
     now = now or datetime.now(timezone.utc)
-    hits = store.search(expand_query(text), k=k * 2, privacy=sorted(levels), now=now)
+    hits = store.search(text, k=k * 2, privacy=sorted(levels), now=now)
     return [h for h in hits if is_current(h.memory, now)][:k]
 
 
