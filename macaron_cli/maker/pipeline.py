@@ -292,6 +292,9 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
         return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}")
     except ModelError as exc:
         return _stopped(app, repo, state, meter, "model-error", f"The model failed: {exc}")
+    except KeyboardInterrupt:
+        _stopped(app, repo, state, meter, "interrupted", "Interrupted")  # keep the work, then stop
+        raise
     return _finish(app, repo, state, report, meter)
 
 
