@@ -121,6 +121,8 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
 
     template = from_app(request.from_app) if request.from_app else choose_template(idea, request.template)
     mode = OFFLINE if request.offline or not model_configured() else AGENT
+    if mode == AGENT:
+        _warm_sdk_import()
     store = _open_memory()
     endpoint = None if mode == OFFLINE else endpoint_url()
     progress.phase("brief", "what macaron knows that bears on this")
@@ -157,6 +159,15 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         repo.checkpoint("scaffold", f"scaffold from {template.name}, personalised for the person")
         _phase_done(app, state, "scaffold")
         return _agent_phases(app, repo, state, brief, store, settings, progress)
+
+
+def _warm_sdk_import() -> None:
+    """Import the Agent SDK (seconds of pydantic models) on a side thread while the main
+    thread waits on git and the file system; the session then finds it imported."""
+    import importlib
+    import threading
+
+    threading.Thread(target=importlib.import_module, args=("claude_agent_sdk",), daemon=True).start()
 
 
 def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult:
