@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-
-
 from macaron_cli import config
 from macaron_cli.memory import MemoryStore
 from tests.friend_support import (
@@ -228,3 +226,21 @@ def test_chat_and_another_terminal_write_memory_at_once_without_loss(macaron_hom
     texts = {m.text for m in MemoryStore.open().list(limit=None)}
     assert {f"Other terminal note {i}" for i in range(15)} <= texts
     assert {f"I am noting chat fact number {n} for my plans" for n in range(6)} <= texts
+
+
+def test_asking_for_a_tool_hands_it_to_make_and_the_chat_comes_back(macaron_home):
+    from macaron_cli.apps import load_registry
+
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none", timeout=600)  # no model: make builds offline
+    child.expect_exact(PROMPT)
+    child.sendline("can you make me something to track my daily habits?")
+    child.expect_exact("Shall I make that for you?")
+    child.sendline("y")
+    child.expect_exact("Handing")
+    child.expect_exact("Made ")
+    child.expect_exact(PROMPT)
+    assert "notebook mode" in say(child, "thank you, that was quick")
+    leave(child)
+    apps = load_registry()
+    assert len(apps) == 1 and "habits" in next(iter(apps.values())).get("idea", "")

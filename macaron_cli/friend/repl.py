@@ -148,9 +148,6 @@ class Repl:
                 idea, say=lambda line: self.say(f"  … {line}", style="dim"),
                 ask=lambda question: self.ask(f"{question} (y/n)").lower() in YES, template=template,
             )
-        except router.MakeUnavailable as exc:
-            self.say(f"I can't build apps here: {exc}.", style="red")
-            return
         except KeyboardInterrupt:
             self.say("(stopped the build; `macaron make --resume` can pick it up)", style="dim")
             return

@@ -34,21 +34,14 @@ def idea_from(text: str) -> str:
     return idea.rstrip("?!. ") or text.strip()
 
 
-class MakeUnavailable(Exception):
-    """The coder is not part of this installation."""
-
-
 def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], template: str | None = None):
     """Build the app with `macaron make`'s own pipeline, in this process, telling the chat how it goes.
 
     `say` prints a progress line; `ask` puts a yes/no question to the person (the maker asks
     before building an app that gives medical or financial advice). Returns the MakeResult.
     """
-    try:
-        from macaron_cli.maker.pipeline import MakeRequest, make_app
-        from macaron_cli.maker.progress import Progress
-    except ImportError:
-        raise MakeUnavailable("the app maker is not installed in this build of macaron") from None
+    from macaron_cli.maker.pipeline import MakeRequest, make_app
+    from macaron_cli.maker.progress import Progress
 
     class ChatProgress(Progress):
         """The maker's phases and notes as quiet lines under the conversation."""
