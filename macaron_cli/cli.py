@@ -21,11 +21,12 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help: rich's help renderer alone doubles `--help`'s start-up
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-memory_app = typer.Typer(help="Your personal memory: browse (no subcommand), search and edit it.")
-draft_app = typer.Typer(help="The local draft model on your own GPU.", no_args_is_help=True)
-feedback_app = typer.Typer(help="What you told macaron about its work.", no_args_is_help=True)
+memory_app = typer.Typer(rich_markup_mode=None, help="Your personal memory: browse (no subcommand), search and edit it.")
+draft_app = typer.Typer(rich_markup_mode=None, help="The local draft model on your own GPU.", no_args_is_help=True)
+feedback_app = typer.Typer(rich_markup_mode=None, help="What you told macaron about its work.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
 app.add_typer(draft_app, name="draft")
 app.add_typer(feedback_app, name="feedback")

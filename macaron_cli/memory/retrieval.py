@@ -28,6 +28,7 @@ from macaron_cli.memory.text import detect_language, query_form, search_form
 
 CANDIDATES = 60  # per retriever, at least; more when k is large
 EXPANSION_WEIGHT = 0.4
+VECTOR_WEIGHT = 1.0  # of the semantic list against BM25's 1.0 (chosen on bench/memory_locomo.py)
 BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
 GATE = 0.10  # the most domain/language gating can take away (×0.90)
 GATE_TEMPERATURE = 0.5
@@ -56,7 +57,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
         if extra:
             lists.append(("expansion", EXPANSION_WEIGHT, _fulltext(store, " ".join(extra), depth, where, columns)))
     if use_vectors:
-        lists.append(("vector", 1.0, _nearest(store, query, depth, where, columns)))
+        lists.append(("vector", VECTOR_WEIGHT, _nearest(store, query, depth, where, columns)))
 
     candidates = _fuse(lists)
     if not candidates:
