@@ -84,7 +84,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
 def _columns(store, with_vectors: bool) -> list[str]:
     from macaron_cli.memory.store import MEMORY_COLUMNS
 
-    return MEMORY_COLUMNS + ["search_text"] + (["vector"] if with_vectors else [])
+    return MEMORY_COLUMNS + (["vector"] if with_vectors else [])
 
 
 def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
