@@ -13,7 +13,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from functools import wraps
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -392,8 +392,23 @@ class MemoryStore:
                 yield _memory(row)
 
     @_readable
-    def count(self) -> int:
-        return self._table.count_rows()
+    def count(self, where: str | None = None) -> int:
+        """How many memories (under a LanceDB SQL filter, e.g. "domain = 'food'")."""
+        return self._table.count_rows(where)
+
+    @_readable
+    def distinct(self, column: str) -> list[str]:
+        """Every value one column takes (e.g. the domains in use), reading only that column."""
+        import pyarrow.compute as pc
+
+        values = self._table.search().select([column]).limit(None).to_arrow()[column]
+        return sorted(v for v in pc.unique(values).to_pylist() if v is not None)
+
+    def weight(self, memory: Memory, now: datetime | None = None) -> float:
+        """The memory's importance now, as search weighs it (reward, age since last use, verified, pinned)."""
+        from macaron_cli.memory.retrieval import importance
+
+        return importance(memory, now or datetime.now(timezone.utc), config.load_settings().decay_per_day)
 
     @_readable
     def stats(self) -> dict:

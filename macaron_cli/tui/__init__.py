@@ -1,0 +1,1 @@
+"""`macaron memory`: a Textual browser for the person's memory (see app.py)."""

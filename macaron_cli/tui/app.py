@@ -1,0 +1,501 @@
+"""The memory browser: a table of memories, search as you type, filters, a detail pane.
+
+Every change goes through MemoryStore at once, so chat and make see it immediately. Store
+calls run in worker threads, so typing and scrolling never wait for LanceDB.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.theme import Theme
+from textual.widgets import Checkbox, DataTable, Footer, Input, Select, Static
+from textual.worker import get_current_worker
+
+from macaron_cli.errors import UserError
+from macaron_cli.memory import Memory, MemoryStore
+from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS
+from macaron_cli.tui import view
+from macaron_cli.tui.cells import ago, preview, privacy_badge, weight_bar
+from macaron_cli.tui.detail import DetailPane
+from macaron_cli.tui.dialogs import EditDialog, ExportDialog, PrivacyDialog
+from macaron_cli.tui.export import export_jsonl
+from macaron_cli.tui.forgetting import ForgetLog
+
+# Long enough to skip the keys of a word typed quickly, short enough to feel instant.
+SEARCH_DEBOUNCE_S = 0.06
+
+MACARON_THEME = Theme(
+    name="macaron",
+    primary="#FF9AA2",
+    secondary="#C7CEEA",
+    accent="#B5EAD7",
+    warning="#FFDAC1",
+    error="#FF6F7D",
+    success="#8FD3B6",
+    foreground="#4A4453",
+    background="#FFF7F2",
+    surface="#FFFFFF",
+    panel="#FDECEE",
+    dark=False,
+)
+
+# (label, width); the memory column takes whatever width is left (None here).
+COLUMNS = (("", 1), ("memory", None), ("kind", 10), ("domain", 9), ("lang", 4), ("privacy", 10),
+           ("weight", 10), ("last used", 9))
+SCORE_COLUMN = ("score", 5)
+CELL_PADDING = 1
+MIN_PREVIEW = 16
+
+
+class MemoryBrowser(App):
+    CSS_PATH = "browser.tcss"
+    TITLE = "macaron · memory"
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search"),
+        Binding("escape", "focus_table", "Table", show=False),
+        Binding("f", "focus_filters", "Filters"),
+        Binding("e", "edit", "Edit"),
+        Binding("p", "pin", "Pin"),
+        Binding("v", "privacy", "Privacy"),
+        Binding("d", "forget", "Forget"),
+        Binding("u", "undo", "Undo"),
+        Binding("space", "mark", "Mark"),
+        Binding("x", "export", "Export"),
+        Binding("right_square_bracket", "page(1)", "Next", key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Prev", key_display="["),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, store: MemoryStore | None = None, *, open_store: Callable[[], MemoryStore] = MemoryStore.open,
+                 now: datetime | None = None, export_dir: Path | None = None):
+        """Without a `store`, the window opens at once and `open_store` runs in a worker: importing
+        LanceDB alone takes longer than drawing the browser."""
+        super().__init__()
+        self.store = store
+        self._open_store = open_store
+        self.open_error: str | None = None
+        # Fixed for the session: ages and weights stay put while the person looks at them.
+        self.now = now or datetime.now(timezone.utc)
+        self.export_dir = export_dir or Path.cwd()
+        self.filters = view.Filters()
+        self.query_text = ""
+        self.offset = 0
+        self.page = view.Page([], 0)
+        self.marked: dict[str, Memory] = {}
+        self.forgets = ForgetLog(store) if store else None
+        self.pages_shown = 0  # counts table refreshes (tests and bench wait on it)
+        self._store_lock = threading.RLock()  # one writer at a time; search builds its index once
+        self._debounce = None
+        self._layout: tuple[bool, int] | None = None  # (search mode, preview width) of the columns
+        # Held, not queried: handlers may still run while the screen is being torn down.
+        self.table = DataTable(id="memories", cursor_type="row", zebra_stripes=True, cell_padding=CELL_PADDING)
+        self.detail = DetailPane(id="detail")
+        self.status = Static("", id="status")
+
+    # ── layout ──────────────────────────────────────────────────────────────────────────
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="topbar"):
+            yield Static(Text.assemble(("◖ macaron ◗", "bold"), "  your memory"), id="brand")
+            yield self.status
+        with Horizontal(id="filters"):
+            yield Input(placeholder="search as chat does… ( / )", id="search")
+            yield Select([], prompt="any domain", id="filter-domain")
+            yield Select([(k, k) for k in KINDS], prompt="any kind", id="filter-kind")
+            yield Select([(p, p) for p in PRIVACY_LEVELS], prompt="any privacy", id="filter-privacy")
+            yield Checkbox("pinned", id="filter-pinned")
+        with Vertical(id="main"):
+            yield self.table
+            yield self.detail
+        yield Footer(show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.register_theme(MACARON_THEME)
+        self.theme = "macaron"
+        self.table.focus()
+        if self.store is None:
+            self._set_status("opening your memory…")
+            self._open()
+        else:
+            self._store_ready()
+
+    @work(thread=True, group="meta")
+    def _open(self) -> None:
+        try:
+            store = self._open_store()
+        except UserError as exc:
+            self.call_from_thread(self._cannot_open, str(exc))
+            return
+        self.call_from_thread(self._store_ready, store)
+
+    def _cannot_open(self, message: str) -> None:
+        self.open_error = message
+        self.exit()
+
+    def _store_ready(self, store: MemoryStore | None = None) -> None:
+        if store is not None:
+            self.store, self.forgets = store, ForgetLog(store)
+        self.reload()
+        self._load_domains()
+        self._warm_search()
+        self.refresh_bindings()
+
+    # ── loading ─────────────────────────────────────────────────────────────────────────
+    def reload(self, keep_id: str | None = None) -> None:
+        if self.store is None:  # still opening; _store_ready loads with whatever is chosen by then
+            return
+        self._set_status("loading…")
+        self._load(self.filters, self.query_text, self.offset, keep_id)
+
+    @work(thread=True, exclusive=True, group="rows")
+    def _load(self, filters: view.Filters, query: str, offset: int, keep_id: str | None) -> None:
+        with self._store_lock:
+            page = view.load(self.store, filters, query, offset, self.now)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_page, page, keep_id)
+
+    def _show_page(self, page: view.Page, keep_id: str | None) -> None:
+        previous, previous_index = self._highlighted_id(), self.table.cursor_row
+        self.page = page
+        self._fill_table()
+        ids = [row.memory.id for row in page.rows]
+        target = keep_id or previous
+        if ids:
+            index = ids.index(target) if target in ids else min(previous_index or 0, len(ids) - 1)
+            self.table.move_cursor(row=index, animate=False)
+        self._update_status()
+        self._show_detail()
+        self.pages_shown += 1
+
+    def _fill_table(self) -> None:
+        """Put the page in the table, rebuilding the columns when the mode or width changed."""
+        table = self.table
+        columns = COLUMNS + ((SCORE_COLUMN,) if self.page.is_search else ())
+        fixed = sum(width for _, width in columns if width) + 2 * CELL_PADDING * len(columns)
+        room = table.scrollable_content_region.width or table.size.width
+        layout = (self.page.is_search, max(MIN_PREVIEW, room - fixed - 1))
+        if layout != self._layout:
+            table.clear(columns=True)
+            for label, width in columns:
+                table.add_column(label, width=width or layout[1])
+            self._layout = layout
+        else:
+            table.clear()
+        for row in self.page.rows:
+            table.add_row(*self._cells(row), key=row.memory.id)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        if self._layout is not None:
+            cursor = self.table.cursor_row
+            self._fill_table()
+            self.table.move_cursor(row=cursor, animate=False)
+
+    def _cells(self, row: view.Row) -> list:
+        m = row.memory
+        width = self._layout[1] if self._layout else MIN_PREVIEW
+        text = Text(preview(m.text, width - 2 if m.pinned else width), style="#a59fae" if row.replaced else "")
+        if m.pinned:
+            text = Text.assemble(("★ ", "bold #FF9AA2"), text)
+        cells = [
+            Text("●", style="bold #FF9AA2") if m.id in self.marked else "",
+            text, m.kind, m.domain, m.language, privacy_badge(m.privacy),
+            weight_bar(row.weight), ago(m.last_used_at, self.now),
+        ]
+        if row.hit is not None:
+            cells.append(f"{row.hit.score:.3f}")
+        return cells
+
+    @work(thread=True, group="meta")
+    def _load_domains(self) -> None:
+        domains = self.store.distinct("domain")
+        self.call_from_thread(self._set_domains, domains)
+
+    def _set_domains(self, domains: list[str]) -> None:
+        select = self.query_one("#filter-domain", Select)
+        chosen = select.value
+        with self.prevent(Select.Changed):
+            select.set_options([(d, d) for d in domains])
+            if chosen in domains:
+                select.value = chosen
+
+    @work(thread=True, group="meta")
+    def _warm_search(self) -> None:
+        # The store builds its full-text index on a process's first search (about 0.5 s at
+        # 100k memories); doing it now keeps the person's first keystroke fast.
+        with self._store_lock:
+            self.store.search("warm up the index", k=1)
+
+    # ── status and detail ───────────────────────────────────────────────────────────────
+    def _set_status(self, message: str) -> None:
+        self.status.update(message)
+
+    def _update_status(self) -> None:
+        page = self.page
+        if page.is_search:
+            found = f"{page.total} match{'es' if page.total != 1 else ''}" if page.total else "no match"
+            message = f"{found} for “{page.query}” · ranked as chat ranks them"
+        elif page.total == 0:
+            message = "no memories" + (" under these filters" if self.filters.where() else " yet: `macaron chat` makes some")
+        else:
+            last = page.offset + len(page.rows)
+            pages = (page.total + view.PAGE_SIZE - 1) // view.PAGE_SIZE
+            message = (f"{page.offset + 1:,}–{last:,} of {page.total:,} · newest first"
+                       f" · page {page.offset // view.PAGE_SIZE + 1:,}/{pages:,}")
+        if self.marked:
+            message += f" · {len(self.marked)} marked"
+        self._set_status(message)
+
+    def _highlighted_row(self) -> view.Row | None:
+        table = self.table
+        if not self.page.rows or table.cursor_row is None or not 0 <= table.cursor_row < len(self.page.rows):
+            return None
+        return self.page.rows[table.cursor_row]
+
+    def _highlighted_id(self) -> str | None:
+        row = self._highlighted_row()
+        return row.memory.id if row else None
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        row = self._highlighted_row()
+        pane = self.detail
+        if row is None:
+            pane.show(None, now=self.now)
+            return
+        pane.show(row.memory, hit=row.hit, weight=row.weight, now=self.now)
+        self._load_versions(row)
+
+    @work(thread=True, exclusive=True, group="detail")
+    def _load_versions(self, row: view.Row) -> None:
+        chain = view.versions(self.store, row.memory)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_versions, row, chain)
+
+    def _show_versions(self, row: view.Row, chain) -> None:
+        if self._highlighted_row() is row:
+            self.detail.show(row.memory, hit=row.hit, weight=row.weight, now=self.now, versions=chain)
+
+    # ── search and filters ──────────────────────────────────────────────────────────────
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "search":
+            return
+        if self._debounce is not None:
+            self._debounce.stop()
+        self._debounce = self.set_timer(SEARCH_DEBOUNCE_S, self._apply_search)
+
+    def _apply_search(self) -> None:
+        self._debounce = None
+        query = self.query_one("#search", Input).value.strip()
+        if query != self.query_text:
+            self.query_text = query
+            self.offset = 0
+            self.reload()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "search":
+            self.action_focus_table()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id and event.select.id.startswith("filter-"):
+            self._apply_filters()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self._apply_filters()
+
+    def _apply_filters(self) -> None:
+        def chosen(selector: str) -> str | None:
+            value = self.query_one(selector, Select).value
+            return value if isinstance(value, str) else None
+
+        self.filters = view.Filters(
+            domain=chosen("#filter-domain"), kind=chosen("#filter-kind"), privacy=chosen("#filter-privacy"),
+            pinned=self.query_one("#filter-pinned", Checkbox).value,
+        )
+        self.offset = 0
+        self.reload()
+
+    # ── actions ─────────────────────────────────────────────────────────────────────────
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if self.store is None:
+            return action in ("quit", "focus_search", "focus_table", "focus_filters") or None
+        if action == "undo":
+            return True if self.forgets.can_undo else None  # None: shown dimmed
+        if action == "page":
+            if self.page.is_search:
+                return None
+            target = self.offset + parameters[0] * view.PAGE_SIZE
+            return True if 0 <= target < max(self.page.total, 1) else None
+        return True
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_focus_table(self) -> None:
+        self.table.focus()
+
+    def action_focus_filters(self) -> None:
+        self.query_one("#filter-domain", Select).focus()
+
+    def action_page(self, delta: int) -> None:
+        target = self.offset + delta * view.PAGE_SIZE
+        if not self.page.is_search and 0 <= target < self.page.total:
+            self.offset = target
+            self.table.move_cursor(row=0, animate=False)
+            self.reload()
+
+    def action_mark(self) -> None:
+        row = self._highlighted_row()
+        if row is None:
+            return
+        if self.marked.pop(row.memory.id, None) is None:
+            self.marked[row.memory.id] = row.memory
+        table = self.table
+        table.update_cell_at((table.cursor_row, 0), self._cells(row)[0])
+        table.move_cursor(row=table.cursor_row + 1, animate=False)
+        self._update_status()
+
+    def _selection(self) -> list[Memory]:
+        """The marked memories if any, else the highlighted one."""
+        if self.marked:
+            return list(self.marked.values())
+        row = self._highlighted_row()
+        return [row.memory] if row else []
+
+    def action_edit(self) -> None:
+        row = self._highlighted_row()
+        if row is None:
+            return
+        memory = row.memory
+
+        def apply(changes: dict | None) -> None:
+            if changes:
+                note = "Saved as a new version; the old one is kept and linked." if "text" in changes else "Saved."
+                self._write(lambda: (self.store.update(memory.id, **changes).id, note))
+
+        self.push_screen(EditDialog(memory), apply)
+
+    def action_pin(self) -> None:
+        chosen = self._selection()
+        if not chosen:
+            return
+        pin = not all(m.pinned for m in chosen)
+
+        def run():
+            for m in chosen:
+                self.store.pin(m.id, pin)
+            return chosen[0].id, f"{'Pinned' if pin else 'Unpinned'} {_count(chosen)}."
+
+        self._write(run, clear_marks=True)
+
+    def action_privacy(self) -> None:
+        chosen = self._selection()
+        if not chosen:
+            return
+
+        def apply(level: str | None) -> None:
+            if not level:
+                return
+
+            def run():
+                for m in chosen:
+                    self.store.update(m.id, privacy=level)
+                return chosen[0].id, f"{_count(chosen).capitalize()} now {level}."
+
+            self._write(run, clear_marks=True)
+
+        self.push_screen(PrivacyDialog(chosen[0].privacy, len(chosen)), apply)
+
+    def action_forget(self) -> None:
+        chosen = self._selection()
+        if not chosen:
+            return
+
+        def run():
+            self.forgets.forget(chosen)
+            return None, f"Forgot {_count(chosen)}. u brings it back until you close the browser."
+
+        self._write(run, clear_marks=True)
+
+    def action_undo(self) -> None:
+        if not self.forgets.can_undo:
+            self.notify("Nothing to undo.")
+            return
+
+        def run():
+            back = self.forgets.undo()
+            return (back[0].id if back else None), f"Brought back {_count(back)}."
+
+        self._write(run)
+
+    def action_export(self) -> None:
+        if self.marked:
+            what, memories = _count(list(self.marked.values())) + " (marked)", list(self.marked.values())
+        else:
+            what = f"the {self.page.total:,} shown" if self.page.is_search else f"all {self.page.total:,} in view"
+            memories = None
+        filters, query = self.filters, self.query_text
+        default = self.export_dir / f"macaron-memories-{self.now:%Y%m%d-%H%M%S}.jsonl"
+
+        def apply(path: Path | None) -> None:
+            if path is None:
+                return
+
+            def run():
+                items = memories if memories is not None else view.iter_view(self.store, filters, query)
+                return None, f"Exported {export_jsonl(items, path):,} memories to {path}."
+
+            self._write(run)
+
+        self.push_screen(ExportDialog(default, what), apply)
+
+    # ── applying a change ───────────────────────────────────────────────────────────────
+    def _write(self, change: Callable[[], tuple[str | None, str]], clear_marks: bool = False) -> None:
+        """Run `change` (returns the id to keep the cursor on, and what to tell the person)."""
+        self._set_status("saving…")
+        self._run_write(change, clear_marks)
+
+    @work(thread=True, group="write")
+    def _run_write(self, change, clear_marks: bool) -> None:
+        try:
+            with self._store_lock:
+                keep_id, message = change()
+        except UserError as exc:
+            self.call_from_thread(self._after_write, None, str(exc), False, "error")
+            return
+        self.call_from_thread(self._after_write, keep_id, message, clear_marks)
+
+    def _after_write(self, keep_id: str | None, message: str, clear_marks: bool, severity: str = "information") -> None:
+        if clear_marks:
+            self.marked.clear()
+        self.notify(message, severity=severity)
+        self.refresh_bindings()
+        self.reload(keep_id)
+        self._load_domains()
+
+
+def _count(memories: list[Memory]) -> str:
+    return "1 memory" if len(memories) == 1 else f"{len(memories)} memories"
+
+
+def browse() -> None:
+    """`macaron memory` with no subcommand."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UserError("the memory browser needs a terminal; in scripts use `macaron memory list --json`.")
+    app = MemoryBrowser()
+    app.run()
+    if app.open_error:
+        raise UserError(app.open_error)

@@ -1,0 +1,53 @@
+"""How one memory's fields look in the table: short, aligned, coloured by the macaron palette."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+
+# Pastel badges, dark text: the further a level may travel, the calmer its colour.
+PRIVACY_STYLES = {
+    "public": "#3b3b3b on #B5EAD7",
+    "personal": "#3b3b3b on #C7CEEA",
+    "private": "#3b3b3b on #FFDAC1",
+    "secret": "bold #3b3b3b on #FF9AA2",
+}
+PRIVACY_MEANING = {
+    "public": "may go to any model",
+    "personal": "may go to any model; about you",
+    "private": "only models on this machine or ones you trust",
+    "secret": "never sent to any model; shown only to you",
+}
+PREVIEW_WIDTH = 48
+
+
+def preview(text: str, width: int = PREVIEW_WIDTH) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def privacy_badge(level: str) -> Text:
+    return Text(f" {level:<8} ", style=PRIVACY_STYLES.get(level, ""))
+
+
+def weight_bar(weight: float, cells: int = 5) -> Text:
+    """A small bar plus the number: importance is easier to compare at a glance."""
+    filled = round(max(0.0, min(weight, 1.0)) * cells)
+    bar = Text("▰" * filled, style="#FF9AA2")
+    bar.append("▱" * (cells - filled), style="#6b6b7b")
+    bar.append(f" {weight:.2f}")
+    return bar
+
+
+def ago(iso: str | None, now: datetime) -> str:
+    """'3d ago'-style ages; 'never' for a memory no answer has used yet."""
+    if not iso:
+        return "never"
+    seconds = (now - datetime.fromisoformat(iso)).total_seconds()
+    if seconds < 0:
+        return iso[:10]
+    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return "just now"

@@ -1,0 +1,106 @@
+"""The right-hand pane: everything about the highlighted memory, and why search found it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from macaron_cli.memory import Hit, Memory
+from macaron_cli.tui.cells import PRIVACY_MEANING, ago, preview, privacy_badge, weight_bar
+
+# What each part of a search score means, in the person's words.
+PART_MEANING = {
+    "bm25": "how well the words match (1 = best match)",
+    "weight": "importance now: reward, age, verified, pinned",
+}
+
+
+class DetailPane(VerticalScroll):
+    def compose(self):
+        yield Static(Text("Nothing selected.", style="italic"), id="detail-body")
+
+    def show(self, memory: Memory | None, *, hit: Hit | None = None, weight: float = 0.0,
+             now: datetime, versions: tuple[list[Memory], list[Memory]] | None = None) -> None:
+        body = self.query_one("#detail-body", Static)
+        if memory is None:
+            body.update(Text("No memory here. Change the search or the filters.", style="italic"))
+            return
+        body.update(_sections(memory, hit, weight, now, versions))
+
+
+def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, versions) -> Table:
+    """Two columns: what it says (and why it was found) | what is known about it."""
+    head = Text()
+    head.append_text(privacy_badge(memory.privacy))
+    head.append(f"  {memory.kind} · {memory.domain} · {memory.language}", style="bold")
+    if memory.pinned:
+        head.append("  ★ pinned", style="bold #FF9AA2")
+    left = [head, Text(PRIVACY_MEANING.get(memory.privacy, ""), style="italic #9a9aae"), Text(""), Text(memory.text)]
+    if hit is not None:
+        left += [Text(""), _heading("Why this result"), _why(hit)]
+    right = [_heading("Details"), _metadata(memory, weight, now), Text(""), _heading("Versions"),
+             _versions(memory, versions)]
+    layout = Table.grid(padding=(0, 3), expand=True)
+    layout.add_column(ratio=1)
+    layout.add_column(ratio=1)
+    layout.add_row(Group(*left), Group(*right))
+    return layout
+
+
+def _heading(title: str) -> Text:
+    return Text(title, style="bold #FF9AA2")
+
+
+def _grid() -> Table:
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="#9a9aae", no_wrap=True)
+    grid.add_column()
+    return grid
+
+
+def _why(hit: Hit) -> Table:
+    grid = _grid()
+    grid.add_row("score", Text(f"{hit.score:.3f}", style="bold"))
+    for name, value in hit.parts.items():
+        grid.add_row(name, Text.assemble(weight_bar(value), (f"  {PART_MEANING.get(name, '')}", "italic #9a9aae")))
+    return grid
+
+
+def _metadata(memory: Memory, weight: float, now: datetime) -> Table:
+    grid = _grid()
+    grid.add_row("id", memory.id)
+    grid.add_row("weight", weight_bar(weight))
+    grid.add_row("created", f"{memory.created_at}  ({ago(memory.created_at, now)})")
+    for name in ("updated_at", "last_used_at", "verified", "event_at", "valid_until"):
+        value = getattr(memory, name)
+        if value:
+            grid.add_row(name.replace("_at", "").replace("_", " "), value)
+    grid.add_row("used", f"{memory.use_count} times · reward {memory.reward:+.2f}")
+    grid.add_row("source", memory.source)
+    for key, value in memory.meta.items():
+        grid.add_row(f"meta.{key}", str(value))
+    return grid
+
+
+def _versions(memory: Memory, versions) -> Text:
+    if versions is None:
+        return Text("…", style="#9a9aae")
+    older, newer = versions
+    if not older and not newer and not memory.supersedes:
+        return Text("Only this version.", style="#9a9aae")
+    out = Text()
+    for m in reversed(newer):
+        out.append(f"newer  {m.id}  ", style="#3f9a76")
+        out.append(preview(m.text, 40) + "\n")
+    out.append(f"this   {memory.id}\n", style="bold")
+    for m in older:
+        out.append(f"older  {m.id}  ", style="#6f79b8")
+        out.append(preview(m.text, 40) + "\n")
+    if memory.supersedes and (not older or older[-1].supersedes):
+        out.append("older versions were forgotten\n", style="italic #9a9aae")
+    return out

@@ -1,0 +1,136 @@
+"""What the table shows: one page of memories, or the hits of a search, under the filters.
+
+Kept free of Textual so the paging and filtering rules are plain functions of the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from macaron_cli.memory import Hit, Memory, MemoryStore
+
+PAGE_SIZE = 100
+SEARCH_K = 50
+# Domain, kind and pinned are applied to search hits afterwards, so ask for more candidates.
+_FILTERED_SEARCH_K = SEARCH_K * 4
+
+
+@dataclass(frozen=True)
+class Filters:
+    domain: str | None = None
+    kind: str | None = None
+    privacy: str | None = None
+    pinned: bool = False
+
+    def where(self) -> str | None:
+        """The same filters as a LanceDB SQL condition (None when nothing is filtered)."""
+        parts = [_equals(name, value) for name, value in
+                 (("domain", self.domain), ("kind", self.kind), ("privacy", self.privacy)) if value]
+        if self.pinned:
+            parts.append("pinned = true")
+        return " AND ".join(parts) or None
+
+    def admits(self, memory: Memory) -> bool:
+        return ((not self.domain or memory.domain == self.domain)
+                and (not self.kind or memory.kind == self.kind)
+                and (not self.privacy or memory.privacy == self.privacy)
+                and (not self.pinned or memory.pinned))
+
+
+@dataclass
+class Row:
+    memory: Memory
+    hit: Hit | None = None
+    weight: float = 0.0  # importance now, as search weighs it
+    replaced: bool = False  # a newer version supersedes this one
+
+
+@dataclass
+class Page:
+    rows: list[Row]
+    total: int  # rows under the filters (list mode) or hits shown (search mode)
+    offset: int = 0
+    query: str = ""
+    replaced_ids: set[str] = field(default_factory=set)
+
+    @property
+    def is_search(self) -> bool:
+        return bool(self.query)
+
+
+def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
+         now: datetime | None = None) -> Page:
+    """Search when there is a query (the retrieval chat uses), else one page newest first."""
+    query = query.strip()
+    if query:
+        narrowed = filters.domain or filters.kind or filters.pinned
+        hits = store.search(query, k=_FILTERED_SEARCH_K if narrowed else SEARCH_K,
+                            privacy=[filters.privacy] if filters.privacy else None)
+        rows = [Row(h.memory, h) for h in hits if filters.admits(h.memory)][:SEARCH_K]
+        total = len(rows)
+    else:
+        where = filters.where()
+        rows = [Row(m) for m in store.list(PAGE_SIZE, offset, where)]
+        total = store.count(where)
+    replaced = replaced_ids(store, [r.memory.id for r in rows])
+    for row in rows:
+        row.replaced = row.memory.id in replaced
+        row.weight = store.weight(row.memory, now)
+    return Page(rows, total, offset if not query else 0, query, replaced)
+
+
+def replaced_ids(store: MemoryStore, ids: list[str]) -> set[str]:
+    """Which of `ids` a newer version supersedes: one query for the whole page."""
+    if not ids:
+        return set()
+    newer = store.list(None, 0, is_one_of("supersedes", ids))
+    return {m.supersedes for m in newer}
+
+
+def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
+    """Every memory the view covers, a page at a time (for export): never all in memory at once."""
+    if query.strip():
+        yield from (row.memory for row in load(store, filters, query).rows)
+        return
+    offset = 0
+    while True:
+        batch = store.list(1000, offset, filters.where())
+        yield from batch
+        if len(batch) < 1000:
+            return
+        offset += len(batch)
+
+
+def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[Memory], list[Memory]]:
+    """The chain around `memory`: older versions it supersedes (newest first), and newer ones."""
+    older, seen, link = [], {memory.id}, memory.supersedes
+    while link and link not in seen and len(older) < limit:
+        seen.add(link)
+        found = store.list(1, 0, "id = " + quote(link))
+        if not found:  # the older version was forgotten
+            break
+        older.append(found[0])
+        link = found[0].supersedes
+    newer, link = [], memory.id
+    while link and len(newer) < limit:
+        found = store.list(1, 0, "supersedes = " + quote(link))
+        if not found or found[0].id in seen:
+            break
+        seen.add(found[0].id)
+        newer.append(found[0])
+        link = found[0].id
+    return older, newer
+
+
+def quote(value: str) -> str:
+    """A SQL string literal for LanceDB filters."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def is_one_of(column: str, values) -> str:
+    return f"{column} IN (" + ", ".join(quote(v) for v in values) + ")"
+
+
+def _equals(column: str, value: str) -> str:
+    return f"{column} = {quote(value)}"

@@ -1,0 +1,439 @@
+"""The memory browser, driven headless with Textual's Pilot. Every action is checked on a
+separately opened store, the way chat and make would see it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.errors import UserError
+from macaron_cli.memory import MemoryStore
+from macaron_cli.tui.app import MemoryBrowser
+from macaron_cli.tui.dialogs import EditDialog, ExportDialog, PrivacyDialog
+from tests.support.tui import NOW, SAMPLE, fill, settle
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def store_path(tmp_path) -> Path:
+    path = tmp_path / "memory"
+    fill(MemoryStore.open(path))
+    return path
+
+
+def fresh(path) -> MemoryStore:
+    """A second handle on the same memory, as chat or make would open it."""
+    return MemoryStore.open(path)
+
+
+def drive(path, scenario, *, export_dir=None):
+    app = MemoryBrowser(MemoryStore.open(path), now=NOW, export_dir=export_dir)
+
+    async def main():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await scenario(pilot, app)
+            await settle(pilot)
+
+    asyncio.run(main())
+    return app
+
+
+async def goto(pilot, app, memory_id: str) -> None:
+    """Walk the cursor down to a memory with the arrow key, as a person would."""
+    ids = [row.memory.id for row in app.page.rows]
+    app.table.focus()
+    steps = ids.index(memory_id) - app.table.cursor_row
+    for _ in range(abs(steps)):
+        await pilot.press("down" if steps > 0 else "up")
+    await settle(pilot)
+    assert app._highlighted_id() == memory_id
+
+
+async def type_text(pilot, text: str) -> None:
+    for ch in text:
+        await pilot.press(ch if ch != " " else "space")
+
+
+def shown_ids(app) -> list[str]:
+    return [row.memory.id for row in app.page.rows]
+
+
+def plain(widget) -> str:
+    """What a Static shows, as plain text."""
+    from rich.console import Console
+
+    console = Console(width=200, record=True, file=open(os.devnull, "w"))
+    console.print(widget.content)
+    return console.export_text()
+
+
+def status(app) -> str:
+    return plain(app.query_one("#status"))
+
+
+def detail(app) -> str:
+    return plain(app.query_one("#detail-body"))
+
+
+# ── browsing ────────────────────────────────────────────────────────────────────────────
+def test_opens_on_every_memory_newest_first(store_path):
+    async def scenario(pilot, app):
+        assert shown_ids(app)[:3] == ["m_gift", "m_remote_new", "m_pastel"]
+        assert len(app.page.rows) == len(SAMPLE)
+        assert "1–14 of 14" in status(app)
+        assert "Surprise gift for Mika" in detail(app) and "never sent to any model" in detail(app)
+
+    drive(store_path, scenario)
+
+
+def test_detail_shows_the_chain_of_versions(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_remote_new")
+        text = detail(app)
+        assert "this   m_remote_new" in text and "older  m_remote_old" in text
+        await goto(pilot, app, "m_remote_old")
+        assert "newer  m_remote_new" in detail(app)
+
+    drive(store_path, scenario)
+
+
+def test_search_updates_as_you_type_and_explains_the_score(store_path):
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "coffee")
+        await settle(pilot)
+        assert shown_ids(app)[0] == "m_coffee"
+        assert app.page.rows[0].hit is not None
+        assert "Why this result" in detail(app) and "bm25" in detail(app)
+        assert 'for “coffee”' in status(app)
+        for _ in "coffee":
+            await pilot.press("backspace")
+        await settle(pilot)
+        assert len(app.page.rows) == len(SAMPLE)  # an empty search shows everything again
+
+    drive(store_path, scenario)
+
+
+def test_search_matches_what_chat_retrieves(store_path):
+    expected = [h.memory.id for h in fresh(store_path).search("mika birthday gift", k=50)]
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "mika birthday gift")
+        await settle(pilot)
+        assert shown_ids(app) == expected
+
+    drive(store_path, scenario)
+
+
+def test_filters_narrow_the_table(store_path):
+    async def scenario(pilot, app):
+        app.query_one("#filter-domain").value = "family"
+        await settle(pilot)
+        assert set(shown_ids(app)) == {"m_gift", "m_grandma", "m_mika_bday"}
+        app.query_one("#filter-privacy").value = "secret"
+        await settle(pilot)
+        assert shown_ids(app) == ["m_gift"]
+        app.query_one("#filter-domain").clear()
+        app.query_one("#filter-privacy").clear()
+        app.query_one("#filter-kind").value = "preference"
+        await settle(pilot)
+        assert set(shown_ids(app)) == {"m_flatwhite", "m_bike", "m_ramen"}
+        app.query_one("#filter-kind").clear()
+        app.query_one("#filter-pinned").value = True
+        await settle(pilot)
+        assert shown_ids(app) == ["m_peanuts"]
+        assert "1–1 of 1" in status(app)
+
+    drive(store_path, scenario)
+
+
+def test_filters_apply_to_search_results(store_path):
+    async def scenario(pilot, app):
+        app.query_one("#filter-domain").value = "food"
+        await pilot.press("slash")
+        await type_text(pilot, "ramen coffee")
+        await settle(pilot)
+        assert shown_ids(app) == ["m_ramen"]  # m_coffee matches too, but it is about health
+
+    drive(store_path, scenario)
+
+
+def test_domain_filter_offers_the_domains_in_use(store_path):
+    async def scenario(pilot, app):
+        options = {value for _, value in app.query_one("#filter-domain")._options if isinstance(value, str)}
+        assert options == {m["domain"] for m in SAMPLE}
+
+    drive(store_path, scenario)
+
+
+def test_pages_through_a_large_memory(tmp_path):
+    path = tmp_path / "memory"
+    MemoryStore.open(path).add_many(
+        {"text": f"note number {i}", "id": f"m_{i:04d}", "created_at": f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00"}
+        for i in range(250)
+    )
+
+    async def scenario(pilot, app):
+        assert len(app.page.rows) == 100 and shown_ids(app)[0] == "m_0249"
+        assert "page 1/3" in status(app)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert shown_ids(app)[0] == "m_0149" and "101–200 of 250" in status(app)
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await settle(pilot)
+        assert shown_ids(app)[-1] == "m_0000" and len(app.page.rows) == 50  # no page past the end
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert shown_ids(app)[0] == "m_0149"
+
+    drive(path, scenario)
+
+
+# ── actions ─────────────────────────────────────────────────────────────────────────────
+def test_edit_text_saves_a_new_linked_version(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_flatwhite")
+        await pilot.press("e")
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one("#edit-text")
+        area.clear()
+        await pilot.pause()
+        await type_text(pilot, "Now drinks black coffee")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        new_id = app._highlighted_id()
+        assert new_id != "m_flatwhite"
+
+    app = drive(store_path, scenario)
+    store = fresh(store_path)
+    new = store.get(app._highlighted_id())
+    assert new.text == "Now drinks black coffee" and new.supersedes == "m_flatwhite"
+    assert new.domain == "food" and new.kind == "preference"
+    assert store.get("m_flatwhite").text.startswith("Prefers oat milk")  # kept, linked
+
+
+def test_edit_domain_and_kind_changes_in_place(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_coffee")
+        await pilot.press("e")
+        domain = app.screen.query_one("#edit-domain")
+        domain.value = "sleep"
+        app.screen.query_one("#edit-kind").value = "preference"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    drive(store_path, scenario)
+    memory = fresh(store_path).get("m_coffee")
+    assert (memory.domain, memory.kind) == ("sleep", "preference")
+
+
+def test_edit_refuses_empty_text_and_escape_changes_nothing(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_coffee")
+        await pilot.press("e")
+        app.screen.query_one("#edit-text").clear()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, EditDialog)
+        assert "empty" in plain(app.screen.query_one("#edit-error"))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, EditDialog)
+
+    drive(store_path, scenario)
+    store = fresh(store_path)
+    assert store.get("m_coffee").text == "Sleeps badly after coffee past 3pm."
+    assert store.count() == len(SAMPLE)
+
+
+def test_pin_and_unpin(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_ramen")
+        await pilot.press("p")
+        await settle(pilot)
+        assert fresh(store_path).get("m_ramen").pinned is True  # chat sees it at once
+        await goto(pilot, app, "m_peanuts")
+        await pilot.press("p")
+        await settle(pilot)
+
+    drive(store_path, scenario)
+    store = fresh(store_path)
+    assert store.get("m_ramen").pinned is True
+    assert store.get("m_peanuts").pinned is False
+
+
+def test_change_privacy(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_budget")
+        await pilot.press("v")
+        assert isinstance(app.screen, PrivacyDialog)
+        await pilot.press("4")
+        await settle(pilot)
+        await goto(pilot, app, "m_coffee")
+        await pilot.press("v", "up", "enter")  # personal → public with the arrow keys
+        await settle(pilot)
+
+    drive(store_path, scenario)
+    store = fresh(store_path)
+    assert store.get("m_budget").privacy == "secret"
+    assert store.get("m_coffee").privacy == "public"
+
+
+def test_marked_memories_change_together(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_flatwhite")
+        await pilot.press("space")  # marks and moves down to the next row
+        await pilot.press("space")
+        assert set(app.marked) == {"m_flatwhite", "m_mika_bday"}
+        await pilot.press("v", "3")
+        await settle(pilot)
+        assert not app.marked
+
+    drive(store_path, scenario)
+    store = fresh(store_path)
+    assert store.get("m_flatwhite").privacy == "private"
+    assert store.get("m_mika_bday").privacy == "private"
+    assert store.get("m_coffee").privacy == "personal"
+
+
+def test_forget_then_undo_brings_it_back_unchanged(store_path):
+    before = fresh(store_path).get("m_budget")
+
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_budget")
+        await pilot.press("d")
+        await settle(pilot)
+        with pytest.raises(UserError):
+            fresh(store_path).get("m_budget")  # gone for chat at once
+        assert "m_budget" not in shown_ids(app)
+        await pilot.press("u")
+        await settle(pilot)
+        assert app._highlighted_id() == "m_budget"
+
+    drive(store_path, scenario)
+    after = fresh(store_path).get("m_budget")
+    assert after.to_dict() == before.to_dict()
+
+
+def test_undo_restores_a_forgotten_memory_with_its_older_versions(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_remote_new")
+        await pilot.press("d")
+        await settle(pilot)
+        with pytest.raises(UserError):
+            fresh(store_path).get("m_remote_new")
+        await pilot.press("u")
+        await settle(pilot)
+
+    drive(store_path, scenario)
+    store = fresh(store_path)
+    assert store.get("m_remote_new").supersedes == "m_remote_old"
+    assert store.get("m_remote_old").text == "Works remotely on Tuesdays and Thursdays."
+    assert store.count() == len(SAMPLE)
+
+
+def test_forgotten_is_gone_from_disk_once_the_browser_closes(store_path):
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_gift")
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("q")
+
+    drive(store_path, scenario)
+    store = fresh(store_path)
+    with pytest.raises(UserError):
+        store.get("m_gift")
+    assert store.count() == len(SAMPLE) - 1
+    leftovers = [f for f in store_path.rglob("*") if f.is_file() and b"film camera" in f.read_bytes()]
+    assert leftovers == []
+
+
+def test_export_marked_memories(store_path, tmp_path):
+    out = tmp_path / "mine.jsonl"
+
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_grandma")
+        await pilot.press("space", "space")
+        await pilot.press("x")
+        assert isinstance(app.screen, ExportDialog)
+        app.screen.query_one("#export-path").value = str(out)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    drive(store_path, scenario)
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [m["id"] for m in lines] == ["m_grandma", "m_bike"]
+    assert lines[0]["text"] == "月に一度、京都の祖母に電話する。"
+    assert out.stat().st_mode & 0o777 == 0o600
+    exported = MemoryStore.open(tmp_path / "other")  # the export is importable as it is
+    exported.add_many(lines)
+    assert exported.get("m_bike").language == "ko"
+
+
+def test_export_without_marks_takes_the_whole_filtered_view(store_path, tmp_path):
+    async def scenario(pilot, app):
+        app.query_one("#filter-domain").value = "health"
+        await settle(pilot)
+        await pilot.press("x")
+        await pilot.press("enter")  # the suggested file name, in export_dir
+        await settle(pilot)
+
+    drive(store_path, scenario, export_dir=tmp_path)
+    [out] = tmp_path.glob("macaron-memories-*.jsonl")
+    ids = {json.loads(line)["id"] for line in out.read_text().splitlines()}
+    assert ids == {"m_peanuts", "m_water_app", "m_coffee"}
+
+
+def test_export_never_overwrites_a_file(store_path, tmp_path):
+    out = tmp_path / "taken.jsonl"
+    out.write_text("keep me\n")
+
+    async def scenario(pilot, app):
+        await pilot.press("x")
+        app.screen.query_one("#export-path").value = str(out)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        assert "already exists" in plain(app.screen.query_one("#export-error"))
+        await pilot.press("escape")
+
+    drive(store_path, scenario)
+    assert out.read_text() == "keep me\n"
+
+
+def test_memory_without_a_terminal_says_how_to_list(macaron):
+    result = macaron("memory")
+    assert result.returncode == 2
+    assert "needs a terminal" in result.stderr and "macaron memory list" in result.stderr
+
+
+def test_opens_the_store_itself_after_showing_the_window(store_path):
+    app = MemoryBrowser(open_store=lambda: MemoryStore.open(store_path), now=NOW)
+
+    async def main():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert len(app.page.rows) == len(SAMPLE)
+
+    asyncio.run(main())
+
+
+def test_a_store_that_cannot_be_opened_closes_the_browser_with_the_reason():
+    def broken():
+        raise UserError("cannot open the memory at /nowhere; move it away or set MACARON_HOME.")
+
+    app = MemoryBrowser(open_store=broken, now=NOW)
+
+    async def main():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+
+    asyncio.run(main())
+    assert app.open_error.startswith("cannot open the memory at /nowhere")
