@@ -19,6 +19,14 @@ def browser(tmp_path):
     return MemoryBrowser(store, now=NOW, export_dir=tmp_path)
 
 
+async def steady(pilot) -> None:
+    """Let the browser finish, and stop cursors blinking so the picture does not depend on when it is taken."""
+    await settle(pilot)
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
 def keys(*presses):
     """run_before: press keys one by one, letting the browser finish its store calls each time."""
 
@@ -27,6 +35,7 @@ def keys(*presses):
         for key in presses:
             await pilot.press(key)
             await settle(pilot)
+        await steady(pilot)
 
     return run
 
@@ -45,7 +54,7 @@ def test_filtered_and_marked(browser, snap_compare):
         pilot.app.query_one("#filter-domain").value = "family"
         await settle(pilot)
         await pilot.press("space")
-        await settle(pilot)
+        await steady(pilot)
 
     assert snap_compare(browser, terminal_size=SIZE, run_before=run)
 
@@ -64,6 +73,6 @@ def test_export_dialog(browser, snap_compare):
         await pilot.press("x")
         await settle(pilot)
         pilot.app.screen.query_one("#export-path").value = "~/my-memories.jsonl"  # no tmp path on screen
-        await settle(pilot)
+        await steady(pilot)
 
     assert snap_compare(browser, terminal_size=SIZE, run_before=run)

@@ -181,8 +181,9 @@ class MemoryBrowser(App):
         table = self.table
         columns = COLUMNS + ((SCORE_COLUMN,) if self.page.is_search else ())
         fixed = sum(width for _, width in columns if width) + 2 * CELL_PADDING * len(columns)
-        room = table.scrollable_content_region.width or table.size.width
-        layout = (self.page.is_search, max(MIN_PREVIEW, room - fixed - 1))
+        # Always leave the scrollbar's column, shown or not, so the layout never depends on timing.
+        room = table.size.width - table.styles.scrollbar_size_vertical
+        layout = (self.page.is_search, max(MIN_PREVIEW, room - fixed))
         if layout != self._layout:
             table.clear(columns=True)
             for label, width in columns:
