@@ -212,7 +212,7 @@ class MemoryBrowser(App):
         cells = [
             Text("●", style="bold #FF9AA2") if m.id in self.marked else "",
             text, m.kind, m.domain, m.language, privacy_badge(m.privacy),
-            weight_bar(row.weight), ago(m.last_used_at, self.now),
+            weight_bar(row.weight, unbounded=True), ago(m.last_used_at, self.now),
         ]
         if row.hit is not None:
             cells.append(f"{row.hit.score:.3f}")
@@ -233,8 +233,8 @@ class MemoryBrowser(App):
 
     @work(thread=True, group="meta")
     def _warm_search(self) -> None:
-        # The store builds its full-text index on a process's first search (about 0.5 s at
-        # 100k memories); doing it now keeps the person's first keystroke fast.
+        # A process's first search reads the full-text index from disk; doing it now, while the
+        # person looks at the first page, keeps their first keystroke fast.
         with self._store_lock:
             self.store.search("warm up the index", k=1)
 

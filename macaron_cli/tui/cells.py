@@ -31,12 +31,14 @@ def privacy_badge(level: str) -> Text:
     return Text(f" {level:<8} ", style=PRIVACY_STYLES.get(level, ""))
 
 
-def weight_bar(weight: float, cells: int = 5) -> Text:
-    """A small bar plus the number: importance is easier to compare at a glance."""
-    filled = round(max(0.0, min(weight, 1.0)) * cells)
+def weight_bar(value: float, cells: int = 5, *, unbounded: bool = False) -> Text:
+    """A small bar plus the number, easier to compare at a glance. An `unbounded` value (an
+    importance, 0 to about 3) fills the bar as w/(1+w), the share search boosts it by."""
+    share = value / (1.0 + value) if unbounded else value
+    filled = round(max(0.0, min(share, 1.0)) * cells)
     bar = Text("▰" * filled, style="#FF9AA2")
     bar.append("▱" * (cells - filled), style="#6b6b7b")
-    bar.append(f" {weight:.2f}")
+    bar.append(f" {value:.2f}")
     return bar
 
 

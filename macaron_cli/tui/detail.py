@@ -15,9 +15,17 @@ from macaron_cli.tui.cells import PRIVACY_MEANING, ago, preview, privacy_badge, 
 
 # What each part of a search score means, in the person's words.
 PART_MEANING = {
-    "bm25": "how well the words match (1 = best match)",
-    "weight": "importance now: reward, age, verified, pinned",
+    "bm25": "words in common",
+    "vector": "closeness in meaning",
+    "expansion": "matches what it is for",
+    "relevance": "the matches, combined",
+    "weight": "importance (reward, recency, pins)",
+    "boost": "× from importance",
+    "gate": "× fit with domain and language",
+    "expired": "× past its valid-until date",
 }
+# Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
+_BOUNDED_PARTS = {"bm25", "vector", "expansion", "relevance"}
 
 
 class DetailPane(VerticalScroll):
@@ -67,14 +75,15 @@ def _why(hit: Hit) -> Table:
     grid = _grid()
     grid.add_row("score", Text(f"{hit.score:.3f}", style="bold"))
     for name, value in hit.parts.items():
-        grid.add_row(name, Text.assemble(weight_bar(value), (f"  {PART_MEANING.get(name, '')}", "italic #9a9aae")))
+        shown = weight_bar(value) if name in _BOUNDED_PARTS else Text(f"{value:.2f}".rjust(10))
+        grid.add_row(name, Text.assemble(shown, (f"  {PART_MEANING.get(name, '')}", "italic #9a9aae")))
     return grid
 
 
 def _metadata(memory: Memory, weight: float, now: datetime) -> Table:
     grid = _grid()
     grid.add_row("id", memory.id)
-    grid.add_row("weight", weight_bar(weight))
+    grid.add_row("weight", weight_bar(weight, unbounded=True))
     grid.add_row("created", f"{memory.created_at}  ({ago(memory.created_at, now)})")
     for name in ("updated_at", "last_used_at", "verified", "event_at", "valid_until"):
         value = getattr(memory, name)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from macaron_cli.memory import Hit, Memory, MemoryStore
+from macaron_cli.memory.store import quote
 
 PAGE_SIZE = 100
 SEARCH_K = 50
@@ -121,11 +122,6 @@ def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[
         newer.append(found[0])
         link = found[0].id
     return older, newer
-
-
-def quote(value: str) -> str:
-    """A SQL string literal for LanceDB filters."""
-    return "'" + value.replace("'", "''") + "'"
 
 
 def is_one_of(column: str, values) -> str:
