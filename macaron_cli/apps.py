@@ -81,10 +81,13 @@ def notice_deleted(apps: dict[str, dict]) -> list[str]:
     if gone:
         from macaron_cli.ledger import signals
 
+        from macaron_cli.memory import MemoryStore
+
         for slug in gone:
             signals.app_event(slug, "deleted")
             register(slug, deleted=True)
             apps[slug]["deleted"] = True
+        signals.settle(MemoryStore.open())  # the memories behind a deleted app lose credit now
     return gone
 
 

@@ -79,6 +79,10 @@ def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool,
             out.print("Nothing changed.")
             return
     result = act(dry=False)
+    from macaron_cli.ledger import signals
+
+    # A rollback says the last change did not serve the person; an undo takes that back.
+    signals.app_event(repo.path.name, "undo" if undo else "rollback", to=result.target.id)
     if result.saved:
         out.print(f"Your current state is saved as checkpoint {result.saved.id}.")
     done = f"Now at checkpoint {result.checkpoint.id}, the same files as checkpoint {result.target.id}"

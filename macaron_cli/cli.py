@@ -32,7 +32,7 @@ app.add_typer(draft_app, name="draft")
 app.add_typer(feedback_app, name="feedback")
 
 
-def _run(target: str, **kwargs) -> None:
+def _run(target: str, /, **kwargs) -> None:
     """Import `module:function` lazily, call it, and map macaron's errors to exit codes."""
     from macaron_cli.errors import MacaronError
 

@@ -22,13 +22,12 @@ def rate(app_ref: str, stars: int) -> None:
         raise UserError(f"a rating is 1 to 5 stars, not {stars}.")
     slug, _ = _slug(app_ref)
     from macaron_cli.ledger import signals
-    from macaron_cli.ledger.reward import apply_to_memory
     from macaron_cli.ledger.store import Ledger
     from macaron_cli.memory import MemoryStore
 
     ledger = Ledger.open()
     signals.app_event(slug, "rate", float(stars), ledger=ledger)
-    changed = apply_to_memory(ledger, MemoryStore.open())
+    changed = signals.settle(MemoryStore.open(), ledger)
     console().print(f"Thanks: {slug} rated {stars}/5." + (f" {len(changed)} memories that shaped it were updated." if changed else ""))
 
 

@@ -54,6 +54,8 @@ def outcome_of(ledger, subject: str) -> Outcome:
         elif kind in ("rollback", "data", "turns", "helped"):
             key = {"rollback": "rollbacks"}.get(kind, kind)
             signals[key] += e["value"] if kind == "turns" and e["value"] else 1
+        elif kind == "undo":  # the person took the rollback back: it was not a verdict
+            signals["rollbacks"] = max(signals["rollbacks"] - 1, 0)
         elif kind == "deleted":
             signals["deleted"] = 1
     signals["uses"] = math.log1p(len(run_days))
@@ -125,3 +127,22 @@ def template_scores(ledger) -> dict[str, float]:
     """Credit per template and per app used as a base: how well their lineage served."""
     credit, _ = credits(ledger)
     return {k: v for k, v in credit.items() if k.startswith(("template:", "app:"))}
+
+
+# An app must have clearly served the person before it becomes the base for new ones.
+BASE_THRESHOLD = 0.5
+
+
+def best_base(ledger, template: str, registry: dict[str, dict]) -> tuple[str, float] | None:
+    """The person's app from `template` whose outcome is best, if it served them well."""
+    from pathlib import Path
+
+    scored = [
+        (outcome_of(ledger, f"app:{slug}").reward, slug)
+        for slug, info in registry.items()
+        if info.get("template") == template and not info.get("deleted") and Path(info.get("path", "")).is_dir()
+    ]
+    if not scored:
+        return None
+    reward, slug = max(scored)
+    return (slug, reward) if reward >= BASE_THRESHOLD else None

@@ -6,6 +6,7 @@ Each opens the ledger, appends, and returns; the cost is a single small SQLite w
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 from macaron_cli.ledger.store import Ledger, node
 
@@ -43,3 +44,27 @@ def answer_feedback(answer: str, good: bool, ledger: Ledger | None = None) -> No
 def memory_checked(memory_id: str, still_true: bool, ledger: Ledger | None = None) -> None:
     """The person answered "still true?" about a memory."""
     (ledger or Ledger.open()).record("verified", node("memory", memory_id), value=1.0 if still_true else 0.0)
+
+
+def app_served(app_dir: Path, data_files, ledger: Ledger | None = None) -> None:
+    """`macaron run` served the app: a use; and, if its own data grew since, a sign of life."""
+    ledger = ledger or Ledger.open()
+    app = node("app", app_dir.name)
+    ledger.record("run", app)
+    size = sum(_size(app_dir / rel) for rel in data_files)
+    last = ledger.events(subject=app, kind="data", limit=1)
+    if size > (last[0]["value"] if last else 0):
+        ledger.record("data", app, value=float(size))
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else 0
+
+
+def settle(store, ledger: Ledger | None = None) -> dict[str, float]:
+    """Bring memory rewards up to date with every outcome so far (see reward.py)."""
+    from macaron_cli.ledger.reward import apply_to_memory
+
+    return apply_to_memory(ledger or Ledger.open(), store)

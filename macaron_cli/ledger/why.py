@@ -36,8 +36,11 @@ def _memory_line(memory_id: str, store) -> str:
 
 
 def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
-    lines = [f"Memory {_memory_line(memory_id, store)}"]
     uses = [e for e in ledger.uses_of(node("memory", memory_id)) if e["kind"] == "request"]
+    line = _memory_line(memory_id, store)
+    if not uses and line.endswith("(forgotten since)"):
+        raise UserError(f"no memory with id {memory_id!r}; `macaron memory list` shows the ids.")
+    lines = [f"Memory {line}"]
     if not uses:
         lines.append("  never used in a brief or an answer yet.")
     for e in uses:

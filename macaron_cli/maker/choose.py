@@ -25,6 +25,7 @@ class Template:
     manifest: dict
     from_app: str | None = None  # set when the start is one of the person's apps
     matched: list[str] = field(default_factory=list)  # the keywords that chose it
+    lineage_reason: str = ""  # set when a well-rated app of the person's was chosen as the base
 
     @property
     def keywords(self) -> list[str]:
@@ -95,8 +96,42 @@ def _fallback(templates: list[Template]) -> Template:
 
 
 def from_app(ref: str) -> Template:
-    """One of the person's own apps as the starting point (`--from APP`)."""
+    """One of the person's own apps, or a bundle someone shared, as the starting point (`--from`)."""
+    from macaron_cli.ledger.share import is_bundle
+
+    if is_bundle(ref):
+        return _from_bundle(ref)
     path = resolve_app(ref)
     manifest = json.loads((path / APP_MANIFEST).read_text(encoding="utf-8"))
     name = manifest.get("template") or manifest.get("name") or path.name
     return Template(name=name, path=path, manifest=manifest, from_app=path.name)
+
+
+def _from_bundle(path: str) -> Template:
+    """A shared bundle: its code (no data, no brief) becomes this person's own app."""
+    from macaron_cli.ledger.share import unpack_bundle
+
+    code, lineage = unpack_bundle(path)
+    manifest = json.loads((code / APP_MANIFEST).read_text(encoding="utf-8"))
+    name = lineage.get("template") or manifest.get("template") or manifest.get("name") or "shared"
+    return Template(name=name, path=code, manifest=manifest, from_app=f"bundle:{lineage.get('app', code.name)}")
+
+
+def prefer_lineage(template: Template) -> Template:
+    """An app of the person's that served them well becomes the base for similar ideas.
+
+    Only when the idea fell to a template on its own (no --template, no --from): the
+    person's well-rated app from that template carries their earlier fixes and taste.
+    """
+    from macaron_cli.apps import load_registry
+    from macaron_cli.ledger import Ledger
+    from macaron_cli.ledger.reward import best_base
+
+    best = best_base(Ledger.open(), template.name, load_registry())
+    if best is None:
+        return template
+    slug, reward = best
+    chosen = from_app(slug)
+    chosen.matched = template.matched
+    chosen.lineage_reason = f"your app {slug} from {template.name} served you well (outcome {reward:+.2f})"
+    return chosen

@@ -117,9 +117,14 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     if not idea:
         raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
     budget = _validate(request, settings)
-    from macaron_cli.maker.choose import choose_template, from_app
+    from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage
 
-    template = from_app(request.from_app) if request.from_app else choose_template(idea, request.template)
+    if request.from_app:
+        template = from_app(request.from_app)
+    else:
+        template = choose_template(idea, request.template)
+        if not request.template:
+            template = prefer_lineage(template)
     mode = OFFLINE if request.offline or not model_configured() else AGENT
     if mode == AGENT:
         _warm_sdk_import()
@@ -134,6 +139,8 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     apps_root = config.apps_dir()
     slug = make_slug(idea, template.name, apps_root)
     progress.phase("scaffold", f"{template.name} → {apps_root / slug}")
+    if template.lineage_reason:
+        progress.note(f"  starting from {template.lineage_reason}")
     app = scaffold(template, brief, slug, apps_root)
     state = {
         "idea": idea, "slug": slug, "title": app_title(template, brief), "template": template.name, "from": template.from_app, "mode": mode,
@@ -383,7 +390,7 @@ def _ledger_brief(slug, brief, mode, template, settings) -> None:
 
     signals.brief_made(slug, brief.memories, _audit_endpoint(mode), template=template.name,
                        domain=_domain(brief), from_app=template.from_app,
-                       reason="keywords: " + (", ".join(template.matched) or "none matched"),
+                       reason=template.lineage_reason or "keywords: " + (", ".join(template.matched) or "none matched"),
                        trusted=settings.trusted_endpoints)
 
 

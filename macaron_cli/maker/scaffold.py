@@ -154,7 +154,7 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
     app = apps_root / slug
     apps_root.mkdir(parents=True, exist_ok=True)
     data_files = list(template.manifest.get("data_files", []))
-    if template.from_app:
+    if template.from_app and (template.path / ".git").exists():
         app.mkdir()
         _copy_tracked(template.path, app)
     else:

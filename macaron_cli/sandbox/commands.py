@@ -42,6 +42,9 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
                 raise WorkFailed(f"{manifest.title} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above.")
             raise WorkFailed(f"{manifest.title} stopped with exit code {code} before it answered; its output is above.")
         print(f"{manifest.title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
+        from macaron_cli.ledger import signals
+
+        signals.app_served(app_dir, manifest.data_files)
         if open_browser:
             import webbrowser
 
