@@ -123,7 +123,10 @@ class Conversation:
             from macaron_cli.ledger.signals import answer_given
 
             domain = record.hits[0].memory.domain if record.hits else "general"
-            record.answer_id = answer_given(record.hits, self.model.endpoint, domain=domain, trusted=self.trusted)
+            # The model knows whether it is the cloud (claude always is, whatever its address).
+            cloud = "private" not in self.model.privacy_levels
+            record.answer_id = answer_given(record.hits, self.model.endpoint, domain=domain,
+                                            trusted=self.trusted, cloud=cloud)
 
     def feedback(self, liked: bool) -> int:
         """/good or /bad on the last answer: queued after its accounting, so it finds the answer."""

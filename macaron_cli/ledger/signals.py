@@ -23,11 +23,11 @@ def brief_made(app: str, memories, endpoint: str, *, template: str, domain: str,
 
 
 def answer_given(memories, endpoint: str, *, domain: str = "general", trusted: list[str] | None = None,
-                 ledger: Ledger | None = None) -> str:
+                 cloud: bool | None = None, ledger: Ledger | None = None) -> str:
     """The friend answered using `memories`; returns the answer's id for /good and /bad."""
     ledger = ledger or Ledger.open()
     answer = "a_" + uuid.uuid4().hex[:10]
-    ledger.record_request(node("answer", answer), endpoint, memories, purpose="chat", trusted=trusted)
+    ledger.record_request(node("answer", answer), endpoint, memories, purpose="chat", trusted=trusted, cloud=cloud)
     ledger.record("answer", node("answer", answer), data={"domain": domain})
     return answer
 

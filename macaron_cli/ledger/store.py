@@ -107,13 +107,16 @@ class Ledger:
         return event_id
 
     def record_request(self, subject: str, endpoint: str, memories: Iterable, *, purpose: str,
-                       trusted: list[str] | None = None, time: str | None = None) -> int:
+                       trusted: list[str] | None = None, time: str | None = None, cloud: bool | None = None) -> int:
         """A model request: which memories went to which endpoint, and whether it left the machine.
 
         `memories` are Memory objects (or hits); every one is credited as a source of `subject`.
+        `cloud` is decided by the caller when it knows better than the address (a loopback
+        gateway to Claude is still the cloud); otherwise by the address.
         """
         items = [getattr(m, "memory", m) for m in memories]
-        cloud = not is_local_endpoint(endpoint) and endpoint not in (trusted or [])
+        if cloud is None:
+            cloud = not is_local_endpoint(endpoint) and endpoint not in (trusted or [])
         event_id = self.record(
             "request", subject, data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud},
             sources=[node("memory", m.id) for m in items], time=time,
