@@ -17,7 +17,7 @@ def make(idea=None, template=None, from_app=None, draft=False, variants=1, pick=
     request = MakeRequest(
         idea=idea, template=template, from_app=from_app, draft=draft, variants=variants, pick=pick,
         local_only=local_only, offline=offline, budget=budget, max_rounds=max_rounds, resume=resume, yes=yes,
-        confirm=_ask_advice if interactive else None,
+        confirm=_ask_advice if interactive else None, choose_variant=_ask_variant if interactive else None,
     )
     progress = Progress() if json_out else LiveProgress()
     try:
@@ -42,6 +42,30 @@ def _ask_advice(kind: str) -> bool:
                        default=False)
 
 
+def _ask_variant(variants) -> int:
+    from rich.prompt import IntPrompt
+
+    from macaron_cli.output import console
+
+    out = console(stderr=True)
+    out.print("[bold]The designs the local model drafted[/] (open the screenshots to compare):")
+    for variant in variants:
+        out.print("  " + variant.line(), markup=False)
+    choices = [str(v.number) for v in variants]
+    return IntPrompt.ask("Which one shall macaron keep?", choices=choices, console=out,
+                         default=next((v.number for v in variants if v.ok), 1))
+
+
+def _phase_lines(result: MakeResult) -> list[str]:
+    """Each phase's tokens, time and cost; local phases priced from our own table."""
+    lines = []
+    for p in result.phases:
+        where = f"local {p['model'] or ''}".strip() if p["where"] == "local" else (p["model"] or "claude")
+        lines.append(f"    {p['phase']:<9} {where:<28} {p['input_tokens'] + p['output_tokens']:>9,} tokens "
+                     f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}")
+    return lines
+
+
 def _summary(result: MakeResult) -> None:
     from macaron_cli.output import console
 
@@ -59,6 +83,8 @@ def _summary(result: MakeResult) -> None:
         out.print(f"  screenshot: {result.screenshot}")
     out.print(f"  checkpoints: {', '.join(c['phase'] for c in result.checkpoints)}")
     out.print(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
+    for line in _phase_lines(result):
+        out.print(line, markup=False)
     for problem in result.problems[:5]:
         out.print(f"  ✗ {problem}", markup=False)
     if result.message:

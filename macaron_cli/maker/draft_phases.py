@@ -11,7 +11,6 @@ the Agent SDK's Claude prices; the pipeline owns checkpoints and the agent phase
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -50,6 +49,13 @@ def check_request(request, cloud_configured: bool) -> Endpoint | None:
     return endpoint
 
 
+def resume_endpoint(state: dict) -> Endpoint | None:
+    """The draft endpoint for resuming a draft-mode make (None for other modes)."""
+    if state.get("mode") not in (LOCAL, DRAFT):
+        return None
+    return draft_endpoint()
+
+
 # ── per-phase accounting ────────────────────────────────────────────────────────────────
 def record(state: dict, phase: str, where: str, model: str | None, input_tokens: int, output_tokens: int,
            seconds: float, cost_usd: float) -> dict:
@@ -64,10 +70,11 @@ def record(state: dict, phase: str, where: str, model: str | None, input_tokens:
     return entry
 
 
-def record_local(state: dict, phase: str, outcomes: list[DraftOutcome], seconds: float) -> dict:
+def record_local(state: dict, phase: str, outcomes: list[DraftOutcome]) -> dict:
+    """The local model's share: its tokens, its time (variants run at once: the longest)."""
     return record(state, phase, "local", outcomes[0].model if outcomes else None,
                   sum(o.usage.input_tokens for o in outcomes), sum(o.usage.output_tokens for o in outcomes),
-                  seconds, sum(o.cost_usd for o in outcomes))
+                  max((o.seconds for o in outcomes), default=0.0), sum(o.cost_usd for o in outcomes))
 
 
 def record_cloud(state: dict, phase: str, model: str | None, meter) -> dict:
@@ -90,23 +97,21 @@ def record_cloud(state: dict, phase: str, model: str | None, meter) -> dict:
 def draft_phase(app: Path, state: dict, brief: str, endpoint: Endpoint, request, progress,
                 verify: Callable[[Path], object], remember: Callable | None = None):
     """Phase one: the local model drafts (one design, or N to choose from). Returns the report."""
-    started = time.monotonic()
     if request.variants > 1:
-        return _variants_phase(app, state, brief, endpoint, request, progress, verify, started, remember)
+        return _variants_phase(app, state, brief, endpoint, request, progress, verify, remember)
     progress.phase("draft", f"{endpoint.model or 'the local model'} at {endpoint.url} writes a first version")
     outcome = draft(app, brief, endpoint)
     _note(progress, outcome)
-    record_local(state, "draft", [outcome], time.monotonic() - started)
+    record_local(state, "draft", [outcome])
     return verify(app)
 
 
 def fix_phase(app: Path, state: dict, phase: str, brief: str, endpoint: Endpoint, report, progress, verify):
     """A --local-only fix round: the local model gets the verification report."""
-    started = time.monotonic()
     progress.phase(phase, "the verification report goes back to the local model")
     outcome = draft(app, brief, endpoint, feedback=report.feedback())
     _note(progress, outcome)
-    record_local(state, phase, [outcome], time.monotonic() - started)
+    record_local(state, phase, [outcome])
     return verify(app)
 
 
@@ -118,7 +123,7 @@ def _note(progress, outcome: DraftOutcome) -> None:
         progress.note(f"  skipped {rejected}")
 
 
-def _variants_phase(app, state, brief, endpoint, request, progress, verify, started, remember):
+def _variants_phase(app, state, brief, endpoint, request, progress, verify, remember):
     from macaron_cli.maker import variants as v
 
     progress.phase("draft", f"{request.variants} designs at once by {endpoint.model or 'the local model'}")
@@ -126,7 +131,7 @@ def _variants_phase(app, state, brief, endpoint, request, progress, verify, star
     for variant in drafted:
         progress.note("  " + variant.line())
     outcomes = [x.outcome for x in drafted if x.outcome]
-    record_local(state, "draft", outcomes, time.monotonic() - started)
+    record_local(state, "draft", outcomes)
     if not any(x.outcome and x.outcome.written for x in drafted):
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
     chosen = v.choose(drafted, request.pick, getattr(request, "choose_variant", None))
@@ -136,4 +141,5 @@ def _variants_phase(app, state, brief, endpoint, request, progress, verify, star
     progress.note(f"  using design {chosen.number}: {chosen.design}")
     if remember:
         remember(chosen, len(drafted))
-    return verify(app)
+    # The app now holds exactly the files verified in the chosen copy: its report stands.
+    return chosen.report if chosen.ok else verify(app)

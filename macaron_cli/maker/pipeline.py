@@ -19,11 +19,13 @@ from typing import Callable
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
+from macaron_cli.maker import draft_phases
 from macaron_cli.maker import state as make_state
 from macaron_cli.maker.brief import Brief, build_brief, memory_levels
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.session import ModelError, endpoint_url, model_configured
+from macaron_cli.models.client import ModelFailure
 
 OFFLINE, AGENT = "offline", "agent"
 DEFAULT_CLOUD = "https://api.anthropic.com"  # where the agent goes without ANTHROPIC_BASE_URL
@@ -46,6 +48,8 @@ class MakeRequest:
     # Asked before building an app that gives medical or financial advice; None = no one
     # to ask (then only `yes` confirms).
     confirm: Callable[[str], bool] | None = None
+    # With --variants and no --pick: shown the drafted designs, returns the number chosen.
+    choose_variant: Callable[[list], int] | None = None
 
 
 @dataclass
@@ -67,6 +71,7 @@ class MakeResult:
     subagents: list = field(default_factory=list)
     language: str = "en"
     title: str = ""
+    phases: list = field(default_factory=list)  # each phase's tokens, seconds and cost, local or cloud
 
     @property
     def ok(self) -> bool:
@@ -78,6 +83,7 @@ class MakeResult:
             "app": self.app, "path": self.path, "template": self.template, "mode": self.mode,
             "checkpoints": self.checkpoints, "tests": self.tests, "opened": self.opened,
             "screenshot": self.screenshot, "cost_usd": round(self.cost_usd, 6), "tokens": self.tokens,
+            "phases": self.phases,
         }
 
 
@@ -87,9 +93,6 @@ def _validate(request: MakeRequest, settings) -> float | None:
     budget = request.budget if request.budget is not None else settings.budget_usd
     if budget is not None and budget <= 0:
         raise UserError("--budget must be more than 0 USD.")
-    if request.draft or request.local_only or request.variants != 1 or request.pick is not None:
-        raise UserError("draft mode (--draft, --variants, --pick, --local-only) is not available in this "
-                        "version yet; run without those options.")
     return budget
 
 
@@ -119,17 +122,19 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     budget = _validate(request, settings)
     from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage
 
+    draft = draft_phases.check_request(request, model_configured())
     if request.from_app:
         template = from_app(request.from_app)
     else:
         template = choose_template(idea, request.template)
         if not request.template:
             template = prefer_lineage(template)
-    mode = OFFLINE if request.offline or not model_configured() else AGENT
-    if mode == AGENT:
+    mode = draft_phases.mode_for(request) or (OFFLINE if request.offline or not model_configured() else AGENT)
+    if mode in (AGENT, draft_phases.DRAFT):
         _warm_sdk_import()
     store = _open_memory()
-    endpoint = None if mode == OFFLINE else endpoint_url()
+    # The brief goes to every model of the make: with --local-only only the draft model.
+    endpoint = None if mode == OFFLINE else draft.url if mode == draft_phases.LOCAL else endpoint_url()
     progress.phase("brief", "what macaron knows that bears on this")
     brief = build_brief(idea, store, settings, endpoint, context=template.manifest.get("description", ""))
     _confirm_advice(brief, request)
@@ -147,6 +152,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         "language": brief.language, "accent": brief.accent, "settings": brief.settings, "advice": brief.advice,
         "memory_ids": brief.memory_ids, "matched_keywords": template.matched, "phases": [], "rounds": 0,
         "cost_usd": 0.0, "tokens": {}, "status": "running", "budget_usd": budget, "max_rounds": request.max_rounds,
+        "draft": {"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
         "timings": {"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     }
     make_state.save(app, state)
@@ -165,6 +171,8 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
             return _offline(app, repo, state, progress)
         repo.checkpoint("scaffold", f"scaffold from {template.name}, personalised for the person")
         _phase_done(app, state, "scaffold")
+        if draft:
+            return _draft_phases(app, repo, state, brief, draft, request, store, settings, progress)
         return _agent_phases(app, repo, state, brief, store, settings, progress)
 
 
@@ -177,6 +185,42 @@ def _warm_sdk_import() -> None:
     threading.Thread(target=importlib.import_module, args=("claude_agent_sdk",), daemon=True).start()
 
 
+def _draft_phases(app, repo, state, brief, draft, request, store, settings, progress) -> MakeResult:
+    """Phase one by the local model (draft_phases.py); then Claude refines, or with
+    --local-only the local model fixes what verification finds."""
+    verify = lambda path: _verify(path, state, progress)  # noqa: E731
+    meter = CostMeter(budget_usd=state.get("budget_usd"), cost_usd=state.get("cost_usd", 0.0))
+
+    def remember(chosen, count):
+        from macaron_cli.maker.variants import remember_choice
+        from macaron_cli.memory import MemoryStore
+
+        remember_choice(store or MemoryStore.open(), state["idea"], state["template"], chosen, count)
+
+    try:
+        if "draft" not in state["phases"]:
+            report = draft_phases.draft_phase(app, state, brief.markdown(), draft, request, progress, verify, remember)
+            _local_checkpoint(app, repo, state, meter, "draft", "the local model drafted the app", report)
+        else:
+            report = _verify(app, state, progress)
+        if state["mode"] == draft_phases.DRAFT:
+            return _agent_phases(app, repo, state, brief, store, settings, progress, report=report)
+        while state["rounds"] < state["max_rounds"] and not report.ok:
+            state["rounds"] += 1
+            phase = f"fix-{state['rounds']}"
+            report = draft_phases.fix_phase(app, state, phase, brief.markdown(), draft, report, progress, verify)
+            _local_checkpoint(app, repo, state, meter, phase, f"local fix round {state['rounds']}", report)
+    except ModelFailure as exc:
+        return _stopped(app, repo, state, meter, "model-error", f"The local model failed: {exc}")
+    return _finish(app, repo, state, report, meter)
+
+
+def _local_checkpoint(app, repo, state, meter, phase, message, report) -> None:
+    meter.cost_usd = state["cost_usd"]
+    meter.tokens.update(state["tokens"])
+    _checkpoint(app, repo, state, phase, message, report, meter)
+
+
 def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult:
     from macaron_cli.apps import resolve_app
     from macaron_cli.checkpoints import AppRepo
@@ -187,8 +231,10 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
         raise UserError(f"{app.name} has no interrupted make to resume (no .macaron/make.json).")
     if state.get("status") == "done":
         raise UserError(f"{app.name} is already made; change it with `macaron make --from {app.name} \"…\"`.")
-    if state["mode"] == OFFLINE or not model_configured():
+    local_only = state["mode"] == draft_phases.LOCAL
+    if state["mode"] == OFFLINE or not (local_only or model_configured()):
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
+    draft = draft_phases.resume_endpoint(state)
     if request.budget is not None:
         if request.budget <= 0:
             raise UserError("--budget must be more than 0 USD.")
@@ -200,6 +246,8 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
     repo = AppRepo.open(app)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state['phases']) or 'nothing'}")
+        if draft and (local_only or "draft" not in state["phases"]):
+            return _draft_phases(app, repo, state, brief, draft, request, store, settings, progress)
         return _agent_phases(app, repo, state, brief, store, settings, progress)
 
 
@@ -266,7 +314,7 @@ def _offline(app: Path, repo, state: dict, progress: Progress) -> MakeResult:
     return _finish(app, repo, state, report, meter=CostMeter())
 
 
-def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeResult:
+def _agent_phases(app, repo, state, brief, store, settings, progress, report=None) -> MakeResult:
     from macaron_cli.maker import prompts
     from macaron_cli.maker.hooks import log_denial, pre_tool_use
     from macaron_cli.maker.session import agent_options, run_turn
@@ -283,10 +331,17 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
 
     hook = pre_tool_use(app, [config.home()], on_deny)
     server = memory_server(store, levels, private / "memory_calls.jsonl", _ledger_search(state["slug"], settings))
-    model = settings.raw.get("model") if isinstance(settings.raw.get("model"), str) else None
-    report = None
+    model = _agent_model()
     try:
-        if "build" not in state["phases"]:
+        if state["mode"] == draft_phases.DRAFT and "refine" not in state["phases"]:
+            progress.phase("refine", "Claude refines the local draft with its verification report")
+            meter.check()
+            report = report or _verify(app, state, progress)
+            _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
+                  prompts.refine(brief, state, report.feedback()))
+            report = _verify(app, state, progress)
+            _checkpoint(app, repo, state, "refine", "Claude refined the local draft", report, meter)
+        elif "build" not in state["phases"] and state["mode"] != draft_phases.DRAFT:
             progress.phase("build", "the coder and its frontend/backend subagents")
             meter.check()
             _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
@@ -308,7 +363,7 @@ def _agent_phases(app, repo, state, brief, store, settings, progress) -> MakeRes
         report = report or _verify(app, state, progress)
     except BudgetExceeded as exc:
         return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}")
-    except ModelError as exc:
+    except (ModelError, ModelFailure) as exc:
         return _stopped(app, repo, state, meter, "model-error", f"The model failed: {exc}")
     except KeyboardInterrupt:
         _stopped(app, repo, state, meter, "interrupted", "Interrupted")  # keep the work, then stop
@@ -331,8 +386,15 @@ def _turn(app, state, meter, progress, run_turn, agent_options, hook, server, mo
 
 
 def _checkpoint(app, repo, state, phase, message, report, meter) -> None:
+    if not any(p["phase"] == phase for p in state.get("phase_costs", [])):  # an agent phase
+        draft_phases.record_cloud(state, phase, _agent_model(), meter)
     repo.checkpoint(phase, message, tests=_tests_status(report), cost_usd=round(meter.cost_usd, 6))
     _phase_done(app, state, phase)
+
+
+def _agent_model() -> str | None:
+    model = config.load_settings().raw.get("model")
+    return model if isinstance(model, str) else None
 
 
 def _dirty(app: Path) -> bool:
@@ -376,11 +438,16 @@ def _result(app, repo, state, report, meter) -> MakeResult:
         cost_usd=meter.cost_usd, tokens={**meter.tokens, "total": meter.total_tokens},
         problems=list(report.problems) if report else [], memory_ids=state.get("memory_ids", []),
         subagents=sorted(set(state.get("subagents", []))), language=state["language"], title=state.get("title", ""),
+        phases=state.get("phase_costs", []),
     )
 
 
 def _audit_endpoint(mode: str) -> str:
     """Where the brief goes, as the ledger records it (offline: nowhere but this machine)."""
+    if mode == draft_phases.LOCAL:
+        from macaron_cli.models.client import draft_endpoint
+
+        return draft_endpoint().url
     return "localhost" if mode == OFFLINE else (endpoint_url() or DEFAULT_CLOUD)
 
 
