@@ -106,6 +106,7 @@ def main() -> None:
         client = ModelClient(url, args.model)
         client.complete(SYSTEM, [{"role": "user", "content": "Hi"}], max_tokens=4)  # detect the wire, warm up
         http = httpx.Client(timeout=httpx.Timeout(300, connect=5))
+        direct(http, url, client.model, client.api, 8)  # warm the engine's prompt cache for both
         print(f"engine {url}  model {client.model}  wire {client.api}  {args.rounds} rounds × {args.max_tokens} tokens")
         print("round  macaron tok/s  direct tok/s  ratio")
         ratios, ours_all, theirs_all = [], [], []
