@@ -92,7 +92,7 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
     assert run.returncode == 0, run.stdout + run.stderr
     out = json.loads(run.stdout)
     assert set(out) == {"app", "path", "template", "mode", "checkpoints", "tests", "opened", "screenshot",
-                        "cost_usd", "tokens"}
+                        "cost_usd", "tokens", "phases"}
     assert out["template"] == TEMPLATE_FOR[kind] and out["mode"] == "offline" and out["cost_usd"] == 0
     assert out["tests"] == "passed" and out["opened"] is True and Path(out["screenshot"]).exists()
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold"]
