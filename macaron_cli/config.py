@@ -6,6 +6,7 @@ MACARON_HOME and MACARON_APPS_DIR anywhere. Reading settings never imports anyth
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -83,24 +84,22 @@ def save_settings(updates: dict) -> None:
 
 def _dump_toml(data: dict) -> str:
     """A minimal TOML writer for flat tables of str/int/float/bool/list values."""
-    import json
-
     lines = []
     tables = {k: v for k, v in data.items() if isinstance(v, dict)}
     for key, value in data.items():
         if not isinstance(value, dict):
-            lines.append(f"{key} = {_toml_value(value, json)}")
+            lines.append(f"{key} = {_toml_value(value)}")
     for name, table in tables.items():
         lines.append(f"\n[{name}]")
-        lines.extend(f"{k} = {_toml_value(v, json)}" for k, v in table.items())
+        lines.extend(f"{k} = {_toml_value(v)}" for k, v in table.items())
     return "\n".join(lines) + "\n"
 
 
-def _toml_value(value, json) -> str:
+def _toml_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v, json) for v in value) + "]"
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return json.dumps(str(value), ensure_ascii=False)

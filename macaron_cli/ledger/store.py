@@ -138,10 +138,10 @@ class Ledger:
             # The unary + keeps SQLite on the subject index: a kind alone matches millions.
             clauses.append("+kind = ?" if subject else "kind = ?")
             args.append(kind)
-        sql = "SELECT * FROM events" + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY id"
-        if limit:
-            sql = f"SELECT * FROM ({sql.replace('ORDER BY id', 'ORDER BY id DESC')} LIMIT {int(limit)}) ORDER BY id"
-        return [_event(r) for r in self._db.execute(sql, args)]
+        where = " WHERE " + " AND ".join(clauses) if clauses else ""
+        # With a limit: the newest `limit` events, still returned oldest first.
+        sql = f"SELECT * FROM events{where} ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else "")
+        return [_event(r) for r in reversed(self._db.execute(sql, args).fetchall())]
 
     def last_event(self, kinds: Iterable[str]) -> dict | None:
         kinds = list(kinds)
