@@ -142,3 +142,27 @@ def test_no_draft_server_is_one_line_and_nothing_written(macaron):
     run = macaron("make", "a water tracker", "--local-only", "--yes", env={"MACARON_DRAFT_URL": url})
     assert run.returncode == 2 and f"no draft server at {url}" in run.stderr
     assert json.loads(macaron("apps", "--json").stdout) == []
+
+
+def test_draft_interrupted_at_refine_resumes_with_claude_alone(macaron):
+    with ModelServer(local_model, model="deepseek-coder") as local, ModelServer(lambda req: Reply.error(529)) as cloud:
+        env = {"MACARON_DRAFT_URL": local.url, "ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"}
+        run = macaron("make", "a water tracker", "--draft", "--yes", env=env, timeout=600)
+        drafts = len(local.requests)
+    assert run.returncode == 1 and "--resume" in run.stdout + run.stderr and "Traceback" not in run.stderr
+    apps = json.loads(macaron("apps", "--json").stdout)
+    app = Path(apps[0]["path"])
+    assert [c["phase"] for c in json.loads(macaron("checkpoints", app, "--json").stdout)] == ["scaffold", "draft"]
+    assert drafts == 1 and _git(app, "status", "--porcelain").strip() == ""
+
+    # The draft is kept: resuming needs Claude only, not the local model that drafted it.
+    with ModelServer(claude) as cloud:
+        again = macaron("make", "--resume", apps[0]["app"], "--yes", "--json", timeout=600,
+                        env={"ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"})
+        assert again.returncode == 0, again.stdout + again.stderr
+        assert any(BROKEN in r.raw for r in cloud.requests), "the draft's verification report never reached Claude"
+    out = json.loads(again.stdout)
+    assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "draft", "refine"]
+    assert (app / NOTE).read_text() == "Drafted locally.\n" and (app / TEST_FILE).read_text() == PASSING
+    assert out["tests"] == "passed" and out["mode"] == "draft"
+    assert [p["phase"] for p in out["phases"]] == ["draft", "refine"]

@@ -50,10 +50,10 @@ def check_request(request, cloud_configured: bool) -> Endpoint | None:
 
 
 def resume_endpoint(state: dict) -> Endpoint | None:
-    """The draft endpoint for resuming a draft-mode make (None for other modes)."""
-    if state.get("mode") not in (LOCAL, DRAFT):
-        return None
-    return draft_endpoint()
+    """The draft endpoint for resuming a make that still has local work to do; None when
+    only Claude is left (a --draft make past its draft phase) or no draft model was used."""
+    local_work = state.get("mode") == LOCAL or (state.get("mode") == DRAFT and "draft" not in state["phases"])
+    return draft_endpoint() if local_work else None
 
 
 # ── per-phase accounting ────────────────────────────────────────────────────────────────

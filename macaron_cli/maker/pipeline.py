@@ -246,7 +246,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
     repo = AppRepo.open(app)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state['phases']) or 'nothing'}")
-        if draft and (local_only or "draft" not in state["phases"]):
+        if draft:  # local work left: the draft, or --local-only fix rounds
             return _draft_phases(app, repo, state, brief, draft, request, store, settings, progress)
         return _agent_phases(app, repo, state, brief, store, settings, progress)
 
