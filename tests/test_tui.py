@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 
 import pytest
+from textual import events
+from textual.widgets import Input
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory import MemoryStore
@@ -130,6 +132,25 @@ def test_search_matches_what_chat_retrieves(store_path):
         assert shown_ids(app) == expected
 
     drive(store_path, scenario)
+
+
+def test_keys_typed_in_one_burst_after_slash_go_to_the_search_box(store_path):
+    """A fast typist (or tmux, or a paste) delivers "/" and the next letters at once: every one
+    of them is text in the search box, never an action (e edit, d forget, p pin, q quit …)."""
+    before = {m.id: m for m in fresh(store_path).list(None)}
+
+    async def scenario(pilot, app):
+        burst = [("slash", "/"), ("e", "e"), ("d", "d"), ("p", "p"), ("v", "v"), ("space", " "),
+                 ("u", "u"), ("x", "x"), ("f", "f"), ("q", "q")]
+        for key, char in burst:  # queued together, before the browser handles the first
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        assert app.query_one("#search", Input).value == "edpv uxfq"
+        assert app.screen is app.default_screen  # no dialog opened
+        assert app.is_running and not app.marked
+
+    drive(store_path, scenario)
+    assert {m.id: m for m in fresh(store_path).list(None)} == before  # nothing forgotten or changed
 
 
 def test_filters_narrow_the_table(store_path):

@@ -1,7 +1,8 @@
 """The memory browser: a table of memories, search as you type, filters, a detail pane.
 
 Every change goes through MemoryStore at once, so chat and make see it immediately. Store
-calls run in worker threads, so typing and scrolling never wait for LanceDB.
+calls run in worker threads, so typing and scrolling never wait for LanceDB; only the latest
+request's page is ever shown, and showing it changes only the cells that differ.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Callable
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
 from textual.theme import Theme
 from textual.widgets import Checkbox, DataTable, Footer, Input, Select, Static
 from textual.worker import get_current_worker
@@ -31,8 +34,8 @@ from macaron_cli.tui.dialogs import EditDialog, ExportDialog, PrivacyDialog
 from macaron_cli.tui.export import export_jsonl
 from macaron_cli.tui.forgetting import ForgetLog
 
-# Long enough to skip the keys of a word typed quickly, short enough to feel instant.
-SEARCH_DEBOUNCE_S = 0.06
+# "loading…" appears only for a load slower than this: a quick one would just flicker.
+LOADING_NOTE_AFTER_S = 0.3
 
 MACARON_THEME = Theme(
     name="macaron",
@@ -61,7 +64,10 @@ class MemoryBrowser(App):
     CSS_PATH = "browser.tcss"
     TITLE = "macaron · memory"
     BINDINGS = [
-        Binding("slash", "focus_search", "Search"),
+        # Priority: "/" moves the focus before the browser handles the keys typed after it, so
+        # they reach the search box (not the table's e, d, p …) even when they arrive together.
+        # A text field that has the focus still gets "/" as text (Textual asks it first).
+        Binding("slash", "focus_search", "Search", priority=True),
         Binding("escape", "focus_table", "Table", show=False),
         Binding("f", "focus_filters", "Filters"),
         Binding("e", "edit", "Edit"),
@@ -95,8 +101,11 @@ class MemoryBrowser(App):
         self.forgets = ForgetLog(store) if store else None
         self.pages_shown = 0  # counts table refreshes (tests and bench wait on it)
         self._store_lock = threading.RLock()  # one writer at a time; search builds its index once
-        self._debounce = None
+        self._request = 0  # numbers each load; only the latest one's page is shown
+        self._loading_note = None
         self._layout: tuple[bool, int] | None = None  # (search mode, preview width) of the columns
+        self._shown_cells: list[list] = []  # what each table row shows now
+        self._detail_row: view.Row | None = None  # the row the detail pane shows
         # Held, not queried: handlers may still run while the screen is being torn down.
         self.table = DataTable(id="memories", cursor_type="row", zebra_stripes=True, cell_padding=CELL_PADDING)
         self.detail = DetailPane(id="detail")
@@ -153,24 +162,38 @@ class MemoryBrowser(App):
     def reload(self, keep_id: str | None = None) -> None:
         if self.store is None:  # still opening; _store_ready loads with whatever is chosen by then
             return
-        self._set_status("loading…")
-        self._load(self.filters, self.query_text, self.offset, keep_id)
+        self._request += 1
+        if self._loading_note is None:
+            self._loading_note = self.set_timer(LOADING_NOTE_AFTER_S, lambda: self._set_status("loading…"))
+        # Where the cursor will land (as _show_page decides), so the worker can fetch that row's
+        # versions with the page: the detail pane is then drawn once, with the table.
+        landing = (keep_id or self._highlighted_id(), self.table.cursor_row)
+        self._load(self._request, self.filters, self.query_text, self.offset, keep_id, landing)
 
     @work(thread=True, exclusive=True, group="rows")
-    def _load(self, filters: view.Filters, query: str, offset: int, keep_id: str | None) -> None:
+    def _load(self, request: int, filters: view.Filters, query: str, offset: int, keep_id: str | None,
+              landing: tuple[str | None, int]) -> None:
+        worker = get_current_worker()
         with self._store_lock:
+            if worker.is_cancelled:  # a newer request (the next key typed) came while this one waited
+                return
             page = view.load(self.store, filters, query, offset, self.now)
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._show_page, page, keep_id)
+            row = page.rows[view.landing(page.rows, *landing)] if page.rows else None
+            if row is not None:
+                page.versions[row.memory.id] = view.versions(self.store, row.memory)
+        if not worker.is_cancelled:
+            self.call_from_thread(self._show_page, page, request, keep_id)
 
-    def _show_page(self, page: view.Page, keep_id: str | None) -> None:
-        previous, previous_index = self._highlighted_id(), self.table.cursor_row
+    def _show_page(self, page: view.Page, request: int, keep_id: str | None) -> None:
+        if request != self._request:  # stale: a newer request is on its way
+            return
+        if self._loading_note is not None:
+            self._loading_note.stop()
+            self._loading_note = None
+        index = view.landing(page.rows, keep_id or self._highlighted_id(), self.table.cursor_row)
         self.page = page
         self._fill_table()
-        ids = [row.memory.id for row in page.rows]
-        target = keep_id or previous
-        if ids:
-            index = ids.index(target) if target in ids else min(previous_index or 0, len(ids) - 1)
+        if page.rows:
             self.table.move_cursor(row=index, animate=False)
         self._update_status()
         self._show_detail()
@@ -189,19 +212,29 @@ class MemoryBrowser(App):
             for label, width in columns:
                 table.add_column(label, width=width or layout[1])
             self._layout = layout
-        else:
-            table.clear()
-        for row in self.page.rows:
-            table.add_row(*self._cells(row), key=row.memory.id)
+            self._shown_cells = []
+        self._show_cells([self._cells(row) for row in self.page.rows])
+
+    def _show_cells(self, wanted: list[list]) -> None:
+        """Change only the cells that differ: a key that finds the same memories redraws nothing,
+        and the table keeps its rows (no clearing, no re-measuring) when only some change."""
+        table, shown = self.table, self._shown_cells
+        for index, (old, new) in enumerate(zip(shown, wanted)):
+            for column, (before, after) in enumerate(zip(old, new)):
+                if before != after:
+                    table.update_cell_at(Coordinate(index, column), after)
+        for cells in wanted[len(shown):]:
+            table.add_row(*cells)
+        for _ in range(len(shown) - len(wanted)):
+            table.remove_row(table.coordinate_to_cell_key(Coordinate(table.row_count - 1, 0)).row_key)
+        self._shown_cells = wanted
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._refit)
 
     def _refit(self) -> None:
         if self._layout is not None:
-            cursor = self.table.cursor_row
             self._fill_table()
-            self.table.move_cursor(row=cursor, animate=False)
 
     def _cells(self, row: view.Row) -> list:
         m = row.memory
@@ -240,7 +273,7 @@ class MemoryBrowser(App):
 
     # ── status and detail ───────────────────────────────────────────────────────────────
     def _set_status(self, message: str) -> None:
-        self.status.update(message)
+        self.status.update(message, layout=False)  # one line of fixed size: no need to lay out the screen
 
     def _update_status(self) -> None:
         page = self.page
@@ -272,36 +305,39 @@ class MemoryBrowser(App):
         self._show_detail()
 
     def _show_detail(self) -> None:
+        """Show the highlighted row in the pane, once: with its versions, fetched first if need be."""
         row = self._highlighted_row()
-        pane = self.detail
-        if row is None:
-            pane.show(None, now=self.now)
+        if row is self._detail_row and row is not None:
             return
-        pane.show(row.memory, hit=row.hit, weight=row.weight, now=self.now)
-        self._load_versions(row)
+        self._detail_row = row
+        if row is None:
+            self.detail.show(None, now=self.now)
+            return
+        chain = self.page.versions.get(row.memory.id)
+        if chain is None:
+            self._load_versions(row, self.page)
+        else:
+            self.detail.show(row.memory, hit=row.hit, weight=row.weight, now=self.now, versions=chain)
 
     @work(thread=True, exclusive=True, group="detail")
-    def _load_versions(self, row: view.Row) -> None:
+    def _load_versions(self, row: view.Row, page: view.Page) -> None:
         chain = view.versions(self.store, row.memory)
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._show_versions, row, chain)
+            self.call_from_thread(self._show_versions, row, page, chain)
 
-    def _show_versions(self, row: view.Row, chain) -> None:
+    def _show_versions(self, row: view.Row, page: view.Page, chain) -> None:
+        page.versions[row.memory.id] = chain
         if self._highlighted_row() is row:
             self.detail.show(row.memory, hit=row.hit, weight=row.weight, now=self.now, versions=chain)
 
     # ── search and filters ──────────────────────────────────────────────────────────────
     def on_input_changed(self, event: Input.Changed) -> None:
+        # No debounce: the search starts at once, and a key typed while it runs cancels it
+        # (_load is exclusive), so quick typing costs one search, slow typing no waiting.
         if event.input.id != "search":
             return
-        if self._debounce is not None:
-            self._debounce.stop()
-        self._debounce = self.set_timer(SEARCH_DEBOUNCE_S, self._apply_search)
-
-    def _apply_search(self) -> None:
-        self._debounce = None
-        query = self.query_one("#search", Input).value.strip()
-        if query != self.query_text:
+        query = event.value.strip()
+        if query != self.query_text:  # a space between words: same words, nothing to do
             self.query_text = query
             self.offset = 0
             self.reload()
@@ -342,14 +378,17 @@ class MemoryBrowser(App):
             return True if 0 <= target < max(self.page.total, 1) else None
         return True
 
+    # Focus moves at once, not after the keys already queued (Widget.focus waits for them).
     def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
+        if self.screen is not self.default_screen:
+            raise SkipAction()  # a dialog is open: "/" goes to it (e.g. typed in a path)
+        self.screen.set_focus(self.query_one("#search", Input))
 
     def action_focus_table(self) -> None:
-        self.table.focus()
+        self.screen.set_focus(self.table)
 
     def action_focus_filters(self) -> None:
-        self.query_one("#filter-domain", Select).focus()
+        self.screen.set_focus(self.query_one("#filter-domain", Select))
 
     def action_page(self, delta: int) -> None:
         target = self.offset + delta * view.PAGE_SIZE
@@ -364,9 +403,8 @@ class MemoryBrowser(App):
             return
         if self.marked.pop(row.memory.id, None) is None:
             self.marked[row.memory.id] = row.memory
-        table = self.table
-        table.update_cell_at((table.cursor_row, 0), self._cells(row)[0])
-        table.move_cursor(row=table.cursor_row + 1, animate=False)
+        self._fill_table()
+        self.table.move_cursor(row=self.table.cursor_row + 1, animate=False)
         self._update_status()
 
     def _selection(self) -> list[Memory]:

@@ -54,6 +54,7 @@ class Page:
     offset: int = 0
     query: str = ""
     replaced_ids: set[str] = field(default_factory=set)
+    versions: dict[str, tuple] = field(default_factory=dict)  # memory id -> versions(), as fetched
 
     @property
     def is_search(self) -> bool:
@@ -82,11 +83,17 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
 
 
 def replaced_ids(store: MemoryStore, ids: list[str]) -> set[str]:
-    """Which of `ids` a newer version supersedes: one query for the whole page."""
-    if not ids:
-        return set()
-    newer = store.list(None, 0, is_one_of("supersedes", ids))
-    return {m.supersedes for m in newer}
+    """Which of `ids` a newer version supersedes (the store caches that set until it changes)."""
+    return set(ids) & store.superseded_ids() if ids else set()
+
+
+def landing(rows: list[Row], target_id: str | None, index: int | None) -> int:
+    """Where the cursor goes on a new page: on `target_id` if the page has it, else the same
+    row number as before, within the page."""
+    for position, row in enumerate(rows):
+        if row.memory.id == target_id:
+            return position
+    return max(0, min(index or 0, len(rows) - 1))
 
 
 def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
@@ -105,6 +112,8 @@ def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
 
 def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[Memory], list[Memory]]:
     """The chain around `memory`: older versions it supersedes (newest first), and newer ones."""
+    if memory.supersedes is None and memory.id not in store.superseded_ids():
+        return [], []  # the only version (most are): no query needed
     older, seen, link = [], {memory.id}, memory.supersedes
     while link and link not in seen and len(older) < limit:
         seen.add(link)

@@ -52,17 +52,15 @@ def fill(store) -> None:
 
 
 async def settle(pilot) -> None:
-    """Wait until no debounce timer or worker is pending (workers may start more workers)."""
+    """Wait until no worker is pending (workers may start more workers)."""
     from textual.worker import WorkerCancelled, WorkerState
 
     app = pilot.app
     for _ in range(200):
         await pilot.pause()
         busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
-        if not busy and app._debounce is None:
+        if not busy:
             return
-        if app._debounce is not None:
-            await pilot.pause(0.1)
         try:
             await app.workers.wait_for_complete(busy)
         except WorkerCancelled:
