@@ -197,7 +197,8 @@ def _similarity(a: dict, b: dict) -> float:
     if va is not None and vb is not None:
         return float(sum(x * y for x, y in zip(va, vb)))
     ta, tb = _tokens(a), _tokens(b)
-    return len(ta & tb) / (len(ta | tb) or 1)
+    common = len(ta & tb)  # |a ∪ b| counted, not built: MMR calls this k × pool times
+    return common / ((len(ta) + len(tb) - common) or 1)
 
 
 def _mmr(ranked: list[dict], k: int) -> list[dict]:
@@ -207,18 +208,21 @@ def _mmr(ranked: list[dict], k: int) -> list[dict]:
     if not pool:
         return []
     top = pool[0]["score"] or 1.0
+    relevance = {id(c): MMR_LAMBDA * c["score"] / top for c in pool}
     redundancy = {id(c): 0.0 for c in pool}
     chosen: list[dict] = []
     while pool and len(chosen) < k:
         def value(c: dict) -> float:
             r = redundancy[id(c)]
             # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
-            return MMR_LAMBDA * c["score"] / top - (1 - MMR_LAMBDA) * r - (r >= DUPLICATE)
+            return relevance[id(c)] - (1 - MMR_LAMBDA) * r - (r >= DUPLICATE)
 
         best = max(pool, key=value)
         pool.remove(best)
         best["parts"]["redundancy"] = redundancy[id(best)]
         chosen.append(best)
         for c in pool:
-            redundancy[id(c)] = max(redundancy[id(c)], _similarity(c, best))
+            similarity = _similarity(c, best)
+            if similarity > redundancy[id(c)]:
+                redundancy[id(c)] = similarity
     return chosen
