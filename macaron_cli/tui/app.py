@@ -179,7 +179,7 @@ class MemoryBrowser(App):
                 return
             page = view.load(self.store, filters, query, offset, self.now)
             row = page.rows[view.landing(page.rows, *landing)] if page.rows else None
-            if row is not None:
+            if row is not None and row.memory.id not in page.versions:
                 page.versions[row.memory.id] = view.versions(self.store, row.memory)
         if not worker.is_cancelled:
             self.call_from_thread(self._show_page, page, request, keep_id)
@@ -234,7 +234,9 @@ class MemoryBrowser(App):
 
     def _refit(self) -> None:
         if self._layout is not None:
+            cursor = self.table.cursor_row  # a new width rebuilds the columns, which resets it
             self._fill_table()
+            self.table.move_cursor(row=cursor, animate=False)
 
     def _cells(self, row: view.Row) -> list:
         m = row.memory

@@ -79,7 +79,10 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
     for row in rows:
         row.replaced = row.memory.id in replaced
         row.weight = store.weight(row.memory, now)
-    return Page(rows, total, offset if not query else 0, query, replaced)
+    # A memory that neither replaced one nor was replaced has no other versions: known now,
+    # so the detail pane needs no query for most rows.
+    alone = {row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None}
+    return Page(rows, total, offset if not query else 0, query, replaced, alone)
 
 
 def replaced_ids(store: MemoryStore, ids: list[str]) -> set[str]:
@@ -112,8 +115,6 @@ def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
 
 def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[Memory], list[Memory]]:
     """The chain around `memory`: older versions it supersedes (newest first), and newer ones."""
-    if memory.supersedes is None and memory.id not in store.superseded_ids():
-        return [], []  # the only version (most are): no query needed
     older, seen, link = [], {memory.id}, memory.supersedes
     while link and link not in seen and len(older) < limit:
         seen.add(link)
