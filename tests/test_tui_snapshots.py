@@ -24,6 +24,10 @@ async def steady(pilot) -> None:
     await settle(pilot)
     for widget in pilot.app.screen.query("Input, TextArea"):
         widget.cursor_blink = False
+        # TextArea caches a line drawn in the blink's off phase under the same key as a steady
+        # cursor, so a slow run could show no cursor: drop its cache so the line is drawn anew.
+        widget.notify_style_update()
+        widget.refresh()
     await pilot.pause()
 
 
