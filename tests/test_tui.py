@@ -66,6 +66,12 @@ def shown_ids(app) -> list[str]:
     return [row.memory.id for row in app.page.rows]
 
 
+def table_shows_the_page(app) -> bool:
+    """The table's memory column, row by row, begins with the text of the page's memories."""
+    shown = [app.table.get_row_at(i)[1].plain.removeprefix("★ ")[:12] for i in range(app.table.row_count)]
+    return shown == [row.memory.text[:12] for row in app.page.rows]
+
+
 def plain(widget) -> str:
     """What a Static shows, as plain text."""
     from rich.console import Console
@@ -110,7 +116,7 @@ def test_search_updates_as_you_type_and_explains_the_score(store_path):
         await pilot.press("slash")
         await type_text(pilot, "coffee")
         await settle(pilot)
-        assert shown_ids(app)[0] == "m_coffee"
+        assert shown_ids(app)[0] == "m_coffee" and table_shows_the_page(app)
         assert app.page.rows[0].hit is not None
         assert "Why this result" in detail(app) and "bm25" in detail(app)
         assert 'for “coffee”' in status(app)
@@ -118,6 +124,7 @@ def test_search_updates_as_you_type_and_explains_the_score(store_path):
             await pilot.press("backspace")
         await settle(pilot)
         assert len(app.page.rows) == len(SAMPLE)  # an empty search shows everything again
+        assert table_shows_the_page(app)
 
     drive(store_path, scenario)
 
@@ -129,7 +136,29 @@ def test_search_matches_what_chat_retrieves(store_path):
         await pilot.press("slash")
         await type_text(pilot, "mika birthday gift")
         await settle(pilot)
-        assert shown_ids(app) == expected
+        assert shown_ids(app) == expected and table_shows_the_page(app)
+
+    drive(store_path, scenario)
+
+
+def test_queries_typed_in_one_burst_show_the_last_query_only(store_path):
+    """Keys typed faster than a search runs: the table ends on the query as typed, never on
+    the results of a prefix that arrived late."""
+    def burst(app, keys):
+        for key in keys:
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        for query in ("coffee", "ramen"):
+            burst(app, query)
+            await settle(pilot)
+            assert f"for “{query}”" in status(app)
+            assert shown_ids(app) == [h.memory.id for h in fresh(store_path).search(query, k=50)]
+            assert table_shows_the_page(app)
+            burst(app, ["backspace"] * len(query))
+            await settle(pilot)
+        assert len(app.page.rows) == len(SAMPLE) and table_shows_the_page(app)
 
     drive(store_path, scenario)
 

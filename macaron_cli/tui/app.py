@@ -221,7 +221,7 @@ class MemoryBrowser(App):
         table, shown = self.table, self._shown_cells
         for index, (old, new) in enumerate(zip(shown, wanted)):
             for column, (before, after) in enumerate(zip(old, new)):
-                if before != after:
+                if not _same_cell(before, after):
                     table.update_cell_at(Coordinate(index, column), after)
         for cells in wanted[len(shown):]:
             table.add_row(*cells)
@@ -526,6 +526,11 @@ class MemoryBrowser(App):
         self.refresh_bindings()
         self.reload(keep_id)
         self._load_domains()
+
+
+def _same_cell(a, b) -> bool:
+    # rich's Text equality ignores the base style (the grey of a replaced memory): compare it too.
+    return a == b and getattr(a, "style", None) == getattr(b, "style", None)
 
 
 def _count(memories: list[Memory]) -> str:
