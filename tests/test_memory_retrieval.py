@@ -165,3 +165,18 @@ def test_empty_store_and_empty_query_find_nothing(tmp_path):
     assert store.search("anything") == []
     store.add("something")
     assert store.search("   ") == [] and store.search("?!") == []
+
+
+def test_the_turn_after_a_match_comes_along_unless_its_privacy_forbids(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    turns = [("t1", "Ken: What should I get Hana for her birthday?", "personal"),
+             ("t2", "Mia: She has collected vintage fountain pens since school.", "personal"),
+             ("t3", "Ken: Perfect, a Pelikan from the flea market then.", "private")]
+    store.add_many({"id": i, "text": text, "privacy": level, "kind": "episode", "meta": {"session": 4},
+                    "created_at": "2025-03-01T10:00:00+00:00"} for i, text, level in turns)
+    store.add_many({"text": f"filler note {i} about errands and the weather"} for i in range(50))
+
+    hits = {h.memory.id: h for h in store.search("Hana birthday", k=5)}
+    assert "t3" in hits and hits["t3"].parts["neighbour"] > 0  # it never mentions Hana or a birthday
+    cloud = store.search("Hana birthday", k=5, privacy={"public", "personal"})
+    assert {h.memory.id for h in cloud} == {"t1", "t2"}

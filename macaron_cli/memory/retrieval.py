@@ -2,16 +2,21 @@
 
 1. Candidates: full-text BM25 over the CJK-aware search_text (memory/text.py), plus
    nearest neighbours by meaning when the `embeddings` extra is installed; each list's
-   scores are divided by its best and summed into `relevance`.
-   Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query.
-2. Soft re-weighting: weight = reward0·e^(−λ·age) + verified + pinned (λ = config
+   scores are spread over [0, 1] (min–max) and summed, weighted, into `relevance`.
+   Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query,
+   and relevance feedback a second search by meaning, near the best matches.
+2. Context: memories are rarely alone. A turn of a conversation next to a relevant turn,
+   and a memory of a moment many relevant memories share, are likelier to matter too, so
+   each gains a share of its neighbours' relevance (the turns beside the best few are
+   fetched when no retriever found them).
+3. Soft re-weighting: weight = reward0·e^(−λ·age) + verified + pinned (λ = config
    decay_per_day) becomes a bounded boost, so importance and time re-rank among
    relevant memories but can never lift a weak match over a clearly relevant one: an old
    memory loses at most BOOST of its score, whatever its age.
-3. Soft gating: a softmax over the domains and languages the query most likely concerns
+4. Soft gating: a softmax over the domains and languages the query most likely concerns
    (estimated from the best candidates, or given by the caller) scales a memory by at
    most GATE. Never a hard filter.
-4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
+5. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
 """
 
 from __future__ import annotations
@@ -26,9 +31,17 @@ from macaron_cli.errors import UserError
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
-CANDIDATES = 60  # per retriever, at least; more when k is large
+# The constants below were chosen on bench/memory_locomo.py (dev conversations only).
+CANDIDATES = 160  # per retriever, at least; more when k is large
 EXPANSION_WEIGHT = 0.4
-VECTOR_WEIGHT = 1.0  # of the semantic list against BM25's 1.0 (chosen on bench/memory_locomo.py)
+VECTOR_WEIGHT = 0.5  # of the semantic list against BM25's 1.0: MiniLM alone finds less than words do
+FEEDBACK_WEIGHT = 0.5  # of the relevance-feedback search by meaning
+FEEDBACK_FROM = 3  # best matches whose meaning joins the query's (Rocchio)
+FEEDBACK_BETA = 0.5  # their mean vector's weight against the query's
+NEIGHBOUR = 0.4  # share of the best adjacent turn's relevance a turn gains
+NEIGHBOURS_OF = 5  # best candidates whose adjacent turns are fetched
+MOMENT = 0.3  # share of the mean relevance of the best MOMENT_PEERS memories of the same moment
+MOMENT_PEERS = 3
 BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
 GATE = 0.10  # the most domain/language gating can take away (×0.90)
 GATE_TEMPERATURE = 0.5
@@ -59,10 +72,17 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     if use_vectors:
         lists.append(("vector", VECTOR_WEIGHT, _nearest(store, query, depth, where, columns)))
 
-    candidates = _fuse(lists)
+    candidates = _fuse(lists, depth)
     if not candidates:
         return []
+    if use_vectors:
+        near_best = _feedback(store, query, candidates, depth, where, columns)
+        if near_best:
+            lists.append(("feedback", FEEDBACK_WEIGHT, near_best))
+            candidates = _fuse(lists, depth)
+    _add_adjacent_turns(store, candidates, where, columns)
     _drop_superseded(store, candidates)
+    _context_support(candidates)
     now = now or datetime.now(timezone.utc)
     lam = store.settings.decay_per_day
     gates = _gates(candidates, domain=domain, language=language or detect_language(query))
@@ -84,7 +104,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
 def _columns(store, with_vectors: bool) -> list[str]:
     from macaron_cli.memory.store import MEMORY_COLUMNS
 
-    return MEMORY_COLUMNS + (["vector"] if with_vectors else [])
+    return MEMORY_COLUMNS + ["context_id"] + (["vector"] if with_vectors else [])
 
 
 def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
@@ -100,37 +120,115 @@ def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str
 def _nearest(store, query: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
     from macaron_cli.memory import embeddings
 
-    vector = embeddings.embed([query])[0]
+    return _nearest_to(store, embeddings.embed([query])[0], depth, where, columns)
+
+
+def _nearest_to(store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
     q = (store._table.search(vector, vector_column_name="vector").distance_type("cosine")
          .where("vector IS NOT NULL" + (f" AND {where}" if where else ""), prefilter=True)
          .select(columns + ["_distance"]).nprobes(24).refine_factor(4))
     return q.limit(depth).to_list()
 
 
-def _fuse(lists) -> dict[str, dict]:
-    """Score fusion (CombSUM of max-normalised scores): each retriever's score divided by its
-    best, so a clear lexical winner stays clear, whatever the scales of BM25 and cosine.
-    Primary retrievers (bm25, vector) are averaged; expansion only adds, at lower weight."""
-    from macaron_cli.memory.store import _memory
+def _feedback(store, query: str, candidates: dict, depth: int, where: str | None, columns: list[str]) -> list[dict]:
+    """Relevance feedback (Rocchio): search again by the meaning of the query plus that of
+    its best matches, which finds memories that say the same thing in other words."""
+    import numpy as np
 
+    from macaron_cli.memory import embeddings
+
+    best = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:FEEDBACK_FROM]
+    vectors = [c["row"]["vector"] for c in best if c["row"].get("vector") is not None]
+    if not vectors:
+        return []
+    vector = embeddings.embed([query])[0] + FEEDBACK_BETA * np.mean(np.asarray(vectors, dtype="float32"), axis=0)
+    return _nearest_to(store, vector / np.linalg.norm(vector), depth, where, columns)
+
+
+def _fuse(lists, depth: int) -> dict[str, dict]:
+    """Score fusion (CombSUM of normalised scores): each retriever's scores are spread over
+    [0, 1] from the score of a memory that does not match, so its best match counts fully
+    and its tail little, whatever the scale (cosine similarities of unrelated sentences sit
+    at 0.2–0.4, which divided by the best would count almost as much as the best).
+    Primary retrievers (bm25, vector) are averaged; expansion and feedback only add."""
     fused: dict[str, dict] = {}
-    primary = sum(weight for name, weight, _ in lists if name != "expansion") or 1.0
+    primary = sum(weight for name, weight, _ in lists if name in ("bm25", "vector")) or 1.0
     for name, weight, rows in lists:
         scores = [_raw_score(r) for r in rows]
-        top = max(scores, default=0.0) or 1.0
-        for row, score in zip(rows, scores):
+        # Every memory is somewhat near in meaning, so a non-match is the least near one;
+        # a word list that stopped short of `depth` holds every match, the rest score 0.
+        floor = min(scores, default=0.0) if name in ("vector", "feedback") or len(rows) >= depth else 0.0
+        for row, score in zip(rows, _spread(scores, floor)):
             c = fused.get(row["id"])
             if c is None:
-                c = fused[row["id"]] = {"memory": _memory(row), "row": row, "relevance": 0.0, "parts": {}}
-            c["parts"][name] = score / top
-            c["relevance"] += weight * (score / top) / primary
+                c = fused[row["id"]] = _candidate(row)
+            c["parts"][name] = score
+            c["relevance"] += weight * score / primary
     return fused
+
+
+def _candidate(row: dict) -> dict:
+    from macaron_cli.memory.store import _memory
+
+    return {"memory": _memory(row), "row": row, "relevance": 0.0, "parts": {}}
+
+
+def _spread(scores: list[float], floor: float) -> list[float]:
+    high = max(scores, default=0.0)
+    if high <= floor:  # all equal: each is as good as the best
+        return [1.0 if high > 0 else 0.0] * len(scores)
+    return [(s - floor) / (high - floor) for s in scores]
 
 
 def _raw_score(row: dict) -> float:
     if "_distance" in row:  # cosine distance → similarity, floored at 0
         return max(0.0, 1.0 - row["_distance"])
     return row.get("_score", 0.0)
+
+
+# ── context ─────────────────────────────────────────────────────────────────────────────
+def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: list[str]) -> None:
+    """Fetch the turns just before and after the best few candidates (relevance 0 of their
+    own): the answer to a question often sits beside the turn that matched it."""
+    from macaron_cli.memory.store import _id_in, quote
+
+    best = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:NEIGHBOURS_OF]
+    after = [c["memory"].id for c in best]
+    before = [c["row"]["context_id"] for c in best if c["row"].get("context_id")]
+    near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {_id_in(before)}" if before else "")
+    rows = (store._table.search().where(f"({near})" + (f" AND {where}" if where else ""))
+            .select(columns).limit(2 * len(best) + 2).to_list())
+    for row in rows:
+        if row["id"] not in candidates:
+            candidates[row["id"]] = _candidate(row)
+
+
+def _context_support(candidates: dict) -> None:
+    """The cluster hypothesis, twice: a turn gains NEIGHBOUR of its best adjacent turn's
+    relevance, and an episode MOMENT of the mean relevance of the best few other memories
+    of its moment (the same conversation session). Both read the relevance before either
+    adds, so the order of candidates changes nothing."""
+    base = {memory_id: c["relevance"] for memory_id, c in candidates.items()}
+    beside: dict[str, float] = defaultdict(float)
+    moments: dict[str, list[float]] = defaultdict(list)
+    for memory_id, c in candidates.items():
+        before = c["row"].get("context_id")
+        if before in base:
+            beside[memory_id] = max(beside[memory_id], base[before])
+            beside[before] = max(beside[before], base[memory_id])
+        if c["memory"].kind == "episode":
+            moments[c["memory"].created_at].append(base[memory_id])
+    for memory_id, c in candidates.items():
+        if beside.get(memory_id):
+            c["parts"]["neighbour"] = beside[memory_id]
+            c["relevance"] += NEIGHBOUR * beside[memory_id]
+        if c["memory"].kind == "episode":
+            peers = sorted(moments[c["memory"].created_at], reverse=True)
+            peers.remove(base[memory_id])
+            moment = sum(peers[:MOMENT_PEERS]) / MOMENT_PEERS
+            if moment:
+                c["parts"]["moment"] = moment
+                c["relevance"] += MOMENT * moment
 
 
 def _drop_superseded(store, candidates: dict) -> None:

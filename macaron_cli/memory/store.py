@@ -336,9 +336,11 @@ class MemoryStore:
         with_vectors = self._table.count_rows("vector IS NOT NULL")
         if with_vectors < VECTOR_INDEX_ROWS:
             return
+        from lancedb.index import IvfPq
+
         self._table.create_index(
-            metric="cosine", vector_column_name="vector", index_type="IVF_PQ", replace=True,
-            num_partitions=max(16, int(with_vectors ** 0.5)), num_sub_vectors=48,
+            "vector", replace=True,
+            config=IvfPq(distance_type="cosine", num_partitions=max(16, int(with_vectors ** 0.5)), num_sub_vectors=48),
         )
 
     def _rebuild_indexes(self) -> None:
