@@ -193,6 +193,8 @@ def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: lis
     from macaron_cli.memory.store import _id_in, quote
 
     best = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:NEIGHBOURS_OF]
+    if not best:
+        return
     after = [c["memory"].id for c in best]
     before = [c["row"]["context_id"] for c in best if c["row"].get("context_id")]
     near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {_id_in(before)}" if before else "")

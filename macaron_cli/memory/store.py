@@ -317,8 +317,13 @@ class MemoryStore:
             # in small stores, where it is cheap, and in batches in large ones.
             if unindexed and (rows < SMALL_STORE or unindexed >= max(REINDEX_AFTER, rows // 100)):
                 self._table.optimize()
-        if rows >= SCALAR_INDEX_ROWS and "id" not in indexes:
-            self._table.create_scalar_index("id", index_type="BTREE")
+        if rows >= SCALAR_INDEX_ROWS:
+            from lancedb.index import BTree
+
+            # id: get, edit, forget; context_id: the turns beside a search's best matches.
+            for column in ("id", "context_id"):
+                if column not in indexes:
+                    self._table.create_index(column, config=BTree())
         if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
             self._create_vector_index(rows)
 
