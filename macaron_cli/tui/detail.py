@@ -18,6 +18,9 @@ PART_MEANING = {
     "bm25": "words in common",
     "vector": "closeness in meaning",
     "expansion": "matches what it is for",
+    "feedback": "close in meaning to the best matches",
+    "neighbour": "said right beside a match",
+    "moment": "from the same moment as other matches",
     "relevance": "the matches, combined",
     "weight": "importance (reward, recency, pins)",
     "boost": "× from importance",
@@ -25,7 +28,7 @@ PART_MEANING = {
     "expired": "× past its valid-until date",
 }
 # Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
-_BOUNDED_PARTS = {"bm25", "vector", "expansion", "relevance"}
+_BOUNDED_PARTS = {"bm25", "vector", "expansion", "feedback", "neighbour", "moment", "relevance"}
 
 
 class DetailPane(VerticalScroll):
