@@ -32,7 +32,12 @@ from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
-CANDIDATES = 160  # per retriever, at least; more when k is large
+# Candidates per retriever, at least (more when k is large). Search by meaning needs deeper
+# lists: its scores are spread from the least near candidate, so that tail must be truly
+# unrelated, and the word list must be as deep, or a memory found by meaning misses the
+# word score it has.
+WORD_CANDIDATES = 60
+MEANING_CANDIDATES = 160
 EXPANSION_WEIGHT = 0.4
 VECTOR_WEIGHT = 0.5  # of the semantic list against BM25's 1.0: MiniLM alone finds less than words do
 FEEDBACK_WEIGHT = 0.5  # of the relevance-feedback search by meaning
@@ -58,8 +63,8 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     if not query or not query.strip() or store._table.count_rows() == 0:
         return []
     where = _privacy_filter(privacy)
-    depth = max(CANDIDATES, 3 * k)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
+    depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 3 * k)
     columns = _columns(store, use_vectors)
 
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, _fulltext(store, query, depth, where, columns))]
