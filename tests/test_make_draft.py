@@ -99,12 +99,14 @@ def test_local_only_sends_nothing_to_the_cloud(macaron):
     assert "$0.0000" in run.stdout
 
 
-def test_variants_verified_screenshotted_picked_and_remembered(macaron):
-    def designs(req) -> Reply:
-        text = req.last_user_text()
-        name = "bold" if "bold cards" in text else "minimal" if "clean and minimal" in text else "other"
-        return Reply.text(files_answer(f"design {name}", PASSING))
+def designs(req) -> Reply:
+    """A local model that drafts whichever design the variant's brief asks for."""
+    text = req.last_user_text()
+    name = "bold" if "bold cards" in text else "minimal" if "clean and minimal" in text else "other"
+    return Reply.text(files_answer(f"design {name}", PASSING))
 
+
+def test_variants_verified_screenshotted_picked_and_remembered(macaron):
     with ModelServer(designs) as local:
         env = {"MACARON_DRAFT_URL": local.url}
         run = macaron("make", "a water tracker", "--local-only", "--variants", "2", "--pick", "2", "--yes",
@@ -166,3 +168,30 @@ def test_draft_interrupted_at_refine_resumes_with_claude_alone(macaron):
     assert (app / NOTE).read_text() == "Drafted locally.\n" and (app / TEST_FILE).read_text() == PASSING
     assert out["tests"] == "passed" and out["mode"] == "draft"
     assert [p["phase"] for p in out["phases"]] == ["draft", "refine"]
+
+
+def test_variants_are_offered_to_pick_in_a_terminal(macaron):
+    import os
+
+    import pexpect
+
+    from tests.conftest import REPO, macaron_command
+
+    command = macaron_command()
+    env = dict(os.environ)
+    if os.environ.get("MACARON_TEST_INSTALLED") != "1":  # as the `macaron` fixture does
+        env["PYTHONPATH"] = str(REPO)
+    with ModelServer(designs) as local:
+        env["MACARON_DRAFT_URL"] = local.url
+        child = pexpect.spawn(command[0], [*command[1:], "make", "a water tracker", "--local-only", "--variants", "2"],
+                              env=env, encoding="utf-8", timeout=600, dimensions=(50, 160))
+        child.expect("Which one shall macaron keep")
+        assert "1. " in child.before and "2. " in child.before and "bold cards" in child.before  # both listed
+        child.sendline("2")
+        child.expect("Did it fit you")
+        child.sendline("y")
+        child.expect(pexpect.EOF)
+        child.close()
+    assert child.exitstatus == 0
+    apps = json.loads(macaron("apps", "--json").stdout)
+    assert (Path(apps[0]["path"]) / NOTE).read_text() == "design bold\n"
