@@ -318,12 +318,13 @@ class MemoryStore:
             if unindexed and (rows < SMALL_STORE or unindexed >= max(REINDEX_AFTER, rows // 100)):
                 self._table.optimize()
         if rows >= SCALAR_INDEX_ROWS:
-            from lancedb.index import BTree
+            from lancedb.index import BTree, Bitmap
 
-            # id: get, edit, forget; context_id: the turns beside a search's best matches.
-            for column in ("id", "context_id"):
+            # id: get, edit, forget; context_id: the turns beside a search's best matches;
+            # privacy: every search for a cloud model filters on it before ranking.
+            for column, kind in (("id", BTree), ("context_id", BTree), ("privacy", Bitmap)):
                 if column not in indexes:
-                    self._table.create_index(column, config=BTree())
+                    self._table.create_index(column, config=kind())
         if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
             self._create_vector_index(rows)
 
