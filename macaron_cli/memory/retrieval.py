@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from typing import Iterable
 
@@ -36,7 +37,7 @@ from macaron_cli.memory.text import detect_language, query_form, search_form
 # lists: its scores are spread from the least near candidate, so that tail must be truly
 # unrelated, and the word list must be as deep, or a memory found by meaning misses the
 # word score it has.
-WORD_CANDIDATES = 60
+WORD_CANDIDATES = 40
 MEANING_CANDIDATES = 160
 EXPANSION_WEIGHT = 0.4
 VECTOR_WEIGHT = 0.5  # of the semantic list against BM25's 1.0: MiniLM alone finds less than words do
@@ -67,18 +68,23 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 3 * k)
     columns = _columns(store, use_vectors)
 
-    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, _fulltext(store, query, depth, where, columns))]
     if expand:
         from macaron_cli.memory.expansion import expand_query
 
         extra = expand_query(query)
-        if extra:
-            lists.append(("expansion", EXPANSION_WEIGHT, _fulltext(store, " ".join(extra), depth, where, columns)))
+    else:
+        extra = []
+    words, expansion, by_meaning = _together(
+        lambda: _fulltext(store, query, depth, where, columns),
+        (lambda: _fulltext(store, " ".join(extra), depth, where, columns)) if extra else None,
+        (lambda: _by_meaning(store, query, depth, where, columns)) if use_vectors else None,
+    )
+    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, words)]
+    if extra:
+        lists.append(("expansion", EXPANSION_WEIGHT, expansion))
     if use_vectors:
-        from macaron_cli.memory import embeddings
-
-        meaning = embeddings.embed([query])[0]
-        lists.append(("vector", VECTOR_WEIGHT, _nearest(store, meaning, depth, where, columns)))
+        meaning, nearest = by_meaning
+        lists.append(("vector", VECTOR_WEIGHT, nearest))
 
     candidates = _fuse(lists, depth)
     if not candidates:
@@ -109,6 +115,18 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
 
 
 # ── candidates ──────────────────────────────────────────────────────────────────────────
+def _together(*calls):
+    """Each call's result (None for None), the calls run side by side: LanceDB and NumPy
+    let go of the GIL while they work, so a second query costs little more than the first."""
+    todo = [call for call in calls if call is not None]
+    if len(todo) < 2:
+        return [call() if call is not None else None for call in calls]
+    with ThreadPoolExecutor(len(todo) - 1) as pool:
+        futures = [pool.submit(call) if call is not None else None for call in calls[1:]]
+        first = calls[0]()
+        return [first] + [f.result() if f is not None else None for f in futures]
+
+
 def _columns(store, with_vectors: bool) -> list[str]:
     from macaron_cli.memory.store import MEMORY_COLUMNS
 
@@ -123,6 +141,13 @@ def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str
     if where:
         q = q.where(where, prefilter=True)
     return _rows(q.limit(depth))
+
+
+def _by_meaning(store, query: str, depth: int, where: str | None, columns: list[str]):
+    from macaron_cli.memory import embeddings
+
+    meaning = embeddings.embed([query])[0]
+    return meaning, _nearest(store, meaning, depth, where, columns)
 
 
 def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
@@ -213,14 +238,16 @@ def _raw_score(row: dict) -> float:
 # ── context ─────────────────────────────────────────────────────────────────────────────
 def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: list[str]) -> None:
     """Fetch the turns just before and after the best few candidates (relevance 0 of their
-    own): the answer to a question often sits beside the turn that matched it."""
+    own): the answer to a question often sits beside the turn that matched it. Only turns
+    of a conversation (episodes) have neighbours, so most searches fetch nothing."""
     from macaron_cli.memory.store import _id_in, quote
 
-    best = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:NEIGHBOURS_OF]
+    ranked = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)
+    best = [c for c in ranked[:NEIGHBOURS_OF] if c["memory"].kind == "episode"]
     if not best:
         return
     after = [c["memory"].id for c in best]
-    before = [c["row"]["context_id"] for c in best if c["row"].get("context_id")]
+    before = [turn for c in best if (turn := c["row"].get("context_id")) and turn not in candidates]
     near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {_id_in(before)}" if before else "")
     rows = _rows(store._table.search().where(f"({near})" + (f" AND {where}" if where else ""))
                  .select(columns).limit(2 * len(best) + 2))
