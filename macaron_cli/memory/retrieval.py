@@ -65,7 +65,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
         return []
     where = _privacy_filter(privacy)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
-    depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 3 * k)
+    depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
     columns = _columns(store, use_vectors)
 
     if expand:
