@@ -2,7 +2,8 @@
 
 1. Candidates: full-text BM25 over the CJK-aware search_text (memory/text.py), plus
    nearest neighbours by meaning when the `embeddings` extra is installed; each list's
-   scores are spread over [0, 1] (min–max) and summed, weighted, into `relevance`.
+   scores are spread over [0, 1] from a non-match's score and summed, weighted, into
+   `relevance`.
    Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query,
    and relevance feedback scores the candidates by meaning again, near the best matches.
 2. Context: memories are rarely alone. A turn of a conversation next to a relevant turn,
@@ -68,12 +69,9 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
     columns = _columns(store, use_vectors)
 
-    if expand:
-        from macaron_cli.memory.expansion import expand_query
+    from macaron_cli.memory.expansion import expand_query
 
-        extra = expand_query(query)
-    else:
-        extra = []
+    extra = expand_query(query) if expand else []
     words, expansion, by_meaning = _together(
         lambda: _fulltext(store, query, depth, where, columns),
         (lambda: _fulltext(store, " ".join(extra), depth, where, columns)) if extra else None,
