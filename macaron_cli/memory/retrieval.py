@@ -30,7 +30,9 @@ from datetime import datetime, timezone
 from typing import Iterable
 
 from macaron_cli.errors import UserError
+from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
+from macaron_cli.memory.store import MEMORY_COLUMNS, _id_in, _memory, quote
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
@@ -67,9 +69,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     where = _privacy_filter(privacy)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
-    columns = _columns(store, use_vectors)
-
-    from macaron_cli.memory.expansion import expand_query
+    columns = _columns(use_vectors)
 
     extra = expand_query(query) if expand else []
     words, expansion, by_meaning = _together(
@@ -125,9 +125,7 @@ def _together(*calls):
         return [first] + [f.result() if f is not None else None for f in futures]
 
 
-def _columns(store, with_vectors: bool) -> list[str]:
-    from macaron_cli.memory.store import MEMORY_COLUMNS
-
+def _columns(with_vectors: bool) -> list[str]:
     return MEMORY_COLUMNS + ["context_id"] + (["vector"] if with_vectors else [])
 
 
@@ -215,8 +213,6 @@ def _fuse(lists, depth: int) -> dict[str, dict]:
 
 
 def _candidate(row: dict) -> dict:
-    from macaron_cli.memory.store import _memory
-
     return {"memory": _memory(row), "row": row, "relevance": 0.0, "parts": {}}
 
 
@@ -238,8 +234,6 @@ def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: lis
     """Fetch the turns just before and after the best few candidates (relevance 0 of their
     own): the answer to a question often sits beside the turn that matched it. Only turns
     of a conversation (episodes) have neighbours, so most searches fetch nothing."""
-    from macaron_cli.memory.store import _id_in, quote
-
     ranked = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)
     best = [c for c in ranked[:NEIGHBOURS_OF] if c["memory"].kind == "episode"]
     if not best:
