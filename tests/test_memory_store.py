@@ -215,3 +215,18 @@ def test_memory_objects_round_trip_through_add_many(store):
     exported = list(store.iter_all())
     assert [m.to_dict()["id"] for m in exported] == ["dc-1"]
     assert os.path.isdir(store.uri)
+
+
+def test_rows_a_query_found_are_read_whole_even_after_another_process_rewrote_them(store, tmp_path):
+    # Search reads a few columns of many rows, then whole rows by row address for the few that
+    # can win. If another process rewrote the fragment in between (a forget does), the same
+    # addresses hold other rows or none: the right memories must come back all the same.
+    store.add_many({"id": f"n{i}", "text": f"note {i} about the garden"} for i in range(6))
+    found = store._table.search().select(["id"]).with_row_id(True).limit(None).to_arrow().to_pylist()
+    other = MemoryStore.open(tmp_path / "memory")
+    other.forget("n0")
+    other.add("a new memory written meanwhile")
+    kept = [r for r in found if r["id"] != "n0"]
+    rows = store.whole_rows(kept, ["text"])
+    assert {i: row["text"] for i, row in rows.items()} == {f"n{i}": f"note {i} about the garden" for i in range(1, 6)}
+    assert store.whole_rows([r for r in found if r["id"] == "n0"], ["text"]) == {}  # forgotten: gone

@@ -57,6 +57,12 @@ GATE_TEMPERATURE = 0.5
 MMR_LAMBDA = 0.85  # relevance vs novelty in maximal marginal relevance
 DUPLICATE = 0.9  # similarity above which a candidate counts as a copy of one already chosen
 EXPIRED = 0.8  # a fact past its valid_until keeps 80% of its score
+GATED_FROM = 20  # best candidates whose domains and languages the gates are estimated from
+# The bounds of what importance, gating and expiry multiply relevance by.
+HIGHEST, LOWEST = 1.0 + BOOST, (1.0 - GATE) * EXPIRED
+REFINE = 2  # nearest neighbours read by compressed vectors per one kept after exact ranking
+# What ranking reads of every candidate; the whole memory is read for the few that can win.
+LIGHT_COLUMNS = ["id", "kind", "context_id", "created_at"]
 
 
 def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None,
@@ -69,7 +75,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     where = _privacy_filter(privacy)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
-    columns = _columns(use_vectors)
+    columns = LIGHT_COLUMNS + (["vector"] if use_vectors else [])
 
     extra = expand_query(query) if expand else []
     words, expansion, by_meaning = _together(
@@ -95,10 +101,11 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     _add_adjacent_turns(store, candidates, where, columns)
     _drop_superseded(store, candidates)
     _context_support(candidates)
+    contenders = _read_contenders(store, candidates, max(3 * k, k + 10) if mmr else k)
     now = now or datetime.now(timezone.utc)
     lam = store.settings.decay_per_day
-    gates = _gates(candidates, domain=domain, language=language or detect_language(query))
-    for c in candidates.values():
+    gates = _gates(contenders, domain=domain, language=language or detect_language(query))
+    for c in contenders.values():
         weight = importance(c["memory"], now, lam)
         boost = 1.0 + BOOST * weight / (1.0 + weight)
         gate = 1.0 - GATE * (1.0 - gates(c["memory"]))
@@ -107,7 +114,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
         c["parts"].update(relevance=c["relevance"], weight=weight, boost=boost, gate=gate)
         if expired != 1.0:
             c["parts"]["expired"] = expired
-    ranked = sorted(candidates.values(), key=lambda c: c["score"], reverse=True)
+    ranked = sorted(contenders.values(), key=lambda c: c["score"], reverse=True)
     chosen = _mmr(ranked, k) if mmr else ranked[:k]
     return [Hit(c["memory"], c["score"], c["parts"]) for c in chosen]
 
@@ -125,15 +132,12 @@ def _together(*calls):
         return [first] + [f.result() if f is not None else None for f in futures]
 
 
-def _columns(with_vectors: bool) -> list[str]:
-    return MEMORY_COLUMNS + ["context_id"] + (["vector"] if with_vectors else [])
-
-
 def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
     terms = query_form(text).strip()
     if not re.search(r"\w", terms):
         return []
-    q = store._table.search(terms, query_type="fts", fts_columns="search_text").select(columns + ["_score"])
+    q = (store._table.search(terms, query_type="fts", fts_columns="search_text")
+         .select(columns + ["_score"]).with_row_id(True))
     if where:
         q = q.where(where, prefilter=True)
     return _rows(q.limit(depth))
@@ -147,11 +151,23 @@ def _by_meaning(store, query: str, depth: int, where: str | None, columns: list[
 
 
 def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
+    """The `depth` memories nearest in meaning. The IVF-PQ index ranks by compressed vectors;
+    twice as many are read, with their vectors, and ranked again exactly here (LanceDB's own
+    refine step reads every vector once more, by row, and cost twice the whole query)."""
+    import numpy as np
+
     q = (store._table.search(vector, vector_column_name="vector").distance_type("cosine")
-         .select(columns + ["_distance"]).nprobes(24).refine_factor(4))
+         .select(columns + ["_distance"]).with_row_id(True).nprobes(24))
     if where:  # memories without a vector are never neighbours: LanceDB skips them itself
         q = q.where(where, prefilter=True)
-    return _rows(q.limit(depth))
+    rows = [row for row in _rows(q.limit(REFINE * depth)) if row["vector"] is not None]
+    if not rows:
+        return []
+    matrix = np.stack([row["vector"] for row in rows])
+    similarity = matrix @ vector / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(vector) + 1e-12)
+    for row, value in zip(rows, similarity):
+        row["_distance"] = 1.0 - float(value)
+    return sorted(rows, key=lambda row: row["_distance"])[:depth]
 
 
 def _rows(query) -> list[dict]:
@@ -213,7 +229,26 @@ def _fuse(lists, depth: int) -> dict[str, dict]:
 
 
 def _candidate(row: dict) -> dict:
-    return {"memory": _memory(row), "row": row, "relevance": 0.0, "parts": {}}
+    return {"row": row, "relevance": 0.0, "parts": {}}
+
+
+def _read_contenders(store, candidates: dict, pool: int) -> dict[str, dict]:
+    """The candidates that can still reach the best `pool` once importance, gates and expiry
+    weigh in, each with its whole memory read (candidates carry only the columns ranking needs).
+    Those weights scale relevance by LOWEST to HIGHEST at most, so a candidate whose relevance
+    times HIGHEST is below the pool-th relevance times LOWEST can never make it."""
+    ranked = sorted(candidates.items(), key=lambda item: item[1]["relevance"], reverse=True)
+    if len(ranked) > pool:
+        bar = ranked[pool - 1][1]["relevance"] * LOWEST / HIGHEST
+        ranked = ranked[:GATED_FROM] + [item for item in ranked[GATED_FROM:] if item[1]["relevance"] >= bar]
+    contenders = dict(ranked)
+    rows = store.whole_rows([c["row"] for c in contenders.values()], MEMORY_COLUMNS)
+    for memory_id, c in list(contenders.items()):
+        if memory_id in rows:
+            c["memory"] = _memory(rows[memory_id])
+        else:  # forgotten since the search began
+            del contenders[memory_id]
+    return contenders
 
 
 def _spread(scores: list[float], floor: float) -> list[float]:
@@ -235,14 +270,14 @@ def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: lis
     own): the answer to a question often sits beside the turn that matched it. Only turns
     of a conversation (episodes) have neighbours, so most searches fetch nothing."""
     ranked = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)
-    best = [c for c in ranked[:NEIGHBOURS_OF] if c["memory"].kind == "episode"]
+    best = [c for c in ranked[:NEIGHBOURS_OF] if c["row"]["kind"] == "episode"]
     if not best:
         return
-    after = [c["memory"].id for c in best]
+    after = [c["row"]["id"] for c in best]
     before = [turn for c in best if (turn := c["row"].get("context_id")) and turn not in candidates]
     near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {_id_in(before)}" if before else "")
     rows = _rows(store._table.search().where(f"({near})" + (f" AND {where}" if where else ""))
-                 .select(columns).limit(2 * len(best) + 2))
+                 .select(columns).with_row_id(True).limit(2 * len(best) + 2))
     for row in rows:
         if row["id"] not in candidates:
             candidates[row["id"]] = _candidate(row)
@@ -261,14 +296,14 @@ def _context_support(candidates: dict) -> None:
         if before in base:
             beside[memory_id] = max(beside[memory_id], base[before])
             beside[before] = max(beside[before], base[memory_id])
-        if c["memory"].kind == "episode":
-            moments[c["memory"].created_at].append(base[memory_id])
+        if c["row"]["kind"] == "episode":
+            moments[c["row"]["created_at"]].append(base[memory_id])
     for memory_id, c in candidates.items():
         if beside.get(memory_id):
             c["parts"]["neighbour"] = beside[memory_id]
             c["relevance"] += NEIGHBOUR * beside[memory_id]
-        if c["memory"].kind == "episode":
-            peers = sorted(moments[c["memory"].created_at], reverse=True)
+        if c["row"]["kind"] == "episode":
+            peers = sorted(moments[c["row"]["created_at"]], reverse=True)
             peers.remove(base[memory_id])
             moment = sum(peers[:MOMENT_PEERS]) / MOMENT_PEERS
             if moment:
@@ -309,7 +344,7 @@ def _expired(memory, now: datetime) -> bool:
 
 def _gates(candidates: dict, *, domain: str | None, language: str | None):
     """A memory's gate in [0, 1]: how likely its domain and language are what the query is about."""
-    top = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:20]
+    top = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:GATED_FROM]
 
     def softmax_of(field: str, hint: str | None) -> dict:
         mass = defaultdict(float)

@@ -40,6 +40,10 @@ REINDEX_AFTER = 1000
 # Above this many rows with vectors, build an IVF-PQ index instead of exact search.
 VECTOR_INDEX_ROWS = 20000
 SCALAR_INDEX_ROWS = 20000
+# Every write adds a data fragment (an import, one per BATCH). Each query pays for every
+# fragment, so past this many they are compacted into one: at 100,000 memories in 50
+# fragments a hybrid search took 79 ms, in one fragment 46 ms.
+MAX_FRAGMENTS = 32
 
 
 def _newest_first():
@@ -306,6 +310,8 @@ class MemoryStore:
         rows = self._table.count_rows()
         if rows == 0:
             return
+        if self._table.stats()["fragment_stats"]["num_fragments"] > MAX_FRAGMENTS:
+            self._table.optimize()  # compacts, and folds every unindexed row into the indexes
         indexes = self._indexes()
         if FTS_COLUMN not in indexes:
             self._create_fts_index()
@@ -392,16 +398,33 @@ class MemoryStore:
         """Newest first. `where` is a LanceDB SQL filter, e.g. "domain = 'food'"."""
         # Lance sorts and pages (a top-k over two small columns, nothing sorted in Python),
         # then whole rows are read for this page alone: tens of ms at 100,000 memories.
-        q = self._table.search().select(["id", "created_at"]).order_by(_newest_first()).limit(limit)
+        q = self._table.search().select(["id", "created_at"]).with_row_id(True).order_by(_newest_first()).limit(limit)
         if offset:
             q = q.offset(offset)
         if where:
             q = q.where(where)
-        chosen = q.to_arrow()["id"].to_pylist()
-        if not chosen:
-            return []
-        rows = {r["id"]: r for r in self._table.search().where(_id_in(chosen)).select(MEMORY_COLUMNS).limit(None).to_list()}
-        return [_memory(rows[i]) for i in chosen if i in rows]
+        chosen = q.to_arrow().to_pylist()
+        rows = self.whole_rows(chosen, MEMORY_COLUMNS)
+        return [_memory(rows[r["id"]]) for r in chosen if r["id"] in rows]
+
+    def whole_rows(self, found: list[dict], columns: list[str]) -> dict[str, dict]:
+        """`columns` of rows a query found (each with its `id` and `_rowid`), by id. Queries read
+        a few columns of many rows; the rest is read here for the few rows that matter, by row
+        id (no index lookup). A row that moved since (another process compacted the table in
+        between) is read by its id instead."""
+        if not found:
+            return {}
+        columns = columns if "id" in columns else ["id", *columns]
+        wanted = {r["id"] for r in found}
+        try:
+            taken = self._table.take_row_ids([r["_rowid"] for r in found]).select(columns).to_list()
+        except (OSError, ValueError, RuntimeError):  # an address no longer in the table
+            taken = []
+        rows = {r["id"]: r for r in taken if r["id"] in wanted}
+        if len(rows) < len(wanted):
+            missing = _id_in(wanted - set(rows))
+            rows.update((r["id"], r) for r in self._table.search().where(missing).select(columns).limit(None).to_list())
+        return rows
 
     @_readable
     def iter_all(self) -> Iterator[Memory]:
