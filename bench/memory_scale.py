@@ -166,7 +166,7 @@ def hybrid(store, qs) -> None:
         update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=pa.list_(pa.float32(), 384))})
         store._table.merge_insert("id").when_matched_update_all().execute(update)
     store.vectors = True
-    store._create_vector_index(n)
+    store._maintain_indexes()  # as an import with embeddings would end: indexes current, IVF-PQ built
     print(f"\nhybrid at {n:,}: synthetic vectors + IVF-PQ index {time.perf_counter() - start:.1f} s")
     embeddings.embed(["warm the model"])
     p50, p95, cpu = timed(lambda q: store.search(q, k=10), qs)

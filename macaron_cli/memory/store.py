@@ -46,6 +46,13 @@ SCALAR_INDEX_ROWS = 20000
 MAX_FRAGMENTS = 32
 
 
+def vector_index_config(rows: int):
+    """IVF-PQ: about sqrt(rows) partitions, 384 dimensions in 48 sub-vectors of 8."""
+    from lancedb.index import IvfPq
+
+    return IvfPq(distance_type="cosine", num_partitions=max(16, int(rows ** 0.5)), num_sub_vectors=48)
+
+
 def _newest_first():
     from lancedb.query import ColumnOrdering
 
@@ -315,14 +322,13 @@ class MemoryStore:
         indexes = self._indexes()
         if FTS_COLUMN not in indexes:
             self._create_fts_index()
-        else:
-            stats = self._table.index_stats(indexes[FTS_COLUMN].name)
-            unindexed = stats.num_unindexed_rows if stats else 0
-            # Unindexed rows are still found, but scored with their own statistics, which
-            # skews BM25 while they are a large share: fold them in (incrementally) at once
-            # in small stores, where it is cheap, and in batches in large ones.
-            if unindexed and (rows < SMALL_STORE or unindexed >= max(REINDEX_AFTER, rows // 100)):
-                self._table.optimize()
+        # Unindexed rows are still found, but slowly (a scan), and BM25 scores them with their
+        # own statistics, which skews it while they are a large share. Rewritten rows (an
+        # upsert, a forget) fall out of the id index too. Fold them in (incrementally) at once
+        # in small stores, where it is cheap, and in batches in large ones.
+        unindexed = max((self._unindexed(ix.name) for ix in indexes.values()), default=0)
+        if unindexed and (rows < SMALL_STORE or unindexed >= max(REINDEX_AFTER, rows // 100)):
+            self._table.optimize()
         if rows >= SCALAR_INDEX_ROWS:
             from lancedb.index import BTree, Bitmap
 
@@ -333,6 +339,10 @@ class MemoryStore:
                     self._table.create_index(column, config=kind())
         if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
             self._create_vector_index(rows)
+
+    def _unindexed(self, index_name: str) -> int:
+        stats = self._table.index_stats(index_name)
+        return stats.num_unindexed_rows if stats else 0
 
     def _create_fts_index(self) -> None:
         import warnings
@@ -348,12 +358,7 @@ class MemoryStore:
         with_vectors = self._table.count_rows("vector IS NOT NULL")
         if with_vectors < VECTOR_INDEX_ROWS:
             return
-        from lancedb.index import IvfPq
-
-        self._table.create_index(
-            "vector", replace=True,
-            config=IvfPq(distance_type="cosine", num_partitions=max(16, int(with_vectors ** 0.5)), num_sub_vectors=48),
-        )
+        self._table.create_index("vector", replace=True, config=vector_index_config(with_vectors))
 
     def _rebuild_indexes(self) -> None:
         """Rebuild from the current rows only, so no index keeps a forgotten memory's terms."""
