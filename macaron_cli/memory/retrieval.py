@@ -61,8 +61,10 @@ GATED_FROM = 20  # best candidates whose domains and languages the gates are est
 # The bounds of what importance, gating and expiry multiply relevance by.
 HIGHEST, LOWEST = 1.0 + BOOST, (1.0 - GATE) * EXPIRED
 REFINE = 2  # nearest neighbours read by compressed vectors per one kept after exact ranking
-# What ranking reads of every candidate; the whole memory is read for the few that can win.
-LIGHT_COLUMNS = ["id", "kind", "context_id", "created_at"]
+# What ranking reads of every candidate. The word search and the turns beside the best read
+# whole memories (the word search runs beside the slower search by meaning, so its extra
+# columns cost no wait); of the rest, whole memories are read only for those that can win.
+RANKING_COLUMNS = ["id", "kind", "context_id", "created_at"]
 
 
 def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None,
@@ -75,13 +77,14 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     where = _privacy_filter(privacy)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
-    columns = LIGHT_COLUMNS + (["vector"] if use_vectors else [])
+    light = RANKING_COLUMNS + (["vector"] if use_vectors else [])
+    whole = MEMORY_COLUMNS + [column for column in light if column not in MEMORY_COLUMNS]
 
     extra = expand_query(query) if expand else []
     words, expansion, by_meaning = _together(
-        lambda: _fulltext(store, query, depth, where, columns),
-        (lambda: _fulltext(store, " ".join(extra), depth, where, columns)) if extra else None,
-        (lambda: _by_meaning(store, query, depth, where, columns)) if use_vectors else None,
+        lambda: _fulltext(store, query, depth, where, whole),
+        (lambda: _fulltext(store, " ".join(extra), depth, where, light)) if extra else None,
+        (lambda: _by_meaning(store, query, depth, where, light)) if use_vectors else None,
     )
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, words)]
     if extra:
@@ -98,7 +101,7 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
         if near_best:
             lists.append(("feedback", FEEDBACK_WEIGHT, near_best))
             candidates = _fuse(lists, depth)
-    _add_adjacent_turns(store, candidates, where, columns)
+    _add_adjacent_turns(store, candidates, where, whole)
     _drop_superseded(store, candidates)
     _context_support(candidates)
     contenders = _read_contenders(store, candidates, max(3 * k, k + 10) if mmr else k)
@@ -234,7 +237,7 @@ def _candidate(row: dict) -> dict:
 
 def _read_contenders(store, candidates: dict, pool: int) -> dict[str, dict]:
     """The candidates that can still reach the best `pool` once importance, gates and expiry
-    weigh in, each with its whole memory read (candidates carry only the columns ranking needs).
+    weigh in, each with its whole memory (read now for those found with only RANKING_COLUMNS).
     Those weights scale relevance by LOWEST to HIGHEST at most, so a candidate whose relevance
     times HIGHEST is below the pool-th relevance times LOWEST can never make it."""
     ranked = sorted(candidates.items(), key=lambda item: item[1]["relevance"], reverse=True)
@@ -242,12 +245,13 @@ def _read_contenders(store, candidates: dict, pool: int) -> dict[str, dict]:
         bar = ranked[pool - 1][1]["relevance"] * LOWEST / HIGHEST
         ranked = ranked[:GATED_FROM] + [item for item in ranked[GATED_FROM:] if item[1]["relevance"] >= bar]
     contenders = dict(ranked)
-    rows = store.whole_rows([c["row"] for c in contenders.values()], MEMORY_COLUMNS)
+    rows = store.whole_rows([c["row"] for c in contenders.values() if "text" not in c["row"]], MEMORY_COLUMNS)
     for memory_id, c in list(contenders.items()):
-        if memory_id in rows:
-            c["memory"] = _memory(rows[memory_id])
-        else:  # forgotten since the search began
+        row = c["row"] if "text" in c["row"] else rows.get(memory_id)
+        if row is None:  # forgotten since the search began
             del contenders[memory_id]
+        else:
+            c["memory"] = _memory(row)
     return contenders
 
 
