@@ -2,7 +2,7 @@
 
 Every change goes through MemoryStore at once, so chat and make see it immediately. Store
 calls run in worker threads, so typing and scrolling never wait for LanceDB; only the latest
-request's page is ever shown, and showing it changes only the cells that differ.
+request's page is ever shown, and showing it redraws only the rows that differ.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from textual.app import App, ComposeResult
 from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.coordinate import Coordinate
 from textual.theme import Theme
-from textual.widgets import Checkbox, DataTable, Footer, Input, Select, Static
+from textual.widgets import Checkbox, Footer, Input, Select, Static
 from textual.worker import get_current_worker
 
 from macaron_cli.errors import UserError
@@ -34,6 +33,7 @@ from macaron_cli.tui.detail import DetailPane
 from macaron_cli.tui.dialogs import EditDialog, ExportDialog, PrivacyDialog
 from macaron_cli.tui.export import export_jsonl
 from macaron_cli.tui.forgetting import ForgetLog
+from macaron_cli.tui.table import MemoryTable
 
 # "loading…" appears only for a load slower than this: a quick one would just flicker.
 LOADING_NOTE_AFTER_S = 0.3
@@ -105,10 +105,9 @@ class MemoryBrowser(App):
         self._request = 0  # numbers each load; only the latest one's page is shown
         self._loading_note = None
         self._layout: tuple[bool, int] | None = None  # (search mode, preview width) of the columns
-        self._shown_cells: list[list] = []  # what each table row shows now
         self._detail_row: view.Row | None = None  # the row the detail pane shows
         # Held, not queried: handlers may still run while the screen is being torn down.
-        self.table = DataTable(id="memories", cursor_type="row", zebra_stripes=True, cell_padding=CELL_PADDING)
+        self.table = MemoryTable(id="memories", cell_padding=CELL_PADDING)
         self.detail = DetailPane(id="detail")
         self.status = Static("", id="status")
 
@@ -217,35 +216,17 @@ class MemoryBrowser(App):
         room = table.size.width - table.styles.scrollbar_size_vertical
         layout = (self.page.is_search, max(MIN_PREVIEW, room - fixed))
         if layout != self._layout:
-            table.clear(columns=True)
-            for label, width in columns:
-                table.add_column(label, width=width or layout[1])
+            table.set_columns([(label, width or layout[1]) for label, width in columns])
             self._layout = layout
-            self._shown_cells = []
-        self._show_cells([self._cells(row) for row in self.page.rows])
-
-    def _show_cells(self, wanted: list[list]) -> None:
-        """Change only the cells that differ: a key that finds the same memories redraws nothing,
-        and the table keeps its rows (no clearing, no re-measuring) when only some change."""
-        table, shown = self.table, self._shown_cells
-        for index, (old, new) in enumerate(zip(shown, wanted)):
-            for column, (before, after) in enumerate(zip(old, new)):
-                if not _same_cell(before, after):
-                    table.update_cell_at(Coordinate(index, column), after)
-        for cells in wanted[len(shown):]:
-            table.add_row(*cells)
-        for _ in range(len(shown) - len(wanted)):
-            table.remove_row(table.coordinate_to_cell_key(Coordinate(table.row_count - 1, 0)).row_key)
-        self._shown_cells = wanted
+        # A key that finds the same memories redraws nothing; rows that differ are drawn anew.
+        table.set_rows([self._cells(row) for row in self.page.rows])
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._refit)
 
     def _refit(self) -> None:
         if self._layout is not None:
-            cursor = self.table.cursor_row  # a new width rebuilds the columns, which resets it
             self._fill_table()
-            self.table.move_cursor(row=cursor, animate=False)
 
     def _cells(self, row: view.Row) -> list:
         m = row.memory
@@ -312,7 +293,7 @@ class MemoryBrowser(App):
         row = self._highlighted_row()
         return row.memory.id if row else None
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_memory_table_row_highlighted(self, event: MemoryTable.RowHighlighted) -> None:
         self._show_detail()
 
     def _show_detail(self) -> None:
@@ -535,11 +516,6 @@ class MemoryBrowser(App):
         self.refresh_bindings()
         self.reload(keep_id)
         self._load_domains()
-
-
-def _same_cell(a, b) -> bool:
-    # rich's Text equality ignores the base style (the grey of a replaced memory): compare it too.
-    return a == b and getattr(a, "style", None) == getattr(b, "style", None)
 
 
 def _count(memories: list[Memory]) -> str:
