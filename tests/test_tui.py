@@ -86,7 +86,7 @@ def status(app) -> str:
 
 
 def detail(app) -> str:
-    return plain(app.query_one("#detail-body"))
+    return plain(app.query_one("#detail"))
 
 
 # ── browsing ────────────────────────────────────────────────────────────────────────────

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.events import Resize
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 
 from macaron_cli.memory import Hit, Memory
 from macaron_cli.tui.cells import PRIVACY_MEANING, ago, preview, privacy_badge, weight_bar
+from macaron_cli.tui.scrolling import set_virtual_size
 
 # What each part of a search score means, in the person's words.
 PART_MEANING = {
@@ -31,17 +35,60 @@ PART_MEANING = {
 _BOUNDED_PARTS = {"bm25", "vector", "expansion", "feedback", "neighbour", "moment", "relevance"}
 
 
-class DetailPane(VerticalScroll):
-    def compose(self):
-        yield Static(Text("Nothing selected.", style="italic"), id="detail-body")
+class DetailPane(ScrollView):
+    """Drawn line by line (Textual's Line API) from one rendering of its content, made when the
+    memory or the width changes. A Static in a scrolling container rendered the same Rich
+    tables to measure their height, again to draw them, and again once its scrollbar came or
+    went: two or three layout passes, in as many frames, for each memory the cursor landed on."""
+
+    DEFAULT_CSS = """
+    DetailPane {
+        overflow-x: hidden;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.content: RenderableType = Text("Nothing selected.", style="italic")
+        self._lines: list[Strip] = []
+        self._drawn_size = Size(0, 0)
 
     def show(self, memory: Memory | None, *, hit: Hit | None = None, weight: float = 0.0,
              now: datetime, versions: tuple[list[Memory], list[Memory]] | None = None) -> None:
-        body = self.query_one("#detail-body", Static)
         if memory is None:
-            body.update(Text("No memory here. Change the search or the filters.", style="italic"))
+            self.content = Text("No memory here. Change the search or the filters.", style="italic")
+        else:
+            self.content = _sections(memory, hit, weight, now, versions)
+        self._draw()
+
+    def _draw(self) -> None:
+        width, height = self.size  # the scrollbar's column included
+        if width <= 0:  # not laid out yet: drawn on the first resize
             return
-        body.update(_sections(memory, hit, weight, now, versions))
+        # Drawn first beside the scrollbar: the details of what search finds are long, so one
+        # rendering does. One that fits is drawn again to the full width, with no scrollbar.
+        # (Unlike a Static's layout, a detail that fits only at the full width gets a scrollbar.)
+        bar = self.styles.scrollbar_size_vertical
+        lines = self._render(width - bar)
+        full = self._render(width) if len(lines) <= height else None
+        if full is not None and len(full) <= height:
+            lines = full
+        else:
+            width -= bar
+        self._lines, self._drawn_size = lines, self.size
+        set_virtual_size(self, Size(width, len(lines)))
+        self.refresh()
+
+    def _render(self, width: int) -> list[Strip]:
+        return Visual.to_strips(self, visualize(self, self.content), width, None, self.visual_style)
+
+    def _on_resize(self, event: Resize) -> None:
+        if self.size != self._drawn_size:
+            self._draw()
+
+    def render_line(self, y: int) -> Strip:
+        index = y + self.scroll_offset.y
+        return self._lines[index] if index < len(self._lines) else Strip([])  # padded by Textual
 
 
 def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, versions) -> Table:
@@ -57,8 +104,10 @@ def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, ver
     right = [_heading("Details"), _metadata(memory, weight, now), Text(""), _heading("Versions"),
              _versions(memory, versions)]
     layout = Table.grid(padding=(0, 3), expand=True)
-    layout.add_column(ratio=1)
-    layout.add_column(ratio=1)
+    # Halves by ratio; width=1 is the least width Rich gives a column anyway, and saying so
+    # spares it measuring both halves (every nested table in them) before drawing them.
+    layout.add_column(ratio=1, width=1)
+    layout.add_column(ratio=1, width=1)
     layout.add_row(Group(*left), Group(*right))
     return layout
 
