@@ -33,6 +33,7 @@ from macaron_cli.tui.detail import DetailPane
 from macaron_cli.tui.dialogs import EditDialog, ExportDialog, PrivacyDialog
 from macaron_cli.tui.export import export_jsonl
 from macaron_cli.tui.forgetting import ForgetLog
+from macaron_cli.tui.search_box import SearchBox
 from macaron_cli.tui.table import MemoryTable
 
 # "loading…" appears only for a load slower than this: a quick one would just flicker.
@@ -117,7 +118,7 @@ class MemoryBrowser(App):
             yield Static(Text.assemble(("◖ macaron ◗", "bold"), "  your memory"), id="brand")
             yield self.status
         with Horizontal(id="filters"):
-            yield Input(placeholder="search as chat does… ( / )", id="search")
+            yield SearchBox(placeholder="search as chat does… ( / )", id="search")
             yield Select([], prompt="any domain", id="filter-domain")
             yield Select([(k, k) for k in KINDS], prompt="any kind", id="filter-kind")
             yield Select([(p, p) for p in PRIVACY_LEVELS], prompt="any privacy", id="filter-privacy")
