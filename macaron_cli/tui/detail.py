@@ -52,9 +52,14 @@ class DetailPane(ScrollView):
         self.content: RenderableType = Text("Nothing selected.", style="italic")
         self._lines: list[Strip] = []
         self._drawn_size = Size(0, 0)
+        self._shown: tuple | None = None  # what show() was last given
 
     def show(self, memory: Memory | None, *, hit: Hit | None = None, weight: float = 0.0,
              now: datetime, versions: tuple[list[Memory], list[Memory]] | None = None) -> None:
+        shown = (memory, hit, weight, now, versions)
+        if shown == self._shown:  # e.g. a key that adds no word search knows: nothing to redraw
+            return
+        self._shown = shown
         if memory is None:
             self.content = Text("No memory here. Change the search or the filters.", style="italic")
         else:
