@@ -223,6 +223,36 @@ def test_domain_filter_offers_the_domains_in_use(store_path):
     drive(store_path, scenario)
 
 
+def test_table_keys_and_clicks_move_the_cursor_and_keep_it_in_view(store_path):
+    def in_view(app) -> bool:
+        rows = app.table.scrollable_content_region.height - 1  # under the header
+        return app.table.scroll_y <= app.table.cursor_row < app.table.scroll_y + rows
+
+    async def scenario(pilot, app):
+        ids = shown_ids(app)
+        app.table.focus()
+        await pilot.press("ctrl+end")
+        await settle(pilot)
+        assert app._highlighted_id() == ids[-1] and in_view(app)
+        assert app.page.rows[-1].memory.text[:12] in detail(app)
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert 0 <= app.table.cursor_row < len(ids) - 1 and in_view(app)
+        await pilot.press("ctrl+home")
+        await settle(pilot)
+        assert app._highlighted_id() == ids[0] and app.table.scroll_y == 0
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert app.table.cursor_row > 1 and in_view(app)
+        await pilot.press("ctrl+home")
+        await pilot.click("#memories", offset=(10, 1 + 1 + 3))  # border, header, then the fourth row
+        await settle(pilot)
+        assert app._highlighted_id() == ids[3]
+        assert app.page.rows[3].memory.text[:12] in detail(app)
+
+    drive(store_path, scenario)
+
+
 def test_pages_through_a_large_memory(tmp_path):
     path = tmp_path / "memory"
     MemoryStore.open(path).add_many(
