@@ -454,7 +454,7 @@ class MemoryStore:
         """The memory's importance now, as search weighs it (reward, age since last use, verified, pinned)."""
         from macaron_cli.memory.retrieval import importance
 
-        return importance(memory, now or datetime.now(timezone.utc), config.load_settings().decay_per_day)
+        return importance(memory, now or datetime.now(timezone.utc), self.settings.decay_per_day)
 
     @_readable
     def stats(self) -> dict:
