@@ -50,7 +50,7 @@ def test_run_serves_the_real_data_and_stops_on_ctrl_c(tmp_path, macaron_home):
         assert b'id="app"' in response.read()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 0, err
+    assert proc.returncode == 0, out + err
     assert "Stopped" in out
     assert "Application shutdown complete" in err  # the server was asked to stop, not killed
     with pytest.raises(OSError):  # the server went with it

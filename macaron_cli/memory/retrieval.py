@@ -18,6 +18,9 @@
    (estimated from the best candidates, or given by the caller) scales a memory by at
    most GATE. Never a hard filter.
 5. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
+
+Ranking needs only a few columns of each of the hundreds of candidates; the whole memory is
+read for those that can still win once step 3 and 4 have weighed in (_read_contenders).
 """
 
 from __future__ import annotations
