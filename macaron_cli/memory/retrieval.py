@@ -166,34 +166,46 @@ def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -
          .select(columns + ["_distance"]).with_row_id(True).nprobes(24))
     if where:  # memories without a vector are never neighbours: LanceDB skips them itself
         q = q.where(where, prefilter=True)
-    rows = [row for row in _rows(q.limit(REFINE * depth)) if row["vector"] is not None]
-    if not rows:
+    table = q.limit(REFINE * depth).to_arrow()
+    table = table.filter(table.column("vector").is_valid())
+    matrix = _matrix(table)
+    if matrix is None:
         return []
-    matrix = np.stack([row["vector"] for row in rows])
     similarity = matrix @ vector / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(vector) + 1e-12)
-    for row, value in zip(rows, similarity):
+    nearest = np.argsort(-similarity, kind="stable")[:depth]
+    rows = _as_rows(table.take(nearest), matrix[nearest])
+    for row, value in zip(rows, similarity[nearest]):
         row["_distance"] = 1.0 - float(value)
-    return sorted(rows, key=lambda row: row["_distance"])[:depth]
+    return rows
 
 
 def _rows(query) -> list[dict]:
-    """The query's rows as dicts, each vector a NumPy row: Python lists of 384 floats per
-    candidate cost more than the whole search and make every comparison slow."""
     table = query.to_arrow()
-    if "vector" not in table.column_names:
+    return _as_rows(table, _matrix(table))
+
+
+def _as_rows(table, matrix) -> list[dict]:
+    """The table's rows as dicts, each vector a NumPy row (a row of `matrix`): Python lists of
+    384 floats per candidate cost more than the whole search and make every comparison slow."""
+    if matrix is None:  # no vectors asked for, or no rows
         return table.to_pylist()
+    rows = table.drop_columns(["vector"]).to_pylist()
+    for row, vector, valid in zip(rows, matrix, table.column("vector").is_valid().to_pylist()):
+        row["vector"] = vector if valid else None
+    return rows
+
+
+def _matrix(table):
+    """The table's vectors as one float32 matrix (None without vectors or rows)."""
+    if "vector" not in table.column_names or table.num_rows == 0:
+        return None
     import numpy as np
 
     vectors = table.column("vector").combine_chunks()
-    rows = table.drop_columns(["vector"]).to_pylist()
-    if rows:
-        dim = vectors.type.list_size
-        start = vectors.offset * dim  # .values ignores the array's offset; null slots keep their width
-        matrix = np.asarray(vectors.values.to_numpy(zero_copy_only=False)[start:start + len(rows) * dim],
-                            dtype="float32").reshape(len(rows), dim)
-        for row, vector, valid in zip(rows, matrix, vectors.is_valid().to_pylist()):
-            row["vector"] = vector if valid else None
-    return rows
+    dim = vectors.type.list_size
+    start = vectors.offset * dim  # .values ignores the array's offset; null slots keep their width
+    return np.asarray(vectors.values.to_numpy(zero_copy_only=False)[start:start + len(vectors) * dim],
+                      dtype="float32").reshape(len(vectors), dim)
 
 
 def _feedback(meaning, candidates: dict) -> list[dict]:
