@@ -28,14 +28,15 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from datetime import datetime, timezone
 from typing import Iterable
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
-from macaron_cli.memory.store import MEMORY_COLUMNS, _id_in, _memory, quote
+from macaron_cli.memory.pending import begin, reader
+from macaron_cli.memory.store import FTS_COLUMN, MEMORY_COLUMNS, _id_in, _memory, quote
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
@@ -64,9 +65,9 @@ GATED_FROM = 20  # best candidates whose domains and languages the gates are est
 # The bounds of what importance, gating and expiry multiply relevance by.
 HIGHEST, LOWEST = 1.0 + BOOST, (1.0 - GATE) * EXPIRED
 REFINE = 2  # nearest neighbours read by compressed vectors per one kept after exact ranking
-# What ranking reads of every candidate. The word search and the turns beside the best read
-# whole memories (the word search runs beside the slower search by meaning, so its extra
-# columns cost no wait); of the rest, whole memories are read only for those that can win.
+# What ranking reads of every candidate. Whole memories are read only for those that can win,
+# except by a keyword-only search (its word list is all there is, and short) and for the
+# turns beside the best (a few rows).
 RANKING_COLUMNS = ["id", "kind", "context_id", "created_at"]
 
 
@@ -84,16 +85,20 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     whole = MEMORY_COLUMNS + [column for column in light if column not in MEMORY_COLUMNS]
 
     extra = expand_query(query) if expand else []
-    words, expansion, by_meaning = _together(
-        lambda: _fulltext(store, query, depth, where, whole),
-        (lambda: _fulltext(store, " ".join(extra), depth, where, light)) if extra else None,
-        (lambda: _by_meaning(store, query, depth, where, light)) if use_vectors else None,
-    )
-    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, words)]
-    if extra:
-        lists.append(("expansion", EXPANSION_WEIGHT, expansion))
+    # The word searches run on LanceDB's threads while this one embeds the query. Beside a
+    # search by meaning they read only what ranking needs: on two cores every column read
+    # slows the embedding, and whole memories are read once, for the contenders.
+    words = _fulltext(store, query, depth, where, light if use_vectors else whole)
+    expansion = _fulltext(store, " ".join(extra), depth, where, light) if extra else None
     if use_vectors:
-        meaning, nearest = by_meaning
+        from macaron_cli.memory import embeddings
+
+        meaning = embeddings.embed([query])[0]
+        nearest = _nearest(store, meaning, depth, where, light)
+    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, _rows(words))]
+    if extra:
+        lists.append(("expansion", EXPANSION_WEIGHT, _rows(expansion)))
+    if use_vectors:
         lists.append(("vector", VECTOR_WEIGHT, nearest))
 
     candidates = _fuse(lists, depth)
@@ -126,34 +131,16 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
 
 
 # ── candidates ──────────────────────────────────────────────────────────────────────────
-def _together(*calls):
-    """Each call's result (None for None), the calls run side by side: LanceDB and NumPy
-    let go of the GIL while they work, so a second query costs little more than the first."""
-    todo = [call for call in calls if call is not None]
-    if len(todo) < 2:
-        return [call() if call is not None else None for call in calls]
-    with ThreadPoolExecutor(len(todo) - 1) as pool:
-        futures = [pool.submit(call) if call is not None else None for call in calls[1:]]
-        first = calls[0]()
-        return [first] + [f.result() if f is not None else None for f in futures]
-
-
-def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> list[dict]:
+def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> Future | None:
+    """The BM25 search, begun (None when the text has no words to search for)."""
     terms = query_form(text).strip()
     if not re.search(r"\w", terms):
-        return []
-    q = (store._table.search(terms, query_type="fts", fts_columns="search_text")
-         .select(columns + ["_score"]).with_row_id(True))
+        return None
+    q = (reader(store._table).query().nearest_to_text(terms, columns=FTS_COLUMN)
+         .select(columns + ["_score"]).with_row_id())
     if where:
-        q = q.where(where, prefilter=True)
-    return _rows(q.limit(depth))
-
-
-def _by_meaning(store, query: str, depth: int, where: str | None, columns: list[str]):
-    from macaron_cli.memory import embeddings
-
-    meaning = embeddings.embed([query])[0]
-    return meaning, _nearest(store, meaning, depth, where, columns)
+        q = q.where(where)
+    return begin(q.limit(depth))
 
 
 def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
@@ -162,11 +149,11 @@ def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -
     refine step reads every vector once more, by row, and cost twice the whole query)."""
     import numpy as np
 
-    q = (store._table.search(vector, vector_column_name="vector").distance_type("cosine")
-         .select(columns + ["_distance"]).with_row_id(True).nprobes(24))
+    q = (reader(store._table).query().nearest_to(vector).column("vector").distance_type("cosine")
+         .select(columns + ["_distance"]).with_row_id().nprobes(24))
     if where:  # memories without a vector are never neighbours: LanceDB skips them itself
-        q = q.where(where, prefilter=True)
-    table = q.limit(REFINE * depth).to_arrow()
+        q = q.where(where)
+    table = begin(q.limit(REFINE * depth)).result()
     table = table.filter(table.column("vector").is_valid())
     matrix = _matrix(table)
     if matrix is None:
@@ -179,8 +166,10 @@ def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -
     return rows
 
 
-def _rows(query) -> list[dict]:
-    table = query.to_arrow()
+def _rows(pending: Future | None) -> list[dict]:
+    if pending is None:
+        return []
+    table = pending.result()
     return _as_rows(table, _matrix(table))
 
 
@@ -295,8 +284,8 @@ def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: lis
     after = [c["row"]["id"] for c in best]
     before = [turn for c in best if (turn := c["row"].get("context_id")) and turn not in candidates]
     near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {_id_in(before)}" if before else "")
-    rows = _rows(store._table.search().where(f"({near})" + (f" AND {where}" if where else ""))
-                 .select(columns).with_row_id(True).limit(2 * len(best) + 2))
+    rows = _rows(begin(reader(store._table).query().where(f"({near})" + (f" AND {where}" if where else ""))
+                       .select(columns).with_row_id().limit(2 * len(best) + 2)))
     for row in rows:
         if row["id"] not in candidates:
             candidates[row["id"]] = _candidate(row)
