@@ -6,8 +6,9 @@ Real MiniLM embeddings: every turn of the LoCoMo dev conversations (../shared/da
 their questions as queries. The index only exists above 20,000 memories, so each turn
 comes `--copies` times (a copy is the turn's vector plus a little noise, like a paraphrase).
 For each query it compares the exact 10 and 30 nearest (brute force) with the candidates
-search keeps, as macaron reads them (the index's 2×depth nearest by compressed vectors,
-ranked again exactly) and, in the same run, as LanceDB's own refine step (×4) would.
+search keeps, as macaron reads them (the index's `depth` nearest by compressed vectors,
+scored exactly) and, in the same run, with twice as many read and the exact best half kept,
+and as LanceDB's own refine step (×4) would.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def main() -> None:
 
     import memory_locomo
     from macaron_cli.memory import embeddings
-    from macaron_cli.memory.retrieval import MEANING_CANDIDATES, REFINE
+    from macaron_cli.memory.retrieval import MEANING_CANDIDATES, PROBES
     from macaron_cli.memory.store import vector_index_config
 
     samples = json.loads(Path(args.data).read_text())
@@ -61,14 +62,15 @@ def main() -> None:
     depth = MEANING_CANDIDATES
 
     def kept(vector, limit: int, refine: int | None) -> set:
-        q = table.search(vector, vector_column_name="vector").distance_type("cosine").select(["id", "vector"]).nprobes(24)
+        q = table.search(vector, vector_column_name="vector").distance_type("cosine").select(["id", "vector"]).nprobes(PROBES)
         if refine:
             q = q.refine_factor(refine)
         found = q.limit(limit).to_arrow()
         near = np.stack(found["vector"].to_numpy(zero_copy_only=False)) @ vector
         return set(np.asarray(found["id"].to_pylist())[np.argsort(-near)[:depth]])
 
-    for label, limit, refine in ((f"macaron ({REFINE}x depth, exact)", REFINE * depth, None),
+    for label, limit, refine in (("macaron (depth, exact scores)", depth, None),
+                                 ("2x depth, exact best half", 2 * depth, None),
                                  ("baseline: LanceDB refine x4", depth, 4)):
         found10 = found30 = 0
         started = time.perf_counter()
