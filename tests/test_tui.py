@@ -100,6 +100,16 @@ def test_opens_on_every_memory_newest_first(store_path):
     drive(store_path, scenario)
 
 
+def test_a_loading_note_that_comes_after_the_page_does_not_hide_the_count(store_path):
+    async def scenario(pilot, app):
+        # A slow load's "loading…" timer fires, but its call is queued behind the page.
+        app._note_loading()
+        await pilot.pause()
+        assert "1–14 of 14" in status(app)
+
+    drive(store_path, scenario)
+
+
 def test_detail_shows_the_chain_of_versions(store_path):
     async def scenario(pilot, app):
         await goto(pilot, app, "m_remote_new")

@@ -170,7 +170,7 @@ class MemoryBrowser(App):
             return
         self._request += 1
         if self._loading_note is None:
-            self._loading_note = self.set_timer(LOADING_NOTE_AFTER_S, lambda: self._set_status("loading…"))
+            self._loading_note = self.set_timer(LOADING_NOTE_AFTER_S, self._note_loading)
         # Where the cursor will land (as _show_page decides), so the worker can fetch that row's
         # versions with the page: the detail pane is then drawn once, with the table.
         landing = (keep_id or self._highlighted_id(), self.table.cursor_row)
@@ -189,6 +189,12 @@ class MemoryBrowser(App):
                 page.versions[row.memory.id] = view.versions(self.store, row.memory)
         if not worker.is_cancelled:
             self.call_from_thread(self._show_page, page, request, keep_id)
+
+    def _note_loading(self) -> None:
+        # A timer's call is queued as a message, so it can come after the page it was for: then
+        # no load is pending and the status already tells what is shown.
+        if self._loading_note is not None:
+            self._set_status("loading…")
 
     def _show_page(self, page: view.Page, request: int, keep_id: str | None) -> None:
         if request != self._request:  # stale: a newer request is on its way
