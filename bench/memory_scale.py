@@ -146,32 +146,37 @@ def main() -> None:
 
 
 def hybrid(store, qs) -> None:
-    import numpy as np
-
     from macaron_cli.memory import embeddings
 
     os.environ.pop("MACARON_EMBEDDINGS", None)
     if not embeddings.available():
         print("\nhybrid: skipped (the `embeddings` extra is not installed)")
         return
-    rng = np.random.default_rng(3)
-    n = store.count()
     start = time.perf_counter()
-    for lo in range(0, n, 20000):
-        ids = [m["id"] for m in store._table.search().select(["id"]).offset(lo).limit(20000).to_list()]
-        vectors = rng.standard_normal((len(ids), 384)).astype("float32")
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        import pyarrow as pa
-
-        update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=pa.list_(pa.float32(), 384))})
-        store._table.merge_insert("id").when_matched_update_all().execute(update)
-    store.vectors = True
-    store._maintain_indexes()  # as an import with embeddings would end: indexes current, IVF-PQ built
-    print(f"\nhybrid at {n:,}: synthetic vectors + IVF-PQ index {time.perf_counter() - start:.1f} s")
+    add_random_vectors(store)
+    print(f"\nhybrid at {store.count():,}: synthetic vectors + IVF-PQ index {time.perf_counter() - start:.1f} s")
     embeddings.embed(["warm the model"])
     p50, p95, cpu = timed(lambda q: store.search(q, k=10), qs)
     print(f"  macaron hybrid search, in-process (query embedding included)  p50 {p50:.1f} ms  p95 {p95:.1f} ms  "
           f"CPU {cpu:.1f} ms/query")
+
+
+def add_random_vectors(store) -> None:
+    """Give every stored memory a random unit vector, then index as an import with embeddings
+    would end (indexes current, IVF-PQ built)."""
+    import numpy as np
+    import pyarrow as pa
+
+    rng = np.random.default_rng(3)
+    n = store.count()
+    for lo in range(0, n, 20000):
+        ids = [m["id"] for m in store._table.search().select(["id"]).offset(lo).limit(20000).to_list()]
+        vectors = rng.standard_normal((len(ids), 384)).astype("float32")
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=pa.list_(pa.float32(), 384))})
+        store._table.merge_insert("id").when_matched_update_all().execute(update)
+    store.vectors = True
+    store._maintain_indexes()
 
 
 if __name__ == "__main__":
