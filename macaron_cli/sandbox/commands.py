@@ -41,10 +41,13 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
             if code is None:
                 raise WorkFailed(f"{manifest.title} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above.")
             raise WorkFailed(f"{manifest.title} stopped with exit code {code} before it answered; its output is above.")
-        print(f"{manifest.title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
+        # Everything but the wait happens before the URL is shown: a Ctrl-C that comes as soon
+        # as the person sees it must not land in an import (Python then half-imports a module,
+        # or reports the interrupt as a RuntimeError from inside a class definition).
         from macaron_cli.ledger import signals
 
         signals.app_served(app_dir, manifest.data_files)
+        print(f"{manifest.title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
         if open_browser:
             import webbrowser
 
