@@ -27,6 +27,17 @@ def test_meaning_finds_what_words_miss_and_keywords_still_lead(tmp_path):
     assert all(h.memory.id != "pet" for h in keyword_only)
 
 
+def test_memories_kept_before_embeddings_were_on_are_still_found(tmp_path, monkeypatch):
+    monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
+    MemoryStore.open(tmp_path / "memory").add("The car needs new tyres before winter", id="car")
+    monkeypatch.delenv("MACARON_EMBEDDINGS")
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add("We adopted a golden retriever puppy last spring", id="pet")
+    assert store.stats()["with_vectors"] == 1
+    by_words = store.search("car tyres", k=2)  # the one without a vector, found by its words
+    assert by_words[0].memory.id == "car" and "vector" not in by_words[0].parts
+    assert store.search("Do I have a dog?", k=1)[0].memory.id == "pet"
+
 def test_forget_rebuilds_the_vector_index_too(tmp_path, monkeypatch):
     import macaron_cli.memory.store as store_module
 

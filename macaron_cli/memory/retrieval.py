@@ -146,10 +146,11 @@ def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -
 
     q = (reader(store._table).query().nearest_to(vector).column("vector").distance_type("cosine")
          .select(columns + ["_distance"]).nprobes(PROBES))
-    if where:  # memories without a vector are never neighbours: LanceDB skips them itself
+    if where:
         q = q.where(where)
+    # Memories without a vector are never neighbours: LanceDB leaves them out itself, with
+    # the index or without, so no `vector IS NOT NULL` filter (70 ms at 100k) is needed.
     table = begin(q.limit(depth)).result()
-    table = table.filter(table.column("vector").is_valid())
     matrix = _matrix(table)
     if matrix is None:
         return []
