@@ -8,7 +8,6 @@ the most recently made one.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from macaron_cli import config
@@ -40,9 +39,9 @@ def register(slug: str, **info) -> None:
     data = load_registry()
     data[slug] = {**data.get(slug, {}), **info}
     config.ensure_private_dir(config.home())
-    tmp = registry_path().with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-    tmp.replace(registry_path())
+    from macaron_cli.files import write_atomic
+
+    write_atomic(registry_path(), json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def is_app(path: Path) -> bool:

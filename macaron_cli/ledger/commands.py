@@ -54,17 +54,17 @@ def share(app_ref: str | None) -> None:
 
 def feedback_export(file: Path | None) -> None:
     from macaron_cli.apps import load_registry
+    from macaron_cli.files import atomic_write, check_target
     from macaron_cli.ledger.export import feedback_records
     from macaron_cli.ledger.store import Ledger
     from macaron_cli.memory import MemoryStore
 
+    path = check_target(file) if file else None  # a bad target: one line, nothing written
     records = feedback_records(Ledger.open(), MemoryStore.open(), load_registry())
-    out = open(file, "w", encoding="utf-8") if file else sys.stdout
-    try:
-        for record in records:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-    finally:
-        if file:
-            out.close()
-    if file:
-        console(stderr=True).print(f"Exported {len(records)} examples to {file}.")
+    lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in records]
+    if path is None:
+        sys.stdout.writelines(lines)
+        return
+    with atomic_write(path) as out:
+        out.writelines(lines)
+    console(stderr=True).print(f"Exported {len(records)} examples to {path}.")

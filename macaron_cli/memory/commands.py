@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -140,23 +139,20 @@ def import_jsonl(file):
 
 
 def export_jsonl(file):
-    store = _store()
     if file is None:
-        for memory in store.iter_all():
+        for memory in _store().iter_all():
             sys.stdout.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
         return
-    path = Path(file)
-    if not path.parent.is_dir():
-        raise UserError(f"{path.parent} is not a directory; create it or choose another file.")
-    # Written privately and renamed into place: an export holds everything the person told us.
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    from macaron_cli.files import atomic_write, check_target
+
+    path = check_target(file)  # before the store is opened: a bad target writes nothing
+    store = _store()
     count = 0
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
+    # Written privately (0600) and renamed into place: an export holds everything the person told us.
+    with atomic_write(path) as out:
         for memory in store.iter_all():
             out.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
             count += 1
-    tmp.replace(path)
     console(stderr=True).print(f"Exported {count} memories to {path}.")
 
 
