@@ -6,13 +6,13 @@ MACARON_HOME and MACARON_APPS_DIR anywhere. Reading settings never imports anyth
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from macaron_cli.errors import UserError
+from macaron_cli.files import write_atomic
 
 
 def home() -> Path:
@@ -58,6 +58,12 @@ class Settings:
     raw: dict = field(default_factory=dict)
 
 
+# The type each known setting must have, for a one-line refusal instead of a crash later.
+_NUMBER, _TEXT = (int, float), (str,)
+_TYPES = {"budget_usd": _NUMBER, "decay_per_day": _NUMBER, "gpu_usd_per_hour": _NUMBER, "language": _TEXT,
+          "color": _TEXT, "draft_url": _TEXT, "draft_model": _TEXT, "draft_api": _TEXT}
+
+
 def load_settings() -> Settings:
     path = config_path()
     if not path.exists():
@@ -67,39 +73,47 @@ def load_settings() -> Settings:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path} is not valid TOML ({exc}); fix or delete it.") from None
     known = {k: v for k, v in data.items() if k in Settings.__dataclass_fields__ and k != "raw"}
+    for key, value in known.items():
+        wanted = _TYPES.get(key)
+        bad = (isinstance(value, bool) or not isinstance(value, wanted)) if wanted else (
+            key == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)))
+        if bad:
+            kind = {_NUMBER: "a number", _TEXT: "a string"}.get(wanted, "a list of strings")
+            raise UserError(f"{path}: `{key}` must be {kind}, not {value!r}; fix that line or delete it.")
     return Settings(**known, raw=data)
 
 
 def save_settings(updates: dict) -> None:
-    """Merge `updates` into config.toml, keeping keys macaron does not know about."""
-    data = dict(load_settings().raw)
-    data.update({k: v for k, v in updates.items() if v is not None})
-    ensure_private_dir(home())
+    """Merge `updates` into config.toml. Only those keys change: the person's comments,
+    layout and every other setting stay byte for byte as they wrote them."""
+    import tomlkit
+
+    load_settings()  # refuse (UserError) to write over a file we cannot read
     path = config_path()
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(_dump_toml(data), encoding="utf-8")
-    os.chmod(tmp, 0o600)
-    tmp.replace(path)
+    document = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+    for key, value in updates.items():
+        if value is not None:
+            _merge(document, key, value)
+    ensure_private_dir(home())
+    write_atomic(path, tomlkit.dumps(document))
 
 
-def _dump_toml(data: dict) -> str:
-    """A minimal TOML writer for flat tables of str/int/float/bool/list values."""
-    lines = []
-    tables = {k: v for k, v in data.items() if isinstance(v, dict)}
-    for key, value in data.items():
-        if not isinstance(value, dict):
-            lines.append(f"{key} = {_toml_value(value)}")
-    for name, table in tables.items():
-        lines.append(f"\n[{name}]")
-        lines.extend(f"{k} = {_toml_value(v)}" for k, v in table.items())
-    return "\n".join(lines) + "\n"
+def _merge(container, key: str, value) -> None:
+    """Set container[key] = value; a table is updated key by key, so its comments stay."""
+    current = container.get(key)
+    if isinstance(value, dict) and hasattr(current, "items") and not isinstance(current, list):
+        for sub_key, sub_value in value.items():
+            if sub_value is not None:
+                _merge(current, sub_key, sub_value)
+        return
+    plain = current.unwrap() if hasattr(current, "unwrap") else current
+    if plain == value and type(plain) is type(value):
+        return  # unchanged: keep the person's spelling of it
+    container[key] = _without_none(value)
 
 
-def _toml_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
+def _without_none(value):
+    """TOML has no null: an unset value inside a table is left out."""
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    return value

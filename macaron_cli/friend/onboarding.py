@@ -94,6 +94,12 @@ def _ask_one(question: Question, ask, say) -> str:
         answer = ask("› ").strip()
         if answer.lower() in SKIP_WORDS:
             raise SkipQuiz
+        if answer.startswith("/"):
+            say("Commands can wait until after the quiz: answer the question, Enter to pass, or 'skip'.")
+            continue
+        if question.key == "language" and answer and language_code(answer) is None:
+            say("I don't know that language: give a code like en, ja, pt-BR or a name like Japanese (Enter for English).")
+            continue
         if not question.options:
             return answer
         picked = _pick(answer, question.options)
@@ -138,11 +144,35 @@ def options_label(key: str, answer: str | None) -> str:
     return question.options.get(answer or "", "")
 
 
+# A BCP 47 tag's usual shape: a 2-3 letter language, then optional script/region/variant
+# subtags (zh-Hant-TW, pt-BR, es-419, de-CH-1996).
+_TAG = re.compile(r"[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?(-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*", re.IGNORECASE)
+_LANGUAGE_NAMES = {
+    "english": "en", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko", "chinese": "zh",
+    "中文": "zh", "mandarin": "zh", "filipino": "tl", "tagalog": "tl", "spanish": "es", "español": "es",
+    "french": "fr", "français": "fr", "german": "de", "deutsch": "de", "italian": "it", "italiano": "it",
+    "portuguese": "pt", "português": "pt", "dutch": "nl", "russian": "ru", "русский": "ru", "arabic": "ar",
+    "hindi": "hi", "indonesian": "id", "vietnamese": "vi", "tiếng việt": "vi", "thai": "th", "ไทย": "th",
+    "turkish": "tr", "polish": "pl", "swedish": "sv", "ukrainian": "uk",
+}
+
+
+def language_code(text: str) -> str | None:
+    """The language tag `text` names (a known name, or a BCP 47-shaped tag), or None."""
+    text = text.strip()
+    named = _LANGUAGE_NAMES.get(text.lower())
+    if named:
+        return named
+    if not _TAG.fullmatch(text):
+        return None
+    first, *rest = text.split("-")
+    # Conventional case: language lower, script title, region upper (pt-BR, zh-Hant).
+    return "-".join([first.lower(), *(p.title() if len(p) == 4 and p.isalpha() else p.upper() if len(p) == 2 else p.lower()
+                                       for p in rest)])
+
+
 def _language_code(text: str) -> str:
-    text = text.strip().lower()
-    names = {"english": "en", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko",
-             "chinese": "zh", "中文": "zh", "filipino": "tl", "tagalog": "tl"}
-    return names.get(text, text[:5] or "en")
+    return language_code(text) or "en"
 
 
 def seed_memories(interests: list[str], language: str) -> list[dict]:
