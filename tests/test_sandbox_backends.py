@@ -225,3 +225,37 @@ def test_doctor_names_the_active_backend_and_why_not_stronger(macaron):
     check = next(c for c in json.loads(forced.stdout) if c["name"] == "sandbox")
     assert check["detail"].startswith("process") and "forced by MACARON_SANDBOX" in check["detail"]
     assert not check["ok"] and "bubblewrap" in check["fix"]
+
+
+@needs_bwrap
+def test_a_python_installed_under_tmp_runs_inside_bubblewrap(tmp_path, workdir):
+    """CI and containers often put a venv under /tmp, which the sandbox replaces with an
+    empty tmpfs: the running Python's installation is shown again, read-only, and nothing
+    else of the real /tmp is."""
+    import subprocess
+    import venv
+
+    if not tmp_path.resolve().is_relative_to("/tmp"):
+        pytest.skip("tmp_path is not under /tmp here")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, symlinks=True, with_pip=False).create(env_dir)
+    (tmp_path / "secret.txt").write_text("not for apps")
+    probe = f"import sys, pathlib; print(sys.prefix, flush=True); pathlib.Path({str(env_dir / 'escape.txt')!r}).write_text('x')"
+    runner = (
+        "import sys, json, pathlib\n"
+        "from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox\n"
+        "r = BubblewrapSandbox().run([sys.executable, '-c', sys.argv[1]], pathlib.Path(sys.argv[2]), timeout=60)\n"
+        "s = BubblewrapSandbox().run(['cat', sys.argv[3]], pathlib.Path(sys.argv[2]), timeout=60)\n"
+        "print(json.dumps([r.to_dict(), s.to_dict()]))\n"
+    )
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([str(env_dir / "bin" / "python"), "-c", runner, probe, str(workdir), str(tmp_path / "secret.txt")],
+                          capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(repo)})
+    assert done.returncode == 0, done.stderr
+    import json
+
+    ran, peeked = json.loads(done.stdout)
+    assert ran["exit_code"] != 0 and "Read-only file system" in ran["stderr"], ran  # it ran, and cannot write there
+    assert ran["stdout"].splitlines()[0] == str(env_dir)
+    assert not (env_dir / "escape.txt").exists()
+    assert peeked["exit_code"] != 0 and "not for apps" not in peeked["stdout"]

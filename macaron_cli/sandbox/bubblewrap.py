@@ -5,7 +5,8 @@ filesystem read-only, a private /tmp and /dev/shm, only `cwd` writable, no netwo
 loopback of its own (so an app's server and a browser inside the same sandbox can talk),
 its own PID namespace (when bwrap dies, everything inside dies with it). The person's
 home, macaron's home (their memory) and their other apps are hidden behind empty
-directories; only the Python installation running macaron is shown again, read-only.
+directories; only the Python installation running macaron is shown again, read-only,
+wherever it lies (under /tmp too).
 """
 
 from __future__ import annotations
@@ -69,10 +70,14 @@ def _private_dirs() -> list[Path]:
 
 
 def _runtime_dirs() -> list[Path]:
-    """The Python installation (and its packages) that runs apps, where it lies under a hidden folder."""
-    hidden = _private_dirs()
-    candidates = {sys.prefix, sys.base_prefix, Path(sys.executable).resolve().parent.parent,
-                  *site.getsitepackages(), site.getusersitepackages()}
+    """The Python installation (and its packages) that runs apps, where the sandbox would
+    hide it: under one of the person's hidden folders, or under /tmp (a venv there is common
+    in CI and containers, and the sandbox's /tmp is an empty tmpfs)."""
+    hidden = [*_private_dirs(), Path("/tmp")]
+    executable = Path(sys.executable)
+    real = executable.resolve()
+    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, executable.parent,
+                  real.parent, real.parent.parent, *site.getsitepackages(), site.getusersitepackages()}
     paths = sorted({Path(c).resolve() for c in candidates if Path(c).is_dir()})
     shown: list[Path] = []
     for path in paths:  # sorted, so a folder comes before the folders inside it
