@@ -23,7 +23,7 @@ from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import embeddings
 from macaron_cli.memory.locking import LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
-from macaron_cli.memory.redact import redact
+from macaron_cli.memory.redact import redacted
 from macaron_cli.memory.schema import (
     SCHEMA_VERSION, TABLE, describe, memory_schema, migrate, needs_migration, schema_version_of, table_names,
 )
@@ -208,14 +208,11 @@ class MemoryStore:
 
     def prepare(self, memory: Memory) -> Memory:
         """Redact secrets and fill in what can be inferred, before anything is stored."""
-        text, found = redact(memory.text)
-        meta = dict(memory.meta)
-        if found:
-            meta["redacted"] = sorted(set(meta.get("redacted", [])) | set(found))
+        memory = redacted(memory)
         language = memory.language
         if language == "en":
-            language = detect_language(text)
-        return replace(memory, text=text, meta=meta, language=language)
+            language = detect_language(memory.text)
+        return replace(memory, language=language)
 
     def _rows(self, memories: list[Memory], contexts: list[Memory | None] | None = None):
         import pyarrow as pa
@@ -241,6 +238,7 @@ class MemoryStore:
         changes.pop("text", None)
         updated = replace(old, **changes, updated_at=now_iso())
         updated.validate()
+        updated = redacted(updated)
         derived = ("id", "vector", "search_text", "text", "context", "context_id")
         values = {k: v for k, v in _row(updated).items() if k not in derived}
         with self._writing():
