@@ -105,7 +105,7 @@ def apps(
     tree: bool = typer.Option(False, "--tree", help="Show lineage with outcomes."),
 ) -> None:
     """List the apps macaron made for you."""
-    _run("macaron_cli.apps:list_apps", json_out=json_out, tree=tree)
+    _run("macaron_cli.ledger.commands:list_apps", json_out=json_out, tree=tree)
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""`macaron rate`, `why`, `share`, `feedback export`: each called by cli.py."""
+"""`macaron apps`, `rate`, `why`, `share`, `feedback export`: each called by cli.py."""
 
 from __future__ import annotations
 
@@ -68,3 +68,70 @@ def feedback_export(file: Path | None) -> None:
     with atomic_write(path) as out:
         out.writelines(lines)
     console(stderr=True).print(f"Exported {len(records)} examples to {path}.")
+
+
+def notice_deleted(apps: dict[str, dict]) -> list[str]:
+    """Apps whose folder the person removed: a signal for the ledger, recorded once."""
+    gone = [slug for slug, info in apps.items() if not info.get("deleted") and not Path(info.get("path", "")).exists()]
+    if gone:
+        from macaron_cli import apps as apps_registry
+        from macaron_cli.ledger import signals
+        from macaron_cli.memory import MemoryStore
+
+        for slug in gone:
+            signals.app_event(slug, "deleted")
+            apps_registry.register(slug, deleted=True)
+            apps[slug]["deleted"] = True
+        signals.settle(MemoryStore.open())  # the memories behind a deleted app lose credit now
+    return gone
+
+
+def list_apps(json_out: bool = False, tree: bool = False) -> None:
+    from macaron_cli.apps import load_registry
+    from macaron_cli.output import print_json
+
+    apps = load_registry()
+    notice_deleted(apps)
+    rows = [{"app": slug, **info} for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", ""))]
+    if tree:
+        return _print_tree(rows, json_out)
+    if json_out:
+        print_json(rows)
+        return
+    out = console()
+    if not rows:
+        out.print("No apps yet. Try `macaron make \"a water tracker\"`.")
+    for row in rows:
+        gone = " [dim](deleted)[/]" if row.get("deleted") else ""
+        out.print(f"[bold]{row['app']}[/]{gone}  {row.get('idea', '')}  [dim]{row.get('path', '')}[/]")
+
+
+def _print_tree(rows: list[dict], json_out: bool) -> None:
+    """Lineage: each app under the app (or shared bundle) it was made from, with its outcome."""
+    from macaron_cli.ledger import Ledger, node
+    from macaron_cli.ledger.reward import outcome_of
+    from macaron_cli.output import print_json
+
+    ledger = Ledger.open()
+    for row in rows:
+        row["outcome"] = round(outcome_of(ledger, node("app", row["app"])).reward, 3)
+    if json_out:
+        print_json(rows)
+        return
+    from rich.tree import Tree
+
+    known = {r["app"] for r in rows}
+    children: dict[str | None, list[dict]] = {}
+    for row in rows:
+        parent = row.get("from") if row.get("from") in known else None
+        children.setdefault(parent, []).append(row)
+    root = Tree("your apps")
+
+    def grow(branch, parent):
+        for row in children.get(parent, []):
+            gone = " (deleted)" if row.get("deleted") else ""
+            label = f"{row['app']}{gone}  [dim]{row.get('template', '')}[/]  outcome {row['outcome']:+.2f}"
+            grow(branch.add(label), row["app"])
+
+    grow(root, None)
+    console().print(root)

@@ -29,14 +29,15 @@ import math
 import re
 from collections import defaultdict
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Iterable
+from typing import Any, Iterable, Protocol
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory.expansion import expand_query
-from macaron_cli.memory.records import PRIVACY_LEVELS, Hit
+from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.pending import begin, reader
-from macaron_cli.memory.store import FTS_COLUMN, MEMORY_COLUMNS, _id_in, _memory, quote
+from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
@@ -69,12 +70,42 @@ PROBES = 48  # IVF partitions searched (of √rows) for the nearest by meaning
 CANDIDATE_COLUMNS = MEMORY_COLUMNS + ["context_id"]
 
 
-def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None,
+class Store(Protocol):
+    """What a search needs of a store (memory.store.MemoryStore is one; it imports this module)."""
+
+    table: Any
+    vectors: bool
+    settings: Any
+
+    def superseded_ids(self) -> frozenset: ...
+
+
+@dataclass(eq=False, slots=True)
+class Candidate:
+    """A memory some retriever found: its row, how relevant it is and why (`parts`); `score`
+    once importance and gates weigh in. The Memory is read from the row only when asked for:
+    most candidates never are."""
+
+    row: dict
+    relevance: float = 0.0
+    parts: dict[str, float] = field(default_factory=dict)
+    score: float = 0.0
+    tokens: set[str] | None = None
+    _memory: Memory | None = field(default=None, init=False, repr=False)
+
+    @property
+    def memory(self) -> Memory:
+        if self._memory is None:
+            self._memory = memory_from_row(self.row)
+        return self._memory
+
+
+def search(store: Store, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None,
            domain: str | None = None, language: str | None = None, expand: bool = True, mmr: bool = True,
            vectors: bool | None = None) -> list[Hit]:
     if k < 1:
         raise UserError("k must be at least 1.")
-    if not query or not query.strip() or store._table.count_rows() == 0:
+    if not query or not query.strip() or store.table.count_rows() == 0:
         return []
     where = _privacy_filter(privacy)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
@@ -110,33 +141,33 @@ def search(store, query: str, k: int = 10, *, privacy: Iterable[str] | None = No
     lam = store.settings.decay_per_day
     gates = _gates(contenders, domain=domain, language=language or detect_language(query))
     for c in contenders.values():
-        weight = importance(c["memory"], now, lam)
+        weight = importance(c.memory, now, lam)
         boost = 1.0 + BOOST * weight / (1.0 + weight)
-        gate = 1.0 - GATE * (1.0 - gates(c["memory"]))
-        expired = EXPIRED if _expired(c["memory"], now) else 1.0
-        c["score"] = c["relevance"] * boost * gate * expired
-        c["parts"].update(relevance=c["relevance"], weight=weight, boost=boost, gate=gate)
+        gate = 1.0 - GATE * (1.0 - gates(c.memory))
+        expired = EXPIRED if _expired(c.memory, now) else 1.0
+        c.score = c.relevance * boost * gate * expired
+        c.parts.update(relevance=c.relevance, weight=weight, boost=boost, gate=gate)
         if expired != 1.0:
-            c["parts"]["expired"] = expired
-    ranked = sorted(contenders.values(), key=lambda c: c["score"], reverse=True)
+            c.parts["expired"] = expired
+    ranked = sorted(contenders.values(), key=lambda c: c.score, reverse=True)
     chosen = _mmr(ranked, k) if mmr else ranked[:k]
-    return [Hit(c["memory"], c["score"], c["parts"]) for c in chosen]
+    return [Hit(c.memory, c.score, c.parts) for c in chosen]
 
 
 # ── candidates ──────────────────────────────────────────────────────────────────────────
-def _fulltext(store, text: str, depth: int, where: str | None, columns: list[str]) -> Future | None:
+def _fulltext(store: Store, text: str, depth: int, where: str | None, columns: list[str]) -> Future | None:
     """The BM25 search, begun (None when the text has no words to search for)."""
     terms = query_form(text).strip()
     if not re.search(r"\w", terms):
         return None
-    q = (reader(store._table).query().nearest_to_text(terms, columns=FTS_COLUMN)
+    q = (reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN)
          .select(columns + ["_score"]))
     if where:
         q = q.where(where)
     return begin(q.limit(depth))
 
 
-def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
+def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
     """The `depth` memories nearest in meaning, as the IVF-PQ index finds them by compressed
     vectors, scored and ordered exactly here by the vectors read with them. They hold 99.7% of
     the true 10 nearest and 98.8% of the true 30 (bench/vector_recall.py). Reading twice as
@@ -144,7 +175,7 @@ def _nearest(store, vector, depth: int, where: str | None, columns: list[str]) -
     but costs about 4 ms of a 45 ms search at 100,000 memories."""
     import numpy as np
 
-    q = (reader(store._table).query().nearest_to(vector).column("vector").distance_type("cosine")
+    q = (reader(store.table).query().nearest_to(vector).column("vector").distance_type("cosine")
          .select(columns + ["_distance"]).nprobes(PROBES))
     if where:
         q = q.where(where)
@@ -193,30 +224,30 @@ def _matrix(table):
                       dtype="float32").reshape(len(vectors), dim)
 
 
-def _feedback(meaning, candidates: dict) -> list[dict]:
+def _feedback(meaning, candidates: dict[str, Candidate]) -> list[dict]:
     """Relevance feedback (Rocchio): every candidate's closeness to the meaning of the query
     plus that of its best matches, which lifts memories that say the same thing in other
     words. (A second search by that meaning found no more on LoCoMo and cost 40 ms at 100k.)"""
     import numpy as np
 
-    best = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:FEEDBACK_FROM]
-    vectors = [c["row"]["vector"] for c in best if c["row"].get("vector") is not None]
+    best = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)[:FEEDBACK_FROM]
+    vectors = [c.row["vector"] for c in best if c.row.get("vector") is not None]
     if not vectors:
         return []
     vector = meaning + FEEDBACK_BETA * np.mean(np.asarray(vectors, dtype="float32"), axis=0)
     vector = vector / np.linalg.norm(vector)
-    rows = [c["row"] for c in candidates.values() if c["row"].get("vector") is not None]
+    rows = [c.row for c in candidates.values() if c.row.get("vector") is not None]
     similarity = np.stack([row["vector"] for row in rows]) @ vector
     return [{"id": row["id"], "_distance": 1.0 - float(value)} for row, value in zip(rows, similarity)]
 
 
-def _fuse(lists, depth: int) -> dict[str, dict]:
+def _fuse(lists, depth: int) -> dict[str, Candidate]:
     """Score fusion (CombSUM of normalised scores): each retriever's scores are spread over
     [0, 1] from the score of a memory that does not match, so its best match counts fully
     and its tail little, whatever the scale (cosine similarities of unrelated sentences sit
     at 0.2–0.4, which divided by the best would count almost as much as the best).
     Primary retrievers (bm25, vector) are averaged; expansion and feedback only add."""
-    fused: dict[str, dict] = {}
+    fused: dict[str, Candidate] = {}
     primary = _primary_weight(lists)
     for name, weight, rows in lists:
         _add_list(fused, name, weight / primary, rows, depth)
@@ -227,7 +258,7 @@ def _primary_weight(lists) -> float:
     return sum(weight for name, weight, _ in lists if name in ("bm25", "vector")) or 1.0
 
 
-def _add_list(fused: dict, name: str, share: float, rows: list[dict], depth: int) -> None:
+def _add_list(fused: dict[str, Candidate], name: str, share: float, rows: list[dict], depth: int) -> None:
     scores = [_raw_score(r) for r in rows]
     # Every memory is somewhat near in meaning, so a non-match is the least near one;
     # a word list that stopped short of `depth` holds every match, the rest score 0.
@@ -235,26 +266,20 @@ def _add_list(fused: dict, name: str, share: float, rows: list[dict], depth: int
     for row, score in zip(rows, _spread(scores, floor)):
         c = fused.get(row["id"])
         if c is None:
-            c = fused[row["id"]] = _candidate(row)
-        c["parts"][name] = score
-        c["relevance"] += share * score
+            c = fused[row["id"]] = Candidate(row)
+        c.parts[name] = score
+        c.relevance += share * score
 
 
-def _candidate(row: dict) -> dict:
-    return {"row": row, "relevance": 0.0, "parts": {}}
-
-
-def _contenders(candidates: dict, pool: int) -> dict[str, dict]:
+def _contenders(candidates: dict[str, Candidate], pool: int) -> dict[str, Candidate]:
     """The candidates that can still reach the best `pool` once importance, gates and expiry
-    weigh in, each with its memory. Those weights scale relevance by LOWEST to HIGHEST at
+    weigh in. Those weights scale relevance by LOWEST to HIGHEST at
     most, so a candidate whose relevance times HIGHEST is below the pool-th relevance times
     LOWEST can never make it."""
-    ranked = sorted(candidates.items(), key=lambda item: item[1]["relevance"], reverse=True)
+    ranked = sorted(candidates.items(), key=lambda item: item[1].relevance, reverse=True)
     if len(ranked) > pool:
-        bar = ranked[pool - 1][1]["relevance"] * LOWEST / HIGHEST
-        ranked = ranked[:GATED_FROM] + [item for item in ranked[GATED_FROM:] if item[1]["relevance"] >= bar]
-    for _, c in ranked:
-        c["memory"] = _memory(c["row"])
+        bar = ranked[pool - 1][1].relevance * LOWEST / HIGHEST
+        ranked = ranked[:GATED_FROM] + [item for item in ranked[GATED_FROM:] if item[1].relevance >= bar]
     return dict(ranked)
 
 
@@ -272,53 +297,53 @@ def _raw_score(row: dict) -> float:
 
 
 # ── context ─────────────────────────────────────────────────────────────────────────────
-def _add_adjacent_turns(store, candidates: dict, where: str | None, columns: list[str]) -> None:
+def _add_adjacent_turns(store: Store, candidates: dict[str, Candidate], where: str | None, columns: list[str]) -> None:
     """Fetch the turns just before and after the best few candidates (relevance 0 of their
     own): the answer to a question often sits beside the turn that matched it. Only turns
     of a conversation (episodes) have neighbours, so most searches fetch nothing."""
-    ranked = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)
-    best = [c for c in ranked[:NEIGHBOURS_OF] if c["row"]["kind"] == "episode"]
+    ranked = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)
+    best = [c for c in ranked[:NEIGHBOURS_OF] if c.row["kind"] == "episode"]
     if not best:
         return
-    after = [c["row"]["id"] for c in best]
-    before = [turn for c in best if (turn := c["row"].get("context_id")) and turn not in candidates]
-    near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {_id_in(before)}" if before else "")
-    rows = _rows(begin(reader(store._table).query().where(f"({near})" + (f" AND {where}" if where else ""))
+    after = [c.row["id"] for c in best]
+    before = [turn for c in best if (turn := c.row.get("context_id")) and turn not in candidates]
+    near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {id_in(before)}" if before else "")
+    rows = _rows(begin(reader(store.table).query().where(f"({near})" + (f" AND {where}" if where else ""))
                        .select(columns).limit(2 * len(best) + 2)))
     for row in rows:
         if row["id"] not in candidates:
-            candidates[row["id"]] = _candidate(row)
+            candidates[row["id"]] = Candidate(row)
 
 
-def _context_support(candidates: dict) -> None:
+def _context_support(candidates: dict[str, Candidate]) -> None:
     """The cluster hypothesis, twice: a turn gains NEIGHBOUR of its best adjacent turn's
     relevance, and an episode MOMENT of the mean relevance of the best few other memories
     of its moment (the same conversation session). Both read the relevance before either
     adds, so the order of candidates changes nothing."""
-    base = {memory_id: c["relevance"] for memory_id, c in candidates.items()}
+    base = {memory_id: c.relevance for memory_id, c in candidates.items()}
     beside: dict[str, float] = defaultdict(float)
     moments: dict[str, list[float]] = defaultdict(list)
     for memory_id, c in candidates.items():
-        before = c["row"].get("context_id")
+        before = c.row.get("context_id")
         if before in base:
             beside[memory_id] = max(beside[memory_id], base[before])
             beside[before] = max(beside[before], base[memory_id])
-        if c["row"]["kind"] == "episode":
-            moments[c["row"]["created_at"]].append(base[memory_id])
+        if c.row["kind"] == "episode":
+            moments[c.row["created_at"]].append(base[memory_id])
     for memory_id, c in candidates.items():
         if beside.get(memory_id):
-            c["parts"]["neighbour"] = beside[memory_id]
-            c["relevance"] += NEIGHBOUR * beside[memory_id]
-        if c["row"]["kind"] == "episode":
-            peers = sorted(moments[c["row"]["created_at"]], reverse=True)
+            c.parts["neighbour"] = beside[memory_id]
+            c.relevance += NEIGHBOUR * beside[memory_id]
+        if c.row["kind"] == "episode":
+            peers = sorted(moments[c.row["created_at"]], reverse=True)
             peers.remove(base[memory_id])
             moment = sum(peers[:MOMENT_PEERS]) / MOMENT_PEERS
             if moment:
-                c["parts"]["moment"] = moment
-                c["relevance"] += MOMENT * moment
+                c.parts["moment"] = moment
+                c.relevance += MOMENT * moment
 
 
-def _drop_superseded(store, candidates: dict) -> None:
+def _drop_superseded(store: Store, candidates: dict[str, Candidate]) -> None:
     """A memory that a newer version replaced is history: the newer one answers instead."""
     for memory_id in store.superseded_ids() & set(candidates):
         candidates.pop(memory_id)
@@ -349,14 +374,14 @@ def _expired(memory, now: datetime) -> bool:
     return bool(memory.valid_until) and datetime.fromisoformat(memory.valid_until) < now
 
 
-def _gates(candidates: dict, *, domain: str | None, language: str | None):
+def _gates(candidates: dict[str, Candidate], *, domain: str | None, language: str | None):
     """A memory's gate in [0, 1]: how likely its domain and language are what the query is about."""
-    top = sorted(candidates.values(), key=lambda c: c["relevance"], reverse=True)[:GATED_FROM]
+    top = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)[:GATED_FROM]
 
     def softmax_of(field: str, hint: str | None) -> dict:
         mass = defaultdict(float)
         for c in top:
-            mass[getattr(c["memory"], field)] += c["relevance"]
+            mass[getattr(c.memory, field)] += c.relevance
         if hint:
             mass[hint] += max(mass.values(), default=1.0)
         if not mass:
@@ -371,14 +396,14 @@ def _gates(candidates: dict, *, domain: str | None, language: str | None):
 
 
 # ── diversity ───────────────────────────────────────────────────────────────────────────
-def _tokens(c: dict) -> set[str]:
-    if "tokens" not in c:
-        c["tokens"] = set(re.findall(r"\w+", search_form(c["memory"].text).lower()))
-    return c["tokens"]
+def _tokens(c: Candidate) -> set[str]:
+    if c.tokens is None:
+        c.tokens = set(re.findall(r"\w+", search_form(c.memory.text).lower()))
+    return c.tokens
 
 
-def _similarity(a: dict, b: dict) -> float:
-    va, vb = a["row"].get("vector"), b["row"].get("vector")
+def _similarity(a: Candidate, b: Candidate) -> float:
+    va, vb = a.row.get("vector"), b.row.get("vector")
     if va is not None and vb is not None:
         return float(va @ vb)
     ta, tb = _tokens(a), _tokens(b)
@@ -386,25 +411,25 @@ def _similarity(a: dict, b: dict) -> float:
     return common / ((len(ta) + len(tb) - common) or 1)
 
 
-def _mmr(ranked: list[dict], k: int) -> list[dict]:
+def _mmr(ranked: list[Candidate], k: int) -> list[Candidate]:
     """Greedy MMR; each candidate's redundancy (its similarity to the closest memory chosen
     so far) is updated once per pick, so this costs O(k · pool) similarities."""
     pool = ranked[: max(3 * k, k + 10)]
     if not pool:
         return []
-    top = pool[0]["score"] or 1.0
-    relevance = {id(c): MMR_LAMBDA * c["score"] / top for c in pool}
+    top = pool[0].score or 1.0
+    relevance = {id(c): MMR_LAMBDA * c.score / top for c in pool}
     redundancy = {id(c): 0.0 for c in pool}
-    chosen: list[dict] = []
+    chosen: list[Candidate] = []
     while pool and len(chosen) < k:
-        def value(c: dict) -> float:
+        def value(c: Candidate) -> float:
             r = redundancy[id(c)]
             # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
             return relevance[id(c)] - (1 - MMR_LAMBDA) * r - (r >= DUPLICATE)
 
         best = max(pool, key=value)
         pool.remove(best)
-        best["parts"]["redundancy"] = redundancy[id(best)]
+        best.parts["redundancy"] = redundancy[id(best)]
         chosen.append(best)
         for c in pool:
             similarity = _similarity(c, best)

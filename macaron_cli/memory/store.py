@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from functools import wraps
@@ -24,15 +23,15 @@ from macaron_cli.memory import embeddings
 from macaron_cli.memory.locking import LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
 from macaron_cli.memory.redact import redacted
+from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, quote
+from macaron_cli.memory.rows import id_in as _id_in
+from macaron_cli.memory.rows import memory_from_row as _memory
 from macaron_cli.memory.schema import (
     SCHEMA_VERSION, TABLE, describe, memory_schema, migrate, needs_migration, schema_version_of, table_names,
 )
 from macaron_cli.memory.text import detect_language, index_text
 
 BATCH = 2000
-# Columns that make a Memory (everything but the derived search_text and vector).
-MEMORY_COLUMNS = [f.name for f in dataclass_fields(Memory)]
-FTS_COLUMN = "search_text"
 # Below SMALL_STORE rows every write folds new rows into the indexes (≈0.1 s); above it,
 # once REINDEX_AFTER rows (or 1%) wait, since an index update then costs 1–2 s.
 SMALL_STORE = 20000
@@ -77,21 +76,6 @@ def _same_episode(previous: Memory | None, memory: Memory) -> bool:
     return (previous is not None and memory.kind == previous.kind == "episode"
             and memory.created_at == previous.created_at
             and memory.meta.get("session") == previous.meta.get("session"))
-
-
-def _memory(row: dict) -> Memory:
-    data = {k: row[k] for k in MEMORY_COLUMNS if k in row}
-    data["meta"] = json.loads(row.get("meta") or "{}")
-    return Memory(**data)
-
-
-def quote(value: str) -> str:
-    """A SQL string literal for LanceDB filters."""
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-def _id_in(ids: Iterable[str]) -> str:
-    return "id IN (" + ", ".join(quote(i) for i in ids) + ")"
 
 
 def _readable(method: Callable) -> Callable:
@@ -165,6 +149,11 @@ class MemoryStore:
     def _writing(self):
         with self._lock.held(), _private_files():
             yield
+
+    @property
+    def table(self):
+        """The LanceDB table, for the queries retrieval builds; every write goes through this class."""
+        return self._table
 
     # ── writing ─────────────────────────────────────────────────────────────────────────
     @_readable
