@@ -33,7 +33,12 @@ def config_path() -> Path:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create `path` (and parents under it) readable by the person alone."""
+    """Create `path` (and parents under it) readable by the person alone. One that already
+    existed looser (made by an older macaron, or by hand) is tightened with all it holds."""
+    if path.is_dir() and path.stat().st_mode & 0o077:
+        from macaron_cli.files import make_private
+
+        make_private(path)
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path, 0o700)
     return path

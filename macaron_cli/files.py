@@ -30,14 +30,14 @@ def check_target(path: str | os.PathLike, *, overwrite: bool = True) -> Path:
     existing file when `overwrite` is False."""
     path = Path(path).expanduser()
     if path.is_dir():
-        raise UserError(f"{path} is a folder; give a file name inside it, e.g. {path / 'export.jsonl'}.")
+        raise UserError(f"{path} is a directory; give a file name inside it, e.g. {path / 'export.jsonl'}.")
     if path.exists():
         if not stat.S_ISREG(path.stat().st_mode):
             raise UserError(f"{path} is not a regular file (a device or a pipe); choose a file name.")
         if not overwrite:
             raise UserError(f"{path} already exists; choose another file name.")
     if not path.parent.is_dir():
-        raise UserError(f"{path.parent} is not a folder; create it or choose a path in an existing folder.")
+        raise UserError(f"{path.parent} is not a directory; create it or choose a path in an existing directory.")
     return path
 
 

@@ -36,8 +36,8 @@ def remembered(macaron):
 def test_a_folder_a_device_or_a_missing_parent_is_refused_in_one_line(macaron, remembered, tmp_path, command):
     folder = tmp_path / "exports"
     folder.mkdir()
-    for target, says in ((folder, "is a folder"), ("/dev/null", "not a regular file"),
-                         (tmp_path / "nowhere" / "out.jsonl", "is not a folder")):
+    for target, says in ((folder, "is a directory"), ("/dev/null", "not a regular file"),
+                         (tmp_path / "nowhere" / "out.jsonl", "is not a directory")):
         result = macaron(*command, target)
         assert result.returncode == 2, result.stderr
         assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr

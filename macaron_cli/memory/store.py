@@ -115,7 +115,7 @@ class MemoryStore:
         local_dir = None if "://" in uri else Path(uri).expanduser()
         if local_dir is not None:
             _check_local_dir(local_dir)
-            if not local_dir.parent.exists():
+            if not local_dir.parent.exists() or local_dir.parent == config.home():
                 config.ensure_private_dir(local_dir.parent)
             config.ensure_private_dir(local_dir)
             uri = str(local_dir)

@@ -132,6 +132,8 @@ def _limits(memory_mb: int | None, cpu_seconds: int | None, confine=None):
     """A preexec_fn that sets the rlimits in the child before it execs (inherited by its tree)."""
 
     def apply() -> None:
+        # What the app creates (its data folder, its database) is the person's alone.
+        os.umask(0o077)
         if confine:
             confine()
         if memory_mb:

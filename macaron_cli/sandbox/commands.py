@@ -10,12 +10,13 @@ from __future__ import annotations
 import signal
 import socket
 import subprocess
+from pathlib import Path
 
 from macaron_cli.apps import resolve_app
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.sandbox import get_sandbox
 from macaron_cli.sandbox.base import stop_tree
-from macaron_cli.sandbox.manifest import read_manifest
+from macaron_cli.sandbox.manifest import DATA_DIR, read_manifest
 from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
 
 STARTUP_TIMEOUT = 30
@@ -24,6 +25,7 @@ STARTUP_TIMEOUT = 30
 def run_app(app_ref: str | None = None, port: int | None = None, open_browser: bool = False) -> int:
     app_dir = resolve_app(app_ref)
     manifest = read_manifest(app_dir)
+    _private_data(app_dir, manifest.data_files)
     if port is None:
         port = free_port()
     else:
@@ -62,6 +64,16 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
         signal.signal(signal.SIGTERM, previous)
         if server.poll() is None:
             stop_tree(server)
+
+
+def _private_data(app_dir: Path, data_files: list[str]) -> None:
+    """The app's data (its folder, its database) readable by the person alone, also when an
+    older macaron or the app itself made it looser; new files follow from the sandbox's umask."""
+    from macaron_cli.files import make_private
+
+    for top in {Path(rel).parts[0] for rel in [DATA_DIR, *data_files] if Path(rel).parts}:
+        if top not in (".", "..") and not Path(top).is_absolute():
+            make_private(app_dir / top)
 
 
 def _check_port(port: int) -> None:
