@@ -167,13 +167,15 @@ def add_random_vectors(store) -> None:
     import numpy as np
     import pyarrow as pa
 
+    from macaron_cli.memory.embeddings import DIM
+
     rng = np.random.default_rng(3)
     n = store.count()
     for lo in range(0, n, 20000):
         ids = [m["id"] for m in store._table.search().select(["id"]).offset(lo).limit(20000).to_list()]
-        vectors = rng.standard_normal((len(ids), 384)).astype("float32")
+        vectors = rng.standard_normal((len(ids), DIM)).astype("float32")
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-        update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=pa.list_(pa.float32(), 384))})
+        update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=pa.list_(pa.float32(), DIM))})
         store._table.merge_insert("id").when_matched_update_all().execute(update)
     store.vectors = True
     store._maintain_indexes()

@@ -54,9 +54,9 @@ def main() -> None:
                                        for _ in range(args.copies - 1)])
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     table = lancedb.connect(tempfile.mkdtemp(prefix="vector-recall-")).create_table(
-        "t", pa.table({"id": np.arange(len(matrix)), "vector": pa.array(list(matrix), type=pa.list_(pa.float32(), 384))}))
+        "t", pa.table({"id": np.arange(len(matrix)), "vector": pa.array(list(matrix), type=pa.list_(pa.float32(), matrix.shape[1]))}))
     started = time.perf_counter()
-    table.create_index("vector", config=vector_index_config(len(matrix)))
+    table.create_index("vector", config=vector_index_config(len(matrix), matrix.shape[1]))
     print(f"{len(matrix):,} vectors, index built in {time.perf_counter() - started:.0f} s")
 
     depth = MEANING_CANDIDATES

@@ -257,6 +257,12 @@ def memory_stats(json_out: bool = typer.Option(False, "--json")) -> None:
     _run("macaron_cli.memory.commands:stats", json_out=json_out)
 
 
+@memory_app.command("reembed")
+def memory_reembed() -> None:
+    """Give every memory a vector of the model in use (resumable; search starts it by itself)."""
+    _run("macaron_cli.memory.commands:reembed")
+
+
 @memory_app.command("import")
 def memory_import(file: Path = typer.Argument(..., help="JSONL, one memory per line.")) -> None:
     """Import memories from JSONL (keeps given ids and dates)."""

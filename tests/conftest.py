@@ -21,15 +21,11 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def _keyword_memory_unless_asked(request, monkeypatch):
     """Embedding every memory a test adds costs time in each process: tests search memory by
-    keywords only, except those marked `@pytest.mark.embeddings` (skipped when the extra
-    is missing)."""
+    keywords only, except those marked `@pytest.mark.embeddings` (the model is a dependency:
+    never skipped)."""
     if request.node.get_closest_marker("embeddings") is None:
         monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
     else:
-        from macaron_cli.memory import embeddings
-
-        if not embeddings.installed():
-            pytest.skip("the `embeddings` extra is not installed")
         monkeypatch.delenv("MACARON_EMBEDDINGS", raising=False)
 
 

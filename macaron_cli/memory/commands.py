@@ -110,9 +110,40 @@ def stats(json_out):
     for key in ("by_kind", "by_domain", "by_language", "by_privacy"):
         parts = ", ".join(f"{k} {v}" for k, v in sorted(data[key].items(), key=lambda kv: -kv[1]))
         out.print(f"  {key[3:]}: {parts or '-'}")
-    vectors = f"{data['with_vectors']} with vectors" if data["embeddings"] else "keyword search only (no embeddings installed)"
+    model = (data["vector_model"] or {}).get("name", "an unrecorded model")
+    vectors = (f"{data['with_vectors']} with vectors of {model}" if data["embeddings"]
+               else "keyword search only (MACARON_EMBEDDINGS is off)")
     size = f", {data['disk_bytes'] / 1e6:.1f} MB on disk" if data["disk_bytes"] is not None else ""
     out.print(f"  schema {data['schema_version']}, {vectors}{size}")
+
+
+def reembed():
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from macaron_cli.memory import embeddings, reembed as reembedding
+
+    if not embeddings.available():
+        why = "MACARON_EMBEDDINGS is off" if embeddings.installed() else f"{embeddings.PACKAGE} is not installed"
+        raise UserError(f"memories cannot get vectors: {why}; unset MACARON_EMBEDDINGS or reinstall macaron.")
+    store = _store()  # opening swaps in the model's (empty) vector column if it changed
+    total = reembedding.pending(store)
+    name = embeddings.model_info()["name"]
+    if not total:
+        console().print(f"Every memory has a vector of {name}.")
+        return
+    columns = (TextColumn("re-embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console(stderr=True), transient=False) as bar:
+        task = bar.add_task("reembed", total=total)
+        done = reembedding.run(store, on_progress=lambda n, of: bar.update(task, completed=n, total=of))
+        while done is None and reembedding.running(store):  # another process does it: follow it
+            bar.update(task, completed=total - reembedding.pending(store))
+            time.sleep(0.5)
+        if done is None:  # it ended (or died): finish what it left
+            done = reembedding.run(store, on_progress=lambda n, of: bar.update(task, completed=total - of + n))
+        bar.update(task, completed=total)
+    console().print(f"Every memory has a vector of {name}.")
 
 
 def import_jsonl(file):

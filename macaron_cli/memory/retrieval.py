@@ -109,6 +109,11 @@ def search(store: Store, query: str, k: int = 10, *, privacy: Iterable[str] | No
         return []
     where = _privacy_filter(privacy)
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
+    if use_vectors and not store.vectors_complete():  # being re-embedded: words alone are fair to all
+        from macaron_cli.memory.reembed import note_words_only
+
+        note_words_only(store)
+        use_vectors = False
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
     columns = CANDIDATE_COLUMNS + (["vector"] if use_vectors else [])
 

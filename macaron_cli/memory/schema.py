@@ -7,21 +7,42 @@ migration this macaron does not know was written by a newer macaron: we refuse t
 
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 from macaron_cli.errors import UserError
 
 TABLE = "memories"
 MIGRATIONS_TABLE = "migrations"
-VECTOR_DIM = 384  # all-MiniLM-L6-v2, the model of the `embeddings` extra
 SCHEMA_VERSION_KEY = b"macaron_schema_version"
+# The vector column's metadata names the model that made its vectors (name, dim, version):
+# a store whose model is not the one in use is re-embedded (memory/reembed.py).
+MODEL_KEY = b"macaron:model"
 
 # Text columns are stored without compression, so "forget leaves no trace on disk" can be
 # checked by anyone with grep; a personal memory is small enough that this costs little.
 _PLAIN = {"lance-encoding:compression": "none"}
 
 
-def memory_schema():
+def vector_field(model: dict | None = None):
+    """The vector column for `model` (default: the model in use), which it names."""
+    import pyarrow as pa
+
+    from macaron_cli.memory import embeddings
+
+    model = model or embeddings.model_info()
+    return pa.field("vector", pa.list_(pa.float32(), model["dim"]),
+                    metadata={MODEL_KEY: json.dumps(model, sort_keys=True).encode()})
+
+
+def vector_model(field) -> dict | None:
+    """The model a vector column says made its vectors (None: a store from before models were recorded)."""
+    raw = (field.metadata or {}).get(MODEL_KEY)
+    return json.loads(raw) if raw else None
+
+
+def memory_schema(vector=None):
+    """The memories table; `vector` is the store's own vector column (default: the model in use)."""
     import pyarrow as pa
 
     s = pa.string()
@@ -32,7 +53,7 @@ def memory_schema():
         pa.field("use_count", pa.int64()), pa.field("reward", pa.float64()), pa.field("pinned", pa.bool_()),
         pa.field("source", s), pa.field("supersedes", s), pa.field("verified", s), pa.field("event_at", s),
         pa.field("valid_until", s), pa.field("meta", s, metadata=_PLAIN),
-        pa.field("vector", pa.list_(pa.float32(), VECTOR_DIM)),
+        vector if vector is not None else vector_field(),
         # A conversation turn is indexed with the turn before it (see text.index_text);
         # context_id names that turn, so forgetting it also clears it here.
         pa.field("context", s, metadata=_PLAIN), pa.field("context_id", s),
@@ -65,14 +86,17 @@ def _rewrite(db) -> None:
     """Rewrite every row in the latest schema, recomputing what is derived (search_text)."""
     from macaron_cli.memory.text import index_text
 
-    rows = db.open_table(TABLE).to_arrow().to_pylist()
+    table = db.open_table(TABLE).to_arrow()
+    # The vectors stay as they are, of whatever model made them (store.open re-embeds later).
+    vector = table.schema.field("vector") if "vector" in table.schema.names else None
+    rows = table.to_pylist()
     for row in rows:
         row.setdefault("vector", None)
         row.setdefault("context", None)
         row.setdefault("context_id", None)
         row["search_text"] = index_text(row["text"], when=row.get("event_at") or row.get("created_at"),
                                         context=row["context"])
-    db.create_table(TABLE, data=rows or None, schema=memory_schema(), mode="overwrite")
+    db.create_table(TABLE, data=rows or None, schema=memory_schema(vector), mode="overwrite")
 
 
 MIGRATIONS: list[tuple[str, Callable]] = [

@@ -28,6 +28,7 @@ from macaron_cli.memory.rows import id_in as _id_in
 from macaron_cli.memory.rows import memory_from_row as _memory
 from macaron_cli.memory.schema import (
     SCHEMA_VERSION, TABLE, describe, memory_schema, migrate, needs_migration, schema_version_of, table_names,
+    vector_field, vector_model,
 )
 from macaron_cli.memory.text import detect_language, index_text
 
@@ -46,11 +47,11 @@ SCALAR_INDEX_ROWS = 20000
 MAX_FRAGMENTS = 32
 
 
-def vector_index_config(rows: int):
-    """IVF-PQ: about sqrt(rows) partitions, 384 dimensions in 48 sub-vectors of 8."""
+def vector_index_config(rows: int, dim: int):
+    """IVF-PQ: about sqrt(rows) partitions, the dimensions in sub-vectors of 8."""
     from lancedb.index import IvfPq
 
-    return IvfPq(distance_type="cosine", num_partitions=max(16, int(rows ** 0.5)), num_sub_vectors=48)
+    return IvfPq(distance_type="cosine", num_partitions=max(16, int(rows ** 0.5)), num_sub_vectors=dim // 8)
 
 
 def _newest_first():
@@ -107,6 +108,7 @@ class MemoryStore:
         self.vectors = embeddings.available()
         self.settings = config.load_settings()  # λ of the time decay, trusted endpoints …
         self._superseded: tuple[int, frozenset] = (-1, frozenset())
+        self._complete: tuple[int, bool] = (-1, False)
 
     # ── opening ─────────────────────────────────────────────────────────────────────────
     @classmethod
@@ -134,6 +136,9 @@ class MemoryStore:
                 with lock.held(), _private_files():
                     migrate(db, uri)
             store = cls(db, uri, local_dir)
+            if store.vectors and store.vector_model() != embeddings.model_info():
+                with store._writing():
+                    store._switch_model()
             if migrating:  # a rewritten table needs its indexes again
                 with store._writing():
                     store._maintain_indexes()
@@ -144,6 +149,33 @@ class MemoryStore:
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
             raise UserError(f"cannot open the memory at {uri} ({first}); move it away or set MACARON_HOME.") from None
         return store
+
+    # ── the model of the vectors ───────────────────────────────────────────────────────
+    def vector_model(self) -> dict | None:
+        """The model the store's vectors are from, as the store records it."""
+        return vector_model(self._table.schema.field("vector"))
+
+    def _switch_model(self) -> None:
+        """Make the vector column the model in use's, empty: its vectors come from
+        memory/reembed.py, and search goes by words until they are all there. Dropping and
+        adding a column rewrites no data (other processes' reads see one or the other)."""
+        if self.vector_model() == embeddings.model_info():  # another process did it meanwhile
+            return
+        if "vector" in self._indexes():
+            self._table.drop_index(self._indexes()["vector"].name)
+        self._table.drop_columns(["vector"])
+        self._table.add_columns(vector_field())
+
+    def vectors_complete(self) -> bool:
+        """True when every memory has a vector of the model in use (cached until the table changes)."""
+        version = self._table.version
+        if self._complete[0] != version:
+            self._complete = (version, self.vector_model() == embeddings.model_info()
+                              and self._table.count_rows("vector IS NULL") == 0)
+        return self._complete[1]
+
+    def _schema(self):
+        return memory_schema(self._table.schema.field("vector"))
 
     @contextmanager
     def _writing(self):
@@ -206,11 +238,13 @@ class MemoryStore:
     def _rows(self, memories: list[Memory], contexts: list[Memory | None] | None = None):
         import pyarrow as pa
 
-        vectors = embeddings.embed([m.text for m in memories]) if self.vectors else [None] * len(memories)
+        schema = self._schema()
+        ours = self.vectors and vector_model(schema.field("vector")) == embeddings.model_info()
+        vectors = embeddings.embed([m.text for m in memories]) if ours else [None] * len(memories)
         contexts = contexts or [None] * len(memories)
         return pa.Table.from_pylist(
             [_row(m, None if v is None else [float(x) for x in v], c) for m, v, c in zip(memories, vectors, contexts)],
-            schema=memory_schema(),
+            schema=schema,
         )
 
     @_readable
@@ -272,16 +306,17 @@ class MemoryStore:
         addresses = self._table.search().where(affected).select(["id", "_rowaddr"]).limit(None).to_list()
         fragments = sorted({r["_rowaddr"] >> 32 for r in addresses})
         in_fragments = " OR ".join(f"(_rowaddr >= {f << 32} AND _rowaddr < {(f + 1) << 32})" for f in fragments)
+        schema = self._schema()
         mates = (self._table.search().where(f"({in_fragments}) AND NOT {_id_in(ids)}")
-                 .select(memory_schema().names).limit(None).to_arrow())
+                 .select(schema.names).limit(None).to_arrow())
         if mates.num_rows:
             import pyarrow as pa
 
-            rows = mates.select(memory_schema().names).to_pylist()
+            rows = mates.select(schema.names).to_pylist()
             for row in rows:
                 if row["id"] in dependents:
                     row.update(_row(_memory(row), row["vector"], None))
-            mates = pa.Table.from_pylist(rows, schema=memory_schema())
+            mates = pa.Table.from_pylist(rows, schema=schema)
             (self._table.merge_insert("id").when_matched_update_all()
              .when_not_matched_by_source_delete(_id_in(ids)).execute(mates, on_bad_vectors="null"))
         else:
@@ -346,7 +381,8 @@ class MemoryStore:
         with_vectors = self._table.count_rows("vector IS NOT NULL")
         if with_vectors < VECTOR_INDEX_ROWS:
             return
-        self._table.create_index("vector", replace=True, config=vector_index_config(with_vectors))
+        dim = self._table.schema.field("vector").type.list_size
+        self._table.create_index("vector", replace=True, config=vector_index_config(with_vectors, dim))
 
     def _rebuild_indexes(self) -> None:
         """Rebuild from the current rows only, so no index keeps a forgotten memory's terms."""
@@ -462,6 +498,7 @@ class MemoryStore:
             **describe(self._db),
             "embeddings": self.vectors,
             "with_vectors": self._table.count_rows("vector IS NOT NULL") if data.num_rows else 0,
+            "vector_model": self.vector_model(),
             "indexes": sorted(ix.index_type for ix in self._table.list_indices()),
             "disk_bytes": _disk_bytes(self._dir) if self._dir else None,
         }
@@ -487,7 +524,9 @@ def _check_local_dir(path: Path) -> None:
         raise UserError(f"cannot read the memory at {path} (permission denied); fix its owner or permissions.") from None
     if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
         raise UserError(f"cannot read and write the memory at {path}; fix its owner or permissions.")
-    foreign = sorted(entries - {LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
+    from macaron_cli.memory.reembed import LOCK_NAME as REEMBED_LOCK
+
+    foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK, f"{TABLE}.lance", "migrations.lance"})
     if foreign:
         raise UserError(f"{path} holds something that is not a macaron memory ({foreign[0]}); "
                         "choose another MACARON_HOME or MACARON_MEMORY_URI.")
