@@ -79,6 +79,8 @@ class Store(Protocol):
 
     def superseded_ids(self) -> frozenset: ...
 
+    def vectors_complete(self) -> bool: ...
+
 
 @dataclass(eq=False, slots=True)
 class Candidate:
