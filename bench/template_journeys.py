@@ -9,7 +9,6 @@ Run: python3 bench/template_journeys.py
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from macaron_cli.resources import templates_dir  # noqa: E402
+from macaron_cli.resources import compose_template, templates_dir  # noqa: E402
 
 BASELINE = '''
 from playwright.sync_api import sync_playwright
@@ -48,7 +47,7 @@ def main() -> None:
         times = {}
         for template in templates:
             copy = work / template.name
-            shutil.copytree(template, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
+            compose_template(template, copy, lambda rel: rel.name in ("__pycache__", "data"))
             times[template.name] = timed([sys.executable, "-m", "pytest", "-q", "tests/test_journey.py"], copy)
     print(f"baseline (pytest + Chromium on about:blank): {baseline:5.1f} s")
     for name, seconds in times.items():

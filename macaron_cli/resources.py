@@ -1,4 +1,5 @@
-"""Where the files shipped with macaron live: templates and the coder's subagents.
+"""Where the files shipped with macaron live: templates and the coder's subagents, and how
+a template becomes a complete app's files.
 
 In an installed wheel they sit inside the package (macaron_cli/_bundled/…, see
 pyproject.toml); in a source checkout, at the repository root.
@@ -6,7 +7,9 @@ pyproject.toml); in a source checkout, at the repository root.
 
 from __future__ import annotations
 
-from pathlib import Path
+import shutil
+from pathlib import Path, PurePath
+from typing import Callable
 
 _PACKAGE = Path(__file__).resolve().parent
 _REPO = _PACKAGE.parent
@@ -25,3 +28,21 @@ def templates_dir() -> Path:
 
 def agents_dir() -> Path:
     return _find("agents", ".claude/agents")
+
+
+SHARED = "_shared"  # the app runtime every template is built on, one copy beside them
+
+
+def compose_template(template: Path, dest: Path, skip: Callable[[PurePath], bool] = lambda rel: False) -> None:
+    """Write a complete, self-contained app from a template folder into `dest`: the shared
+    runtime (templates/_shared), then the template's own files over it, so a file the
+    template has itself wins. `skip(relative path)` leaves a file or folder out."""
+    sources = [folder for folder in (template.parent / SHARED, template) if folder.is_dir()]
+    for n, source in enumerate(sources):
+
+        def ignore(folder: str, names: list[str], source: Path = source) -> list[str]:
+            rel = Path(folder).relative_to(source)
+            return [name for name in names if skip(rel / name)]
+
+        # Only the template may write over what came before it: never an existing folder.
+        shutil.copytree(source, dest, ignore=ignore, symlinks=True, dirs_exist_ok=n > 0)

@@ -1,19 +1,19 @@
 """The starter apps macaron builds from: complete manifests, words in every language, one
-source for the shared files, and each template, personalised, passing its own tests and
-opening in the headless browser through verify_app."""
+source for the shared runtime (composed into every app), and each template, personalised,
+passing its own tests and opening in the headless browser through verify_app."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from macaron_cli.resources import agents_dir, templates_dir
+from macaron_cli.resources import SHARED, agents_dir, compose_template, templates_dir
+from tests.support.generated_apps import FIXTURE, differences, generated_apps
 
 TEMPLATES = templates_dir()
 NAMES = sorted(p.name for p in TEMPLATES.iterdir() if (p / "macaron.json").is_file())
@@ -32,14 +32,34 @@ def test_there_are_starters_for_what_people_build_most():
     assert {"habit-tracker", "diary", "planner", "budget", "converter"} <= set(NAMES)
 
 
-def test_shared_files_have_one_source():
-    result = subprocess.run([sys.executable, str(TEMPLATES / "sync_shared.py"), "--check"],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout
+@pytest.fixture(scope="module")
+def composed(tmp_path_factory) -> Path:
+    """Every template as an app gets it: the shared runtime with the template's files over it."""
+    root = tmp_path_factory.mktemp("composed")
+    for name in NAMES:
+        compose_template(TEMPLATES / name, root / name, lambda rel: rel.name == "__pycache__")
+    return root
+
+
+def test_the_shared_runtime_has_one_copy():
+    shared = TEMPLATES / SHARED
+    runtime = [path.relative_to(shared) for path in shared.rglob("*") if path.is_file()]
+    assert runtime
+    for name in NAMES:
+        own = TEMPLATES / name
+        copies = [rel for rel in runtime if (own / rel).is_file() and (own / rel).read_bytes() == (shared / rel).read_bytes()]
+        assert not copies, f"{name} repeats templates/{SHARED}: {copies}"
+
+
+def test_apps_are_made_of_the_same_bytes_as_before(macaron_home):
+    """The fixture was written when every template held its own copy of the shared runtime.
+    After an intended change to a template: python3 tests/support/generated_apps.py --update"""
+    expected = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert not differences(expected, generated_apps())
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_manifest_is_complete(name):
+def test_manifest_is_complete(name, composed):
     m = manifest(name)
     assert m["name"] == name
     for field in ("title", "description"):
@@ -56,7 +76,7 @@ def test_manifest_is_complete(name):
     assert "{python}" in m["run"] and "{port}" in m["run"]
     assert m["test"][0] == "{python}"
     assert m["main_selector"] == "#app"
-    assert 'id="app"' in (TEMPLATES / name / "static" / "index.html").read_text(encoding="utf-8")
+    assert 'id="app"' in (composed / name / "static" / "index.html").read_text(encoding="utf-8")
     for path in m["data_files"]:
         assert not Path(path).is_absolute() and path.startswith("data/"), path
 
@@ -69,8 +89,8 @@ def test_settings_file_holds_every_parameter_at_its_default(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_runs_without_macaron(name):
-    folder = TEMPLATES / name
+def test_runs_without_macaron(name, composed):
+    folder = composed / name
     requirements = (folder / "requirements.txt").read_text(encoding="utf-8")
     assert "fastapi" in requirements and "uvicorn" in requirements
     assert (folder / "README.md").is_file()
@@ -79,9 +99,9 @@ def test_runs_without_macaron(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_language_has_every_word(name):
+def test_every_language_has_every_word(name, composed):
     for dictionary in ("common.json", "app.json"):
-        words = json.loads((TEMPLATES / name / "static" / "i18n" / dictionary).read_text(encoding="utf-8"))
+        words = json.loads((composed / name / "static" / "i18n" / dictionary).read_text(encoding="utf-8"))
         for lang in LANGUAGES:
             assert set(words[lang]) == set(words["en"]), f"{dictionary}: {lang} differs from en"
             assert all(text.strip() for text in words[lang].values()), f"{dictionary}: {lang} has empty text"
@@ -117,7 +137,7 @@ def test_personalised_it_passes_verification_and_opens(name, tmp_path):
     from macaron_cli.sandbox.verify import verify_app
 
     app = tmp_path / name
-    shutil.copytree(TEMPLATES / name, app, ignore=shutil.ignore_patterns("__pycache__", "data", ".pytest_cache"))
+    compose_template(TEMPLATES / name, app, lambda rel: rel.name in ("__pycache__", "data", ".pytest_cache"))
     # Personalised as make does it: another language, colour, currency, units and date format.
     # The app's own tests must still pass, and its page must open.
     config_path = app / "config" / "app.json"

@@ -64,12 +64,12 @@ def app_title(template: Template, brief: Brief) -> str:
     return re.split(r"[。.!?！？\n]", brief.idea.strip())[0][:40]
 
 
-def _copy_tree(src: Path, dest: Path, skip: set[str]) -> None:
-    def ignore(folder, names):
-        rel = Path(folder).relative_to(src)
-        return [n for n in names if n in _NEVER_COPY or str(rel / n) in skip or n.endswith(".pyc")]
+def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
+    """The template composed with the shared runtime, without caches or its data files."""
+    from macaron_cli.resources import compose_template
 
-    shutil.copytree(src, dest, ignore=ignore, symlinks=True)
+    compose_template(template, dest, lambda rel: rel.name in _NEVER_COPY or str(rel) in skip
+                     or rel.name.endswith(".pyc"))
 
 
 def _copy_tracked(app: Path, dest: Path) -> None:
@@ -158,7 +158,7 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
         app.mkdir()
         _copy_tracked(template.path, app)
     else:
-        _copy_tree(template.path, app, set(data_files))
+        _copy_template(template.path, app, set(data_files))
     manifest = dict(template.manifest)
     title = app_title(template, brief)
     manifest.update({
