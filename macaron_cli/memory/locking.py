@@ -18,6 +18,7 @@ from pathlib import Path
 from macaron_cli.errors import UserError
 
 LOCK_NAME = ".macaron.lock"
+REEMBED_LOCK_NAME = ".macaron.reembed.lock"  # held by the one re-embedder (memory/reembed.py)
 
 
 class WriteLock:

@@ -9,7 +9,8 @@ store's write lock; the kernel drops it when the process dies).
 
 Search goes by words alone until every memory has its vector, and says so once per process;
 it starts the re-embedding in the background itself (a detached `python -m
-macaron_cli.memory.reembed URI`), so nobody has to know about `macaron memory reembed`.
+macaron_cli.memory.reembed_worker URI`), so nobody has to know about `macaron memory reembed`.
+This module takes the store it is given and imports no store: retrieval calls it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-LOCK_NAME = ".macaron.reembed.lock"
+from macaron_cli.memory.locking import REEMBED_LOCK_NAME as LOCK_NAME
+
 # Memories per commit: a few hundred milliseconds of embedding, so a kill loses little.
 BATCH = 512
 # Batches between two index upkeeps (each commit adds a fragment; upkeep compacts them).
@@ -113,7 +115,7 @@ def start_in_background(store) -> bool:
     # The child imports this macaron, from wherever this process found it.
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    subprocess.Popen([sys.executable, "-m", "macaron_cli.memory.reembed", store.uri], env=env,
+    subprocess.Popen([sys.executable, "-m", "macaron_cli.memory.reembed_worker", store.uri], env=env,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True, close_fds=True)
     return True
@@ -136,18 +138,3 @@ def _model_name() -> str:
     from macaron_cli.memory import embeddings
 
     return embeddings.model_info()["name"]
-
-
-def main(argv: list[str]) -> int:
-    """The background re-embedder: `python -m macaron_cli.memory.reembed URI` (quiet)."""
-    from macaron_cli.memory.store import MemoryStore
-
-    try:
-        run(MemoryStore.open(argv[0]))
-    except Exception:  # nobody is watching; the next search starts another
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -20,7 +20,7 @@ from typing import Callable, Iterable, Iterator
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import embeddings
-from macaron_cli.memory.locking import LOCK_NAME, WriteLock
+from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
 from macaron_cli.memory.redact import redacted
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, quote
@@ -524,9 +524,7 @@ def _check_local_dir(path: Path) -> None:
         raise UserError(f"cannot read the memory at {path} (permission denied); fix its owner or permissions.") from None
     if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
         raise UserError(f"cannot read and write the memory at {path}; fix its owner or permissions.")
-    from macaron_cli.memory.reembed import LOCK_NAME as REEMBED_LOCK
-
-    foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK, f"{TABLE}.lance", "migrations.lance"})
+    foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
     if foreign:
         raise UserError(f"{path} holds something that is not a macaron memory ({foreign[0]}); "
                         "choose another MACARON_HOME or MACARON_MEMORY_URI.")
