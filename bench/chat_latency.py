@@ -66,7 +66,8 @@ def main() -> None:
 
     home = Path(tempfile.mkdtemp(prefix="macaron-bench-chat-"))
     os.environ["MACARON_HOME"] = str(home)
-    from macaron_cli.friend.backends import CLOUD_LEVELS, AnthropicWireModel
+    from macaron_cli import privacy
+    from macaron_cli.friend.backends import AnthropicWireModel
     from macaron_cli.friend.conversation import GUIDE, Conversation
     from macaron_cli.friend.persona import Persona
     from macaron_cli.friend.recall import RecallRecord
@@ -85,7 +86,7 @@ def main() -> None:
         return Reply.text("Here is a thought for you. " * 4)
 
     with ModelServer(respond) as server:
-        model = AnthropicWireModel("claude", server.url, "bench", "k", None, CLOUD_LEVELS)
+        model = AnthropicWireModel("claude", server.url, "bench", "k", None, privacy.claude(url=server.url))
         persona = Persona()
         conv = Conversation(store, model, persona)
 
@@ -106,7 +107,7 @@ def main() -> None:
 
         def without_memory(text: str) -> float:
             t0 = time.perf_counter()
-            record = RecallRecord(text, model.endpoint, model.privacy_levels)
+            record = RecallRecord(text, model.destination, privacy.nothing(model.destination))
             stream = model.stream(f"{persona.voice()}\n{GUIDE}", [{"role": "user", "content": text}])
             next(stream)
             elapsed = time.perf_counter() - t0

@@ -24,6 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from macaron_cli.ledger import Ledger, node, signals  # noqa: E402
 from macaron_cli.ledger.why import explain  # noqa: E402
 from macaron_cli.memory.records import Memory  # noqa: E402
+from macaron_cli import privacy  # noqa: E402
+
+CLOUD = privacy.Destination("claude", "https://api.anthropic.com", False, "Claude is a cloud model")
 
 
 def ms(samples):
@@ -37,10 +40,10 @@ def bench_recording(home: Path, n: int = 300) -> None:
     make, chat, floor = [], [], []
     for i in range(n):
         t = time.perf_counter()
-        signals.brief_made(f"app-{i}", memories, "https://api.anthropic.com", template="diary", domain="food", ledger=ledger)
+        signals.brief_made(f"app-{i}", privacy.release(memories, CLOUD), template="diary", domain="food", ledger=ledger)
         make.append(time.perf_counter() - t)
         t = time.perf_counter()
-        signals.answer_given(memories[:5], "https://api.anthropic.com", ledger=ledger)
+        signals.answer_given(memories[:5], CLOUD, ledger=ledger)
         chat.append(time.perf_counter() - t)
     raw = sqlite3.connect(home / "floor.db", isolation_level=None)
     raw.execute("PRAGMA journal_mode=WAL")
@@ -81,7 +84,7 @@ def bench_why(home: Path, events: int) -> None:
     db.close()
     print(f"built {events:,} events in {time.perf_counter() - t0:.1f} s ({os.path.getsize(path) / 1e6:.0f} MB)")
     ledger = Ledger.open(path.parent)
-    signals.brief_made("tea-log", [Memory(text="t", id=memory_ids[0])], "https://api.anthropic.com",
+    signals.brief_made("tea-log", privacy.release([Memory(text="t", id=memory_ids[0])], CLOUD),
                        template="habit-tracker", domain="food", ledger=ledger)
     for target in (memory_ids[0], "tea-log", "last"):
         samples = []

@@ -8,7 +8,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from macaron_cli.friend import onboarding, router
-from macaron_cli.friend.backends import CLOUD_LEVELS, open_model
+from macaron_cli import privacy
+from macaron_cli.config import Settings
+from macaron_cli.friend.backends import open_model
+from macaron_cli.privacy import CLOUD_LEVELS
 from macaron_cli.friend.extract import Extractor, parse_memories
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import recall, reward, upcoming
@@ -16,6 +19,7 @@ from macaron_cli.memory import MemoryStore
 from tests.friend_support import EXTRACT_MARK
 from tests.support.model_server import ModelServer, Reply
 
+CLOUD = privacy.claude(Settings(), "https://api.anthropic.com")
 MANIFESTS = [
     {"name": "habit-tracker", "title": "Habit tracker", "description": "Daily habits and streaks", "keywords": ["habit", "streak", "習慣"]},
     {"name": "run-log", "title": "Run log", "description": "Log your runs, pace and distance", "keywords": ["running", "run", "pace", "ラン"]},
@@ -88,8 +92,8 @@ def _extractor(store, server):
     import anthropic  # noqa: F401  (the backend imports it lazily)
     from macaron_cli.friend.backends import AnthropicWireModel
 
-    model = AnthropicWireModel("claude", server.url, "m", "k", None, CLOUD_LEVELS)
-    return Extractor(store, model, CLOUD_LEVELS)
+    model = AnthropicWireModel("claude", server.url, "m", "k", None, privacy.claude(Settings(), server.url))
+    return Extractor(store, model)
 
 
 def test_a_new_fact_supersedes_the_old_one_and_both_are_kept(macaron_home):
@@ -112,7 +116,7 @@ def test_a_new_fact_supersedes_the_old_one_and_both_are_kept(macaron_home):
     new = extractor.saved[0]
     assert new.supersedes == old.id and new.reward > 0  # "moved!" was stressed
     assert store.get(old.id).valid_until is not None
-    found = [h.memory.text for h in recall(store, "where do I live, Berlin or Lisbon?", CLOUD_LEVELS)]
+    found = [h.memory.text for h in recall(store, "where do I live, Berlin or Lisbon?", CLOUD)]
     assert "Lives in Lisbon" in found and "Lives in Berlin" not in found
 
 
@@ -131,7 +135,7 @@ def test_a_model_that_invents_a_link_cannot_expire_an_unrelated_memory(macaron_h
 def test_good_and_bad_move_the_reward_of_the_memories_used(macaron_home):
     store = MemoryStore.open()
     store.add("Prefers morning runs", domain="fitness")
-    hits = recall(store, "when do I like to run?", CLOUD_LEVELS)
+    hits = recall(store, "when do I like to run?", CLOUD)
     reward(store, hits, liked=True)
     reward(store, hits, liked=True)
     reward(store, hits, liked=False)
@@ -144,8 +148,8 @@ def test_events_in_the_next_week_come_up_privacy_filtered(macaron_home):
     store.add("Mia's birthday", event_at=(now + timedelta(days=3)).isoformat())
     store.add("Dentist appointment", event_at=(now + timedelta(days=2)).isoformat(), privacy="private")
     store.add("Trip to Kyoto", event_at=(now + timedelta(days=30)).isoformat())
-    assert [m.text for m in upcoming(store, CLOUD_LEVELS)] == ["Mia's birthday"]
-    assert [m.text for m in upcoming(store, None)] == ["Dentist appointment", "Mia's birthday"]
+    assert [m.text for m in upcoming(store, CLOUD)] == ["Mia's birthday"]
+    assert [m.text for m in upcoming(store, privacy.person())] == ["Dentist appointment", "Mia's birthday"]
 
 
 @pytest.mark.parametrize("text,wanted", [

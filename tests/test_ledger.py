@@ -11,10 +11,14 @@ from macaron_cli.ledger import signals
 from macaron_cli.ledger.reward import apply_to_memory, template_scores
 from macaron_cli.ledger.share import make_bundle, unpack_bundle
 from macaron_cli.ledger.why import explain
+from macaron_cli import privacy
+from macaron_cli.config import Settings
 from macaron_cli.memory import MemoryStore
 
 CLOUD = "https://api.anthropic.com"
 LOCAL = "http://127.0.0.1:8000"
+TO_CLOUD = privacy.claude(Settings(), CLOUD)
+TO_LOCAL = privacy.draft(LOCAL, Settings())
 
 
 @pytest.fixture
@@ -28,9 +32,9 @@ def _weeks_of_use(store, ledger):
     liked = store.add("I drink green tea every morning", domain="food")
     disliked = store.add("I drink black tea every evening", domain="food")
     secret = store.add("my diary password hint is the cat", privacy="private", domain="food")
-    signals.brief_made("tea-log", [liked], CLOUD, template="habit-tracker", domain="food", ledger=ledger)
-    signals.brief_made("tea-diary", [disliked], CLOUD, template="diary", domain="food", ledger=ledger)
-    signals.brief_made("tea-private", [secret], LOCAL, template="diary", domain="food", ledger=ledger)
+    signals.brief_made("tea-log", privacy.release([liked], TO_CLOUD), template="habit-tracker", domain="food", ledger=ledger)
+    signals.brief_made("tea-diary", privacy.release([disliked], TO_CLOUD), template="diary", domain="food", ledger=ledger)
+    signals.brief_made("tea-private", privacy.release([secret], TO_LOCAL), template="diary", domain="food", ledger=ledger)
     for day in range(1, 15):  # two weeks of opening the tea log
         ledger.record("run", node("app", "tea-log"), time=f"2026-12-{day + 2:02d}T08:00:00+00:00")
     signals.app_event("tea-log", "rate", 5, ledger=ledger)
@@ -76,7 +80,7 @@ def test_audit_shows_no_private_memory_went_to_a_cloud_endpoint(world):
     _weeks_of_use(store, ledger)
     assert ledger.private_sent_to_cloud() == []
     leaked = store.add("my therapist's name", privacy="private")
-    ledger.record_request(node("brief", "oops"), CLOUD, [leaked], purpose="make")
+    ledger.record_request(node("brief", "oops"), TO_CLOUD, [leaked], purpose="make")
     assert [r["memory_id"] for r in ledger.private_sent_to_cloud()] == [leaked.id]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from macaron_cli import privacy
 from macaron_cli.config import Settings
 from macaron_cli.maker.advice import advice_kind
 from macaron_cli.maker.brief import build_brief
@@ -28,16 +29,19 @@ def texts(brief):
 
 
 def test_cloud_brief_has_personal_memories_but_never_private_or_secret(store):
-    brief = build_brief("a hydration tracker", store, Settings(), "https://api.anthropic.com", context=HABITS)
+    brief = build_brief("a hydration tracker", store, Settings(), privacy.claude(Settings(), "https://api.anthropic.com"),
+                        context=HABITS)
     assert "500 ml bottle" in texts(brief)  # found through what the app is about (its template: water)
     assert "kidney" not in texts(brief) and "surprise" not in texts(brief)
     assert "kidney" not in brief.markdown()
 
 
 def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
-    local = build_brief("a hydration tracker", store, Settings(), "http://127.0.0.1:8000", context=HABITS)
-    trusted = build_brief("a hydration tracker", store, Settings(trusted_endpoints=["https://gpu.example:9000"]),
-                          "https://gpu.example:9000", context=HABITS)
+    local = build_brief("a hydration tracker", store, Settings(), privacy.draft("http://127.0.0.1:8000", Settings()),
+                        context=HABITS)
+    trusted_settings = Settings(trusted_endpoints=["https://gpu.example:9000"])
+    trusted = build_brief("a hydration tracker", store, trusted_settings,
+                          privacy.claude(trusted_settings, "https://gpu.example:9000"), context=HABITS)
     for brief in (local, trusted):
         assert "kidney" in texts(brief) and "surprise" not in texts(brief)
 

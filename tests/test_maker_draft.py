@@ -5,9 +5,17 @@ import subprocess
 
 import pytest
 
+from macaron_cli import privacy
+from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.draft import apply_files, draft, parse_files, DraftFile
 from macaron_cli.models.client import Endpoint
 from tests.support.model_server import ModelServer, Reply
+
+
+def _brief(idea: str, url: str) -> Brief:
+    """A brief with no memories, cleared for the draft model at `url`."""
+    return Brief(idea=idea, language="en", accent="#B5EAD7", settings={"units": "metric", "currency": "EUR"},
+                 memories=privacy.nothing(privacy.draft(url)))
 
 INDEX = '<!doctype html>\n<html><body><main id="app"><h1>Water</h1></main></body></html>\n'
 
@@ -65,7 +73,7 @@ const half = "this file is cut off
 @pytest.mark.parametrize("api", ["anthropic", "openai"])
 def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
     with ModelServer([Reply.text(SCRIPTED, input_tokens=900, output_tokens=300)]) as server:
-        outcome = draft(app, "The person wants a water tracker; goal 2 litres.", Endpoint(server.url, "deepseek", api))
+        outcome = draft(app, _brief("The person wants a water tracker; goal 2 litres.", server.url), Endpoint(server.url, "deepseek", api))
     assert (app / "static" / "index.html").read_text() == INDEX
     assert (app / "server" / "main.py").read_text() == "print('water server')\n"
     assert outcome.written == ["static/index.html", "server/main.py"]
@@ -87,7 +95,7 @@ def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
 
 def test_a_fix_round_carries_the_verification_report(app):
     with ModelServer([Reply.text("### FILE: static/index.html\n```html\n" + INDEX + "```\n")]) as server:
-        outcome = draft(app, "water tracker", Endpoint(server.url, "m", "openai"),
+        outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "openai"),
                         feedback="tests failed: test_home expects <main id=app>")
     assert outcome.written == ["static/index.html"]
     assert "test_home expects" in server.requests[0].last_user_text()
@@ -95,7 +103,7 @@ def test_a_fix_round_carries_the_verification_report(app):
 
 def test_an_answer_without_files_changes_nothing_and_says_so(app):
     with ModelServer([Reply.text("I cannot help with that.")]) as server:
-        outcome = draft(app, "water tracker", Endpoint(server.url, "m", "anthropic"))
+        outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "anthropic"))
     assert outcome.written == [] and "no whole files" in outcome.rejected[0]
     assert (app / "static" / "index.html").read_text() == "<main id=app>starter</main>\n"
 

@@ -1,15 +1,12 @@
 """The model the friend talks through: Claude, the local draft endpoint, or none (notebook).
 
-Each backend knows where its requests go, and so which privacy levels may travel with
-them. How that is decided (memory/privacy.py does the checking):
-- `claude` is the cloud model by definition. ANTHROPIC_BASE_URL may point at loopback,
-  but that is a gateway or proxy on the way to Claude, not the model itself, so the
-  address does not make it local. Only an endpoint the person lists in
-  `trusted_endpoints` (config.toml) may receive private memories.
-- `local` is the draft endpoint (MACARON_DRAFT_URL): private memories go there only
-  when it is on this machine (loopback) or trusted; a remote one counts as cloud
-  whatever model it serves.
-- `none` sends nothing anywhere.
+Each backend carries its `destination`, decided by the privacy gate (macaron_cli/privacy.py),
+and so which privacy levels may travel with its requests:
+- `claude` is the cloud whatever ANTHROPIC_BASE_URL says (a loopback address is a gateway
+  or proxy on the way to Claude), unless the person lists it in `trusted_endpoints`.
+- `local` is the draft endpoint: this machine's when macaron started it or it is a
+  loopback URL; a remote one counts as cloud whatever model it serves.
+- `none` sends nothing anywhere (the person sees their own memories).
 Secret memories never go to any model.
 """
 
@@ -20,10 +17,10 @@ from typing import Iterator
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
-from macaron_cli.memory.privacy import allowed_levels, is_trusted_endpoint
+from macaron_cli import privacy
+from macaron_cli.privacy import CLOUD_LEVELS, Destination
 
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
-CLOUD_LEVELS = allowed_levels(None)
 # A person is waiting at the prompt: one quick retry, then say what went wrong.
 _RETRIES = 1
 _TIMEOUT_S = 60.0
@@ -36,7 +33,11 @@ class ModelError(Exception):
 class ChatModel:
     name = "none"
     endpoint: str | None = None
-    privacy_levels: frozenset[str] = frozenset({"public", "personal", "private"})
+    destination: Destination = privacy.person()
+
+    @property
+    def privacy_levels(self) -> frozenset[str]:
+        return self.destination.levels
 
     @property
     def connected(self) -> bool:
@@ -63,13 +64,13 @@ class AnthropicWireModel(ChatModel):
     """A model behind the Anthropic Messages API, through the anthropic SDK (streaming)."""
 
     def __init__(self, name: str, base_url: str | None, model: str, api_key: str | None,
-                 auth_token: str | None, levels: frozenset[str]):
+                 auth_token: str | None, destination: Destination):
         import anthropic
 
         self.name = name
         self.model = model
         self.endpoint = base_url or "https://api.anthropic.com"
-        self.privacy_levels = levels
+        self.destination = destination
         # An endpoint without a key (a local server, a gateway) still needs some key for the SDK.
         if not api_key and not auth_token:
             api_key = "none"
@@ -99,11 +100,11 @@ class AnthropicWireModel(ChatModel):
 class DraftClientModel(ChatModel):
     """The local draft endpoint through macaron's own client (Anthropic or OpenAI wire)."""
 
-    def __init__(self, client, levels: frozenset[str]):
+    def __init__(self, client, destination: Destination):
         self._client = client
         self.name = "local"
         self.endpoint = client.base_url
-        self.privacy_levels = levels
+        self.destination = destination
 
     @property
     def model(self) -> str:
@@ -140,7 +141,6 @@ def open_model(name: str | None) -> ChatModel:
     """The backend `--model NAME` asks for (the default when None); UserError if unusable."""
     name = (name or default_model_name()).lower()
     settings = config.load_settings()
-    trusted = list(settings.trusted_endpoints)
     if name == "none":
         return NoModel()
     if name == "claude":
@@ -148,13 +148,12 @@ def open_model(name: str | None) -> ChatModel:
         base_url = os.environ.get("ANTHROPIC_BASE_URL")
         if not (key or token or base_url):
             raise UserError("no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --model none.")
-        levels = allowed_levels(base_url, trusted) if is_trusted_endpoint(base_url, trusted) else CLOUD_LEVELS
         model = os.environ.get("MACARON_CHAT_MODEL") or settings.raw.get("chat_model") or DEFAULT_CLAUDE_MODEL
-        return AnthropicWireModel("claude", base_url, model, key, token, levels)
+        return AnthropicWireModel("claude", base_url, model, key, token, privacy.claude(settings, base_url))
     if name == "local":
         from macaron_cli.models.client import draft_endpoint
 
         endpoint = draft_endpoint(required=True)
-        return DraftClientModel(endpoint.client(), allowed_levels(endpoint.url, trusted))
+        return DraftClientModel(endpoint.client(), privacy.draft(endpoint.url, settings))
     raise UserError(f"unknown model {name!r}; use claude, local or none.")
 

@@ -1,7 +1,9 @@
 """One chat session: the short-term window, recall before each answer, and the episode at the end.
 
-The REPL drives it; nothing here prints. Requests carry only memories the current model
-may see (`model.privacy_levels`); what was recalled is kept in `last` for /why.
+The REPL drives it; nothing here prints. Requests carry only memories the privacy gate
+cleared for the current model's destination (macaron_cli/privacy.py): the system prompt
+takes them as `Cleared` values bound for that destination. What was recalled is kept in
+`last` for /why.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Iterator
 
-from macaron_cli import config
 from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
@@ -38,16 +39,15 @@ class Conversation:
         self.persona = persona
         self.messages: list[dict] = []
         self.last: RecallRecord | None = None
-        self.extractor = Extractor(store, model, model.privacy_levels)
-        self.upcoming = upcoming(store, model.privacy_levels, now)
+        self.extractor = Extractor(store, model)
+        self.upcoming = upcoming(store, model.destination, now)
         self._checked: set[str] = set()
-        self.trusted = list(config.load_settings().trusted_endpoints)
 
     def switch(self, model: ChatModel) -> None:
         """Talk through another model from the next turn on (its own privacy levels apply)."""
         self.model = model
-        self.extractor.model, self.extractor.levels = model, model.privacy_levels
-        self.upcoming = upcoming(self.store, model.privacy_levels)
+        self.extractor.model = model
+        self.upcoming = upcoming(self.store, model.destination)
 
     def opening(self) -> list[str]:
         """How a later chat opens: from something the friend knows, and what is coming up soon."""
@@ -63,10 +63,10 @@ class Conversation:
 
     # ── before the answer ───────────────────────────────────────────────────────────────
     def recall_for(self, text: str) -> RecallRecord:
-        levels = self.model.privacy_levels
+        destination = self.model.destination
         context = " ".join(m["content"] for m in self.messages[-2:] if m["role"] == "user")
-        hits = recall(self.store, f"{text} {context}".strip(), levels)
-        self.last = RecallRecord(text, self.model.endpoint, levels, hits)
+        hits = recall(self.store, f"{text} {context}".strip(), destination)
+        self.last = RecallRecord(text, destination, hits)
         return self.last
 
     def stale_memory(self, record: RecallRecord, now: datetime | None = None) -> Memory | None:
@@ -80,11 +80,13 @@ class Conversation:
 
     def system_prompt(self, record: RecallRecord, now: datetime | None = None) -> str:
         now = now or datetime.now(timezone.utc)
+        destination = self.model.destination
         parts = [self.persona.voice(), GUIDE, f"Today is {now:%A %d %B %Y}."]
-        if record.hits:
+        hits = record.hits.bound_for(destination)
+        if hits:
             parts.append("What you remember that may matter now (most relevant first):")
-            parts.extend(f"- {h.memory.text} ({h.memory.domain}, noted {h.memory.created_at[:10]})" for h in record.hits)
-        soon = [m for m in self.upcoming if is_current(m, now)]
+            parts.extend(f"- {h.memory.text} ({h.memory.domain}, noted {h.memory.created_at[:10]})" for h in hits)
+        soon = [m for m in self.upcoming.bound_for(destination) if is_current(m, now)]
         if soon:
             parts.append("Coming up in the next days:")
             parts.extend(f"- {m.text} ({m.event_at[:10]})" for m in soon)
@@ -123,10 +125,7 @@ class Conversation:
             from macaron_cli.ledger.signals import answer_given
 
             domain = record.hits[0].memory.domain if record.hits else "general"
-            # The model knows whether it is the cloud (claude always is, whatever its address).
-            cloud = "private" not in self.model.privacy_levels
-            record.answer_id = answer_given(record.hits, self.model.endpoint, domain=domain,
-                                            trusted=self.trusted, cloud=cloud)
+            record.answer_id = answer_given(record.hits, record.destination, domain=domain)
 
     def feedback(self, liked: bool) -> int:
         """/good or /bad on the last answer: queued after its accounting, so it finds the answer."""

@@ -16,6 +16,7 @@ import re
 import threading
 from datetime import datetime, timezone
 
+from macaron_cli import privacy
 from macaron_cli.friend.backends import ChatModel, ModelError
 from macaron_cli.friend.recall import is_current
 from macaron_cli.friend.topics import guess_domain
@@ -66,10 +67,9 @@ def parse_memories(reply: str) -> list[dict]:
 class Extractor:
     """One worker thread that turns user turns into memories, in order, off the prompt's path."""
 
-    def __init__(self, store, model: ChatModel, levels: frozenset[str]):
+    def __init__(self, store, model: ChatModel):
         self.store = store
-        self.model = model
-        self.levels = levels
+        self.model = model  # its `destination` decides which known memories the prompt may carry
         self.saved: list = []  # memories written this session (for the episode's privacy)
         self.errors: list[str] = []
         self._queue: queue.Queue = queue.Queue()
@@ -113,7 +113,7 @@ class Extractor:
         stressed = is_stressed(user_text)
         if not self.model.connected:
             return self._note(user_text, stressed)
-        related = self._related(user_text)
+        related = self._related(user_text).bound_for(self.model.destination)
         known = "\n".join(f"{m.id}: {m.text}" for m in related) or "(none)"
         reply = self.model.complete(
             EXTRACT_SYSTEM,
@@ -128,10 +128,13 @@ class Extractor:
             self.store.search("warm", k=1)  # rebuild the text index here, not before the next answer
         return saved
 
-    def _related(self, text: str) -> list:
+    def _related(self, text: str):
+        """Known facts the extraction prompt carries (to link updates), cleared by the gate."""
         now = datetime.now(timezone.utc)
-        hits = self.store.search(text, k=5, privacy=sorted(self.levels))
-        return [h.memory for h in hits if is_current(h.memory, now) and h.memory.kind in ("fact", "preference")]
+        destination = self.model.destination
+        hits = privacy.search(self.store, text, destination, k=5)
+        return privacy.release([h.memory for h in hits if is_current(h.memory, now)
+                                and h.memory.kind in ("fact", "preference")], destination)
 
     def _store(self, item: dict, stressed: bool, related_ids: set[str]):
         kind = item.get("kind") if item.get("kind") in KINDS else "fact"

@@ -1,7 +1,8 @@
 """What the friend remembers before each answer, and what it learns from how that went.
 
 Recall searches the memory with the person's words (the engine widens them by their
-goal and drops superseded versions), only among the privacy levels the current model may see, and drops facts that were
+goal and drops superseded versions), through the privacy gate for the current model's
+destination (macaron_cli/privacy.py), and drops facts that were
 superseded or have expired. What was recalled is kept for /why. Memories used in an
 answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 (reward·e^(−λ·age)) lets memories that are never used fade.
@@ -12,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from macaron_cli import privacy
 from macaron_cli.memory import Hit, Memory
 from macaron_cli.memory.records import now_iso
+from macaron_cli.privacy import Cleared, Destination
 
 RECALL_K = 6
 STALE_AFTER_DAYS = 120  # an important fact this old (and unconfirmed) is checked before use
@@ -26,9 +29,8 @@ class RecallRecord:
     """What shaped one answer: for /why."""
 
     query: str
-    endpoint: str | None
-    levels: frozenset[str]
-    hits: list[Hit] = field(default_factory=list)
+    destination: Destination
+    hits: Cleared  # the gate's hits for `destination`: the only memories the answer's prompt may carry
     answer_id: str | None = None  # the ledger's id for the answer, once recorded
 
 
@@ -45,10 +47,11 @@ def is_current(memory: Memory, now: datetime) -> bool:
     return until is None or until > now
 
 
-def recall(store, text: str, levels: frozenset[str], k: int = RECALL_K, now: datetime | None = None) -> list[Hit]:
+def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: datetime | None = None) -> Cleared:
+    """The current memories that bear on `text`, cleared by the gate for `destination`."""
     now = now or datetime.now(timezone.utc)
-    hits = store.search(text, k=k * 2, privacy=sorted(levels), now=now)
-    return [h for h in hits if is_current(h.memory, now)][:k]
+    hits = privacy.search(store, text, destination, k=k * 2, now=now)
+    return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
 
 
 def needs_check(memory: Memory, now: datetime) -> bool:
@@ -99,14 +102,15 @@ def reward(store, hits: list[Hit], liked: bool) -> int:
     return changed
 
 
-def upcoming(store, levels: frozenset[str] | None, now: datetime | None = None, days: int = UPCOMING_DAYS) -> list[Memory]:
-    """Memories about something in the next `days` days (a birthday, a trip), soonest first."""
+def upcoming(store, destination: Destination, now: datetime | None = None, days: int = UPCOMING_DAYS) -> Cleared:
+    """Memories about something in the next `days` days (a birthday, a trip), soonest first,
+    cleared by the gate for `destination` (they go into the answer's prompt)."""
     now = now or datetime.now(timezone.utc)
     soon = []
     for memory in store.list(limit=None, where="event_at IS NOT NULL"):
         when = _parse(memory.event_at)
         if when is None or not (now - timedelta(hours=12) <= when <= now + timedelta(days=days)):
             continue
-        if (levels is None or memory.privacy in levels) and memory.privacy != "secret" and is_current(memory, now):
+        if is_current(memory, now):
             soon.append(memory)
-    return sorted(soon, key=lambda m: m.event_at)
+    return privacy.release(sorted(soon, key=lambda m: m.event_at), destination)

@@ -135,10 +135,12 @@ class Repl:
             confirm(self.conv.store, memory)
             return
         newer = retire(self.conv.store, memory, None if answer.lower() in NO else _correction(answer))
-        record.hits = [
+        from macaron_cli import privacy
+
+        record.hits = privacy.release([
             Hit(newer, h.score, {**h.parts, "corrected": 1.0}) if h.memory.id == memory.id else h
             for h in record.hits if newer or h.memory.id != memory.id
-        ]
+        ], record.destination)
         self.say("Thanks, updated." if newer else "Thanks, I'll stop relying on that.", style="dim")
 
     def make(self, idea: str, said: str | None = None, template: str | None = None) -> None:
@@ -198,7 +200,10 @@ class Repl:
             return
         self.conv.store.forget(arg)
         if self.conv.last:
-            self.conv.last.hits = [h for h in self.conv.last.hits if h.memory.id != arg]
+            from macaron_cli import privacy
+
+            last = self.conv.last
+            last.hits = privacy.release([h for h in last.hits if h.memory.id != arg], last.destination)
         self.say(f"Forgotten: {arg}.")
 
     def cmd_why(self, arg):
@@ -206,9 +211,11 @@ class Repl:
         if record is None:
             self.say("I haven't answered anything yet.")
             return
-        where = record.endpoint or "no model (notebook)"
-        levels = ", ".join(sorted(record.levels))
-        self.say(f"For “{record.query[:60]}” I searched memories allowed to go to {where} ({levels}).")
+        destination = record.destination
+        where = destination.url or "no model (notebook)"
+        levels = ", ".join(sorted(destination.levels))
+        self.say(f"For “{record.query[:60]}” I searched memories allowed to go to {where} "
+                 f"({destination.where}: {destination.reason}; {levels}).")
         if not record.hits:
             self.say("No memory shaped that answer.")
         for hit in record.hits:

@@ -39,6 +39,8 @@ def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], 
 
     `say` prints a progress line; `ask` puts a yes/no question to the person (the maker asks
     before building an app that gives medical or financial advice). Returns the MakeResult.
+    The brief goes through make's own privacy gate (pipeline.destinations): the chat's
+    model does not widen what the coder's model may see.
     """
     from macaron_cli.maker.pipeline import MakeRequest, make_app
     from macaron_cli.maker.progress import Progress

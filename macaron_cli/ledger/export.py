@@ -1,8 +1,9 @@
 """`macaron feedback export`: on-policy examples for tuning a local draft model.
 
-One JSONL line per app: the brief (only what any model may see: public and personal
-memories), the diff from scaffold to now, the last verification report, the outcome
-reward and the person's choices. Private and secret content never leaves in an export.
+One JSONL line per app: the brief (only what the privacy gate clears for a file meant to
+leave this machine: public and personal memories), the diff from scaffold to now, the
+last verification report, the outcome reward and the person's choices. Private and
+secret content never leaves in an export.
 """
 
 from __future__ import annotations
@@ -11,24 +12,24 @@ import json
 import subprocess
 from pathlib import Path
 
+from macaron_cli import privacy
 from macaron_cli.ledger.reward import outcome_of
 from macaron_cli.ledger.store import Ledger, node
-
-SHAREABLE = ("public", "personal")
 
 
 def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
     records = []
+    destination = privacy.export("a feedback export")
     for made in ledger.events(kind="app_made"):
         app = made["subject"].split(":", 1)[1]
-        memories = []
+        found = []
         for src in ledger.sources_of(node("brief", app)):
             try:
-                m = store.get(src.split(":", 1)[1])
+                found.append(store.get(src.split(":", 1)[1]))
             except Exception:
                 continue  # forgotten: it must not come back through an export
-            if m.privacy in SHAREABLE:
-                memories.append({"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain})
+        cleared = privacy.release(found, destination).bound_for(destination)
+        memories = [{"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain} for m in cleared]
         info = registry.get(app, {})
         path = Path(info["path"]) if info.get("path") else None
         records.append({

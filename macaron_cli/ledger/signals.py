@@ -11,23 +11,24 @@ from pathlib import Path
 from macaron_cli.ledger.store import Ledger, node
 
 
-def brief_made(app: str, memories, endpoint: str, *, template: str, domain: str,
-               from_app: str | None = None, reason: str = "", trusted: list[str] | None = None,
-               ledger: Ledger | None = None) -> None:
-    """`macaron make` built a brief from `memories` and sent it to `endpoint` to make `app`."""
+def brief_made(app: str, memories, *, template: str, domain: str,
+               from_app: str | None = None, reason: str = "", ledger: Ledger | None = None) -> None:
+    """`macaron make` built a brief from `memories` (the gate's `Cleared`) and sent it to
+    each destination it was cleared for, to make `app`."""
     ledger = ledger or Ledger.open()
-    ledger.record_request(node("brief", app), endpoint, memories, purpose="make", trusted=trusted)
+    for destination in memories.destinations:
+        ledger.record_request(node("brief", app), destination, memories, purpose="make")
     sources = [node("brief", app), node("template", template)] + ([node("app", from_app)] if from_app else [])
     ledger.record("app_made", node("app", app), sources=sources,
                   data={"template": template, "domain": domain, "from": from_app, "reason": reason})
 
 
-def answer_given(memories, endpoint: str, *, domain: str = "general", trusted: list[str] | None = None,
-                 cloud: bool | None = None, ledger: Ledger | None = None) -> str:
-    """The friend answered using `memories`; returns the answer's id for /good and /bad."""
+def answer_given(memories, destination, *, domain: str = "general", ledger: Ledger | None = None) -> str:
+    """The friend answered using `memories`, sent to `destination` (the gate's decision);
+    returns the answer's id for /good and /bad."""
     ledger = ledger or Ledger.open()
     answer = "a_" + uuid.uuid4().hex[:10]
-    ledger.record_request(node("answer", answer), endpoint, memories, purpose="chat", trusted=trusted, cloud=cloud)
+    ledger.record_request(node("answer", answer), destination, memories, purpose="chat")
     ledger.record("answer", node("answer", answer), data={"domain": domain})
     return answer
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Iterable
 
 from macaron_cli import config
-from macaron_cli.memory.privacy import is_local_endpoint
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -106,19 +105,20 @@ class Ledger:
                            [(src, subject, event_id) for src in sources])
         return event_id
 
-    def record_request(self, subject: str, endpoint: str, memories: Iterable, *, purpose: str,
-                       trusted: list[str] | None = None, time: str | None = None, cloud: bool | None = None) -> int:
-        """A model request: which memories went to which endpoint, and whether it left the machine.
+    def record_request(self, subject: str, destination, memories: Iterable, *, purpose: str,
+                       time: str | None = None) -> int:
+        """A model request: which memories went to which destination, and whether it left the machine.
 
-        `memories` are Memory objects (or hits); every one is credited as a source of `subject`.
-        `cloud` is decided by the caller when it knows better than the address (a loopback
-        gateway to Claude is still the cloud); otherwise by the address.
+        `destination` is the privacy gate's `Destination` (macaron_cli/privacy.py): whether it
+        is the cloud is the gate's decision, the same one that chose the memories, never
+        re-derived here from the address. `memories` are Memory objects (or hits); every one
+        is credited as a source of `subject`.
         """
         items = [getattr(m, "memory", m) for m in memories]
-        if cloud is None:
-            cloud = not is_local_endpoint(endpoint) and endpoint not in (trusted or [])
+        endpoint, cloud = destination.label, destination.cloud
         event_id = self.record(
-            "request", subject, data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud},
+            "request", subject, data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud,
+                                   "reason": destination.reason},
             sources=[node("memory", m.id) for m in items], time=time,
         )
         with self._tx() as db:

@@ -1,9 +1,12 @@
 """The brief: the idea plus what macaron knows about the person that bears on it.
 
 Memories are found with the memory engine (the idea, expanded by the engine from the
-person's likely goal, then what the chosen kind of app is about), filtered by where the brief will go: nothing `private` reaches a
-cloud model, nothing `secret` reaches any model. The brief is written to the app's
-git-ignored `.macaron/brief.md`, so memories never enter the app's git history.
+person's likely goal, then what the chosen kind of app is about) through the privacy gate
+(macaron_cli/privacy.py), for every model the brief will go to: nothing `private` reaches
+a cloud model, nothing `secret` reaches any model. A Brief holds only the gate's
+`Cleared` memories, and `text_for(destination)` is how its text goes into a request. The
+brief is written to the app's git-ignored `.macaron/brief.md`, so memories never enter
+the app's git history.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from dataclasses import dataclass, field
 
 from macaron_cli.maker.advice import advice_kind, advice_note
 from macaron_cli.maker.personal import accent_colour, idea_language, personal_settings
-from macaron_cli.memory.privacy import allowed_levels
+from macaron_cli import privacy
+from macaron_cli.privacy import Cleared, Destination, PrivacyViolation
 
 MAX_MEMORIES = 8
 
@@ -22,12 +26,27 @@ class Brief:
     language: str
     accent: str
     settings: dict  # units, currency
-    memories: list = field(default_factory=list)  # Memory records that went into the brief
+    # The memories that went into the brief, as the gate cleared them (never a plain list).
+    memories: Cleared = field(default_factory=lambda: privacy.nothing(privacy.app_folder()))
     advice: str | None = None  # 'medical' | 'financial' | None
+
+    def __post_init__(self):
+        if not isinstance(self.memories, Cleared):
+            raise PrivacyViolation("a brief's memories must come through the privacy gate (privacy.release)")
 
     @property
     def memory_ids(self) -> list[str]:
-        return [m.id for m in self.memories]
+        return self.memories.ids
+
+    @property
+    def destinations(self) -> tuple[Destination, ...]:
+        return self.memories.destinations
+
+    def text_for(self, destination: Destination) -> str:
+        """The brief as it goes into a request to `destination` (PrivacyViolation when the
+        memories were not cleared for it)."""
+        self.memories.bound_for(destination)
+        return self.markdown()
 
     def markdown(self) -> str:
         """The private brief the agents read (imported by the app's CLAUDE.md)."""
@@ -49,34 +68,27 @@ class Brief:
         return "\n".join(lines) + "\n"
 
 
-def memory_levels(endpoint_url: str | None, trusted: list[str] | None) -> frozenset[str]:
-    """What may go into a brief bound for `endpoint_url` (None: no model now, but the brief
-    stays in the app where any later cloud session could read it, so treat it as cloud)."""
-    return allowed_levels(endpoint_url, trusted)
-
-
-def find_memories(store, idea: str, levels, context: str = "", k: int = MAX_MEMORIES) -> list:
+def find_memories(store, idea: str, destinations: tuple[Destination, ...], context: str = "",
+                  k: int = MAX_MEMORIES) -> Cleared:
     """The memories most relevant to the idea (the store expands it from the person's goal),
-    then to what this kind of app is about (the template's description), weighing less."""
-    if store is None:
-        return []
+    then to what this kind of app is about (the template's description), weighing less;
+    only those the gate clears for every destination."""
     scored: dict[str, tuple[float, object]] = {}
     for query, weight in ((idea, 1.0), (context, 0.5)):
-        if not query.strip():
-            continue
-        for hit in store.search(query, k=k, privacy=sorted(levels)):
+        for hit in privacy.search(store, query, *destinations, k=k):
             score = hit.score * weight
             if hit.memory.id not in scored or scored[hit.memory.id][0] < score:
                 scored[hit.memory.id] = (score, hit.memory)
     ranked = sorted(scored.values(), key=lambda pair: pair[0], reverse=True)
-    # search already applied the privacy prefilter; filter again so a store that ignored
-    # it could never leak (the rule is the point, not the implementation).
-    return [m for _, m in ranked if m.privacy in levels][:k]
+    return privacy.release([m for _, m in ranked][:k], *destinations)
 
 
-def build_brief(idea: str, store, settings, endpoint_url: str | None, context: str = "") -> Brief:
-    levels = memory_levels(endpoint_url, settings.trusted_endpoints)
-    memories = find_memories(store, idea, levels, context)
+def build_brief(idea: str, store, settings, to: Destination | tuple[Destination, ...] | None,
+                context: str = "") -> Brief:
+    """The brief for a make whose brief goes to `to` (one destination, or every model that
+    will read it; None: no model now, the app folder)."""
+    destinations = (to,) if isinstance(to, Destination) else tuple(to or (privacy.app_folder(),))
+    memories = find_memories(store, idea, destinations, context)
     language = idea_language(idea, settings.language)
     return Brief(
         idea=idea, language=language, accent=accent_colour(settings.color),

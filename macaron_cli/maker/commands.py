@@ -60,7 +60,9 @@ def _phase_lines(result: MakeResult) -> list[str]:
     """Each phase's tokens, time and cost; local phases priced from our own table."""
     lines = []
     for p in result.phases:
-        where = f"local {p['model'] or ''}".strip() if p["where"] == "local" else (p["model"] or "claude")
+        # local or cloud as the privacy gate decided it (a loopback proxy to Claude is cloud)
+        model = p["model"] or ("claude" if p.get("by", "agent" if p["where"] == "cloud" else "draft") == "agent" else "")
+        where = f"{p['where']} {model}".strip()
         lines.append(f"    {p['phase']:<9} {where:<28} {p['input_tokens'] + p['output_tokens']:>9,} tokens "
                      f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}")
     return lines

@@ -25,8 +25,12 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from macaron_cli.models.client import Endpoint, ModelClient, Usage
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.brief import Brief
 
 # Paths a draft may never write (the app's contract with macaron and the person's data).
 PROTECTED = (".git", ".macaron", ".claude", "CLAUDE.md", "macaron.json", "static/macaron-tokens.css")
@@ -236,15 +240,21 @@ def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[
 
 
 # ── one call ────────────────────────────────────────────────────────────────────────────
-def draft(app_dir: Path, brief: str, endpoint: Endpoint, *, feedback: str | None = None,
+def draft(app_dir: Path, brief: "Brief", endpoint: Endpoint, *, feedback: str | None = None,
           design: str | None = None, max_tokens: int | None = None, temperature: float | None = None,
           client: ModelClient | None = None, tracked_in: Path | None = None) -> DraftOutcome:
-    """Ask the local model for the app's files (a draft, a fix, or a design variant) and apply them."""
+    """Ask the local model for the app's files (a draft, a fix, or a design variant) and apply them.
+
+    The brief goes in as `brief.text_for(destination)`, the destination being the privacy
+    gate's decision about `endpoint`: a brief cleared for somewhere else raises before any
+    request is made."""
+    from macaron_cli import privacy
     from macaron_cli.models.prices import call_cost
 
+    brief_text = brief.text_for(privacy.draft(endpoint.url))
     max_tokens = max_tokens or int(os.environ.get("MACARON_DRAFT_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
     files, omitted = app_files(app_dir, prompt_budget_chars(max_tokens), tracked_in)
-    messages = build_messages(brief, files, omitted, feedback=feedback, design=design)
+    messages = build_messages(brief_text, files, omitted, feedback=feedback, design=design)
     own_client = client is None
     client = client or endpoint.client()
     started = time.perf_counter()

@@ -57,9 +57,11 @@ def resume_endpoint(state: dict) -> Endpoint | None:
 
 
 # ── per-phase accounting ────────────────────────────────────────────────────────────────
+# "where" (local | cloud) is the privacy gate's decision about the phase's model, the same
+# one the ledger records; "by" (draft | agent) says which model did it, for the sums.
 def record(state: dict, phase: str, where: str, model: str | None, input_tokens: int, output_tokens: int,
-           seconds: float, cost_usd: float) -> dict:
-    entry = {"phase": phase, "where": where, "model": model, "input_tokens": int(input_tokens),
+           seconds: float, cost_usd: float, by: str = "draft") -> dict:
+    entry = {"phase": phase, "where": where, "by": by, "model": model, "input_tokens": int(input_tokens),
              "output_tokens": int(output_tokens), "seconds": round(seconds, 2), "cost_usd": round(cost_usd, 6)}
     state.setdefault("phase_costs", []).append(entry)
     # The make's totals include the local phases, so budgets and the summary see them.
@@ -70,20 +72,28 @@ def record(state: dict, phase: str, where: str, model: str | None, input_tokens:
     return entry
 
 
-def record_local(state: dict, phase: str, outcomes: list[DraftOutcome]) -> dict:
-    """The local model's share: its tokens, its time (variants run at once: the longest)."""
-    return record(state, phase, "local", outcomes[0].model if outcomes else None,
+def record_local(state: dict, phase: str, outcomes: list[DraftOutcome], endpoint: Endpoint) -> dict:
+    """The draft model's share: its tokens, its time (variants run at once: the longest)."""
+    from macaron_cli import privacy
+
+    return record(state, phase, privacy.draft(endpoint.url).where, outcomes[0].model if outcomes else None,
                   sum(o.usage.input_tokens for o in outcomes), sum(o.usage.output_tokens for o in outcomes),
                   max((o.seconds for o in outcomes), default=0.0), sum(o.cost_usd for o in outcomes))
 
 
-def record_cloud(state: dict, phase: str, model: str | None, meter) -> dict:
-    """An agent phase: what the meter and the agent's clock added since the last cloud phase."""
-    done = [p for p in state.get("phase_costs", []) if p["where"] == "cloud"]
-    local = [p for p in state.get("phase_costs", []) if p["where"] == "local"]
+def _by(entry: dict) -> str:
+    # Makes recorded before "by" existed said "local" for the draft model, "cloud" for the agent.
+    return entry.get("by") or ("draft" if entry.get("where") == "local" else "agent")
+
+
+def record_agent(state: dict, phase: str, model: str | None, meter, destination) -> dict:
+    """An agent phase: what the meter and the agent's clock added since the last agent phase;
+    `destination` is the gate's decision about the agent's Claude."""
+    done = [p for p in state.get("phase_costs", []) if _by(p) == "agent"]
+    local = [p for p in state.get("phase_costs", []) if _by(p) == "draft"]
     tokens_in = meter.tokens.get("input", 0) + meter.tokens.get("cache_write", 0) + meter.tokens.get("cache_read", 0)
     entry = {
-        "phase": phase, "where": "cloud", "model": model,
+        "phase": phase, "where": destination.where, "by": "agent", "model": model,
         "input_tokens": tokens_in - sum(p["input_tokens"] for p in done + local),
         "output_tokens": meter.tokens.get("output", 0) - sum(p["output_tokens"] for p in done + local),
         "seconds": round(state.get("timings", {}).get("agent", 0.0) - sum(p["seconds"] for p in done), 2),
@@ -94,7 +104,7 @@ def record_cloud(state: dict, phase: str, model: str | None, meter) -> dict:
 
 
 # ── the phases ──────────────────────────────────────────────────────────────────────────
-def draft_phase(app: Path, state: dict, brief: str, endpoint: Endpoint, request, progress,
+def draft_phase(app: Path, state: dict, brief, endpoint: Endpoint, request, progress,
                 verify: Callable[[Path], object], remember: Callable | None = None):
     """Phase one: the local model drafts (one design, or N to choose from). Returns the report."""
     if request.variants > 1:
@@ -102,16 +112,16 @@ def draft_phase(app: Path, state: dict, brief: str, endpoint: Endpoint, request,
     progress.phase("draft", f"{endpoint.model or 'the local model'} at {endpoint.url} writes a first version")
     outcome = draft(app, brief, endpoint)
     _note(progress, outcome)
-    record_local(state, "draft", [outcome])
+    record_local(state, "draft", [outcome], endpoint)
     return verify(app)
 
 
-def fix_phase(app: Path, state: dict, phase: str, brief: str, endpoint: Endpoint, report, progress, verify):
+def fix_phase(app: Path, state: dict, phase: str, brief, endpoint: Endpoint, report, progress, verify):
     """A --local-only fix round: the local model gets the verification report."""
     progress.phase(phase, "the verification report goes back to the local model")
     outcome = draft(app, brief, endpoint, feedback=report.feedback())
     _note(progress, outcome)
-    record_local(state, phase, [outcome])
+    record_local(state, phase, [outcome], endpoint)
     return verify(app)
 
 
@@ -131,7 +141,7 @@ def _variants_phase(app, state, brief, endpoint, request, progress, verify, reme
     for variant in drafted:
         progress.note("  " + variant.line())
     outcomes = [x.outcome for x in drafted if x.outcome]
-    record_local(state, "draft", outcomes)
+    record_local(state, "draft", outcomes, endpoint)
     if not any(x.outcome and x.outcome.written for x in drafted):
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
     chosen = v.choose(drafted, request.pick, getattr(request, "choose_variant", None))

@@ -17,18 +17,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from macaron_cli import config
+from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
 from macaron_cli.maker import draft_phases
 from macaron_cli.maker import state as make_state
-from macaron_cli.maker.brief import Brief, build_brief, memory_levels
+from macaron_cli.maker.brief import Brief, build_brief
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
-from macaron_cli.maker.session import ModelError, endpoint_url, model_configured
+from macaron_cli.maker.session import ModelError, model_configured
 from macaron_cli.models.client import ModelFailure
 
 OFFLINE, AGENT = "offline", "agent"
-DEFAULT_CLOUD = "https://api.anthropic.com"  # where the agent goes without ANTHROPIC_BASE_URL
 
 
 @dataclass
@@ -133,10 +132,9 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     if mode in (AGENT, draft_phases.DRAFT):
         _warm_sdk_import()
     store = _open_memory()
-    # The brief goes to every model of the make: with --local-only only the draft model.
-    endpoint = None if mode == OFFLINE else draft.url if mode == draft_phases.LOCAL else endpoint_url()
     progress.phase("brief", "what macaron knows that bears on this")
-    brief = build_brief(idea, store, settings, endpoint, context=template.manifest.get("description", ""))
+    brief = build_brief(idea, store, settings, destinations(mode, draft, settings),
+                        context=template.manifest.get("description", ""))
     _confirm_advice(brief, request)
 
     from macaron_cli.maker.scaffold import app_title, make_slug, scaffold
@@ -176,6 +174,18 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         return _agent_phases(app, repo, state, brief, store, settings, progress)
 
 
+def destinations(mode: str, draft, settings) -> tuple[privacy.Destination, ...]:
+    """Every model the brief of a make in `mode` goes to (the gate clears it for all of them):
+    the agent's Claude, the draft model, both with --draft, the app folder offline."""
+    if mode == OFFLINE:
+        return (privacy.app_folder(),)
+    if mode == draft_phases.LOCAL:
+        return (privacy.draft(draft.url, settings),)
+    if mode == draft_phases.DRAFT:
+        return (privacy.draft(draft.url, settings), privacy.claude(settings))
+    return (privacy.claude(settings),)
+
+
 def _warm_sdk_import() -> None:
     """Import the Agent SDK (seconds of pydantic models) on a side thread while the main
     thread waits on git and the file system; the session then finds it imported."""
@@ -199,7 +209,7 @@ def _draft_phases(app, repo, state, brief, draft, request, store, settings, prog
 
     try:
         if "draft" not in state["phases"]:
-            report = draft_phases.draft_phase(app, state, brief.markdown(), draft, request, progress, verify, remember)
+            report = draft_phases.draft_phase(app, state, brief, draft, request, progress, verify, remember)
             _local_checkpoint(app, repo, state, meter, "draft", "the local model drafted the app", report)
         else:
             report = _verify(app, state, progress)
@@ -208,7 +218,7 @@ def _draft_phases(app, repo, state, brief, draft, request, store, settings, prog
         while state["rounds"] < state["max_rounds"] and not report.ok:
             state["rounds"] += 1
             phase = f"fix-{state['rounds']}"
-            report = draft_phases.fix_phase(app, state, phase, brief.markdown(), draft, report, progress, verify)
+            report = draft_phases.fix_phase(app, state, phase, brief, draft, report, progress, verify)
             _local_checkpoint(app, repo, state, meter, phase, f"local fix round {state['rounds']}", report)
     except ModelFailure as exc:
         return _stopped(app, repo, state, meter, "model-error", f"The local model failed: {exc}")
@@ -242,7 +252,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
     if request.max_rounds != 3:
         state["max_rounds"] = request.max_rounds
     store = _open_memory()
-    brief = _brief_from_state(state, store)
+    brief = _brief_from_state(state, store, destinations(state["mode"], draft or _state_draft(state), settings))
     repo = AppRepo.open(app)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state['phases']) or 'nothing'}")
@@ -251,15 +261,25 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
         return _agent_phases(app, repo, state, brief, store, settings, progress)
 
 
-def _brief_from_state(state: dict, store) -> Brief:
+def _state_draft(state: dict):
+    """The draft endpoint a make recorded (its URL decides where a --draft brief went)."""
+    from macaron_cli.models.client import Endpoint
+
+    saved = state.get("draft") or {}
+    return Endpoint(url=saved["url"], model=saved.get("model"), api=saved.get("api")) if saved.get("url") else None
+
+
+def _brief_from_state(state: dict, store, to: tuple) -> Brief:
+    """The brief again, from the memory ids the make recorded, through the gate again: a
+    memory made private (or forgotten) since does not come back."""
     memories = []
-    for memory_id in state.get("memory_ids", []):
+    for memory_id in state.get("memory_ids", []) if store is not None else []:
         try:
             memories.append(store.get(memory_id))
         except UserError:
             continue  # forgotten since: it stays forgotten
     return Brief(idea=state["idea"], language=state["language"], accent=state["accent"],
-                 settings=state["settings"], memories=memories, advice=state.get("advice"))
+                 settings=state["settings"], memories=privacy.release(memories, *to), advice=state.get("advice"))
 
 
 def _open_memory():
@@ -322,7 +342,12 @@ def _agent_phases(app, repo, state, brief, store, settings, progress, report=Non
 
     meter = CostMeter(budget_usd=state.get("budget_usd"), cost_usd=state.get("cost_usd", 0.0))
     meter.tokens.update(state.get("tokens") or {})
-    levels = memory_levels(endpoint_url(), settings.trusted_endpoints)
+    claude = privacy.claude(settings)
+    # The agent reads the brief from .macaron/brief.md (CLAUDE.md imports it): write the
+    # text cleared for Claude before its first request (a resumed make re-gated it above).
+    from macaron_cli.maker.scaffold import write_brief
+
+    write_brief(app, brief, claude)
     private = app / ".macaron"
 
     def on_deny(name, tool_input, reason):
@@ -330,7 +355,7 @@ def _agent_phases(app, repo, state, brief, store, settings, progress, report=Non
         progress.note(f"  ⛔ refused {name}: {reason}")
 
     hook = pre_tool_use(app, [config.home()], on_deny)
-    server = memory_server(store, levels, private / "memory_calls.jsonl", _ledger_search(state["slug"], settings))
+    server = memory_server(store, claude, private / "memory_calls.jsonl", _ledger_search(state["slug"], claude))
     model = _agent_model()
     try:
         if state["mode"] == draft_phases.DRAFT and "refine" not in state["phases"]:
@@ -387,7 +412,7 @@ def _turn(app, state, meter, progress, run_turn, agent_options, hook, server, mo
 
 def _checkpoint(app, repo, state, phase, message, report, meter) -> None:
     if not any(p["phase"] == phase for p in state.get("phase_costs", [])):  # an agent phase
-        draft_phases.record_cloud(state, phase, _agent_model(), meter)
+        draft_phases.record_agent(state, phase, _agent_model(), meter, privacy.claude())
     repo.checkpoint(phase, message, tests=_tests_status(report), cost_usd=round(meter.cost_usd, 6))
     _phase_done(app, state, phase)
 
@@ -442,33 +467,23 @@ def _result(app, repo, state, report, meter) -> MakeResult:
     )
 
 
-def _audit_endpoint(mode: str) -> str:
-    """Where the brief goes, as the ledger records it (offline: nowhere but this machine)."""
-    if mode == draft_phases.LOCAL:
-        from macaron_cli.models.client import draft_endpoint
-
-        return draft_endpoint().url
-    return "localhost" if mode == OFFLINE else (endpoint_url() or DEFAULT_CLOUD)
-
-
 def _ledger_brief(slug, brief, mode, template, settings) -> None:
-    """Tell the ledger which memories went where for this app, and why this template."""
+    """Tell the ledger which memories went where for this app (each destination as the gate
+    decided it), and why this template."""
     from macaron_cli.ledger import signals
 
-    signals.brief_made(slug, brief.memories, _audit_endpoint(mode), template=template.name,
+    signals.brief_made(slug, brief.memories, template=template.name,
                        domain=_domain(brief), from_app=template.from_app,
-                       reason=template.lineage_reason or "keywords: " + (", ".join(template.matched) or "none matched"),
-                       trusted=settings.trusted_endpoints)
+                       reason=template.lineage_reason or "keywords: " + (", ".join(template.matched) or "none matched"))
 
 
-def _ledger_search(slug: str, settings):
+def _ledger_search(slug: str, destination: privacy.Destination):
     """Each memory_search answer is a send of memories to the model: the ledger audits it."""
 
     def record(query, memories):
         from macaron_cli.ledger.store import Ledger, node
 
-        Ledger.open().record_request(node("brief", slug), _audit_endpoint(AGENT), memories,
-                                     purpose="memory_search", trusted=settings.trusted_endpoints)
+        Ledger.open().record_request(node("brief", slug), destination, memories, purpose="memory_search")
 
     return record
 

@@ -144,9 +144,11 @@ def claude_md(manifest: dict, title: str, idea: str) -> str:
                                       template=manifest.get("template", ""), idea=idea)
 
 
-def write_brief(app: Path, brief: Brief) -> None:
+def write_brief(app: Path, brief: Brief, destination=None) -> None:
+    """The private brief the agents read; with `destination`, the text cleared for it."""
     private = config.ensure_private_dir(app / PRIVATE_DIR)
-    (private / "brief.md").write_text(brief.markdown(), encoding="utf-8")
+    text = brief.text_for(destination) if destination is not None else brief.markdown()
+    (private / "brief.md").write_text(text, encoding="utf-8")
 
 
 def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Path:

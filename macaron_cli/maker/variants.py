@@ -58,7 +58,7 @@ def check_request(variants: int, pick: int | None, draft_mode: bool) -> None:
         raise UserError(f"--pick must be between 1 and {variants} (the number of --variants).")
 
 
-def draft_variants(app: Path, brief: str, endpoint: Endpoint, count: int, verify: Callable) -> list[Variant]:
+def draft_variants(app: Path, brief, endpoint: Endpoint, count: int, verify: Callable) -> list[Variant]:
     """Draft `count` designs at once, each in a copy of the app under .macaron/variants/, then verify each."""
     root = app / ".macaron" / "variants"
     shutil.rmtree(root, ignore_errors=True)

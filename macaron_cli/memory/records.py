@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from macaron_cli.errors import UserError
 
 KINDS = ("fact", "preference", "episode", "app", "feedback")
-# Ordered from most to least shareable; see memory/privacy.py for who may see what.
+# Ordered from most to least shareable; see macaron_cli/privacy.py (the gate) for who may see what.
 PRIVACY_LEVELS = ("public", "personal", "private", "secret")
 SOURCES = ("chat", "make", "manual", "import")
 

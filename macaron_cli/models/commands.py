@@ -19,7 +19,7 @@ import httpx
 
 from macaron_cli import config
 from macaron_cli.errors import UserError, WorkFailed
-from macaron_cli.memory.privacy import allowed_levels, is_local_endpoint
+from macaron_cli import privacy
 from macaron_cli.models import engines
 from macaron_cli.models.client import ModelClient, ModelFailure, draft_endpoint, normalize_base_url
 
@@ -49,11 +49,11 @@ def draft_serve(engine: str | None = None, model: str | None = None, gpus: int =
 
 def draft_status(json_out: bool = False) -> int:
     endpoint = draft_endpoint()
-    settings = config.load_settings()
+    destination = privacy.draft(endpoint.url, config.load_settings())
     status = {
         "url": endpoint.url, "model": endpoint.model, "api": endpoint.api,
-        "local": is_local_endpoint(endpoint.url),
-        "private_memories": "private" in allowed_levels(endpoint.url, settings.trusted_endpoints),
+        "local": destination.local, "why": destination.reason,
+        "private_memories": "private" in destination.levels,
     }
     try:
         with endpoint.client() as client:
@@ -77,6 +77,7 @@ def draft_status(json_out: bool = False) -> int:
         print_json(status)
         return 0
     where = "this machine" if status["local"] else "remote (counts as cloud)"
+    where += f": {destination.reason}"
     _say(f"endpoint  {status['url']}  ({where})")
     _say(f"model     {status['model']}  ({status['api']} wire)")
     _say(f"speed     {status['tokens_per_second']} tokens/s, first token after {status['first_token_seconds']} s")
@@ -120,6 +121,7 @@ def _serve(engine: str, plan: engines.Launch, url: str) -> int:
             if subprocess.run(command, env=env, stdout=subprocess.DEVNULL).returncode != 0:
                 raise WorkFailed(f"`{' '.join(command)}` failed; check the model name")
         _, served, api = _attach(url, plan.served_model)
+        config.save_settings({"draft_served_url": url})  # the gate: macaron started this one
         _say(f"Draft model ready: {served} at {url} ({api} wire), saved in {config.config_path()}. "
              "Ctrl-C stops it.")
         code = proc.wait()

@@ -82,14 +82,15 @@ def call_cost(endpoint_url: str | None, model: str | None, usage, gpu_usd_per_ho
     A remote model missing from the table costs 0 here rather than a guess; the summary
     says the price is unknown (see `is_priced`).
     """
-    from macaron_cli.memory.privacy import is_local_endpoint
+    from macaron_cli.privacy import is_loopback
 
-    if is_local_endpoint(endpoint_url):
+    # Who pays, not who may see: a loopback server runs on the person's own GPU.
+    if is_loopback(endpoint_url):
         return gpu_cost(usage.seconds, gpu_usd_per_hour)
     return token_cost(model, usage.input_tokens, usage.output_tokens) or 0.0
 
 
 def is_priced(endpoint_url: str | None, model: str | None) -> bool:
-    from macaron_cli.memory.privacy import is_local_endpoint
+    from macaron_cli.privacy import is_loopback
 
-    return is_local_endpoint(endpoint_url) or price_for(model) is not None
+    return is_loopback(endpoint_url) or price_for(model) is not None

@@ -1,0 +1,265 @@
+"""The one privacy gate: may this memory go to this destination?
+
+Every path that puts the person's memories into something that leaves macaron asks here:
+chat (the answer's system prompt, extraction's "known memories", what is coming up),
+make's brief (agent build, refine and fix rounds, the draft, variants and local fix
+rounds all read it), the agents' `memory_search` tool, chat's hand-off to make (the same
+pipeline), `feedback export` and `share`.
+
+Levels (memory/records.py): `public` and `personal` may go anywhere; `private` only to a
+destination on this machine or one the person lists in `trusted_endpoints`; `secret`
+never goes to any model (it is shown to the person only).
+
+Where a destination is (decided here, from config and the environment, never by a flag's
+name):
+- Claude is the cloud whatever its URL: a loopback ANTHROPIC_BASE_URL is usually a proxy
+  or gateway on the way to Claude. Only a URL the person lists in `trusted_endpoints`
+  makes it trusted.
+- The draft model is this machine's when macaron started it (`macaron draft serve`
+  records its URL as `draft_served_url`) or when it is a loopback URL configured as the
+  draft model (MACARON_DRAFT_URL or `draft_url`); a trusted URL counts too. Anything
+  else is the cloud, whatever model it serves.
+- An export (`feedback export`, a `share` bundle) is a file meant to leave: the cloud.
+- The app folder with no model (an offline make) is on this machine, but a later cloud
+  session in the app reads the brief there, so it gets only what any model may see.
+- The person (notebook mode, /why, the TUI) sees everything but `secret` in chat.
+
+How it is enforced: memory text reaches a request only as a `Cleared` value, and only this
+module makes one (`release`, `search`). The builders of requests (the brief, chat's
+system prompt and extraction prompt, memory_search answers, the draft's messages) take a
+`Cleared` and call `cleared.bound_for(destination)` for the destination they are about to
+send to, which raises `PrivacyViolation` when the memories were cleared for somewhere
+else. `--json`, the ledger and `macaron why` read `Destination.cloud` from the same
+decision.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+from urllib.parse import urlparse
+
+LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
+ANTHROPIC_CLOUD = "https://api.anthropic.com"
+ALL_LEVELS = ("public", "personal", "private", "secret")
+CLOUD_LEVELS = frozenset({"public", "personal"})
+LOCAL_LEVELS = frozenset({"public", "personal", "private"})
+
+
+class PrivacyViolation(RuntimeError):
+    """A request builder was handed memories cleared for another destination (a bug, never input)."""
+
+
+# ── addresses ───────────────────────────────────────────────────────────────────────────
+def _parse(url: str):
+    return urlparse(url if "//" in url else f"http://{url}")
+
+
+def is_loopback(url: str | None) -> bool:
+    """True when `url` points at this machine. Says where a server listens, not who runs the
+    model behind it: only the gate turns that into local or cloud."""
+    if not url:
+        return False
+    host = (_parse(url).hostname or "").lower()
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def same_endpoint(a: str | None, b: str | None) -> bool:
+    """Same scheme-less host and port (an explicit default port equals none)."""
+    if not a or not b:
+        return False
+    pa, pb = _parse(a), _parse(b)
+
+    def port(p):
+        return p.port or {"https": 443, "http": 80}.get(p.scheme)
+
+    return pa.hostname is not None and (pa.hostname.lower(), port(pa)) == ((pb.hostname or "").lower(), port(pb))
+
+
+def is_trusted(url: str | None, trusted: Iterable[str] | None) -> bool:
+    """True when the person listed `url` (same host and port) in `trusted_endpoints`."""
+    return any(same_endpoint(url, t) for t in (trusted or []))
+
+
+# ── destinations ────────────────────────────────────────────────────────────────────────
+@dataclass(frozen=True)
+class Destination:
+    """Where a request (or a file) goes, and whether that is this machine."""
+
+    kind: str  # claude | draft | export | app | person
+    url: str | None
+    local: bool
+    reason: str
+
+    @property
+    def cloud(self) -> bool:
+        return not self.local
+
+    @property
+    def where(self) -> str:
+        """What --json, the ledger and `why` say: "local" or "cloud"."""
+        return "local" if self.local else "cloud"
+
+    @property
+    def levels(self) -> frozenset[str]:
+        """The privacy levels that may go there (never `secret`). The app folder is on this
+        machine, but a later cloud session reads what is left there: what any model may see."""
+        return LOCAL_LEVELS if self.local and self.kind != "app" else CLOUD_LEVELS
+
+    @property
+    def label(self) -> str:
+        """The endpoint as the ledger records it."""
+        return self.url or ("localhost" if self.local else self.kind)
+
+
+def _settings(settings):
+    if settings is not None:
+        return settings
+    from macaron_cli import config
+
+    return config.load_settings()
+
+
+def _normal(url: str) -> str:
+    return url.rstrip("/")
+
+
+def claude(settings=None, url: str | None = None) -> Destination:
+    """Claude (chat, the Agent SDK) at ANTHROPIC_BASE_URL: the cloud unless the person trusts that URL."""
+    url = _normal(url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_CLOUD)
+    if is_trusted(url, _settings(settings).trusted_endpoints):
+        return Destination("claude", url, True, f"{url} is listed in trusted_endpoints")
+    if is_loopback(url):
+        return Destination("claude", url, False, f"Claude is the cloud even through a loopback address ({url}); "
+                                                 "list it in trusted_endpoints if it is a model of your own")
+    return Destination("claude", url, False, "Claude is a cloud model")
+
+
+def draft(url: str | None = None, settings=None) -> Destination:
+    """The draft model (MACARON_DRAFT_URL or config's draft_url unless `url` is given)."""
+    settings = _settings(settings)
+    url = _normal(url or os.environ.get("MACARON_DRAFT_URL") or settings.draft_url or "")
+    served = settings.raw.get("draft_served_url") if isinstance(settings.raw, dict) else None
+    if not url:
+        return Destination("draft", None, False, "no draft model is configured")
+    if is_trusted(url, settings.trusted_endpoints):
+        return Destination("draft", url, True, f"{url} is listed in trusted_endpoints")
+    if isinstance(served, str) and same_endpoint(url, served) and is_loopback(url):
+        return Destination("draft", url, True, "macaron started this draft model on this machine (draft serve)")
+    if is_loopback(url):
+        return Destination("draft", url, True, "the draft model is configured at a loopback address on this machine")
+    return Destination("draft", url, False, f"the draft model at {url} is on another machine: it counts as cloud")
+
+
+def export(what: str) -> Destination:
+    """A file meant to leave this machine (`feedback export`, a `share` bundle)."""
+    return Destination("export", None, False, f"{what} is meant to leave this machine")
+
+
+def app_folder() -> Destination:
+    """A brief written into an app with no model now (offline): it stays on this machine, but
+    a later cloud session in the app reads it, so it carries what any model may see."""
+    return Destination("app", None, True, "no model now; the brief stays in the app, where a later "
+                                          "cloud session may read it")
+
+
+def person() -> Destination:
+    """Shown to the person only (notebook mode): nothing is sent anywhere."""
+    return Destination("person", None, True, "shown to you only; nothing is sent")
+
+
+# ── the decision ────────────────────────────────────────────────────────────────────────
+def may_go(memory, destination: Destination) -> bool:
+    """May `memory` (a Memory or a search hit) go to `destination`?"""
+    return getattr(memory, "memory", memory).privacy in destination.levels
+
+
+def levels_for(*destinations: Destination) -> frozenset[str]:
+    """The levels that may go to every one of `destinations` (a brief read by two models)."""
+    levels = frozenset(LOCAL_LEVELS)
+    for d in destinations:
+        levels &= d.levels
+    return levels
+
+
+_TOKEN = object()
+
+
+class Cleared:
+    """Memories (or search hits) the gate released for one or more destinations.
+
+    Only `release` and `search` below make one: the constructor refuses anyone else. It
+    reads like the list it holds; the request builders call `bound_for(destination)`
+    before putting its text into a request, so memories cleared for the draft model on
+    this machine can never be put into a request to Claude.
+    """
+
+    __slots__ = ("_items", "destinations")
+
+    def __init__(self, items, destinations: tuple[Destination, ...], token=None):
+        if token is not _TOKEN:
+            raise PrivacyViolation("only macaron_cli.privacy may clear memories (use privacy.release)")
+        self._items = tuple(items)
+        self.destinations = tuple(destinations)
+
+    def bound_for(self, destination: Destination) -> "Cleared":
+        """Self, when it was cleared for `destination`; else PrivacyViolation."""
+        if destination not in self.destinations:
+            raise PrivacyViolation(f"memories cleared for {[d.label for d in self.destinations]} "
+                                   f"cannot go to {destination.label}")
+        return self
+
+    @property
+    def memories(self) -> list:
+        return [getattr(m, "memory", m) for m in self._items]
+
+    @property
+    def ids(self) -> list[str]:
+        return [m.id for m in self.memories]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Cleared(self._items[index], self.destinations, _TOKEN)
+        return self._items[index]
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __repr__(self) -> str:
+        return f"Cleared({len(self._items)} for {[d.label for d in self.destinations]})"
+
+
+def release(items: Iterable, *destinations: Destination) -> Cleared:
+    """Keep the memories (or hits) that may go to every one of `destinations`, in order."""
+    if not destinations:
+        raise ValueError("release needs at least one destination")
+    levels = levels_for(*destinations)
+    kept = [m for m in items if getattr(m, "memory", m).privacy in levels]
+    return Cleared(kept, destinations, _TOKEN)
+
+
+def nothing(*destinations: Destination) -> Cleared:
+    return Cleared((), destinations, _TOKEN)
+
+
+def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) -> Cleared:
+    """The store's hits for `query` that may go to every one of `destinations`: the store
+    prefilters by level, and `release` checks again so a store that ignored the filter
+    could never leak."""
+    if store is None or not query.strip():
+        return nothing(*destinations)
+    hits = store.search(query, k=k, privacy=sorted(levels_for(*destinations)), **kwargs)
+    return release(hits, *destinations)
