@@ -6,17 +6,65 @@ implementation only when it runs, so `macaron --help` stays instant.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from macaron_cli import __version__
 
+
+class _Macaron(TyperGroup):
+    """The root command: the one place where whatever a command raises becomes an exit code."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _UsageError as exc:
+            _usage_error(exc)
+
+    def invoke(self, ctx):
+        try:
+            result = super().invoke(ctx)
+        except KeyboardInterrupt:
+            _fail("Interrupted.", 130)
+        except _UsageError as exc:
+            _usage_error(exc)
+        except Exception as exc:  # noqa: BLE001 - the one top-level handler
+            if _is_click(exc):
+                raise
+            from macaron_cli.errors import exit_for
+
+            code, message = exit_for(exc, verbose=bool(ctx.params.get("verbose")))
+            _fail(message, code)
+        if isinstance(result, int) and not isinstance(result, bool) and result:
+            raise typer.Exit(result)
+        return result
+
+
+# Typer may bundle its own Click: find its UsageError through a class Typer exports.
+_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def _usage_error(exc) -> None:
+    """Click's bad-usage message (a missing argument, a number out of range) as one line, exit 2."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `macaron`: Click shows the help
+        raise exc
+    message = exc.format_message().rstrip(".")
+    where = f" (see `{exc.ctx.command_path} -h`)" if getattr(exc, "ctx", None) else ""
+    _fail(message[:1].lower() + message[1:] + where + ".", exc.exit_code)
+
+
+def _is_click(exc: BaseException) -> bool:
+    """Click's own exits and usage errors (exit 0/2, already one clear message): let Click show them."""
+    return any(c.__module__.split(".")[0] in ("click", "typer") for c in type(exc).__mro__)
+
+
 app = typer.Typer(
     name="macaron",
+    cls=_Macaron,
     help="A friend who remembers you, and a coder who builds your personal mini-apps.",
     no_args_is_help=True,
     add_completion=False,
@@ -31,25 +79,41 @@ app.add_typer(memory_app, name="memory")
 app.add_typer(draft_app, name="draft")
 app.add_typer(feedback_app, name="feedback")
 
+# Upper bounds keep numbers where the code below can use them (a 14-digit --k overflowed
+# LanceDB); they are far above anything a person needs.
+_MAX_COUNT = 1_000_000_000
+_PORT = {"min": 1, "max": 65535}
 
-def _run(target: str, /, **kwargs) -> None:
-    """Import `module:function` lazily, call it, and map macaron's errors to exit codes."""
-    from macaron_cli.errors import MacaronError
 
-    module_name, func_name = target.split(":")
+def _run(func: Callable[..., object], /, **kwargs) -> int | None:
+    """Call a command's implementation once its text arguments are known to be text."""
+    for name, value in kwargs.items():
+        if isinstance(value, str) and _has_surrogate(value):
+            from macaron_cli.errors import UserError
+
+            what = _ARGUMENTS.get(name, "--" + name.replace("_", "-"))
+            raise UserError(f"the {what} you gave is not valid UTF-8 text; type it again (or fix the terminal's encoding).")
+    result = func(**kwargs)
+    return result if isinstance(result, int) else None
+
+
+_ARGUMENTS = {"memory_id": "ID", "app_ref": "APP", "text": "text", "idea": "idea", "query": "query",
+              "target": "MEMORY_ID, APP or last"}
+
+
+def _has_surrogate(text: str) -> bool:
+    """Bytes that are not UTF-8 reach Python as lone surrogates; nothing can store or print them."""
     try:
-        func = getattr(importlib.import_module(module_name), func_name)
-        result = func(**kwargs)
-    except MacaronError as exc:
-        _fail(str(exc), exc.exit_code)
-    except KeyboardInterrupt:
-        _fail("Interrupted.", 130)
-    if isinstance(result, int) and result:
-        raise typer.Exit(result)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _fail(message: str, code: int) -> None:
-    print(f"macaron: {message}", file=sys.stderr)
+    from macaron_cli.output import safe_text
+
+    print(f"macaron: {safe_text(message)}", file=sys.stderr)
     raise typer.Exit(code)
 
 
@@ -59,18 +123,29 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+def _finite(value: float | None) -> float | None:
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter("give a number of USD, like 1.50.")
+    return value
+
+
 @app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="On an unexpected error, show the traceback."),
 ) -> None:
     pass
 
 
 # ── the friend ──────────────────────────────────────────────────────────────────────────
 @app.command()
-def chat(model: Optional[str] = typer.Option(None, "--model", help="claude | local | none")) -> None:
+def chat(model: Optional[str] = typer.Option(None, "--model", help="claude | local | none")) -> int | None:
     """Talk with your friend, who remembers what matters to you."""
-    _run("macaron_cli.friend.commands:chat", model=model)
+    from macaron_cli.friend import commands as friend
+
+    return _run(friend.chat, model=model)
 
 
 # ── the coder ───────────────────────────────────────────────────────────────────────────
@@ -80,19 +155,21 @@ def make(
     template: Optional[str] = typer.Option(None, "--template", help="Start from this template."),
     from_app: Optional[str] = typer.Option(None, "--from", help="Start from one of your apps or a shared bundle."),
     draft: bool = typer.Option(False, "--draft", help="Local model drafts first, Claude refines."),
-    variants: int = typer.Option(1, "--variants", help="With --draft: how many designs to draft."),
-    pick: Optional[int] = typer.Option(None, "--pick", help="With --variants: choose design K without asking."),
+    variants: int = typer.Option(1, "--variants", min=1, max=100, help="With --draft: how many designs to draft."),
+    pick: Optional[int] = typer.Option(None, "--pick", min=1, max=100, help="With --variants: choose design K without asking."),
     local_only: bool = typer.Option(False, "--local-only", help="Use only the local model: nothing leaves this machine."),
     offline: bool = typer.Option(False, "--offline", help="No model at all: a personalised template."),
-    budget: Optional[float] = typer.Option(None, "--budget", help="Stop cleanly at this cost in USD."),
-    max_rounds: int = typer.Option(3, "--max-rounds", help="Verify-and-fix rounds at most."),
+    budget: Optional[float] = typer.Option(None, "--budget", callback=_finite, help="Stop cleanly at this cost in USD."),
+    max_rounds: int = typer.Option(3, "--max-rounds", min=0, max=100, help="Verify-and-fix rounds at most."),
     resume: Optional[str] = typer.Option(None, "--resume", help="Resume an interrupted make of this app."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Answer yes to confirmations, skip the feedback question."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
-) -> None:
+) -> int | None:
     """Turn one sentence into a personal mini-app in its own git repo."""
-    _run(
-        "macaron_cli.maker.commands:make",
+    from macaron_cli.maker import commands as maker
+
+    return _run(
+        maker.make,
         idea=idea, template=template, from_app=from_app, draft=draft, variants=variants,
         pick=pick, local_only=local_only, offline=offline, budget=budget,
         max_rounds=max_rounds, resume=resume, yes=yes, json_out=json_out,
@@ -103,19 +180,23 @@ def make(
 def apps(
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
     tree: bool = typer.Option(False, "--tree", help="Show lineage with outcomes."),
-) -> None:
+) -> int | None:
     """List the apps macaron made for you."""
-    _run("macaron_cli.ledger.commands:list_apps", json_out=json_out, tree=tree)
+    from macaron_cli.ledger import commands as ledger
+
+    return _run(ledger.list_apps, json_out=json_out, tree=tree)
 
 
 @app.command()
 def run(
     app_ref: Optional[str] = typer.Argument(None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."),
-    port: Optional[int] = typer.Option(None, "--port", help="Port on 127.0.0.1 (default: a free one)."),
+    port: Optional[int] = typer.Option(None, "--port", **_PORT, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
-) -> None:
+) -> int | None:
     """Serve an app on this machine until Ctrl-C."""
-    _run("macaron_cli.sandbox.commands:run_app", app_ref=app_ref, port=port, open_browser=open_browser)
+    from macaron_cli.sandbox import commands as sandbox
+
+    return _run(sandbox.run_app, app_ref=app_ref, port=port, open_browser=open_browser)
 
 
 # ── checkpoints ─────────────────────────────────────────────────────────────────────────
@@ -123,33 +204,39 @@ def run(
 def checkpoint(
     app_ref: Optional[str] = typer.Argument(None, metavar="[APP]"),
     message: str = typer.Option(..., "-m", "--message", help="What this checkpoint is."),
-) -> None:
+) -> int | None:
     """Save the app as it is now (every file, however it was changed)."""
-    _run("macaron_cli.checkpoint_commands:checkpoint", app_ref=app_ref, message=message)
+    from macaron_cli import checkpoint_commands
+
+    return _run(checkpoint_commands.checkpoint, app_ref=app_ref, message=message)
 
 
 @app.command()
 def checkpoints(
     app_ref: Optional[str] = typer.Argument(None, metavar="[APP]"),
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
-) -> None:
+) -> int | None:
     """List an app's checkpoints, oldest first."""
-    _run("macaron_cli.checkpoint_commands:list_checkpoints", app_ref=app_ref, json_out=json_out)
+    from macaron_cli import checkpoint_commands
+
+    return _run(checkpoint_commands.list_checkpoints, app_ref=app_ref, json_out=json_out)
 
 
 @app.command()
 def rollback(
     app_ref: Optional[str] = typer.Argument(None, metavar="[APP]"),
-    to: Optional[int] = typer.Option(None, "--to", help="Checkpoint id to return to."),
-    steps: Optional[int] = typer.Option(None, "--steps", help="Go back this many checkpoints."),
+    to: Optional[int] = typer.Option(None, "--to", min=1, max=_MAX_COUNT, help="Checkpoint id to return to."),
+    steps: Optional[int] = typer.Option(None, "--steps", min=1, max=_MAX_COUNT, help="Go back this many checkpoints."),
     undo: bool = typer.Option(False, "--undo", help="Undo the last rollback."),
     with_data: bool = typer.Option(False, "--with-data", help="Also restore the app's data."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; change nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-) -> None:
+) -> int | None:
     """Return an app to a checkpoint. Nothing is lost: --undo brings it all back."""
-    _run(
-        "macaron_cli.checkpoint_commands:rollback", app_ref=app_ref, to=to, steps=steps,
+    from macaron_cli import checkpoint_commands
+
+    return _run(
+        checkpoint_commands.rollback, app_ref=app_ref, to=to, steps=steps,
         undo=undo, with_data=with_data, dry_run=dry_run, yes=yes,
     )
 
@@ -159,35 +246,45 @@ def rollback(
 def rate(
     app_ref: str = typer.Argument(..., metavar="APP"),
     stars: int = typer.Argument(..., metavar="1-5"),
-) -> None:
+) -> int | None:
     """Tell macaron how well an app serves you."""
-    _run("macaron_cli.ledger.commands:rate", app_ref=app_ref, stars=stars)
+    from macaron_cli.ledger import commands as ledger
+
+    return _run(ledger.rate, app_ref=app_ref, stars=stars)
 
 
 @app.command()
-def why(target: str = typer.Argument("last", metavar="(MEMORY_ID | APP | last)")) -> None:
+def why(target: str = typer.Argument("last", metavar="(MEMORY_ID | APP | last)")) -> int | None:
     """Why a memory was used, why an app looks as it does, where a memory was sent."""
-    _run("macaron_cli.ledger.commands:why", target=target)
+    from macaron_cli.ledger import commands as ledger
+
+    return _run(ledger.why, target=target)
 
 
 @app.command()
-def share(app_ref: Optional[str] = typer.Argument(None, metavar="[APP]")) -> None:
+def share(app_ref: Optional[str] = typer.Argument(None, metavar="[APP]")) -> int | None:
     """Bundle an app's code and lineage (no data, no memories) for someone else."""
-    _run("macaron_cli.ledger.commands:share", app_ref=app_ref)
+    from macaron_cli.ledger import commands as ledger
+
+    return _run(ledger.share, app_ref=app_ref)
 
 
 @feedback_app.command("export")
-def feedback_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL (default: stdout).")) -> None:
+def feedback_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
     """Export on-policy feedback (private content excluded) for tuning a local model."""
-    _run("macaron_cli.ledger.commands:feedback_export", file=file)
+    from macaron_cli.ledger import commands as ledger
+
+    return _run(ledger.feedback_export, file=file)
 
 
 # ── memory ──────────────────────────────────────────────────────────────────────────────
 @memory_app.callback(invoke_without_command=True)
-def memory(ctx: typer.Context) -> None:
+def memory(ctx: typer.Context) -> int | None:
     """Browse your memory (a terminal app) when no subcommand is given."""
     if ctx.invoked_subcommand is None:
-        _run("macaron_cli.tui.app:browse")
+        from macaron_cli.tui import app as tui
+
+        return _run(tui.browse)
 
 
 @memory_app.command("add")
@@ -199,10 +296,12 @@ def memory_add(
     kind: str = typer.Option("fact", "--kind", help="fact | preference | episode | app | feedback"),
     pin: bool = typer.Option(False, "--pin"),
     json_out: bool = typer.Option(False, "--json"),
-) -> None:
+) -> int | None:
     """Remember something."""
-    _run(
-        "macaron_cli.memory.commands:add", text=text, domain=domain, lang=lang,
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(
+        memory_commands.add, text=text, domain=domain, lang=lang,
         privacy=privacy, kind=kind, pin=pin, json_out=json_out,
     )
 
@@ -210,51 +309,63 @@ def memory_add(
 @memory_app.command("search")
 def memory_search(
     query: Optional[str] = typer.Argument(None),
-    k: int = typer.Option(10, "--k"),
+    k: int = typer.Option(10, "--k", min=1, max=10_000, help="How many memories at most."),
     batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"id","query"}; prints JSONL hits.'),
     json_out: bool = typer.Option(False, "--json"),
-) -> None:
+) -> int | None:
     """Find memories."""
-    _run("macaron_cli.memory.commands:search", query=query, k=k, batch=batch, json_out=json_out)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.search, query=query, k=k, batch=batch, json_out=json_out)
 
 
 @memory_app.command("list")
 def memory_list(
-    limit: int = typer.Option(50, "--limit"),
+    limit: int = typer.Option(50, "--limit", min=1, max=_MAX_COUNT),
     json_out: bool = typer.Option(False, "--json"),
-) -> None:
+) -> int | None:
     """List memories, newest first."""
-    _run("macaron_cli.memory.commands:list_memories", limit=limit, json_out=json_out)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.list_memories, limit=limit, json_out=json_out)
 
 
 @memory_app.command("forget")
-def memory_forget(memory_id: str = typer.Argument(..., metavar="ID")) -> None:
+def memory_forget(memory_id: str = typer.Argument(..., metavar="ID")) -> int | None:
     """Forget a memory for good (no trace left on disk)."""
-    _run("macaron_cli.memory.commands:forget", memory_id=memory_id)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.forget, memory_id=memory_id)
 
 
 @memory_app.command("pin")
 def memory_pin(
     memory_id: str = typer.Argument(..., metavar="ID"),
     unpin: bool = typer.Option(False, "--unpin"),
-) -> None:
+) -> int | None:
     """Pin a memory so it always weighs more."""
-    _run("macaron_cli.memory.commands:pin", memory_id=memory_id, unpin=unpin)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.pin, memory_id=memory_id, unpin=unpin)
 
 
 @memory_app.command("edit")
 def memory_edit(
     memory_id: str = typer.Argument(..., metavar="ID"),
     text: str = typer.Argument(...),
-) -> None:
+) -> int | None:
     """Correct a memory (the old version stays linked)."""
-    _run("macaron_cli.memory.commands:edit", memory_id=memory_id, text=text)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.edit, memory_id=memory_id, text=text)
 
 
 @memory_app.command("stats")
-def memory_stats(json_out: bool = typer.Option(False, "--json")) -> None:
+def memory_stats(json_out: bool = typer.Option(False, "--json")) -> int | None:
     """How much macaron remembers, by kind, domain, language and privacy."""
-    _run("macaron_cli.memory.commands:stats", json_out=json_out)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.stats, json_out=json_out)
 
 
 @memory_app.command("reembed")
@@ -264,15 +375,19 @@ def memory_reembed() -> None:
 
 
 @memory_app.command("import")
-def memory_import(file: Path = typer.Argument(..., help="JSONL, one memory per line.")) -> None:
+def memory_import(file: Path = typer.Argument(..., help="JSONL, one memory per line.")) -> int | None:
     """Import memories from JSONL (keeps given ids and dates)."""
-    _run("macaron_cli.memory.commands:import_jsonl", file=file)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.import_jsonl, file=file)
 
 
 @memory_app.command("export")
-def memory_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL (default: stdout).")) -> None:
+def memory_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
     """Export every memory to JSONL."""
-    _run("macaron_cli.memory.commands:export_jsonl", file=file)
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.export_jsonl, file=file)
 
 
 # ── the local draft model ───────────────────────────────────────────────────────────────
@@ -280,27 +395,33 @@ def memory_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL
 def draft_serve(
     engine: Optional[str] = typer.Option(None, "--engine", help="vllm | sglang | llama-server | ollama | llama-cpp"),
     model: Optional[str] = typer.Option(None, "--model", help="Model name or path."),
-    gpus: int = typer.Option(1, "--gpus", help="GPUs for tensor parallelism."),
-    port: int = typer.Option(8000, "--port"),
+    gpus: int = typer.Option(1, "--gpus", min=1, max=1024, help="GPUs for tensor parallelism."),
+    port: int = typer.Option(8000, "--port", **_PORT),
     attach: Optional[str] = typer.Option(None, "--attach", help="Use a server already running at this URL."),
-) -> None:
+) -> int | None:
     """Start (or attach to) a local model server for drafts."""
-    _run(
-        "macaron_cli.models.commands:draft_serve", engine=engine, model=model, gpus=gpus,
+    from macaron_cli.models import commands as models
+
+    return _run(
+        models.draft_serve, engine=engine, model=model, gpus=gpus,
         port=port, attach=attach,
     )
 
 
 @draft_app.command("status")
-def draft_status(json_out: bool = typer.Option(False, "--json")) -> None:
+def draft_status(json_out: bool = typer.Option(False, "--json")) -> int | None:
     """Endpoint, model, wire format and a quick tokens-per-second probe."""
-    _run("macaron_cli.models.commands:draft_status", json_out=json_out)
+    from macaron_cli.models import commands as models
+
+    return _run(models.draft_status, json_out=json_out)
 
 
 @app.command()
-def doctor(json_out: bool = typer.Option(False, "--json")) -> None:
+def doctor(json_out: bool = typer.Option(False, "--json")) -> int | None:
     """What macaron can use on this machine, and how to get what is missing."""
-    _run("macaron_cli.doctor:doctor", json_out=json_out)
+    from macaron_cli import doctor as doctor_module
+
+    return _run(doctor_module.doctor, json_out=json_out)
 
 
 def main() -> None:

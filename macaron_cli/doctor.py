@@ -91,9 +91,9 @@ def doctor(json_out: bool = False) -> None:
 
         print_json([asdict(c) for c in checks])
         return
-    from macaron_cli.output import console
+    from macaron_cli.output import Out
 
-    out = console()
+    out = Out()
     for c in checks:
         mark = "[green]✓[/]" if c.ok else "[yellow]·[/]"
-        out.print(f"{mark} [bold]{c.name}[/]: {c.detail}" + (f"  [dim]→ {c.fix}[/]" if c.fix else ""))
+        out.line(mark + " [bold]{}[/]: {}" + ("  [dim]→ {}[/]" if c.fix else ""), c.name, c.detail, *([c.fix] if c.fix else []))

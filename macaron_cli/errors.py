@@ -17,3 +17,77 @@ class UserError(MacaronError):
 
 class WorkFailed(MacaronError):
     exit_code = 1
+
+
+def exit_for(exc: BaseException, verbose: bool = False) -> tuple[int, str]:
+    """The exit code and the one line a person sees for what a command raised (cli.py's handler).
+
+    macaron's own errors say what they mean. An OSError is the machine's state (a full disk,
+    a home that is a file, a folder without permission): exit 2 with what to do about it.
+    Anything else is a bug: one line with a log that holds the traceback, exit 1.
+    """
+    if isinstance(exc, MacaronError):
+        return exc.exit_code, str(exc)
+    if isinstance(exc, OSError):
+        return 2, _os_error_line(exc)
+    log = _log_traceback(exc)
+    if verbose:
+        import traceback
+
+        traceback.print_exception(exc)
+    where = f"details are in {log}" if log else "run again with -v for the details"
+    first = (str(exc).splitlines() or [""])[0][:200]
+    return 1, f"unexpected error: {type(exc).__name__}{': ' + first if first else ''} ({where}); please report it."
+
+
+def _os_error_line(exc: OSError) -> str:
+    import errno
+
+    for name, default in (("MACARON_HOME", "~/.macaron"), ("MACARON_APPS_DIR", "~/macaron-apps")):
+        path = _not_a_folder(name, default)
+        if path:
+            return f"{name} is {path}, which is a file, not a folder; point {name} at a folder (or move that file away)."
+    where = f" ({exc.filename})" if exc.filename else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk is full{where}; free some space and run it again (what was saved before is untouched)."
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"permission denied{where}; check who owns it, or point macaron somewhere you may write."
+    if exc.errno == errno.EROFS:
+        return f"the file system is read-only{where}; point macaron at a writable place."
+    return f"{exc.strerror or type(exc).__name__}{where}; check that path and run it again."
+
+
+def _not_a_folder(env: str, default: str) -> str | None:
+    """`env`'s folder (or one above it) when it exists as something other than a folder."""
+    import os
+    from pathlib import Path
+
+    path = Path(os.environ.get(env) or default).expanduser()
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            return None if candidate.is_dir() else str(candidate)
+    return None
+
+
+def _log_traceback(exc: BaseException) -> str | None:
+    """Write the traceback to a log the person can attach to a report; None if nowhere can take it."""
+    import os
+    import tempfile
+    import time
+    import traceback
+    from pathlib import Path
+
+    text = "".join(traceback.format_exception(exc))
+    name = f"error-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+    home = Path(os.environ.get("MACARON_HOME") or Path.home() / ".macaron").expanduser()
+    for folder in (home / "logs", Path(tempfile.gettempdir()) / "macaron-logs"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path = folder / name
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+                fh.write(text)
+            return str(path)
+        except OSError:
+            continue
+    return None

@@ -1,16 +1,99 @@
-"""Printing for commands: JSON for machines, rich for people (imported only when used)."""
+"""Printing for commands: JSON for machines, rich for people (imported only when used).
+
+Text that a person or a model wrote (a memory, an idea, a checkpoint message, a model's
+reply, a path) is never parsed as Rich markup: "[/]" or "[bold]" in a memory is shown as
+typed. `out().line(template, *values)` is the way to print it: the template is macaron's
+own markup, each value is someone's text and is escaped; `out().text(value)` prints
+someone's text alone. Output is never hard-wrapped, so `macaron apps | grep` sees one app
+per line.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+from typing import Any
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def print_json(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
 
 
+def safe_text(text: object) -> str:
+    """`text` as a str that any UTF-8 stream can take: lone surrogates (bytes that were not
+    UTF-8, e.g. in a file name) become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", str(text))
+
+
+_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_TRAILING_BACKSLASHES = re.compile(r"\\+$")
+
+
+def escaped(value: object, before_tag: bool = True) -> str:
+    """Someone's text made literal inside macaron's markup.
+
+    Like rich.markup.escape, but exact: a backslash at the end of the text is doubled only
+    when markup follows it (`before_tag`), else it would show twice ("C:\\dir\\")."""
+    text = _TAG.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), safe_text(value))
+    if before_tag:
+        text = _TRAILING_BACKSLASHES.sub(lambda m: m.group(0) * 2, text)
+    return text
+
+
+def markup(template: str, *values: object) -> str:
+    """`template` (macaron's markup with `{}` fields) filled with `values` shown as written.
+
+    Numbers keep their format spec (`{:.3f}`); everything else is someone's text."""
+    import string
+
+    parts = []
+    pieces = list(string.Formatter().parse(template))
+    args = iter(values)
+    for i, (literal, field, spec, conversion) in enumerate(pieces):
+        parts.append(literal)
+        if field is None:
+            continue
+        if field:
+            raise ValueError("markup() takes positional {} fields only")
+        value = next(args)
+        if conversion == "r":
+            value = repr(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            parts.append(format(value, spec or ""))
+            continue
+        following = pieces[i + 1][0] if i + 1 < len(pieces) else ""
+        parts.append(escaped(format(safe_text(value), spec or ""), before_tag=following.startswith("[")))
+    return "".join(parts)
+
+
 def console(stderr: bool = False):
+    """A rich Console for renderables (trees, panels, live views). Print strings with `out()`."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+class Out:
+    """Where a command prints for people: our markup around someone's text, never theirs."""
+
+    def __init__(self, stderr: bool = False, target=None):
+        self.console = target if target is not None else console(stderr)
+
+    def line(self, template: str = "", *values: object, **options: Any) -> None:
+        """Print `template` (macaron's markup, `{}` fields) with `values` shown exactly as written."""
+        self.console.print(markup(template, *values), **options)
+
+    def text(self, value: object, style: str | None = None, **options: Any) -> None:
+        """Print someone's text alone, as written."""
+        self.console.print(safe_text(value), style=style, markup=False, highlight=False, **options)
+
+    def render(self, renderable: Any) -> None:
+        """Print a rich renderable whose strings were built with `escaped` or as `Text`."""
+        self.console.print(renderable)
+
+
+def out(stderr: bool = False) -> Out:
+    return Out(stderr)

@@ -37,7 +37,10 @@ def meet(repl, store) -> tuple[Persona, list[str]]:
     save_persona(result.persona)
     store.add_many(onboarding.seed_memories(result.interests, result.persona.language))
     p = result.persona
-    repl.out.print(f"Meet [bold {p.color}]{p.title}[/]: {p.temperament}. Its colour {p.color} will be your apps' accent too.")
+    from macaron_cli.output import markup
+
+    repl.out.print(markup(f"Meet [bold {p.color}]" + "{}[/]: {}. Its colour {} will be your apps' accent too.",
+                          p.title, p.temperament, p.color))
     return p, result.interests
 
 

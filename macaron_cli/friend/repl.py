@@ -109,7 +109,9 @@ class Repl:
 
     def stream(self, chunks) -> None:
         persona = self.conv.persona
-        self.out.print(f"[{persona.color}]{persona.flavour} ›[/] ", end="", highlight=False)
+        from macaron_cli.output import markup
+
+        self.out.print(markup(f"[{persona.color}]" + "{} ›[/] ", persona.flavour), end="", highlight=False)
         try:
             for chunk in chunks:
                 self.out.print(chunk, end="", markup=False, highlight=False, soft_wrap=True)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from macaron_cli.errors import UserError
-from macaron_cli.output import console
+from macaron_cli.output import Out
 
 
 def _slug(app_ref: str | None) -> tuple[str, Path]:
@@ -28,7 +28,7 @@ def rate(app_ref: str, stars: int) -> None:
     ledger = Ledger.open()
     signals.app_event(slug, "rate", float(stars), ledger=ledger)
     changed = signals.settle(MemoryStore.open(), ledger)
-    console().print(f"Thanks: {slug} rated {stars}/5." + (f" {len(changed)} memories that shaped it were updated." if changed else ""))
+    Out().text(f"Thanks: {slug} rated {stars}/5." + (f" {len(changed)} memories that shaped it were updated." if changed else ""))
 
 
 def why(target: str) -> None:
@@ -37,7 +37,7 @@ def why(target: str) -> None:
     from macaron_cli.memory import MemoryStore
 
     for line in explain(target, Ledger.open(), MemoryStore.open()):
-        console().print(line, markup=False)
+        Out().text(line)
 
 
 def share(app_ref: str | None) -> None:
@@ -48,7 +48,7 @@ def share(app_ref: str | None) -> None:
     info = load_registry().get(slug, {})
     lineage = {"app": slug, "template": info.get("template"), "from": info.get("from")}
     bundle = make_bundle(path, Path.cwd(), lineage)
-    console().print(f"Bundle: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
+    Out().text(f"Bundle: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
                     f"Your friend runs `macaron make --from {bundle.name}`.")
 
 
@@ -67,7 +67,7 @@ def feedback_export(file: Path | None) -> None:
         return
     with atomic_write(path) as out:
         out.writelines(lines)
-    console(stderr=True).print(f"Exported {len(records)} examples to {path}.")
+    Out(stderr=True).text(f"Exported {len(records)} examples to {path}.")
 
 
 def notice_deleted(apps: dict[str, dict]) -> list[str]:
@@ -98,19 +98,19 @@ def list_apps(json_out: bool = False, tree: bool = False) -> None:
     if json_out:
         print_json(rows)
         return
-    out = console()
+    out = Out()
     if not rows:
-        out.print("No apps yet. Try `macaron make \"a water tracker\"`.")
+        out.text("No apps yet. Try `macaron make \"a water tracker\"`.")
     for row in rows:
         gone = " [dim](deleted)[/]" if row.get("deleted") else ""
-        out.print(f"[bold]{row['app']}[/]{gone}  {row.get('idea', '')}  [dim]{row.get('path', '')}[/]")
+        out.line("[bold]{}[/]" + gone + "  {}  [dim]{}[/]", row["app"], row.get("idea", ""), row.get("path", ""))
 
 
 def _print_tree(rows: list[dict], json_out: bool) -> None:
     """Lineage: each app under the app (or shared bundle) it was made from, with its outcome."""
     from macaron_cli.ledger import Ledger, node
     from macaron_cli.ledger.reward import outcome_of
-    from macaron_cli.output import print_json
+    from macaron_cli.output import markup, print_json
 
     ledger = Ledger.open()
     for row in rows:
@@ -130,8 +130,8 @@ def _print_tree(rows: list[dict], json_out: bool) -> None:
     def grow(branch, parent):
         for row in children.get(parent, []):
             gone = " (deleted)" if row.get("deleted") else ""
-            label = f"{row['app']}{gone}  [dim]{row.get('template', '')}[/]  outcome {row['outcome']:+.2f}"
+            label = markup("{}{}  [dim]{}[/]  outcome {:+.2f}", row["app"], gone, row.get("template", ""), row["outcome"])
             grow(branch.add(label), row["app"])
 
     grow(root, None)
-    console().print(root)
+    Out().render(root)

@@ -45,14 +45,14 @@ def _ask_advice(kind: str) -> bool:
 def _ask_variant(variants) -> int:
     from rich.prompt import IntPrompt
 
-    from macaron_cli.output import console
+    from macaron_cli.output import Out
 
-    out = console(stderr=True)
-    out.print("[bold]The designs the local model drafted[/] (open the screenshots to compare):")
+    out = Out(stderr=True)
+    out.line("[bold]The designs the local model drafted[/] (open the screenshots to compare):")
     for variant in variants:
-        out.print("  " + variant.line(), markup=False)
+        out.text("  " + variant.line())
     choices = [str(v.number) for v in variants]
-    return IntPrompt.ask("Which one shall macaron keep?", choices=choices, console=out,
+    return IntPrompt.ask("Which one shall macaron keep?", choices=choices, console=out.console,
                          default=next((v.number for v in variants if v.ok), 1))
 
 
@@ -69,30 +69,30 @@ def _phase_lines(result: MakeResult) -> list[str]:
 
 
 def _summary(result: MakeResult) -> None:
-    from macaron_cli.output import console
+    from macaron_cli.output import Out
 
-    out = console()
+    out = Out()
     if result.mode == OFFLINE:
-        out.print("[bold]No model customised this app[/]: it is the template, personalised from what macaron "
+        out.line("[bold]No model customised this app[/]: it is the template, personalised from what macaron "
                   "knows about you (offline, or no model configured).")
     mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
-    out.print(f"{mark} [bold]{result.title or result.app}[/] from the {result.template} template  [dim]{result.path}[/]")
+    out.line(mark + " [bold]{}[/] from the {} template  [dim]{}[/]", result.title or result.app, result.template, result.path)
     if result.subagents:
-        out.print(f"  built by the coder with: {', '.join(result.subagents)}")
+        out.text(f"  built by the coder with: {', '.join(result.subagents)}")
     if result.tests is not None:
-        out.print(f"  tests {result.tests}; opens in a browser: {'yes' if result.opened else 'no'}")
+        out.text(f"  tests {result.tests}; opens in a browser: {'yes' if result.opened else 'no'}")
     if result.screenshot:
-        out.print(f"  screenshot: {result.screenshot}")
-    out.print(f"  checkpoints: {', '.join(c['phase'] for c in result.checkpoints)}")
-    out.print(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
+        out.text(f"  screenshot: {result.screenshot}")
+    out.text(f"  checkpoints: {', '.join(c['phase'] for c in result.checkpoints)}")
+    out.text(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
     for line in _phase_lines(result):
-        out.print(line, markup=False)
+        out.text(line)
     for problem in result.problems[:5]:
-        out.print(f"  ✗ {problem}", markup=False)
+        out.text(f"  ✗ {problem}")
     if result.message:
-        out.print(result.message, markup=False)
+        out.text(result.message)
     if result.ok or result.status == "tests-failed":
-        out.print(f"Run it: [bold]macaron run {result.app}[/]")
+        out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 
 def _ask_fit(result: MakeResult) -> None:

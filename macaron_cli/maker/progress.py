@@ -22,9 +22,10 @@ class Progress:
 
 class LiveProgress(Progress):
     def __init__(self, console=None):
-        from macaron_cli.output import console as make_console
+        from macaron_cli.output import Out, console as make_console
 
         self.console = console or make_console(stderr=True)
+        self.out = Out(target=self.console)
         self.live = None
         self.state = {"phase": "", "detail": "", "who": "", "last": "", "tokens": 0, "cost": 0.0}
         self.recent: list[str] = []
@@ -39,12 +40,14 @@ class LiveProgress(Progress):
         from rich.panel import Panel
         from rich.table import Table
 
+        from macaron_cli.output import markup
+
         s = self.state
         table = Table.grid(padding=(0, 1))
-        table.add_row("[bold]phase[/]", f"{s['phase']} [dim]{s['detail']}[/]")
-        table.add_row("[bold]working[/]", s["who"] or "-")
+        table.add_row("[bold]phase[/]", markup("{} [dim]{}[/]", s["phase"], s["detail"]))
+        table.add_row("[bold]working[/]", markup("{}", s["who"] or "-"))
         for line in self.recent[-5:]:
-            table.add_row("", f"[dim]{line}[/]")
+            table.add_row("", markup("[dim]{}[/]", line))
         elapsed = time.monotonic() - self.started
         table.add_row("[bold]so far[/]", f"{s['tokens']:,} tokens · ${s['cost']:.4f} · {elapsed:.0f}s")
         return Panel(table, title="macaron make", border_style="#FF9AA2")
@@ -55,12 +58,12 @@ class LiveProgress(Progress):
         if self.live:
             self.live.update(self._render())
         elif line:
-            self.console.print(line, markup=False, highlight=False)
+            self.out.text(line)
 
     def phase(self, name, detail=""):
         self.state.update(phase=name, detail=detail)
         if self.live:
-            self.console.print(f"[bold #FF9AA2]●[/] {name} [dim]{detail}[/]")
+            self.out.line("[bold #FF9AA2]●[/] {} [dim]{}[/]", name, detail)
         self._update(None if self.live else f"● {name} {detail}".rstrip())
 
     def agent(self, who, text):
@@ -77,10 +80,7 @@ class LiveProgress(Progress):
             self.live.update(self._render())
 
     def note(self, text):
-        if self.live:
-            self.console.print(text)
-        else:
-            self.console.print(text, markup=False, highlight=False)
+        self.out.text(text)
 
     def close(self):
         if self.live:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from macaron_cli.errors import UserError
-from macaron_cli.output import console, print_json
+from macaron_cli.output import Out, print_json
 
 
 def _store():
@@ -29,7 +29,7 @@ def add(text, domain, lang, privacy, kind, pin, json_out):
     if json_out:
         print_json(memory.to_dict())
     else:
-        console().print(f"Remembered [bold]{memory.id}[/]: {memory.text}")
+        Out().line("Remembered [bold]{}[/]: {}", memory.id, memory.text)
 
 
 def search(query, k, batch, json_out):
@@ -43,11 +43,11 @@ def search(query, k, batch, json_out):
     if json_out:
         print_json([h.to_json() for h in hits])
         return
-    out = console()
+    out = Out()
     if not hits:
-        out.print("Nothing found.")
+        out.text("Nothing found.")
     for h in hits:
-        out.print(f"[bold]{h.memory.id}[/] {h.score:.3f}  {h.memory.text}  [dim]({h.memory.domain}, {h.memory.privacy})[/]")
+        out.line("[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]", h.memory.id, h.score, h.memory.text, h.memory.domain, h.memory.privacy)
 
 
 def _search_batch(path: Path, k: int) -> None:
@@ -74,30 +74,30 @@ def list_memories(limit, json_out):
     if json_out:
         print_json([m.to_dict() for m in memories])
         return
-    out = console()
+    out = Out()
     for m in memories:
         pin = "📌 " if m.pinned else ""
-        out.print(f"[bold]{m.id}[/] {pin}{m.text}  [dim]({m.kind}, {m.domain}, {m.language}, {m.privacy})[/]")
+        out.line("[bold]{}[/] {}{}  [dim]({}, {}, {}, {})[/]", m.id, pin, m.text, m.kind, m.domain, m.language, m.privacy)
     if not memories:
-        out.print("No memories yet. `macaron memory add \"…\"` or `macaron chat` will make some.")
+        out.text("No memories yet. `macaron memory add \"…\"` or `macaron chat` will make some.")
 
 
 def forget(memory_id):
     removed = _store().forget(memory_id)
     older = f" (and {len(removed) - 1} older version{'s' if len(removed) > 2 else ''})" if len(removed) > 1 else ""
-    console().print(f"Forgot {memory_id}{older}. It is gone from disk too.")
+    Out().text(f"Forgot {memory_id}{older}. It is gone from disk too.")
 
 
 def pin(memory_id, unpin):
     _store().pin(memory_id, not unpin)
-    console().print(f"{'Unpinned' if unpin else 'Pinned'} {memory_id}.")
+    Out().text(f"{'Unpinned' if unpin else 'Pinned'} {memory_id}.")
 
 
 def edit(memory_id, text):
     if not text.strip():
         raise UserError("the new text is empty; to remove a memory use `macaron memory forget ID`.")
     new = _store().update(memory_id, text=text)
-    console().print(f"Updated: {new.id} now supersedes {memory_id}.")
+    Out().text(f"Updated: {new.id} now supersedes {memory_id}.")
 
 
 def stats(json_out):
@@ -105,16 +105,16 @@ def stats(json_out):
     if json_out:
         print_json(data)
         return
-    out = console()
-    out.print(f"[bold]{data['total']}[/] memories ({data['pinned']} pinned, {data['superseded']} superseded) at {data['uri']}")
+    out = Out()
+    out.line("[bold]{}[/] memories ({} pinned, {} superseded) at {}", data["total"], data["pinned"], data["superseded"], data["uri"])
     for key in ("by_kind", "by_domain", "by_language", "by_privacy"):
         parts = ", ".join(f"{k} {v}" for k, v in sorted(data[key].items(), key=lambda kv: -kv[1]))
-        out.print(f"  {key[3:]}: {parts or '-'}")
+        out.text(f"  {key[3:]}: {parts or '-'}")
     model = (data["vector_model"] or {}).get("name", "an unrecorded model")
     vectors = (f"{data['with_vectors']} with vectors of {model}" if data["embeddings"]
                else "keyword search only (MACARON_EMBEDDINGS is off)")
     size = f", {data['disk_bytes'] / 1e6:.1f} MB on disk" if data["disk_bytes"] is not None else ""
-    out.print(f"  schema {data['schema_version']}, {vectors}{size}")
+    out.text(f"  schema {data['schema_version']}, {vectors}{size}")
 
 
 def reembed():
@@ -131,10 +131,10 @@ def reembed():
     total = reembedding.pending(store)
     name = embeddings.model_info()["name"]
     if not total:
-        console().print(f"Every memory has a vector of {name}.")
+        Out().text(f"Every memory has a vector of {name}.")
         return
     columns = (TextColumn("re-embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console(stderr=True), transient=False) as bar:
+    with Progress(*columns, console=Out(stderr=True).console, transient=False) as bar:
         task = bar.add_task("reembed", total=total)
         done = reembedding.run(store, on_progress=lambda n, of: bar.update(task, completed=n, total=of))
         while done is None and reembedding.running(store):  # another process does it: follow it
@@ -143,7 +143,7 @@ def reembed():
         if done is None:  # it ended (or died): finish what it left
             done = reembedding.run(store, on_progress=lambda n, of: bar.update(task, completed=total - of + n))
         bar.update(task, completed=total)
-    console().print(f"Every memory has a vector of {name}.")
+    Out().text(f"Every memory has a vector of {name}.")
 
 
 def import_jsonl(file):
@@ -160,13 +160,13 @@ def import_jsonl(file):
                     memory.source = "import"
                 yield memory
 
-    err = console(stderr=True)
+    err = Out(stderr=True)
 
     def committed(count: int) -> None:  # each line here means those records are on disk
-        err.print(f"imported {count}/{total}", highlight=False)
+        err.text(f"imported {count}/{total}")
 
     count = _store().add_many(records(), on_batch=committed)
-    err.print(f"Imported {count} memories from {file}.")
+    err.text(f"Imported {count} memories from {file}.")
 
 
 def export_jsonl(file):
@@ -184,7 +184,7 @@ def export_jsonl(file):
         for memory in store.iter_all():
             out.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
             count += 1
-    console(stderr=True).print(f"Exported {count} memories to {path}.")
+    Out(stderr=True).text(f"Exported {count} memories to {path}.")
 
 
 def _read_lines(path: Path):
