@@ -369,9 +369,11 @@ def memory_stats(json_out: bool = typer.Option(False, "--json")) -> int | None:
 
 
 @memory_app.command("reembed")
-def memory_reembed() -> None:
+def memory_reembed() -> int | None:
     """Give every memory a vector of the model in use (resumable; search starts it by itself)."""
-    _run("macaron_cli.memory.commands:reembed")
+    from macaron_cli.memory import commands as memory_commands
+
+    return _run(memory_commands.reembed)
 
 
 @memory_app.command("import")
