@@ -194,9 +194,9 @@ def run(
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
 ) -> int | None:
     """Serve an app on this machine until Ctrl-C."""
-    from macaron_cli.sandbox import commands as sandbox
+    from macaron_cli import run_command
 
-    return _run(sandbox.run_app, app_ref=app_ref, port=port, open_browser=open_browser)
+    return _run(run_command.run_app, app_ref=app_ref, port=port, open_browser=open_browser)
 
 
 # ── checkpoints ─────────────────────────────────────────────────────────────────────────
