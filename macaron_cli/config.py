@@ -24,8 +24,27 @@ def apps_dir() -> Path:
 
 
 def memory_uri() -> str:
-    """A local directory, or a LanceDB URI (s3://…, db://…) for people who outgrow one machine."""
-    return os.environ.get("MACARON_MEMORY_URI") or str(home() / "memory")
+    """A local directory, or a LanceDB URI (s3://…, gs://…, az://…) for a memory several
+    machines share: MACARON_MEMORY_URI, else `uri` under `[memory]` in config.toml."""
+    return os.environ.get("MACARON_MEMORY_URI") or memory_settings()[0] or str(home() / "memory")
+
+
+def memory_settings() -> tuple[str | None, dict[str, str]]:
+    """`[memory]` of config.toml: its `uri`, and its `[memory.storage]` table (object-storage
+    options such as endpoint and region, passed to LanceDB as strings)."""
+    path = config_path()
+    if not path.exists():
+        return None, {}
+    table = load_settings().raw.get("memory", {})
+    storage = table.get("storage", {}) if isinstance(table, dict) else None
+    uri = table.get("uri") if isinstance(table, dict) else None
+    if not isinstance(storage, dict) or not (uri is None or isinstance(uri, str)):
+        raise UserError(f"{path}: `[memory]` must be a table with `uri` (a string) and a `[memory.storage]` "
+                        "table; fix those lines or delete them.")
+    bad = [k for k, v in storage.items() if isinstance(v, (dict, list))]
+    if bad:
+        raise UserError(f"{path}: `memory.storage.{bad[0]}` must be a string, number or true/false; fix that line.")
+    return uri, {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in storage.items()}
 
 
 def config_path() -> Path:

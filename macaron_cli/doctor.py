@@ -48,6 +48,28 @@ def check_embeddings() -> Check:
     return Check("embeddings", True, f"{name} (hybrid search on, every language)")
 
 
+def check_memory() -> Check:
+    """Where the memory lives, and whether it answers (a remote one over the network)."""
+    import time
+
+    from macaron_cli import config
+    from macaron_cli.errors import UserError
+    from macaron_cli.memory import remote
+
+    try:
+        uri = config.memory_uri()
+        where = remote.where(uri)
+        started = time.perf_counter()
+        from macaron_cli.memory.store import MemoryStore
+
+        count = MemoryStore.open(uri).count()
+    except UserError as exc:
+        fix = "check AWS_ENDPOINT_URL, AWS_REGION, the credentials, or [memory.storage] in config.toml"
+        return Check("memory", False, str(exc), fix if "://" in str(exc) else "")
+    took = (time.perf_counter() - started) * 1000
+    return Check("memory", True, f"{where}: {count} memories, answered in {took:.0f} ms")
+
+
 def check_sandbox() -> Check:
     """Which backend runs app code, and why each stronger one is not used."""
     from macaron_cli.sandbox import describe_backends
@@ -77,6 +99,7 @@ CHECKS = [
     check_claude,
     check_draft,
     check_embeddings,
+    check_memory,
     check_sandbox,
     lambda: check_tool("node", "node", "apt-get install nodejs"),
     lambda: check_tool("chromium", "chromium", "apt-get install chromium (apps are opened in it to verify them)"),

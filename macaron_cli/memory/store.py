@@ -1,7 +1,9 @@
 """The personal memory: one LanceDB table of records, searchable in any language.
 
-Writes hold a cross-process lock (memory/locking.py) and run with a private umask, so two
-processes never lose each other's work and every file is 0600. Each batch LanceDB commits
+Writes to a local store hold a cross-process lock (memory/locking.py) and run with a private
+umask, so two processes never lose each other's work and every file is 0600. A memory on
+object storage is shared by machines no lock reaches: there LanceDB's commit protocol keeps
+concurrent writes (memory/remote.py). Each batch LanceDB commits
 is durable: a process killed mid-import leaves a store that opens with every batch it had
 acknowledged. Search lives in memory/retrieval.py.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -19,7 +22,7 @@ from typing import Callable, Iterable, Iterator
 
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
-from macaron_cli.memory import embeddings
+from macaron_cli.memory import embeddings, remote
 from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
 from macaron_cli.memory.redact import redacted
@@ -115,6 +118,7 @@ class MemoryStore:
     def open(cls, home_or_uri: str | os.PathLike | None = None) -> "MemoryStore":
         uri = str(home_or_uri) if home_or_uri is not None else config.memory_uri()
         local_dir = None if "://" in uri else Path(uri).expanduser()
+        options = remote.storage_options(uri) if remote.kind(uri) else None  # refuses before any I/O
         if local_dir is not None:
             _check_local_dir(local_dir)
             if not local_dir.parent.exists() or local_dir.parent == config.home():
@@ -126,7 +130,7 @@ class MemoryStore:
         lancedb = import_lancedb()
         try:
             # Interval 0: every read sees other processes' latest commits (chat + CLI + TUI).
-            db = lancedb.connect(uri, read_consistency_interval=timedelta(0))
+            db = lancedb.connect(uri, read_consistency_interval=timedelta(0), storage_options=options)
             names = table_names(db)
             if TABLE in names:
                 _check_ours(db.open_table(TABLE), uri)
@@ -134,7 +138,7 @@ class MemoryStore:
             migrating = needs_migration(db, names, uri)
             if migrating:
                 with lock.held(), _private_files():
-                    migrate(db, uri)
+                    _migrate(db, uri, shared=local_dir is None)
             store = cls(db, uri, local_dir)
             if store.vectors and store.vector_model() != embeddings.model_info():
                 with store._writing():
@@ -176,6 +180,11 @@ class MemoryStore:
 
     def _schema(self):
         return memory_schema(self._table.schema.field("vector"))
+
+    @property
+    def shared(self) -> bool:
+        """On object storage: other machines may write at any moment, and no lock keeps them out."""
+        return self._dir is None
 
     @contextmanager
     def _writing(self):
@@ -279,8 +288,10 @@ class MemoryStore:
         Returns the ids removed."""
         with self._writing():
             ids = self._version_chain(memory_id)
-            self._rewrite_without(ids)
-            self._rebuild_indexes()
+            # Under the local lock nothing races these; on a shared memory another machine's
+            # commit may land first, and each step is safe to run again.
+            remote.retrying(lambda: self._rewrite_without(ids))
+            remote.retrying(self._rebuild_indexes)
             self.purge_history()
         return ids
 
@@ -327,9 +338,15 @@ class MemoryStore:
         import warnings
 
         with self._writing(), warnings.catch_warnings():
-            # We mean it: old versions still hold forgotten text; we hold the write lock.
+            # We mean it: old versions still hold forgotten text.
             warnings.simplefilter("ignore")
-            self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+            if not self.shared:  # we hold the write lock: no file is part of a commit in flight
+                self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+                return
+            # Another machine may be between writing a data file and committing it: deleting
+            # files no version names yet could break its commit. Every file that an older
+            # version names (the forgotten text among them) goes now.
+            remote.retrying(lambda: self._table.optimize(cleanup_older_than=timedelta(0)))
 
     # ── indexes ─────────────────────────────────────────────────────────────────────────
     def _indexes(self) -> dict:
@@ -337,6 +354,17 @@ class MemoryStore:
 
     def _maintain_indexes(self) -> None:
         """Keep indexes current cheaply: build once, then fold new rows in incrementally."""
+        if not self.shared:
+            self._upkeep()
+            return
+        try:
+            self._upkeep()
+        except Exception as exc:  # lance raises bare RuntimeError/OSError
+            if not remote.is_conflict(exc):
+                raise
+            # Another machine committed first; its write or the next one does this upkeep.
+
+    def _upkeep(self) -> None:
         rows = self._table.count_rows()
         if rows == 0:
             return
@@ -348,9 +376,13 @@ class MemoryStore:
         # Unindexed rows are still found, but slowly (a scan), and BM25 scores them with their
         # own statistics, which skews it while they are a large share. Rewritten rows (an
         # upsert, a forget) fall out of the id index too. Fold them in (incrementally) at once
-        # in small stores, where it is cheap, and in batches in large ones.
+        # in small local stores, where it is cheap, and in batches in large ones. optimize()
+        # also compacts, which rewrites every small fragment: on object storage that is the
+        # whole table over the network, and a race with other machines' commits, so a shared
+        # memory folds rows in only with the compaction every MAX_FRAGMENTS writes.
         unindexed = max((self._unindexed(ix.name) for ix in indexes.values()), default=0)
-        if unindexed and (rows < SMALL_STORE or unindexed >= max(REINDEX_AFTER, rows // 100)):
+        small = rows < SMALL_STORE and not self.shared
+        if unindexed and (small or unindexed >= max(REINDEX_AFTER, rows // 100)):
             self._table.optimize()
         if rows >= SCALAR_INDEX_ROWS:
             from lancedb.index import BTree, Bitmap
@@ -510,6 +542,23 @@ class MemoryStore:
         from macaron_cli.memory.retrieval import search
 
         return search(self, query, k=k, privacy=privacy, now=now, **options)
+
+
+def _migrate(db, uri: str, shared: bool) -> None:
+    """Bring the store to the current schema. On object storage a second machine opening a
+    new memory at the same moment may create its tables first: then wait for its migration."""
+    for attempt in range(40):
+        try:
+            migrate(db, uri)
+            return
+        except MacaronError:
+            raise
+        except Exception:
+            if not shared or attempt == 39:
+                raise
+            time.sleep(0.25)
+            if not needs_migration(db, table_names(db), uri):
+                return
 
 
 def _check_local_dir(path: Path) -> None:
