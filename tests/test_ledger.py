@@ -109,3 +109,34 @@ def test_a_shared_bundle_holds_no_data_brief_or_private_memory(tmp_path):
 def test_rate_rejects_out_of_range_stars(macaron):
     result = macaron("rate", "whatever", "7")
     assert result.returncode == 2 and "1 to 5" in result.stderr
+
+
+def test_rate_credits_only_the_memories_that_app_used(macaron, macaron_home, tmp_path):
+    from macaron_cli import apps
+
+    store, ledger = MemoryStore.open(), Ledger.open()
+    mine = store.add("I drink green tea every morning", domain="food")
+    parents = store.add("I keep a recipe box for Sunday", domain="food")
+    other = store.add("I bake bread on Saturdays", domain="food")
+    signals.brief_made("recipe-box", [parents], CLOUD, template="recipes", domain="food", ledger=ledger)
+    # Made from the recipe box, with its own brief: the recipe box's memory is not this app's.
+    signals.brief_made("tea-log", [mine], CLOUD, template="habit-tracker", domain="food",
+                       from_app="recipe-box", ledger=ledger)
+    signals.brief_made("bread-log", [other], CLOUD, template="habit-tracker", domain="food", ledger=ledger)
+    for day in range(1, 8):  # the bread log is used a lot: its credit is pending, not this rating's
+        ledger.record("run", node("app", "bread-log"), time=f"2026-12-{day + 2:02d}T08:00:00+00:00")
+    ledger.close()
+    for slug in ("recipe-box", "tea-log", "bread-log"):
+        (tmp_path / slug).mkdir()
+        apps.register(slug, path=str(tmp_path / slug))
+    before = {m.id: store.get(m.id).reward for m in (mine, parents, other)}
+    del store
+
+    done = macaron("rate", "tea-log", "5")
+    assert done.returncode == 0, done.stderr
+    assert "1 memory that shaped it was updated" in done.stdout
+
+    store = MemoryStore.open()
+    assert store.get(mine.id).reward > before[mine.id]
+    assert store.get(parents.id).reward == before[parents.id]
+    assert store.get(other.id).reward == before[other.id]

@@ -27,8 +27,10 @@ def rate(app_ref: str, stars: int) -> None:
 
     ledger = Ledger.open()
     signals.app_event(slug, "rate", float(stars), ledger=ledger)
-    changed = signals.settle(MemoryStore.open(), ledger)
-    Out().text(f"Thanks: {slug} rated {stars}/5." + (f" {len(changed)} memories that shaped it were updated." if changed else ""))
+    # Only the memories this app's brief used: rating one app says nothing about the others'.
+    changed = signals.settle(MemoryStore.open(), ledger, app=slug)
+    shaped = " 1 memory that shaped it was updated." if len(changed) == 1 else f" {len(changed)} memories that shaped it were updated."
+    Out().text(f"Thanks: {slug} rated {stars}/5." + (shaped if changed else ""))
 
 
 def why(target: str) -> None:

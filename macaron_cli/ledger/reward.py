@@ -97,10 +97,26 @@ def _flow(ledger, subject: str, amount: float, credit: dict, hop: int = 1, seen:
             _flow(ledger, src, amount, credit, hop + 1, seen | {subject})
 
 
-def apply_to_memory(ledger, store) -> dict[str, float]:
+def memories_behind(ledger, subject: str) -> set[str]:
+    """The ids of the memories recorded as used for `subject` (an app: the ones its brief
+    included), never those of the apps or templates it was made from."""
+    found: set[str] = set()
+    queue, seen = [subject], {subject}
+    while queue:
+        for src in ledger.sources_of(queue.pop()):
+            if src.startswith("memory:"):
+                found.add(src.split(":", 1)[1])
+            elif src not in seen and src.startswith(("brief:", "answer:")):
+                seen.add(src)
+                queue.append(src)
+    return found
+
+
+def apply_to_memory(ledger, store, only: set[str] | None = None) -> dict[str, float]:
     """Move each memory's reward by the change in its ledger credit since the last time.
 
     Deltas (not absolute values) so direct adjustments made elsewhere (chat's /good) stay.
+    `only`: just these memory ids; the others keep their pending change for a later call.
     Returns {memory_id: new credit} for the memories that changed.
     """
     credit, _ = credits(ledger)
@@ -110,6 +126,8 @@ def apply_to_memory(ledger, store) -> dict[str, float]:
         if not key.startswith("memory:"):
             continue
         memory_id = key.split(":", 1)[1]
+        if only is not None and memory_id not in only:
+            continue
         delta = value - applied.get(memory_id, 0.0)
         if abs(delta) < 1e-9:
             continue

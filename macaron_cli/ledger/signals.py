@@ -64,8 +64,10 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else 0
 
 
-def settle(store, ledger: Ledger | None = None) -> dict[str, float]:
-    """Bring memory rewards up to date with every outcome so far (see reward.py)."""
-    from macaron_cli.ledger.reward import apply_to_memory
+def settle(store, ledger: Ledger | None = None, *, app: str | None = None) -> dict[str, float]:
+    """Bring memory rewards up to date with every outcome so far (see reward.py); with
+    `app`, only the memories recorded as used for that app."""
+    from macaron_cli.ledger.reward import apply_to_memory, memories_behind
 
-    return apply_to_memory(ledger or Ledger.open(), store)
+    ledger = ledger or Ledger.open()
+    return apply_to_memory(ledger, store, only=memories_behind(ledger, node("app", app)) if app else None)
