@@ -13,6 +13,10 @@ class BudgetExceeded(Exception):
     pass
 
 
+class UnpricedBudget(BudgetExceeded):
+    """A budget was set, but a response came from a model with no known price."""
+
+
 @dataclass
 class CostMeter:
     budget_usd: float | None = None
@@ -26,7 +30,7 @@ class CostMeter:
             return 0.0
         if message_id:
             self._seen.add(message_id)
-        from macaron_cli.models.prices import token_cost
+        from macaron_cli.models.prices import token_cost, unpriced_message
 
         parts = {
             "input": int(usage.get("input_tokens") or 0), "output": int(usage.get("output_tokens") or 0),
@@ -35,7 +39,11 @@ class CostMeter:
         }
         for key, value in parts.items():
             self.tokens[key] += value
-        added = token_cost(model, parts["input"], parts["output"], parts["cache_write"], parts["cache_read"]) or 0.0
+        added = token_cost(model, parts["input"], parts["output"], parts["cache_write"], parts["cache_read"])
+        if added is None and any(parts.values()) and self.budget_usd is not None:
+            # Counting it as free would let a budget run forever: stop, and say how to price it.
+            raise UnpricedBudget(unpriced_message(model or "unnamed"))
+        added = added or 0.0
         self.cost_usd += added
         return added
 

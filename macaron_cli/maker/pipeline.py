@@ -130,6 +130,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
             template = prefer_lineage(template)
     mode = draft_phases.mode_for(request) or (OFFLINE if request.offline or not model_configured() else AGENT)
     if mode in (AGENT, draft_phases.DRAFT):
+        _refuse_unpriced(_agent_model(), budget)
         _warm_sdk_import()
     store = _open_memory()
     progress.phase("brief", "what macaron knows that bears on this")
@@ -415,6 +416,15 @@ def _checkpoint(app, repo, state, phase, message, report, meter) -> None:
         draft_phases.record_agent(state, phase, _agent_model(), meter, privacy.claude())
     repo.checkpoint(phase, message, tests=_tests_status(report), cost_usd=round(meter.cost_usd, 6))
     _phase_done(app, state, phase)
+
+
+def _refuse_unpriced(model: str | None, budget: float | None) -> None:
+    """A budget cannot hold for a model we cannot price: say so before anything is made.
+    (A model the SDK picks itself is checked on its first answer, by the meter.)"""
+    from macaron_cli.models.prices import price_for, unpriced_message
+
+    if budget is not None and model and price_for(model) is None:
+        raise UserError(unpriced_message(model) + ".")
 
 
 def _agent_model() -> str | None:

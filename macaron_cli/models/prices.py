@@ -5,12 +5,19 @@ DeepSeek endpoint; costs shown to the person and budgets come from here instead.
 
 - Claude (and hosted APIs): USD per million tokens, matched by the longest model-name
   prefix, so a dated id ("claude-sonnet-4-5-20250929") finds its family.
+- Bedrock ("us.anthropic.claude-sonnet-4-5-20250929-v1:0") and Vertex
+  ("claude-sonnet-4-5@20250929") ids find their Claude family too.
+- The person's own `[prices."MODEL"]` tables in config.toml (input, output, optional
+  cache_write and cache_read: USD per million tokens) come first.
+- A remote model priced by neither cannot be held to a budget: `--budget` refuses it
+  rather than count it as free.
 - A model on this machine costs no tokens: its cost is the GPU time it used, priced by
   `gpu_usd_per_hour` in config.toml (0 unless the person sets it).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -46,13 +53,46 @@ PRICES: dict[str, Price] = {
 }
 
 
+# Cloud platforms' spellings of a Claude id: a region/vendor prefix and a version suffix.
+_PLATFORM = re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.|-v\d+(?::\d+)?$")
+
+
 def price_for(model: str | None) -> Price | None:
-    """The table's price for `model`, or None when it is not a model we know."""
+    """The price for `model` (the person's own table first), or None when it is not known."""
     if not model:
         return None
-    name = model.lower().split("/")[-1]
+    own = _own_prices()
+    name = model.lower()
+    for key in (name, name.split("/")[-1]):
+        if key in own:
+            return own[key]
+    name = _PLATFORM.sub("", name.split("/")[-1]).replace("@", "-")
     matches = [prefix for prefix in PRICES if name.startswith(prefix)]
     return PRICES[max(matches, key=len)] if matches else None
+
+
+def unpriced_message(model: str) -> str:
+    """One line: why a budget cannot hold for `model`, and the setting that fixes it."""
+    from macaron_cli import config
+
+    return (f"no price is known for model {model!r}, so a budget cannot be kept; add its price to "
+            f"{config.config_path()} as [prices.\"{model}\"] input = …, output = … (USD per million tokens)")
+
+
+def _own_prices() -> dict[str, Price]:
+    """The `prices` setting of config.toml: {model id (lowercase): Price}."""
+    from macaron_cli import config
+    from macaron_cli.errors import UserError
+
+    table = config.load_settings().raw.get("prices") or {}
+    own = {}
+    for model, entry in table.items() if isinstance(table, dict) else ():
+        try:
+            own[str(model).lower()] = Price(**{k: float(v) for k, v in entry.items()})
+        except (AttributeError, TypeError, ValueError):
+            raise UserError(f'{config.config_path()}: [prices."{model}"] needs numbers input and output '
+                            "(and optionally cache_write, cache_read), in USD per million tokens.") from None
+    return own
 
 
 def token_cost(model: str | None, input_tokens: int = 0, output_tokens: int = 0,
