@@ -28,7 +28,11 @@ def checkpoint(app_ref: str | None, message: str) -> None:
 def list_checkpoints(app_ref: str | None, json_out: bool) -> None:
     from macaron_cli.output import Out, print_json
 
-    cps = _open(app_ref).checkpoints()
+    repo = _open(app_ref)
+    cps = repo.checkpoints()
+    for n, what in repo.damaged.items():
+        console(stderr=True).print(f"Checkpoint {n} is damaged ({what}); rollback cannot go there, the others are intact.",
+                                   markup=False, highlight=False, soft_wrap=True)
     if json_out:
         print_json([cp.to_json() for cp in cps])
         return

@@ -71,6 +71,15 @@ class GitFailed(WorkFailed):
         self.stderr = stderr
 
 
+class DamagedCheckpoint(UserError):
+    """A checkpoint's ref or objects are broken: refused (exit 2) before anything changes."""
+
+    def __init__(self, app: str, n: int, what: str):
+        self.id, self.what = n, what
+        super().__init__(f"checkpoint {n} of {app} is damaged ({what}); nothing was changed: your files are as "
+                         f"they were, and `macaron checkpoints {app}` lists the intact checkpoints.")
+
+
 @dataclass
 class Checkpoint:
     id: int
@@ -185,6 +194,34 @@ class AppRepo:
             raise UserError(
                 f"{self.path.name} has a detached HEAD; check out a branch first (`git switch -c NAME` keeps your commits)."
             )
+        broken = self._branch_damage()
+        if broken:
+            branch, value = broken
+            latest = max(self._refs().items(), default=None)
+            fix = (f"point it at your latest checkpoint with `git -C {self.path} update-ref {branch} {latest[1]}`"
+                   if latest and _is_sha(latest[1]) else f"repair {branch} with git")
+            raise UserError(f"{self.path.name}'s branch {branch} is damaged (it holds {value!r}, not a commit this repo has); "
+                            f"nothing was changed: your files are as they were and every checkpoint is kept; {fix}.")
+
+    def _branch_damage(self) -> tuple[str, str] | None:
+        """(branch, what it holds) when HEAD's branch exists but names no commit here; None
+        when it is fine or not born yet (a new repo: the first checkpoint makes it)."""
+        try:
+            self.repo.head.commit.tree  # resolves the ref and reads the commit
+            return None
+        except (ValueError, OSError):
+            pass
+        branch = self.repo.head.reference.path
+        common = Path(self.repo.common_dir)
+        loose, packed = common / branch, common / "packed-refs"
+        if loose.is_file():
+            return branch, loose.read_text(encoding="utf-8", errors="replace").strip()[:40]
+        if packed.is_file():
+            for line in packed.read_text(encoding="utf-8", errors="replace").splitlines():
+                sha, _, name = line.partition(" ")
+                if name == branch:
+                    return branch, sha[:40]
+        return None
 
     # ── checkpoints ─────────────────────────────────────────────────────────────────
     def checkpoint(self, phase: str, message: str, tests=None, cost_usd: float | None = None) -> Checkpoint:
@@ -205,8 +242,24 @@ class AppRepo:
         return made
 
     def checkpoints(self) -> list[Checkpoint]:
-        """Every checkpoint, oldest first."""
-        return [self._load(n, commit) for n, commit in sorted(self._refs().items())]
+        """Every intact checkpoint, oldest first; the damaged ones are named in `self.damaged`."""
+        found = []
+        self.damaged: dict[int, str] = {}
+        for n, commit in sorted(self._refs().items()):
+            try:
+                found.append(self._load(n, commit))
+            except DamagedCheckpoint as exc:
+                self.damaged[n] = exc.what
+        # One pass over every object the checkpoints need; only when something is missing
+        # (rare) is each checked on its own, to say which.
+        if found and self._missing(*{cp.tree for cp in found}):
+            for cp in list(found):
+                try:
+                    self._check_complete(cp)
+                except DamagedCheckpoint as exc:
+                    found.remove(cp)
+                    self.damaged[cp.id] = exc.what
+        return found
 
     def _refs(self) -> dict[int, str]:
         """Checkpoint id → commit, read from the ref files themselves (no git process)."""
@@ -229,20 +282,54 @@ class AppRepo:
         """A checkpoint from its commit (read through one long-lived `git cat-file`;
         commits never change, so each is read once per AppRepo)."""
         if commit not in self._known:
-            obj = git.Commit(self.repo, bytes.fromhex(commit))
-            message, trailers = _split_trailers(obj.message)
-            parent = obj.parents[0].hexsha if obj.parents else None
-            self._known[commit] = self._checkpoint(n, commit, obj.tree.hexsha, parent, message, trailers,
-                                                   obj.committed_datetime.isoformat())
+            ref = f"{REFS}{n}"
+            if not _is_sha(commit):
+                raise DamagedCheckpoint(self.path.name, n, f"{ref} holds {commit[:40]!r}, not a commit id")
+            try:
+                kind = self.repo.odb.info(bytes.fromhex(commit)).type
+            except (ValueError, OSError):
+                raise DamagedCheckpoint(self.path.name, n, f"its commit {commit[:8]} is missing from .git/objects") from None
+            if kind != b"commit":
+                raise DamagedCheckpoint(self.path.name, n, f"{ref} names a {kind.decode()}, not a commit")
+            try:
+                obj = git.Commit(self.repo, bytes.fromhex(commit))
+                message, trailers = _split_trailers(obj.message)
+                parent = obj.parents[0].hexsha if obj.parents else None
+                tree = obj.tree.hexsha
+                when = obj.committed_datetime.isoformat()
+            except (ValueError, OSError, TypeError):
+                raise DamagedCheckpoint(self.path.name, n, f"its commit {commit[:8]} is unreadable") from None
+            try:
+                self.repo.odb.info(bytes.fromhex(tree))
+            except (ValueError, OSError):
+                raise DamagedCheckpoint(self.path.name, n, f"its list of files, tree {tree[:8]}, is missing "
+                                                           "from .git/objects") from None
+            self._known[commit] = self._checkpoint(n, commit, tree, parent, message, trailers, when)
         return self._known[commit]
+
+    def _missing(self, *trees: str) -> list[str]:
+        """The objects these trees need that the repo lacks."""
+        listed = self._git("rev-list", "--objects", "--missing=print", *trees)
+        return [line[1:] for line in listed.splitlines() if line.startswith("?")]
+
+    def _check_complete(self, cp: Checkpoint) -> None:
+        """Every object checkpoint `cp`'s files need is in the repo (one `git rev-list`), so a
+        rollback to it cannot stop halfway for want of one."""
+        missing = self._missing(cp.tree)
+        if missing:
+            raise DamagedCheckpoint(self.path.name, cp.id, f"{len(missing)} of its files or folders are missing "
+                                                            f"from .git/objects, e.g. {missing[0][:8]}")
 
     def _checkpoint(self, n: int, commit: str, tree: str, parent: str | None, message: str,
                     trailers: dict[str, str], when: str) -> Checkpoint:
         trailers = dict(trailers)
 
         def count() -> int:
-            before = git.Commit(self.repo, bytes.fromhex(parent)).tree.hexsha if parent else None
-            return sum(1 for _ in _diff_files(self._entries, before, tree))
+            try:
+                before = git.Commit(self.repo, bytes.fromhex(parent)).tree.hexsha if parent else None
+                return sum(1 for _ in _diff_files(self._entries, before, tree))
+            except (ValueError, OSError):  # a damaged parent: nothing to count against
+                return 0
 
         return Checkpoint(
             id=n, phase=trailers.pop("Phase", "manual"), message=message, time=when,
@@ -302,6 +389,7 @@ class AppRepo:
                 saving = self._needs_save(at_head, current_tree, with_data)
                 target_id, _ = choose(refs, saving)
                 target = self._load(target_id, refs[target_id])
+                self._check_complete(target)
                 blocked = self._ignored_in_the_way(current_tree, target.tree)
                 if blocked:
                     shown = ", ".join(blocked[:3]) + (f" and {len(blocked) - 3} more" if len(blocked) > 3 else "")
@@ -346,6 +434,7 @@ class AppRepo:
         at_head = self._checkpoint_at(refs, self._head_commit())
         target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
         target = self._load(target_id, refs[target_id])
+        self._check_complete(target)
         stat = self._git("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
         return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat), with_data=with_data,
                             undo=phase == "undo", blocked=self._ignored_in_the_way(current_tree, target.tree))
@@ -406,6 +495,11 @@ class AppRepo:
             return (out, err) if with_stderr else out
         except git.GitCommandError as exc:
             stderr = str(exc.stderr or "")
+            if re.search(r"index file (smaller than expected|corrupt)|bad index|bad signature|index uses .* extension", stderr):
+                raise UserError(
+                    f"the git index of {self.path.name} ({self.git_dir / 'index'}) is damaged; nothing was changed: "
+                    f"your files are as they were. Rebuild it with `rm {self.git_dir / 'index'} && git -C {self.path} reset`."
+                ) from None
             if "index.lock" in stderr:
                 raise UserError(
                     f"another git command is using {self.path.name} (.git/index.lock exists); "
@@ -617,6 +711,10 @@ def _input_stream(data: bytes | None):
         fh.write(data)
         fh.seek(0)
         yield fh
+
+
+def _is_sha(value: str) -> bool:
+    return re.fullmatch(r"[0-9a-f]{40}", value) is not None
 
 
 def _last_line(stderr: str) -> str:

@@ -9,7 +9,7 @@ import pexpect
 import pytest
 
 from tests.conftest import REPO, macaron_command
-from tests.support.app_dirs import DATA_FILE, make_app_dir, repo_state, tree_files
+from tests.support.app_dirs import DATA_FILE, git, make_app_dir, repo_state, tree_files
 
 
 @pytest.fixture
@@ -111,3 +111,88 @@ def test_rollback_asks_in_a_terminal_and_no_changes_nothing(macaron, app):
     undo = macaron("rollback", "water", "--undo", "--dry-run")
     assert undo.returncode == 0 and "app.py" in undo.stdout
     assert (app / "app.py").read_text() == "print('hello')\n"
+
+
+# ── damaged repos: refuse before touching a file, say what is damaged ─────────────────
+def _object(app, sha):
+    return app / ".git" / "objects" / sha[:2] / sha[2:]
+
+
+def _delete_object(app, sha):
+    path = _object(app, sha)
+    os.chmod(path, 0o644)
+    path.unlink()
+
+
+def _garbage_checkpoint_ref(app):
+    (app / ".git/refs/macaron/checkpoints/1").write_text("garbage\n")
+
+
+def _missing_checkpoint_commit(app):
+    (app / ".git/refs/macaron/checkpoints/1").write_text("1" * 40 + "\n")
+
+
+def _deleted_tree(app):
+    _delete_object(app, git(app, "rev-parse", "refs/macaron/checkpoints/1^{tree}").strip())
+
+
+def _deleted_file(app):  # checkpoint 1's app.py exists nowhere else
+    _delete_object(app, git(app, "rev-parse", "refs/macaron/checkpoints/1:app.py").strip())
+
+
+def _garbage_branch(app):
+    (app / ".git/refs/heads/main").write_text("garbage\n")
+
+
+def _corrupt_index(app):
+    (app / ".git/index").write_bytes(b"DIRC and then nonsense")
+
+
+DAMAGE = {
+    "garbage checkpoint ref": (_garbage_checkpoint_ref, "checkpoint 1", "'garbage'"),
+    "missing checkpoint commit": (_missing_checkpoint_commit, "checkpoint 1", "missing"),
+    "deleted tree object": (_deleted_tree, "checkpoint 1", "tree"),
+    "deleted file object": (_deleted_file, "checkpoint 1", "missing"),
+    "garbage branch": (_garbage_branch, "refs/heads/main", "update-ref refs/heads/main"),
+    "corrupt index": (_corrupt_index, ".git/index", "git -C"),
+}
+
+
+@pytest.mark.parametrize("case", list(DAMAGE))
+def test_a_damaged_repo_is_refused_before_any_file_changes(macaron, app, case):
+    (app / DATA_FILE).parent.mkdir()
+    (app / DATA_FILE).write_text("1 glass")
+    assert macaron("checkpoint", "water", "-m", "first").returncode == 0
+    (app / "app.py").write_text("print('v2')\n")
+    (app / DATA_FILE).write_text("2 glasses")
+    assert macaron("checkpoint", "water", "-m", "second").returncode == 0
+    # An older rollback in the history: a broken --undo used to reverse this one.
+    assert macaron("rollback", "water", "--to", "1", "--with-data", "--yes").returncode == 0
+    (app / "app.py").write_text("print('v4')\n")
+    assert macaron("checkpoint", "water", "-m", "fourth").returncode == 0
+    (app / "app.py").write_text("print('unsaved')\n")
+    (app / DATA_FILE).write_text("5 glasses")
+    damage, names, detail = DAMAGE[case]
+    damage(app)
+    state = repo_state(app)
+
+    for args in (["--to", "1", "--dry-run"], ["--to", "1", "--yes"], ["--to", "1", "--with-data", "--yes"],
+                 ["--undo", "--yes"]):
+        result = macaron("rollback", "water", *args)
+        assert "Traceback" not in result.stderr, result.stderr
+        if args[0] == "--undo" and names == "checkpoint 1":
+            continue  # the undo goes back to checkpoint 2, which is whole: it may go ahead
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        message = result.stderr.strip()
+        assert len(message.splitlines()) == 1 and names in message and detail in message, message
+        assert "nothing was changed" in message
+        assert repo_state(app) == state  # byte for byte: files, data, snapshots, refs, index
+        assert (app / DATA_FILE).read_text() == "5 glasses"
+
+    listed = macaron("checkpoints", "water")
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr
+    assert "fourth" in listed.stdout
+    if names == "checkpoint 1":
+        assert "Checkpoint 1 is damaged" in listed.stderr
+        ids = [line.split()[0] for line in listed.stdout.splitlines()]
+        assert ids[0] == "2" and "1" not in ids
