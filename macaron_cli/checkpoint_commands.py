@@ -31,8 +31,7 @@ def list_checkpoints(app_ref: str | None, json_out: bool) -> None:
     repo = _open(app_ref)
     cps = repo.checkpoints()
     for n, what in repo.damaged.items():
-        console(stderr=True).print(f"Checkpoint {n} is damaged ({what}); rollback cannot go there, the others are intact.",
-                                   markup=False, highlight=False, soft_wrap=True)
+        Out(stderr=True).text(f"Checkpoint {n} is damaged ({what}); rollback cannot go there, the others are intact.")
     if json_out:
         print_json([cp.to_json() for cp in cps])
         return
