@@ -131,6 +131,8 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     mode = draft_phases.mode_for(request) or (OFFLINE if request.offline or not model_configured() else AGENT)
     if mode in (AGENT, draft_phases.DRAFT):
         _refuse_unpriced(_agent_model(), budget)
+    if draft is not None:
+        _refuse_unpriced(draft.model, budget, draft.url)
         _warm_sdk_import()
     store = _open_memory()
     progress.phase("brief", "what macaron knows that bears on this")
@@ -418,12 +420,14 @@ def _checkpoint(app, repo, state, phase, message, report, meter) -> None:
     _phase_done(app, state, phase)
 
 
-def _refuse_unpriced(model: str | None, budget: float | None) -> None:
+def _refuse_unpriced(model: str | None, budget: float | None, url: str | None = None) -> None:
     """A budget cannot hold for a model we cannot price: say so before anything is made.
-    (A model the SDK picks itself is checked on its first answer, by the meter.)"""
-    from macaron_cli.models.prices import price_for, unpriced_message
+    (A model the SDK picks itself is checked on its first answer, by the meter.) A draft
+    model on this machine (`url` local) is priced by GPU time instead."""
+    from macaron_cli.models.prices import is_priced, price_for, unpriced_message
 
-    if budget is not None and model and price_for(model) is None:
+    priced = is_priced(url, model) if url else price_for(model) is not None
+    if budget is not None and model and not priced:
         raise UserError(unpriced_message(model) + ".")
 
 
