@@ -144,9 +144,6 @@ def options_label(key: str, answer: str | None) -> str:
     return question.options.get(answer or "", "")
 
 
-# A BCP 47 tag's usual shape: a 2-3 letter language, then optional script/region/variant
-# subtags (zh-Hant-TW, pt-BR, es-419, de-CH-1996).
-_TAG = re.compile(r"[a-z]{2,3}(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?(-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*", re.IGNORECASE)
 _LANGUAGE_NAMES = {
     "english": "en", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko", "chinese": "zh",
     "中文": "zh", "mandarin": "zh", "filipino": "tl", "tagalog": "tl", "spanish": "es", "español": "es",
@@ -163,7 +160,9 @@ def language_code(text: str) -> str | None:
     named = _LANGUAGE_NAMES.get(text.lower())
     if named:
         return named
-    if not _TAG.fullmatch(text):
+    from macaron_cli.memory.records import is_language_tag  # BCP 47, the rule memories are held to
+
+    if not is_language_tag(text):
         return None
     first, *rest = text.split("-")
     # Conventional case: language lower, script title, region upper (pt-BR, zh-Hant).
