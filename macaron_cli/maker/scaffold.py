@@ -152,9 +152,25 @@ def write_brief(app: Path, brief: Brief, destination=None) -> None:
 
 
 def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Path:
-    """Create the app directory (not yet a git repo) and return it."""
+    """Create the app directory (not yet a git repo) and return it.
+
+    It is built under a hidden name and renamed into place when complete: a scaffold that
+    fails leaves no half-made app behind (nor a taken slug that sends the next make to -2)."""
+    import uuid
+
     app = apps_root / slug
     apps_root.mkdir(parents=True, exist_ok=True)
+    work = apps_root / f".{slug}.{uuid.uuid4().hex[:8]}.partial"
+    try:
+        _fill(template, brief, work)
+        work.rename(app)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return app
+
+
+def _fill(template: Template, brief: Brief, app: Path) -> None:
     data_files = list(template.manifest.get("data_files", []))
     if template.from_app and (template.path / ".git").exists():
         app.mkdir()
@@ -177,4 +193,3 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
     if brief.advice:
         _show_advice_note(app, advice_note(brief.language))
     write_brief(app, brief)
-    return app
