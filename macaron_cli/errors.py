@@ -30,6 +30,8 @@ def exit_for(exc: BaseException, verbose: bool = False) -> tuple[int, str]:
         return exc.exit_code, str(exc)
     if isinstance(exc, OSError):
         return 2, _os_error_line(exc)
+    if disk_full(exc):
+        return 2, "the disk is full; free some space and run it again (what was saved before is untouched)."
     log = _log_traceback(exc)
     if verbose:
         import traceback
@@ -38,6 +40,15 @@ def exit_for(exc: BaseException, verbose: bool = False) -> tuple[int, str]:
     where = f"details are in {log}" if log else "run again with -v for the details"
     first = (str(exc).splitlines() or [""])[0][:200]
     return 1, f"unexpected error: {type(exc).__name__}{': ' + first if first else ''} ({where}); please report it."
+
+
+def disk_full(exc: BaseException) -> bool:
+    """ENOSPC as Python raises it, or as LanceDB (Rust) and SQLite put it in their messages."""
+    import errno
+
+    text = str(exc)
+    return (getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT)
+            or any(sign in text for sign in ("No space left", "os error 28", "database or disk is full")))
 
 
 def _os_error_line(exc: OSError) -> str:

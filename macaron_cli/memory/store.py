@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from macaron_cli import config
-from macaron_cli.errors import MacaronError, UserError
+from macaron_cli.errors import MacaronError, UserError, disk_full
 from macaron_cli.memory import embeddings, remote
 from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
@@ -93,6 +93,9 @@ def _readable(method: Callable) -> Callable:
             raise
         except (OSError, RuntimeError) as exc:
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+            if disk_full(exc):
+                raise UserError(f"the disk holding the memory at {self.uri} is full; free some space and run it "
+                                "again (the memory is as it was before this command).") from None
             raise UserError(f"the memory at {self.uri} could not be used ({first}); "
                             "restore it from a backup or `macaron memory export` of it, or move it away.") from None
 
@@ -151,6 +154,9 @@ class MemoryStore:
             raise
         except Exception as exc:  # lance raises bare RuntimeError/OSError/ValueError
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+            if disk_full(exc):
+                raise UserError(f"the disk holding the memory at {self.uri} is full; free some space and run it "
+                                "again (the memory is as it was before this command).") from None
             raise UserError(f"cannot open the memory at {uri} ({first}); move it away or set MACARON_HOME.") from None
         return store
 

@@ -110,7 +110,7 @@ class MemoryBrowser(App):
         # Held, not queried: handlers may still run while the screen is being torn down.
         self.table = MemoryTable(id="memories", cell_padding=CELL_PADDING)
         self.detail = DetailPane(id="detail")
-        self.status = Static("", id="status")
+        self.status = Static("", id="status", markup=False)  # it shows the person's search as typed
 
     # ── layout ──────────────────────────────────────────────────────────────────────────
     def compose(self) -> ComposeResult:
@@ -524,7 +524,7 @@ class MemoryBrowser(App):
     def _after_write(self, keep_id: str | None, message: str, clear_marks: bool, severity: str = "information") -> None:
         if clear_marks:
             self.marked.clear()
-        self.notify(message, severity=severity)
+        self.notify(message, severity=severity, markup=False)
         self.refresh_bindings()
         self.reload(keep_id)
         self._load_domains()

@@ -33,13 +33,13 @@ class EditDialog(ModalScreen[dict | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="edit-dialog"):
-            yield Label(f"Edit {self.memory.id}", classes="dialog-title")
+            yield Label(f"Edit {self.memory.id}", classes="dialog-title", markup=False)
             yield TextArea(self.memory.text, id="edit-text", soft_wrap=True, show_line_numbers=False)
             with Horizontal(classes="dialog-row"):
                 yield Input(self.memory.domain, placeholder="domain", id="edit-domain")
                 yield Select([(k, k) for k in KINDS], value=self.memory.kind, allow_blank=False, id="edit-kind")
             yield Label("A new text is saved as a new version; the old one stays, linked.", classes="dialog-hint")
-            yield Label("", id="edit-error", classes="dialog-error")
+            yield Label("", id="edit-error", classes="dialog-error", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save  ctrl+s", variant="primary", id="save")
                 yield Button("Cancel  esc", id="cancel")
@@ -80,7 +80,7 @@ class PrivacyDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="privacy-dialog"):
             what = "this memory" if self.count == 1 else f"{self.count} marked memories"
-            yield Label(f"Who may see {what}?", classes="dialog-title")
+            yield Label(f"Who may see {what}?", classes="dialog-title", markup=False)
             yield OptionList(*[
                 Option(f"{i}  {level:<9} {PRIVACY_MEANING[level]}", id=level)
                 for i, level in enumerate(PRIVACY_LEVELS, 1)
@@ -112,10 +112,10 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="export-dialog"):
-            yield Label(f"Export {self.what} to JSONL", classes="dialog-title")
+            yield Label(f"Export {self.what} to JSONL", classes="dialog-title", markup=False)
             yield Input(str(self.default), id="export-path")
             yield Label("enter export · esc cancel · the file is readable by you alone", classes="dialog-hint")
-            yield Label("", id="export-error", classes="dialog-error")
+            yield Label("", id="export-error", classes="dialog-error", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
