@@ -155,7 +155,7 @@ class MemoryStore:
         except Exception as exc:  # lance raises bare RuntimeError/OSError/ValueError
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
             if disk_full(exc):
-                raise UserError(f"the disk holding the memory at {self.uri} is full; free some space and run it "
+                raise UserError(f"the disk holding the memory at {uri} is full; free some space and run it "
                                 "again (the memory is as it was before this command).") from None
             raise UserError(f"cannot open the memory at {uri} ({first}); move it away or set MACARON_HOME.") from None
         return store
