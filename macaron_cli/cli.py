@@ -86,13 +86,15 @@ _PORT = {"min": 1, "max": 65535}
 
 
 def _run(func: Callable[..., object], /, **kwargs) -> int | None:
-    """Call a command's implementation once its text arguments are known to be text."""
+    """Call a command's implementation once its arguments are known to be text and
+    macaron's folders to be folders: a bad one is refused before anything is written."""
+    from macaron_cli.errors import UserError, check_homes
+
     for name, value in kwargs.items():
         if isinstance(value, str) and _has_surrogate(value):
-            from macaron_cli.errors import UserError
-
             what = _ARGUMENTS.get(name, "--" + name.replace("_", "-"))
             raise UserError(f"the {what} you gave is not valid UTF-8 text; type it again (or fix the terminal's encoding).")
+    check_homes()
     result = func(**kwargs)
     return result if isinstance(result, int) else None
 

@@ -51,13 +51,25 @@ def disk_full(exc: BaseException) -> bool:
             or any(sign in text for sign in ("No space left", "os error 28", "database or disk is full")))
 
 
+_HOMES = (("MACARON_HOME", "~/.macaron"), ("MACARON_APPS_DIR", "~/macaron-apps"))
+
+
+def check_homes() -> None:
+    """Before a command runs: each of macaron's two folders is a folder, or can become one."""
+    for name, default in _HOMES:
+        path = _not_a_folder(name, default)
+        if path:
+            raise UserError(f"{name} is {path}, which is a file, not a folder; point {name} at a folder "
+                            "(or move that file away).")
+
+
 def _os_error_line(exc: OSError) -> str:
     import errno
 
-    for name, default in (("MACARON_HOME", "~/.macaron"), ("MACARON_APPS_DIR", "~/macaron-apps")):
-        path = _not_a_folder(name, default)
-        if path:
-            return f"{name} is {path}, which is a file, not a folder; point {name} at a folder (or move that file away)."
+    try:
+        check_homes()
+    except UserError as problem:
+        return str(problem)
     where = f" ({exc.filename})" if exc.filename else ""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"the disk is full{where}; free some space and run it again (what was saved before is untouched)."
