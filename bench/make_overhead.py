@@ -4,7 +4,7 @@ With the scripted model server (tests/support/model_server.py) answering at once
   1. command → first model request (target ≤ 3 s), next to the SDK's own floor measured
      in the same run: a bare one-turn `claude_agent_sdk.query()` to the same server; then
      the same for a person with a few memories (the brief searches them first: by keywords,
-     or with vectors where the embeddings extra is installed and MACARON_EMBEDDINGS is not off);
+     or with vectors unless MACARON_EMBEDDINGS is off);
   2. orchestration time of a whole make excluding model time (and, separately,
      verification time, which is the app's tests and the browser);
   3. an offline make from idea to verified app (target ≤ 15 s including verification),

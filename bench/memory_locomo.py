@@ -9,7 +9,7 @@ conversation. For questions of categories 1–4 it prints evidence recall@5, rec
 hit@10 per category and overall, plus query latency p50/p95, for:
   fts       plain LanceDB full-text search over the same texts (the baseline, same run)
   macaron   MemoryStore.search, keyword only
-  hybrid    MemoryStore.search with the `embeddings` extra (when installed)
+  hybrid    MemoryStore.search with vectors (the bundled multilingual model)
 LoCoMo is CC BY-NC 4.0: it is read from where it lies, never copied into the package.
 """
 
@@ -136,7 +136,7 @@ def main() -> None:
         print(f"hybrid import (embedding every turn) {time.perf_counter() - start:.1f} s")
         results.append(evaluate("hybrid", lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k)], items))
     elif not args.no_embeddings:
-        print("hybrid: skipped (the `embeddings` extra is not installed)")
+        print("hybrid: skipped (vectors are off or the model is missing)")
     for result in results:
         report(result)
 

@@ -150,7 +150,7 @@ def hybrid(store, qs) -> None:
 
     os.environ.pop("MACARON_EMBEDDINGS", None)
     if not embeddings.available():
-        print("\nhybrid: skipped (the `embeddings` extra is not installed)")
+        print("\nhybrid: skipped (vectors are off or the model is missing)")
         return
     start = time.perf_counter()
     add_random_vectors(store)

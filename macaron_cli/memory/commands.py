@@ -120,9 +120,16 @@ def stats(json_out):
 def reembed():
     import time
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
-    from macaron_cli.memory import embeddings, reembed as reembedding
+    from macaron_cli.memory import embeddings
+    from macaron_cli.memory import reembed as reembedding
 
     if not embeddings.available():
         why = "MACARON_EMBEDDINGS is off" if embeddings.installed() else f"{embeddings.PACKAGE} is not installed"

@@ -1,7 +1,7 @@
 """Finding the memories that matter for a query, and saying why (every Hit has `parts`).
 
 1. Candidates: full-text BM25 over the CJK-aware search_text (memory/text.py), plus
-   nearest neighbours by meaning when the `embeddings` extra is installed; each list's
+   nearest neighbours by meaning (the bundled multilingual model, memory/embeddings.py); each list's
    scores are spread over [0, 1] from a non-match's score and summed, weighted, into
    `relevance`.
    Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query,
@@ -48,7 +48,7 @@ from macaron_cli.memory.text import detect_language, query_form, search_form
 WORD_CANDIDATES = 40
 MEANING_CANDIDATES = 160
 EXPANSION_WEIGHT = 0.4
-VECTOR_WEIGHT = 0.5  # of the semantic list against BM25's 1.0: MiniLM alone finds less than words do
+VECTOR_WEIGHT = 0.5  # of the semantic list against BM25's 1.0: vectors alone find less than words do (LoCoMo)
 FEEDBACK_WEIGHT = 0.5  # of the relevance-feedback scores by meaning
 FEEDBACK_FROM = 3  # best matches whose meaning joins the query's (Rocchio)
 FEEDBACK_BETA = 0.5  # their mean vector's weight against the query's
