@@ -90,6 +90,36 @@ def check_sandbox() -> Check:
     return Check("sandbox", active.name != "process", detail, fix)
 
 
+# fontconfig's names for the languages whose text needs fonts beyond the usual Latin ones.
+_FONT_LANGS = {"ja": "ja", "ko": "ko", "zh": "zh-cn"}
+
+
+def check_fonts() -> Check:
+    """Fonts for the person's language and for emoji: without them apps show empty boxes."""
+    import subprocess
+
+    from macaron_cli import config
+    from macaron_cli.sandbox.verify import FONTS_FIX
+
+    if not shutil.which("fc-list"):
+        return Check("fonts", False, "fontconfig (fc-list) not found, fonts unknown", f"apt-get install fontconfig; {FONTS_FIX}")
+    language = config.load_settings().language or "en"
+    wanted = {"emoji": ":charset=1f600:color=true"}
+    # Every app may be switched to any of macaron's languages; the person's own comes first.
+    for lang in sorted(_FONT_LANGS, key=lambda code: code != language):
+        wanted[lang] = f":lang={_FONT_LANGS[lang]}"
+    missing = []
+    for what, pattern in wanted.items():
+        found = subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True, timeout=30).stdout.strip()
+        if not found:
+            missing.append(what)
+    if not missing:
+        return Check("fonts", True, f"{language} text and emoji can be drawn")
+    own = language in missing
+    detail = f"no fonts for {', '.join(missing)}: apps show that text as empty boxes"
+    return Check("fonts", not own and "emoji" not in missing, detail, FONTS_FIX)
+
+
 def check_tool(name: str, binary: str, fix: str) -> Check:
     path = shutil.which(binary)
     return Check(name, bool(path), path or "not found", "" if path else fix)
@@ -101,6 +131,7 @@ CHECKS = [
     check_embeddings,
     check_memory,
     check_sandbox,
+    check_fonts,
     lambda: check_tool("node", "node", "apt-get install nodejs"),
     lambda: check_tool("chromium", "chromium", "apt-get install chromium (apps are opened in it to verify them)"),
     lambda: check_tool("git", "git", "apt-get install git"),

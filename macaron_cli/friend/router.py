@@ -29,9 +29,11 @@ def wants_a_tool(text: str) -> bool:
 
 
 def idea_from(text: str) -> str:
-    """The request, tidied into a brief's first line."""
-    idea = re.sub(r"^(hey|hi|so|ok|okay|please)[,!\s]+", "", text.strip(), flags=re.IGNORECASE)
-    return idea.rstrip("?!. ") or text.strip()
+    """The request, tidied into the idea itself: "Can you make me an app to track my daily
+    water intake?" → "track my daily water intake" (the maker's own tidying, every language)."""
+    from macaron_cli.maker.fit import tidy_idea
+
+    return tidy_idea(text)
 
 
 def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], template: str | None = None):

@@ -14,11 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from macaron_cli.maker.advice import advice_kind, advice_note
-from macaron_cli.maker.personal import accent_colour, idea_language, personal_settings
+from macaron_cli.maker.personal import accent_colour, bears_on_settings, idea_language, personal_settings
 from macaron_cli import privacy
 from macaron_cli.privacy import Cleared, Destination, PrivacyViolation
 
 MAX_MEMORIES = 8
+# What the person said about measures, money and language shapes every app's defaults,
+# whatever the idea's words: looked for on its own, beside the idea's memories.
+PREFERENCE_QUERY = "prefer units measure cups ml ounces pounds miles currency money paid pesos yen won"
+MAX_PREFERENCES = 4
 
 @dataclass
 class Brief:
@@ -89,7 +93,12 @@ def build_brief(idea: str, store, settings, to: Destination | tuple[Destination,
     will read it; None: no model now, the app folder)."""
     destinations = (to,) if isinstance(to, Destination) else tuple(to or (privacy.app_folder(),))
     memories = find_memories(store, idea, destinations, context)
-    language = idea_language(idea, settings.language)
+    known = {m.id for m in memories}
+    preferences = [m for m in find_memories(store, PREFERENCE_QUERY, destinations, k=MAX_PREFERENCES)
+                   if m.id not in known and bears_on_settings(m.text)]
+    if preferences:
+        memories = privacy.release([*memories, *preferences], *destinations)
+    language = idea_language(idea, settings.language, [m.text for m in memories])
     return Brief(
         idea=idea, language=language, accent=accent_colour(settings.color),
         settings=personal_settings(language, [m.text for m in memories]),

@@ -1,13 +1,17 @@
 """Which starting point an idea gets: the closest template, a named one, or one of the
 person's own apps (`--from`), with the lineage recorded.
 
-Closeness is keyword overlap with each template's manifest (keywords in every language
-macaron speaks), which is instant, offline and explainable in `macaron why`.
+Closeness is by meaning when the memory's embedding model is installed: the idea against
+each template's description and examples (any language the model reads), with keyword
+overlap adding to it. Without the model, keyword overlap with each template's manifest
+(keywords in every language macaron speaks) decides alone. Either way an idea that
+nothing fits well still gets the closest template, marked `fit = "weak"` so make says so.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,11 +29,19 @@ class Template:
     manifest: dict
     from_app: str | None = None  # set when the start is one of the person's apps
     matched: list[str] = field(default_factory=list)  # the keywords that chose it
+    fit: str = "good"  # "weak": nothing fitted the idea well; this is only the closest
+    similarity: float | None = None  # closeness by meaning (cosine), when the model decided
     lineage_reason: str = ""  # set when a well-rated app of the person's was chosen as the base
 
     @property
     def keywords(self) -> list[str]:
         return [str(k) for k in self.manifest.get("keywords", [])]
+
+    @property
+    def meaning_texts(self) -> list[str]:
+        """What the template is for, in sentences the embedding model compares ideas with."""
+        texts = [str(self.manifest.get("description") or "")] + [str(e) for e in self.manifest.get("examples", [])]
+        return [t for t in texts if t.strip()]
 
 
 def load_templates(root: Path | None = None) -> list[Template]:
@@ -67,6 +79,15 @@ def score(template: Template, idea: str) -> tuple[float, list[str]]:
     return sum(1 + len(_norm(k)) / 8 for k in matched), matched
 
 
+# Closeness by meaning below which no template fits the idea well (cosine, the idea
+# against a template's best description or example); a keyword hit adds KEYWORD_BONUS.
+WEAK_SIMILARITY = 0.40
+KEYWORD_BONUS = 0.08
+# Models that read English only: their vectors for Japanese, Korean or Chinese text are
+# noise, so such ideas are left to the keywords (in every language) instead.
+ENGLISH_ONLY_MODELS = {"all-MiniLM-L6-v2"}
+
+
 def choose_template(idea: str, name: str | None = None, templates: list[Template] | None = None) -> Template:
     templates = templates if templates is not None else load_templates()
     if not templates:
@@ -76,12 +97,86 @@ def choose_template(idea: str, name: str | None = None, templates: list[Template
             if t.name == name or t.path.name == name:
                 return t
         raise UserError(f"no template named {name!r}; choose one of: {', '.join(t.name for t in templates)}.")
-    ranked = sorted(((score(t, idea), i, t) for i, t in enumerate(templates)), key=lambda x: (-x[0][0], x[1]))
+    keyword_scores = [score(t, idea) for t in templates]
+    similarities = _similarities(idea, templates)
+    if similarities is not None:
+        combined = [sim + KEYWORD_BONUS * min(kw, 3.0) for sim, (kw, _) in zip(similarities, keyword_scores)]
+        i = max(range(len(templates)), key=lambda j: (combined[j], -j))
+        best = templates[i]
+        best.matched = keyword_scores[i][1]
+        best.similarity = round(similarities[i], 3)
+        best.fit = "good" if similarities[i] >= WEAK_SIMILARITY or best.matched else "weak"
+        return best
+    ranked = sorted(((s, i, t) for i, (s, t) in enumerate(zip(keyword_scores, templates))), key=lambda x: (-x[0][0], x[1]))
     (best_score, matched), _, best = ranked[0]
+    best.fit = "good"
     if best_score == 0:
         best = _fallback(templates)
+        best.fit = "weak"
     best.matched = matched
+    best.similarity = None
     return best
+
+
+def why_chosen(template: Template) -> str:
+    """One line for `macaron why` and the ledger: what chose this template."""
+    parts = []
+    if template.similarity is not None:
+        parts.append(f"meaning: {template.similarity:.2f}")
+    parts.append("keywords: " + (", ".join(template.matched) or "none matched"))
+    if template.fit == "weak":
+        parts.append("no template fits well; this is the closest")
+    return "; ".join(parts)
+
+
+def _similarities(idea: str, templates: list[Template]) -> list[float] | None:
+    """Each template's closeness to the idea by meaning, or None without the model."""
+    from macaron_cli.memory import embeddings
+
+    if not embeddings.available():
+        return None
+    if has_cjk(idea) and getattr(embeddings, "MODEL_NAME", "") in ENGLISH_ONLY_MODELS:
+        return None
+    try:
+        vectors = _template_vectors(templates)
+        idea_vector = embeddings.embed([idea])[0]
+    except Exception:  # a broken model install must not stop make: keywords still work
+        return None
+    return [float(max((v @ idea_vector for v in vecs), default=0.0)) for vecs in vectors]
+
+
+def _template_vectors(templates: list[Template]):
+    """Each template's description and example vectors, computed once per model and text.
+
+    Cached under MACARON_HOME, keyed by the model's name and each text's hash: a new model
+    or an edited template computes afresh instead of comparing against stale vectors.
+    """
+    import hashlib
+
+    import numpy as np
+
+    from macaron_cli import config
+    from macaron_cli.memory import embeddings
+
+    model = getattr(embeddings, "MODEL_NAME", "model")
+    path = config.home() / "cache" / f"template-vectors-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.json"
+    try:
+        cache = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        cache = {}
+    key = lambda text: hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]  # noqa: E731
+    missing = sorted({t for tpl in templates for t in tpl.meaning_texts if key(t) not in cache})
+    if missing:
+        for text, vector in zip(missing, embeddings.embed(missing)):
+            cache[key(text)] = [round(float(x), 6) for x in vector]
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(cache), encoding="utf-8")
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only home only costs the next make the same few embeddings
+    return [[np.asarray(cache[key(t)], dtype=np.float32) for t in tpl.meaning_texts] for tpl in templates]
 
 
 def _fallback(templates: list[Template]) -> Template:
@@ -132,6 +227,6 @@ def prefer_lineage(template: Template) -> Template:
         return template
     slug, reward = best
     chosen = from_app(slug)
-    chosen.matched = template.matched
+    chosen.matched, chosen.fit, chosen.similarity = template.matched, template.fit, template.similarity
     chosen.lineage_reason = f"your app {slug} from {template.name} served you well (outcome {reward:+.2f})"
     return chosen

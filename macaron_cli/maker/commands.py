@@ -77,6 +77,9 @@ def _summary(result: MakeResult) -> None:
                   "knows about you (offline, or no model configured).")
     mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
     out.line(mark + " [bold]{}[/] from the {} template  [dim]{}[/]", result.title or result.app, result.template, result.path)
+    if result.fit == "weak":
+        out.line("  [yellow]no template fits this idea well[/]: {} was the closest; a model can reshape it "
+                 "(make without --offline)", result.template)
     if result.subagents:
         out.text(f"  built by the coder with: {', '.join(result.subagents)}")
     if result.tests is not None:

@@ -82,15 +82,37 @@ class DraftOutcome:
 
 
 # ── the prompt ──────────────────────────────────────────────────────────────────────────
+def entry_files(app_dir: Path) -> list[str]:
+    """The files an app starts from: its page (index.html) and its server's main module
+    (from the manifest's run command, e.g. `server.main:app` → server/main.py)."""
+    found = [rel for rel in ("static/index.html", "index.html", "public/index.html") if (app_dir / rel).is_file()]
+    try:
+        run = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8")).get("run") or []
+    except (OSError, ValueError, AttributeError):
+        run = []
+    modules = [arg.split(":")[0] for arg in run if isinstance(arg, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[\w.]+", arg)]
+    modules += [arg for arg in run if isinstance(arg, str) and arg.endswith(".py")]
+    for module in modules or ["server.main", "main", "app"]:
+        rel = module if module.endswith(".py") else module.replace(".", "/") + ".py"
+        if (app_dir / rel).is_file() and rel not in found:
+            found.append(rel)
+            break
+    return found
+
+
 def app_files(app_dir: Path, budget_chars: int, tracked_in: Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """(path, text) of the app's tracked text files that fit the budget, and the names of the rest.
 
-    `tracked_in`: the git repo whose file list to use when `app_dir` is a plain copy of it.
+    The entry files (entry_files) are always shown, first and whole: a fix round that
+    cannot see the page or the server's main module guesses at both. The rest fills what
+    is left of the budget. `tracked_in`: the git repo whose file list to use when
+    `app_dir` is a plain copy of it.
     """
     listed = subprocess.run(["git", "-C", str(tracked_in or app_dir), "ls-files", "-z"], capture_output=True, text=True)
     paths = [p for p in listed.stdout.split("\0") if p] if listed.returncode == 0 else []
+    entries = [rel for rel in entry_files(app_dir) if rel in paths or not paths]
     # The UI and the server first: they are what a design changes; tests last.
-    paths.sort(key=lambda p: (p.startswith("tests/"), not p.startswith(("static/", "server/", "src/")), p))
+    paths.sort(key=lambda p: (p not in entries, p.startswith("tests/"), not p.startswith(("static/", "server/", "src/")), p))
     shown, named, used = [], [], 0
     protected = _protected(app_dir)
     for rel in paths:
@@ -100,7 +122,7 @@ def app_files(app_dir: Path, budget_chars: int, tracked_in: Path | None = None) 
             text = (app_dir / rel).read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue  # binary (icons, fonts) or vanished
-        if len(text) > MAX_FILE_CHARS or used + len(text) > budget_chars:
+        if rel not in entries and (len(text) > MAX_FILE_CHARS or used + len(text) > budget_chars):
             named.append(rel)
             continue
         shown.append((rel, text))

@@ -22,6 +22,10 @@ _CURRENCY_CLUES = [
     (r"\bdollars?\b|\$|\bUSD\b", "USD"),
 ]
 _IMPERIAL = re.compile(r"\b(ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|inch(es)?)\b", re.I)
+# Measuring in cups ("prefer cups to ml", "カップで量る"), unless cups are what they leave for ml.
+_CUPS = re.compile(r"\bcups?\b|カップ|컵으로|컵을|量杯|\btasa\b", re.I)
+_NOT_CUPS = re.compile(r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b|"
+                       r"\bcups?\b\s+(are|is)\s+(confusing|annoying)|\b(hate|don't like|dislike)\s+cups?\b", re.I)
 
 # Macaron flavours people may name as their colour; a hex code works too.
 FLAVOURS = {
@@ -32,11 +36,20 @@ FLAVOURS = {
 DEFAULT_ACCENT = "#FF9AA2"
 
 
-def idea_language(idea: str, fallback: str | None = None) -> str:
-    """The language the idea is written in (a person's idea speaks for their UI)."""
+def idea_language(idea: str, fallback: str | None = None, memory_texts: list[str] = ()) -> str:
+    """The language the idea is written in (a person's idea speaks for their UI).
+
+    Kanji alone (家計簿) is Japanese as much as Chinese: the person's saved language
+    decides, else the language of what they told macaron, else Chinese.
+    """
     lang = detect_language(idea)
     if lang == "en" and fallback in LANGUAGES and not re.search(r"[a-z]{3,}", idea, re.I):
         return fallback
+    if lang == "zh":
+        if fallback in ("ja", "zh"):
+            return fallback
+        if any(detect_language(text) == "ja" for text in memory_texts):
+            return "ja"
     return lang
 
 
@@ -49,12 +62,20 @@ def accent_colour(setting: str | None) -> str:
     return FLAVOURS.get(value.lower(), DEFAULT_ACCENT)
 
 
+def bears_on_settings(text: str) -> bool:
+    """Whether a memory says something about measures or money (what personal_settings reads)."""
+    return bool(_IMPERIAL.search(text) or _CUPS.search(text)
+                or any(re.search(pattern, text, re.I) for pattern, _ in _CURRENCY_CLUES))
+
+
 def personal_settings(language: str, memory_texts: list[str]) -> dict:
-    """Units and currency for this person, from language defaults and memories."""
+    """Units (and cups for volumes), and currency for this person, from language defaults and memories."""
     out = {"units": "metric", "currency": _CURRENCY.get(language, "USD")}
     joined = "\n".join(memory_texts)
     if _IMPERIAL.search(joined):
         out["units"] = "imperial"
+    if _CUPS.search(joined) and not _NOT_CUPS.search(joined):
+        out["volume_unit"] = "cup"
     for pattern, code in _CURRENCY_CLUES:
         if re.search(pattern, joined, re.I):
             out["currency"] = code

@@ -70,6 +70,7 @@ class MakeResult:
     subagents: list = field(default_factory=list)
     language: str = "en"
     title: str = ""
+    fit: str = "good"  # "weak": no template fitted the idea well; the app is the closest one
     phases: list = field(default_factory=list)  # each phase's tokens, seconds and cost, local or cloud
 
     @property
@@ -82,7 +83,7 @@ class MakeResult:
             "app": self.app, "path": self.path, "template": self.template, "mode": self.mode,
             "checkpoints": self.checkpoints, "tests": self.tests, "opened": self.opened,
             "screenshot": self.screenshot, "cost_usd": round(self.cost_usd, 6), "tokens": self.tokens,
-            "phases": self.phases,
+            "phases": self.phases, "fit": self.fit, "title": self.title, "language": self.language,
         }
 
 
@@ -128,6 +129,8 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         template = choose_template(idea, request.template)
         if not request.template:
             template = prefer_lineage(template)
+    if template.fit == "weak":
+        progress.note(weak_fit_note(template))
     mode = draft_phases.mode_for(request) or (OFFLINE if request.offline or not model_configured() else AGENT)
     if mode in (AGENT, draft_phases.DRAFT):
         _refuse_unpriced(_agent_model(), budget)
@@ -152,6 +155,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         "idea": idea, "slug": slug, "title": app_title(template, brief), "template": template.name, "from": template.from_app, "mode": mode,
         "language": brief.language, "accent": brief.accent, "settings": brief.settings, "advice": brief.advice,
         "memory_ids": brief.memory_ids, "matched_keywords": template.matched, "phases": [], "rounds": 0,
+        "fit": template.fit, "similarity": template.similarity,
         "cost_usd": 0.0, "tokens": {}, "status": "running", "budget_usd": budget, "max_rounds": request.max_rounds,
         "draft": {"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
         "timings": {"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
@@ -477,18 +481,25 @@ def _result(app, repo, state, report, meter) -> MakeResult:
         cost_usd=meter.cost_usd, tokens={**meter.tokens, "total": meter.total_tokens},
         problems=list(report.problems) if report else [], memory_ids=state.get("memory_ids", []),
         subagents=sorted(set(state.get("subagents", []))), language=state["language"], title=state.get("title", ""),
-        phases=state.get("phase_costs", []),
+        fit=state.get("fit", "good"), phases=state.get("phase_costs", []),
     )
+
+
+def weak_fit_note(template) -> str:
+    """What make says when no template fits the idea well (it still builds the closest)."""
+    return (f"  no template fits this idea well; starting from the closest, {template.name} "
+            "(a model can reshape it: make without --offline, or name one with --template)")
 
 
 def _ledger_brief(slug, brief, mode, template, settings) -> None:
     """Tell the ledger which memories went where for this app (each destination as the gate
     decided it), and why this template."""
     from macaron_cli.ledger import signals
+    from macaron_cli.maker.choose import why_chosen
 
     signals.brief_made(slug, brief.memories, template=template.name,
                        domain=_domain(brief), from_app=template.from_app,
-                       reason=template.lineage_reason or "keywords: " + (", ".join(template.matched) or "none matched"))
+                       reason=template.lineage_reason or why_chosen(template))
 
 
 def _ledger_search(slug: str, destination: privacy.Destination):

@@ -19,14 +19,15 @@ from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
 from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
-from macaron_cli.memory.text import detect_language
 
 APP_CONFIG = "config/app.json"
 TOKENS_CSS = "static/macaron-tokens.css"
 _NEVER_COPY = {".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", ".benchmarks", "node_modules", ".venv"}
 _STOP = {"a", "an", "the", "my", "me", "i", "to", "for", "of", "and", "app", "want", "would", "like", "make",
          "build", "that", "which", "with", "in", "on", "how", "much", "many", "every", "each", "day", "daily",
-         "ko", "ng", "ang", "mga", "sa", "na", "para", "gusto", "isang", "po", "ako", "kung", "ilang", "araw"}
+         "ko", "ng", "ang", "mga", "sa", "na", "para", "gusto", "isang", "po", "ako", "kung", "ilang", "araw",
+         # verbs of asking and keeping: the slug names the thing ("water-intake"), not the chore
+         "track", "keep", "log", "record", "help", "can", "you", "please", "something", "did", "do", "is", "our"}
 
 
 def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
@@ -53,15 +54,18 @@ def _translated_title(source: Path, language: str) -> str | None:
 
 
 def app_title(template: Template, brief: Brief) -> str:
-    """The app's name in the idea's language (what the person will see in its header)."""
+    """The app's name, from the idea in the idea's language (what the person sees in its
+    header): a water tracker is called after water, not "Daily habits"."""
+    from macaron_cli.maker.fit import idea_title
+
+    title = idea_title(brief.idea)
+    if title:
+        return title
     translated = _translated_title(template.path, brief.language)
     if translated:
         return translated
-    title = template.manifest.get("title")
-    if isinstance(title, str) and title and detect_language(title) == brief.language:
-        return title
-    # No title in this language: the idea itself, trimmed, speaks it.
-    return re.split(r"[。.!?！？\n]", brief.idea.strip())[0][:40]
+    fallback = template.manifest.get("title")
+    return fallback if isinstance(fallback, str) and fallback else template.name
 
 
 def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
@@ -82,12 +86,14 @@ def _copy_tracked(app: Path, dest: Path) -> None:
 
 
 def personal_config(template: Template, brief: Brief, existing: dict) -> dict:
+    """config/app.json for this person and idea: the template's defaults fitted to the idea
+    (what its first screen shows), then the person's language, colour, units and currency."""
+    from macaron_cli.maker.fit import fit_config
+
     cfg = dict(existing)
-    title = app_title(template, brief)
-    # The template's own name stays "" in the config, so the app keeps translating it
-    # when the person switches language; only a name of our own is written down.
-    own_name = title == _translated_title(template.path, brief.language)
-    cfg.update({"title": "" if own_name else title, "language": brief.language, "accent": brief.accent,
+    if not template.from_app:  # the person's own app keeps the config they shaped
+        cfg = fit_config(template.name, brief.idea, brief.settings, cfg)
+    cfg.update({"title": app_title(template, brief), "language": brief.language, "accent": brief.accent,
                 **brief.settings})
     if brief.advice:
         cfg["notice"] = advice_note(brief.language)

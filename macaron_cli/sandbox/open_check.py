@@ -42,6 +42,43 @@ MAIN_STATE_JS = """(sel) => { const el = document.querySelector(sel);
     if (!el) return 'missing';
     if (el.getClientRects().length === 0) return 'hidden';
     return (el.innerText.trim().length > 0 || el.children.length > 0) ? 'rendered' : 'empty'; }"""
+# Characters the page shows that no font could draw (they appear as empty boxes: "tofu").
+# Chromium draws every such character with the same .notdef glyph, so each distinct
+# character is drawn on a canvas in its element's font and compared with a codepoint no
+# font has (plane 16's last private-use one): identical pixels mean no glyph. This asks
+# the browser itself, so fonts the app brings (@font-face) count as much as installed ones.
+MISSING_GLYPHS_JS = r"""(limit) => {
+  const byFont = new Map();
+  const add = (text, el) => {
+    const font = getComputedStyle(el).fontFamily || 'sans-serif';
+    if (!byFont.has(font)) byFont.set(font, new Set());
+    const chars = byFont.get(font);
+    for (const ch of text) if (!/[\s\p{M}\p{Cf}\p{Cc}]/u.test(ch) && chars.size < limit) chars.add(ch);
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden') add(walker.currentNode.textContent, el);
+  }
+  document.querySelectorAll('input[placeholder], textarea[placeholder]').forEach((el) => add(el.placeholder, el));
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 48;
+  const g = canvas.getContext('2d', { willReadFrequently: true });
+  const missing = new Set();
+  for (const [font, chars] of byFont) {
+    const draw = (ch) => {
+      g.clearRect(0, 0, 48, 48);
+      g.font = `28px ${font}`;
+      g.textBaseline = 'top';
+      g.fillText(ch, 4, 4);
+      return g.measureText(ch).width + ':' + g.getImageData(0, 0, 48, 48).data.join(',');
+    };
+    const tofu = draw(String.fromCodePoint(0x10FFFD));
+    for (const ch of chars) if (draw(ch) === tofu) missing.add(ch);
+  }
+  return [...missing];
+}"""
+MISSING_GLYPHS_LIMIT = 4000  # distinct characters checked per font (a page rarely has 500)
 
 
 def free_port() -> int:
@@ -198,11 +235,21 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
         page.wait_for_load_state("networkidle", timeout=1500)
     except Exception:
         pass
+    report["missing_glyphs"] = _missing_glyphs(page)
     report["timings"]["page"] = round(time.monotonic() - t0, 2)
     if config.get("screenshot"):
         page.screenshot(path=config["screenshot"], full_page=True)
         report["screenshot"] = config["screenshot"]
     page.close()
+
+
+def _missing_glyphs(page) -> list[str]:
+    """The page's characters that no font draws, as "U+XXXX c", at most 20."""
+    try:
+        chars = page.evaluate(MISSING_GLYPHS_JS, MISSING_GLYPHS_LIMIT)
+    except Exception:  # a page that navigated away or broke its own body: nothing to measure
+        return []
+    return [f"U+{ord(ch):04X} {ch}" for ch in sorted(chars)[:20]]
 
 
 def _wait_for_render(page, selector: str, errors: list[str]) -> str:

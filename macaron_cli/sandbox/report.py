@@ -20,6 +20,8 @@ class VerifyReport:
     console_errors: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
     main_rendered: bool = False
+    # Characters the page shows as empty boxes (no installed font has them), "U+3042 あ".
+    missing_glyphs: list[str] = field(default_factory=list)
     screenshot: str | None = None
     problems: list[str] = field(default_factory=list)
     # Detail behind the problems: failing tests with their assertion lines, the end of the

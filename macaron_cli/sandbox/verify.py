@@ -80,7 +80,7 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
         _read_open(report, open_result)
         if open_result.get("screenshot"):
             report.screenshot = str(_save_private(app_dir, "screenshot.png", Path(open_result["screenshot"])))
-    report.ok = report.tests_ok and report.opened
+    report.ok = report.tests_ok and report.opened and not report.missing_glyphs
     report.seconds = round(time.monotonic() - started, 2)
     report.timings = {"tests": round(test_result.duration, 2) if test_result else None,
                       **{f"open_{k}": v for k, v in open_result.get("timings", {}).items()}}
@@ -202,6 +202,19 @@ def _read_open(report: VerifyReport, found: dict) -> None:
     elif state == "hidden":
         problems.append(f"the main element {selector} is hidden")
     report.opened = report.http_status == 200 and not report.console_errors and report.main_rendered
+    report.missing_glyphs = found.get("missing_glyphs") or []
+    if report.missing_glyphs:
+        problems.append(missing_fonts_problem(report.missing_glyphs))
+
+
+# What installs the fonts macaron's languages and apps' emoji need (Debian/Ubuntu names).
+FONTS_FIX = "apt-get install fonts-noto-cjk fonts-noto-color-emoji"
+
+
+def missing_fonts_problem(glyphs: list[str]) -> str:
+    shown = ", ".join(glyphs[:8]) + (", …" if len(glyphs) > 8 else "")
+    return (f"the page shows text no installed font can draw (empty boxes): {shown}; the fonts are "
+            f"missing on this machine, not in the app's code: {FONTS_FIX}")
 
 
 # ── environment and the app's private folder ─────────────────────────────────────────────

@@ -1,5 +1,14 @@
 """The budget's API: expenses in minor units, month totals, currencies kept per row."""
 
+import pytest
+
+
+# The template's own budget (in USD, as the tests' settings are): make sizes the person's
+# to their currency.
+@pytest.fixture(autouse=True)
+def starter_budget(settings):
+    settings(monthly_budget=1500)
+
 
 def spend(client, amount_minor=1250, category="food", **fields):
     return client.post("/api/expenses", json={"amount_minor": amount_minor, "category": category,

@@ -1,5 +1,14 @@
 """A person's first minute with the budget, in a real headless browser."""
 
+import pytest
+
+
+# The template's own budget (in USD, as the tests' settings are): make sizes the person's
+# to their currency.
+@pytest.fixture(autouse=True)
+def starter_budget(settings):
+    settings(monthly_budget=1500)
+
 
 def test_add_an_expense_reload_and_it_is_still_there(page, settings):
     page.get_by_placeholder("Amount (USD)").fill("12.50")

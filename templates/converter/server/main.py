@@ -53,7 +53,7 @@ def saved_json(row) -> dict:
 def list_units() -> dict:
     """The categories to show (from the settings), their units and opening pairs."""
     config = load_config()
-    everything = units.catalogue(config["units"])
+    everything = units.catalogue(config["units"], config.get("pairs"))
     wanted = [c for c in config.get("categories") or units.CATEGORIES if c in everything]
     return {category: everything[category] for category in wanted}
 

@@ -26,6 +26,12 @@ SCALES: dict[str, dict[str, tuple[str, float]]] = {
         "tablespoon": ("tbsp", 14.78676478125), "cup": ("cup", 236.5882365),
         "fluid-ounce": ("fl oz", 29.5735295625), "gallon": ("gal", 3785.411784),
     },
+    # Kitchen measures, with grams as what that volume of water weighs (1 g per mL): the
+    # usual bridge between a recipe in cups and a kitchen scale.
+    "cooking": {  # base: milliliter of water
+        "cup": ("cup", 236.5882365), "tablespoon": ("tbsp", 14.78676478125), "teaspoon": ("tsp", 4.92892159375),
+        "milliliter": ("mL", 1.0), "gram": ("g", 1.0), "fluid-ounce": ("fl oz", 29.5735295625),
+    },
     "area": {  # base: square meter
         "square-meter": ("m²", 1.0), "square-foot": ("ft²", 0.09290304), "hectare": ("ha", 10_000.0),
         "acre": ("ac", 4046.8564224), "tsubo": ("坪", 400 / 121),  # 1 坪/평 = 400/121 m²
@@ -39,19 +45,25 @@ TEMPERATURE = {  # unit → (symbol, to kelvin, from kelvin)
 # The pair each category opens with, for someone on metric or imperial units.
 DEFAULT_PAIRS = {
     "metric": {"length": ("kilometer", "mile"), "weight": ("kilogram", "pound"), "volume": ("milliliter", "cup"),
-               "temperature": ("celsius", "fahrenheit"), "area": ("square-meter", "square-foot")},
+               "temperature": ("celsius", "fahrenheit"), "area": ("square-meter", "square-foot"),
+               "cooking": ("cup", "gram")},
     "imperial": {"length": ("mile", "kilometer"), "weight": ("pound", "kilogram"), "volume": ("cup", "milliliter"),
-                 "temperature": ("fahrenheit", "celsius"), "area": ("square-foot", "square-meter")},
+                 "temperature": ("fahrenheit", "celsius"), "area": ("square-foot", "square-meter"),
+                 "cooking": ("cup", "tablespoon")},
 }
-CATEGORIES = ["length", "weight", "volume", "temperature", "area"]
+CATEGORIES = ["length", "weight", "volume", "temperature", "area", "cooking"]
 
 
-def catalogue(units_system: str = "metric") -> dict:
-    """Every category with its units (id and symbol) and the pair it opens with."""
+def catalogue(units_system: str = "metric", pairs: dict | None = None) -> dict:
+    """Every category with its units (id and symbol) and the pair it opens with
+    (`pairs`: the person's own opening pairs, category → [from, to])."""
     result = {}
     for category in CATEGORIES:
         units = TEMPERATURE if category == "temperature" else SCALES[category]
         first, second = DEFAULT_PAIRS.get(units_system, DEFAULT_PAIRS["metric"])[category]
+        wanted = (pairs or {}).get(category)
+        if isinstance(wanted, (list, tuple)) and len(wanted) == 2 and all(u in units for u in wanted):
+            first, second = wanted
         result[category] = {"units": [{"id": u, "symbol": spec[0]} for u, spec in units.items()],
                             "from": first, "to": second}
     return result
@@ -72,7 +84,11 @@ def convert(value: float, source: str, target: str) -> float:
     category = category_of(source)
     if category is None or category_of(target) is None:
         raise ValueError(f"unknown unit {source if category is None else target!r}")
-    if category != category_of(target):
+    # Kitchen measures bridge volume and weight (cups to grams): any category holding both.
+    category = next((c for c, units in SCALES.items() if source in units and target in units), category)
+    if category != "temperature" and not (source in SCALES[category] and target in SCALES[category]):
+        raise ValueError(f"{source} and {target} measure different things")
+    if category == "temperature" and category_of(target) != "temperature":
         raise ValueError(f"{source} and {target} measure different things")
     if category == "temperature":
         return TEMPERATURE[target][2](TEMPERATURE[source][1](value))

@@ -1,5 +1,13 @@
 """The diary's API: writing, listing newest first, moods over time, the food diary."""
 
+import pytest
+
+
+# A mood diary, whichever kind make fitted the person's app to.
+@pytest.fixture(autouse=True)
+def mood_diary(settings):
+    settings(kind="mood")
+
 
 def write(client, **entry):
     return client.post("/api/entries", json={"day": "2026-05-02", **entry})

@@ -1,5 +1,13 @@
 """A person's first minute with the diary, in a real headless browser."""
 
+import pytest
+
+
+# A mood diary, whichever kind make fitted the person's app to.
+@pytest.fixture(autouse=True)
+def mood_diary(settings):
+    settings(kind="mood")
+
 
 def test_write_an_entry_reload_and_it_is_still_there(page, settings):
     page.get_by_role("button", name="Mood 4 of 5").click()
