@@ -123,6 +123,10 @@ def make_offline(idea: str, home: Path) -> dict:
     except ValueError:
         out = {"error": (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]}
     out["seconds"] = round(time.monotonic() - started, 1)
+    try:
+        out["title"] = json.loads((Path(out["path"]) / "config" / "app.json").read_text(encoding="utf-8"))["title"]
+    except (KeyError, OSError, ValueError):
+        out["title"] = None
     out["exit"] = done.returncode
     return out
 

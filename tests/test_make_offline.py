@@ -12,6 +12,7 @@ import pytest
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template, load_templates
+from macaron_cli.maker.fit import idea_title
 from macaron_cli.maker.scaffold import scaffold
 
 # (idea, language, kind of app). Kinds name the template that should serve them.
@@ -73,8 +74,8 @@ def test_idea_gets_a_fitting_template_and_an_app_in_its_language(idea, language,
     config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
     words = json.loads((app / "static" / "i18n" / "app.json").read_text(encoding="utf-8"))
     assert config["language"] == language
-    # The header shows the template's own name in the idea's language.
-    assert config["title"] == "" and words[language]["app.title"]
+    # The header shows the idea's own words, not the template's generic name.
+    assert config["title"] and config["title"] in idea_title(idea) and config["title"] != words[language]["app.title"]
     assert "@.macaron/brief.md" in (app / "CLAUDE.md").read_text(encoding="utf-8")
 
 
@@ -92,7 +93,7 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
     assert run.returncode == 0, run.stdout + run.stderr
     out = json.loads(run.stdout)
     assert set(out) == {"app", "path", "template", "mode", "checkpoints", "tests", "opened", "screenshot",
-                        "cost_usd", "tokens", "phases"}
+                        "cost_usd", "tokens", "phases", "fit"}
     assert out["template"] == TEMPLATE_FOR[kind] and out["mode"] == "offline" and out["cost_usd"] == 0
     assert out["tests"] == "passed" and out["opened"] is True and Path(out["screenshot"]).exists()
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold"]

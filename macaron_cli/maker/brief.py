@@ -62,6 +62,8 @@ class Brief:
             f"- Units: {self.settings['units']}; currency: {self.settings['currency']}; "
             "dates in the language's own format",
         ]
+        if self.settings.get("volume_unit"):
+            lines.append(f"- Volumes in {self.settings['volume_unit']}s (the person said so)")
         if self.advice:
             lines.append(f"- This app touches {self.advice} matters: keep the visible note "
                          f"\"{advice_note(self.language)}\" on its main screen.")

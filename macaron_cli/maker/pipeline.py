@@ -83,7 +83,7 @@ class MakeResult:
             "app": self.app, "path": self.path, "template": self.template, "mode": self.mode,
             "checkpoints": self.checkpoints, "tests": self.tests, "opened": self.opened,
             "screenshot": self.screenshot, "cost_usd": round(self.cost_usd, 6), "tokens": self.tokens,
-            "phases": self.phases, "fit": self.fit, "title": self.title, "language": self.language,
+            "phases": self.phases, "fit": self.fit,
         }
 
 

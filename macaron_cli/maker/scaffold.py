@@ -94,7 +94,7 @@ def personal_config(template: Template, brief: Brief, existing: dict) -> dict:
     if not template.from_app:  # the person's own app keeps the config they shaped
         cfg = fit_config(template.name, brief.idea, brief.settings, cfg)
     cfg.update({"title": app_title(template, brief), "language": brief.language, "accent": brief.accent,
-                **brief.settings})
+                "units": brief.settings["units"], "currency": brief.settings["currency"]})
     if brief.advice:
         cfg["notice"] = advice_note(brief.language)
     return cfg

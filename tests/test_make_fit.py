@@ -1,0 +1,211 @@
+"""Apps that fit the idea (issue 19): the template chosen for it, its title and first screen
+from the idea, defaults from the person (currency magnitude, cups, saved language), the
+hand-off from chat, fonts in verification, and what a local model's fix round sees."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.config import Settings
+from macaron_cli.maker.brief import build_brief
+from macaron_cli.maker.choose import choose_template
+from macaron_cli.maker.scaffold import make_slug, scaffold
+
+WATER, RECIPES, KRW_BUDGET, COOKING, KAKEIBO = (
+    "a water tracker for my day", "家族のレシピを評価するアプリ", "한 달 예산 계획표", "a unit converter for cooking", "家計簿",
+)
+
+
+def made(idea, tmp_path, settings=None, store=None):
+    """An offline make's scaffold, without verification: template, brief, config/app.json."""
+    template = choose_template(idea)
+    brief = build_brief(idea, store, settings or Settings(), None)
+    app = scaffold(template, brief, make_slug(idea, template.name, tmp_path / "apps"), tmp_path / "apps")
+    return template, json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
+
+
+def test_a_water_tracker_shows_water_and_is_called_after_it(tmp_path, macaron_home):
+    template, config = made(WATER, tmp_path)
+    assert template.name == "habit-tracker" and template.fit == "good"
+    assert [h["key"] for h in config["habits"]] == ["water"]
+    assert "water" in config["title"].lower() and config["title"] != "Daily habits"
+
+
+def test_family_recipes_get_the_diary_or_a_clear_weak_fit(tmp_path, macaron_home):
+    template, config = made(RECIPES, tmp_path)
+    assert template.name == "diary" or template.fit == "weak"
+    assert config["language"] == "ja" and config["title"] != "毎日の習慣"
+    assert "レシピ" in config["title"]
+
+
+def test_a_korean_monthly_budget_is_in_the_wons_magnitude(tmp_path, macaron_home):
+    template, config = made(KRW_BUDGET, tmp_path)
+    assert template.name == "budget" and config["currency"] == "KRW" and config["language"] == "ko"
+    assert config["monthly_budget"] >= 500_000  # not ₩1,500: about a month's spending in won
+
+
+def test_a_converter_for_cooking_opens_on_cups_and_grams(tmp_path, macaron_home):
+    template, config = made(COOKING, tmp_path)
+    assert template.name == "converter"
+    assert config["categories"][0] == "cooking" and config["pairs"]["cooking"][0] == "cup"
+    # The template's own unit table, as the app serves it.
+    spec = importlib.util.spec_from_file_location("converter_units", template.path / "server" / "units.py")
+    units = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(units)
+    opening = units.catalogue(config["units"], config["pairs"])["cooking"]
+    assert {u["id"] for u in opening["units"]} >= {"cup", "tablespoon", "gram"} and opening["from"] == "cup"
+    assert units.convert(1, "cup", "tablespoon") == pytest.approx(16)
+
+
+def test_kanji_only_idea_uses_the_persons_saved_language(tmp_path, macaron_home):
+    template, config = made(KAKEIBO, tmp_path, Settings(language="ja"))
+    assert template.name == "budget" and config["language"] == "ja" and config["currency"] == "JPY"
+    assert config["monthly_budget"] >= 50_000  # yen, not the dollar figure
+
+
+def test_kanji_only_idea_follows_japanese_memories_without_a_saved_language(macaron_home):
+    from macaron_cli.memory import MemoryStore
+
+    store = MemoryStore.open()
+    store.add("家計簿は毎月つけていて、食費が一番多い")  # what the person told macaron, in Japanese
+    assert build_brief(KAKEIBO, store, Settings(), None).language == "ja"
+
+
+def test_a_cups_preference_in_memory_gives_cups(tmp_path, macaron_home):
+    from macaron_cli.memory import MemoryStore
+
+    store = MemoryStore.open()
+    store.add("I prefer cups to ml when I measure things")
+    _, water = made(WATER, tmp_path, store=store)
+    assert water["habits"][0]["unit"] == "cups" and water["habits"][0]["goal"] == 8
+    _, converter = made("a converter for my kitchen scale and jugs", tmp_path, store=store)
+    assert converter["pairs"]["volume"] == ["cup", "milliliter"]
+    # and without that memory, millilitres
+    assert made(WATER, tmp_path / "other")[1]["habits"][0]["unit"] == "milliliter"
+
+
+def test_an_idea_nothing_fits_is_marked_weak_and_still_gets_the_closest():
+    template = choose_template("zq xv plorb")
+    assert template.fit == "weak" and template.path.is_dir()
+
+
+@pytest.mark.slow
+def test_make_says_when_nothing_fits_well(macaron, macaron_home):
+    run = macaron("make", "zq xv plorb", "--offline", "--json", "--yes", timeout=600)
+    out = json.loads(run.stdout)
+    assert out["fit"] == "weak" and out["template"] and Path(out["path"]).is_dir()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("idea,settings,template", [
+    (WATER, "", "habit-tracker"), (RECIPES, "", None), (KRW_BUDGET, "", "budget"),
+    (COOKING, "", "converter"), (KAKEIBO, 'language = "ja"\n', "budget"),
+])
+def test_the_issues_ideas_make_verified_apps_offline(idea, settings, template, macaron, macaron_home):
+    macaron_home.mkdir(parents=True, exist_ok=True)
+    (macaron_home / "config.toml").write_text(settings, encoding="utf-8")
+    run = macaron("make", idea, "--offline", "--yes", timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    if template is None:  # the recipes: the diary, or the closest with the weak fit said
+        assert "from the diary template" in run.stdout or "no template fits this idea well" in run.stdout
+    else:
+        assert f"from the {template} template" in run.stdout
+    assert "tests passed; opens in a browser: yes" in run.stdout
+
+
+# ── the hand-off from chat ─────────────────────────────────────────────────────────────
+@pytest.mark.parametrize("request_text,idea", [
+    ("Can you make me an app to track my daily water intake?", "track my daily water intake"),
+    ("hey, could you build me a tracker for my runs", "tracker for my runs"),
+    ("毎日の水分補給を記録するアプリを作ってください", "毎日の水分補給を記録する"),
+    ("물 마시기 기록 앱 만들어 줘", "물 마시기 기록"),
+    ("帮我做一个记账的应用", "记账"),
+    ("Gawan mo ako ng app para sa gastusin ko", "gastusin ko"),
+])
+def test_chat_hands_the_idea_itself_to_the_maker(request_text, idea, tmp_path, macaron_home):
+    from macaron_cli.friend.router import idea_from
+
+    assert idea_from(request_text) == idea
+    if request_text.startswith("Can you"):
+        assert make_slug(idea, "habit-tracker", tmp_path) == "water-intake"
+
+
+# ── fonts ──────────────────────────────────────────────────────────────────────────────
+def _open_page(tmp_path, body: str) -> dict:
+    from macaron_cli.sandbox import open_check
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(f'<!doctype html><meta charset="utf-8"><body><div id="app">{body}</div>',
+                                     encoding="utf-8")
+    config = {"run": ["{python}", "-m", "http.server", "{port}", "--bind", "127.0.0.1"], "cwd": str(site),
+              "main_selector": "#app", "chromium": shutil.which("chromium") or "/usr/bin/chromium",
+              "screenshot": None, "report": str(tmp_path / "report.json"), "startup_timeout": 30}
+    return open_check.check(config)
+
+
+def _fonts_for(pattern: str) -> bool:
+    return bool(shutil.which("fc-list")) and bool(
+        subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True).stdout.strip())
+
+
+@pytest.mark.slow
+def test_text_no_font_can_draw_is_found_in_the_page(tmp_path):
+    # U+E000 is private use: no font a machine installs for people draws it.
+    report = _open_page(tmp_path, "Water \ue000 tracker")
+    assert report["main_rendered"] and report["missing_glyphs"] == ["U+E000 \ue000"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (_fonts_for(":lang=ja") and _fonts_for(":charset=1f4a7:color=true")),
+                    reason="needs fonts-noto-cjk and fonts-noto-color-emoji (installed by .ci/run)")
+def test_cjk_and_emoji_draw_with_the_fonts_installed(tmp_path):
+    report = _open_page(tmp_path, "水分 물 喝水 tubig 💧 ₩1,000,000")
+    assert report["main_rendered"] and report["missing_glyphs"] == []
+
+
+def test_missing_glyphs_fail_verification_with_the_fix():
+    from macaron_cli.sandbox.report import VerifyReport
+    from macaron_cli.sandbox.verify import _read_open
+
+    report = VerifyReport(tests_ok=True)
+    _read_open(report, {"started": True, "http_status": 200, "main_rendered": True, "main_state": "rendered",
+                        "missing_glyphs": ["U+3042 あ", "U+1F4A7 💧"]})
+    assert report.missing_glyphs and any(
+        "empty boxes" in p and "apt-get install fonts-noto-cjk fonts-noto-color-emoji" in p for p in report.problems)
+    assert "apt-get install fonts-noto-cjk" in report.feedback()
+
+
+def test_doctor_checks_fonts_for_the_persons_language(macaron_home, monkeypatch, tmp_path):
+    from macaron_cli import doctor
+
+    macaron_home.mkdir(parents=True, exist_ok=True)
+    (macaron_home / "config.toml").write_text('language = "ko"\n', encoding="utf-8")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "fc-list").write_text("#!/bin/sh\ncase \"$1\" in *lang=ko*) exit 0;; *) echo Font;; esac\n")
+    (fake / "fc-list").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:/usr/bin:/bin")
+    check = doctor.check_fonts()
+    assert not check.ok and "ko" in check.detail and "fonts-noto-cjk" in check.fix
+
+
+# ── draft fix rounds ───────────────────────────────────────────────────────────────────
+def test_a_fix_round_always_shows_the_entry_files_however_little_fits(tmp_path):
+    from macaron_cli.maker.draft import app_files
+
+    app = tmp_path / "app"
+    shutil.copytree(choose_template(WATER).path, app, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    (app / "static" / "aaa-big.js").write_text("// padding\n" * 2000, encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(app)], check=True)
+    subprocess.run(["git", "-C", str(app), "add", "-A"], check=True)
+    shown, omitted = app_files(app, budget_chars=4_000)
+    names = [rel for rel, _ in shown]
+    assert set(names[:2]) == {"static/index.html", "server/main.py"}
+    assert "static/aaa-big.js" in omitted
