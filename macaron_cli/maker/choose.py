@@ -11,7 +11,6 @@ nothing fits well still gets the closest template, marked `fit = "weak"` so make
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -169,11 +168,11 @@ def _template_vectors(templates: list[Template]):
     if missing:
         for text, vector in zip(missing, embeddings.embed(missing)):
             cache[key(text)] = [round(float(x), 6) for x in vector]
+        from macaron_cli.files import write_atomic
+
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(cache), encoding="utf-8")
-            tmp.replace(path)
+            write_atomic(path, json.dumps(cache))
         except OSError:
             pass  # a read-only home only costs the next make the same few embeddings
     return [[np.asarray(cache[key(t)], dtype=np.float32) for t in tpl.meaning_texts] for tpl in templates]
