@@ -200,8 +200,8 @@ def test_doctor_checks_fonts_for_the_persons_language(macaron_home, monkeypatch,
 def test_a_fix_round_always_shows_the_entry_files_however_little_fits(tmp_path):
     from macaron_cli.maker.draft import app_files
 
-    app = tmp_path / "app"
-    shutil.copytree(choose_template(WATER).path, app, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    template = choose_template(WATER)
+    app = scaffold(template, build_brief(WATER, None, Settings(), None), "app", tmp_path)
     (app / "static" / "aaa-big.js").write_text("// padding\n" * 2000, encoding="utf-8")
     subprocess.run(["git", "init", "-q", str(app)], check=True)
     subprocess.run(["git", "-C", str(app), "add", "-A"], check=True)
