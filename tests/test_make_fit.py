@@ -15,6 +15,7 @@ import pytest
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template
+from macaron_cli.maker.personal import personal_settings
 from macaron_cli.maker.scaffold import make_slug, scaffold
 
 WATER, RECIPES, KRW_BUDGET, COOKING, KAKEIBO = (
@@ -88,6 +89,8 @@ def test_a_cups_preference_in_memory_gives_cups(tmp_path, macaron_home):
     assert converter["pairs"]["volume"] == ["cup", "milliliter"]
     # and without that memory, millilitres
     assert made(WATER, tmp_path / "other")[1]["habits"][0]["unit"] == "milliliter"
+    assert "volume_unit" not in personal_settings("en", ["I drink three cups of coffee a day"])
+    assert "volume_unit" not in personal_settings("en", ["I prefer ml to cups"])
 
 
 def test_an_idea_nothing_fits_is_marked_weak_and_still_gets_the_closest():

@@ -22,10 +22,12 @@ _CURRENCY_CLUES = [
     (r"\bdollars?\b|\$|\bUSD\b", "USD"),
 ]
 _IMPERIAL = re.compile(r"\b(ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|inch(es)?)\b", re.I)
-# Measuring in cups ("prefer cups to ml", "カップで量る"), unless cups are what they leave for ml.
-_CUPS = re.compile(r"\bcups?\b|カップ|컵으로|컵을|量杯|\btasa\b", re.I)
-_NOT_CUPS = re.compile(r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b|"
-                       r"\bcups?\b\s+(are|is)\s+(confusing|annoying)|\b(hate|don't like|dislike)\s+cups?\b", re.I)
+# Measuring in cups ("prefer cups to ml", "I measure in cups", "カップで量る"): a stated
+# preference, not any mention ("three cups of coffee"), and not cups left for ml.
+_CUPS = re.compile(r"\bprefer\w*\s+(?:\w+\s+){0,2}cups\b|\b(?:measure|think|count|cook|bake)\w*\s+in\s+cups\b|"
+                   r"\bcups\s+(?:over|rather than|instead of|to|not)\s+(?:ml|millilit|grams|metric)|"
+                   r"カップで|컵으로|用量杯|\bsa tasa\b", re.I)
+_NOT_CUPS = re.compile(r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b", re.I)
 
 # Macaron flavours people may name as their colour; a hex code works too.
 FLAVOURS = {
