@@ -212,3 +212,16 @@ def test_a_fix_round_always_shows_the_entry_files_however_little_fits(tmp_path):
     names = [rel for rel, _ in shown]
     assert set(names[:2]) == {"static/index.html", "server/main.py"}
     assert "static/aaa-big.js" in omitted
+
+
+# ── choice by meaning ──────────────────────────────────────────────────────────────────
+@pytest.mark.embeddings
+def test_meaning_chooses_what_no_keyword_names_and_caches_vectors_per_model(macaron_home):
+    from macaron_cli.memory import embeddings
+
+    template = choose_template("a journal for my pregnancy")
+    assert template.name == "diary" and template.fit == "good" and template.similarity is not None
+    assert choose_template("packing checklist for the trip").name == "planner"
+    assert choose_template("zq xv plorb").fit == "weak"
+    cached = list((macaron_home / "cache").glob("template-vectors-*.json"))
+    assert [p.name for p in cached] == [f"template-vectors-{embeddings.MODEL_NAME}.json"]
