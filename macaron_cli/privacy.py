@@ -251,6 +251,13 @@ def release(items: Iterable, *destinations: Destination) -> Cleared:
     return Cleared(kept, destinations, _TOKEN)
 
 
+def withheld(items: Iterable, *destinations: Destination) -> list:
+    """The memories (or hits) that may NOT go to every one of `destinations` (to check that
+    something made from them, like an app's code, does not carry their text out)."""
+    levels = levels_for(*destinations)
+    return [getattr(m, "memory", m) for m in items if getattr(m, "memory", m).privacy not in levels]
+
+
 def nothing(*destinations: Destination) -> Cleared:
     return Cleared((), destinations, _TOKEN)
 

@@ -3,6 +3,10 @@
 A bundle is a tar.gz with `code/` (the tracked files at HEAD: git-ignored data, the
 private `.macaron/` folder and the brief are never tracked, so never included) and
 `lineage.json`. `macaron make --from BUNDLE` turns it into the other person's own app.
+
+A bundle leaves this machine, so it asks the privacy gate: the memories that shaped the
+app but may not go out (private ones a local model saw, say) must not be in its code;
+`share` refuses, naming the file, rather than bundle their text.
 """
 
 from __future__ import annotations
@@ -20,18 +24,27 @@ from macaron_cli.errors import UserError
 BUNDLE_SUFFIX = ".macaron.tar.gz"
 
 
-def make_bundle(app_dir: Path, out_dir: Path, lineage: dict) -> Path:
+def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | None = None) -> Path:
+    """Bundle the app's tracked code; `withheld` are memories (the gate's `withheld` for an
+    export) whose text must not be in it."""
     manifest = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8"))
     data_files = {str(p).rstrip("/") for p in manifest.get("data_files", [])}
     archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=app_dir, capture_output=True, check=False)
     if archive.returncode != 0:
         raise UserError(f"{app_dir} has no commits to share yet; `macaron checkpoint` it first.")
+    def kept(name: str) -> bool:  # belt and braces: data someone committed by hand stays home
+        return not (any(name == d or name.startswith(d + "/") for d in data_files) or name.startswith(".macaron"))
+
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src:  # before writing anything
+        for member in src.getmembers():
+            if member.isfile() and kept(member.name.rstrip("/")):
+                _check_withheld(member.name, src.extractfile(member).read(), withheld or [], app_dir.name)
     bundle = out_dir / f"{app_dir.name}{BUNDLE_SUFFIX}"
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src, tarfile.open(bundle, "w:gz") as dst:
         for member in src.getmembers():
             name = member.name.rstrip("/")
-            if any(name == d or name.startswith(d + "/") for d in data_files) or name.startswith(".macaron"):
-                continue  # belt and braces: data someone committed by hand stays home
+            if not kept(name):
+                continue
             member.name = f"code/{member.name}"
             dst.addfile(member, src.extractfile(member) if member.isfile() else None)
         payload = json.dumps({**lineage, "macaron": __version__}, ensure_ascii=False, indent=2).encode()
@@ -39,6 +52,15 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict) -> Path:
         info.size = len(payload)
         dst.addfile(info, io.BytesIO(payload))
     return bundle
+
+
+def _check_withheld(name: str, content: bytes, withheld: list, app: str) -> None:
+    text = content.decode("utf-8", errors="ignore").casefold()
+    for memory in withheld:
+        if memory.text.strip() and memory.text.strip().casefold() in text:
+            preview = memory.text if len(memory.text) <= 40 else memory.text[:37] + "…"
+            raise UserError(f"{name} in {app} holds your {memory.privacy} memory {memory.id} (\"{preview}\"), and a "
+                            f"bundle leaves this machine; take it out, `macaron checkpoint {app} -m …`, then share again.")
 
 
 def is_bundle(path: str | Path) -> bool:
