@@ -68,7 +68,8 @@ class Settings:
     """The person's settings from $MACARON_HOME/config.toml; every key is optional."""
 
     budget_usd: float = 2.0
-    # Endpoints (base URLs) the person trusts with private memories, besides loopback.
+    # Endpoints (base URLs) the person trusts with private memories (see privacy.py: Claude
+    # on a loopback URL is still the cloud unless listed here).
     trusted_endpoints: list[str] = field(default_factory=list)
     language: str | None = None
     color: str | None = None

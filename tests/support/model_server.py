@@ -136,8 +136,8 @@ class ModelServer:
         self.model = model
         self.requests: list[Request] = []
         self._lock = threading.Lock()
-        # host: another of this machine's addresses makes the server count as a cloud
-        # endpoint (privacy is decided by where a request goes; loopback is "local").
+        # host: another of this machine's addresses makes a draft-model server count as a
+        # cloud endpoint (macaron_cli/privacy.py; Claude is the cloud even on loopback).
         self._httpd = ThreadingHTTPServer((host, 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
