@@ -312,10 +312,21 @@ class AppRepo:
         listed = self._git("rev-list", "--objects", "--missing=print", *trees)
         return [line[1:] for line in listed.splitlines() if line.startswith("?")]
 
-    def _check_complete(self, cp: Checkpoint) -> None:
-        """Every object checkpoint `cp`'s files need is in the repo (one `git rev-list`), so a
-        rollback to it cannot stop halfway for want of one."""
-        missing = self._missing(cp.tree)
+    def _check_complete(self, cp: Checkpoint, current_tree: str | None = None) -> None:
+        """Every object checkpoint `cp`'s files need is in the repo, so a rollback to it cannot
+        stop halfway for want of one. With `current_tree` (just staged, so whole) only what
+        differs from it is looked up: the trees read on the way, the files in one
+        `git cat-file --batch-check`; without it, everything, in one `git rev-list`."""
+        if current_tree is None:
+            missing = self._missing(cp.tree)
+        else:
+            try:
+                wanted = list(_new_objects(self._entries, current_tree, cp.tree))
+            except (ValueError, OSError):  # a folder's tree object is gone
+                wanted, missing = [], ["a folder"]
+            else:
+                checked = self._git("cat-file", "--batch-check", stdin="\n".join(wanted).encode()) if wanted else ""
+                missing = [line.split()[0] for line in checked.splitlines() if line.endswith(" missing")]
         if missing:
             raise DamagedCheckpoint(self.path.name, cp.id, f"{len(missing)} of its files or folders are missing "
                                                             f"from .git/objects, e.g. {missing[0][:8]}")
@@ -389,7 +400,7 @@ class AppRepo:
                 saving = self._needs_save(at_head, current_tree, with_data)
                 target_id, _ = choose(refs, saving)
                 target = self._load(target_id, refs[target_id])
-                self._check_complete(target)
+                self._check_complete(target, current_tree)
                 blocked = self._ignored_in_the_way(current_tree, target.tree)
                 if blocked:
                     shown = ", ".join(blocked[:3]) + (f" and {len(blocked) - 3} more" if len(blocked) > 3 else "")
@@ -434,7 +445,7 @@ class AppRepo:
         at_head = self._checkpoint_at(refs, self._head_commit())
         target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
         target = self._load(target_id, refs[target_id])
-        self._check_complete(target)
+        self._check_complete(target, current_tree)
         stat = self._git("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
         return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat), with_data=with_data,
                             undo=phase == "undo", blocked=self._ignored_in_the_way(current_tree, target.tree))
@@ -752,6 +763,20 @@ def _diff_files(entries, a: str | None, b: str | None, prefix: str = ""):
             yield from _diff_files(entries, xt, yt, f"{prefix}{name}/")
         if (xf or yf) and xf != yf:
             yield f"{prefix}{name}", xf is not None, yf is not None
+
+
+def _new_objects(entries, a: str | None, b: str):
+    """The ids of the files in tree b that tree a lacks, walking (and so reading) only the
+    subtrees whose ids differ. A nested repo's commit link is not an object of this repo."""
+    left = entries(a) if a else {}
+    for name, entry in entries(b).items():
+        if left.get(name) == entry or entry[1] == 0o160000:
+            continue
+        if entry[2]:
+            other = left.get(name)
+            yield from _new_objects(entries, other[0] if other and other[2] else None, entry[0])
+        else:
+            yield entry[0]
 
 
 def _stat_files(diffstat: str) -> int:
