@@ -61,7 +61,7 @@ def price_for(model: str | None) -> Price | None:
     """The price for `model` (the person's own table first), or None when it is not known."""
     if not model:
         return None
-    own = _own_prices()
+    own = own_prices()
     name = model.lower()
     for key in (name, name.split("/")[-1]):
         if key in own:
@@ -79,7 +79,7 @@ def unpriced_message(model: str) -> str:
             f"{config.config_path()} as [prices.\"{model}\"] input = …, output = … (USD per million tokens)")
 
 
-def _own_prices() -> dict[str, Price]:
+def own_prices() -> dict[str, Price]:
     """The `prices` setting of config.toml: {model id (lowercase): Price}."""
     from macaron_cli import config
     from macaron_cli.errors import UserError
