@@ -117,7 +117,7 @@ def make_offline(idea: str, home: Path) -> dict:
            "PYTHONPATH": str(ROOT)}
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "macaron_cli", "make", "--offline", "--json", "--yes", idea],
-                          capture_output=True, text=True, env=env, timeout=600)
+                          capture_output=True, text=True, env=env, timeout=600, check=False)
     try:
         out = json.loads(done.stdout)
     except ValueError:

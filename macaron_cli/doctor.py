@@ -114,7 +114,7 @@ def check_fonts() -> Check:
         wanted[lang] = f":lang={_FONT_LANGS[lang]}"
     missing = []
     for what, pattern in wanted.items():
-        found = subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True, timeout=30).stdout.strip()
+        found = subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
         if not found:
             missing.append(what)
     if not missing:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from macaron_cli import privacy
 from macaron_cli.maker.advice import advice_kind, advice_note
 from macaron_cli.maker.personal import accent_colour, bears_on_settings, idea_language, personal_settings
-from macaron_cli import privacy
 from macaron_cli.privacy import Cleared, Destination, PrivacyViolation
 
 MAX_MEMORIES = 8

@@ -139,7 +139,7 @@ def _similarities(idea: str, templates: list[Template]) -> list[float] | None:
     try:
         vectors = _template_vectors(templates)
         idea_vector = embeddings.embed([idea])[0]
-    except Exception:  # a broken model install must not stop make: keywords still work
+    except (ImportError, OSError, RuntimeError, ValueError):  # a broken model install: keywords still work
         return None
     return [float(max((v @ idea_vector for v in vecs), default=0.0)) for vecs in vectors]
 
@@ -163,7 +163,10 @@ def _template_vectors(templates: list[Template]):
         cache = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         cache = {}
-    key = lambda text: hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]  # noqa: E731
+
+    def key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
     missing = sorted({t for tpl in templates for t in tpl.meaning_texts if key(t) not in cache})
     if missing:
         for text, vector in zip(missing, embeddings.embed(missing)):

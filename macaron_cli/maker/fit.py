@@ -35,7 +35,7 @@ _TRAIL = re.compile(
 MAX_TITLE = 40
 # Words a title cut short must not end on ("How many glasses of lemonade did the").
 _DANGLING = {"a", "an", "the", "and", "or", "of", "to", "for", "with", "my", "our", "in", "on", "at", "did", "do",
-             "is", "are", "was", "that", "which", "who", "how", "what", "ang", "ng", "sa", "na", "ko", "mga", "at"}
+             "is", "are", "was", "that", "which", "who", "how", "what", "ang", "ng", "sa", "na", "ko", "mga"}
 
 
 def tidy_idea(text: str) -> str:
