@@ -82,9 +82,6 @@ def score(template: Template, idea: str) -> tuple[float, list[str]]:
 # against a template's best description or example); a keyword hit adds KEYWORD_BONUS.
 WEAK_SIMILARITY = 0.40
 KEYWORD_BONUS = 0.08
-# Models that read English only: their vectors for Japanese, Korean or Chinese text are
-# noise, so such ideas are left to the keywords (in every language) instead.
-ENGLISH_ONLY_MODELS = {"all-MiniLM-L6-v2"}
 
 
 def choose_template(idea: str, name: str | None = None, templates: list[Template] | None = None) -> Template:
@@ -133,8 +130,6 @@ def _similarities(idea: str, templates: list[Template]) -> list[float] | None:
     from macaron_cli.memory import embeddings
 
     if not embeddings.available():
-        return None
-    if has_cjk(idea) and getattr(embeddings, "MODEL_NAME", "") in ENGLISH_ONLY_MODELS:
         return None
     try:
         vectors = _template_vectors(templates)
