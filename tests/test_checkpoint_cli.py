@@ -158,6 +158,7 @@ DAMAGE = {
 }
 
 
+@pytest.mark.slow  # about ten CLI runs per case
 @pytest.mark.parametrize("case", list(DAMAGE))
 def test_a_damaged_repo_is_refused_before_any_file_changes(macaron, app, case):
     (app / DATA_FILE).parent.mkdir()
