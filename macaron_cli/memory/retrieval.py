@@ -176,10 +176,10 @@ def _fulltext(store: Store, text: str, depth: int, where: str | None, columns: l
 
 def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
     """The `depth` memories nearest in meaning, as the IVF-PQ index finds them by compressed
-    vectors, scored and ordered exactly here by the vectors read with them. They hold 99.7% of
-    the true 10 nearest and 98.8% of the true 30 (bench/vector_recall.py). Reading twice as
-    many and keeping the exact best half holds 99.8% and 99.6%, as LanceDB's refine step does,
-    but costs about 4 ms of a 45 ms search at 100,000 memories."""
+    vectors, scored and ordered exactly here by the vectors read with them. They hold nearly
+    all of the true nearest (bench/vector_recall.py); reading twice as many and keeping the
+    exact best half, as LanceDB's refine step does, holds a little more but costs more time
+    than it is worth."""
     import numpy as np
 
     q = (reader(store.table).query().nearest_to(vector).column("vector").distance_type("cosine")
@@ -187,7 +187,7 @@ def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[
     if where:
         q = q.where(where)
     # Memories without a vector are never neighbours: LanceDB leaves them out itself, with
-    # the index or without, so no `vector IS NOT NULL` filter (70 ms at 100k) is needed.
+    # the index or without, so no `vector IS NOT NULL` filter (a slow one) is needed.
     table = begin(q.limit(depth)).result()
     matrix = _matrix(table)
     if matrix is None:
@@ -234,7 +234,7 @@ def _matrix(table):
 def _feedback(meaning, candidates: dict[str, Candidate]) -> list[dict]:
     """Relevance feedback (Rocchio): every candidate's closeness to the meaning of the query
     plus that of its best matches, which lifts memories that say the same thing in other
-    words. (A second search by that meaning found no more on LoCoMo and cost 40 ms at 100k.)"""
+    words. (A second search by that meaning found no more on LoCoMo and cost time.)"""
     import numpy as np
 
     best = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)[:FEEDBACK_FROM]
@@ -386,7 +386,7 @@ def _gates(candidates: dict[str, Candidate], *, domain: str | None, language: st
     top = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)[:GATED_FROM]
 
     def softmax_of(field: str, hint: str | None) -> dict:
-        mass = defaultdict(float)
+        mass: dict[str, float] = defaultdict(float)
         for c in top:
             mass[getattr(c.memory, field)] += c.relevance
         if hint:

@@ -36,17 +36,17 @@ from macaron_cli.memory.schema import (
 from macaron_cli.memory.text import detect_language, index_text
 
 BATCH = 2000
-# Below SMALL_STORE rows every write folds new rows into the indexes (≈0.1 s); above it,
-# once REINDEX_AFTER rows (or 1%) wait, since an index update then costs 1–2 s.
+# Below SMALL_STORE rows every write folds new rows into the indexes (quick at that size);
+# above it, once REINDEX_AFTER rows (or 1%) wait, since an index update then costs seconds.
 SMALL_STORE = 20000
 REINDEX_AFTER = 1000
 # Above this many rows with vectors, build an IVF-PQ index instead of exact search.
 VECTOR_INDEX_ROWS = 20000
 SCALAR_INDEX_ROWS = 20000
 # Every write adds a data fragment (an import, one per BATCH). Each query pays for every
-# fragment, so past this many they are compacted into one: at 100,000 memories in 50
-# fragments a hybrid search took 79 ms, in one fragment 46 ms. The write that compacts pays
-# for it (0.55 s at 100,000 keyword-only memories, once in 32 writes; the others take ~10 ms).
+# fragment, so past this many they are compacted into one, which makes a large store's
+# searches markedly quicker (bench/memory_scale.py); the one write in MAX_FRAGMENTS that
+# compacts pays for it.
 MAX_FRAGMENTS = 32
 
 
@@ -464,7 +464,7 @@ class MemoryStore:
     def list(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> list[Memory]:
         """Newest first. `where` is a LanceDB SQL filter, e.g. "domain = 'food'"."""
         # Lance sorts and pages (a top-k over two small columns, nothing sorted in Python),
-        # then whole rows are read for this page alone: tens of ms at 100,000 memories.
+        # then whole rows are read for this page alone, however large the store.
         q = self._table.search().select(["id", "created_at"]).with_row_id(True).order_by(_newest_first()).limit(limit)
         if offset:
             q = q.offset(offset)

@@ -141,8 +141,8 @@ class MemoryBrowser(App):
     @work(thread=True, group="meta")
     def _open(self) -> None:
         # Importing LanceDB builds thousands of objects, and each full garbage collection it
-        # sets off walks every widget of the window too: frozen, they are skipped (the first
-        # page came 0.2 s sooner at 100,000 memories). What lives now lives as long as the browser.
+        # sets off walks every widget of the window too: frozen, they are skipped and the first
+        # page comes sooner (bench/tui_scale.py). What lives now lives as long as the browser.
         gc.freeze()
         try:
             store = self._open_store()
@@ -211,8 +211,8 @@ class MemoryBrowser(App):
         self._show_detail()
         if not self.pages_shown:
             # What is alive now (modules, LanceDB, the widgets) lives as long as the browser.
-            # Frozen, the garbage collector stops walking it again and again: a full pass took
-            # 100+ ms at 100,000 memories, a stall between two keys. on_unmount undoes it.
+            # Frozen, the garbage collector stops walking it again and again: with a large
+            # memory a full pass is a stall between two keys. on_unmount undoes it.
             gc.freeze()
             # Only now, so the first page does not wait for them.
             self._load_domains()

@@ -2,8 +2,8 @@
 
 It replaces Textual's DataTable, which measured every cell of every new row (to size columns
 that here have fixed widths), re-laid out the screen when rows came or went, and drew every
-visible cell anew through Rich whenever any cell changed: at 100,000 memories that was most
-of a keypress. Here a page of rows replaces the last in one call, a row is drawn once into a
+visible cell anew through Rich whenever any cell changed: with a large memory that was most
+of a keypress (bench/tui_scale.py). Here a page of rows replaces the last in one call, a row is drawn once into a
 Strip (each cell's text turned into segments directly, with no measuring and no Rich layout)
 and kept until its cells, the cursor, the hover or the focus change, and only a scrollbar
 coming or going asks for a layout pass.
