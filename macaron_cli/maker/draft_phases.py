@@ -16,6 +16,7 @@ from typing import Callable
 
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DraftOutcome, draft
+from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import Endpoint, ModelError, draft_endpoint
 
 LOCAL, DRAFT = "local", "draft"  # make modes beside the pipeline's offline and agent
@@ -49,30 +50,30 @@ def check_request(request, cloud_configured: bool) -> Endpoint | None:
     return endpoint
 
 
-def resume_endpoint(state: dict) -> Endpoint | None:
+def resume_endpoint(state: MakeState) -> Endpoint | None:
     """The draft endpoint for resuming a make that still has local work to do; None when
     only Claude is left (a --draft make past its draft phase) or no draft model was used."""
-    local_work = state.get("mode") == LOCAL or (state.get("mode") == DRAFT and "draft" not in state["phases"])
+    local_work = state.mode == LOCAL or (state.mode == DRAFT and "draft" not in state.phases)
     return draft_endpoint() if local_work else None
 
 
 # ── per-phase accounting ────────────────────────────────────────────────────────────────
 # "where" (local | cloud) is the privacy gate's decision about the phase's model, the same
 # one the ledger records; "by" (draft | agent) says which model did it, for the sums.
-def record(state: dict, phase: str, where: str, model: str | None, input_tokens: int, output_tokens: int,
+def record(state: MakeState, phase: str, where: str, model: str | None, input_tokens: int, output_tokens: int,
            seconds: float, cost_usd: float, by: str = "draft") -> dict:
     entry = {"phase": phase, "where": where, "by": by, "model": model, "input_tokens": int(input_tokens),
              "output_tokens": int(output_tokens), "seconds": round(seconds, 2), "cost_usd": round(cost_usd, 6)}
-    state.setdefault("phase_costs", []).append(entry)
+    state.phase_costs.append(entry)
     # The make's totals include the local phases, so budgets and the summary see them.
-    state["cost_usd"] = state.get("cost_usd", 0.0) + cost_usd
-    tokens = state.setdefault("tokens", {})
+    state.cost_usd += cost_usd
+    tokens = state.tokens
     tokens["input"] = tokens.get("input", 0) + int(input_tokens)
     tokens["output"] = tokens.get("output", 0) + int(output_tokens)
     return entry
 
 
-def record_local(state: dict, phase: str, outcomes: list[DraftOutcome], endpoint: Endpoint) -> dict:
+def record_local(state: MakeState, phase: str, outcomes: list[DraftOutcome], endpoint: Endpoint) -> dict:
     """The draft model's share: its tokens, its time (variants run at once: the longest)."""
     from macaron_cli import privacy
 
@@ -86,25 +87,25 @@ def _by(entry: dict) -> str:
     return entry.get("by") or ("draft" if entry.get("where") == "local" else "agent")
 
 
-def record_agent(state: dict, phase: str, model: str | None, meter, destination) -> dict:
+def record_agent(state: MakeState, phase: str, model: str | None, meter, destination) -> dict:
     """An agent phase: what the meter and the agent's clock added since the last agent phase;
     `destination` is the gate's decision about the agent's Claude."""
-    done = [p for p in state.get("phase_costs", []) if _by(p) == "agent"]
-    local = [p for p in state.get("phase_costs", []) if _by(p) == "draft"]
+    done = [p for p in state.phase_costs if _by(p) == "agent"]
+    local = [p for p in state.phase_costs if _by(p) == "draft"]
     tokens_in = meter.tokens.get("input", 0) + meter.tokens.get("cache_write", 0) + meter.tokens.get("cache_read", 0)
     entry = {
         "phase": phase, "where": destination.where, "by": "agent", "model": model,
         "input_tokens": tokens_in - sum(p["input_tokens"] for p in done + local),
         "output_tokens": meter.tokens.get("output", 0) - sum(p["output_tokens"] for p in done + local),
-        "seconds": round(state.get("timings", {}).get("agent", 0.0) - sum(p["seconds"] for p in done), 2),
+        "seconds": round(state.timings.get("agent", 0.0) - sum(p["seconds"] for p in done), 2),
         "cost_usd": round(meter.cost_usd - sum(p["cost_usd"] for p in done + local), 6),
     }
-    state.setdefault("phase_costs", []).append(entry)
+    state.phase_costs.append(entry)
     return entry
 
 
 # ── the phases ──────────────────────────────────────────────────────────────────────────
-def draft_phase(app: Path, state: dict, brief, endpoint: Endpoint, request, progress,
+def draft_phase(app: Path, state: MakeState, brief, endpoint: Endpoint, request, progress,
                 verify: Callable[[Path], object], remember: Callable | None = None):
     """Phase one: the local model drafts (one design, or N to choose from). Returns the report."""
     if request.variants > 1:
@@ -116,7 +117,7 @@ def draft_phase(app: Path, state: dict, brief, endpoint: Endpoint, request, prog
     return verify(app)
 
 
-def fix_phase(app: Path, state: dict, phase: str, brief, endpoint: Endpoint, report, progress, verify):
+def fix_phase(app: Path, state: MakeState, phase: str, brief, endpoint: Endpoint, report, progress, verify):
     """A --local-only fix round: the local model gets the verification report."""
     progress.phase(phase, "the verification report goes back to the local model")
     outcome = draft(app, brief, endpoint, feedback=report.feedback())
@@ -146,7 +147,7 @@ def _variants_phase(app, state, brief, endpoint, request, progress, verify, reme
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
     chosen = v.choose(drafted, request.pick, getattr(request, "choose_variant", None))
     v.adopt(app, chosen)
-    state["variant"] = {"picked": chosen.number, "of": len(drafted), "design": chosen.design,
+    state.variant = {"picked": chosen.number, "of": len(drafted), "design": chosen.design,
                         "screenshots": [x.screenshot for x in drafted]}
     progress.note(f"  using design {chosen.number}: {chosen.design}")
     if remember:

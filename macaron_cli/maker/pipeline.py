@@ -13,9 +13,9 @@ from __future__ import annotations
 import subprocess
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
@@ -25,7 +25,12 @@ from macaron_cli.maker.brief import Brief, build_brief
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.session import ModelError, model_configured
+from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import ModelFailure
+
+if TYPE_CHECKING:
+    from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.memory import MemoryStore
 
 OFFLINE, AGENT = "offline", "agent"
 
@@ -85,6 +90,32 @@ class MakeResult:
             "screenshot": self.screenshot, "cost_usd": round(self.cost_usd, 6), "tokens": self.tokens,
             "phases": self.phases, "fit": self.fit,
         }
+
+
+@dataclass
+class MakeRun:
+    """One make in progress: the app and its repo, its record (saved as it goes), and what
+    every phase reads."""
+
+    app: Path
+    repo: AppRepo
+    state: MakeState
+    brief: Brief
+    store: MemoryStore | None
+    settings: config.Settings
+    progress: Progress
+
+    def save(self) -> None:
+        make_state.save(self.app, self.state)
+
+
+@dataclass
+class _Agent:
+    """What each of the coding agent's turns is given besides its prompt."""
+
+    hook: Any
+    server: Any
+    model: str | None
 
 
 def _validate(request: MakeRequest, settings) -> float | None:
@@ -151,34 +182,34 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     if template.lineage_reason:
         progress.note(f"  starting from {template.lineage_reason}")
     app = scaffold(template, brief, slug, apps_root)
-    state = {
-        "idea": idea, "slug": slug, "title": app_title(template, brief), "template": template.name, "from": template.from_app, "mode": mode,
-        "language": brief.language, "accent": brief.accent, "settings": brief.settings, "advice": brief.advice,
-        "memory_ids": brief.memory_ids, "matched_keywords": template.matched, "phases": [], "rounds": 0,
-        "fit": template.fit, "similarity": template.similarity,
-        "cost_usd": 0.0, "tokens": {}, "status": "running", "budget_usd": budget, "max_rounds": request.max_rounds,
-        "draft": {"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
-        "timings": {"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
-    }
+    state = MakeState(
+        idea=idea, slug=slug, title=app_title(template, brief), template=template.name, from_app=template.from_app,
+        mode=mode, language=brief.language, accent=brief.accent, settings=brief.settings, advice=brief.advice,
+        memory_ids=brief.memory_ids, matched_keywords=template.matched, fit=template.fit,
+        similarity=template.similarity, budget_usd=budget, max_rounds=request.max_rounds,
+        draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
+        timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
+    )
     make_state.save(app, state)
     from macaron_cli.apps import register
     from macaron_cli.memory.records import now_iso
 
-    register(slug, path=str(app), idea=idea, template=state["template"], mode=mode, created_at=now_iso(),
+    register(slug, path=str(app), idea=idea, template=state.template, mode=mode, created_at=now_iso(),
              **({"from": template.from_app} if template.from_app else {}))
     _ledger_brief(slug, brief, mode, template, settings)
 
     from macaron_cli.checkpoints import AppRepo
 
     repo = AppRepo.init(app)
+    run = MakeRun(app, repo, state, brief, store, settings, progress)
     with repo.lock():
         if mode == OFFLINE:
-            return _offline(app, repo, state, progress)
+            return _offline(run)
         repo.checkpoint("scaffold", f"scaffold from {template.name}, personalised for the person")
-        _phase_done(app, state, "scaffold")
+        _phase_done(run, "scaffold")
         if draft:
-            return _draft_phases(app, repo, state, brief, draft, request, store, settings, progress)
-        return _agent_phases(app, repo, state, brief, store, settings, progress)
+            return _draft_phases(run, draft, request)
+        return _agent_phases(run)
 
 
 def destinations(mode: str, draft, settings) -> tuple[privacy.Destination, ...]:
@@ -202,40 +233,41 @@ def _warm_sdk_import() -> None:
     threading.Thread(target=importlib.import_module, args=("claude_agent_sdk",), daemon=True).start()
 
 
-def _draft_phases(app, repo, state, brief, draft, request, store, settings, progress) -> MakeResult:
+def _draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
     """Phase one by the local model (draft_phases.py); then Claude refines, or with
     --local-only the local model fixes what verification finds."""
-    verify = lambda path: _verify(path, state, progress)  # noqa: E731
-    meter = CostMeter(budget_usd=state.get("budget_usd"), cost_usd=state.get("cost_usd", 0.0))
+    app, state = run.app, run.state
+    verify = lambda path: _verify(run, path)  # noqa: E731
+    meter = CostMeter(budget_usd=state.budget_usd, cost_usd=state.cost_usd)
 
     def remember(chosen, count):
         from macaron_cli.maker.variants import remember_choice
         from macaron_cli.memory import MemoryStore
 
-        remember_choice(store or MemoryStore.open(), state["idea"], state["template"], chosen, count)
+        remember_choice(run.store or MemoryStore.open(), state.idea, state.template, chosen, count)
 
     try:
-        if "draft" not in state["phases"]:
-            report = draft_phases.draft_phase(app, state, brief, draft, request, progress, verify, remember)
-            _local_checkpoint(app, repo, state, meter, "draft", "the local model drafted the app", report)
+        if "draft" not in state.phases:
+            report = draft_phases.draft_phase(app, state, run.brief, draft, request, run.progress, verify, remember)
+            _local_checkpoint(run, meter, "draft", "the local model drafted the app", report)
         else:
-            report = _verify(app, state, progress)
-        if state["mode"] == draft_phases.DRAFT:
-            return _agent_phases(app, repo, state, brief, store, settings, progress, report=report)
-        while state["rounds"] < state["max_rounds"] and not report.ok:
-            state["rounds"] += 1
-            phase = f"fix-{state['rounds']}"
-            report = draft_phases.fix_phase(app, state, phase, brief, draft, report, progress, verify)
-            _local_checkpoint(app, repo, state, meter, phase, f"local fix round {state['rounds']}", report)
+            report = _verify(run)
+        if state.mode == draft_phases.DRAFT:
+            return _agent_phases(run, report=report)
+        while state.rounds < state.max_rounds and not report.ok:
+            state.rounds += 1
+            phase = f"fix-{state.rounds}"
+            report = draft_phases.fix_phase(app, state, phase, run.brief, draft, report, run.progress, verify)
+            _local_checkpoint(run, meter, phase, f"local fix round {state.rounds}", report)
     except ModelFailure as exc:
-        return _stopped(app, repo, state, meter, "model-error", f"The local model failed: {exc}")
-    return _finish(app, repo, state, report, meter)
+        return _stopped(run, meter, "model-error", f"The local model failed: {exc}")
+    return _finish(run, report, meter)
 
 
-def _local_checkpoint(app, repo, state, meter, phase, message, report) -> None:
-    meter.cost_usd = state["cost_usd"]
-    meter.tokens.update(state["tokens"])
-    _checkpoint(app, repo, state, phase, message, report, meter)
+def _local_checkpoint(run: MakeRun, meter: CostMeter, phase: str, message: str, report) -> None:
+    meter.cost_usd = run.state.cost_usd
+    meter.tokens.update(run.state.tokens)
+    _checkpoint(run, phase, message, report, meter)
 
 
 def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult:
@@ -244,49 +276,50 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
 
     app = resolve_app(request.resume)
     state = make_state.load(app)
-    if not state:
+    if state is None:
         raise UserError(f"{app.name} has no interrupted make to resume (no .macaron/make.json).")
-    if state.get("status") == "done":
+    if state.status == "done":
         raise UserError(f"{app.name} is already made; change it with `macaron make --from {app.name} \"…\"`.")
-    local_only = state["mode"] == draft_phases.LOCAL
-    if state["mode"] == OFFLINE or not (local_only or model_configured()):
+    local_only = state.mode == draft_phases.LOCAL
+    if state.mode == OFFLINE or not (local_only or model_configured()):
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
     draft = draft_phases.resume_endpoint(state)
     if request.budget is not None:
         if request.budget <= 0:
             raise UserError("--budget must be more than 0 USD.")
-        state["budget_usd"] = request.budget
+        state.budget_usd = request.budget
     if request.max_rounds != 3:
-        state["max_rounds"] = request.max_rounds
+        state.max_rounds = request.max_rounds
     store = _open_memory()
-    brief = _brief_from_state(state, store, destinations(state["mode"], draft or _state_draft(state), settings))
+    brief = _brief_from_state(state, store, destinations(state.mode, draft or _state_draft(state), settings))
     repo = AppRepo.open(app)
+    run = MakeRun(app, repo, state, brief, store, settings, progress)
     with repo.lock():
-        progress.phase("resume", f"{app.name} after {', '.join(state['phases']) or 'nothing'}")
+        progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
         if draft:  # local work left: the draft, or --local-only fix rounds
-            return _draft_phases(app, repo, state, brief, draft, request, store, settings, progress)
-        return _agent_phases(app, repo, state, brief, store, settings, progress)
+            return _draft_phases(run, draft, request)
+        return _agent_phases(run)
 
 
-def _state_draft(state: dict):
+def _state_draft(state: MakeState):
     """The draft endpoint a make recorded (its URL decides where a --draft brief went)."""
     from macaron_cli.models.client import Endpoint
 
-    saved = state.get("draft") or {}
+    saved = state.draft or {}
     return Endpoint(url=saved["url"], model=saved.get("model"), api=saved.get("api")) if saved.get("url") else None
 
 
-def _brief_from_state(state: dict, store, to: tuple) -> Brief:
+def _brief_from_state(state: MakeState, store, to: tuple) -> Brief:
     """The brief again, from the memory ids the make recorded, through the gate again: a
     memory made private (or forgotten) since does not come back."""
     memories = []
-    for memory_id in state.get("memory_ids", []) if store is not None else []:
+    for memory_id in state.memory_ids if store is not None else []:
         try:
             memories.append(store.get(memory_id))
         except UserError:
             continue  # forgotten since: it stays forgotten
-    return Brief(idea=state["idea"], language=state["language"], accent=state["accent"],
-                 settings=state["settings"], memories=privacy.release(memories, *to), advice=state.get("advice"))
+    return Brief(idea=state.idea, language=state.language, accent=state.accent,
+                 settings=state.settings, memories=privacy.release(memories, *to), advice=state.advice)
 
 
 def _open_memory():
@@ -301,9 +334,9 @@ def _open_memory():
     return MemoryStore.open()
 
 
-def _phase_done(app: Path, state: dict, phase: str) -> None:
-    state["phases"].append(phase)
-    make_state.save(app, state)
+def _phase_done(run: MakeRun, phase: str) -> None:
+    run.state.phases.append(phase)
+    run.save()
 
 
 def _tests_status(report) -> str | None:
@@ -313,115 +346,115 @@ def _tests_status(report) -> str | None:
 
 
 @contextmanager
-def timed(state: dict, key: str):
-    """Add the block's wall time to state["timings"][key] (the summary and bench read it)."""
+def timed(state: MakeState, key: str):
+    """Add the block's wall time to state.timings[key] (the summary and bench read it)."""
     start = time.monotonic()
     try:
         yield
     finally:
-        timings = state.setdefault("timings", {})
-        timings[key] = round(timings.get(key, 0.0) + time.monotonic() - start, 3)
+        state.timings[key] = round(state.timings.get(key, 0.0) + time.monotonic() - start, 3)
 
 
-def _verify(app: Path, state: dict, progress: Progress):
+def _verify(run: MakeRun, app: Path | None = None):
+    """Verify the app (or a variant's copy of it at `app`)."""
     from macaron_cli.sandbox.verify import verify_app
 
-    progress.phase("verify", "tests, then open it in a headless browser")
-    with timed(state, "verify"):
-        report = verify_app(app, screenshot=True)
-    progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
+    run.progress.phase("verify", "tests, then open it in a headless browser")
+    with timed(run.state, "verify"):
+        report = verify_app(app or run.app, screenshot=True)
+    run.progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
     return report
 
 
-def _offline(app: Path, repo, state: dict, progress: Progress) -> MakeResult:
-    report = _verify(app, state, progress)
-    repo.checkpoint("scaffold", f"scaffold from {state['template']}, personalised (no model)",
-                    tests=_tests_status(report), cost_usd=0.0)
-    _phase_done(app, state, "scaffold")
-    return _finish(app, repo, state, report, meter=CostMeter())
+def _offline(run: MakeRun) -> MakeResult:
+    report = _verify(run)
+    run.repo.checkpoint("scaffold", f"scaffold from {run.state.template}, personalised (no model)",
+                        tests=_tests_status(report), cost_usd=0.0)
+    _phase_done(run, "scaffold")
+    return _finish(run, report, meter=CostMeter())
 
 
-def _agent_phases(app, repo, state, brief, store, settings, progress, report=None) -> MakeResult:
+def _agent_phases(run: MakeRun, report=None) -> MakeResult:
     from macaron_cli.maker import prompts
     from macaron_cli.maker.hooks import log_denial, pre_tool_use
-    from macaron_cli.maker.session import agent_options, run_turn
     from macaron_cli.maker.tools import memory_server
 
-    meter = CostMeter(budget_usd=state.get("budget_usd"), cost_usd=state.get("cost_usd", 0.0))
-    meter.tokens.update(state.get("tokens") or {})
-    claude = privacy.claude(settings)
+    app, state, progress = run.app, run.state, run.progress
+    meter = CostMeter(budget_usd=state.budget_usd, cost_usd=state.cost_usd)
+    meter.tokens.update(state.tokens)
+    claude = privacy.claude(run.settings)
     # The agent reads the brief from .macaron/brief.md (CLAUDE.md imports it): write the
     # text cleared for Claude before its first request (a resumed make re-gated it above).
     from macaron_cli.maker.scaffold import write_brief
 
-    write_brief(app, brief, claude)
+    write_brief(app, run.brief, claude)
     private = app / ".macaron"
 
     def on_deny(name, tool_input, reason):
         log_denial(private / "denied.jsonl")(name, tool_input, reason)
         progress.note(f"  ⛔ refused {name}: {reason}")
 
-    hook = pre_tool_use(app, [config.home()], on_deny)
-    server = memory_server(store, claude, private / "memory_calls.jsonl", _ledger_search(state["slug"], claude))
-    model = _agent_model()
+    agent = _Agent(hook=pre_tool_use(app, [config.home()], on_deny),
+                   server=memory_server(run.store, claude, private / "memory_calls.jsonl", _ledger_search(state.slug, claude)),
+                   model=_agent_model())
     try:
-        if state["mode"] == draft_phases.DRAFT and "refine" not in state["phases"]:
+        if state.mode == draft_phases.DRAFT and "refine" not in state.phases:
             progress.phase("refine", "Claude refines the local draft with its verification report")
             meter.check()
-            report = report or _verify(app, state, progress)
-            _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
-                  prompts.refine(brief, state, report.feedback()))
-            report = _verify(app, state, progress)
-            _checkpoint(app, repo, state, "refine", "Claude refined the local draft", report, meter)
-        elif "build" not in state["phases"] and state["mode"] != draft_phases.DRAFT:
+            report = report or _verify(run)
+            _turn(run, meter, agent, prompts.refine(run.brief, state, report.feedback()))
+            report = _verify(run)
+            _checkpoint(run, "refine", "Claude refined the local draft", report, meter)
+        elif "build" not in state.phases and state.mode != draft_phases.DRAFT:
             progress.phase("build", "the coder and its frontend/backend subagents")
             meter.check()
-            _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
-                  prompts.build(brief, state))
-            report = _verify(app, state, progress)
-            _checkpoint(app, repo, state, "build", "the coder built the app", report, meter)
-        while state["rounds"] < state["max_rounds"]:
-            report = report or _verify(app, state, progress)
+            _turn(run, meter, agent, prompts.build(run.brief, state))
+            report = _verify(run)
+            _checkpoint(run, "build", "the coder built the app", report, meter)
+        while state.rounds < state.max_rounds:
+            report = report or _verify(run)
             if report.ok:
                 break
-            state["rounds"] += 1
-            phase = f"fix-{state['rounds']}"
+            state.rounds += 1
+            phase = f"fix-{state.rounds}"
             progress.phase(phase, "the verification report goes back to the coder")
             meter.check()
-            _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model,
-                  prompts.fix(report.feedback()))
-            report = _verify(app, state, progress)
-            _checkpoint(app, repo, state, phase, f"fix round {state['rounds']}", report, meter)
-        report = report or _verify(app, state, progress)
+            _turn(run, meter, agent, prompts.fix(report.feedback()))
+            report = _verify(run)
+            _checkpoint(run, phase, f"fix round {state.rounds}", report, meter)
+        report = report or _verify(run)
     except BudgetExceeded as exc:
-        return _stopped(app, repo, state, meter, "budget", f"Stopped: {exc}")
+        return _stopped(run, meter, "budget", f"Stopped: {exc}")
     except (ModelError, ModelFailure) as exc:
-        return _stopped(app, repo, state, meter, "model-error", f"The model failed: {exc}")
+        return _stopped(run, meter, "model-error", f"The model failed: {exc}")
     except KeyboardInterrupt:
-        _stopped(app, repo, state, meter, "interrupted", "Interrupted")  # keep the work, then stop
+        _stopped(run, meter, "interrupted", "Interrupted")  # keep the work, then stop
         raise
-    return _finish(app, repo, state, report, meter)
+    return _finish(run, report, meter)
 
 
-def _turn(app, state, meter, progress, run_turn, agent_options, hook, server, model, prompt) -> None:
-    options = agent_options(app, hook, server, model=model, resume=state.get("session_id"),
-                            budget_usd=state.get("budget_usd"))
+def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
+    from macaron_cli.maker.session import agent_options, run_turn
+
+    state = run.state
+    options = agent_options(run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id,
+                            budget_usd=state.budget_usd)
     try:
         with timed(state, "agent"):
-            result = run_turn(options, prompt, meter, progress)
+            result = run_turn(options, prompt, meter, run.progress)
     finally:
-        state.update(cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
-        make_state.save(app, state)
-    state["session_id"] = result.session_id or state.get("session_id")
-    state.setdefault("subagents", []).extend(result.subagents)
-    make_state.save(app, state)
+        state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
+        run.save()
+    state.session_id = result.session_id or state.session_id
+    state.subagents.extend(result.subagents)
+    run.save()
 
 
-def _checkpoint(app, repo, state, phase, message, report, meter) -> None:
-    if not any(p["phase"] == phase for p in state.get("phase_costs", [])):  # an agent phase
-        draft_phases.record_agent(state, phase, _agent_model(), meter, privacy.claude())
-    repo.checkpoint(phase, message, tests=_tests_status(report), cost_usd=round(meter.cost_usd, 6))
-    _phase_done(app, state, phase)
+def _checkpoint(run: MakeRun, phase: str, message: str, report, meter: CostMeter) -> None:
+    if not any(p["phase"] == phase for p in run.state.phase_costs):  # an agent phase
+        draft_phases.record_agent(run.state, phase, _agent_model(), meter, privacy.claude())
+    run.repo.checkpoint(phase, message, tests=_tests_status(report), cost_usd=round(meter.cost_usd, 6))
+    _phase_done(run, phase)
 
 
 def _refuse_unpriced(model: str | None, budget: float | None, url: str | None = None) -> None:
@@ -446,43 +479,47 @@ def _dirty(app: Path) -> bool:
     return bool(out.stdout.strip())
 
 
-def _stopped(app, repo, state, meter, status, message) -> MakeResult:
+def _stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeResult:
     """Keep everything done so far as a checkpoint, and say how to go on."""
-    if _dirty(app):
-        repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
-    state.update(status=status, cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
-    make_state.save(app, state)
-    result = _result(app, repo, state, None, meter)
+    if _dirty(run.app):
+        run.repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
+    run.state.status, run.state.cost_usd, run.state.tokens = status, meter.cost_usd, dict(meter.tokens)
+    run.save()
+    result = _result(run, None, meter)
     result.status = status
-    result.message = f"{message.rstrip('. ')}. Everything so far is saved; continue with `macaron make --resume {state['slug']}`."
+    result.message = (f"{message.rstrip('. ')}. Everything so far is saved; "
+                      f"continue with `macaron make --resume {run.state.slug}`.")
     return result
 
 
-def _finish(app, repo, state, report, meter) -> MakeResult:
-    state.update(status="done" if report.ok else "tests-failed", cost_usd=meter.cost_usd, tokens=dict(meter.tokens))
-    make_state.save(app, state)
+def _finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
+    state = run.state
+    state.status = "done" if report.ok else "tests-failed"
+    state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
+    run.save()
     from macaron_cli.apps import register
 
-    register(state["slug"], tests=_tests_status(report), opened=bool(report.opened),
+    register(state.slug, tests=_tests_status(report), opened=bool(report.opened),
              screenshot=str(report.screenshot) if report.screenshot else None,
-             cost_usd=round(meter.cost_usd, 6), memory_ids=state.get("memory_ids", []))
-    result = _result(app, repo, state, report, meter)
+             cost_usd=round(meter.cost_usd, 6), memory_ids=state.memory_ids)
+    result = _result(run, report, meter)
     if not report.ok:
         result.status = "tests-failed"
         result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
     return result
 
 
-def _result(app, repo, state, report, meter) -> MakeResult:
+def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
+    state = run.state
     return MakeResult(
-        app=state["slug"], path=str(app), template=state["template"], mode=state["mode"],
-        checkpoints=[c.to_json() for c in repo.checkpoints()],
+        app=state.slug, path=str(run.app), template=state.template, mode=state.mode,
+        checkpoints=[c.to_json() for c in run.repo.checkpoints()],
         tests=_tests_status(report), opened=bool(report and report.opened),
         screenshot=str(report.screenshot) if report and report.screenshot else None,
         cost_usd=meter.cost_usd, tokens={**meter.tokens, "total": meter.total_tokens},
-        problems=list(report.problems) if report else [], memory_ids=state.get("memory_ids", []),
-        subagents=sorted(set(state.get("subagents", []))), language=state["language"], title=state.get("title", ""),
-        fit=state.get("fit", "good"), phases=state.get("phase_costs", []),
+        problems=list(report.problems) if report else [], memory_ids=state.memory_ids,
+        subagents=sorted(set(state.subagents)), language=state.language, title=state.title,
+        fit=state.fit, phases=state.phase_costs,
     )
 
 

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from macaron_cli.maker.state import MakeState
 
-def build(brief, state: dict) -> str:
+
+def build(brief, state: MakeState) -> str:
     lines = [
         f"The person asked for: {brief.idea}",
-        f"This repository holds the `{state['template']}` template, already personalised "
+        f"This repository holds the `{state.template}` template, already personalised "
         f"(config/app.json: language {brief.language}, accent {brief.accent}).",
         "Shape it into the app they asked for, fitted to what the brief says about them.",
         "Delegate UI work to the `frontend` subagent and API/data work to the `backend` subagent.",
@@ -24,10 +26,10 @@ def fix(feedback: str) -> str:
             "keeping everything that already works.")
 
 
-def refine(brief, state: dict, feedback: str) -> str:
+def refine(brief, state: MakeState, feedback: str) -> str:
     """Draft mode: Claude takes over what a local model drafted (whole files, unreviewed)."""
     return (f"The person asked for: {brief.idea}\n"
-            f"A local model drafted this app from the `{state['template']}` template and the brief. "
+            f"A local model drafted this app from the `{state.template}` template and the brief. "
             "macaron verified the draft. The verification report:\n\n"
             f"{feedback}\n\nRefine it: fix what the report names, make it fit the brief, and keep the "
             "draft's good parts. Delegate UI work to `frontend` and API/data work to `backend`. "

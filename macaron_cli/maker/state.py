@@ -1,37 +1,84 @@
 """A make's own record in the app (`.macaron/make.json`): what was asked, how far it got.
 
 It is what `macaron make --resume APP` continues from, and what the summary and the
-feedback question read. Private (git-ignored), like the brief.
+feedback question read. Private (git-ignored), like the brief. The file is MakeState's
+fields as JSON (the lineage as "from"); a key this macaron does not know is kept as it was.
 """
 
 from __future__ import annotations
 
 import json
-import os
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from macaron_cli.apps import PRIVATE_DIR
+from macaron_cli.files import write_atomic
 
 FILE = "make.json"
+
+
+@dataclass
+class MakeState:
+    idea: str
+    slug: str
+    template: str
+    mode: str  # offline | agent | draft | local
+    title: str = ""
+    from_app: str | None = None  # the person's app it was made from ("from" in the file)
+    language: str = "en"
+    accent: str = ""
+    settings: dict = field(default_factory=dict)  # units, currency
+    advice: str | None = None  # medical | financial | None
+    memory_ids: list[str] = field(default_factory=list)
+    matched_keywords: list[str] = field(default_factory=list)
+    fit: str = "good"  # "weak": no template fitted the idea well (maker/choose.py)
+    similarity: float | None = None  # the template's closeness to the idea by meaning
+    phases: list[str] = field(default_factory=list)  # the checkpoints made so far, in order
+    rounds: int = 0  # fix rounds so far
+    cost_usd: float = 0.0
+    tokens: dict[str, int] = field(default_factory=dict)
+    status: str = "running"  # running | done | tests-failed | budget | model-error | interrupted
+    budget_usd: float | None = None
+    max_rounds: int = 3
+    draft: dict | None = None  # the draft endpoint: {url, model, api}
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per part (the summary, bench)
+    session_id: str | None = None  # the agent's session, resumed by the next turn
+    subagents: list[str] = field(default_factory=list)
+    phase_costs: list[dict] = field(default_factory=list)  # tokens, seconds and cost of each phase
+    variant: dict | None = None  # with --variants: which design was picked
+    unknown: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict:
+        data = {("from" if f.name == "from_app" else f.name): getattr(self, f.name) for f in fields(self)
+                if f.name != "unknown"}
+        return {**self.unknown, **data}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "MakeState":
+        names = {f.name for f in fields(cls)} - {"unknown"}
+        known = {("from_app" if key == "from" else key): value for key, value in data.items()
+                 if key == "from" or (key in names and key != "from_app")}
+        unknown = {key: value for key, value in data.items() if key != "from" and key not in names}
+        return cls(**known, unknown=unknown)
 
 
 def path(app: Path) -> Path:
     return app / PRIVATE_DIR / FILE
 
 
-def load(app: Path) -> dict:
+def load(app: Path) -> MakeState | None:
+    """The make recorded in the app; None when there is none (or it cannot be read)."""
     p = path(app)
     if not p.exists():
-        return {}
+        return None
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError:
-        return {}
+        return MakeState.from_json(json.loads(p.read_text(encoding="utf-8")))
+    except (json.JSONDecodeError, TypeError, AttributeError):  # not ours, or not a make's record
+        return None
 
 
-def save(app: Path, state: dict) -> None:
+def save(app: Path, state: MakeState) -> None:
     p = path(app)
     p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(state, ensure_ascii=False, indent=2), encoding="utf-8")
-    tmp.replace(p)
+    write_atomic(p, json.dumps(state.to_json(), ensure_ascii=False, indent=2))
