@@ -30,6 +30,7 @@ BATCH = 512
 # Batches between two index upkeeps (each commit adds a fragment; upkeep compacts them).
 UPKEEP_EVERY = 16
 _noted = False
+_started: set[str] = set()
 
 
 def pending(store) -> int:
@@ -111,6 +112,9 @@ def start_in_background(store) -> bool:
         return False
     if running(store):
         return True
+    if store.uri in _started:  # it ended with memories left (it failed): one try per process
+        return False
+    _started.add(store.uri)
     env = dict(os.environ)
     # The child imports this macaron, from wherever this process found it.
     root = str(Path(__file__).resolve().parents[2])
