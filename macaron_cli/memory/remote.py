@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import time
+from datetime import timedelta
 from typing import Callable, TypeVar
 from urllib.parse import urlsplit
 
@@ -35,6 +36,11 @@ _AWS_ENV = [
 _AWS_SHORT = {"endpoint": "aws_endpoint", "endpoint_url": "aws_endpoint", "region": "aws_region",
               "access_key_id": "aws_access_key_id", "secret_access_key": "aws_secret_access_key",
               "session_token": "aws_session_token"}
+
+# How stale a shared memory's reads may be: each look for a newer version is a LIST request.
+FRESH_WITHIN = timedelta(seconds=1)
+# Older versions upkeep leaves for writers and readers still on them (forget drops them all).
+KEEP_VERSIONS = timedelta(hours=1)
 
 T = TypeVar("T")
 

@@ -133,7 +133,10 @@ class MemoryStore:
         lancedb = import_lancedb()
         try:
             # Interval 0: every read sees other processes' latest commits (chat + CLI + TUI).
-            db = lancedb.connect(uri, read_consistency_interval=timedelta(0), storage_options=options)
+            # On object storage each such check is a LIST of the versions, so a shared memory
+            # looks at most once a second (a write always lands on the latest version).
+            fresh = timedelta(0) if local_dir is not None else remote.FRESH_WITHIN
+            db = lancedb.connect(uri, read_consistency_interval=fresh, storage_options=options)
             names = table_names(db)
             if TABLE in names:
                 _check_ours(db.open_table(TABLE), uri)
@@ -375,7 +378,7 @@ class MemoryStore:
         if rows == 0:
             return
         if self._table.stats()["fragment_stats"]["num_fragments"] > MAX_FRAGMENTS:
-            self._table.optimize()  # compacts, and folds every unindexed row into the indexes
+            self._optimize()  # compacts, and folds every unindexed row into the indexes
         indexes = self._indexes()
         if FTS_COLUMN not in indexes:
             self._create_fts_index()
@@ -389,7 +392,7 @@ class MemoryStore:
         unindexed = max((self._unindexed(ix.name) for ix in indexes.values()), default=0)
         small = rows < SMALL_STORE and not self.shared
         if unindexed and (small or unindexed >= max(REINDEX_AFTER, rows // 100)):
-            self._table.optimize()
+            self._optimize()
         if rows >= SCALAR_INDEX_ROWS:
             from lancedb.index import BTree, Bitmap
 
@@ -400,6 +403,15 @@ class MemoryStore:
                     self._table.create_index(column, config=kind())
         if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
             self._create_vector_index(rows)
+
+    def _optimize(self) -> None:
+        """Compact, fold unindexed rows into the indexes, and drop versions past their use."""
+        if not self.shared:
+            self._table.optimize()
+            return
+        # Every read of a shared memory LISTs its versions: keep an hour of them (enough for
+        # any commit in flight), not LanceDB's default week of every write.
+        self._table.optimize(cleanup_older_than=remote.KEEP_VERSIONS)
 
     def _unindexed(self, index_name: str) -> int:
         stats = self._table.index_stats(index_name)
