@@ -63,6 +63,8 @@ def check_memory() -> Check:
     try:
         uri = config.memory_uri()
         where = remote.where(uri)
+        if "://" not in uri and not os.path.exists(os.path.expanduser(uri)):
+            return Check("memory", True, f"{where}: none yet (made on first use)")
         started = time.perf_counter()
         from macaron_cli.memory.store import MemoryStore
 
