@@ -42,6 +42,9 @@ SMALL_STORE = 20000
 REINDEX_AFTER = 1000
 # Above this many rows with vectors, build an IVF-PQ index instead of exact search.
 VECTOR_INDEX_ROWS = 20000
+# On object storage an exact search reads every vector over the network at each query, so a
+# shared memory has its index from far fewer rows.
+SHARED_VECTOR_INDEX_ROWS = 1000
 SCALAR_INDEX_ROWS = 20000
 # Every write adds a data fragment (an import, one per BATCH). Each query pays for every
 # fragment, so past this many they are compacted into one, which makes a large store's
@@ -401,7 +404,7 @@ class MemoryStore:
             for column, kind in (("id", BTree), ("context_id", BTree), ("privacy", Bitmap)):
                 if column not in indexes:
                     self._table.create_index(column, config=kind())
-        if self.vectors and rows >= VECTOR_INDEX_ROWS and "vector" not in indexes:
+        if self.vectors and rows >= self._vector_index_rows() and "vector" not in indexes:
             self._create_vector_index(rows)
 
     def _optimize(self) -> None:
@@ -427,9 +430,12 @@ class MemoryStore:
                 remove_stop_words=True, ascii_folding=True, lower_case=True, with_position=False,
             )
 
+    def _vector_index_rows(self) -> int:
+        return min(VECTOR_INDEX_ROWS, SHARED_VECTOR_INDEX_ROWS) if self.shared else VECTOR_INDEX_ROWS
+
     def _create_vector_index(self, rows: int) -> None:
         with_vectors = self._table.count_rows("vector IS NOT NULL")
-        if with_vectors < VECTOR_INDEX_ROWS:
+        if with_vectors < self._vector_index_rows():
             return
         dim = self._table.schema.field("vector").type.list_size
         self._table.create_index("vector", replace=True, config=vector_index_config(with_vectors, dim))
