@@ -115,6 +115,8 @@ def _has_surrogate(text: str) -> bool:
 def _fail(message: str, code: int) -> None:
     from macaron_cli.output import safe_text
 
+    if len(message) > 2000:  # a message that quotes a huge argument stays readable
+        message = message[:1000] + " … " + message[-500:]
     print(f"macaron: {safe_text(message)}", file=sys.stderr)
     raise typer.Exit(code)
 

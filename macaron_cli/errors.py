@@ -70,7 +70,8 @@ def _os_error_line(exc: OSError) -> str:
         check_homes()
     except UserError as problem:
         return str(problem)
-    where = f" ({exc.filename})" if exc.filename else ""
+    name = str(exc.filename) if exc.filename else ""
+    where = f" ({name if len(name) <= 200 else name[:100] + '…' + name[-40:]})" if name else ""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"the disk is full{where}; free some space and run it again (what was saved before is untouched)."
     if exc.errno in (errno.EACCES, errno.EPERM):
