@@ -216,7 +216,7 @@ DRAFT_FILE = "static/draft-note.txt"
 def drafter(req) -> Reply:
     """A local model: drafts a failing test (each variant too), fixes it on the report."""
     fixed = "# What verification found" in req.last_user_text()
-    test = "def test_drafted():\n    assert 1 + 1 == %d\n" % (2 if fixed else 3)
+    test = f"def test_drafted():\n    assert 1 + 1 == {2 if fixed else 3}\n"
     return Reply.text(f"### FILE: {DRAFT_FILE}\n```text\ndrafted\n```\n\n"
                       f"### FILE: tests/test_drafted.py\n```python\n{test}```\n")
 
@@ -289,10 +289,16 @@ def _app_made_locally(tmp_path: Path, code: str) -> tuple[str, Path]:
 
 
 def test_feedback_export(macaron, tmp_path):
-    _app_made_locally(tmp_path, "goal: 2 litres\n")
+    """The brief's memories as the gate clears them for a file that leaves, and the code's
+    diff without the private memory a local model wrote into it."""
+    slug, app = _app_made_locally(tmp_path, "goal: 2 litres\n")
+    (app / "static" / "goal.txt").write_text(f"goal: 2 litres\nnote: {PRIVATE}\n")
+    subprocess.run(["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True)
     target = tmp_path / "feedback.jsonl"
     run = macaron("feedback", "export", target)
     assert run.returncode == 0, run.stderr
+    [record] = [json.loads(line) for line in target.read_text().splitlines()]
+    assert "note: [withheld private memory]" in record["diff"]
     _assert_private_kept(target.read_text(), False, "feedback export")
 
 

@@ -18,7 +18,7 @@ from typing import Iterator
 from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli import privacy
-from macaron_cli.privacy import CLOUD_LEVELS, Destination
+from macaron_cli.privacy import Destination
 
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
 # A person is waiting at the prompt: one quick retry, then say what went wrong.

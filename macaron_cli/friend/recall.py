@@ -10,7 +10,7 @@ answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from macaron_cli import privacy

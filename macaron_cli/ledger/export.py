@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import re
 from pathlib import Path
 
 from macaron_cli import privacy
@@ -30,6 +31,8 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
                 continue  # forgotten: it must not come back through an export
         cleared = privacy.release(found, destination).bound_for(destination)
         memories = [{"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain} for m in cleared]
+        # A local model may have written a private memory into the code: not in the diff either.
+        held = privacy.withheld(found, destination)
         info = registry.get(app, {})
         path = Path(info["path"]) if info.get("path") else None
         records.append({
@@ -38,12 +41,20 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
             "template": made["data"].get("template"),
             "from": made["data"].get("from"),
             "brief": {"memories": memories},
-            "diff": _diff(path),
-            "verification": _report(path),
+            "diff": _scrub(_diff(path), held),
+            "verification": json.loads(_scrub(json.dumps(_report(path), ensure_ascii=False), held)),
             "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
             "choice": {k: info[k] for k in ("variant", "mode") if k in info},
         })
     return records
+
+
+def _scrub(text: str, held: list) -> str:
+    """`text` with the text of every withheld memory replaced (any case)."""
+    for memory in held:
+        if memory.text.strip():
+            text = re.sub(re.escape(memory.text.strip()), f"[withheld {memory.privacy} memory]", text, flags=re.IGNORECASE)
+    return text
 
 
 def _diff(app_dir: Path | None) -> str:
