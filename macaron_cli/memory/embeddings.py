@@ -54,19 +54,26 @@ def available() -> bool:
 def model_info() -> dict:
     """What a store records about the model that made its vectors: name, dim, version
     (imports nothing for the bundled model; a chosen larger one is loaded to know its size)."""
+    name = configured()
+    if not name:
+        return bundled_info()
+    model = _load()
+    size = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    return {"name": name, "dim": int(size()), "version": f"sentence-transformers {_release('sentence-transformers')}"}
+
+
+def bundled_info() -> dict:
+    """model_info() of the bundled model."""
+    return {"name": MODEL_NAME, "dim": DIM, "version": f"{PACKAGE} {_release(PACKAGE)}"}
+
+
+def _release(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
-    name = configured()
-    package = "sentence-transformers" if name else PACKAGE
     try:
-        release = version(package)
+        return version(package)
     except PackageNotFoundError:
-        release = "unknown"
-    if name:
-        model = _load()
-        size = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-        return {"name": name, "dim": int(size()), "version": f"{package} {release}"}
-    return {"name": MODEL_NAME, "dim": DIM, "version": f"{package} {release}"}
+        return "unknown"
 
 
 def _load():
@@ -93,7 +100,14 @@ def _open_larger(name: str):
 
         raise UserError(f"embedding_model = {name!r} needs sentence-transformers: `pip install "
                         "sentence-transformers`, or remove embedding_model from config.toml.") from None
-    return SentenceTransformer(name)  # on the GPU when there is one; downloaded once
+    try:
+        return SentenceTransformer(name)  # on the GPU when there is one; downloaded once
+    except Exception as exc:  # a hub error, a bad name, no network: many kinds
+        from macaron_cli.errors import UserError
+
+        first = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+        raise UserError(f"embedding_model = {name!r} could not be loaded ({first}); check the name "
+                        "and the network, or remove embedding_model from config.toml.") from None
 
 
 def embed(texts: list[str]):

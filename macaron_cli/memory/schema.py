@@ -30,7 +30,8 @@ def vector_field(model: dict | None = None):
 
     from macaron_cli.memory import embeddings
 
-    model = model or embeddings.model_info()
+    # With vectors off, no chosen larger model is loaded only to name an empty column.
+    model = model or (embeddings.model_info() if embeddings.available() else embeddings.bundled_info())
     return pa.field("vector", pa.list_(pa.float32(), model["dim"]),
                     metadata={MODEL_KEY: json.dumps(model, sort_keys=True).encode()})
 
