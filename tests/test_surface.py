@@ -296,3 +296,41 @@ def test_piped_output_keeps_each_app_on_one_line(macaron, macaron_home, tmp_path
     (tmp_path / "apps" / "books").mkdir(parents=True)
     lines = macaron("apps").stdout.splitlines()
     assert len(lines) == 1 and idea in lines[0]
+
+
+# ── the memory browser ──────────────────────────────────────────────────────────────────
+def test_the_memory_browser_shows_brackets_as_typed(tmp_path):
+    import asyncio
+
+    from textual.widgets import Input
+
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.tui.app import MemoryBrowser
+    from tests.support.tui import NOW, settle
+    from tests.test_tui import detail
+
+    def status(app) -> str:
+        """What the status line draws (Textual's own rendering, markup included if it parsed any)."""
+        return app.query_one("#status").render().plain
+
+    path = tmp_path / "memory"
+    MemoryStore.open(path).add_many([{"id": "m_vim", "text": "in vim I type [/] to search"},
+                                     {"id": "m_teal", "text": "teal [blue-green] and [bold]x[/bold]"}])
+    app = MemoryBrowser(MemoryStore.open(path), now=NOW)
+
+    async def main():
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            rows = [app.table.get_row_at(i)[1].plain for i in range(app.table.row_count)]
+            assert any("teal [blue-green] and [bold]x[/bold]" in row for row in rows), rows
+            assert any("in vim I type [/] to search" in row for row in rows), rows
+            app.table.focus()
+            await settle(pilot)
+            shown = detail(app)
+            assert "[blue-green]" in shown or "[/]" in shown, shown
+            app.query_one(Input).value = "[/] vim"
+            await settle(pilot)
+            assert "“[/] vim”" in status(app), status(app)
+            assert "in vim I type [/] to search" in detail(app)
+
+    asyncio.run(main())
