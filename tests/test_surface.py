@@ -334,3 +334,8 @@ def test_the_memory_browser_shows_brackets_as_typed(tmp_path):
             assert "in vim I type [/] to search" in detail(app)
 
     asyncio.run(main())
+
+
+def test_why_in_a_fresh_home_says_so_and_creates_nothing(macaron_home):
+    one_line_error(cli("why"), "nothing to explain yet")
+    assert not macaron_home.exists()

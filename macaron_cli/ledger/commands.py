@@ -34,6 +34,10 @@ def rate(app_ref: str, stars: int) -> None:
 
 
 def why(target: str) -> None:
+    from macaron_cli import config
+
+    if not (config.home() / "ledger.db").exists():  # refuse before opening creates it
+        raise UserError("nothing to explain yet: no memory has been used and no app made; chat or make one first.")
     from macaron_cli.ledger.store import Ledger
     from macaron_cli.ledger.why import explain
     from macaron_cli.memory import MemoryStore
