@@ -337,9 +337,9 @@ def memory_list(
 @memory_app.command("forget")
 def memory_forget(memory_id: str = typer.Argument(..., metavar="ID")) -> int | None:
     """Forget a memory for good (no trace left on disk)."""
-    from macaron_cli.memory import commands as memory_commands
+    from macaron_cli import forgetting
 
-    return _run(memory_commands.forget, memory_id=memory_id)
+    return _run(forgetting.forget_command, memory_id=memory_id)
 
 
 @memory_app.command("pin")

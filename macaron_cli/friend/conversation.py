@@ -15,7 +15,7 @@ from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, reward, upcoming
-from macaron_cli.memory import Memory
+from macaron_cli.memory import Memory, derived
 from macaron_cli.memory.records import PRIVACY_LEVELS
 
 WINDOW = 12  # messages of short-term memory sent with each request (6 exchanges)
@@ -157,9 +157,17 @@ class Conversation:
                 summary = self.model.complete(SUMMARY_SYSTEM, [{"role": "user", "content": transcript}], 300).strip()
             except Exception:
                 summary = None  # the model is gone: fall back to the person's own words
-        if not summary:
-            summary = "Talked about: " + "; ".join(s[:80] for s in said[:4])
-        return self.store.add(summary, kind="episode", domain="general", source="chat", privacy=self._episode_privacy())
+        # The episode names what it was made from, so forgetting a fact learned in this
+        # session removes it here too (memory/derived.py): a summary in the person's words
+        # loses that turn, one the model wrote goes whole.
+        learned = [m.id for m in self.extractor.saved]
+        if summary:
+            meta = {derived.DERIVED_FROM: learned} if learned else {}
+        else:
+            parts = [(s[:80], self.extractor.learned_from.get(s, [])) for s in said[:4]]
+            summary, meta = derived.with_parts("Talked about: ", parts)
+        return self.store.add(summary, kind="episode", domain="general", source="chat",
+                              privacy=self._episode_privacy(), meta=meta)
 
     def _episode_privacy(self) -> str:
         """As private as the most private thing learned in the session (never less than personal)."""

@@ -71,6 +71,7 @@ class Extractor:
         self.store = store
         self.model = model  # its `destination` decides which known memories the prompt may carry
         self.saved: list = []  # memories written this session (for the episode's privacy)
+        self.learned_from: dict[str, list[str]] = {}  # a turn's text → ids of the memories learned from it
         self.errors: list[str] = []
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._work, name="macaron-extract", daemon=True)
@@ -103,7 +104,9 @@ class Extractor:
                 if callable(item):
                     item()
                 else:
-                    self.saved.extend(self.learn(item))
+                    learned = self.learn(item)
+                    self.saved.extend(learned)
+                    self.learned_from.setdefault(item, []).extend(m.id for m in learned)
             except ModelError as exc:
                 self.errors.append(f"could not learn from your last message ({exc})")
             except Exception as exc:  # a background failure must never take the chat down

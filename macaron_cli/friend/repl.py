@@ -200,7 +200,9 @@ class Repl:
         if not arg:
             self.say("Which one? /forget ID (the ids are in /memory).", style="yellow")
             return
-        self.conv.store.forget(arg)
+        from macaron_cli.forgetting import forget
+
+        forget(arg, store=self.conv.store)  # and from every brief, summary and history line
         if self.conv.last:
             from macaron_cli import privacy
 

@@ -106,3 +106,4 @@ def build_brief(idea: str, store, settings, to: Destination | tuple[Destination,
         settings=personal_settings(language, [m.text for m in memories]),
         memories=memories, advice=advice_kind(idea),
     )
+

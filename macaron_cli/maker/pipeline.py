@@ -322,6 +322,24 @@ def _brief_from_state(state: MakeState, store, to: tuple) -> Brief:
                  settings=state.settings, memories=privacy.release(memories, *to), advice=state.advice)
 
 
+def write_brief_again(app: Path, store) -> bool:
+    """Write an app's brief again from its make record, through the gate again, for the
+    models that make sent it to (after a forget: what is gone stays out). False when the
+    app has no make record."""
+    from macaron_cli.maker.scaffold import write_brief
+
+    state = make_state.load(app)
+    if "idea" not in state:
+        return False
+    mode, draft = state.get("mode", OFFLINE), _state_draft(state)
+    to = destinations(mode, draft, config.load_settings()) if draft or mode in (OFFLINE, AGENT) else (privacy.app_folder(),)
+    brief = _brief_from_state(state, store, to)
+    state["memory_ids"] = brief.memory_ids
+    make_state.save(app, state)
+    write_brief(app, brief)
+    return True
+
+
 def _open_memory():
     """The person's memory, or None when they have none yet (then the memory engine is
     not even imported: it is the slowest import of a make)."""

@@ -152,9 +152,11 @@ def claude_md(manifest: dict, title: str, idea: str) -> str:
 
 def write_brief(app: Path, brief: Brief, destination=None) -> None:
     """The private brief the agents read; with `destination`, the text cleared for it."""
+    from macaron_cli.files import write_atomic
+
     private = config.ensure_private_dir(app / PRIVATE_DIR)
     text = brief.text_for(destination) if destination is not None else brief.markdown()
-    (private / "brief.md").write_text(text, encoding="utf-8")
+    write_atomic(private / "brief.md", text)
 
 
 def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Path:

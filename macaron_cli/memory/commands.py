@@ -82,12 +82,6 @@ def list_memories(limit, json_out):
         out.text("No memories yet. `macaron memory add \"…\"` or `macaron chat` will make some.")
 
 
-def forget(memory_id):
-    removed = _store().forget(memory_id)
-    older = f" (and {len(removed) - 1} older version{'s' if len(removed) > 2 else ''})" if len(removed) > 1 else ""
-    Out().text(f"Forgot {memory_id}{older}. It is gone from disk too.")
-
-
 def pin(memory_id, unpin):
     _store().pin(memory_id, not unpin)
     Out().text(f"{'Unpinned' if unpin else 'Pinned'} {memory_id}.")

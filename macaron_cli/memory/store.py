@@ -22,7 +22,8 @@ from typing import Callable, Iterable, Iterator
 
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError, disk_full
-from macaron_cli.memory import embeddings, remote
+from macaron_cli.memory import derived, embeddings, remote
+from macaron_cli.memory.derived import ForgetPlan
 from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
 from macaron_cli.memory.redact import redacted
@@ -295,38 +296,75 @@ class MemoryStore:
 
     @_readable
     def forget(self, memory_id: str) -> list[str]:
-        """Delete a memory and the older versions it superseded, and leave no trace on disk:
-        the data files that held them are rewritten, indexes rebuilt, old versions purged.
-        Returns the ids removed."""
+        """Delete a memory, the older versions it superseded and what was derived from them
+        (see memory/derived.py), and leave no trace on disk: the data files that held them
+        are rewritten, indexes rebuilt, old versions purged. Returns the ids removed."""
+        plan = self.forget_plan(memory_id)
+        self.apply_forget(plan)
+        return plan.ids
+
+    @_readable
+    def forget_plan(self, memory_id: str) -> ForgetPlan:
+        """What forgetting `memory_id` would remove or rewrite; changes nothing."""
+        chain = self._version_chain(memory_id)
+        plan = ForgetPlan(memory_id, [m.id for m in chain], [m.text for m in chain])
+        while True:
+            gone = set(plan.ids)
+            more = False
+            for memory in self._derived_from(gone):
+                if memory.id in gone:
+                    continue
+                rewritten = derived.without(plan.rewrites.get(memory.id, memory), gone)
+                if rewritten is None:
+                    plan.rewrites.pop(memory.id, None)
+                    plan.ids.append(memory.id)
+                    plan.texts.append(memory.text)
+                    more = True
+                else:
+                    plan.rewrites[memory.id] = rewritten
+            if not more:
+                return plan
+
+    @_readable
+    def apply_forget(self, plan: ForgetPlan) -> None:
+        """Carry out a plan. Safe to run again after an interruption at any point: what is
+        already gone is skipped and the old versions are purged every time."""
         with self._writing():
-            ids = self._version_chain(memory_id)
             # Under the local lock nothing races these; on a shared memory another machine's
             # commit may land first, and each step is safe to run again.
-            remote.retrying(lambda: self._rewrite_without(ids))
+            remote.retrying(lambda: self._rewrite_without(plan.ids, plan.rewrites))
             remote.retrying(self._rebuild_indexes)
             self.purge_history()
-        return ids
 
-    def _version_chain(self, memory_id: str) -> list[str]:
+    def _version_chain(self, memory_id: str) -> list[Memory]:
         chain, current = [], self.get(memory_id)
-        while current is not None and current.id not in chain:
-            chain.append(current.id)
+        while current is not None and current.id not in [m.id for m in chain]:
+            chain.append(current)
             older = current.supersedes
             current = self._get_or_none(older) if older else None
         return chain
 
-    def _rewrite_without(self, ids: list[str]) -> None:
+    def _derived_from(self, ids: set[str]) -> list[Memory]:
+        rows = (self._table.search().where(f"meta LIKE '%{derived.DERIVED_FROM}%'")
+                .select(MEMORY_COLUMNS).limit(None).to_list())
+        return [m for m in map(_memory, rows) if derived.sources(m) & ids]
+
+    def _rewrite_without(self, ids: list[str], rewrites: dict[str, Memory] | None = None) -> None:
         """Drop `ids` and rewrite the rest of every fragment that held them, in one commit.
 
         A plain delete only marks rows deleted: their text stays in the data file until a
         compaction that may never come. merge_insert rewrites the fragment's other rows into
         new files (the old file is then unreferenced and purged) and deletes `ids` atomically.
+        `rewrites` (memories derived from the forgotten ones) replace their rows in the same commit.
         """
+        rewrites = rewrites or {}
         # Turns indexed with a forgotten one as their context lose that context too.
         dependents = self._table.search().where(f"context_id IN ({', '.join(quote(i) for i in ids)})")
         dependents = {r["id"] for r in dependents.select(["id"]).limit(None).to_list()} - set(ids)
-        affected = _id_in([*ids, *dependents])
+        affected = _id_in([*ids, *dependents, *rewrites])
         addresses = self._table.search().where(affected).select(["id", "_rowaddr"]).limit(None).to_list()
+        if not addresses:
+            return  # done already (a forget run again after an interruption)
         fragments = sorted({r["_rowaddr"] >> 32 for r in addresses})
         in_fragments = " OR ".join(f"(_rowaddr >= {f << 32} AND _rowaddr < {(f + 1) << 32})" for f in fragments)
         schema = self._schema()
@@ -337,7 +375,13 @@ class MemoryStore:
 
             rows = mates.select(schema.names).to_pylist()
             for row in rows:
-                if row["id"] in dependents:
+                if row["id"] in rewrites:
+                    memory = rewrites[row["id"]]
+                    vector = embeddings.embed([memory.text])[0] if self.vectors else None
+                    keeps_context = row.get("context") and row["id"] not in dependents
+                    context = Memory(text=row["context"], id=row["context_id"]) if keeps_context else None
+                    row.update(_row(memory, None if vector is None else [float(x) for x in vector], context))
+                elif row["id"] in dependents:
                     row.update(_row(_memory(row), row["vector"], None))
             mates = pa.Table.from_pylist(rows, schema=schema)
             (self._table.merge_insert("id").when_matched_update_all()

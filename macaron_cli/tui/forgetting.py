@@ -9,6 +9,7 @@ older versions a memory superseded along with it, so those are kept for undo too
 
 from __future__ import annotations
 
+from macaron_cli.forgetting import forget
 from macaron_cli.memory import Memory, MemoryStore
 from macaron_cli.tui.view import is_one_of, versions
 
@@ -23,7 +24,7 @@ class ForgetLog:
         try:
             for memory in memories:
                 older, _ = versions(self._store, memory)
-                self._store.forget(memory.id)
+                forget(memory.id, store=self._store)  # from briefs and summaries too
                 done += [memory, *older]
         finally:
             if done:

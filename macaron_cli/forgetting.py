@@ -1,0 +1,220 @@
+"""Forget means gone: a memory leaves the store and everything macaron made from it.
+
+Where a memory's text can be, besides its own row: the older versions it superseded and
+the memories derived from it (a chat session's summary; memory/derived.py), the store's
+old table versions, the brief of every app it went into (`.macaron/brief.md`) with the
+agents' transcripts and notes beside it, and the chat's line history. `forget` removes it
+from all of them, in steps that can each be run again:
+
+1. a journal (`$MACARON_HOME/forgetting/ID.json`, written atomically) says what will go;
+2. the store drops and rewrites the rows, rebuilds its indexes, purges old versions;
+3. each app that used it gets its brief regenerated and its private folder cleaned;
+4. the chat history loses the lines that said it; then the journal is removed.
+
+A forget killed at any point is finished by running the same `macaron memory forget ID`
+again (the journal remembers the id after the memory itself is gone), or by the next
+forget of anything. Until then the journal holds the forgotten text, readable by the person
+alone, so that the steps left can still find it. An app's git history is not rewritten:
+briefs are never committed, and code the agent wrote from a memory is shown, not changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+from macaron_cli.files import make_private, write_atomic
+
+JOURNAL_DIR = "forgetting"
+FORGOTTEN = "«forgotten»"
+# Shorter texts are only removed where macaron knows their place (the store, briefs):
+# replacing a few common letters inside arbitrary files would damage them.
+MIN_SCRUB = 8
+_SKIP_IN_CODE = {".git", ".macaron", "node_modules", ".venv", "__pycache__", ".pytest_cache"}
+
+
+@dataclass
+class Forgotten:
+    ids: list[str]
+    apps: list[str] = field(default_factory=list)  # apps whose brief was regenerated
+    mentioned_in: list[Path] = field(default_factory=list)  # app code that still says it
+
+
+def forget_command(memory_id: str) -> None:
+    """`macaron memory forget ID`."""
+    from macaron_cli.output import console
+
+    done = forget(memory_id)
+    out = console()
+    older = len(done.ids) - 1
+    extra = f" (and {older} older version{'s' if older > 1 else ''} or summar{'ies' if older > 1 else 'y'})" if older else ""
+    out.print(f"Forgot {memory_id}{extra}. It is gone from disk too.", markup=False)
+    if done.apps:
+        out.print(f"Rewrote the brief of {', '.join(done.apps)}.", markup=False)
+    for path in done.mentioned_in:
+        out.print(f"Note: {path} still mentions it (code an agent wrote); edit it, or "
+                  f"`macaron rollback` to before it.", markup=False)
+
+
+def forget(memory_id: str, store=None) -> Forgotten:
+    """Forget `memory_id` everywhere (see the module's docstring); finishes an interrupted one."""
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.memory.derived import ForgetPlan
+
+    store = store or MemoryStore.open()
+    for path in sorted(_journal_dir().glob("*.json")):
+        if path != _journal(memory_id):
+            _finish(store, ForgetPlan.from_dict(json.loads(path.read_text(encoding="utf-8"))), path)
+    path = _journal(memory_id)
+    if path.exists():
+        plan = ForgetPlan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    else:
+        plan = store.forget_plan(memory_id)  # UserError when there is no such memory
+        config.ensure_private_dir(path.parent)
+        write_atomic(path, json.dumps(plan.to_dict(), ensure_ascii=False))
+    return _finish(store, plan, path)
+
+
+def finish_pending(store=None) -> int:
+    """Finish every forget a crash interrupted; returns how many there were."""
+    pending = sorted(_journal_dir().glob("*.json"))
+    if pending:
+        from macaron_cli.memory import MemoryStore
+        from macaron_cli.memory.derived import ForgetPlan
+
+        store = store or MemoryStore.open()
+        for path in pending:
+            _finish(store, ForgetPlan.from_dict(json.loads(path.read_text(encoding="utf-8"))), path)
+    return len(pending)
+
+
+def _finish(store, plan, journal: Path) -> Forgotten:
+    _reached("journal")
+    store.apply_forget(plan)
+    _reached("store")
+    gone = set(plan.ids)
+    texts = [t for t in plan.texts if t]
+    done = Forgotten(plan.ids)
+    for slug, app in _apps():
+        if _regenerate_brief(app, store, gone):
+            done.apps.append(slug)
+        _scrub_tree(app / ".macaron", texts)
+        if slug in done.apps:
+            done.mentioned_in += _mentions(app, texts)
+    _reached("apps")
+    _drop_history_lines(config.home() / "chat_history", texts)
+    _scrub_tree(config.home(), texts, skip={Path(store.uri).name if store.uri else "", JOURNAL_DIR, "chat_history"})
+    _reached("home")
+    journal.unlink(missing_ok=True)
+    return done
+
+
+def _reached(step: str) -> None:
+    """A named point between steps (tests stop the process here to show each can be resumed)."""
+
+
+def _journal_dir() -> Path:
+    return config.home() / JOURNAL_DIR
+
+
+def _journal(memory_id: str) -> Path:
+    return _journal_dir() / (re.sub(r"[^A-Za-z0-9_.-]", "_", memory_id) + ".json")
+
+
+# ── apps ────────────────────────────────────────────────────────────────────────────────
+def _apps() -> list[tuple[str, Path]]:
+    """Every app macaron knows: the registry's, and any folder in the apps dir."""
+    from macaron_cli.apps import APP_MANIFEST, load_registry
+
+    found: dict[str, Path] = {}
+    try:
+        registry = load_registry()
+    except UserError:
+        registry = {}
+    for slug, info in registry.items():
+        found[slug] = Path(info["path"]) if info.get("path") else config.apps_dir() / slug
+    root = config.apps_dir()
+    if root.is_dir():
+        for child in root.iterdir():
+            if (child / APP_MANIFEST).is_file() or (child / ".macaron").is_dir():
+                found.setdefault(child.name, child)
+    return sorted((slug, path) for slug, path in found.items() if path.is_dir())
+
+
+def _regenerate_brief(app: Path, store, gone: set[str]) -> bool:
+    """Write the app's brief again from its own record, without the forgotten memories."""
+    from macaron_cli.maker import state as make_state
+
+    if not set(make_state.load(app).get("memory_ids") or []) & gone:
+        return False
+    from macaron_cli.maker.pipeline import write_brief_again
+
+    return write_brief_again(app, store)
+
+
+def _needles(texts: list[str]) -> list[bytes]:
+    """Each text as it is written in plain files and inside JSON (both escapings)."""
+    needles = set()
+    for text in texts:
+        if len(text) < MIN_SCRUB:
+            continue
+        needles.add(text.encode("utf-8"))
+        needles.add(json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8"))
+        needles.add(json.dumps(text)[1:-1].encode("utf-8"))
+    return sorted(needles, key=len, reverse=True)
+
+
+def _scrub_tree(root: Path, texts: list[str], skip: set[str] = frozenset()) -> None:
+    """Replace the texts in every text file under `root` (binary files are left whole)."""
+    needles = _needles(texts)
+    if not needles or not root.is_dir():
+        return
+    for path in root.rglob("*"):
+        if any(part in skip for part in path.relative_to(root).parts[:1]) or not path.is_file() or path.is_symlink():
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if not any(n in data for n in needles):
+            continue
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        for needle in needles:
+            data = data.replace(needle, FORGOTTEN.encode("utf-8"))
+        write_atomic(path, data, mode=path.stat().st_mode & 0o777)
+
+
+def _mentions(app: Path, texts: list[str]) -> list[Path]:
+    """The app's own files (its code, tracked in git) that contain a forgotten text."""
+    needles = _needles(texts)
+    found = []
+    for path in app.rglob("*"):
+        rel = path.relative_to(app).parts
+        if any(part in _SKIP_IN_CODE for part in rel) or not path.is_file():
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if any(n in data for n in needles):
+            found.append(path)
+    return found
+
+
+def _drop_history_lines(path: Path, texts: list[str]) -> None:
+    """The chat's input history (readline's file) without the lines that said a forgotten text."""
+    if not path.is_file() or not texts:
+        return
+    lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True)
+    forms = {t for t in texts if t} | {t.replace(" ", "\\040") for t in texts if t}
+    kept = [line for line in lines if not any(f in line for f in forms)]
+    if kept != lines:
+        write_atomic(path, "".join(kept).encode("utf-8", errors="surrogateescape"))
+        make_private(path)
