@@ -117,9 +117,8 @@ KILLER = textwrap.dedent("""
 
 
 def _made_app(store, fact, apps_dir):
-    """An app made with `fact` in its brief, as `macaron make` leaves it (record, brief, ledger)."""
+    """An app made with `fact` in its brief, as `macaron make` leaves it (its record and brief)."""
     from macaron_cli.apps import register
-    from macaron_cli.ledger import signals
     from macaron_cli.maker import state as make_state
     from macaron_cli.maker.pipeline import write_brief_again
 
@@ -133,7 +132,6 @@ def _made_app(store, fact, apps_dir):
     (app / ".macaron" / "claude" / "projects" / "session.jsonl").write_text(
         json.dumps({"type": "tool_result", "content": f"- {fact.text}"}) + "\n", encoding="utf-8")
     register(app.name, path=str(app), idea=state["idea"], template="habit-tracker")
-    signals.brief_made(app.name, [fact], "https://api.anthropic.com", template="habit-tracker", domain="health")
     return app
 
 
