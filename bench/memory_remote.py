@@ -4,7 +4,9 @@
 
 The S3 side is moto's S3-compatible server on 127.0.0.1 (the one the tests use), so the
 figures hold no network round trip beyond loopback, and they do include moto itself: a
-Python server that answers each request slower than S3 or MinIO would. Both stores get the
+Python server that answers each request slower than S3 or MinIO would, and reads a whole
+object to answer a ranged GET of part of it (so reads of a few rows from a large data file,
+as a search by meaning makes, cost it far more than they would cost S3). Both stores get the
 same synthetic memories (bench/memory_scale.py, keyword-only), then the same queries;
 "add" is one `MemoryStore.add` (a commit plus index upkeep, the compaction every 32nd
 write on S3 included, so its p95 shows it). --hybrid gives every memory a random vector
