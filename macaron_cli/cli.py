@@ -33,7 +33,7 @@ class _Macaron(TyperGroup):
         except _UsageError as exc:
             _usage_error(exc)
         except Exception as exc:  # noqa: BLE001 - the one top-level handler
-            if _is_click(exc):
+            if _is_click(exc) or isinstance(exc, BrokenPipeError):  # a closed pipe: Click exits quietly
                 raise
             from macaron_cli.errors import exit_for
 

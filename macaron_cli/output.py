@@ -11,6 +11,7 @@ per line.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from typing import Any
@@ -19,7 +20,23 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def print_json(obj) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
+    """One line of valid JSON: a NaN or Infinity (from a store written before records were
+    checked) becomes null rather than a bare NaN that no JSON reader takes."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        text = json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False)
+    sys.stdout.write(text + "\n")
+
+
+def _finite(obj):
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
 
 
 def safe_text(text: object) -> str:

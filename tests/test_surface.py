@@ -339,3 +339,10 @@ def test_the_memory_browser_shows_brackets_as_typed(tmp_path):
 def test_why_in_a_fresh_home_says_so_and_creates_nothing(macaron_home):
     one_line_error(cli("why"), "nothing to explain yet")
     assert not macaron_home.exists()
+
+
+def test_json_output_is_valid_json_even_with_a_nan_from_an_older_store(capsys):
+    from macaron_cli.output import print_json
+
+    print_json([{"id": "m_1", "reward": float("nan"), "parts": {"w": float("inf")}, "text": "[/]"}])
+    assert json.loads(capsys.readouterr().out) == [{"id": "m_1", "reward": None, "parts": {"w": None}, "text": "[/]"}]
