@@ -260,8 +260,9 @@ def test_the_live_make_panel_shows_model_text_as_typed():
 
 
 def test_markup_helper_is_exact_with_backslashes_and_brackets():
-    from macaron_cli.output import markup
     from rich.text import Text
+
+    from macaron_cli.output import markup
 
     for value in ["C:\\dir\\", "x\\[bold]y", "[/]", "a \\\\[b]", "\udcff"]:
         for template in ("{}", "[bold]{}[/]", "{} [dim]x[/]", "{}[dim]x[/]"):
