@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from macaron_cli.checkpoints import AppRepo  # noqa: E402
+from macaron_cli.checkpoints import AppRepo
 
 DATA = "data/app.db"
 GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@localhost",

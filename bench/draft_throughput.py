@@ -27,7 +27,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from macaron_cli.models.client import ModelClient  # noqa: E402
+from macaron_cli.models.client import ModelClient
 
 SYSTEM = "You are a helpful assistant."
 PROMPT = "Write a short story about a lighthouse keeper who keeps a tiny garden."

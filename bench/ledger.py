@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from macaron_cli.ledger import Ledger, node, signals  # noqa: E402
-from macaron_cli.ledger.why import explain  # noqa: E402
-from macaron_cli.memory.records import Memory  # noqa: E402
-from macaron_cli import privacy  # noqa: E402
+from macaron_cli import privacy
+from macaron_cli.ledger import Ledger, node, signals
+from macaron_cli.ledger.why import explain
+from macaron_cli.memory.records import Memory
 
 CLOUD = privacy.Destination("claude", "https://api.anthropic.com", False, "Claude is a cloud model")
 

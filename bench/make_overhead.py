@@ -21,7 +21,6 @@ on two cores, other work changes every figure; compare only runs under the same 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import compileall
 import json
 import os

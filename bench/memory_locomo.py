@@ -24,7 +24,7 @@ import tempfile
 import time
 import warnings
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -36,7 +36,7 @@ CATEGORIES = (1, 2, 3, 4)
 def session_date(text: str) -> str:
     """'1:56 pm on 8 May, 2023' → ISO-8601 (UTC)."""
     parsed = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
-    return parsed.replace(tzinfo=timezone.utc).isoformat()
+    return parsed.replace(tzinfo=UTC).isoformat()
 
 
 def turns(conversation: dict):
@@ -88,7 +88,7 @@ def report(result: dict) -> None:
     line = f"{result['name']:<8}"
     for c in (*CATEGORIES, "all"):
         b = cats[c]
-        line += f" | {str(c):>3} n={len(b['r5']):<4} R@5 {100 * statistics.mean(b['r5']):5.1f} " \
+        line += f" | {c!s:>3} n={len(b['r5']):<4} R@5 {100 * statistics.mean(b['r5']):5.1f} " \
                 f"R@10 {100 * statistics.mean(b['r10']):5.1f} H@10 {100 * statistics.mean(b['h10']):5.1f}"
     print(line)
     print(f"{'':<8}   query p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from macaron_cli.resources import compose_template, templates_dir  # noqa: E402
+from macaron_cli.resources import compose_template, templates_dir
 
 BASELINE = '''
 from playwright.sync_api import sync_playwright

@@ -33,10 +33,10 @@ def main() -> None:
     args = parser.parse_args()
 
     import lancedb
+    import memory_locomo
     import numpy as np
     import pyarrow as pa
 
-    import memory_locomo
     from macaron_cli.memory import embeddings
     from macaron_cli.memory.retrieval import MEANING_CANDIDATES, PROBES
     from macaron_cli.memory.store import vector_index_config

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from macaron_cli.sandbox import BACKENDS, get_sandbox  # noqa: E402
-from macaron_cli.sandbox.manifest import read_manifest  # noqa: E402
-from macaron_cli.sandbox.open_check import CHROMIUM_ARGS, expand_argv, free_port, wait_until_answers  # noqa: E402
-from macaron_cli.sandbox.verify import verify_app  # noqa: E402
+from macaron_cli.sandbox import BACKENDS, get_sandbox
+from macaron_cli.sandbox.manifest import read_manifest
+from macaron_cli.sandbox.open_check import CHROMIUM_ARGS, expand_argv, free_port, wait_until_answers
+from macaron_cli.sandbox.verify import verify_app
 
 
 def direct(app: Path) -> float:

@@ -26,17 +26,18 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import git
 
-from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR, is_app
 from macaron_cli.app_lock import app_lock
+from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR, is_app
 from macaron_cli.data_snapshots import SQLITE_SIDECARS, DataSnapshots
 from macaron_cli.errors import UserError, WorkFailed
 
@@ -149,7 +150,7 @@ class AppRepo:
 
     # ── opening ─────────────────────────────────────────────────────────────────────
     @classmethod
-    def open(cls, path) -> "AppRepo":
+    def open(cls, path) -> AppRepo:
         path = Path(path).expanduser().resolve()
         if not is_app(path):
             raise UserError(f"{path} is not a macaron app (it needs {APP_MANIFEST} in a git repo).")
@@ -162,7 +163,7 @@ class AppRepo:
         return cls(path, repo)
 
     @classmethod
-    def init(cls, path) -> "AppRepo":
+    def init(cls, path) -> AppRepo:
         """Make `path` an app repo (idempotent): git init on branch main, ignore private
         state and the manifest's data files, and give it a committer if none is configured."""
         path = Path(path).expanduser().resolve()

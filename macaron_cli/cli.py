@@ -7,8 +7,8 @@ implementation only when it runs, so `macaron --help` stays instant.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -32,7 +32,7 @@ class _Macaron(TyperGroup):
             _fail("Interrupted.", 130)
         except _UsageError as exc:
             _usage_error(exc)
-        except Exception as exc:  # noqa: BLE001 - the one top-level handler
+        except Exception as exc:  # the one top-level handler
             if _is_click(exc) or isinstance(exc, BrokenPipeError):  # a closed pipe: Click exits quietly
                 raise
             from macaron_cli.errors import exit_for
@@ -145,7 +145,7 @@ def _root(
 
 # ── the friend ──────────────────────────────────────────────────────────────────────────
 @app.command()
-def chat(model: Optional[str] = typer.Option(None, "--model", help="claude | local | none")) -> int | None:
+def chat(model: str | None = typer.Option(None, "--model", help="claude | local | none")) -> int | None:
     """Talk with your friend, who remembers what matters to you."""
     from macaron_cli.friend import commands as friend
 
@@ -155,17 +155,17 @@ def chat(model: Optional[str] = typer.Option(None, "--model", help="claude | loc
 # ── the coder ───────────────────────────────────────────────────────────────────────────
 @app.command()
 def make(
-    idea: Optional[str] = typer.Argument(None, help="One sentence: the app you want."),
-    template: Optional[str] = typer.Option(None, "--template", help="Start from this template."),
-    from_app: Optional[str] = typer.Option(None, "--from", help="Start from one of your apps or a shared bundle."),
+    idea: str | None = typer.Argument(None, help="One sentence: the app you want."),
+    template: str | None = typer.Option(None, "--template", help="Start from this template."),
+    from_app: str | None = typer.Option(None, "--from", help="Start from one of your apps or a shared bundle."),
     draft: bool = typer.Option(False, "--draft", help="Local model drafts first, Claude refines."),
     variants: int = typer.Option(1, "--variants", min=1, max=100, help="With --draft: how many designs to draft."),
-    pick: Optional[int] = typer.Option(None, "--pick", min=1, max=100, help="With --variants: choose design K without asking."),
+    pick: int | None = typer.Option(None, "--pick", min=1, max=100, help="With --variants: choose design K without asking."),
     local_only: bool = typer.Option(False, "--local-only", help="Use only the local model: nothing leaves this machine."),
     offline: bool = typer.Option(False, "--offline", help="No model at all: a personalised template."),
-    budget: Optional[float] = typer.Option(None, "--budget", callback=_finite, help="Stop cleanly at this cost in USD."),
+    budget: float | None = typer.Option(None, "--budget", callback=_finite, help="Stop cleanly at this cost in USD."),
     max_rounds: int = typer.Option(3, "--max-rounds", min=0, max=100, help="Verify-and-fix rounds at most."),
-    resume: Optional[str] = typer.Option(None, "--resume", help="Resume an interrupted make of this app."),
+    resume: str | None = typer.Option(None, "--resume", help="Resume an interrupted make of this app."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Answer yes to confirmations, skip the feedback question."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
 ) -> int | None:
@@ -193,8 +193,8 @@ def apps(
 
 @app.command()
 def run(
-    app_ref: Optional[str] = typer.Argument(None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."),
-    port: Optional[int] = typer.Option(None, "--port", **_PORT, help="Port on 127.0.0.1 (default: a free one)."),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."),
+    port: int | None = typer.Option(None, "--port", **_PORT, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
 ) -> int | None:
     """Serve an app on this machine until Ctrl-C."""
@@ -206,7 +206,7 @@ def run(
 # ── checkpoints ─────────────────────────────────────────────────────────────────────────
 @app.command()
 def checkpoint(
-    app_ref: Optional[str] = typer.Argument(None, metavar="[APP]"),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]"),
     message: str = typer.Option(..., "-m", "--message", help="What this checkpoint is."),
 ) -> int | None:
     """Save the app as it is now (every file, however it was changed)."""
@@ -217,7 +217,7 @@ def checkpoint(
 
 @app.command()
 def checkpoints(
-    app_ref: Optional[str] = typer.Argument(None, metavar="[APP]"),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]"),
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
 ) -> int | None:
     """List an app's checkpoints, oldest first."""
@@ -228,9 +228,9 @@ def checkpoints(
 
 @app.command()
 def rollback(
-    app_ref: Optional[str] = typer.Argument(None, metavar="[APP]"),
-    to: Optional[int] = typer.Option(None, "--to", min=1, max=_MAX_COUNT, help="Checkpoint id to return to."),
-    steps: Optional[int] = typer.Option(None, "--steps", min=1, max=_MAX_COUNT, help="Go back this many checkpoints."),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]"),
+    to: int | None = typer.Option(None, "--to", min=1, max=_MAX_COUNT, help="Checkpoint id to return to."),
+    steps: int | None = typer.Option(None, "--steps", min=1, max=_MAX_COUNT, help="Go back this many checkpoints."),
     undo: bool = typer.Option(False, "--undo", help="Undo the last rollback."),
     with_data: bool = typer.Option(False, "--with-data", help="Also restore the app's data."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; change nothing."),
@@ -266,7 +266,7 @@ def why(target: str = typer.Argument("last", metavar="(MEMORY_ID | APP | last)")
 
 
 @app.command()
-def share(app_ref: Optional[str] = typer.Argument(None, metavar="[APP]")) -> int | None:
+def share(app_ref: str | None = typer.Argument(None, metavar="[APP]")) -> int | None:
     """Bundle an app's code and lineage (no data, no memories) for someone else."""
     from macaron_cli.ledger import commands as ledger
 
@@ -274,7 +274,7 @@ def share(app_ref: Optional[str] = typer.Argument(None, metavar="[APP]")) -> int
 
 
 @feedback_app.command("export")
-def feedback_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
+def feedback_export(file: Path | None = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
     """Export on-policy feedback (private content excluded) for tuning a local model."""
     from macaron_cli.ledger import commands as ledger
 
@@ -294,8 +294,8 @@ def memory(ctx: typer.Context) -> int | None:
 @memory_app.command("add")
 def memory_add(
     text: str = typer.Argument(...),
-    domain: Optional[str] = typer.Option(None, "--domain"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language code (detected when omitted)."),
+    domain: str | None = typer.Option(None, "--domain"),
+    lang: str | None = typer.Option(None, "--lang", help="Language code (detected when omitted)."),
     privacy: str = typer.Option("personal", "--privacy", help="public | personal | private | secret"),
     kind: str = typer.Option("fact", "--kind", help="fact | preference | episode | app | feedback"),
     pin: bool = typer.Option(False, "--pin"),
@@ -312,9 +312,9 @@ def memory_add(
 
 @memory_app.command("search")
 def memory_search(
-    query: Optional[str] = typer.Argument(None),
+    query: str | None = typer.Argument(None),
     k: int = typer.Option(10, "--k", min=1, max=10_000, help="How many memories at most."),
-    batch: Optional[Path] = typer.Option(None, "--batch", help='JSONL of {"id","query"}; prints JSONL hits.'),
+    batch: Path | None = typer.Option(None, "--batch", help='JSONL of {"id","query"}; prints JSONL hits.'),
     json_out: bool = typer.Option(False, "--json"),
 ) -> int | None:
     """Find memories."""
@@ -389,7 +389,7 @@ def memory_import(file: Path = typer.Argument(..., help="JSONL, one memory per l
 
 
 @memory_app.command("export")
-def memory_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
+def memory_export(file: Path | None = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
     """Export every memory to JSONL."""
     from macaron_cli.memory import commands as memory_commands
 
@@ -399,11 +399,11 @@ def memory_export(file: Optional[Path] = typer.Argument(None, help="Output JSONL
 # ── the local draft model ───────────────────────────────────────────────────────────────
 @draft_app.command("serve")
 def draft_serve(
-    engine: Optional[str] = typer.Option(None, "--engine", help="vllm | sglang | llama-server | ollama | llama-cpp"),
-    model: Optional[str] = typer.Option(None, "--model", help="Model name or path."),
+    engine: str | None = typer.Option(None, "--engine", help="vllm | sglang | llama-server | ollama | llama-cpp"),
+    model: str | None = typer.Option(None, "--model", help="Model name or path."),
     gpus: int = typer.Option(1, "--gpus", min=1, max=1024, help="GPUs for tensor parallelism."),
     port: int = typer.Option(8000, "--port", **_PORT),
-    attach: Optional[str] = typer.Option(None, "--attach", help="Use a server already running at this URL."),
+    attach: str | None = typer.Option(None, "--attach", help="Use a server already running at this URL."),
 ) -> int | None:
     """Start (or attach to) a local model server for drafts."""
     from macaron_cli.models import commands as models

@@ -14,9 +14,10 @@ import errno
 import os
 import stat
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from macaron_cli.errors import UserError
 

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 from urllib.parse import urlparse
 
 LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
@@ -209,7 +209,7 @@ class Cleared:
         self._items = tuple(items)
         self.destinations = tuple(destinations)
 
-    def bound_for(self, destination: Destination) -> "Cleared":
+    def bound_for(self, destination: Destination) -> Cleared:
         """Self, when it was cleared for `destination`; else PrivacyViolation."""
         if destination not in self.destinations:
             raise PrivacyViolation(f"memories cleared for {[d.label for d in self.destinations]} "

@@ -8,8 +8,8 @@ pyproject.toml); in a source checkout, at the repository root.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path, PurePath
-from typing import Callable
 
 _PACKAGE = Path(__file__).resolve().parent
 _REPO = _PACKAGE.parent

@@ -83,10 +83,9 @@ def test_an_interrupted_writer_removes_its_temp_file_and_keeps_the_old_file(tmp_
         yield Memory(text="first")
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        with atomic_write(target) as out:
-            for m in memories():
-                out.write(m.text + "\n")
+    with pytest.raises(KeyboardInterrupt), atomic_write(target) as out:
+        for m in memories():
+            out.write(m.text + "\n")
     assert _everything_in(tmp_path) == ["memories.jsonl"]
     assert target.read_text() == "the earlier export\n"
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from macaron_cli import config
 from macaron_cli.memory import MemoryStore
 from tests.friend_support import (
-    PROMPT, chat_env, chat_requests, leave, meet_friend_already, responder, say, spawn_chat,
+    PROMPT,
+    chat_env,
+    chat_requests,
+    leave,
+    meet_friend_already,
+    responder,
+    say,
+    spawn_chat,
 )
 from tests.support.model_server import ModelServer, Reply
 

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from macaron_cli.friend import onboarding, router
 from macaron_cli import privacy
 from macaron_cli.config import Settings
+from macaron_cli.friend import onboarding, router
 from macaron_cli.friend.backends import open_model
-from macaron_cli.privacy import CLOUD_LEVELS
 from macaron_cli.friend.extract import Extractor, parse_memories
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import recall, reward, upcoming
 from macaron_cli.memory import MemoryStore
+from macaron_cli.privacy import CLOUD_LEVELS
 from tests.friend_support import EXTRACT_MARK
 from tests.support.model_server import ModelServer, Reply
 
@@ -65,7 +65,7 @@ def test_a_later_chat_opens_politely_from_what_the_friend_knows(macaron_home):
 
     store = MemoryStore.open()
     store.add("Interested in pottery", kind="preference")
-    store.add("Aoi's birthday", event_at=(datetime.now(timezone.utc) + timedelta(days=2)).isoformat())
+    store.add("Aoi's birthday", event_at=(datetime.now(UTC) + timedelta(days=2)).isoformat())
     lines = Conversation(store, NoModel(), Persona(language="ja", call_me="Aoi")).opening()
     assert lines[0].startswith("こんにちは Aoiさん") and "です" in lines[0]
     assert any("pottery" in line for line in lines) and any("Aoi's birthday" in line for line in lines)
@@ -90,6 +90,7 @@ def test_model_replies_are_parsed_leniently():
 
 def _extractor(store, server):
     import anthropic  # noqa: F401  (the backend imports it lazily)
+
     from macaron_cli.friend.backends import AnthropicWireModel
 
     model = AnthropicWireModel("claude", server.url, "m", "k", None, privacy.claude(Settings(), server.url))
@@ -144,7 +145,7 @@ def test_good_and_bad_move_the_reward_of_the_memories_used(macaron_home):
 
 def test_events_in_the_next_week_come_up_privacy_filtered(macaron_home):
     store = MemoryStore.open()
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     store.add("Mia's birthday", event_at=(now + timedelta(days=3)).isoformat())
     store.add("Dentist appointment", event_at=(now + timedelta(days=2)).isoformat(), privacy="private")
     store.add("Trip to Kyoto", event_at=(now + timedelta(days=30)).isoformat())

@@ -6,13 +6,12 @@ import tarfile
 
 import pytest
 
-from macaron_cli.ledger import Ledger, node
-from macaron_cli.ledger import signals
+from macaron_cli import privacy
+from macaron_cli.config import Settings
+from macaron_cli.ledger import Ledger, node, signals
 from macaron_cli.ledger.reward import apply_to_memory, template_scores
 from macaron_cli.ledger.share import make_bundle, unpack_bundle
 from macaron_cli.ledger.why import explain
-from macaron_cli import privacy
-from macaron_cli.config import Settings
 from macaron_cli.memory import MemoryStore
 
 CLOUD = "https://api.anthropic.com"

@@ -7,7 +7,7 @@ import pytest
 
 from macaron_cli import privacy
 from macaron_cli.maker.brief import Brief
-from macaron_cli.maker.draft import apply_files, draft, parse_files, DraftFile
+from macaron_cli.maker.draft import DraftFile, apply_files, draft, parse_files
 from macaron_cli.models.client import Endpoint
 from tests.support.model_server import ModelServer, Reply
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 
-
 from macaron_cli.memory import MemoryStore
 from tests.conftest import REPO, macaron_command
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -87,7 +87,7 @@ def test_importance_and_time_reorder_equally_relevant_memories(tmp_path):
     store.add("dentist appointment on Friday", id="fresh")
     order = [h.memory.id for h in store.search("dentist appointment", k=3, mmr=False)]
     assert order == ["pinned", "fresh", "stale"]
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     fresh, stale = store.get("fresh"), store.get("stale")
     assert importance(fresh, now, 0.002) > importance(stale, now, 0.002)
     assert importance(stale, now, 0.0) == pytest.approx(1.0)  # λ = 0: age no longer matters

@@ -153,7 +153,7 @@ def test_schema_1_store_is_migrated_in_order_and_recorded(tmp_path):
                            + [("use_count", pa.int64()), ("reward", pa.float64()), ("pinned", pa.bool_())]
                            + [(n, s) for n in ("source", "supersedes", "verified", "event_at", "valid_until", "meta")],
                            metadata={"macaron_schema_version": "1"})
-    row = {n: None for n in old_schema.names} | {
+    row = dict.fromkeys(old_schema.names) | {
         "id": "old-1", "text": "私はカフェインが苦手です", "search_text": "x", "kind": "fact", "domain": "health",
         "language": "ja", "privacy": "personal", "created_at": "2024-01-01T00:00:00+00:00", "use_count": 0,
         "reward": 0.0, "pinned": False, "source": "manual", "meta": "{}"}

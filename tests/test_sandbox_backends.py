@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from macaron_cli.errors import UserError
-from macaron_cli.sandbox import BACKENDS, SandboxUnavailable, describe_backends, get_sandbox
-from macaron_cli.sandbox import landlock
+from macaron_cli.sandbox import BACKENDS, SandboxUnavailable, describe_backends, get_sandbox, landlock
 from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
 from macaron_cli.sandbox.container import DockerSandbox, _probe
 from macaron_cli.sandbox.process import ProcessSandbox

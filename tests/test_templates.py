@@ -67,7 +67,7 @@ def test_manifest_is_complete(name, composed):
     assert len(m["keywords"]) >= 30 and all(isinstance(k, str) and k for k in m["keywords"])
     for script, pattern in SCRIPTS.items():
         assert any(re.search(pattern, k) for k in m["keywords"]), f"no {script} keywords"
-    assert COMMON_PARAMETERS <= set(m["parameters"])
+    assert set(m["parameters"]) >= COMMON_PARAMETERS
     for pname, spec in m["parameters"].items():
         assert {"type", "default", "description"} <= set(spec), pname
         if "enum" in spec:

@@ -13,11 +13,10 @@ Secret memories never go to any model.
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
-from macaron_cli import config
+from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
-from macaron_cli import privacy
 from macaron_cli.privacy import Destination
 
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"

@@ -8,8 +8,8 @@ takes them as `Cleared` values bound for that destination. What was recalled is 
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Iterator
+from collections.abc import Iterator
+from datetime import UTC, datetime
 
 from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
@@ -71,7 +71,7 @@ class Conversation:
 
     def stale_memory(self, record: RecallRecord, now: datetime | None = None) -> Memory | None:
         """The first recalled memory that is important, old and unconfirmed (asked once a session)."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         for hit in record.hits[:3]:
             if hit.memory.id not in self._checked and needs_check(hit.memory, now):
                 self._checked.add(hit.memory.id)
@@ -79,7 +79,7 @@ class Conversation:
         return None
 
     def system_prompt(self, record: RecallRecord, now: datetime | None = None) -> str:
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         destination = self.model.destination
         parts = [self.persona.voice(), GUIDE, f"Today is {now:%A %d %B %Y}."]
         hits = record.hits.bound_for(destination)

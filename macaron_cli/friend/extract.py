@@ -14,7 +14,7 @@ import json
 import queue
 import re
 import threading
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from macaron_cli import privacy
 from macaron_cli.friend.backends import ChatModel, ModelError
@@ -133,7 +133,7 @@ class Extractor:
 
     def _related(self, text: str):
         """Known facts the extraction prompt carries (to link updates), cleared by the gate."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         destination = self.model.destination
         hits = privacy.search(self.store, text, destination, k=5)
         return privacy.release([h.memory for h in hits if is_current(h.memory, now)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from macaron_cli.friend.persona import FLAVOURS, Persona
 from macaron_cli.friend.topics import DOMAINS, domains_of, guess_domain, mentions, words

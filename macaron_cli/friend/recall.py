@@ -11,7 +11,7 @@ answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from macaron_cli import privacy
 from macaron_cli.memory import Hit, Memory
@@ -38,7 +38,7 @@ def _parse(value: str | None) -> datetime | None:
     if not value:
         return None
     parsed = datetime.fromisoformat(value)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def is_current(memory: Memory, now: datetime) -> bool:
@@ -49,7 +49,7 @@ def is_current(memory: Memory, now: datetime) -> bool:
 
 def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: datetime | None = None) -> Cleared:
     """The current memories that bear on `text`, cleared by the gate for `destination`."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     hits = privacy.search(store, text, destination, k=k * 2, now=now)
     return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
 
@@ -105,7 +105,7 @@ def reward(store, hits: list[Hit], liked: bool) -> int:
 def upcoming(store, destination: Destination, now: datetime | None = None, days: int = UPCOMING_DAYS) -> Cleared:
     """Memories about something in the next `days` days (a birthday, a trip), soonest first,
     cleared by the gate for `destination` (they go into the answer's prompt)."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     soon = []
     for memory in store.list(limit=None, where="event_at IS NOT NULL"):
         when = _parse(memory.event_at)

@@ -8,7 +8,7 @@ something to track my runs?"), confirms, and hands the brief to the same pipelin
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 # A request for a tool: a verb of making addressed to the friend + something tool-like.
 _ASK = re.compile(

@@ -9,8 +9,8 @@ secret content never leaves in an export.
 from __future__ import annotations
 
 import json
-import subprocess
 import re
+import subprocess
 from pathlib import Path
 
 from macaron_cli import privacy

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterable
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable
 
 from macaron_cli import config
 
@@ -56,7 +56,7 @@ def node(kind: str, ident: str) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Ledger:
@@ -69,7 +69,7 @@ class Ledger:
         self._db.executescript(SCHEMA)
 
     @classmethod
-    def open(cls, home: Path | None = None) -> "Ledger":
+    def open(cls, home: Path | None = None) -> Ledger:
         home = config.ensure_private_dir(Path(home) if home else config.home())
         path = home / "ledger.db"
         fresh = not path.exists()

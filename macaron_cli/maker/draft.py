@@ -262,7 +262,7 @@ def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[
 
 
 # ── one call ────────────────────────────────────────────────────────────────────────────
-def draft(app_dir: Path, brief: "Brief", endpoint: Endpoint, *, feedback: str | None = None,
+def draft(app_dir: Path, brief: Brief, endpoint: Endpoint, *, feedback: str | None = None,
           design: str | None = None, max_tokens: int | None = None, temperature: float | None = None,
           client: ModelClient | None = None, tracked_in: Path | None = None) -> DraftOutcome:
     """Ask the local model for the app's files (a draft, a fix, or a design variant) and apply them.

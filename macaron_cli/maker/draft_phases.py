@@ -11,8 +11,8 @@ the Agent SDK's Claude prices; the pipeline owns checkpoints and the agent phase
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DraftOutcome, draft

@@ -12,8 +12,8 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from macaron_cli.maker.scaffold import TOKENS_CSS
 

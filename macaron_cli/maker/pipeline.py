@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import subprocess
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from macaron_cli import config, privacy
 from macaron_cli.errors import UserError

@@ -22,7 +22,8 @@ class Progress:
 
 class LiveProgress(Progress):
     def __init__(self, console=None):
-        from macaron_cli.output import Out, console as make_console
+        from macaron_cli.output import Out
+        from macaron_cli.output import console as make_console
 
         self.console = console or make_console(stderr=True)
         self.out = Out(target=self.console)

@@ -101,8 +101,15 @@ def _summary(name: str, tool_input: dict) -> str:
 
 
 async def _run(options, prompt: str, meter: CostMeter, progress: Progress) -> TurnResult:
-    from claude_agent_sdk import AssistantMessage, ClaudeSDKClient, ResultMessage, TextBlock, ToolUseBlock
-    from claude_agent_sdk import TaskNotificationMessage, TaskStartedMessage
+    from claude_agent_sdk import (
+        AssistantMessage,
+        ClaudeSDKClient,
+        ResultMessage,
+        TaskNotificationMessage,
+        TaskStartedMessage,
+        TextBlock,
+        ToolUseBlock,
+    )
 
     result = TurnResult()
     names: dict[str, str] = {}  # Agent tool_use id → subagent name
@@ -164,7 +171,7 @@ def run_turn(options, prompt: str, meter: CostMeter, progress: Progress) -> Turn
         return asyncio.run(guarded())
     except (BudgetExceeded, ModelError):
         raise
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise ModelError(f"the model did not finish within {TURN_TIMEOUT_S:.0f} s") from None
     except ClaudeSDKError as exc:
         raise ModelError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None

@@ -55,7 +55,7 @@ class MakeState:
         return {**self.unknown, **data}
 
     @classmethod
-    def from_json(cls, data: dict) -> "MakeState":
+    def from_json(cls, data: dict) -> MakeState:
         names = {f.name for f in fields(cls)} - {"unknown"}
         known = {("from_app" if key == "from" else key): value for key, value in data.items()
                  if key == "from" or (key in names and key != "from_app")}

@@ -9,10 +9,10 @@ cost little more time than one.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DESIGNS, DraftFile, DraftOutcome, apply_files, draft

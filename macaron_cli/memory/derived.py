@@ -71,6 +71,6 @@ class ForgetPlan:
                 "rewrites": {k: m.to_dict() for k, m in self.rewrites.items()}}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ForgetPlan":
+    def from_dict(cls, data: dict) -> ForgetPlan:
         return cls(data["memory_id"], list(data["ids"]), list(data["texts"]),
                    {k: Memory(**m) for k, m in data.get("rewrites", {}).items()})

@@ -7,7 +7,7 @@ import math
 import re
 import uuid
 from dataclasses import asdict, dataclass, field, fields
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from macaron_cli.errors import UserError
 
@@ -18,7 +18,7 @@ SOURCES = ("chat", "make", "manual", "import")
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def new_id() -> str:
@@ -50,7 +50,7 @@ class Memory:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict, *, where: str = "") -> "Memory":
+    def from_dict(cls, data: dict, *, where: str = "") -> Memory:
         """Validate one record (from JSONL, the API or the CLI); missing fields get defaults.
 
         `where` (e.g. "line 12") is put in front of the error so the person can find it.
@@ -275,7 +275,7 @@ def _iso(value, what: str) -> str:
     except ValueError:
         raise UserError(f"{what} {value!r} is not an ISO-8601 date (e.g. 2026-12-02T10:00:00Z).") from None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
+        parsed = parsed.replace(tzinfo=UTC)
     return parsed.isoformat(timespec="seconds")
 
 

@@ -19,9 +19,9 @@ import fcntl
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
 
 from macaron_cli.memory.locking import REEMBED_LOCK_NAME as LOCK_NAME
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import ipaddress
 import os
 import time
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Callable, TypeVar
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from macaron_cli.errors import UserError

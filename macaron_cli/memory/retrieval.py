@@ -28,15 +28,16 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Iterable, Protocol
+from datetime import UTC, datetime
+from typing import Any, Protocol
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory.expansion import expand_query
-from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.pending import begin, reader
+from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
@@ -144,7 +145,7 @@ def search(store: Store, query: str, k: int = 10, *, privacy: Iterable[str] | No
     _drop_superseded(store, candidates)
     _context_support(candidates)
     contenders = _contenders(candidates, max(3 * k, k + 10) if mmr else k)
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     lam = store.settings.decay_per_day
     gates = _gates(contenders, domain=domain, language=language or detect_language(query))
     for c in contenders.values():

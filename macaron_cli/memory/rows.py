@@ -4,8 +4,8 @@ literals filters are written with. Both the store and retrieval read rows; neith
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import fields as dataclass_fields
-from typing import Iterable
 
 from macaron_cli.memory.records import Memory
 

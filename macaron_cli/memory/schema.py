@@ -8,7 +8,7 @@ migration this macaron does not know was written by a newer macaron: we refuse t
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from macaron_cli.errors import UserError
 

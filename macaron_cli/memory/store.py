@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from functools import wraps
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError, disk_full
@@ -31,8 +31,16 @@ from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, quote
 from macaron_cli.memory.rows import id_in as _id_in
 from macaron_cli.memory.rows import memory_from_row as _memory
 from macaron_cli.memory.schema import (
-    SCHEMA_VERSION, TABLE, describe, memory_schema, migrate, needs_migration, schema_version_of, table_names,
-    vector_field, vector_model,
+    SCHEMA_VERSION,
+    TABLE,
+    describe,
+    memory_schema,
+    migrate,
+    needs_migration,
+    schema_version_of,
+    table_names,
+    vector_field,
+    vector_model,
 )
 from macaron_cli.memory.text import detect_language, index_text
 
@@ -122,7 +130,7 @@ class MemoryStore:
 
     # ── opening ─────────────────────────────────────────────────────────────────────────
     @classmethod
-    def open(cls, home_or_uri: str | os.PathLike | None = None) -> "MemoryStore":
+    def open(cls, home_or_uri: str | os.PathLike | None = None) -> MemoryStore:
         uri = str(home_or_uri) if home_or_uri is not None else config.memory_uri()
         local_dir = None if "://" in uri else Path(uri).expanduser()
         options = remote.storage_options(uri) if remote.kind(uri) else None  # refuses before any I/O
@@ -441,7 +449,7 @@ class MemoryStore:
         if unindexed and (small or unindexed >= max(REINDEX_AFTER, rows // 100)):
             self._optimize()
         if rows >= SCALAR_INDEX_ROWS:
-            from lancedb.index import BTree, Bitmap
+            from lancedb.index import Bitmap, BTree
 
             # id: get, edit, forget; context_id: the turns beside a search's best matches;
             # privacy: every search for a cloud model filters on it before ranking.
@@ -578,7 +586,7 @@ class MemoryStore:
         """The memory's importance now, as search weighs it (reward, age since last use, verified, pinned)."""
         from macaron_cli.memory.retrieval import importance
 
-        return importance(memory, now or datetime.now(timezone.utc), self.settings.decay_per_day)
+        return importance(memory, now or datetime.now(UTC), self.settings.decay_per_day)
 
     @_readable
     def stats(self) -> dict:

@@ -19,8 +19,8 @@ import json
 import os
 import threading
 import time
-from dataclasses import asdict, dataclass, field
-from typing import Iterator
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
 
 import httpx
 
@@ -67,7 +67,7 @@ class Usage:
         gen = self.seconds - (self.first_token_seconds or 0.0)
         return (self.output_tokens - 1) / gen if gen > 0 and self.output_tokens > 1 else 0.0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens,
             self.seconds + other.seconds, self.first_token_seconds, self.estimated or other.estimated,
@@ -89,7 +89,7 @@ class Endpoint:
     name: str = "draft"
     hint: str = DRAFT_HINT
 
-    def client(self, **kw) -> "ModelClient":
+    def client(self, **kw) -> ModelClient:
         return ModelClient(self.url, self.model, api=self.api, api_key=self.api_key,
                            auth_token=self.auth_token, name=self.name, hint=self.hint, **kw)
 
@@ -210,7 +210,7 @@ class ModelClient:
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "ModelClient":
+    def __enter__(self) -> ModelClient:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -249,7 +249,7 @@ class ModelClient:
             body["stream_options"] = {"include_usage": True}
         return body
 
-    def _stream_request(self, api: str, body: dict) -> "_OpenedStream":
+    def _stream_request(self, api: str, body: dict) -> _OpenedStream:
         path = "/v1/messages" if api == ANTHROPIC else "/v1/chat/completions"
         return _OpenedStream(self._http.stream("POST", self.base_url + path, json=body, headers=self._headers(api)), self)
 

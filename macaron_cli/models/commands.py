@@ -17,9 +17,8 @@ from pathlib import Path
 
 import httpx
 
-from macaron_cli import config
+from macaron_cli import config, privacy
 from macaron_cli.errors import UserError, WorkFailed
-from macaron_cli import privacy
 from macaron_cli.models import engines
 from macaron_cli.models.client import ModelClient, ModelFailure, draft_endpoint, normalize_base_url
 

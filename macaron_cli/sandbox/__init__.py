@@ -17,7 +17,7 @@ from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
 from macaron_cli.sandbox.container import DockerSandbox
 from macaron_cli.sandbox.process import ProcessSandbox
 
-__all__ = ["Result", "Sandbox", "SandboxUnavailable", "get_sandbox", "describe_backends", "BACKENDS"]
+__all__ = ["BACKENDS", "Result", "Sandbox", "SandboxUnavailable", "describe_backends", "get_sandbox"]
 
 BACKENDS: dict[str, type[Sandbox]] = {
     "docker": DockerSandbox,

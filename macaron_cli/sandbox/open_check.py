@@ -24,7 +24,6 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
 
 # Flags FACTS.md found to work headless here; the resolver rule keeps the page on this
 # machine (an app that needs a CDN will not work offline, and is reported for it).

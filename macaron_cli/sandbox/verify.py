@@ -24,15 +24,14 @@ from pathlib import Path
 
 from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.errors import UserError
-from macaron_cli.sandbox import Sandbox, get_sandbox
-from macaron_cli.sandbox import open_check
+from macaron_cli.sandbox import Sandbox, get_sandbox, open_check
 from macaron_cli.sandbox.base import Result
 from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
 from macaron_cli.sandbox.open_check import expand_argv
 from macaron_cli.sandbox.pytest_summary import parse as parse_pytest
 from macaron_cli.sandbox.report import VerifyReport
 
-__all__ = ["verify_app", "VerifyReport"]
+__all__ = ["VerifyReport", "verify_app"]
 
 TEST_TIMEOUT = 180
 TEST_MEMORY_MB = 2048

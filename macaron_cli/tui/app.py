@@ -10,14 +10,14 @@ from __future__ import annotations
 import gc
 import sys
 import threading
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
 from textual.actions import SkipAction
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.theme import Theme
@@ -93,7 +93,7 @@ class MemoryBrowser(App):
         self._open_store = open_store
         self.open_error: str | None = None
         # Fixed for the session: ages and weights stay put while the person looks at them.
-        self.now = now or datetime.now(timezone.utc)
+        self.now = now or datetime.now(UTC)
         self.export_dir = export_dir or Path.cwd()
         self.filters = view.Filters()
         self.query_text = ""

@@ -19,9 +19,9 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 
 
 @dataclass
@@ -51,15 +51,15 @@ class Reply:
     chunk_delay: float = 0.0  # seconds between streamed text chunks
 
     @classmethod
-    def text(cls, text: str, **kw) -> "Reply":
+    def text(cls, text: str, **kw) -> Reply:
         return cls([Text(text)], **kw)
 
     @classmethod
-    def tool(cls, name: str, input: dict, text: str | None = None, **kw) -> "Reply":
+    def tool(cls, name: str, input: dict, text: str | None = None, **kw) -> Reply:
         return cls(([Text(text)] if text else []) + [ToolUse(name, input)], **kw)
 
     @classmethod
-    def error(cls, status: int = 529, error_type: str = "overloaded_error", message: str = "Overloaded") -> "Reply":
+    def error(cls, status: int = 529, error_type: str = "overloaded_error", message: str = "Overloaded") -> Reply:
         return cls(status=status, error_type=error_type, error_message=message)
 
 
@@ -147,7 +147,7 @@ class ModelServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
-    def __enter__(self) -> "ModelServer":
+    def __enter__(self) -> ModelServer:
         self._thread.start()
         return self
 

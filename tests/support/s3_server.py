@@ -26,7 +26,7 @@ class S3Server:
         self._server = ThreadedMotoServer(ip_address="127.0.0.1", port=self.port, verbose=False)
         self.endpoint = f"http://127.0.0.1:{self.port}"
 
-    def __enter__(self) -> "S3Server":
+    def __enter__(self) -> S3Server:
         self._server.start()
         return self
 

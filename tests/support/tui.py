@@ -3,9 +3,9 @@ wait until the browser has finished every store call a key press started."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-NOW = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 
 SAMPLE = [
     dict(id="m_peanuts", text="Allergic to peanuts; always check sauces and desserts.", kind="fact",
