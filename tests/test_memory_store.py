@@ -230,3 +230,23 @@ def test_rows_a_query_found_are_read_whole_even_after_another_process_rewrote_th
     rows = store.whole_rows(kept, ["text"])
     assert {i: row["text"] for i, row in rows.items()} == {f"n{i}": f"note {i} about the garden" for i in range(1, 6)}
     assert store.whole_rows([r for r in found if r["id"] == "n0"], ["text"]) == {}  # forgotten: gone
+
+
+def test_old_table_versions_are_cleaned_up_as_memories_are_added(tmp_path, monkeypatch):
+    """Each add leaves a table version with its own files; they must not pile up for a week."""
+    from datetime import timedelta
+
+    from macaron_cli.memory import store as store_module
+
+    monkeypatch.setattr(store_module, "KEEP_VERSIONS", timedelta(seconds=1))
+    root = tmp_path / "memory"
+    store = MemoryStore.open(root)
+    for i in range(30):
+        store.add(f"small fact {i}")
+    import time
+
+    time.sleep(1.5)  # older than KEEP_VERSIONS now
+    store.add("one more")
+    versions = list((root / "memories.lance" / "_versions").glob("*"))
+    assert len(versions) < 10, len(versions)  # each add writes about four
+    assert store.count() == 31 and store.search("small fact 7")[0].memory.text == "small fact 7"

@@ -60,6 +60,8 @@ SCALAR_INDEX_ROWS = 20000
 # searches markedly quicker (bench/memory_scale.py); the one write in MAX_FRAGMENTS that
 # compacts pays for it.
 MAX_FRAGMENTS = 32
+# A local store keeps old table versions this long (see _optimize).
+KEEP_VERSIONS = timedelta(seconds=10)
 
 
 def vector_index_config(rows: int, dim: int):
@@ -462,7 +464,15 @@ class MemoryStore:
     def _optimize(self) -> None:
         """Compact, fold unindexed rows into the indexes, and drop versions past their use."""
         if not self.shared:
-            self._table.optimize()
+            import warnings
+
+            # Each write leaves a table version with its own index files; LanceDB's default
+            # keeps them a week (bench/disk_after_adds.py). Here they go once KEEP_VERSIONS old:
+            # the version just written (younger) still names every file a reader of the one
+            # before it can need, and this runs under the write lock.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._table.optimize(cleanup_older_than=KEEP_VERSIONS)
             return
         # Every read of a shared memory LISTs its versions: keep an hour of them (enough for
         # any commit in flight), not LanceDB's default week of every write.
