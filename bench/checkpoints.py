@@ -85,8 +85,8 @@ def bench_size(files: int, rounds: int, root: Path) -> dict[str, tuple[float, fl
     times = {"checkpoint": ([], []), "rollback": ([], [])}
     for r in range(rounds):
         ops = {
-            "checkpoint": (lambda: repo.checkpoint("build", f"round {r}"),
-                           lambda: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", f"round {r}"))),
+            "checkpoint": (lambda r=r: repo.checkpoint("build", f"round {r}"),
+                           lambda r=r: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", f"round {r}"))),
             "rollback": (lambda: repo.rollback(to=first),
                          lambda: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", "pre-rollback"),
                                   git(raw, "read-tree", "-u", "--reset", raw_first),

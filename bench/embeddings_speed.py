@@ -60,7 +60,7 @@ def locomo_texts() -> tuple[list[str], list[str]]:
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def cold_seconds(code: str, runs: int) -> float:

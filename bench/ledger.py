@@ -49,7 +49,7 @@ def bench_recording(home: Path, n: int = 300) -> None:
     raw.execute("PRAGMA journal_mode=WAL")
     raw.execute("PRAGMA synchronous=NORMAL")
     raw.execute("CREATE TABLE t (a TEXT, b TEXT)")
-    for i in range(n):
+    for _ in range(n):
         t = time.perf_counter()
         raw.execute("INSERT INTO t VALUES (?, ?)", ("x", "y"))
         floor.append(time.perf_counter() - t)

@@ -84,7 +84,7 @@ def _make(args: list[str], env: dict) -> tuple[float, dict, Path]:
 
 def first_request_and_orchestration(work: Path) -> dict:
     with TimedServer(lambda req: Reply.text("Built.")) as server:
-        start, state, app = _make(["a habit tracker for my mornings", "--max-rounds", "0"], _env(work, server))
+        start, state, _app = _make(["a habit tracker for my mornings", "--max-rounds", "0"], _env(work, server))
     timings = state["timings"]
     model_s = 0.0  # the scripted server answers at once; its time is inside `agent`
     return {

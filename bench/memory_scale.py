@@ -129,10 +129,10 @@ def main() -> None:
         print(f"\n{n:,} memories: import {took:.1f} s = {n / took:,.0f} memories/s wall, {n / cpu:,.0f}/s per CPU-second "
               f"(keyword-only, indexes included); disk {disk_mb(path):.1f} MB")
         table = store._table
-        p50, p95, cpu = timed(lambda q: table.search(q, query_type="fts", fts_columns="search_text")
+        p50, p95, cpu = timed(lambda q, table=table: table.search(q, query_type="fts", fts_columns="search_text")
                               .select(["id", "_score"]).limit(10).to_list(), qs)
         print(f"  baseline raw LanceDB FTS query     p50 {p50:.1f} ms  p95 {p95:.1f} ms  CPU {cpu:.1f} ms/query")
-        p50, p95, cpu = timed(lambda q: store.search(q, k=10), qs)
+        p50, p95, cpu = timed(lambda q, store=store: store.search(q, k=10), qs)
         print(f"  macaron search, in-process         p50 {p50:.1f} ms  p95 {p95:.1f} ms  CPU {cpu:.1f} ms/query")
         p50, worst, cpu = cli_times([*macaron, "memory", "search", qs[0], "--json"], env, args.cli_runs)
         print(f"  macaron memory search (cold CLI)   p50 {p50:.0f} ms (max {worst:.0f}), CPU {cpu:.0f} ms")

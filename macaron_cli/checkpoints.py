@@ -168,10 +168,7 @@ class AppRepo:
         state and the manifest's data files, and give it a committer if none is configured."""
         path = Path(path).expanduser().resolve()
         path.mkdir(parents=True, exist_ok=True)
-        if (path / ".git").exists():
-            repo = git.Repo(path)
-        else:
-            repo = git.Repo.init(path, initial_branch="main")
+        repo = git.Repo(path) if (path / ".git").exists() else git.Repo.init(path, initial_branch="main")
         app = cls(path, repo)
         if app._identity_env:
             with repo.config_writer("repository") as config:
@@ -208,7 +205,7 @@ class AppRepo:
         """(branch, what it holds) when HEAD's branch exists but names no commit here; None
         when it is fine or not born yet (a new repo: the first checkpoint makes it)."""
         try:
-            self.repo.head.commit.tree  # resolves the ref and reads the commit
+            _ = self.repo.head.commit.tree  # resolves the ref and reads the commit
             return None
         except (ValueError, OSError):
             pass

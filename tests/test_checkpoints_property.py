@@ -39,7 +39,7 @@ class CheckpointHistory(RuleBasedStateMachine):
         self.tmp = Path(tempfile.mkdtemp(prefix="macaron-prop-"))
         self.app = make_app_dir(self.tmp / "app", files={".gitignore": "*.log\n"})
         self.repo = AppRepo.open(self.app)
-        self.files = {rel: v for rel, v in tree_files(self.app).items()}  # tracked + untracked, not ignored
+        self.files = dict(tree_files(self.app))  # tracked + untracked, not ignored
         self.scratch: bytes | None = None
         self.data: bytes | None = None
         self.saved: dict[int, tuple[dict, bytes | None]] = {}  # checkpoint id → (files, data)

@@ -29,9 +29,9 @@ LONG_WORK = {("chat",), ("make",), ("run",), ("draft", "serve")}
 
 def commands(typer_app: typer.Typer, path: tuple[str, ...] = ()):
     for info in typer_app.registered_commands:
-        yield path + (info.name or info.callback.__name__.replace("_", "-"),), info.callback
+        yield (*path, info.name or info.callback.__name__.replace("_", "-")), info.callback
     for group in typer_app.registered_groups:
-        yield from commands(group.typer_instance, path + (group.name,))
+        yield from commands(group.typer_instance, (*path, group.name))
 
 
 def parameters(callback) -> list[dict]:

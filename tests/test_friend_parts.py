@@ -43,7 +43,7 @@ def test_gifts_and_persona_do_not_depend_on_protected_traits(traits):
         gifts = [g["name"] for g in onboarding.choose_gifts(quiz.interests, MANIFESTS)]
         results.append((quiz.persona, quiz.interests, gifts))
     assert results[0] == results[1]
-    persona, interests, gifts = results[0]
+    persona, _interests, gifts = results[0]
     assert set(gifts) == {"run-log", "recipe-box", "budget"}
     assert persona.flavour == "raspberry" and persona.style == "playful"
 

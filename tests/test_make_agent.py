@@ -96,11 +96,11 @@ def _state(app: Path) -> dict:
 
 def test_budget_stops_cleanly_at_a_checkpoint(macaron):
     # Every answer costs about $5 at Claude prices (our own table), over a $1 budget.
-    expensive = lambda req: script.agent("frontend", script.FRONTEND_TASK) if req.assistant_turns() == 0 else None
     from tests.support.model_server import Reply
 
     def responder(req):
-        reply = expensive(req) or Reply.text("Still going.")
+        first = script.agent("frontend", script.FRONTEND_TASK) if req.assistant_turns() == 0 else None
+        reply = first or Reply.text("Still going.")
         reply.input_tokens = 1_000_000
         return reply
 

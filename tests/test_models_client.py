@@ -76,24 +76,30 @@ def test_nothing_listening_says_how_to_start_a_draft_server():
 
 
 def test_server_error_names_status_and_message():
-    with ModelServer([Reply.error(529, "overloaded_error", "Overloaded")]) as server:
-        with pytest.raises(ModelError) as caught:
-            ModelClient(server.url, "m", api="anthropic").complete(None, MESSAGES)
+    with (
+        ModelServer([Reply.error(529, "overloaded_error", "Overloaded")]) as server,
+        pytest.raises(ModelError) as caught,
+    ):
+        ModelClient(server.url, "m", api="anthropic").complete(None, MESSAGES)
     assert "HTTP 529" in str(caught.value) and "Overloaded" in str(caught.value)
     assert caught.value.exit_code == 1
 
 
 def test_rejected_key_is_an_environment_error():
-    with ModelServer([Reply.error(401, "authentication_error", "invalid x-api-key")]) as server:
-        with pytest.raises(ModelUnreachable, match="check its API key"):
-            ModelClient(server.url, "m", api="anthropic").complete(None, MESSAGES)
+    with (
+        ModelServer([Reply.error(401, "authentication_error", "invalid x-api-key")]) as server,
+        pytest.raises(ModelUnreachable, match="check its API key"),
+    ):
+        ModelClient(server.url, "m", api="anthropic").complete(None, MESSAGES)
 
 
 @pytest.mark.parametrize("api", ["anthropic", "openai"])
 def test_a_stream_cut_short_is_an_error_not_a_truncated_answer(api):
-    with ModelServer([Reply.text(ANSWER * 5, cut_after_events=4)]) as server:
-        with pytest.raises(ModelError, match="cut short"):
-            ModelClient(server.url, "m", api=api).complete(None, MESSAGES)
+    with (
+        ModelServer([Reply.text(ANSWER * 5, cut_after_events=4)]) as server,
+        pytest.raises(ModelError, match="cut short"),
+    ):
+        ModelClient(server.url, "m", api=api).complete(None, MESSAGES)
 
 
 def test_a_silent_model_times_out_with_a_clear_error():

@@ -291,7 +291,7 @@ def _app_made_locally(tmp_path: Path, code: str) -> tuple[str, Path]:
 def test_feedback_export(macaron, tmp_path):
     """The brief's memories as the gate clears them for a file that leaves, and the code's
     diff without the private memory a local model wrote into it."""
-    slug, app = _app_made_locally(tmp_path, "goal: 2 litres\n")
+    _slug, app = _app_made_locally(tmp_path, "goal: 2 litres\n")
     (app / "static" / "goal.txt").write_text(f"goal: 2 litres\nnote: {PRIVATE}\n")
     subprocess.run(["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True)
     target = tmp_path / "feedback.jsonl"

@@ -175,7 +175,7 @@ def test_macaron_sandbox_forces_a_backend(macaron_home, monkeypatch):
 def test_docker_absence_is_a_clear_message(macaron_home, monkeypatch):
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
     _probe.cache_clear()
-    with pytest.raises(SandboxUnavailable, match="no docker engine answers at unix:///nonexistent/docker.sock"):
+    with pytest.raises(SandboxUnavailable, match=r"no docker engine answers at unix:///nonexistent/docker\.sock"):
         DockerSandbox.check_available()
     monkeypatch.setenv("MACARON_SANDBOX", "docker")
     with pytest.raises(UserError, match="MACARON_SANDBOX=docker but docker is unavailable"):

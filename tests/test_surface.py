@@ -5,6 +5,7 @@ the ones that need real argv bytes or a pipe run `macaron` in a subprocess."""
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import subprocess
@@ -159,7 +160,9 @@ def test_an_unexpected_error_is_one_line_with_a_log_and_v_shows_the_traceback(ma
     monkeypatch.setattr(commands, "stats", bug)
     line = one_line_error(cli("memory", "stats"), "ZeroDivisionError", "a bug in stats", code=1)
     log = line.split("details are in ")[1].split(")")[0]
-    assert "Traceback" in open(log).read() and "a bug in stats" in open(log).read()
+    with open(log) as details:
+        text = details.read()
+    assert "Traceback" in text and "a bug in stats" in text
     verbose = cli("-v", "memory", "stats")
     assert verbose.exit_code == 1 and "Traceback" in verbose.stderr
 
@@ -246,12 +249,12 @@ def test_the_live_make_panel_shows_model_text_as_typed():
 
     from macaron_cli.maker.progress import LiveProgress
 
-    console = Console(record=True, width=120, force_terminal=True, file=open(os.devnull, "w"))
+    console = Console(record=True, width=120, force_terminal=True, file=io.StringIO())
     progress = LiveProgress(console)
     progress.phase("brief", "for [my] reading")
     progress.agent("coder", "I typed [/] and [bold]x[/bold]")
     progress.note("a note with [brackets]")
-    shown = Console(record=True, width=120, file=open(os.devnull, "w"))
+    shown = Console(record=True, width=120, file=io.StringIO())
     shown.print(progress._render())
     progress.close()
     text = shown.export_text() + console.export_text()

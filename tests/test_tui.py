@@ -4,8 +4,8 @@ separately opened store, the way chat and make would see it."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -76,7 +76,7 @@ def plain(widget) -> str:
     """What a Static shows, as plain text."""
     from rich.console import Console
 
-    console = Console(width=200, record=True, file=open(os.devnull, "w"))
+    console = Console(width=200, record=True, file=io.StringIO())
     console.print(widget.content)
     return console.export_text()
 

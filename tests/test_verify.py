@@ -133,5 +133,5 @@ def test_verifying_what_is_not_a_folder_is_a_user_error(tmp_path):
 
 def test_a_browser_that_cannot_start_is_the_machines_problem_not_the_apps(app, monkeypatch):
     monkeypatch.setenv("MACARON_CHROMIUM", "/bin/false")
-    with pytest.raises(UserError, match="Chromium could not start in the .* sandbox"):
+    with pytest.raises(UserError, match=r"Chromium could not start in the .* sandbox"):
         verify_app(app)

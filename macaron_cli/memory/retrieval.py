@@ -68,7 +68,7 @@ GATED_FROM = 20  # best candidates whose domains and languages the gates are est
 HIGHEST, LOWEST = 1.0 + BOOST, (1.0 - GATE) * EXPIRED
 PROBES = 48  # IVF partitions searched (of √rows) for the nearest by meaning
 # What every candidate is read with: the memory, and the turn before it (for NEIGHBOUR).
-CANDIDATE_COLUMNS = MEMORY_COLUMNS + ["context_id"]
+CANDIDATE_COLUMNS = [*MEMORY_COLUMNS, "context_id"]
 
 
 class Store(Protocol):
@@ -169,7 +169,7 @@ def _fulltext(store: Store, text: str, depth: int, where: str | None, columns: l
     if not re.search(r"\w", terms):
         return None
     q = (reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN)
-         .select(columns + ["_score"]))
+         .select([*columns, "_score"]))
     if where:
         q = q.where(where)
     return begin(q.limit(depth))
@@ -184,7 +184,7 @@ def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[
     import numpy as np
 
     q = (reader(store.table).query().nearest_to(vector).column("vector").distance_type("cosine")
-         .select(columns + ["_distance"]).nprobes(PROBES))
+         .select([*columns, "_distance"]).nprobes(PROBES))
     if where:
         q = q.where(where)
     # Memories without a vector are never neighbours: LanceDB leaves them out itself, with
@@ -196,7 +196,7 @@ def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[
     similarity = matrix @ vector / (np.linalg.norm(matrix, axis=1) * np.linalg.norm(vector) + 1e-12)
     order = np.argsort(-similarity, kind="stable")
     rows = _as_rows(table.take(order), matrix[order])
-    for row, value in zip(rows, similarity[order]):
+    for row, value in zip(rows, similarity[order], strict=True):
         row["_distance"] = 1.0 - float(value)
     return rows
 
@@ -214,7 +214,7 @@ def _as_rows(table, matrix) -> list[dict]:
     if matrix is None:  # no vectors asked for, or no rows
         return table.to_pylist()
     rows = table.drop_columns(["vector"]).to_pylist()
-    for row, vector, valid in zip(rows, matrix, table.column("vector").is_valid().to_pylist()):
+    for row, vector, valid in zip(rows, matrix, table.column("vector").is_valid().to_pylist(), strict=True):
         row["vector"] = vector if valid else None
     return rows
 
@@ -246,7 +246,7 @@ def _feedback(meaning, candidates: dict[str, Candidate]) -> list[dict]:
     vector = vector / np.linalg.norm(vector)
     rows = [c.row for c in candidates.values() if c.row.get("vector") is not None]
     similarity = np.stack([row["vector"] for row in rows]) @ vector
-    return [{"id": row["id"], "_distance": 1.0 - float(value)} for row, value in zip(rows, similarity)]
+    return [{"id": row["id"], "_distance": 1.0 - float(value)} for row, value in zip(rows, similarity, strict=True)]
 
 
 def _fuse(lists, depth: int) -> dict[str, Candidate]:
@@ -271,7 +271,7 @@ def _add_list(fused: dict[str, Candidate], name: str, share: float, rows: list[d
     # Every memory is somewhat near in meaning, so a non-match is the least near one;
     # a word list that stopped short of `depth` holds every match, the rest score 0.
     floor = min(scores, default=0.0) if name in ("vector", "feedback") or len(rows) >= depth else 0.0
-    for row, score in zip(rows, _spread(scores, floor)):
+    for row, score in zip(rows, _spread(scores, floor), strict=True):
         c = fused.get(row["id"])
         if c is None:
             c = fused[row["id"]] = Candidate(row)

@@ -275,7 +275,7 @@ class MemoryStore:
         vectors = embeddings.embed([m.text for m in memories]) if ours else [None] * len(memories)
         contexts = contexts or [None] * len(memories)
         return pa.Table.from_pylist(
-            [_row(m, None if v is None else [float(x) for x in v], c) for m, v, c in zip(memories, vectors, contexts)],
+            [_row(m, None if v is None else [float(x) for x in v], c) for m, v, c in zip(memories, vectors, contexts, strict=True)],
             schema=schema,
         )
 
@@ -610,7 +610,7 @@ class MemoryStore:
         return {
             "total": data.num_rows,
             "pinned": int(pc.sum(data["pinned"]).as_py() or 0) if data.num_rows else 0,
-            "superseded": len(set(v for v in data["supersedes"].to_pylist() if v)),
+            "superseded": len({v for v in data["supersedes"].to_pylist() if v}),
             **{f"by_{c}": counts(c) for c in ("kind", "domain", "language", "privacy")},
             "uri": self.uri,
             **describe(self._db),

@@ -80,7 +80,7 @@ def gpu_count() -> int:
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     if visible is not None:
         return len([d for d in visible.split(",") if d.strip() and d.strip() != "-1"])
-    return len([p for p in Path("/dev").glob("nvidia[0-9]*")])
+    return len(list(Path("/dev").glob("nvidia[0-9]*")))
 
 
 def check_gpus(engine: str, gpus: int) -> None:

@@ -54,7 +54,7 @@ class BubblewrapSandbox(Sandbox):
         argv += ["--chdir", str(cwd), "--unshare-all"]
         if network:
             argv.append("--share-net")
-        return argv + ["--new-session", "--cap-drop", "ALL", "--die-with-parent", "--", *cmd]
+        return [*argv, "--new-session", "--cap-drop", "ALL", "--die-with-parent", "--", *cmd]
 
 
 def _private_dirs() -> list[Path]:

@@ -16,8 +16,6 @@ hovering, and RowHighlighted when the cursor moves.
 
 from __future__ import annotations
 
-from typing import Union
-
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -31,7 +29,7 @@ from textual.strip import Strip
 
 from macaron_cli.tui.scrolling import set_virtual_size
 
-Cell = Union[str, Text]
+Cell = str | Text
 HEADER = -1  # the row index of the header line
 
 
@@ -137,7 +135,7 @@ class MemoryTable(ScrollView, can_focus=True):
     def set_rows(self, rows: list[list[Cell]]) -> None:
         """Show these rows: a row whose cells are all the same as before is not drawn again."""
         old = self._rows
-        for index, (before, after) in enumerate(zip(old, rows)):
+        for index, (before, after) in enumerate(zip(old, rows, strict=False)):
             if len(before) != len(after) or not all(map(same_cell, before, after)):
                 self._drawn.pop(index, None)
         for index in range(min(len(old), len(rows)), max(len(old), len(rows))):
@@ -287,7 +285,7 @@ class MemoryTable(ScrollView, can_focus=True):
         pad = " " * self.cell_padding
         console = self.app.console
         segments: list[Segment] = []
-        for cell, width, column in zip(cells, self._widths, self._column_meta):
+        for cell, width, column in zip(cells, self._widths, self._column_meta, strict=False):
             text = cell if isinstance(cell, Text) else Text(cell)
             if "\n" in text.plain:  # one line a row
                 text = text.split("\n")[0]
