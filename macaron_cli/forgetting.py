@@ -46,18 +46,18 @@ class Forgotten:
 
 def forget_command(memory_id: str) -> None:
     """`macaron memory forget ID`."""
-    from macaron_cli.output import console
+    from macaron_cli.output import out
 
     done = forget(memory_id)
-    out = console()
+    say = out()
     older = len(done.ids) - 1
     extra = f" (and {older} older version{'s' if older > 1 else ''} or summar{'ies' if older > 1 else 'y'})" if older else ""
-    out.print(f"Forgot {memory_id}{extra}. It is gone from disk too.", markup=False)
+    say.text(f"Forgot {memory_id}{extra}. It is gone from disk too.")
     if done.apps:
-        out.print(f"Rewrote the brief of {', '.join(done.apps)}.", markup=False)
+        say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
     for path in done.mentioned_in:
-        out.print(f"Note: {path} still mentions it (code an agent wrote); edit it, or "
-                  f"`macaron rollback` to before it.", markup=False)
+        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or "
+                 "`macaron rollback` to before it.")
 
 
 def forget(memory_id: str, store=None) -> Forgotten:
@@ -149,7 +149,8 @@ def _regenerate_brief(app: Path, store, gone: set[str]) -> bool:
     """Write the app's brief again from its own record, without the forgotten memories."""
     from macaron_cli.maker import state as make_state
 
-    if not set(make_state.load(app).get("memory_ids") or []) & gone:
+    state = make_state.load(app)
+    if state is None or not set(state.memory_ids) & gone:
         return False
     from macaron_cli.maker.pipeline import write_brief_again
 

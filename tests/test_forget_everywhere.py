@@ -124,14 +124,15 @@ def _made_app(store, fact, apps_dir):
 
     app = apps_dir / "water-tracker"
     (app / ".macaron" / "claude" / "projects").mkdir(parents=True)
-    state = {"idea": "a water intake tracker", "slug": app.name, "language": "en", "accent": "#FF9AA2",
-             "settings": {"units": "metric", "currency": "USD"}, "memory_ids": [fact.id], "phases": [], "mode": "agent"}
+    state = make_state.MakeState(idea="a water intake tracker", slug=app.name, template="habit-tracker", mode="agent",
+                                 accent="#FF9AA2", settings={"units": "metric", "currency": "USD"},
+                                 memory_ids=[fact.id])
     make_state.save(app, state)
     assert write_brief_again(app, store)
     # what an agent's transcript keeps of the brief and of a memory_search answer
     (app / ".macaron" / "claude" / "projects" / "session.jsonl").write_text(
         json.dumps({"type": "tool_result", "content": f"- {fact.text}"}) + "\n", encoding="utf-8")
-    register(app.name, path=str(app), idea=state["idea"], template="habit-tracker")
+    register(app.name, path=str(app), idea=state.idea, template="habit-tracker")
     return app
 
 
@@ -169,3 +170,25 @@ def test_an_unknown_id_is_still_one_line(macaron):
     result = macaron("memory", "forget", "m_nothere")
     assert result.returncode == 2 and "no memory with id" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_home, tmp_path):
+    from tests.friend_support import chat_env, leave, meet_friend_already, spawn_chat
+
+    meet_friend_already()
+    store = MemoryStore.open()
+    fact = store.add(FACT, domain="health")
+    store.add("Likes hiking on Sundays")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    killed = subprocess.run([sys.executable, "-c", KILLER, fact.id, "journal"], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    assert MemoryStore.open().count() == 2  # killed before the store was touched
+
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("you › ")
+    leave(child)
+
+    assert [m.text for m in MemoryStore.open().list(limit=None)] == ["Likes hiking on Sundays"]
+    assert files_saying(macaron_home) == []

@@ -330,12 +330,13 @@ def write_brief_again(app: Path, store) -> bool:
     from macaron_cli.maker.scaffold import write_brief
 
     state = make_state.load(app)
-    if "idea" not in state:
+    if state is None:
         return False
-    mode, draft = state.get("mode", OFFLINE), _state_draft(state)
-    to = destinations(mode, draft, config.load_settings()) if draft or mode in (OFFLINE, AGENT) else (privacy.app_folder(),)
+    draft = _state_draft(state)
+    to = destinations(state.mode, draft, config.load_settings()) if draft or state.mode in (OFFLINE, AGENT) \
+        else (privacy.app_folder(),)
     brief = _brief_from_state(state, store, to)
-    state["memory_ids"] = brief.memory_ids
+    state.memory_ids = brief.memory_ids
     make_state.save(app, state)
     write_brief(app, brief)
     return True
