@@ -31,6 +31,7 @@ def test_checkpoint_list_and_json_shape(macaron, app):
     assert "second" in human.stdout and "manual" in human.stdout
 
 
+@pytest.mark.slow
 def test_rollback_dry_run_then_yes_then_undo(macaron, app):
     macaron("checkpoint", "water", "-m", "first")
     (app / "app.py").write_text("print('v2')\n")
@@ -90,6 +91,7 @@ def test_outside_a_macaron_app_is_refused(macaron, tmp_path):
     assert not (plain / ".git").exists()
 
 
+@pytest.mark.slow
 def test_rollback_asks_in_a_terminal_and_no_changes_nothing(macaron, app):
     macaron("checkpoint", "water", "-m", "first")
     (app / "app.py").write_text("print('unsaved')\n")

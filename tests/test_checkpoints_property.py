@@ -19,6 +19,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+import pytest
+
 from macaron_cli.checkpoints import AppRepo
 from macaron_cli.errors import UserError
 from tests.support.app_dirs import DATA_FILE, git, make_app_dir, tree_files
@@ -196,4 +198,4 @@ CheckpointHistory.TestCase.settings = settings(
     max_examples=20, stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
-test_random_histories_never_lose_anything = CheckpointHistory.TestCase
+test_random_histories_never_lose_anything = pytest.mark.slow(CheckpointHistory.TestCase)

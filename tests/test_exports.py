@@ -58,6 +58,7 @@ def _run_with_small_disk(args, limit_bytes: int, env_home) -> subprocess.Complet
                           env=env, preexec_fn=cap, timeout=120)
 
 
+@pytest.mark.slow
 def test_an_export_that_runs_out_of_disk_leaves_nothing_behind(macaron, macaron_home, tmp_path):
     rows = [{"text": f"{SECRET_WORD} note {i}: " + "a long line about the day " * 8} for i in range(400)]
     src = tmp_path / "in.jsonl"

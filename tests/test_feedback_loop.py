@@ -7,7 +7,11 @@ import shutil
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from macaron_cli.ledger import Ledger, node
+
+pytestmark = pytest.mark.slow  # weeks of use through the real CLI, dozens of processes
 
 MATCHA = "I drink matcha every morning before work"
 ESPRESSO = "I drink espresso every evening after work"

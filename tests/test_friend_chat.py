@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from macaron_cli import config
 from macaron_cli.memory import MemoryStore
 from tests.friend_support import (
@@ -15,6 +17,8 @@ from tests.friend_support import (
     spawn_chat,
 )
 from tests.support.model_server import ModelServer, Reply
+
+pytestmark = pytest.mark.slow  # the chat in a real terminal, talking to a model server
 
 PEANUTS = {"text": "Allergic to peanuts", "kind": "fact", "domain": "food", "language": "en", "privacy": "personal"}
 

@@ -102,6 +102,7 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
     assert config["language"] == language
 
 
+@pytest.mark.slow
 def test_no_model_configured_still_makes_the_template_and_says_so(macaron):
     run = macaron("make", "a habit tracker for my mornings", "--yes")
     assert "No model customised this app" in run.stdout

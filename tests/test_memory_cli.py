@@ -9,6 +9,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from macaron_cli.memory import MemoryStore
 from tests.conftest import REPO, macaron_command
 
@@ -27,6 +29,7 @@ def _store_files(home):
     return sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*") if p.is_file()) if root.exists() else []
 
 
+@pytest.mark.slow
 def test_import_export_round_trip_keeps_ids_and_dates(macaron, macaron_home, tmp_path):
     src = tmp_path / "in.jsonl"
     src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [
@@ -61,6 +64,7 @@ def test_import_export_round_trip_keeps_ids_and_dates(macaron, macaron_home, tmp
     assert stats["total"] == 3 and stats["by_privacy"] == {"personal": 2, "private": 1}
 
 
+@pytest.mark.slow
 def test_every_bad_input_exits_2_with_one_line_and_writes_nothing(macaron, macaron_home, tmp_path):
     assert macaron("memory", "add", "a memory to keep").returncode == 0
     before = _store_files(macaron_home)
@@ -113,6 +117,7 @@ def _env(home):
     return env
 
 
+@pytest.mark.slow
 def test_kill_9_during_import_keeps_every_acknowledged_batch(macaron_home, tmp_path):
     src = tmp_path / "big.jsonl"
     with open(src, "w", encoding="utf-8") as fh:
@@ -159,6 +164,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_two_writer_processes_lose_nothing(tmp_path):
     uri = str(tmp_path / "memory")
     MemoryStore.open(uri)

@@ -168,6 +168,7 @@ def test_a_store_made_with_another_model_is_reembedded_and_searchable_throughout
     assert "told-ja" in [h.memory.id for h in store.search("Where is my sister moving to?", k=3)]
 
 
+@pytest.mark.slow
 def test_search_starts_the_reembedding_in_the_background_and_says_so(macaron, macaron_home):
     path = macaron_home / "memory"
     _told(path)
@@ -186,6 +187,7 @@ def test_search_starts_the_reembedding_in_the_background_and_says_so(macaron, ma
     assert "told-ja" in [h["id"] for h in json.loads(done.stdout)[:3]] and "by words only" not in done.stderr
 
 
+@pytest.mark.slow
 def test_reembed_resumes_after_kill_9(macaron, macaron_home):
     """Kill the re-embedder mid-way: every committed batch stays, the next run does the rest."""
     path = macaron_home / "memory"

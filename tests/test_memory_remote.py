@@ -36,6 +36,7 @@ def shared(s3, macaron_home, monkeypatch) -> str:
     return uri
 
 
+@pytest.mark.slow
 def test_two_homes_sharing_one_memory_see_each_others_memories(macaron, shared, s3, tmp_path):
     laptop = {"MACARON_HOME": str(tmp_path / "laptop")}
     # The desktop names the memory in its config.toml rather than in its environment.
@@ -145,6 +146,7 @@ def test_plain_http_to_another_machine_is_refused_before_anything_is_written(mac
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_doctor_says_where_the_shared_memory_lives(macaron, shared, s3):
     result = macaron("doctor", "--json")
     assert result.returncode == 0, result.stderr

@@ -125,6 +125,7 @@ def test_a_full_disk_says_to_free_space_not_to_restore(macaron_home, monkeypatch
     assert [m["text"] for m in json.loads(cli("memory", "list", "--json").stdout)] == ["I like tea"]
 
 
+@pytest.mark.slow
 def test_a_really_full_disk(tmp_path, macaron):
     """On a small tmpfs filled to the brim (needs root; skipped elsewhere)."""
     mount = tmp_path / "tiny"
