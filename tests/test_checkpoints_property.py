@@ -15,11 +15,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
-
-import pytest
 
 from macaron_cli.checkpoints import AppRepo
 from macaron_cli.errors import UserError

@@ -143,6 +143,7 @@ def lived_in(macaron_home, tmp_path, monkeypatch):
     return macaron_home, tmp_path / "apps", scratch
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, params", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
 def test_every_command_answers_bad_input_with_exit_2_or_0_and_no_traceback(lived_in, path, params):
     home, apps_dir, scratch = lived_in

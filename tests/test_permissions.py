@@ -26,6 +26,7 @@ def _loose(root) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_a_fresh_home_is_private_after_memory_chat_ledger_and_export(macaron, macaron_home, tmp_path):
     assert macaron("memory", "add", "I take my pills at 8").returncode == 0
     assert macaron("feedback", "export", tmp_path / "fb.jsonl").returncode == 0  # opens the ledger

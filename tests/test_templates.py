@@ -47,7 +47,8 @@ def test_the_shared_runtime_has_one_copy():
     assert runtime
     for name in NAMES:
         own = TEMPLATES / name
-        copies = [rel for rel in runtime if (own / rel).is_file() and (own / rel).read_bytes() == (shared / rel).read_bytes()]
+        copies = [rel for rel in runtime
+                  if (own / rel).is_file() and (own / rel).read_bytes() == (shared / rel).read_bytes()]
         assert not copies, f"{name} repeats templates/{SHARED}: {copies}"
 
 

@@ -414,9 +414,8 @@ def _agent_phases(run: MakeRun, report=None) -> MakeResult:
         log_denial(private / "denied.jsonl")(name, tool_input, reason)
         progress.note(f"  ⛔ refused {name}: {reason}")
 
-    agent = _Agent(hook=pre_tool_use(app, [config.home()], on_deny),
-                   server=memory_server(run.store, claude, private / "memory_calls.jsonl", _ledger_search(state.slug, claude)),
-                   model=_agent_model())
+    server = memory_server(run.store, claude, private / "memory_calls.jsonl", _ledger_search(state.slug, claude))
+    agent = _Agent(hook=pre_tool_use(app, [config.home()], on_deny), server=server, model=_agent_model())
     try:
         if state.mode == draft_phases.DRAFT and "refine" not in state.phases:
             progress.phase("refine", "Claude refines the local draft with its verification report")
