@@ -4,8 +4,8 @@ Text that a person or a model wrote (a memory, an idea, a checkpoint message, a 
 reply, a path) is never parsed as Rich markup: "[/]" or "[bold]" in a memory is shown as
 typed. `out().line(template, *values)` is the way to print it: the template is macaron's
 own markup, each value is someone's text and is escaped; `out().text(value)` prints
-someone's text alone. Output is never hard-wrapped, so `macaron apps | grep` sees one app
-per line.
+someone's text alone. Output to a pipe or file is never wrapped, so `macaron apps | grep`
+sees one app per line; a terminal wraps at words.
 """
 
 from __future__ import annotations
@@ -90,7 +90,9 @@ def console(stderr: bool = False):
     """A rich Console for renderables (trees, panels, live views). Print strings with `out()`."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    out = Console(stderr=stderr, highlight=False)
+    out.soft_wrap = not out.is_terminal  # a terminal wraps at words; a pipe gets whole lines
+    return out
 
 
 class Out:
