@@ -52,7 +52,10 @@ def main() -> None:
             ok = all(s not in out for s in r["secret"]) and all(k in out for k in r["keep"])
             values = detect_secrets_values(text, Path(tmp))
             ds_ok = all(any(s in v or (v in s and len(v) >= max(4, len(s) // 2)) for v in values) for s in r["secret"])
-            ds_keep = all(not any(v and v in k.split() for v in values) for k in r["keep"]) if r["secret"] else not values
+            if r["secret"]:
+                ds_keep = all(not any(v and v in k.split() for v in values) for k in r["keep"])
+            else:
+                ds_keep = not values
             for name, good, flagged in (("macaron", ok, changed), ("detect-secrets", ds_ok and ds_keep, bool(values))):
                 s = score[name]
                 if r["secret"]:

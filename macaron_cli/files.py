@@ -55,7 +55,8 @@ def atomic_write(path: str | os.PathLike, *, text: bool = True, mode: int = PRIV
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(fd, "w" if text else "wb", **({"encoding": encoding} if text else {})) as out:
+        out: IO = os.fdopen(fd, "w", encoding=encoding) if text else os.fdopen(fd, "wb")
+        with out:
             yield out
             out.flush()
             os.fsync(out.fileno())

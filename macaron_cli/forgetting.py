@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,8 +52,8 @@ def forget_command(memory_id: str) -> None:
     done = forget(memory_id)
     say = out()
     older = len(done.ids) - 1
-    extra = f" (and {older} older version{'s' if older > 1 else ''} or summar{'ies' if older > 1 else 'y'})" if older else ""
-    say.text(f"Forgot {memory_id}{extra}. It is gone from disk too.")
+    extra = f" (and {older} older version{'s' if older > 1 else ''} or summar{'ies' if older > 1 else 'y'})"
+    say.text(f"Forgot {memory_id}{extra if older else ''}. It is gone from disk too.")
     if done.apps:
         say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
     for path in done.mentioned_in:
@@ -169,7 +170,7 @@ def _needles(texts: list[str]) -> list[bytes]:
     return sorted(needles, key=len, reverse=True)
 
 
-def _scrub_tree(root: Path, texts: list[str], skip: set[str] = frozenset()) -> None:
+def _scrub_tree(root: Path, texts: list[str], skip: Collection[str] = ()) -> None:
     """Replace the texts in every text file under `root` (binary files are left whole)."""
     needles = _needles(texts)
     if not needles or not root.is_dir():

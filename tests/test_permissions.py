@@ -57,7 +57,8 @@ def test_whatever_an_app_creates_in_the_sandbox_is_private(tmp_path):
 
     app = tmp_path / "app"
     app.mkdir()
-    script = "import os, sqlite3; os.makedirs('data/nested'); sqlite3.connect('data/app.db').execute('create table t(x)')"
+    script = ("import os, sqlite3; os.makedirs('data/nested'); "
+              "sqlite3.connect('data/app.db').execute('create table t(x)')")
     result = get_sandbox().run([sys.executable, "-c", script], app, timeout=60)
     assert result.exit_code == 0, result.stderr
     assert _loose(app / "data") == []

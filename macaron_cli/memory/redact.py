@@ -53,7 +53,8 @@ _PATTERNS: list[tuple[str, re.Pattern, int]] = [
     # scheme://user:PASSWORD@host
     ("password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@"), 1),
     # "my bank login is jdoe / S3cret": the pair goes
-    ("login", re.compile(r"(?i)\b(?:login|log-in|sign-in|credentials)(?:\s+(?:is|are)\s+|\s*[:=]\s*)(\S+\s*/\s*\S+)"), 1),
+    ("login", re.compile(r"(?i)\b(?:login|log-in|sign-in|credentials)(?:\s+(?:is|are)\s+|\s*[:=]\s*)"
+                         r"(\S+\s*/\s*\S+)"), 1),
     ("password", re.compile(rf"(?i)(?<![A-Za-z0-9_-])(?:{_LABEL}){_OWNER}(?:{_SAID})({_CLAUSE})"), 1),
     ("password", re.compile(rf"(?i)(?<![A-Za-z0-9_-])(?:{_LABEL}){_OWNER}{_GIVEN}(\S+)"), 1),
     ("password", re.compile(rf"(?i)(?<![A-Za-z0-9_-])(?:{_LABEL})\s+({_LOOKS_SECRET})"), 1),

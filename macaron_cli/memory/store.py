@@ -347,7 +347,8 @@ class MemoryStore:
             self.purge_history()
 
     def _version_chain(self, memory_id: str) -> list[Memory]:
-        chain, current = [], self.get(memory_id)
+        chain: list[Memory] = []
+        current: Memory | None = self.get(memory_id)
         while current is not None and current.id not in [m.id for m in chain]:
             chain.append(current)
             older = current.supersedes
