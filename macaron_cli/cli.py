@@ -45,7 +45,7 @@ class _Macaron(TyperGroup):
 
 
 # Typer may bundle its own Click: find its UsageError through a class Typer exports.
-_UsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+_UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
 def _usage_error(exc) -> None:
@@ -82,7 +82,6 @@ app.add_typer(feedback_app, name="feedback")
 # Upper bounds keep numbers where the code below can use them (a 14-digit --k overflowed
 # LanceDB); they are far above anything a person needs.
 _MAX_COUNT = 1_000_000_000
-_PORT = {"min": 1, "max": 65535}
 
 
 def _run(func: Callable[..., object], /, **kwargs) -> int | None:
@@ -194,7 +193,7 @@ def apps(
 @app.command()
 def run(
     app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."),
-    port: int | None = typer.Option(None, "--port", **_PORT, help="Port on 127.0.0.1 (default: a free one)."),
+    port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
 ) -> int | None:
     """Serve an app on this machine until Ctrl-C."""
@@ -289,6 +288,7 @@ def memory(ctx: typer.Context) -> int | None:
         from macaron_cli.tui import app as tui
 
         return _run(tui.browse)
+    return None
 
 
 @memory_app.command("add")
@@ -402,7 +402,7 @@ def draft_serve(
     engine: str | None = typer.Option(None, "--engine", help="vllm | sglang | llama-server | ollama | llama-cpp"),
     model: str | None = typer.Option(None, "--model", help="Model name or path."),
     gpus: int = typer.Option(1, "--gpus", min=1, max=1024, help="GPUs for tensor parallelism."),
-    port: int = typer.Option(8000, "--port", **_PORT),
+    port: int = typer.Option(8000, "--port", min=1, max=65535),
     attach: str | None = typer.Option(None, "--attach", help="Use a server already running at this URL."),
 ) -> int | None:
     """Start (or attach to) a local model server for drafts."""

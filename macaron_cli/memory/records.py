@@ -183,7 +183,7 @@ def _meta(value):
     if not isinstance(value, dict):
         return f"must be a JSON object, not {_json_type(value)}"
     # Walk it without recursion: a deeply nested meta must not crash the check that refuses it.
-    stack = [(value, 1)]
+    stack: list[tuple[dict | list, int]] = [(value, 1)]
     size = 0
     while stack:
         node, depth = stack.pop()
