@@ -158,6 +158,8 @@ class AppRepo:
             repo = git.Repo(path)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             raise UserError(f"{path} is not a usable git repo; check its .git folder.") from None
+        if repo.working_tree_dir is None:
+            raise UserError(f"{path} is a bare git repo (no working files); clone it and use the clone.")
         if Path(repo.working_tree_dir).resolve() != path:
             raise UserError(f"{path} is inside another git repo, not the root of its own; run `git init` there.")
         return cls(path, repo)
@@ -291,7 +293,8 @@ class AppRepo:
                 raise DamagedCheckpoint(self.path.name, n, f"{ref} names a {kind.decode()}, not a commit")
             try:
                 obj = git.Commit(self.repo, bytes.fromhex(commit))
-                message, trailers = _split_trailers(obj.message)
+                text = obj.message if isinstance(obj.message, str) else obj.message.decode("utf-8", "replace")
+                message, trailers = _split_trailers(text)
                 parent = obj.parents[0].hexsha if obj.parents else None
                 tree = obj.tree.hexsha
                 when = obj.committed_datetime.isoformat()
@@ -416,6 +419,7 @@ class AppRepo:
                 self._snapshots().take(saved.id)
                 next_id += 1
             before = saved or at_head
+            assert before is not None  # no save only when HEAD is a checkpoint (_needs_save)
 
             try:
                 self._read_tree(current_tree, target.tree, before.id)
@@ -491,7 +495,7 @@ class AppRepo:
     def _checkpoint_at(self, refs: dict[int, str], commit: str | None) -> Checkpoint | None:
         """The (latest) checkpoint whose commit is `commit`, if any."""
         n = max((n for n, c in refs.items() if c == commit), default=None)
-        return self._load(n, commit) if n is not None else None
+        return self._load(n, refs[n]) if n is not None else None
 
     # ── git plumbing ────────────────────────────────────────────────────────────────
     def _git(self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True,
@@ -789,6 +793,7 @@ def _pick_target(ids: list[int], to: int | None, steps: int | None, saving: bool
             known = f"{ids[0]}–{ids[-1]}" if ids else "none yet"
             raise UserError(f"no checkpoint {to} (this app has {known}); `macaron checkpoints` lists them.")
         return to
+    assert steps is not None  # rollback() takes exactly one of `to` and `steps`
     # The current state, when it is not a checkpoint yet, is about to become one.
     back = steps - 1 if saving else steps
     if back >= len(ids):

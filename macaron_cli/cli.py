@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -48,7 +49,7 @@ class _Macaron(TyperGroup):
 _UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
 
-def _usage_error(exc) -> None:
+def _usage_error(exc) -> NoReturn:
     """Click's bad-usage message (a missing argument, a number out of range) as one line, exit 2."""
     if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `macaron`: Click shows the help
         raise exc
@@ -111,7 +112,7 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def _fail(message: str, code: int) -> None:
+def _fail(message: str, code: int) -> NoReturn:
     from macaron_cli.output import safe_text
 
     if len(message) > 2000:  # a message that quotes a huge argument stays readable

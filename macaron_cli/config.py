@@ -107,7 +107,7 @@ def load_settings() -> Settings:
         bad = (isinstance(value, bool) or not isinstance(value, wanted)) if wanted else (
             key == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)))
         if bad:
-            kind = {_NUMBER: "a number", _TEXT: "a string"}.get(wanted, "a list of strings")
+            kind = {_NUMBER: "a number", _TEXT: "a string"}[wanted] if wanted else "a list of strings"
             raise UserError(f"{path}: `{key}` must be {kind}, not {value!r}; fix that line or delete it.")
     return Settings(**known, raw=data)
 

@@ -97,7 +97,7 @@ class DataSnapshots:
         for rel, stat in live.items():
             dest = tmp / "files" / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            if prev_manifest and self._unchanged(rel, stat, prev, prev_manifest):
+            if prev is not None and prev_manifest and self._unchanged(rel, stat, prev, prev_manifest):
                 try:
                     os.link(self.root / str(prev) / "files" / rel, dest)
                     continue

@@ -42,6 +42,11 @@ class ChatModel:
     def connected(self) -> bool:
         return self.name != "none"
 
+    @property
+    def model(self) -> str:
+        """The model's name at its endpoint (none in notebook mode)."""
+        return ""
+
     def stream(self, system: str, messages: list[dict], max_tokens: int = 1024) -> Iterator[str]:
         raise NotImplementedError
 
@@ -67,7 +72,7 @@ class AnthropicWireModel(ChatModel):
         import anthropic
 
         self.name = name
-        self.model = model
+        self._model = model
         self.endpoint = base_url or "https://api.anthropic.com"
         self.destination = destination
         # An endpoint without a key (a local server, a gateway) still needs some key for the SDK.
@@ -77,6 +82,10 @@ class AnthropicWireModel(ChatModel):
             api_key=api_key, auth_token=auth_token, base_url=base_url,
             max_retries=_RETRIES, timeout=_TIMEOUT_S,
         )
+
+    @property
+    def model(self) -> str:
+        return self._model
 
     def stream(self, system, messages, max_tokens=1024):
         import anthropic

@@ -20,12 +20,13 @@ def chat(model: str | None = None) -> int:
     from macaron_cli.forgetting import finish_pending
 
     finish_pending(store)  # a forget a crash cut short ends before anything is recalled
+    out = console()
     persona = load_persona()
     first_time = persona is None
-    repl = Repl(console(), None)
-    if first_time:
-        persona, interests = meet(repl, store)
-    repl.conv = Conversation(store, chat_model, persona)
+    interests: list[str] = []
+    if persona is None:
+        persona, interests = meet(out, store)
+    repl = Repl(out, Conversation(store, chat_model, persona))
     if not chat_model.connected:
         repl.say("No model is connected (notebook mode): I'll keep what you tell me and show what I remember.", style="dim")
     if first_time:
@@ -34,16 +35,20 @@ def chat(model: str | None = None) -> int:
     return 0
 
 
-def meet(repl, store) -> tuple[Persona, list[str]]:
-    """The quiz, the person's macaron, and memories of their interests."""
-    result = onboarding.run_quiz(lambda prompt: input(prompt), repl.say, default_language=_system_language())
+def meet(out, store) -> tuple[Persona, list[str]]:
+    """The quiz, the person's macaron, and memories of their interests (before the chat starts)."""
+
+    def say(text: str) -> None:  # as Repl.say: the quiz's words are plain text, never markup
+        out.print(text, markup=False, highlight=False)
+
+    result = onboarding.run_quiz(lambda prompt: input(prompt), say, default_language=_system_language())
     save_persona(result.persona)
     store.add_many(onboarding.seed_memories(result.interests, result.persona.language))
     p = result.persona
     from macaron_cli.output import markup
 
-    repl.out.print(markup(f"Meet [bold {p.color}]" + "{}[/]: {}. Its colour {} will be your apps' accent too.",
-                          p.title, p.temperament, p.color))
+    out.print(markup(f"Meet [bold {p.color}]" + "{}[/]: {}. Its colour {} will be your apps' accent too.",
+                     p.title, p.temperament, p.color))
     return p, result.interests
 
 

@@ -10,6 +10,7 @@ answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -78,7 +79,7 @@ def retire(store, memory: Memory, correction: str | None = None) -> Memory | Non
     )
 
 
-def mark_used(store, hits: list[Hit]) -> None:
+def mark_used(store, hits: Iterable[Hit]) -> None:
     """Count a use, so the TUI and the weight know what actually serves the person."""
     stamp = now_iso()
     for hit in hits:
@@ -89,7 +90,7 @@ def mark_used(store, hits: list[Hit]) -> None:
             continue
 
 
-def reward(store, hits: list[Hit], liked: bool) -> int:
+def reward(store, hits: Iterable[Hit], liked: bool) -> int:
     """/good or /bad on the last answer: adjust the reward of the memories it used."""
     changed = 0
     for hit in hits:

@@ -139,10 +139,13 @@ class Repl:
         newer = retire(self.conv.store, memory, None if answer.lower() in NO else _correction(answer))
         from macaron_cli import privacy
 
-        record.hits = privacy.release([
-            Hit(newer, h.score, {**h.parts, "corrected": 1.0}) if h.memory.id == memory.id else h
-            for h in record.hits if newer or h.memory.id != memory.id
-        ], record.destination)
+        hits = []  # the retired memory's place goes to its correction, if any
+        for h in record.hits:
+            if h.memory.id != memory.id:
+                hits.append(h)
+            elif newer is not None:
+                hits.append(Hit(newer, h.score, {**h.parts, "corrected": 1.0}))
+        record.hits = privacy.release(hits, record.destination)
         self.say("Thanks, updated." if newer else "Thanks, I'll stop relying on that.", style="dim")
 
     def make(self, idea: str, said: str | None = None, template: str | None = None) -> None:

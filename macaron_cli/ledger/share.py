@@ -37,8 +37,9 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
 
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src:  # before writing anything
         for member in src.getmembers():
-            if member.isfile() and kept(member.name.rstrip("/")):
-                _check_withheld(member.name, src.extractfile(member).read(), withheld or [], app_dir.name)
+            content = src.extractfile(member) if member.isfile() else None
+            if content is not None and kept(member.name.rstrip("/")):
+                _check_withheld(member.name, content.read(), withheld or [], app_dir.name)
     bundle = out_dir / f"{app_dir.name}{BUNDLE_SUFFIX}"
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src, tarfile.open(bundle, "w:gz") as dst:
         for member in src.getmembers():

@@ -12,7 +12,7 @@ import json
 import os
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from macaron_cli.maker.scaffold import TOKENS_CSS
@@ -120,18 +120,18 @@ def _looks_like_path(word: str) -> bool:
     return "/" in word or word.startswith(("~", ".")) or word == ".."
 
 
-def check(tool_name: str, tool_input: dict, root: Path, private_roots: list[Path] = ()) -> str | None:
+def check(tool_name: str, tool_input: dict, root: Path, private_roots: Iterable[Path] = ()) -> str | None:
     """Why this tool call must be refused, or None to let it run."""
     root = root.resolve()
-    private_roots = [p.resolve() for p in private_roots]
+    private = [p.resolve() for p in private_roots]
     if tool_name in WRITE_TOOLS:
         raw = tool_input.get(WRITE_TOOLS[tool_name]) or ""
-        return _write_target_problem(raw, root, private_roots) if raw else None
+        return _write_target_problem(raw, root, private) if raw else None
     if tool_name in READ_TOOLS:
         raw = tool_input.get(READ_TOOLS[tool_name]) or ""
-        return _read_target_problem(raw, root, private_roots) if raw else None
+        return _read_target_problem(raw, root, private) if raw else None
     if tool_name == "Bash":
-        return _bash_problem(tool_input.get("command", ""), root, private_roots)
+        return _bash_problem(tool_input.get("command", ""), root, private)
     return None
 
 

@@ -7,6 +7,7 @@ ounces", "I get paid in pesos") and settings override them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from macaron_cli.memory.text import detect_language
 
@@ -38,7 +39,7 @@ FLAVOURS = {
 DEFAULT_ACCENT = "#FF9AA2"
 
 
-def idea_language(idea: str, fallback: str | None = None, memory_texts: list[str] = ()) -> str:
+def idea_language(idea: str, fallback: str | None = None, memory_texts: Iterable[str] = ()) -> str:
     """The language the idea is written in (a person's idea speaks for their UI).
 
     Kanji alone (家計簿) is Japanese as much as Chinese: the person's saved language

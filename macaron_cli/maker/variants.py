@@ -13,10 +13,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DESIGNS, DraftFile, DraftOutcome, apply_files, draft
 from macaron_cli.models.client import Endpoint, ModelFailure
+
+if TYPE_CHECKING:
+    from macaron_cli.sandbox.verify import VerifyReport
 
 MAX_VARIANTS = len(DESIGNS)
 VARIANT_TEMPERATURE = 0.7  # some spread between designs, still coherent code
@@ -28,7 +32,7 @@ class Variant:
     design: str
     path: Path  # the variant's own copy of the app
     outcome: DraftOutcome | None = None
-    report: object | None = None  # VerifyReport
+    report: VerifyReport | None = None
     error: str | None = None
 
     @property

@@ -151,7 +151,11 @@ def import_jsonl(file):
     from macaron_cli.memory.records import parse_jsonl_line
 
     # Validate the whole file first (streaming, never all in memory), so a bad line writes nothing.
-    total = sum(1 for lineno, line in enumerate(_read_lines(file), 1) if line.strip() and parse_jsonl_line(line, lineno))
+    total = 0
+    for lineno, line in enumerate(_read_lines(file), 1):
+        if line.strip():
+            parse_jsonl_line(line, lineno)  # a UserError naming the line when it is not a memory
+            total += 1
 
     def records():
         for lineno, line in enumerate(_read_lines(file), 1):

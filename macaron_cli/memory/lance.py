@@ -31,6 +31,7 @@ def _defer_package_init(name: str) -> None:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations or not spec.origin:
         return
+    origin = spec.origin
     package = types.ModuleType(name)
     package.__spec__, package.__file__, package.__package__ = spec, spec.origin, name
     package.__path__ = list(spec.submodule_search_locations)
@@ -40,12 +41,12 @@ def _defer_package_init(name: str) -> None:
         if attr.startswith("__") or state["ran"]:
             raise AttributeError(f"module {name!r} has no attribute {attr!r}")
         state["ran"] = True
-        with open(spec.origin, encoding="utf-8") as fh:
-            exec(compile(fh.read(), spec.origin, "exec"), package.__dict__)
+        with open(origin, encoding="utf-8") as fh:
+            exec(compile(fh.read(), origin, "exec"), package.__dict__)
         try:
             return package.__dict__[attr]
         except KeyError:
             raise AttributeError(f"module {name!r} has no attribute {attr!r}") from None
 
-    package.__getattr__ = __getattr__
+    package.__dict__["__getattr__"] = __getattr__  # PEP 562: looked up in the module's dict
     sys.modules[name] = package

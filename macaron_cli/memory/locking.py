@@ -38,7 +38,7 @@ class WriteLock:
             return
         with self._thread_lock:
             if self._depth == 0:
-                self._acquire()
+                self._acquire(self.path)
             self._depth += 1
             try:
                 yield
@@ -47,8 +47,8 @@ class WriteLock:
                 if self._depth == 0:
                     self._release()
 
-    def _acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+    def _acquire(self, path: Path) -> None:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         deadline = time.monotonic() + self.timeout
         while True:
             try:
@@ -58,7 +58,7 @@ class WriteLock:
                 if time.monotonic() > deadline:
                     os.close(fd)
                     raise UserError(
-                        f"another macaron process has been writing to {self.path.parent} for over "
+                        f"another macaron process has been writing to {path.parent} for over "
                         f"{self.timeout:.0f} s; wait for it to finish and try again."
                     ) from None
                 time.sleep(0.02)

@@ -74,9 +74,11 @@ CANDIDATE_COLUMNS = [*MEMORY_COLUMNS, "context_id"]
 class Store(Protocol):
     """What a search needs of a store (memory.store.MemoryStore is one; it imports this module)."""
 
-    table: Any
     vectors: bool
     settings: Any
+
+    @property
+    def table(self) -> Any: ...  # the LanceDB table (read-only on MemoryStore)
 
     def superseded_ids(self) -> frozenset: ...
 

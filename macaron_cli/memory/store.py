@@ -10,6 +10,7 @@ acknowledged. Search lives in memory/retrieval.py.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import time
@@ -238,7 +239,8 @@ class MemoryStore:
         `on_batch(total)` is called after each batch is durably committed."""
         count, previous = 0, None
         for batch in _batched(memories, BATCH):
-            prepared, contexts = {}, {}
+            prepared: dict[str, Memory] = {}
+            contexts: dict[str, Memory | None] = {}
             for item in batch:
                 memory = self.prepare(item if isinstance(item, Memory) else Memory.from_dict(item))
                 prepared[memory.id] = memory  # the last of duplicate ids wins, as in a replay
@@ -541,8 +543,9 @@ class MemoryStore:
             self._superseded = (version, frozenset(rows["supersedes"].to_pylist()))
         return self._superseded[1]
 
+    # From here on, `list` in this class is this method: annotations say builtins.list.
     @_readable
-    def list(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> list[Memory]:
+    def list(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> builtins.list[Memory]:
         """Newest first. `where` is a LanceDB SQL filter, e.g. "domain = 'food'"."""
         # Lance sorts and pages (a top-k over two small columns, nothing sorted in Python),
         # then whole rows are read for this page alone, however large the store.
@@ -555,7 +558,7 @@ class MemoryStore:
         rows = self.whole_rows(chosen, MEMORY_COLUMNS)
         return [_memory(rows[r["id"]]) for r in chosen if r["id"] in rows]
 
-    def whole_rows(self, found: list[dict], columns: list[str]) -> dict[str, dict]:
+    def whole_rows(self, found: builtins.list[dict], columns: builtins.list[str]) -> dict[str, dict]:
         """`columns` of rows a query found (each with its `id` and `_rowid`), by id. Queries read
         a few columns of many rows; the rest is read here for the few rows that matter, by row
         id (no index lookup). A row that moved since (another process compacted the table in
@@ -586,7 +589,7 @@ class MemoryStore:
         return self._table.count_rows(where)
 
     @_readable
-    def distinct(self, column: str) -> list[str]:
+    def distinct(self, column: str) -> builtins.list[str]:
         """Every value one column takes (e.g. the domains in use), reading only that column."""
         import pyarrow.compute as pc
 
@@ -624,7 +627,7 @@ class MemoryStore:
 
     @_readable
     def search(self, query: str, k: int = 10, *, privacy: Iterable[str] | None = None,
-               now: datetime | None = None, **options) -> list[Hit]:
+               now: datetime | None = None, **options) -> builtins.list[Hit]:
         """Hybrid retrieval, re-weighted softly; see memory/retrieval.py."""
         from macaron_cli.memory.retrieval import search
 

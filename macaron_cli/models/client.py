@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from typing import Literal, overload
 
 import httpx
 
@@ -314,7 +315,8 @@ def _error_message(response: httpx.Response) -> str:
 
 def _sse_events(response: httpx.Response) -> Iterator[tuple[str | None, str]]:
     """(event name, data) pairs of a server-sent event stream."""
-    name, data = None, []
+    name: str | None = None
+    data: list[str] = []
     for line in response.iter_lines():
         if not line:
             if data:
@@ -378,6 +380,10 @@ def _error_text(error) -> str:
 
 
 # ── where the draft model is ─────────────────────────────────────────────────────────────
+@overload
+def draft_endpoint(required: Literal[True] = True) -> Endpoint: ...
+@overload
+def draft_endpoint(required: bool) -> Endpoint | None: ...
 def draft_endpoint(required: bool = True) -> Endpoint | None:
     """The local draft model from MACARON_DRAFT_URL/_MODEL/_API, else config.toml."""
     from macaron_cli import config

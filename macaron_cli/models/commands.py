@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -49,7 +50,7 @@ def draft_serve(engine: str | None = None, model: str | None = None, gpus: int =
 def draft_status(json_out: bool = False) -> int:
     endpoint = draft_endpoint()
     destination = privacy.draft(endpoint.url, config.load_settings())
-    status = {
+    status: dict[str, Any] = {
         "url": endpoint.url, "model": endpoint.model, "api": endpoint.api,
         "local": destination.local, "why": destination.reason,
         "private_memories": "private" in destination.levels,
@@ -85,7 +86,7 @@ def draft_status(json_out: bool = False) -> int:
 
 
 # ── attaching ───────────────────────────────────────────────────────────────────────────
-def _attach(url: str, model: str | None) -> tuple[str, str, str]:
+def _attach(url: str, model: str | None) -> tuple[str, str, str | None]:
     """Check a running server answers, detect its wire, and record it."""
     url = normalize_base_url(url)
     with ModelClient(url, model, api=os.environ.get("MACARON_DRAFT_API") or None) as client:

@@ -76,7 +76,7 @@ def _runtime_dirs() -> list[Path]:
     hidden = [*_private_dirs(), Path("/tmp")]
     executable = Path(sys.executable)
     real = executable.resolve()
-    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, executable.parent,
+    candidates: set[str | Path] = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, executable.parent,
                   real.parent, real.parent.parent, *site.getsitepackages(), site.getusersitepackages()}
     paths = sorted({Path(c).resolve() for c in candidates if Path(c).is_dir()})
     shown: list[Path] = []

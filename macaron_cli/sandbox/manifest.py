@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 
 from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.errors import UserError
@@ -55,5 +56,5 @@ def read_manifest(app_dir: Path) -> AppManifest:
     )
 
 
-def _is_argv(value) -> bool:
+def _is_argv(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and bool(value) and all(isinstance(a, str) for a in value)

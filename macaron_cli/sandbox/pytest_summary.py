@@ -67,7 +67,9 @@ def _sections(lines: list[str]) -> dict[str, list[str]]:
     "Where" is the deepest frame with a path relative to the app (frames in the Python
     installation say nothing the agent can fix)."""
     found: dict[str, list[str]] = {}
-    current, frame, errors = None, None, []
+    current: str | None = None
+    frame: str | None = None
+    errors: list[str] = []
 
     def close() -> None:
         if current is not None:

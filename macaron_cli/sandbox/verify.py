@@ -66,8 +66,8 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
         return report
     started = time.monotonic()
     report = VerifyReport(main_selector=manifest.main_selector, backend=sandbox.name)
-    with tempfile.TemporaryDirectory(prefix="macaron-verify-") as work:
-        work = Path(work)
+    with tempfile.TemporaryDirectory(prefix="macaron-verify-") as tmp:
+        work = Path(tmp)
         with ThreadPoolExecutor(max_workers=2) as pool:
             tests = pool.submit(_run_tests, sandbox, manifest, work / "tests")
             opened = pool.submit(_open, sandbox, manifest, work / "open", chromium, screenshot)
@@ -161,7 +161,7 @@ def _read_tests(report: VerifyReport, manifest: AppManifest, result: Result | No
         report.problems.append(f"test {failure.kind}: {failure.name} — {failure.message}")
     if not summary.failures and not result.killed_reason and result.exit_code != 5:
         report.tests_failed = report.tests_failed or 1
-        report.problems.append(f"the test command {' '.join(manifest.test)} exited with code {result.exit_code}")
+        report.problems.append(f"the test command {' '.join(manifest.test or ())} exited with code {result.exit_code}")
 
 
 def _read_open(report: VerifyReport, found: dict) -> None:

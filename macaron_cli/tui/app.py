@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -36,6 +37,10 @@ from macaron_cli.tui.export import export_jsonl
 from macaron_cli.tui.forgetting import ForgetLog
 from macaron_cli.tui.search_box import SearchBox
 from macaron_cli.tui.table import MemoryTable
+
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+    from textual.timer import Timer
 
 # "loading…" appears only for a load slower than this: a quick one would just flicker.
 LOADING_NOTE_AFTER_S = 0.3
@@ -105,7 +110,7 @@ class MemoryBrowser(App):
         self.pages_shown = 0  # counts table refreshes (tests and bench wait on it)
         self._store_lock = threading.RLock()  # one writer at a time; search builds its index once
         self._request = 0  # numbers each load; only the latest one's page is shown
-        self._loading_note = None
+        self._loading_note: Timer | None = None
         self._layout: tuple[bool, int] | None = None  # (search mode, preview width) of the columns
         self._detail_row: view.Row | None = None  # the row the detail pane shows
         # Held, not queried: handlers may still run while the screen is being torn down.
@@ -166,6 +171,19 @@ class MemoryBrowser(App):
     def on_unmount(self) -> None:
         gc.unfreeze()
 
+    # check_action keeps every action that reads or writes memories off until the store is open.
+    @property
+    def _store(self) -> MemoryStore:
+        if self.store is None:
+            raise RuntimeError("the memory store is not open yet")
+        return self.store
+
+    @property
+    def _forgets(self) -> ForgetLog:
+        if self.forgets is None:
+            raise RuntimeError("the memory store is not open yet")
+        return self.forgets
+
     # ── loading ─────────────────────────────────────────────────────────────────────────
     def reload(self, keep_id: str | None = None) -> None:
         if self.store is None:  # still opening; _store_ready loads with whatever is chosen by then
@@ -185,10 +203,10 @@ class MemoryBrowser(App):
         with self._store_lock:
             if worker.is_cancelled:  # a newer request (the next key typed) came while this one waited
                 return
-            page = view.load(self.store, filters, query, offset, self.now)
+            page = view.load(self._store, filters, query, offset, self.now)
             row = page.rows[view.landing(page.rows, *landing)] if page.rows else None
             if row is not None and row.memory.id not in page.versions:
-                page.versions[row.memory.id] = view.versions(self.store, row.memory)
+                page.versions[row.memory.id] = view.versions(self._store, row.memory)
         if not worker.is_cancelled:
             self.call_from_thread(self._show_page, page, request, keep_id)
 
@@ -259,7 +277,7 @@ class MemoryBrowser(App):
 
     @work(thread=True, group="meta")
     def _load_domains(self) -> None:
-        domains = self.store.distinct("domain")
+        domains = self._store.distinct("domain")
         self.call_from_thread(self._set_domains, domains)
 
     def _set_domains(self, domains: list[str]) -> None:
@@ -275,7 +293,7 @@ class MemoryBrowser(App):
         # A process's first search reads the full-text index from disk; doing it now, while the
         # person looks at the first page, keeps their first keystroke fast.
         with self._store_lock:
-            self.store.search("warm up the index", k=1)
+            self._store.search("warm up the index", k=1)
 
     # ── status and detail ───────────────────────────────────────────────────────────────
     def _set_status(self, message: str) -> None:
@@ -327,7 +345,7 @@ class MemoryBrowser(App):
 
     @work(thread=True, exclusive=True, group="detail")
     def _load_versions(self, row: view.Row, page: view.Page) -> None:
-        chain = view.versions(self.store, row.memory)
+        chain = view.versions(self._store, row.memory)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_versions, row, page, chain)
 
@@ -376,7 +394,7 @@ class MemoryBrowser(App):
         if self.store is None:
             return action in ("quit", "focus_search", "focus_table", "focus_filters") or None
         if action == "undo":
-            return True if self.forgets.can_undo else None  # None: shown dimmed
+            return True if self._forgets.can_undo else None  # None: shown dimmed
         if action == "page":
             if self.page.is_search:
                 return None
@@ -429,7 +447,7 @@ class MemoryBrowser(App):
         def apply(changes: dict | None) -> None:
             if changes:
                 note = "Saved as a new version; the old one is kept and linked." if "text" in changes else "Saved."
-                self._write(lambda: (self.store.update(memory.id, **changes).id, note))
+                self._write(lambda: (self._store.update(memory.id, **changes).id, note))
 
         self.push_screen(EditDialog(memory), apply)
 
@@ -441,7 +459,7 @@ class MemoryBrowser(App):
 
         def run():
             for m in chosen:
-                self.store.pin(m.id, pin)
+                self._store.pin(m.id, pin)
             return chosen[0].id, f"{'Pinned' if pin else 'Unpinned'} {_count(chosen)}."
 
         self._write(run, clear_marks=True)
@@ -457,7 +475,7 @@ class MemoryBrowser(App):
 
             def run():
                 for m in chosen:
-                    self.store.update(m.id, privacy=level)
+                    self._store.update(m.id, privacy=level)
                 return chosen[0].id, f"{_count(chosen).capitalize()} now {level}."
 
             self._write(run, clear_marks=True)
@@ -470,18 +488,18 @@ class MemoryBrowser(App):
             return
 
         def run():
-            self.forgets.forget(chosen)
+            self._forgets.forget(chosen)
             return None, f"Forgot {_count(chosen)}. u brings it back until you close the browser."
 
         self._write(run, clear_marks=True)
 
     def action_undo(self) -> None:
-        if not self.forgets.can_undo:
+        if not self._forgets.can_undo:
             self.notify("Nothing to undo.")
             return
 
         def run():
-            back = self.forgets.undo()
+            back = self._forgets.undo()
             return (back[0].id if back else None), f"Brought back {_count(back)}."
 
         self._write(run)
@@ -500,7 +518,7 @@ class MemoryBrowser(App):
                 return
 
             def run():
-                items = memories if memories is not None else view.iter_view(self.store, filters, query)
+                items = memories if memories is not None else view.iter_view(self._store, filters, query)
                 return None, f"Exported {export_jsonl(items, path):,} memories to {path}."
 
             self._write(run)
@@ -523,7 +541,7 @@ class MemoryBrowser(App):
             return
         self.call_from_thread(self._after_write, keep_id, message, clear_marks)
 
-    def _after_write(self, keep_id: str | None, message: str, clear_marks: bool, severity: str = "information") -> None:
+    def _after_write(self, keep_id: str | None, message: str, clear_marks: bool, severity: SeverityLevel = "information") -> None:
         if clear_marks:
             self.marked.clear()
         self.notify(message, severity=severity, markup=False)

@@ -74,8 +74,8 @@ class DetailPane(ScrollView):
         # rendering does. One that fits is drawn again to the full width, with no scrollbar.
         # (Unlike a Static's layout, a detail that fits only at the full width gets a scrollbar.)
         bar = self.styles.scrollbar_size_vertical
-        lines = self._render(width - bar)
-        full = self._render(width) if len(lines) <= height else None
+        lines = self._strips(width - bar)
+        full = self._strips(width) if len(lines) <= height else None
         if full is not None and len(full) <= height:
             lines = full
         else:
@@ -84,7 +84,7 @@ class DetailPane(ScrollView):
         set_virtual_size(self, Size(width, len(lines)))
         self.refresh()
 
-    def _render(self, width: int) -> list[Strip]:
+    def _strips(self, width: int) -> list[Strip]:  # not _render: that is Widget's own
         return Visual.to_strips(self, visualize(self, self.content), width, None, self.visual_style)
 
     def _on_resize(self, event: Resize) -> None:
@@ -103,10 +103,10 @@ def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, ver
     head.append(f"  {memory.kind} · {memory.domain} · {memory.language}", style="bold")
     if memory.pinned:
         head.append("  ★ pinned", style="bold #FF9AA2")
-    left = [head, Text(PRIVACY_MEANING.get(memory.privacy, ""), style="italic #9a9aae"), Text(""), Text(memory.text)]
+    left: list[RenderableType] = [head, Text(PRIVACY_MEANING.get(memory.privacy, ""), style="italic #9a9aae"), Text(""), Text(memory.text)]
     if hit is not None:
         left += [Text(""), _heading("Why this result"), _why(hit)]
-    right = [_heading("Details"), _metadata(memory, weight, now), Text(""), _heading("Versions"),
+    right: list[RenderableType] = [_heading("Details"), _metadata(memory, weight, now), Text(""), _heading("Versions"),
              _versions(memory, versions)]
     layout = Table.grid(padding=(0, 3), expand=True)
     # Halves by ratio; width=1 is the least width Rich gives a column anyway, and saying so

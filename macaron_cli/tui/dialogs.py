@@ -68,8 +68,9 @@ class EditDialog(ModalScreen[dict | None]):
 
 
 class PrivacyDialog(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape", "cancel", "Cancel")] + [
-        Binding(str(i), f"choose({i - 1})", level, show=False) for i, level in enumerate(PRIVACY_LEVELS, 1)
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        *(Binding(str(i), f"choose({i - 1})", level, show=False) for i, level in enumerate(PRIVACY_LEVELS, 1)),
     ]
 
     def __init__(self, current: str, count: int = 1):

@@ -16,6 +16,8 @@ hovering, and RowHighlighted when the cursor moves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -216,7 +218,7 @@ class MemoryTable(ScrollView, can_focus=True):
     def _on_leave(self, event: events.Leave) -> None:
         self._set_hover(None)
 
-    def _on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
         row = self._row_under(event)
         if row is not None:
             self.cursor_row = row
@@ -224,8 +226,9 @@ class MemoryTable(ScrollView, can_focus=True):
 
     def _set_hover(self, row: int | None) -> None:
         if row != self._hover_row:
-            self._drawn.pop(self._hover_row, None)
-            self._drawn.pop(row, None)
+            for index in (self._hover_row, row):
+                if index is not None:
+                    self._drawn.pop(index, None)
             self._hover_row = row
             self.refresh()
 
@@ -271,6 +274,7 @@ class MemoryTable(ScrollView, can_focus=True):
         """One row (or the header) as DataTable drew it: each cell padded, on the row's stripe,
         under the hover and cursor styles; the cursor's colour wins over the cells' own."""
         component = self.get_component_rich_style
+        cells: Sequence[Cell]
         if index == HEADER:
             cells, stripe = self._labels, "table--header"
         else:

@@ -81,7 +81,7 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
         row.weight = store.weight(row.memory, now)
     # A memory that neither replaced one nor was replaced has no other versions: known now,
     # so the detail pane needs no query for most rows.
-    alone = {row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None}
+    alone: dict[str, tuple] = {row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None}
     return Page(rows, total, offset if not query else 0, query, replaced, alone)
 
 
@@ -115,7 +115,8 @@ def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
 
 def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[Memory], list[Memory]]:
     """The chain around `memory`: older versions it supersedes (newest first), and newer ones."""
-    older, seen, link = [], {memory.id}, memory.supersedes
+    older: list[Memory] = []
+    seen, link = {memory.id}, memory.supersedes
     while link and link not in seen and len(older) < limit:
         seen.add(link)
         found = store.list(1, 0, "id = " + quote(link))
@@ -123,7 +124,8 @@ def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[
             break
         older.append(found[0])
         link = found[0].supersedes
-    newer, link = [], memory.id
+    newer: list[Memory] = []
+    link = memory.id
     while link and len(newer) < limit:
         found = store.list(1, 0, "supersedes = " + quote(link))
         if not found or found[0].id in seen:
