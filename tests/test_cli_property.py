@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import inspect
+import types
 import typing
 from pathlib import Path
 
@@ -43,8 +44,9 @@ def parameters(callback) -> list[dict]:
         if not isinstance(info, (OptionInfo, ArgumentInfo)):
             continue
         kind = hints[name]
-        if typing.get_origin(kind) is typing.Union:
+        if typing.get_origin(kind) in (typing.Union, types.UnionType):  # Optional[X] or X | None
             kind = next(a for a in typing.get_args(kind) if a is not type(None))
+        assert kind in (bool, int, float, str, Path), f"{callback.__name__}({name}): no bad values for {kind}"
         found.append({"name": name, "kind": kind, "option": info.param_decls[0] if isinstance(info, OptionInfo) else None,
                       "required": info.default is ..., "min": getattr(info, "min", None), "max": getattr(info, "max", None)})
     return found
