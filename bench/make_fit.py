@@ -187,8 +187,9 @@ def main() -> int:
                 ok = out.get("tests") == "passed" and out.get("opened") is True
                 verified.append(ok)
                 row["make"] = out
-                print(f"  {'✓' if ok else '✗'} {row['idea']!r}: template {out.get('template')}, tests {out.get('tests')}, "
-                      f"opened {out.get('opened')}, title {out.get('title')!r}, {out['seconds']} s"
+                print(f"  {'✓' if ok else '✗'} {row['idea']!r}: template {out.get('template')}, "
+                      f"tests {out.get('tests')}, opened {out.get('opened')}, "
+                      f"title {out.get('title')!r}, {out['seconds']} s"
                       + ("" if ok else f"  {out.get('error') or ''}"))
         print(f"apps verified: {sum(verified)}/{len(verified)}")
     if args.json:

@@ -50,7 +50,8 @@ def main() -> None:
     embeddings.embed(["warm the model"])
     started = time.perf_counter()
     matrix = embeddings.embed([m["text"] for m in memories])
-    print(f"model: {embeddings.model_info()['name']}; {len(memories) / (time.perf_counter() - started):.0f} texts/s in one batch")
+    rate = len(memories) / (time.perf_counter() - started)
+    print(f"model: {embeddings.model_info()['name']}; {rate:.0f} texts/s in one batch")
     latencies, dense = [], {}
     for q in queries:
         t = time.perf_counter()
@@ -58,7 +59,8 @@ def main() -> None:
         latencies.append((time.perf_counter() - t) * 1000)
         dense[q["id"]] = [memories[i]["id"] for i in np.argsort(-(matrix @ vector), kind="stable")[: args.k]]
     latencies.sort()
-    print(f"query embedding: p50 {statistics.median(latencies):.1f} ms, p95 {latencies[int(0.95 * (len(latencies) - 1))]:.1f} ms")
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    print(f"query embedding: p50 {statistics.median(latencies):.1f} ms, p95 {p95:.1f} ms")
 
     results = {"dense": dense}
     with tempfile.TemporaryDirectory() as tmp:

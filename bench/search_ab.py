@@ -64,8 +64,8 @@ def main() -> None:
                 times[name].append(time.perf_counter() - started)
                 cpu[name] += time.process_time() - cpu_started
     for name in names:
-        print(f"{name:>14}: hybrid search p50 {scale.pct(times[name], 0.5):.1f} ms  p95 {scale.pct(times[name], 0.95):.1f} ms  "
-              f"CPU {1000 * cpu[name] / len(times[name]):.1f} ms/query")
+        print(f"{name:>14}: hybrid search p50 {scale.pct(times[name], 0.5):.1f} ms  "
+              f"p95 {scale.pct(times[name], 0.95):.1f} ms  CPU {1000 * cpu[name] / len(times[name]):.1f} ms/query")
 
 
 def _retrieval_at(revision: str):

@@ -23,7 +23,8 @@ from playwright.sync_api import sync_playwright
 def test_blank():
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path="/usr/bin/chromium",
-                              args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+                              args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                                    "--disable-background-networking"])
         b.new_page().goto("about:blank")
         b.close()
 '''

@@ -69,7 +69,8 @@ def synthetic(n: int, seed: int = 7):
         yield {
             "id": f"m_{i:09d}", "text": text, "language": "en",
             "domain": rnd.choice(DOMAINS), "kind": rnd.choice(KINDS), "privacy": rnd.choice(LEVELS),
-            "created_at": f"20{20 + i * 6 // n:02d}-{1 + i % 12:02d}-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00+00:00",
+            "created_at": f"20{20 + i * 6 // n:02d}-{1 + i % 12:02d}-{1 + i % 28:02d}"
+                          f"T{i % 24:02d}:{i % 60:02d}:00+00:00",
             "pinned": i % 211 == 0, "reward": (i % 5) / 4,
         }
 

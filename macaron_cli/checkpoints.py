@@ -192,7 +192,8 @@ class AppRepo:
                 raise UserError(f"{self.path.name} is in the middle of {what}; finish or abort it with git first.")
         if self.repo.head.is_detached:
             raise UserError(
-                f"{self.path.name} has a detached HEAD; check out a branch first (`git switch -c NAME` keeps your commits)."
+                f"{self.path.name} has a detached HEAD; "
+                "check out a branch first (`git switch -c NAME` keeps your commits)."
             )
         broken = self._branch_damage()
         if broken:
@@ -511,7 +512,8 @@ class AppRepo:
             if re.search(r"index file (smaller than expected|corrupt)|bad index|bad signature|index uses .* extension", stderr):
                 raise UserError(
                     f"the git index of {self.path.name} ({self.git_dir / 'index'}) is damaged; nothing was changed: "
-                    f"your files are as they were. Rebuild it with `rm {self.git_dir / 'index'} && git -C {self.path} reset`."
+                    "your files are as they were. "
+                    f"Rebuild it with `rm {self.git_dir / 'index'} && git -C {self.path} reset`."
                 ) from None
             if "index.lock" in stderr:
                 raise UserError(

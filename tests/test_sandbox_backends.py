@@ -131,7 +131,8 @@ def test_bubblewrap_with_network_reaches_this_machine(workdir, host_server):
 @pytest.mark.parametrize("backend", LOCAL_BACKENDS)
 def test_a_timeout_kills_the_whole_process_tree(backend, workdir):
     # A background grandchild keeps writing a tick; once the timeout hits, the ticks stop.
-    script = "(while true; do date +%s%N > tick; sleep 0.05; done) & (setsid sh -c 'while true; do date +%s%N > tock; sleep 0.05; done') & wait"
+    script = ("(while true; do date +%s%N > tick; sleep 0.05; done) & "
+              "(setsid sh -c 'while true; do date +%s%N > tock; sleep 0.05; done') & wait")
     result = BACKENDS[backend]().run(["sh", "-c", script], workdir, timeout=1.5)
     assert result.killed_reason == "timeout"
     assert not result.ok
@@ -239,7 +240,8 @@ def test_a_python_installed_under_tmp_runs_inside_bubblewrap(tmp_path, workdir):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=True, symlinks=True, with_pip=False).create(env_dir)
     (tmp_path / "secret.txt").write_text("not for apps")
-    probe = f"import sys, pathlib; print(sys.prefix, flush=True); pathlib.Path({str(env_dir / 'escape.txt')!r}).write_text('x')"
+    probe = ("import sys, pathlib; print(sys.prefix, flush=True); "
+             f"pathlib.Path({str(env_dir / 'escape.txt')!r}).write_text('x')")
     runner = (
         "import sys, json, pathlib\n"
         "from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox\n"

@@ -25,7 +25,8 @@ from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS, now_iso
 EXTRACT_SYSTEM = """You extract memories for a personal assistant. From the person's latest message,
 list facts and preferences about the person worth remembering for months (not small talk,
 not questions). Reply with JSON only:
-{"memories": [{"text": "...", "kind": "fact|preference", "domain": "food|health|fitness|travel|finance|work|family|hobby|general",
+{"memories": [{"text": "...", "kind": "fact|preference", \
+"domain": "food|health|fitness|travel|finance|work|family|hobby|general",
 "language": "en|ja|ko|zh|tl|...", "privacy": "public|personal|private|secret", "event_at": "ISO date or null",
 "stressed": true|false, "supersedes": "id of a known memory this replaces, or null"}]}
 Privacy: personal by default; private for health conditions, money, relationships, exact

@@ -98,7 +98,8 @@ def _ask_one(question: Question, ask, say) -> str:
             say("Commands can wait until after the quiz: answer the question, Enter to pass, or 'skip'.")
             continue
         if question.key == "language" and answer and language_code(answer) is None:
-            say("I don't know that language: give a code like en, ja, pt-BR or a name like Japanese (Enter for English).")
+            say("I don't know that language: give a code like en, ja, pt-BR "
+                "or a name like Japanese (Enter for English).")
             continue
         if not question.options:
             return answer

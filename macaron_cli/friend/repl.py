@@ -126,7 +126,8 @@ class Repl:
 
     def check_stale(self, memory, record) -> None:
         """Before leaning on an old, important fact: still true? Record the answer."""
-        answer = self.ask(f"Before I rely on this — “{memory.text}” (noted {memory.created_at[:10]}) — is it still true? (y / n / what changed)")
+        answer = self.ask(f"Before I rely on this — “{memory.text}” (noted {memory.created_at[:10]}) — "
+                          "is it still true? (y / n / what changed)")
         if not answer:
             return
         from macaron_cli.ledger.signals import memory_checked

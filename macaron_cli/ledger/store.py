@@ -22,7 +22,8 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY,
   time TEXT NOT NULL,
-  kind TEXT NOT NULL,      -- brief, answer, app_made, checkpoint, run, rollback, deleted, rate, good, bad, verified, data, reward
+  kind TEXT NOT NULL,      -- brief, answer, app_made, checkpoint, run, rollback, deleted, rate,
+                           -- good, bad, verified, data, reward
   subject TEXT NOT NULL,   -- the node the event is about, e.g. app:water-tracker
   value REAL,              -- the signal, where there is one (stars, +1/-1, bytes)
   data TEXT                -- JSON details

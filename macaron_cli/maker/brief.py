@@ -58,7 +58,8 @@ class Brief:
             "# Brief (private: never commit this file)", "",
             f"The person asked for: {self.idea}", "",
             f"- Language of every UI text: {self.language}",
-            f"- Accent colour: {self.accent} (the `--macaron-accent` CSS variable; never edit static/macaron-tokens.css)",
+            f"- Accent colour: {self.accent} "
+            "(the `--macaron-accent` CSS variable; never edit static/macaron-tokens.css)",
             f"- Units: {self.settings['units']}; currency: {self.settings['currency']}; "
             "dates in the language's own format",
         ]

@@ -100,5 +100,6 @@ def _probe() -> str | None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap does not start ({exc})"
     if done.returncode != 0:
-        return f"bwrap cannot create namespaces here ({done.stderr.strip() or done.returncode}); enable unprivileged user namespaces"
+        return (f"bwrap cannot create namespaces here ({done.stderr.strip() or done.returncode}); "
+                "enable unprivileged user namespaces")
     return None

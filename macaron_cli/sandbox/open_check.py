@@ -57,7 +57,8 @@ MISSING_GLYPHS_JS = r"""(limit) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const el = walker.currentNode.parentElement;
-    if (el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden') add(walker.currentNode.textContent, el);
+    if (el && el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+      add(walker.currentNode.textContent, el);
   }
   document.querySelectorAll('input[placeholder], textarea[placeholder]').forEach((el) => add(el.placeholder, el));
   const canvas = document.createElement('canvas');

@@ -4,8 +4,9 @@ Stateless: each reply is decided from the request alone (FACTS.md), so retries a
 SDK's extra requests never break the script.
 - A subagent's request is recognised by the task text the main agent gave it (its first
   user message); the main agent's by the phase prompt and the assistant turns since.
-- Build: the main agent asks the memory for more context, then delegates to `frontend` (writes a page note) and `backend` (adds a
-  test that fails on purpose); verification then fails.
+- Build: the main agent asks the memory for more context, then delegates to `frontend`
+  (writes a page note) and `backend` (adds a test that fails on purpose); verification
+  then fails.
 - Fix: the verification report comes back; the main agent delegates to `backend`, which
   reads and rewrites the test so it passes.
 """
