@@ -169,9 +169,11 @@ def add_random_vectors(store) -> None:
     from macaron_cli.memory.embeddings import DIM
 
     rng = np.random.default_rng(3)
-    n = store.count()
-    for lo in range(0, n, 20000):
-        ids = [m["id"] for m in store._table.search().select(["id"]).offset(lo).limit(20000).to_list()]
+    # Every id is read before the first update: merge_insert rewrites the rows it updates,
+    # so paging by offset while updating would visit some rows twice and others never.
+    all_ids = store._table.to_arrow().column("id").to_pylist()
+    for lo in range(0, len(all_ids), 20000):
+        ids = all_ids[lo : lo + 20000]
         vectors = rng.standard_normal((len(ids), DIM)).astype("float32")
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=pa.list_(pa.float32(), DIM))})
