@@ -35,13 +35,27 @@ TOPICS = {
     "work": ["the quarterly report", "my manager", "the launch", "standup", "the new client"],
     "hobby": ["the cello", "watercolours", "chess", "gardening", "photography", "knitting"],
 }
-VERBS = ["loves", "is trying", "talked about", "wants to plan", "worries about", "enjoys", "is learning about",
-         "had dinner with", "went on a trip with", "bought a gift for"]
+VERBS = [
+    "loves",
+    "is trying",
+    "talked about",
+    "wants to plan",
+    "worries about",
+    "enjoys",
+    "is learning about",
+    "had dinner with",
+    "went on a trip with",
+    "bought a gift for",
+]
 QUESTIONS = [
-    "Any ideas for dinner tonight?", "How should I train for my next race?",
-    "What should I pack for the trip?", "What could I get my sister for her birthday?",
-    "I'm stressed about work, any advice?", "Suggest a weekend hobby plan",
-    "Can you suggest a snack for my hike?", "What was I learning on the cello?",
+    "Any ideas for dinner tonight?",
+    "How should I train for my next race?",
+    "What should I pack for the trip?",
+    "What could I get my sister for her birthday?",
+    "I'm stressed about work, any advice?",
+    "Suggest a weekend hobby plan",
+    "Can you suggest a snack for my hike?",
+    "What was I learning on the cello?",
 ]
 
 
@@ -52,8 +66,10 @@ def synthetic_memories(n: int, seed: int = 7):
         domain = rng.choice(domains)
         thing = rng.choice(TOPICS[domain])
         yield {
-            "text": f"{rng.choice(VERBS).capitalize()} {thing}, about {domain} (note {i})", "domain": domain,
-            "kind": rng.choice(["fact", "preference", "episode"]), "source": "import",
+            "text": f"{rng.choice(VERBS).capitalize()} {thing}, about {domain} (note {i})",
+            "domain": domain,
+            "kind": rng.choice(["fact", "preference", "episode"]),
+            "source": "import",
             "privacy": rng.choice(["public", "personal", "personal", "private"]),
         }
 
@@ -77,8 +93,10 @@ def main() -> None:
     started = time.perf_counter()
     store = MemoryStore.open()
     store.add_many(synthetic_memories(args.memories))
-    print(f"store: {store.count()} memories written in {time.perf_counter() - started:.1f}s; "
-          f"vectors {'on' if store.vectors else 'off (MACARON_EMBEDDINGS=off or the extra is not installed)'}")
+    print(
+        f"store: {store.count()} memories written in {time.perf_counter() - started:.1f}s; "
+        f"vectors {'on' if store.vectors else 'off (MACARON_EMBEDDINGS=off or the extra is not installed)'}"
+    )
 
     def respond(req):
         if "You extract memories" in req.system:
@@ -131,13 +149,19 @@ def main() -> None:
         return statistics.quantiles(values, n=100)[q - 1] if len(values) > 1 else values[0]
 
     added = statistics.median(with_ms) - statistics.median(without_ms)
-    print(f"turns: {args.turns} each way; memories recalled per turn: {statistics.mean(recalled):.1f}; "
-          f"learned in the background meanwhile: {learned}")
+    print(
+        f"turns: {args.turns} each way; memories recalled per turn: {statistics.mean(recalled):.1f}; "
+        f"learned in the background meanwhile: {learned}"
+    )
     print(f"first recall of the session (cold): {first_search_ms:.0f} ms")
-    print(f"time to first token, memory work disabled: p50 {statistics.median(without_ms):.0f} ms, "
-          f"p95 {p(without_ms, 95):.0f} ms")
-    print(f"time to first token, with memory:          p50 {statistics.median(with_ms):.0f} ms, "
-          f"p95 {p(with_ms, 95):.0f} ms")
+    print(
+        f"time to first token, memory work disabled: p50 {statistics.median(without_ms):.0f} ms, "
+        f"p95 {p(without_ms, 95):.0f} ms"
+    )
+    print(
+        f"time to first token, with memory:          p50 {statistics.median(with_ms):.0f} ms, "
+        f"p95 {p(with_ms, 95):.0f} ms"
+    )
     print(f"memory adds (p50): {added:.0f} ms  (target ≤ {TARGET_MS} ms: {'met' if added <= TARGET_MS else 'NOT met'})")
 
 

@@ -31,13 +31,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from macaron_cli.checkpoints import AppRepo
 
 DATA = "data/app.db"
-GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@localhost",
-           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@localhost"}
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@localhost",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@localhost",
+}
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
-                          env=GIT_ENV).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=GIT_ENV
+    ).stdout.strip()
 
 
 def make_repo(path: Path, files: int) -> None:
@@ -85,12 +91,19 @@ def bench_size(files: int, rounds: int, root: Path) -> dict[str, tuple[float, fl
     times = {"checkpoint": ([], []), "rollback": ([], [])}
     for r in range(rounds):
         ops = {
-            "checkpoint": (lambda r=r: repo.checkpoint("build", f"round {r}"),
-                           lambda r=r: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", f"round {r}"))),
-            "rollback": (lambda: repo.rollback(to=first),
-                         lambda: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", "pre-rollback"),
-                                  git(raw, "read-tree", "-u", "--reset", raw_first),
-                                  git(raw, "commit", "-q", "-m", "rollback"))),
+            "checkpoint": (
+                lambda r=r: repo.checkpoint("build", f"round {r}"),
+                lambda r=r: (git(raw, "add", "-A"), git(raw, "commit", "-q", "-m", f"round {r}")),
+            ),
+            "rollback": (
+                lambda: repo.rollback(to=first),
+                lambda: (
+                    git(raw, "add", "-A"),
+                    git(raw, "commit", "-q", "-m", "pre-rollback"),
+                    git(raw, "read-tree", "-u", "--reset", raw_first),
+                    git(raw, "commit", "-q", "-m", "rollback"),
+                ),
+            ),
         }
         for op, (ours_op, raw_op) in ops.items():
             edit(ours, files, r * 2 + (op == "rollback"))  # rollback: dirty state it must save
@@ -115,7 +128,10 @@ def main() -> None:
         for files in (int(s) for s in args.sizes.split(",")):
             for op, (ours, raw) in bench_size(files, args.rounds, root).items():
                 worst = max(worst, ours / raw)
-                print(f"{files:>6}  {op:<10}  {ours * 1000:>8.1f}ms  {raw * 1000:>8.1f}ms  {ours / raw:>5.2f}x", flush=True)
+                print(
+                    f"{files:>6}  {op:<10}  {ours * 1000:>8.1f}ms  {raw * 1000:>8.1f}ms  {ours / raw:>5.2f}x",
+                    flush=True,
+                )
         print(f"worst ratio {worst:.2f}x (target <= 1.50x): {'met' if worst <= 1.5 else 'NOT met'}")
     finally:
         shutil.rmtree(root, ignore_errors=True)

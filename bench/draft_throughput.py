@@ -43,9 +43,26 @@ def start_engine() -> tuple[subprocess.Popen, str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", smollm2_gguf(), "--model_alias", "smollm2",
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--verbose", "false"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            smollm2_gguf(),
+            "--model_alias",
+            "smollm2",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+            "--verbose",
+            "false",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(240):
         try:
@@ -67,12 +84,23 @@ def direct(http: httpx.Client, url: str, model: str, api: str, max_tokens: int) 
     """The same request with nothing of macaron: raw SSE lines, count text deltas."""
     if api == "openai":
         path = "/v1/chat/completions"
-        body = {"model": model, "max_tokens": max_tokens, "stream": True, "temperature": 0,
-                "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": PROMPT}]}
+        body = {
+            "model": model,
+            "max_tokens": max_tokens,
+            "stream": True,
+            "temperature": 0,
+            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": PROMPT}],
+        }
     else:
         path = "/v1/messages"
-        body = {"model": model, "max_tokens": max_tokens, "stream": True, "temperature": 0, "system": SYSTEM,
-                "messages": [{"role": "user", "content": PROMPT}]}
+        body = {
+            "model": model,
+            "max_tokens": max_tokens,
+            "stream": True,
+            "temperature": 0,
+            "system": SYSTEM,
+            "messages": [{"role": "user", "content": PROMPT}],
+        }
     started = time.perf_counter()
     tokens = 0
     with http.stream("POST", url + path, json=body, headers={"anthropic-version": "2023-06-01"}) as response:
@@ -115,16 +143,21 @@ def main() -> None:
             order = ["macaron", "direct"] if n % 2 == 0 else ["direct", "macaron"]
             rates = {}
             for which in order:
-                tokens, seconds = (through_macaron(client, args.max_tokens) if which == "macaron"
-                                   else direct(http, url, client.model, client.api, args.max_tokens))
+                tokens, seconds = (
+                    through_macaron(client, args.max_tokens)
+                    if which == "macaron"
+                    else direct(http, url, client.model, client.api, args.max_tokens)
+                )
                 rates[which] = tokens / seconds
             ratios.append(rates["macaron"] / rates["direct"])
             ours_all.append(rates["macaron"])
             theirs_all.append(rates["direct"])
             print(f"{n + 1:>5}  {rates['macaron']:>13.1f}  {rates['direct']:>12.1f}  {ratios[-1]:.3f}")
         ratio = statistics.median(ratios)
-        print(f"median: macaron {statistics.median(ours_all):.1f} tok/s, direct {statistics.median(theirs_all):.1f} "
-              f"tok/s, ratio {ratio:.3f} (target ≥ 0.90: {'met' if ratio >= 0.9 else 'NOT met'})")
+        print(
+            f"median: macaron {statistics.median(ours_all):.1f} tok/s, direct {statistics.median(theirs_all):.1f} "
+            f"tok/s, ratio {ratio:.3f} (target ≥ 0.90: {'met' if ratio >= 0.9 else 'NOT met'})"
+        )
     finally:
         if proc:
             proc.terminate()

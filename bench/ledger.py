@@ -71,7 +71,9 @@ def bench_why(home: Path, events: int) -> None:
     for i in range(1, events + 1):
         kind = rng.choice(("request", "answer", "run", "rate", "checkpoint"))
         subject = node("answer" if kind in ("request", "answer") else "app", f"x{i // 3}")
-        data = json.dumps({"endpoint": "https://api.anthropic.com", "purpose": "chat", "cloud": True} if kind == "request" else {})
+        data = json.dumps(
+            {"endpoint": "https://api.anthropic.com", "purpose": "chat", "cloud": True} if kind == "request" else {}
+        )
         event_rows.append((i, "2026-12-02T10:00:00+00:00", kind, subject, None, data))
         if kind == "request":
             for m in rng.sample(memory_ids, 3):
@@ -84,8 +86,13 @@ def bench_why(home: Path, events: int) -> None:
     db.close()
     print(f"built {events:,} events in {time.perf_counter() - t0:.1f} s ({os.path.getsize(path) / 1e6:.0f} MB)")
     ledger = Ledger.open(path.parent)
-    signals.brief_made("tea-log", privacy.release([Memory(text="t", id=memory_ids[0])], CLOUD),
-                       template="habit-tracker", domain="food", ledger=ledger)
+    signals.brief_made(
+        "tea-log",
+        privacy.release([Memory(text="t", id=memory_ids[0])], CLOUD),
+        template="habit-tracker",
+        domain="food",
+        ledger=ledger,
+    )
     for target in (memory_ids[0], "tea-log", "last"):
         samples = []
         for _ in range(20):

@@ -105,19 +105,33 @@ def choose_all() -> list[dict]:
     for idea, lang, family in CORPUS:
         chosen = choose_template(idea, templates=load_templates())
         title = idea_title(idea)
-        rows.append({"idea": idea, "lang": lang, "want": family, "got": chosen.name, "fit": chosen.fit,
-                     "similarity": chosen.similarity, "title": title,
-                     "generic_title": title.casefold() in every_generic})
+        rows.append(
+            {
+                "idea": idea,
+                "lang": lang,
+                "want": family,
+                "got": chosen.name,
+                "fit": chosen.fit,
+                "similarity": chosen.similarity,
+                "title": title,
+                "generic_title": title.casefold() in every_generic,
+            }
+        )
     del templates
     return rows
 
 
 def make_offline(idea: str, home: Path) -> dict:
-    env = {**os.environ, "MACARON_HOME": str(home), "MACARON_APPS_DIR": str(home / "apps"),
-           "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "MACARON_HOME": str(home), "MACARON_APPS_DIR": str(home / "apps"), "PYTHONPATH": str(ROOT)}
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "macaron_cli", "make", "--offline", "--json", "--yes", idea],
-                          capture_output=True, text=True, env=env, timeout=600, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "macaron_cli", "make", "--offline", "--json", "--yes", idea],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
     try:
         out = json.loads(done.stdout)
     except ValueError:
@@ -164,33 +178,43 @@ def main() -> int:
     for r in rows:
         mark = "✓" if r["got"] == r["want"] else "✗"
         sim = f"{r['similarity']:.2f}" if r["similarity"] is not None else "  - "
-        print(f"  {mark} {r['lang']} {r['got']:<13} {r['fit']:<4} {sim}  {r['idea']}  → {r['title']!r}"
-              + ("" if mark == "✓" else f"  (want {r['want']})"))
+        print(
+            f"  {mark} {r['lang']} {r['got']:<13} {r['fit']:<4} {sim}  {r['idea']}  → {r['title']!r}"
+            + ("" if mark == "✓" else f"  (want {r['want']})")
+        )
     for lang in sorted({r["lang"] for r in rows}):
         some = [r for r in rows if r["lang"] == lang]
         print(f"  {lang}: {sum(r['got'] == r['want'] for r in some)}/{len(some)}")
     print(f"template fit: {right}/{len(rows)} = {100 * right / len(rows):.1f}%")
-    print(f"weak fits: {sum(r['fit'] == 'weak' for r in rows)} "
-          f"(of them wrong: {sum(r['fit'] == 'weak' and r['got'] != r['want'] for r in rows)})")
-    print(f"titles that repeat a template's generic title: {len(generic)}"
-          + "".join(f"\n  {r['idea']!r} → {r['title']!r}" for r in generic))
+    print(
+        f"weak fits: {sum(r['fit'] == 'weak' for r in rows)} "
+        f"(of them wrong: {sum(r['fit'] == 'weak' and r['got'] != r['want'] for r in rows)})"
+    )
+    print(
+        f"titles that repeat a template's generic title: {len(generic)}"
+        + "".join(f"\n  {r['idea']!r} → {r['title']!r}" for r in generic)
+    )
 
     n = len(rows) if args.verify == "all" else int(args.verify)
     verified = []
     if n > 0:
         chosen = sample(rows, n)
-        print(f"verifying {len(chosen)} of {len(rows)} apps (make --offline --json each"
-              + ("" if len(chosen) == len(rows) else "; a sample: --verify all for every one") + ")")
+        print(
+            f"verifying {len(chosen)} of {len(rows)} apps (make --offline --json each"
+            + ("" if len(chosen) == len(rows) else "; a sample: --verify all for every one")
+            + ")"
+        )
         with tempfile.TemporaryDirectory(prefix="macaron-make-fit-") as home:
             for row in chosen:
                 out = make_offline(row["idea"], Path(home))
                 ok = out.get("tests") == "passed" and out.get("opened") is True
                 verified.append(ok)
                 row["make"] = out
-                print(f"  {'✓' if ok else '✗'} {row['idea']!r}: template {out.get('template')}, "
-                      f"tests {out.get('tests')}, opened {out.get('opened')}, "
-                      f"title {out.get('title')!r}, {out['seconds']} s"
-                      + ("" if ok else f"  {out.get('error') or ''}"))
+                print(
+                    f"  {'✓' if ok else '✗'} {row['idea']!r}: template {out.get('template')}, "
+                    f"tests {out.get('tests')}, opened {out.get('opened')}, "
+                    f"title {out.get('title')!r}, {out['seconds']} s" + ("" if ok else f"  {out.get('error') or ''}")
+                )
         print(f"apps verified: {sum(verified)}/{len(verified)}")
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))

@@ -48,20 +48,30 @@ class TimedServer(ModelServer):
         def respond(req):
             self.arrivals.append(time.time())
             return responder(req)
+
         return respond
 
 
-MEMORIES = ["I wake at six and stretch before my first coffee", "I drink two litres of water a day",
-            "My morning run is five kilometres"]
+MEMORIES = [
+    "I wake at six and stretch before my first coffee",
+    "I drink two litres of water a day",
+    "My morning run is five kilometres",
+]
 
 
 def _env(home: Path, server=None) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ANTHROPIC_", "MACARON_")) and k != "PYTHONDONTWRITEBYTECODE"}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("ANTHROPIC_", "MACARON_")) and k != "PYTHONDONTWRITEBYTECODE"
+    }
     if "MACARON_EMBEDDINGS" in os.environ:  # a choice about this machine, not about a home
         env["MACARON_EMBEDDINGS"] = os.environ["MACARON_EMBEDDINGS"]
-    env.update(MACARON_HOME=str(home / "home"), MACARON_APPS_DIR=str(home / "apps"),
-               PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""))
+    env.update(
+        MACARON_HOME=str(home / "home"),
+        MACARON_APPS_DIR=str(home / "apps"),
+        PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
+    )
     if server:
         env.update(ANTHROPIC_BASE_URL=server.url, ANTHROPIC_API_KEY="bench")
     return env
@@ -69,8 +79,9 @@ def _env(home: Path, server=None) -> dict:
 
 def _make(args: list[str], env: dict) -> tuple[float, dict, Path]:
     start = time.time()
-    run = subprocess.run([sys.executable, "-m", "macaron_cli", "make", *args, "--yes", "--json"],
-                         env=env, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "macaron_cli", "make", *args, "--yes", "--json"], env=env, capture_output=True, text=True
+    )
     wall = time.time() - start
     try:
         out = json.loads(run.stdout)
@@ -99,8 +110,10 @@ def first_request_and_orchestration(work: Path) -> dict:
 def first_request_with_memories(work: Path) -> float:
     with TimedServer(lambda req: Reply.text("Built.")) as server:
         env = _env(work, server)
-        remember = "import sys\nfrom macaron_cli.memory import MemoryStore\ns = MemoryStore.open()\n" \
-                   "for text in sys.argv[1:]:\n    s.add(text)\n"
+        remember = (
+            "import sys\nfrom macaron_cli.memory import MemoryStore\ns = MemoryStore.open()\n"
+            "for text in sys.argv[1:]:\n    s.add(text)\n"
+        )
         subprocess.run([sys.executable, "-c", remember, *MEMORIES], env=env, check=True)
         start, _, _ = _make(["a habit tracker for my mornings", "--max-rounds", "0"], env)
     return server.arrivals[0] - start
@@ -132,8 +145,11 @@ def offline_make(work: Path) -> dict:
     os.environ.update(_env(work))
     start = time.time()
     verify_app(app, screenshot=True)
-    return {"offline_make_s": state["wall"], "verify_alone_s": time.time() - start,
-            "verify_in_make_s": state["timings"].get("verify", 0.0)}
+    return {
+        "offline_make_s": state["wall"],
+        "verify_alone_s": time.time() - start,
+        "verify_in_make_s": state["timings"].get("verify", 0.0),
+    }
 
 
 def main() -> None:
@@ -142,8 +158,16 @@ def main() -> None:
     runs = parser.parse_args().runs
     compileall.compile_dir(REPO / "macaron_cli", quiet=1)
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-    rows = {"first_request_s": [], "sdk_floor_s": [], "with_memories_s": [], "orchestration_s": [], "total_s": [], "verify_s": [],
-            "offline_make_s": [], "verify_alone_s": []}
+    rows = {
+        "first_request_s": [],
+        "sdk_floor_s": [],
+        "with_memories_s": [],
+        "orchestration_s": [],
+        "total_s": [],
+        "verify_s": [],
+        "offline_make_s": [],
+        "verify_alone_s": [],
+    }
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
             a = first_request_and_orchestration(Path(tmp) / "a")
@@ -157,18 +181,26 @@ def main() -> None:
                 rows[key].append(b[key])
     med = {k: statistics.median(v) for k, v in rows.items() if v}
     print(f"runs: {runs} (median of each)")
-    print(f"command → first model request: {med['first_request_s']:.2f} s   "
-          f"(bare SDK query() floor: {med['sdk_floor_s']:.2f} s)   target ≤ 3 s: "
-          f"{'OK' if med['first_request_s'] <= 3 else 'MISSED'}")
+    print(
+        f"command → first model request: {med['first_request_s']:.2f} s   "
+        f"(bare SDK query() floor: {med['sdk_floor_s']:.2f} s)   target ≤ 3 s: "
+        f"{'OK' if med['first_request_s'] <= 3 else 'MISSED'}"
+    )
     from macaron_cli.memory.embeddings import available
 
-    print(f"  with memories ({'vector + keyword' if available() else 'keyword'} search): "
-          f"{med['with_memories_s']:.2f} s   target ≤ 3 s: {'OK' if med['with_memories_s'] <= 3 else 'MISSED'}")
-    print(f"agent make, total {med['total_s']:.2f} s = verification {med['verify_s']:.2f} s "
-          f"+ orchestration {med['orchestration_s']:.2f} s (scripted model: ~0 s model time)")
-    print(f"offline make, idea → verified app: {med['offline_make_s']:.2f} s   "
-          f"(verification alone: {med['verify_alone_s']:.2f} s)   target ≤ 15 s: "
-          f"{'OK' if med['offline_make_s'] <= 15 else 'MISSED'}")
+    print(
+        f"  with memories ({'vector + keyword' if available() else 'keyword'} search): "
+        f"{med['with_memories_s']:.2f} s   target ≤ 3 s: {'OK' if med['with_memories_s'] <= 3 else 'MISSED'}"
+    )
+    print(
+        f"agent make, total {med['total_s']:.2f} s = verification {med['verify_s']:.2f} s "
+        f"+ orchestration {med['orchestration_s']:.2f} s (scripted model: ~0 s model time)"
+    )
+    print(
+        f"offline make, idea → verified app: {med['offline_make_s']:.2f} s   "
+        f"(verification alone: {med['verify_alone_s']:.2f} s)   target ≤ 15 s: "
+        f"{'OK' if med['offline_make_s'] <= 15 else 'MISSED'}"
+    )
     print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 

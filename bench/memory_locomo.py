@@ -79,8 +79,12 @@ def evaluate(name: str, search, items) -> dict:
             bucket["r10"].append(len(evidence & set(found[:10])) / len(evidence))
             bucket["h10"].append(1.0 if evidence & set(found[:10]) else 0.0)
     latencies.sort()
-    return {"name": name, "cats": per_cat, "p50": statistics.median(latencies) * 1000,
-            "p95": latencies[int(0.95 * (len(latencies) - 1))] * 1000}
+    return {
+        "name": name,
+        "cats": per_cat,
+        "p50": statistics.median(latencies) * 1000,
+        "p95": latencies[int(0.95 * (len(latencies) - 1))] * 1000,
+    }
 
 
 def report(result: dict) -> None:
@@ -88,8 +92,10 @@ def report(result: dict) -> None:
     line = f"{result['name']:<8}"
     for c in (*CATEGORIES, "all"):
         b = cats[c]
-        line += f" | {c!s:>3} n={len(b['r5']):<4} R@5 {100 * statistics.mean(b['r5']):5.1f} " \
-                f"R@10 {100 * statistics.mean(b['r10']):5.1f} H@10 {100 * statistics.mean(b['h10']):5.1f}"
+        line += (
+            f" | {c!s:>3} n={len(b['r5']):<4} R@5 {100 * statistics.mean(b['r5']):5.1f} "
+            f"R@10 {100 * statistics.mean(b['r10']):5.1f} H@10 {100 * statistics.mean(b['h10']):5.1f}"
+        )
     print(line)
     print(f"{'':<8}   query p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms")
 
@@ -113,17 +119,24 @@ def main() -> None:
     start = time.perf_counter()
     n_turns = 0
     for i, sample in enumerate(samples):
-        rows = [{"id": d, "text": t, "created_at": w, "meta": {"session": s}} for d, t, w, s in turns(sample["conversation"])]
+        rows = [
+            {"id": d, "text": t, "created_at": w, "meta": {"session": s}}
+            for d, t, w, s in turns(sample["conversation"])
+        ]
         n_turns += len(rows)
         stores[i] = MemoryStore.open(work / f"conv{i}")
         stores[i].add_many({**r, "kind": "episode", "source": "import"} for r in rows)
         baselines[i] = build_baseline(baseline_db, f"conv{i}", [{"id": r["id"], "text": r["text"]} for r in rows])
         items += [(q, c, e, i) for q, c, e in questions(sample)]
-    print(f"LoCoMo {Path(args.data).name}: {len(samples)} conversations, {n_turns} turns, {len(items)} questions "
-          f"(categories 1-4); keyword import {time.perf_counter() - start:.1f} s")
+    print(
+        f"LoCoMo {Path(args.data).name}: {len(samples)} conversations, {n_turns} turns, {len(items)} questions "
+        f"(categories 1-4); keyword import {time.perf_counter() - start:.1f} s"
+    )
 
-    results = [evaluate("fts", lambda conv, q, k: baselines[conv](q, k), items),
-               evaluate("macaron", lambda conv, q, k: [h.memory.id for h in stores[conv].search(q, k=k)], items)]
+    results = [
+        evaluate("fts", lambda conv, q, k: baselines[conv](q, k), items),
+        evaluate("macaron", lambda conv, q, k: [h.memory.id for h in stores[conv].search(q, k=k)], items),
+    ]
 
     os.environ.pop("MACARON_EMBEDDINGS")
     if not args.no_embeddings and embeddings.available():
@@ -131,8 +144,10 @@ def main() -> None:
         hybrid = {}
         for i, sample in enumerate(samples):
             hybrid[i] = MemoryStore.open(work / f"hybrid{i}")
-            hybrid[i].add_many({"id": d, "text": t, "created_at": w, "meta": {"session": s}, "kind": "episode",
-                                "source": "import"} for d, t, w, s in turns(sample["conversation"]))
+            hybrid[i].add_many(
+                {"id": d, "text": t, "created_at": w, "meta": {"session": s}, "kind": "episode", "source": "import"}
+                for d, t, w, s in turns(sample["conversation"])
+            )
         print(f"hybrid import (embedding every turn) {time.perf_counter() - start:.1f} s")
         results.append(evaluate("hybrid", lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k)], items))
     elif not args.no_embeddings:

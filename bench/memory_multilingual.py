@@ -39,9 +39,11 @@ def main() -> None:
     args = parser.parse_args()
     data = json.loads(args.data.read_text())
     memories, queries = data["memories"], data["queries"]
-    print(f"{args.data.name}: {len(memories)} memories, {len(queries)} questions "
-          f"({', '.join(f'{k} {v}' for k, v in Counter(q['kind'] for q in queries).items())}); "
-          f"load average {os.getloadavg()[0]:.2f}")
+    print(
+        f"{args.data.name}: {len(memories)} memories, {len(queries)} questions "
+        f"({', '.join(f'{k} {v}' for k, v in Counter(q['kind'] for q in queries).items())}); "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
 
     import numpy as np
 
@@ -73,8 +75,10 @@ def main() -> None:
             t = time.perf_counter()
             store.add_many(dict(m) for m in memories)
             if name == "hybrid":
-                print(f"import with vectors: {len(memories) / (time.perf_counter() - t):.0f} memories/s "
-                      f"({len(memories)} memories)")
+                print(
+                    f"import with vectors: {len(memories) / (time.perf_counter() - t):.0f} memories/s "
+                    f"({len(memories)} memories)"
+                )
             results[name] = {q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k)] for q in queries}
 
     print(f"\nhit@{args.k}      " + "".join(f"{k:>14}" for k in (*KINDS, "same-language", "all")))
@@ -88,8 +92,10 @@ def main() -> None:
     if args.misses:
         for q in queries:
             if not set(results["hybrid"][q["id"]]) & set(q["expect"]):
-                print(f"  miss {q['id']} {q['kind']} {q['language']}: {q['query']!r} → expected {q['expect']}, "
-                      f"got {results['hybrid'][q['id']]}")
+                print(
+                    f"  miss {q['id']} {q['kind']} {q['language']}: {q['query']!r} → expected {q['expect']}, "
+                    f"got {results['hybrid'][q['id']]}"
+                )
 
 
 if __name__ == "__main__":

@@ -46,8 +46,10 @@ def measure(label: str, uri: str, args, qs: list[str]) -> None:
         begin = time.perf_counter()
         store.add(f"one more memory after the import, number {i}, about the garden")
         adds.append(time.perf_counter() - begin)
-    print(f"  add (one memory)             p50 {pct(adds, 0.5):7.1f} ms  p95 {pct(adds, 0.95):7.1f} ms  "
-          f"mean {statistics.mean(adds) * 1000:.1f} ms  ({args.adds} adds)")
+    print(
+        f"  add (one memory)             p50 {pct(adds, 0.5):7.1f} ms  p95 {pct(adds, 0.95):7.1f} ms  "
+        f"mean {statistics.mean(adds) * 1000:.1f} ms  ({args.adds} adds)"
+    )
     if args.hybrid:
         from macaron_cli.memory import embeddings
 

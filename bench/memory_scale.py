@@ -37,7 +37,14 @@ WORDS = {
     "fitness": "running marathon gym yoga knee swim bike stretch steps weight coach".split(),
     "finance": "budget rent savings tax invoice card bank loan pension insurance".split(),
 }
-CJK = ["カフェインが苦手", "京都で抹茶を飲んだ", "我对花生过敏", "每天早上喝绿茶", "자전거를 타고 출근", "김치를 좋아해요"]
+CJK = [
+    "カフェインが苦手",
+    "京都で抹茶を飲んだ",
+    "我对花生过敏",
+    "每天早上喝绿茶",
+    "자전거를 타고 출근",
+    "김치를 좋아해요",
+]
 VERBS = "likes hates planned remembered bought booked forgot enjoyed needs wants".split()
 
 
@@ -47,11 +54,17 @@ def synthetic(n: int, seed: int = 7):
     for i in range(n):
         domain = rng.choice(domains)
         words = rng.sample(WORDS[domain], 3) + rng.sample(WORDS[rng.choice(domains)], 2)
-        text = f"note {i}: I {rng.choice(VERBS)} the {words[0]} and {words[1]} with {words[2]}, also {words[3]} {words[4]}"
+        text = (
+            f"note {i}: I {rng.choice(VERBS)} the {words[0]} and {words[1]} with {words[2]}, also {words[3]} {words[4]}"
+        )
         if rng.random() < 0.1:
             text += " " + rng.choice(CJK)
-        yield {"id": f"s{i:07d}", "text": text, "domain": domain,
-               "created_at": f"20{rng.randint(18, 26)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T12:00:00Z"}
+        yield {
+            "id": f"s{i:07d}",
+            "text": text,
+            "domain": domain,
+            "created_at": f"20{rng.randint(18, 26)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T12:00:00Z",
+        }
 
 
 def queries(n: int = 200, seed: int = 11) -> list[str]:
@@ -126,11 +139,20 @@ def main() -> None:
         start, cpu = time.perf_counter(), time.process_time()
         store.add_many(synthetic(n))
         took, cpu = time.perf_counter() - start, time.process_time() - cpu
-        print(f"\n{n:,} memories: import {took:.1f} s = {n / took:,.0f} memories/s wall, {n / cpu:,.0f}/s per CPU-second "
-              f"(keyword-only, indexes included); disk {disk_mb(path):.1f} MB")
+        print(
+            f"\n{n:,} memories: import {took:.1f} s = {n / took:,.0f} memories/s wall, {n / cpu:,.0f}/s per CPU-second "
+            f"(keyword-only, indexes included); disk {disk_mb(path):.1f} MB"
+        )
         table = store._table
-        p50, p95, cpu = timed(lambda q, table=table: table.search(q, query_type="fts", fts_columns="search_text")
-                              .select(["id", "_score"]).limit(10).to_list(), qs)
+        p50, p95, cpu = timed(
+            lambda q, table=table: (
+                table.search(q, query_type="fts", fts_columns="search_text")
+                .select(["id", "_score"])
+                .limit(10)
+                .to_list()
+            ),
+            qs,
+        )
         print(f"  baseline raw LanceDB FTS query     p50 {p50:.1f} ms  p95 {p95:.1f} ms  CPU {cpu:.1f} ms/query")
         p50, p95, cpu = timed(lambda q, store=store: store.search(q, k=10), qs)
         print(f"  macaron search, in-process         p50 {p50:.1f} ms  p95 {p95:.1f} ms  CPU {cpu:.1f} ms/query")
@@ -156,8 +178,10 @@ def hybrid(store, qs) -> None:
     print(f"\nhybrid at {store.count():,}: synthetic vectors + IVF-PQ index {time.perf_counter() - start:.1f} s")
     embeddings.embed(["warm the model"])
     p50, p95, cpu = timed(lambda q: store.search(q, k=10), qs)
-    print(f"  macaron hybrid search, in-process (query embedding included)  p50 {p50:.1f} ms  p95 {p95:.1f} ms  "
-          f"CPU {cpu:.1f} ms/query")
+    print(
+        f"  macaron hybrid search, in-process (query embedding included)  p50 {p50:.1f} ms  p95 {p95:.1f} ms  "
+        f"CPU {cpu:.1f} ms/query"
+    )
 
 
 def add_random_vectors(store) -> None:

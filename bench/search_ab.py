@@ -64,13 +64,19 @@ def main() -> None:
                 times[name].append(time.perf_counter() - started)
                 cpu[name] += time.process_time() - cpu_started
     for name in names:
-        print(f"{name:>14}: hybrid search p50 {scale.pct(times[name], 0.5):.1f} ms  "
-              f"p95 {scale.pct(times[name], 0.95):.1f} ms  CPU {1000 * cpu[name] / len(times[name]):.1f} ms/query")
+        print(
+            f"{name:>14}: hybrid search p50 {scale.pct(times[name], 0.5):.1f} ms  "
+            f"p95 {scale.pct(times[name], 0.95):.1f} ms  CPU {1000 * cpu[name] / len(times[name]):.1f} ms/query"
+        )
 
 
 def _retrieval_at(revision: str):
-    source = subprocess.run(["git", "-C", str(REPO), "show", f"{revision}:macaron_cli/memory/retrieval.py"],
-                            capture_output=True, text=True, check=True).stdout
+    source = subprocess.run(
+        ["git", "-C", str(REPO), "show", f"{revision}:macaron_cli/memory/retrieval.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     file = Path(tempfile.mkdtemp(prefix="search-ab-")) / "retrieval_other.py"
     file.write_text(source)
     spec = importlib.util.spec_from_file_location("retrieval_other", file)

@@ -43,8 +43,10 @@ def main() -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line.strip()]
     positives = [r for r in rows if r["secret"]]
     negatives = [r for r in rows if not r["secret"]]
-    score = {"macaron": {"caught": 0, "false_alarms": 0, "missed": [], "flagged": []},
-             "detect-secrets": {"caught": 0, "false_alarms": 0, "missed": [], "flagged": []}}
+    score = {
+        "macaron": {"caught": 0, "false_alarms": 0, "missed": [], "flagged": []},
+        "detect-secrets": {"caught": 0, "false_alarms": 0, "missed": [], "flagged": []},
+    }
     with tempfile.TemporaryDirectory() as tmp:
         for r in rows:
             text = r["text"]

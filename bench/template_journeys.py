@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from macaron_cli.resources import compose_template, templates_dir
 
-BASELINE = '''
+BASELINE = """
 from playwright.sync_api import sync_playwright
 def test_blank():
     with sync_playwright() as p:
@@ -27,7 +27,7 @@ def test_blank():
                                     "--disable-background-networking"])
         b.new_page().goto("about:blank")
         b.close()
-'''
+"""
 
 
 def timed(command: list[str], cwd: Path) -> float:
@@ -44,7 +44,9 @@ def main() -> None:
         work = Path(work)
         (work / "baseline").mkdir()
         (work / "baseline" / "test_blank.py").write_text(BASELINE)
-        baseline = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_blank.py"], work / "baseline")
+        baseline = timed(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_blank.py"], work / "baseline"
+        )
         times = {}
         for template in templates:
             copy = work / template.name

@@ -52,10 +52,28 @@ TARGET_KEY_MS = 150
 
 SUBJECTS = ["I", "My sister", "Mom", "Dad", "My partner", "The team", "Our neighbour", "My friend Ken"]
 VERBS = ["likes", "hates", "booked", "planned", "forgot", "bought", "tried", "wants", "cooked", "visited"]
-OBJECTS = ["oat milk coffee", "a trip to Kyoto", "ramen with extra egg", "the rent payment", "a birthday cake",
-           "the budget spreadsheet", "a knee pain appointment", "guitar lessons", "a new running route",
-           "tickets for the fireworks", "the garden beds", "a film camera", "sushi night", "a yoga class",
-           "a train to Osaka", "the dentist", "green tea", "the book club", "a bike repair", "piano practice"]
+OBJECTS = [
+    "oat milk coffee",
+    "a trip to Kyoto",
+    "ramen with extra egg",
+    "the rent payment",
+    "a birthday cake",
+    "the budget spreadsheet",
+    "a knee pain appointment",
+    "guitar lessons",
+    "a new running route",
+    "tickets for the fireworks",
+    "the garden beds",
+    "a film camera",
+    "sushi night",
+    "a yoga class",
+    "a train to Osaka",
+    "the dentist",
+    "green tea",
+    "the book club",
+    "a bike repair",
+    "piano practice",
+]
 WHEN = ["on Monday", "last week", "every morning", "in March", "before work", "on weekends", "tonight", "in 2025"]
 DOMAINS = ["food", "health", "fitness", "travel", "finance", "work", "family", "hobby"]
 KINDS = ["fact", "preference", "episode"]
@@ -67,11 +85,16 @@ def synthetic(n: int, seed: int = 7):
     for i in range(n):
         text = f"{rnd.choice(SUBJECTS)} {rnd.choice(VERBS)} {rnd.choice(OBJECTS)} {rnd.choice(WHEN)} (note {i})"
         yield {
-            "id": f"m_{i:09d}", "text": text, "language": "en",
-            "domain": rnd.choice(DOMAINS), "kind": rnd.choice(KINDS), "privacy": rnd.choice(LEVELS),
+            "id": f"m_{i:09d}",
+            "text": text,
+            "language": "en",
+            "domain": rnd.choice(DOMAINS),
+            "kind": rnd.choice(KINDS),
+            "privacy": rnd.choice(LEVELS),
             "created_at": f"20{20 + i * 6 // n:02d}-{1 + i % 12:02d}-{1 + i % 28:02d}"
-                          f"T{i % 24:02d}:{i % 60:02d}:00+00:00",
-            "pinned": i % 211 == 0, "reward": (i % 5) / 4,
+            f"T{i % 24:02d}:{i % 60:02d}:00+00:00",
+            "pinned": i % 211 == 0,
+            "reward": (i % 5) / 4,
         }
 
 
@@ -176,7 +199,7 @@ def child(path: str) -> None:
             if time.perf_counter() > deadline:
                 raise SystemExit("the table never updated")
         visible = after[0]
-        for at, pages, update in paints[applied[0]:]:
+        for at, pages, update in paints[applied[0] :]:
             if changes(update) and pages > shown:
                 visible = at
         applied[0] = len(paints)
@@ -261,8 +284,10 @@ def main() -> None:
         return child(args.child)
     root = args.keep or Path(tempfile.mkdtemp(prefix="tui-bench-"))
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (figures are wall time unless marked cpu)")
-    print(f"{'memories':>9} {'build s':>8} {'open s':>7} {'cpu s':>6} {'keypress ms p50/p95/max':>24} "
-          f"{'filter ms':>9} {'page ms':>8} | baseline: {'list ms':>7} {'search ms p50/p95':>17}")
+    print(
+        f"{'memories':>9} {'build s':>8} {'open s':>7} {'cpu s':>6} {'keypress ms p50/p95/max':>24} "
+        f"{'filter ms':>9} {'page ms':>8} | baseline: {'list ms':>7} {'search ms p50/p95':>17}"
+    )
     verdicts = []
     for n in (int(s) for s in args.sizes.split(",")):
         path = root / f"m{n}"
@@ -270,22 +295,28 @@ def main() -> None:
         base = baseline(path)
         got = measure(path)
         key, search = got["keypress"], base["search_ms"]
-        print(f"{n:>9,} {built:>8.1f} {got['open_s']:>7.2f} {got['open_cpu_s']:>6.2f} "
-              f"{key['p50']:>9.0f}/{key['p95']:.0f}/{key['max']:.0f}".ljust(60)
-              + f" {got['filter']['p50']:>9.0f} {got['next_page_ms']:>8.0f} | "
-              f"{' ' * 10}{base['list_ms']:>7.0f} {search['p50']:>9.0f}/{search['p95']:.0f}")
+        print(
+            f"{n:>9,} {built:>8.1f} {got['open_s']:>7.2f} {got['open_cpu_s']:>6.2f} "
+            f"{key['p50']:>9.0f}/{key['p95']:.0f}/{key['max']:.0f}".ljust(60)
+            + f" {got['filter']['p50']:>9.0f} {got['next_page_ms']:>8.0f} | "
+            f"{' ' * 10}{base['list_ms']:>7.0f} {search['p50']:>9.0f}/{search['p95']:.0f}"
+        )
         if n >= 100_000:
-            verdicts.append(f"open {got['open_s']:.2f} s, {got['open_cpu_s']:.2f} s cpu (target {TARGET_OPEN_S} s): "
-                            f"{'met' if got['open_s'] <= TARGET_OPEN_S else 'MISSED'}; "
-                            f"keypress p50 {key['p50']:.0f} ms, p95 {key['p95']:.0f} ms (target {TARGET_KEY_MS} ms): "
-                            f"{'met' if key['p95'] <= TARGET_KEY_MS else 'MISSED'} "
-                            f"(first screen update with the results p50/p95 {got['first_paint']['p50']:.0f}/"
-                            f"{got['first_paint']['p95']:.0f} ms; last screen update of any kind "
-                            f"{got['last_paint']['p50']:.0f}/{got['last_paint']['p95']:.0f} ms)")
+            verdicts.append(
+                f"open {got['open_s']:.2f} s, {got['open_cpu_s']:.2f} s cpu (target {TARGET_OPEN_S} s): "
+                f"{'met' if got['open_s'] <= TARGET_OPEN_S else 'MISSED'}; "
+                f"keypress p50 {key['p50']:.0f} ms, p95 {key['p95']:.0f} ms (target {TARGET_KEY_MS} ms): "
+                f"{'met' if key['p95'] <= TARGET_KEY_MS else 'MISSED'} "
+                f"(first screen update with the results p50/p95 {got['first_paint']['p50']:.0f}/"
+                f"{got['first_paint']['p95']:.0f} ms; last screen update of any kind "
+                f"{got['last_paint']['p50']:.0f}/{got['last_paint']['p95']:.0f} ms)"
+            )
     for line in verdicts:
         print("at 100k:", line)
-    print(f"(window {got['window_s']:.2f} s, index warm {got['ready_s']:.2f} s after start at the largest size;"
-          f" load average now {os.getloadavg()[0]:.1f}; stores in {root})")
+    print(
+        f"(window {got['window_s']:.2f} s, index warm {got['ready_s']:.2f} s after start at the largest size;"
+        f" load average now {os.getloadavg()[0]:.1f}; stores in {root})"
+    )
 
 
 if __name__ == "__main__":

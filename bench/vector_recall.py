@@ -50,11 +50,19 @@ def main() -> None:
 
     rng = np.random.default_rng(0)
     noise = 0.35 / np.sqrt(turns.shape[1])
-    matrix = np.concatenate([turns] + [turns + noise * rng.standard_normal(turns.shape).astype("float32")
-                                       for _ in range(args.copies - 1)])
+    matrix = np.concatenate(
+        [turns] + [turns + noise * rng.standard_normal(turns.shape).astype("float32") for _ in range(args.copies - 1)]
+    )
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     table = lancedb.connect(tempfile.mkdtemp(prefix="vector-recall-")).create_table(
-        "t", pa.table({"id": np.arange(len(matrix)), "vector": pa.array(list(matrix), type=pa.list_(pa.float32(), matrix.shape[1]))}))
+        "t",
+        pa.table(
+            {
+                "id": np.arange(len(matrix)),
+                "vector": pa.array(list(matrix), type=pa.list_(pa.float32(), matrix.shape[1])),
+            }
+        ),
+    )
     started = time.perf_counter()
     table.create_index("vector", config=vector_index_config(len(matrix), matrix.shape[1]))
     print(f"{len(matrix):,} vectors, index built in {time.perf_counter() - started:.0f} s")
@@ -62,16 +70,23 @@ def main() -> None:
     depth = MEANING_CANDIDATES
 
     def kept(vector, limit: int, refine: int | None) -> set:
-        q = table.search(vector, vector_column_name="vector").distance_type("cosine").select(["id", "vector"]).nprobes(PROBES)
+        q = (
+            table.search(vector, vector_column_name="vector")
+            .distance_type("cosine")
+            .select(["id", "vector"])
+            .nprobes(PROBES)
+        )
         if refine:
             q = q.refine_factor(refine)
         found = q.limit(limit).to_arrow()
         near = np.stack(found["vector"].to_numpy(zero_copy_only=False)) @ vector
         return set(np.asarray(found["id"].to_pylist())[np.argsort(-near)[:depth]])
 
-    for label, limit, refine in (("macaron (depth, exact scores)", depth, None),
-                                 ("2x depth, exact best half", 2 * depth, None),
-                                 ("baseline: LanceDB refine x4", depth, 4)):
+    for label, limit, refine in (
+        ("macaron (depth, exact scores)", depth, None),
+        ("2x depth, exact best half", 2 * depth, None),
+        ("baseline: LanceDB refine x4", depth, 4),
+    ):
         found10 = found30 = 0
         started = time.perf_counter()
         for vector in queries:
@@ -80,8 +95,10 @@ def main() -> None:
             found10 += len(set(exact[:10]) & got)
             found30 += len(set(exact[:30]) & got)
         ms = 1000 * (time.perf_counter() - started) / len(queries)
-        print(f"{label:32s} holds {100 * found10 / (10 * len(queries)):5.1f}% of the exact 10 nearest, "
-              f"{100 * found30 / (30 * len(queries)):5.1f}% of the exact 30 (with brute force, {ms:.0f} ms/query)")
+        print(
+            f"{label:32s} holds {100 * found10 / (10 * len(queries)):5.1f}% of the exact 10 nearest, "
+            f"{100 * found30 / (30 * len(queries)):5.1f}% of the exact 30 (with brute force, {ms:.0f} ms/query)"
+        )
 
 
 if __name__ == "__main__":

@@ -38,11 +38,16 @@ def direct(app: Path) -> float:
 
     manifest = read_manifest(app)
     started = time.monotonic()
-    subprocess.run(expand_argv(manifest.test, sys.executable), cwd=app, capture_output=True,
-                   env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    subprocess.run(
+        expand_argv(manifest.test, sys.executable),
+        cwd=app,
+        capture_output=True,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )
     port = free_port()
-    server = subprocess.Popen(expand_argv(manifest.run, sys.executable, port), cwd=app,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        expand_argv(manifest.run, sys.executable, port), cwd=app, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)

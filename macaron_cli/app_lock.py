@@ -42,8 +42,7 @@ def _acquire(path: Path) -> int:
         except BlockingIOError:
             os.close(fd)
             raise UserError(
-                f"{_holder(path)} is working on this app; wait for it to finish "
-                f"(if none is running, delete {path})."
+                f"{_holder(path)} is working on this app; wait for it to finish (if none is running, delete {path})."
             ) from None
         # The holder before us may have unlinked the file between our open and our flock;
         # then we locked an orphan inode and must try again on the new file.

@@ -69,6 +69,6 @@ def resolve_app(ref: str | None) -> Path:
             return folder
     apps = load_registry()
     if not apps:
-        raise UserError("no apps yet; make one with `macaron make \"…\"`.")
+        raise UserError('no apps yet; make one with `macaron make "…"`.')
     latest = max(apps.values(), key=lambda e: e.get("created_at", ""))
     return Path(latest["path"])

@@ -37,18 +37,28 @@ def list_checkpoints(app_ref: str | None, json_out: bool) -> None:
         return
     out = Out()
     if not cps:
-        out.text("No checkpoints yet. Save one with `macaron checkpoint APP -m \"…\"`.")
+        out.text('No checkpoints yet. Save one with `macaron checkpoint APP -m "…"`.')
         return
     for cp in cps:
-        extras = [f"tests {_tests(cp.tests)}" if cp.tests is not None else "",
-                  f"${cp.cost_usd:.2f}" if cp.cost_usd is not None else ""]
+        extras = [
+            f"tests {_tests(cp.tests)}" if cp.tests is not None else "",
+            f"${cp.cost_usd:.2f}" if cp.cost_usd is not None else "",
+        ]
         detail = ", ".join(e for e in [_files(cp.files_changed), *extras] if e)
-        out.line("[bold]{:>3}[/]  {}  [cyan]{:<12}[/] {}  [dim]{} · {}[/]", cp.id, cp.time[:16].replace("T", " "),
-                 cp.phase, cp.subject, detail, cp.commit[:8])
+        out.line(
+            "[bold]{:>3}[/]  {}  [cyan]{:<12}[/] {}  [dim]{} · {}[/]",
+            cp.id,
+            cp.time[:16].replace("T", " "),
+            cp.phase,
+            cp.subject,
+            detail,
+            cp.commit[:8],
+        )
 
 
-def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool, with_data: bool,
-             dry_run: bool, yes: bool) -> None:
+def rollback(
+    app_ref: str | None, to: int | None, steps: int | None, undo: bool, with_data: bool, dry_run: bool, yes: bool
+) -> None:
     from macaron_cli.output import Out
 
     if undo and (to is not None or steps is not None):
@@ -64,8 +74,15 @@ def rollback(app_ref: str | None, to: int | None, steps: int | None, undo: bool,
     plan = act(dry=True)
     what = "Undo the last rollback, back" if undo else "Roll back"
     differ = "1 file differs" if plan.files_changed == 1 else f"{plan.files_changed} files differ"
-    out.line("{} to checkpoint [bold]{}[/] ({}: {}): {}{}.", what, plan.target.id, plan.target.phase,
-             plan.target.subject, differ, "; the app data is restored too" if plan.with_data else "")
+    out.line(
+        "{} to checkpoint [bold]{}[/] ({}: {}): {}{}.",
+        what,
+        plan.target.id,
+        plan.target.phase,
+        plan.target.subject,
+        differ,
+        "; the app data is restored too" if plan.with_data else "",
+    )
     if plan.diffstat:
         out.text(plan.diffstat)
     if plan.blocked:

@@ -77,8 +77,10 @@ class DamagedCheckpoint(UserError):
 
     def __init__(self, app: str, n: int, what: str):
         self.id, self.what = n, what
-        super().__init__(f"checkpoint {n} of {app} is damaged ({what}); nothing was changed: your files are as "
-                         f"they were, and `macaron checkpoints {app}` lists the intact checkpoints.")
+        super().__init__(
+            f"checkpoint {n} of {app} is damaged ({what}); nothing was changed: your files are as "
+            f"they were, and `macaron checkpoints {app}` lists the intact checkpoints."
+        )
 
 
 @dataclass
@@ -109,9 +111,14 @@ class Checkpoint:
 
     def to_json(self) -> dict:
         return {
-            "id": self.id, "phase": self.phase, "message": self.message, "time": self.time,
-            "tests": self.tests, "cost_usd": self.cost_usd,
-            "files_changed": self.files_changed, "commit": self.commit,
+            "id": self.id,
+            "phase": self.phase,
+            "message": self.message,
+            "time": self.time,
+            "tests": self.tests,
+            "cost_usd": self.cost_usd,
+            "files_changed": self.files_changed,
+            "commit": self.commit,
         }
 
 
@@ -199,10 +206,15 @@ class AppRepo:
         if broken:
             branch, value = broken
             latest = max(self._refs().items(), default=None)
-            fix = (f"point it at your latest checkpoint with `git -C {self.path} update-ref {branch} {latest[1]}`"
-                   if latest and _is_sha(latest[1]) else f"repair {branch} with git")
-            raise UserError(f"{self.path.name}'s branch {branch} is damaged (it holds {value!r}, not a commit this repo has); "
-                            f"nothing was changed: your files are as they were and every checkpoint is kept; {fix}.")
+            fix = (
+                f"point it at your latest checkpoint with `git -C {self.path} update-ref {branch} {latest[1]}`"
+                if latest and _is_sha(latest[1])
+                else f"repair {branch} with git"
+            )
+            raise UserError(
+                f"{self.path.name}'s branch {branch} is damaged (it holds {value!r}, not a commit this repo has); "
+                f"nothing was changed: your files are as they were and every checkpoint is kept; {fix}."
+            )
 
     def _branch_damage(self) -> tuple[str, str] | None:
         """(branch, what it holds) when HEAD's branch exists but names no commit here; None
@@ -270,8 +282,8 @@ class AppRepo:
         if packed.exists():
             for line in packed.read_text(encoding="utf-8").splitlines():
                 sha, _, name = line.partition(" ")
-                if name.startswith(REFS) and name[len(REFS):].isdigit():
-                    found[int(name[len(REFS):])] = sha
+                if name.startswith(REFS) and name[len(REFS) :].isdigit():
+                    found[int(name[len(REFS) :])] = sha
         loose = common / REFS
         if loose.is_dir():
             for ref in loose.iterdir():
@@ -289,7 +301,9 @@ class AppRepo:
             try:
                 kind = self.repo.odb.info(bytes.fromhex(commit)).type
             except (ValueError, OSError):
-                raise DamagedCheckpoint(self.path.name, n, f"its commit {commit[:8]} is missing from .git/objects") from None
+                raise DamagedCheckpoint(
+                    self.path.name, n, f"its commit {commit[:8]} is missing from .git/objects"
+                ) from None
             if kind != b"commit":
                 raise DamagedCheckpoint(self.path.name, n, f"{ref} names a {kind.decode()}, not a commit")
             try:
@@ -304,8 +318,9 @@ class AppRepo:
             try:
                 self.repo.odb.info(bytes.fromhex(tree))
             except (ValueError, OSError):
-                raise DamagedCheckpoint(self.path.name, n, f"its list of files, tree {tree[:8]}, is missing "
-                                                           "from .git/objects") from None
+                raise DamagedCheckpoint(
+                    self.path.name, n, f"its list of files, tree {tree[:8]}, is missing from .git/objects"
+                ) from None
             self._known[commit] = self._checkpoint(n, commit, tree, parent, message, trailers, when)
         return self._known[commit]
 
@@ -330,11 +345,15 @@ class AppRepo:
                 checked = self._git("cat-file", "--batch-check", stdin="\n".join(wanted).encode()) if wanted else ""
                 missing = [line.split()[0] for line in checked.splitlines() if line.endswith(" missing")]
         if missing:
-            raise DamagedCheckpoint(self.path.name, cp.id, f"{len(missing)} of its files or folders are missing "
-                                                            f"from .git/objects, e.g. {missing[0][:8]}")
+            raise DamagedCheckpoint(
+                self.path.name,
+                cp.id,
+                f"{len(missing)} of its files or folders are missing from .git/objects, e.g. {missing[0][:8]}",
+            )
 
-    def _checkpoint(self, n: int, commit: str, tree: str, parent: str | None, message: str,
-                    trailers: dict[str, str], when: str) -> Checkpoint:
+    def _checkpoint(
+        self, n: int, commit: str, tree: str, parent: str | None, message: str, trailers: dict[str, str], when: str
+    ) -> Checkpoint:
         trailers = dict(trailers)
 
         def count() -> int:
@@ -345,16 +364,22 @@ class AppRepo:
                 return 0
 
         return Checkpoint(
-            id=n, phase=trailers.pop("Phase", "manual"), message=message, time=when,
+            id=n,
+            phase=trailers.pop("Phase", "manual"),
+            message=message,
+            time=when,
             tests=_decode_tests(trailers.pop("Tests", None)),
             cost_usd=_float_or_none(trailers.pop("Cost-USD", None)),
-            commit=commit, tree=tree, count_files=count,
+            commit=commit,
+            tree=tree,
+            count_files=count,
             extra={k: v for k, v in trailers.items() if k != "Checkpoint"},
         )
 
     # ── rollback ────────────────────────────────────────────────────────────────────
-    def rollback(self, to: int | None = None, steps: int | None = None, with_data: bool = False,
-                 dry_run: bool = False) -> RollbackPlan | RollbackResult:
+    def rollback(
+        self, to: int | None = None, steps: int | None = None, with_data: bool = False, dry_run: bool = False
+    ) -> RollbackPlan | RollbackResult:
         """Return the working tree to checkpoint `to` (or `steps` checkpoints back).
 
         `steps` counts back from the current state: when it differs from the latest
@@ -406,14 +431,17 @@ class AppRepo:
                 blocked = self._ignored_in_the_way(current_tree, target.tree)
                 if blocked:
                     shown = ", ".join(blocked[:3]) + (f" and {len(blocked) - 3} more" if len(blocked) > 3 else "")
-                    raise UserError(f"rolling back would overwrite git-ignored files ({shown}); move them away and retry.")
+                    raise UserError(
+                        f"rolling back would overwrite git-ignored files ({shown}); move them away and retry."
+                    )
 
             saved = None
             next_id = max(refs, default=0) + 1
             if saving:
                 what = "undo" if phase == "undo" else f"rolling back to checkpoint {target.id}"
-                saved = self._commit(next_id, current_tree, head, f"Saved before {what}",
-                                     _trailers(next_id, "pre-rollback"))
+                saved = self._commit(
+                    next_id, current_tree, head, f"Saved before {what}", _trailers(next_id, "pre-rollback")
+                )
                 # Referenced (by its checkpoint ref) before the working tree changes at all;
                 # the branch moves once, at the end, past both commits.
                 self._write_checkpoint_ref(saved)
@@ -431,13 +459,23 @@ class AppRepo:
             data_restored = with_data and self._snapshots().restore(target.id)
 
             label = "Undo: back to" if phase == "undo" else "Roll back to"
-            extra = {"Rollback-To": str(target.id), "Before": str(before.id), **({"With-Data": "yes"} if with_data else {})}
-            made = self._commit(next_id, target.tree, before.commit, f"{label} checkpoint {target.id} ({target.phase}: {target.subject})",
-                                _trailers(next_id, phase, extra=extra))
+            extra = {
+                "Rollback-To": str(target.id),
+                "Before": str(before.id),
+                **({"With-Data": "yes"} if with_data else {}),
+            }
+            made = self._commit(
+                next_id,
+                target.tree,
+                before.commit,
+                f"{label} checkpoint {target.id} ({target.phase}: {target.subject})",
+                _trailers(next_id, phase, extra=extra),
+            )
             self._update_refs(head, made)
             self._snapshots().take(next_id)
-        return RollbackResult(target=target, saved=saved, checkpoint=made, with_data=with_data,
-                              data_restored=data_restored)
+        return RollbackResult(
+            target=target, saved=saved, checkpoint=made, with_data=with_data, data_restored=data_restored
+        )
 
     def _plan(self, choose, phase: str) -> RollbackPlan:
         """The dry run: stage into a throw-away copy of the index, so nothing changes."""
@@ -450,8 +488,14 @@ class AppRepo:
         target = self._load(target_id, refs[target_id])
         self._check_complete(target, current_tree)
         stat = self._git("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
-        return RollbackPlan(target=target, diffstat=stat, files_changed=_stat_files(stat), with_data=with_data,
-                            undo=phase == "undo", blocked=self._ignored_in_the_way(current_tree, target.tree))
+        return RollbackPlan(
+            target=target,
+            diffstat=stat,
+            files_changed=_stat_files(stat),
+            with_data=with_data,
+            undo=phase == "undo",
+            blocked=self._ignored_in_the_way(current_tree, target.tree),
+        )
 
     def _entries(self, tree: str) -> dict[str, tuple[str, int, bool]]:
         """A tree's entries, {name: (id, mode, is a tree)}, each tree read once per AppRepo."""
@@ -499,17 +543,21 @@ class AppRepo:
         return self._load(n, refs[n]) if n is not None else None
 
     # ── git plumbing ────────────────────────────────────────────────────────────────
-    def _git(self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True,
-             with_stderr: bool = False):
+    def _git(
+        self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True, with_stderr: bool = False
+    ):
         """Run git; its stdout (and stderr too, as a pair, when asked)."""
         try:
             with _input_stream(stdin) as fh:
-                _, out, err = self.repo.git.execute(["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip,
-                                                    with_extended_output=True)
+                _, out, err = self.repo.git.execute(
+                    ["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip, with_extended_output=True
+                )
             return (out, err) if with_stderr else out
         except git.GitCommandError as exc:
             stderr = str(exc.stderr or "")
-            if re.search(r"index file (smaller than expected|corrupt)|bad index|bad signature|index uses .* extension", stderr):
+            if re.search(
+                r"index file (smaller than expected|corrupt)|bad index|bad signature|index uses .* extension", stderr
+            ):
                 raise UserError(
                     f"the git index of {self.path.name} ({self.git_dir / 'index'}) is damaged; nothing was changed: "
                     "your files are as they were. "
@@ -536,14 +584,20 @@ class AppRepo:
                 _, stderr = self._git("add", "-A", "--", ".", *(f":(exclude){p}" for p in skipped), with_stderr=True)
                 break
             except GitFailed as exc:
-                empty = [p for p in re.findall(r"error: '(.+?)/?' does not have a commit checked out", exc.stderr)
-                         if p not in skipped]
+                empty = [
+                    p
+                    for p in re.findall(r"error: '(.+?)/?' does not have a commit checked out", exc.stderr)
+                    if p not in skipped
+                ]
                 if not empty:
                     raise
                 skipped += empty
         nested = skipped + re.findall(r"adding embedded git repository: (.+)", stderr)
-        self.warnings += [f"{p.strip()} is a git repo inside the app, so its files are not in checkpoints "
-                          f"(remove {p.strip()}/.git to include them)" for p in nested]
+        self.warnings += [
+            f"{p.strip()} is a git repo inside the app, so its files are not in checkpoints "
+            f"(remove {p.strip()}/.git to include them)"
+            for p in nested
+        ]
         return self._git("write-tree")
 
     def _head_commit(self) -> str | None:
@@ -561,8 +615,9 @@ class AppRepo:
         env = {**self._identity_env, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         args = ["commit-tree", "--no-gpg-sign", *(["-p", parent] if parent else []), tree]
         commit = self._git(*args, stdin=body.encode("utf-8"), env=env)
-        made = self._checkpoint(n, commit, tree, parent, message.strip(), trailers,
-                                now.replace(microsecond=0).isoformat())
+        made = self._checkpoint(
+            n, commit, tree, parent, message.strip(), trailers, now.replace(microsecond=0).isoformat()
+        )
         self._known[commit] = made
         return made
 
@@ -595,10 +650,13 @@ class AppRepo:
         except GitFailed as exc:
             # git checks every path before it writes any: these mean nothing was changed.
             if "would be overwritten" in exc.stderr or "would lose untracked" in exc.stderr:
-                raise UserError(f"rolling back would overwrite git-ignored files ({_last_line(exc.stderr)}); "
-                                "move them away and retry.") from None
-            raise WorkFailed(f"rollback stopped halfway ({_last_line(exc.stderr)}); "
-                             f"your work is safe in checkpoint {saved_in}.") from None
+                raise UserError(
+                    f"rolling back would overwrite git-ignored files ({_last_line(exc.stderr)}); "
+                    "move them away and retry."
+                ) from None
+            raise WorkFailed(
+                f"rollback stopped halfway ({_last_line(exc.stderr)}); your work is safe in checkpoint {saved_in}."
+            ) from None
 
     @contextmanager
     def _index_kept_on_refusal(self):
@@ -664,8 +722,10 @@ class AppRepo:
         if configured or (os.environ.get("GIT_COMMITTER_EMAIL") and os.environ.get("GIT_COMMITTER_NAME")):
             return {}
         return {
-            "GIT_AUTHOR_NAME": FALLBACK_IDENTITY["name"], "GIT_AUTHOR_EMAIL": FALLBACK_IDENTITY["email"],
-            "GIT_COMMITTER_NAME": FALLBACK_IDENTITY["name"], "GIT_COMMITTER_EMAIL": FALLBACK_IDENTITY["email"],
+            "GIT_AUTHOR_NAME": FALLBACK_IDENTITY["name"],
+            "GIT_AUTHOR_EMAIL": FALLBACK_IDENTITY["email"],
+            "GIT_COMMITTER_NAME": FALLBACK_IDENTITY["name"],
+            "GIT_COMMITTER_EMAIL": FALLBACK_IDENTITY["email"],
         }
 
 
@@ -686,7 +746,7 @@ def _split_trailers(contents: str) -> tuple[str, dict[str, str]]:
     lines = last.splitlines()
     if not lines or not all(line.startswith(TRAILER) and ": " in line for line in lines):
         return text, {}
-    trailers = dict(line[len(TRAILER):].split(": ", 1) for line in lines)
+    trailers = dict(line[len(TRAILER) :].split(": ", 1) for line in lines)
     return body.strip(), trailers
 
 
@@ -745,8 +805,8 @@ def _parse_tree(data: bytes) -> dict[str, tuple[str, int, bool]]:
         space = data.index(b" ", i)
         nul = data.index(b"\0", space)
         mode = int(data[i:space], 8)
-        name = data[space + 1:nul].decode("utf-8", "surrogateescape")
-        entries[name] = (data[nul + 1:nul + 21].hex(), mode, mode == 0o40000)
+        name = data[space + 1 : nul].decode("utf-8", "surrogateescape")
+        entries[name] = (data[nul + 1 : nul + 21].hex(), mode, mode == 0o40000)
         i = nul + 21
     return entries
 

@@ -73,7 +73,9 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain click help: rich's help renderer alone doubles `--help`'s start-up
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-memory_app = typer.Typer(rich_markup_mode=None, help="Your personal memory: browse (no subcommand), search and edit it.")
+memory_app = typer.Typer(
+    rich_markup_mode=None, help="Your personal memory: browse (no subcommand), search and edit it."
+)
 draft_app = typer.Typer(rich_markup_mode=None, help="The local draft model on your own GPU.", no_args_is_help=True)
 feedback_app = typer.Typer(rich_markup_mode=None, help="What you told macaron about its work.", no_args_is_help=True)
 app.add_typer(memory_app, name="memory")
@@ -93,14 +95,22 @@ def _run(func: Callable[..., object], /, **kwargs) -> int | None:
     for name, value in kwargs.items():
         if isinstance(value, str) and _has_surrogate(value):
             what = _ARGUMENTS.get(name, "--" + name.replace("_", "-"))
-            raise UserError(f"the {what} you gave is not valid UTF-8 text; type it again (or fix the terminal's encoding).")
+            raise UserError(
+                f"the {what} you gave is not valid UTF-8 text; type it again (or fix the terminal's encoding)."
+            )
     check_homes()
     result = func(**kwargs)
     return result if isinstance(result, int) else None
 
 
-_ARGUMENTS = {"memory_id": "ID", "app_ref": "APP", "text": "text", "idea": "idea", "query": "query",
-              "target": "MEMORY_ID, APP or last"}
+_ARGUMENTS = {
+    "memory_id": "ID",
+    "app_ref": "APP",
+    "text": "text",
+    "idea": "idea",
+    "query": "query",
+    "target": "MEMORY_ID, APP or last",
+}
 
 
 def _has_surrogate(text: str) -> bool:
@@ -160,8 +170,12 @@ def make(
     from_app: str | None = typer.Option(None, "--from", help="Start from one of your apps or a shared bundle."),
     draft: bool = typer.Option(False, "--draft", help="Local model drafts first, Claude refines."),
     variants: int = typer.Option(1, "--variants", min=1, max=100, help="With --draft: how many designs to draft."),
-    pick: int | None = typer.Option(None, "--pick", min=1, max=100, help="With --variants: choose design K without asking."),
-    local_only: bool = typer.Option(False, "--local-only", help="Use only the local model: nothing leaves this machine."),
+    pick: int | None = typer.Option(
+        None, "--pick", min=1, max=100, help="With --variants: choose design K without asking."
+    ),
+    local_only: bool = typer.Option(
+        False, "--local-only", help="Use only the local model: nothing leaves this machine."
+    ),
     offline: bool = typer.Option(False, "--offline", help="No model at all: a personalised template."),
     budget: float | None = typer.Option(None, "--budget", callback=_finite, help="Stop cleanly at this cost in USD."),
     max_rounds: int = typer.Option(3, "--max-rounds", min=0, max=100, help="Verify-and-fix rounds at most."),
@@ -174,9 +188,19 @@ def make(
 
     return _run(
         maker.make,
-        idea=idea, template=template, from_app=from_app, draft=draft, variants=variants,
-        pick=pick, local_only=local_only, offline=offline, budget=budget,
-        max_rounds=max_rounds, resume=resume, yes=yes, json_out=json_out,
+        idea=idea,
+        template=template,
+        from_app=from_app,
+        draft=draft,
+        variants=variants,
+        pick=pick,
+        local_only=local_only,
+        offline=offline,
+        budget=budget,
+        max_rounds=max_rounds,
+        resume=resume,
+        yes=yes,
+        json_out=json_out,
     )
 
 
@@ -193,7 +217,9 @@ def apps(
 
 @app.command()
 def run(
-    app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."),
+    app_ref: str | None = typer.Argument(
+        None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."
+    ),
     port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
 ) -> int | None:
@@ -240,8 +266,14 @@ def rollback(
     from macaron_cli import checkpoint_commands
 
     return _run(
-        checkpoint_commands.rollback, app_ref=app_ref, to=to, steps=steps,
-        undo=undo, with_data=with_data, dry_run=dry_run, yes=yes,
+        checkpoint_commands.rollback,
+        app_ref=app_ref,
+        to=to,
+        steps=steps,
+        undo=undo,
+        with_data=with_data,
+        dry_run=dry_run,
+        yes=yes,
     )
 
 
@@ -306,8 +338,14 @@ def memory_add(
     from macaron_cli.memory import commands as memory_commands
 
     return _run(
-        memory_commands.add, text=text, domain=domain, lang=lang,
-        privacy=privacy, kind=kind, pin=pin, json_out=json_out,
+        memory_commands.add,
+        text=text,
+        domain=domain,
+        lang=lang,
+        privacy=privacy,
+        kind=kind,
+        pin=pin,
+        json_out=json_out,
     )
 
 
@@ -410,8 +448,12 @@ def draft_serve(
     from macaron_cli.models import commands as models
 
     return _run(
-        models.draft_serve, engine=engine, model=model, gpus=gpus,
-        port=port, attach=attach,
+        models.draft_serve,
+        engine=engine,
+        model=model,
+        gpus=gpus,
+        port=port,
+        attach=attach,
     )
 
 

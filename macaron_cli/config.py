@@ -39,8 +39,10 @@ def memory_settings() -> tuple[str | None, dict[str, str]]:
     storage = table.get("storage", {}) if isinstance(table, dict) else None
     uri = table.get("uri") if isinstance(table, dict) else None
     if not isinstance(storage, dict) or not (uri is None or isinstance(uri, str)):
-        raise UserError(f"{path}: `[memory]` must be a table with `uri` (a string) and a `[memory.storage]` "
-                        "table; fix those lines or delete them.")
+        raise UserError(
+            f"{path}: `[memory]` must be a table with `uri` (a string) and a `[memory.storage]` "
+            "table; fix those lines or delete them."
+        )
     bad = [k for k, v in storage.items() if isinstance(v, (dict, list))]
     if bad:
         raise UserError(f"{path}: `memory.storage.{bad[0]}` must be a string, number or true/false; fix that line.")
@@ -88,9 +90,17 @@ class Settings:
 
 # The type each known setting must have, for a one-line refusal instead of a crash later.
 _NUMBER, _TEXT = (int, float), (str,)
-_TYPES = {"budget_usd": _NUMBER, "decay_per_day": _NUMBER, "gpu_usd_per_hour": _NUMBER, "language": _TEXT,
-          "color": _TEXT, "draft_url": _TEXT, "draft_model": _TEXT, "draft_api": _TEXT,
-          "embedding_model": _TEXT}
+_TYPES = {
+    "budget_usd": _NUMBER,
+    "decay_per_day": _NUMBER,
+    "gpu_usd_per_hour": _NUMBER,
+    "language": _TEXT,
+    "color": _TEXT,
+    "draft_url": _TEXT,
+    "draft_model": _TEXT,
+    "draft_api": _TEXT,
+    "embedding_model": _TEXT,
+}
 
 
 def load_settings() -> Settings:
@@ -104,8 +114,13 @@ def load_settings() -> Settings:
     known = {k: v for k, v in data.items() if k in Settings.__dataclass_fields__ and k != "raw"}
     for key, value in known.items():
         wanted = _TYPES.get(key)
-        bad = (isinstance(value, bool) or not isinstance(value, wanted)) if wanted else (
-            key == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value)))
+        bad = (
+            (isinstance(value, bool) or not isinstance(value, wanted))
+            if wanted
+            else (
+                key == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value))
+            )
+        )
         if bad:
             kind = {_NUMBER: "a number", _TEXT: "a string"}[wanted] if wanted else "a list of strings"
             raise UserError(f"{path}: `{key}` must be {kind}, not {value!r}; fix that line or delete it.")

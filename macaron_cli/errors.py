@@ -47,8 +47,9 @@ def disk_full(exc: BaseException) -> bool:
     import errno
 
     text = str(exc)
-    return (getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT)
-            or any(sign in text for sign in ("No space left", "os error 28", "database or disk is full")))
+    return getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) or any(
+        sign in text for sign in ("No space left", "os error 28", "database or disk is full")
+    )
 
 
 _HOMES = (("MACARON_HOME", "~/.macaron"), ("MACARON_APPS_DIR", "~/macaron-apps"))
@@ -59,8 +60,9 @@ def check_homes() -> None:
     for name, default in _HOMES:
         path = _not_a_folder(name, default)
         if path:
-            raise UserError(f"{name} is {path}, which is a file, not a folder; point {name} at a folder "
-                            "(or move that file away).")
+            raise UserError(
+                f"{name} is {path}, which is a file, not a folder; point {name} at a folder (or move that file away)."
+            )
 
 
 def _os_error_line(exc: OSError) -> str:

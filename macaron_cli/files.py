@@ -43,8 +43,14 @@ def check_target(path: str | os.PathLike, *, overwrite: bool = True) -> Path:
 
 
 @contextmanager
-def atomic_write(path: str | os.PathLike, *, text: bool = True, mode: int = PRIVATE_FILE,
-                 overwrite: bool = True, encoding: str = "utf-8") -> Iterator[IO]:
+def atomic_write(
+    path: str | os.PathLike,
+    *,
+    text: bool = True,
+    mode: int = PRIVATE_FILE,
+    overwrite: bool = True,
+    encoding: str = "utf-8",
+) -> Iterator[IO]:
     """`with atomic_write(path) as f: f.write(...)`: the file appears complete or not at all.
 
     `overwrite=False` never replaces an existing file, even one created meanwhile (the temp
@@ -75,10 +81,14 @@ def atomic_write(path: str | os.PathLike, *, text: bool = True, mode: int = PRIV
         if isinstance(exc, FileExistsError) and not overwrite:
             raise UserError(f"{path} already exists; choose another file name.") from None
         if isinstance(exc, OSError):
-            reason = "no space left on the disk" if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT) else (
-                exc.strerror or type(exc).__name__)
-            raise UserError(f"could not write {path} ({reason}); nothing was written. "
-                            "Free some space or choose another place.") from None
+            reason = (
+                "no space left on the disk"
+                if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+                else (exc.strerror or type(exc).__name__)
+            )
+            raise UserError(
+                f"could not write {path} ({reason}); nothing was written. Free some space or choose another place."
+            ) from None
         raise
 
 

@@ -57,8 +57,7 @@ def forget_command(memory_id: str) -> None:
     if done.apps:
         say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
     for path in done.mentioned_in:
-        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or "
-                 "`macaron rollback` to before it.")
+        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or `macaron rollback` to before it.")
 
 
 def forget(memory_id: str, store=None) -> Forgotten:

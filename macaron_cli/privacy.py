@@ -137,8 +137,13 @@ def claude(settings=None, url: str | None = None) -> Destination:
     if is_trusted(url, _settings(settings).trusted_endpoints):
         return Destination("claude", url, True, f"{url} is listed in trusted_endpoints")
     if is_loopback(url):
-        return Destination("claude", url, False, f"Claude is the cloud even through a loopback address ({url}); "
-                                                 "list it in trusted_endpoints if it is a model of your own")
+        return Destination(
+            "claude",
+            url,
+            False,
+            f"Claude is the cloud even through a loopback address ({url}); "
+            "list it in trusted_endpoints if it is a model of your own",
+        )
     return Destination("claude", url, False, "Claude is a cloud model")
 
 
@@ -166,8 +171,9 @@ def export(what: str) -> Destination:
 def app_folder() -> Destination:
     """A brief written into an app with no model now (offline): it stays on this machine, but
     a later cloud session in the app reads it, so it carries what any model may see."""
-    return Destination("app", None, True, "no model now; the brief stays in the app, where a later "
-                                          "cloud session may read it")
+    return Destination(
+        "app", None, True, "no model now; the brief stays in the app, where a later cloud session may read it"
+    )
 
 
 def person() -> Destination:
@@ -212,8 +218,9 @@ class Cleared:
     def bound_for(self, destination: Destination) -> Cleared:
         """Self, when it was cleared for `destination`; else PrivacyViolation."""
         if destination not in self.destinations:
-            raise PrivacyViolation(f"memories cleared for {[d.label for d in self.destinations]} "
-                                   f"cannot go to {destination.label}")
+            raise PrivacyViolation(
+                f"memories cleared for {[d.label for d in self.destinations]} cannot go to {destination.label}"
+            )
         return self
 
     @property

@@ -32,8 +32,9 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
         _check_port(port)
     sandbox = get_sandbox(serving=True)
     url = f"http://127.0.0.1:{port}/"
-    server = sandbox.spawn(expand_argv(manifest.run, sandbox.python, port), app_dir, network=True,
-                           stdin=subprocess.DEVNULL)
+    server = sandbox.spawn(
+        expand_argv(manifest.run, sandbox.python, port), app_dir, network=True, stdin=subprocess.DEVNULL
+    )
     # SIGTERM (a service manager, `kill`) stops the app as cleanly as Ctrl-C does.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -41,7 +42,9 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
             code = server.poll()
             stop_tree(server)
             if code is None:
-                raise WorkFailed(f"{manifest.title} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above.")
+                raise WorkFailed(
+                    f"{manifest.title} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above."
+                )
             raise WorkFailed(f"{manifest.title} stopped with exit code {code} before it answered; its output is above.")
         # Everything but the wait happens before the URL is shown: a Ctrl-C that comes as soon
         # as the person sees it must not land in an import (Python then half-imports a module,
@@ -83,9 +86,10 @@ def _check_port(port: int) -> None:
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
-            raise UserError(f"port {port} on 127.0.0.1 is already in use; pick another --port, or omit it for a free one.") from None
+            raise UserError(
+                f"port {port} on 127.0.0.1 is already in use; pick another --port, or omit it for a free one."
+            ) from None
 
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
-

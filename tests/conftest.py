@@ -35,8 +35,15 @@ def macaron_home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("MACARON_HOME", str(home))
     monkeypatch.setenv("MACARON_APPS_DIR", str(tmp_path / "apps"))
     monkeypatch.delenv("MACARON_MEMORY_URI", raising=False)
-    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "MACARON_DRAFT_URL",
-                 "MACARON_DRAFT_MODEL", "MACARON_DRAFT_API", "MACARON_SANDBOX"):
+    for name in (
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "ANTHROPIC_BASE_URL",
+        "MACARON_DRAFT_URL",
+        "MACARON_DRAFT_MODEL",
+        "MACARON_DRAFT_API",
+        "MACARON_SANDBOX",
+    ):
         monkeypatch.delenv(name, raising=False)
     return home
 
@@ -58,8 +65,13 @@ def macaron(macaron_home):
         if os.environ.get("MACARON_TEST_INSTALLED") != "1":
             full_env["PYTHONPATH"] = str(REPO) + os.pathsep + full_env.get("PYTHONPATH", "")
         return subprocess.run(
-            [*macaron_command(), *map(str, args)], input=input, capture_output=True, text=True,
-            env=full_env, cwd=cwd, timeout=timeout,
+            [*macaron_command(), *map(str, args)],
+            input=input,
+            capture_output=True,
+            text=True,
+            env=full_env,
+            cwd=cwd,
+            timeout=timeout,
         )
 
     return run

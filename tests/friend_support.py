@@ -45,7 +45,9 @@ def chat_env(server=None, model_env: str = "claude", extra: dict | None = None) 
     if server is not None and model_env == "claude":
         env.update({"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"})
     if server is not None and model_env == "local":
-        env.update({"MACARON_DRAFT_URL": server.url, "MACARON_DRAFT_API": "anthropic", "MACARON_DRAFT_MODEL": "scripted"})
+        env.update(
+            {"MACARON_DRAFT_URL": server.url, "MACARON_DRAFT_API": "anthropic", "MACARON_DRAFT_MODEL": "scripted"}
+        )
     env.update(extra or {})
     return env
 
@@ -53,7 +55,11 @@ def chat_env(server=None, model_env: str = "claude", extra: dict | None = None) 
 def spawn_chat(env: dict, *args: str, timeout: float = 90) -> pexpect.spawn:
     cmd = macaron_command()
     child = pexpect.spawn(
-        cmd[0], [*cmd[1:], "chat", *args], env=env, encoding="utf-8", timeout=timeout,
+        cmd[0],
+        [*cmd[1:], "chat", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=timeout,
         dimensions=(50, 200),
     )
     return child

@@ -43,8 +43,14 @@ def test_the_persons_own_price_counts_against_the_budget(macaron_home):
 
 def test_make_refuses_a_configured_unpriced_model_before_making_anything(macaron, macaron_home, tmp_path):
     config.save_settings({"model": UNKNOWN})
-    done = macaron("make", "a habit tracker", "--budget", "1", "--yes",
-                   env={"ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "ANTHROPIC_API_KEY": "k"})
+    done = macaron(
+        "make",
+        "a habit tracker",
+        "--budget",
+        "1",
+        "--yes",
+        env={"ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "ANTHROPIC_API_KEY": "k"},
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     assert "prices" in done.stderr and UNKNOWN in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "apps").exists() or not any((tmp_path / "apps").iterdir())
@@ -52,7 +58,8 @@ def test_make_refuses_a_configured_unpriced_model_before_making_anything(macaron
 
 def test_a_malformed_prices_table_is_refused_before_making_anything(macaron, macaron_home, tmp_path):
     config.save_settings({"prices": {UNKNOWN: {"input": "cheap"}}})
-    done = macaron("make", "a habit tracker", "--yes",
-                   env={"ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "ANTHROPIC_API_KEY": "k"})
+    done = macaron(
+        "make", "a habit tracker", "--yes", env={"ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "ANTHROPIC_API_KEY": "k"}
+    )
     assert done.returncode == 2 and f'[prices."{UNKNOWN}"]' in done.stderr, done.stderr
     assert not (tmp_path / "apps").exists() or not any((tmp_path / "apps").iterdir())

@@ -66,13 +66,16 @@ def test_rollback_with_data_restores_the_snapshot(macaron, app):
     assert (app / DATA_FILE).read_text() == "1 glass"
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--to", "1"], "--yes"),  # no terminal to confirm in
-    (["--to", "7", "--yes"], "no checkpoint 7"),
-    (["--undo", "--yes"], "no rollback to undo"),
-    (["--undo", "--to", "1"], "--undo"),
-    (["--yes"], "--to ID or --steps N"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--to", "1"], "--yes"),  # no terminal to confirm in
+        (["--to", "7", "--yes"], "no checkpoint 7"),
+        (["--undo", "--yes"], "no rollback to undo"),
+        (["--undo", "--to", "1"], "--undo"),
+        (["--yes"], "--to ID or --steps N"),
+    ],
+)
 def test_rollback_refusals_are_one_line_exit_2_and_change_nothing(macaron, app, args, words):
     macaron("checkpoint", "water", "-m", "first")
     (app / "app.py").write_text("print('unsaved')\n")
@@ -101,8 +104,9 @@ def test_rollback_asks_in_a_terminal_and_no_changes_nothing(macaron, app):
         env["PYTHONPATH"] = str(REPO)
     command = macaron_command()
     for answer, unchanged in (("n", True), ("y", False)):
-        child = pexpect.spawn(command[0], [*command[1:], "rollback", "water", "--to", "1"], env=env,
-                              encoding="utf-8", timeout=60)
+        child = pexpect.spawn(
+            command[0], [*command[1:], "rollback", "water", "--to", "1"], env=env, encoding="utf-8", timeout=60
+        )
         child.expect(r"Go ahead\?")
         child.sendline(answer)
         child.expect(pexpect.EOF)
@@ -179,8 +183,12 @@ def test_a_damaged_repo_is_refused_before_any_file_changes(macaron, app, case):
     damage(app)
     state = repo_state(app)
 
-    for args in (["--to", "1", "--dry-run"], ["--to", "1", "--yes"], ["--to", "1", "--with-data", "--yes"],
-                 ["--undo", "--yes"]):
+    for args in (
+        ["--to", "1", "--dry-run"],
+        ["--to", "1", "--yes"],
+        ["--to", "1", "--with-data", "--yes"],
+        ["--undo", "--yes"],
+    ):
         result = macaron("rollback", "water", *args)
         assert "Traceback" not in result.stderr, result.stderr
         if args[0] == "--undo" and names == "checkpoint 1":

@@ -49,10 +49,20 @@ def test_checkpoint_captures_shell_made_untracked_and_deleted_files(app):
     subprocess.run("mkdir -p web && echo '<h1>hi</h1>' > web/index.html && rm app.py", shell=True, cwd=app, check=True)
     cp = repo.checkpoint("build", "made by a shell", tests={"passed": 3, "failed": 0}, cost_usd=0.25)
     assert git(app, "status", "--porcelain") == ""
-    assert git(app, "ls-tree", "-r", "--name-only", cp.commit).split() == [".gitignore", "macaron.json", "web/index.html"]
+    assert git(app, "ls-tree", "-r", "--name-only", cp.commit).split() == [
+        ".gitignore",
+        "macaron.json",
+        "web/index.html",
+    ]
     listed = repo.checkpoints()[-1]
     assert (listed.id, listed.phase, listed.message, listed.tests, listed.cost_usd, listed.files_changed) == (
-        2, "build", "made by a shell", {"passed": 3, "failed": 0}, 0.25, 2)
+        2,
+        "build",
+        "made by a shell",
+        {"passed": 3, "failed": 0},
+        0.25,
+        2,
+    )
     assert git(app, "rev-parse", "refs/macaron/checkpoints/2").strip() == cp.commit
 
 
@@ -233,8 +243,12 @@ HOLD_LOCK = textwrap.dedent("""
 def test_refuses_while_another_process_holds_the_app(app):
     repo = _two_checkpoints(app)
     write(app, "app.py", "dirty\n")
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(app)], stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": os.getcwd()})
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(app)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         _refuses(app, lambda: repo.checkpoint("manual", "now"), f"pid {holder.pid}")

@@ -194,7 +194,9 @@ class CheckpointHistory(RuleBasedStateMachine):
 
 
 CheckpointHistory.TestCase.settings = settings(
-    max_examples=20, stateful_step_count=20, deadline=None,
+    max_examples=20,
+    stateful_step_count=20,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 test_random_histories_never_lose_anything = pytest.mark.slow(CheckpointHistory.TestCase)

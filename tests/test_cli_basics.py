@@ -16,7 +16,18 @@ def test_memory_add_then_search_as_json(macaron):
     assert macaron("memory", "add", "私はカフェインが苦手です").returncode == 0
     hits = json.loads(macaron("memory", "search", "peanuts", "--json").stdout)
     assert hits[0]["text"] == "I am allergic to peanuts"
-    assert set(hits[0]) >= {"id", "text", "score", "parts", "kind", "domain", "language", "privacy", "created_at", "meta"}
+    assert set(hits[0]) >= {
+        "id",
+        "text",
+        "score",
+        "parts",
+        "kind",
+        "domain",
+        "language",
+        "privacy",
+        "created_at",
+        "meta",
+    }
     ja = json.loads(macaron("memory", "search", "カフェイン", "--json").stdout)
     assert ja and ja[0]["language"] == "ja"
 

@@ -47,22 +47,52 @@ def parameters(callback) -> list[dict]:
         if typing.get_origin(kind) in (typing.Union, types.UnionType):  # Optional[X] or X | None
             kind = next(a for a in typing.get_args(kind) if a is not type(None))
         assert kind in (bool, int, float, str, Path), f"{callback.__name__}({name}): no bad values for {kind}"
-        found.append({"name": name, "kind": kind, "option": info.param_decls[0] if isinstance(info, OptionInfo) else None,
-                      "required": info.default is ..., "min": getattr(info, "min", None), "max": getattr(info, "max", None)})
+        found.append(
+            {
+                "name": name,
+                "kind": kind,
+                "option": info.param_decls[0] if isinstance(info, OptionInfo) else None,
+                "required": info.default is ...,
+                "min": getattr(info, "min", None),
+                "max": getattr(info, "max", None),
+            }
+        )
     return found
 
 
 COMMANDS = sorted(((path, parameters(callback)) for path, callback in commands(app)), key=lambda c: c[0])
 
 # ── bad values ──────────────────────────────────────────────────────────────────────────
-PIECES = ["[", "]", "[/]", "[bold]", "[/bold]", "\udcff", "\ud800", "é", "日本語", " ", "x", "\\", "'", '"',
-          "{}", "%s", "\n", "\t", "m_", "-"]
+PIECES = [
+    "[",
+    "]",
+    "[/]",
+    "[bold]",
+    "[/bold]",
+    "\udcff",
+    "\ud800",
+    "é",
+    "日本語",
+    " ",
+    "x",
+    "\\",
+    "'",
+    '"',
+    "{}",
+    "%s",
+    "\n",
+    "\t",
+    "m_",
+    "-",
+]
 TEXT = st.one_of(
     st.lists(st.sampled_from(PIECES), max_size=8).map("".join),
     st.sampled_from(["", "last", "x" * 200_000, "[/]" * 50_000, "m_" + "0" * 5000]),
 )
-INTEGER = st.one_of(st.integers(-10**30, 10**30).map(str),
-                    st.sampled_from(["99999999999999999999", "-1", "0", "abc", "1.5", "", "1e3", "\udcff"]))
+INTEGER = st.one_of(
+    st.integers(-(10**30), 10**30).map(str),
+    st.sampled_from(["99999999999999999999", "-1", "0", "abc", "1.5", "", "1e3", "\udcff"]),
+)
 NUMBER = st.one_of(st.floats().map(repr), st.sampled_from(["nan", "inf", "-inf", "-1", "0", "1e400", "abc", ""]))
 PATH_NAMES = ["a-file.jsonl", "a-folder", "missing.jsonl", "a-file.jsonl/inside", "caf\udce9.jsonl", ""]
 
@@ -119,8 +149,13 @@ def snapshot(*roots: Path) -> list:
     """Every file under the homes. SQLite's -shm and -wal change when a database is only read;
     connections left to the garbage collector are closed first, so a write is in the database."""
     gc.collect()
-    return sorted((str(p), p.stat().st_size, p.stat().st_mtime_ns) for root in roots if root.exists()
-                  for p in root.rglob("*") if p.is_file() and not p.name.endswith(("-shm", "-wal")))
+    return sorted(
+        (str(p), p.stat().st_size, p.stat().st_mtime_ns)
+        for root in roots
+        if root.exists()
+        for p in root.rglob("*")
+        if p.is_file() and not p.name.endswith(("-shm", "-wal"))
+    )
 
 
 @pytest.fixture
@@ -151,9 +186,13 @@ def test_every_command_answers_bad_input_with_exit_2_or_0_and_no_traceback(lived
     home, apps_dir, scratch = lived_in
     runner = CliRunner()
 
-    @settings(max_examples=6, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                     HealthCheck.data_too_large])
+    @settings(
+        max_examples=6,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(args=invocation(path, params, scratch))
     def check(args):
         before = snapshot(home, apps_dir)

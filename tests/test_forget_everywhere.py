@@ -56,8 +56,9 @@ def test_a_summary_a_model_wrote_goes_with_what_it_was_made_from(tmp_path):
     store = MemoryStore.open(tmp_path / "memory")
     fact = store.add(FACT, domain="health")
     other = store.add("Likes hiking on Sundays")
-    summary = store.add("We talked about a kidney condition and water", kind="episode",
-                        meta={derived.DERIVED_FROM: [fact.id, other.id]})
+    summary = store.add(
+        "We talked about a kidney condition and water", kind="episode", meta={derived.DERIVED_FROM: [fact.id, other.id]}
+    )
     assert sorted(store.forget(fact.id)) == sorted([fact.id, summary.id])
     assert store.get(other.id).text == "Likes hiking on Sundays"
     assert files_saying(tmp_path / "memory") == []
@@ -124,14 +125,21 @@ def _made_app(store, fact, apps_dir):
 
     app = apps_dir / "water-tracker"
     (app / ".macaron" / "claude" / "projects").mkdir(parents=True)
-    state = make_state.MakeState(idea="a water intake tracker", slug=app.name, template="habit-tracker", mode="agent",
-                                 accent="#FF9AA2", settings={"units": "metric", "currency": "USD"},
-                                 memory_ids=[fact.id])
+    state = make_state.MakeState(
+        idea="a water intake tracker",
+        slug=app.name,
+        template="habit-tracker",
+        mode="agent",
+        accent="#FF9AA2",
+        settings={"units": "metric", "currency": "USD"},
+        memory_ids=[fact.id],
+    )
     make_state.save(app, state)
     assert write_brief_again(app, store)
     # what an agent's transcript keeps of the brief and of a memory_search answer
     (app / ".macaron" / "claude" / "projects" / "session.jsonl").write_text(
-        json.dumps({"type": "tool_result", "content": f"- {fact.text}"}) + "\n", encoding="utf-8")
+        json.dumps({"type": "tool_result", "content": f"- {fact.text}"}) + "\n", encoding="utf-8"
+    )
     register(app.name, path=str(app), idea=state.idea, template="habit-tracker")
     return app
 
@@ -150,8 +158,9 @@ def test_a_forget_killed_at_any_step_is_finished_by_running_it_again(macaron, ma
     assert WORD in (app / ".macaron" / "brief.md").read_text(encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
-    killed = subprocess.run([sys.executable, "-c", KILLER, fact.id, point], env=env,
-                            capture_output=True, text=True, timeout=120)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLER, fact.id, point], env=env, capture_output=True, text=True, timeout=120
+    )
     assert killed.returncode == -9, killed.stderr
     assert files_saying(macaron_home, tmp_path / "apps")  # something was left to finish
 
@@ -181,8 +190,9 @@ def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_hom
     fact = store.add(FACT, domain="health")
     store.add("Likes hiking on Sundays")
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    killed = subprocess.run([sys.executable, "-c", KILLER, fact.id, "journal"], env=env,
-                            capture_output=True, text=True, timeout=120)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLER, fact.id, "journal"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert killed.returncode == -9, killed.stderr
     assert MemoryStore.open().count() == 2  # killed before the store was touched
 

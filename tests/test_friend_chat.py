@@ -189,8 +189,9 @@ def test_notebook_mode_keeps_notes_and_answers_from_memory(macaron_home):
 def test_an_old_important_fact_is_checked_before_it_is_used(macaron_home):
     meet_friend_already()
     store = MemoryStore.open()
-    old = store.add("Favourite restaurant is Luigi's on Elm Street", domain="food", pinned=True,
-                    created_at="2025-01-10T12:00:00Z")
+    old = store.add(
+        "Favourite restaurant is Luigi's on Elm Street", domain="food", pinned=True, created_at="2025-01-10T12:00:00Z"
+    )
     with ModelServer(responder("Enjoy dinner!")) as server:
         child = spawn_chat(chat_env(server))
         child.expect_exact(PROMPT)

@@ -21,24 +21,59 @@ from tests.support.model_server import ModelServer, Reply
 
 CLOUD = privacy.claude(Settings(), "https://api.anthropic.com")
 MANIFESTS = [
-    {"name": "habit-tracker", "title": "Habit tracker", "description": "Daily habits and streaks", "keywords": ["habit", "streak", "習慣"]},
-    {"name": "run-log", "title": "Run log", "description": "Log your runs, pace and distance", "keywords": ["running", "run", "pace", "ラン"]},
-    {"name": "recipe-box", "title": "Recipe box", "description": "Recipes you love, with a shopping list", "keywords": ["cooking", "recipe", "food"]},
-    {"name": "budget", "title": "Budget", "description": "Track spending against a monthly budget", "keywords": ["money", "budget"]},
-    {"name": "reading-list", "title": "Reading list", "description": "Books to read and notes", "keywords": ["reading", "book"]},
+    {
+        "name": "habit-tracker",
+        "title": "Habit tracker",
+        "description": "Daily habits and streaks",
+        "keywords": ["habit", "streak", "習慣"],
+    },
+    {
+        "name": "run-log",
+        "title": "Run log",
+        "description": "Log your runs, pace and distance",
+        "keywords": ["running", "run", "pace", "ラン"],
+    },
+    {
+        "name": "recipe-box",
+        "title": "Recipe box",
+        "description": "Recipes you love, with a shopping list",
+        "keywords": ["cooking", "recipe", "food"],
+    },
+    {
+        "name": "budget",
+        "title": "Budget",
+        "description": "Track spending against a monthly budget",
+        "keywords": ["money", "budget"],
+    },
+    {
+        "name": "reading-list",
+        "title": "Reading list",
+        "description": "Books to read and notes",
+        "keywords": ["reading", "book"],
+    },
 ]
 
 
-@pytest.mark.parametrize("traits", [
-    ("I'm a woman", "I'm a man"),
-    ("she/her, 62 years old", "he/him, 19 years old"),
-    ("as a muslim mother", "as a christian father"),
-])
+@pytest.mark.parametrize(
+    "traits",
+    [
+        ("I'm a woman", "I'm a man"),
+        ("she/her, 62 years old", "he/him, 19 years old"),
+        ("as a muslim mother", "as a christian father"),
+    ],
+)
 def test_gifts_and_persona_do_not_depend_on_protected_traits(traits):
     results = []
     for trait in traits:
-        answers = {"call_me": "Kim", "evening": "a", "interests": f"cooking, {trait}, money",
-                   "style": "c", "change": "b", "flavour": "b", "language": "en"}
+        answers = {
+            "call_me": "Kim",
+            "evening": "a",
+            "interests": f"cooking, {trait}, money",
+            "style": "c",
+            "change": "b",
+            "flavour": "b",
+            "language": "en",
+        }
         quiz = onboarding.result_from_answers(answers)
         gifts = [g["name"] for g in onboarding.choose_gifts(quiz.interests, MANIFESTS)]
         results.append((quiz.persona, quiz.interests, gifts))
@@ -105,8 +140,16 @@ def test_a_new_fact_supersedes_the_old_one_and_both_are_kept(macaron_home):
     def respond(req):
         assert EXTRACT_MARK in req.system
         assert "symptoms" not in req.raw  # related memories sent for linking are privacy-filtered too
-        facts = [{"text": "Lives in Lisbon", "kind": "fact", "domain": "home", "privacy": "personal",
-                  "supersedes": old.id, "stressed": False}]
+        facts = [
+            {
+                "text": "Lives in Lisbon",
+                "kind": "fact",
+                "domain": "home",
+                "privacy": "personal",
+                "supersedes": old.id,
+                "stressed": False,
+            }
+        ]
         return Reply.text(json.dumps({"memories": facts}))
 
     with ModelServer(respond) as server:
@@ -153,14 +196,17 @@ def test_events_in_the_next_week_come_up_privacy_filtered(macaron_home):
     assert [m.text for m in upcoming(store, privacy.person())] == ["Dentist appointment", "Mia's birthday"]
 
 
-@pytest.mark.parametrize("text,wanted", [
-    ("can you make me something to track my runs?", True),
-    ("Could you build a tracker for my water intake", True),
-    ("I need an app for my reading list", True),
-    ("ランニングの記録アプリを作ってください", True),
-    ("I made a cake yesterday", False),
-    ("can you make sense of this?", False),
-    ("my app at work crashed", False),
-])
+@pytest.mark.parametrize(
+    "text,wanted",
+    [
+        ("can you make me something to track my runs?", True),
+        ("Could you build a tracker for my water intake", True),
+        ("I need an app for my reading list", True),
+        ("ランニングの記録アプリを作ってください", True),
+        ("I made a cake yesterday", False),
+        ("can you make sense of this?", False),
+        ("my app at work crashed", False),
+    ],
+)
 def test_the_router_notices_requests_for_a_tool(text, wanted):
     assert router.wants_a_tool(text) is wanted

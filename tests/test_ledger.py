@@ -31,9 +31,15 @@ def _weeks_of_use(store, ledger):
     liked = store.add("I drink green tea every morning", domain="food")
     disliked = store.add("I drink black tea every evening", domain="food")
     secret = store.add("my diary password hint is the cat", privacy="private", domain="food")
-    signals.brief_made("tea-log", privacy.release([liked], TO_CLOUD), template="habit-tracker", domain="food", ledger=ledger)
-    signals.brief_made("tea-diary", privacy.release([disliked], TO_CLOUD), template="diary", domain="food", ledger=ledger)
-    signals.brief_made("tea-private", privacy.release([secret], TO_LOCAL), template="diary", domain="food", ledger=ledger)
+    signals.brief_made(
+        "tea-log", privacy.release([liked], TO_CLOUD), template="habit-tracker", domain="food", ledger=ledger
+    )
+    signals.brief_made(
+        "tea-diary", privacy.release([disliked], TO_CLOUD), template="diary", domain="food", ledger=ledger
+    )
+    signals.brief_made(
+        "tea-private", privacy.release([secret], TO_LOCAL), template="diary", domain="food", ledger=ledger
+    )
     for day in range(1, 15):  # two weeks of opening the tea log
         ledger.record("run", node("app", "tea-log"), time=f"2026-12-{day + 2:02d}T08:00:00+00:00")
     signals.app_event("tea-log", "rate", 5, ledger=ledger)
@@ -117,11 +123,21 @@ def test_rate_credits_only_the_memories_that_app_used(macaron, macaron_home, tmp
     mine = store.add("I drink green tea every morning", domain="food")
     parents = store.add("I keep a recipe box for Sunday", domain="food")
     other = store.add("I bake bread on Saturdays", domain="food")
-    signals.brief_made("recipe-box", privacy.release([parents], TO_CLOUD), template="recipes", domain="food", ledger=ledger)
+    signals.brief_made(
+        "recipe-box", privacy.release([parents], TO_CLOUD), template="recipes", domain="food", ledger=ledger
+    )
     # Made from the recipe box, with its own brief: the recipe box's memory is not this app's.
-    signals.brief_made("tea-log", privacy.release([mine], TO_CLOUD), template="habit-tracker", domain="food",
-                       from_app="recipe-box", ledger=ledger)
-    signals.brief_made("bread-log", privacy.release([other], TO_CLOUD), template="habit-tracker", domain="food", ledger=ledger)
+    signals.brief_made(
+        "tea-log",
+        privacy.release([mine], TO_CLOUD),
+        template="habit-tracker",
+        domain="food",
+        from_app="recipe-box",
+        ledger=ledger,
+    )
+    signals.brief_made(
+        "bread-log", privacy.release([other], TO_CLOUD), template="habit-tracker", domain="food", ledger=ledger
+    )
     for day in range(1, 8):  # the bread log is used a lot: its credit is pending, not this rating's
         ledger.record("run", node("app", "bread-log"), time=f"2026-12-{day + 2:02d}T08:00:00+00:00")
     ledger.close()

@@ -69,8 +69,9 @@ def test_make_delegates_verifies_fixes_and_checkpoints(macaron, tmp_path):
     # Files were written; the failure report reached the agent in a later request.
     assert (app / script.NOTE_FILE).exists()
     assert "1 + 1 == 2" in (app / script.TEST_FILE).read_text()
-    assert any(script.BROKEN_MARK in r.raw and script.FIX_PROMPT_MARK in r.raw for r in requests), \
+    assert any(script.BROKEN_MARK in r.raw and script.FIX_PROMPT_MARK in r.raw for r in requests), (
         "the verification report never reached the agent"
+    )
     # The coder asked the memory for more; the call was logged; the answer reached it.
     calls = [json.loads(line) for line in (app / ".macaron" / "memory_calls.jsonl").read_text().splitlines()]
     assert calls and calls[0]["query"] == script.MEMORY_QUERY
@@ -129,8 +130,9 @@ def test_model_error_exits_1_and_resume_finishes(macaron):
     assert [c["phase"] for c in json.loads(macaron("checkpoints", app, "--json").stdout)] == ["scaffold"]
 
     with ModelServer(lambda req: Reply.text("Built.")) as server:
-        again = macaron("make", "--resume", apps[0]["app"], "--max-rounds", "1", "--yes", "--json",
-                        env=_env(server), timeout=300)
+        again = macaron(
+            "make", "--resume", apps[0]["app"], "--max-rounds", "1", "--yes", "--json", env=_env(server), timeout=300
+        )
     assert again.returncode == 0, again.stdout + again.stderr
     out = json.loads(again.stdout)
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build"] and out["tests"] == "passed"

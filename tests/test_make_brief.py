@@ -29,19 +29,30 @@ def texts(brief):
 
 
 def test_cloud_brief_has_personal_memories_but_never_private_or_secret(store):
-    brief = build_brief("a hydration tracker", store, Settings(), privacy.claude(Settings(), "https://api.anthropic.com"),
-                        context=HABITS)
+    brief = build_brief(
+        "a hydration tracker",
+        store,
+        Settings(),
+        privacy.claude(Settings(), "https://api.anthropic.com"),
+        context=HABITS,
+    )
     assert "500 ml bottle" in texts(brief)  # found through what the app is about (its template: water)
     assert "kidney" not in texts(brief) and "surprise" not in texts(brief)
     assert "kidney" not in brief.markdown()
 
 
 def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
-    local = build_brief("a hydration tracker", store, Settings(), privacy.draft("http://127.0.0.1:8000", Settings()),
-                        context=HABITS)
+    local = build_brief(
+        "a hydration tracker", store, Settings(), privacy.draft("http://127.0.0.1:8000", Settings()), context=HABITS
+    )
     trusted_settings = Settings(trusted_endpoints=["https://gpu.example:9000"])
-    trusted = build_brief("a hydration tracker", store, trusted_settings,
-                          privacy.claude(trusted_settings, "https://gpu.example:9000"), context=HABITS)
+    trusted = build_brief(
+        "a hydration tracker",
+        store,
+        trusted_settings,
+        privacy.claude(trusted_settings, "https://gpu.example:9000"),
+        context=HABITS,
+    )
     for brief in (local, trusted):
         assert "kidney" in texts(brief) and "surprise" not in texts(brief)
 
@@ -58,12 +69,22 @@ def test_memories_override_language_defaults():
     assert personal_settings("ko", [])["currency"] == "KRW"
 
 
-@pytest.mark.parametrize("idea,kind", [
-    ("an insulin dose calculator", "medical"), ("a symptom checker that diagnoses my rash", "medical"),
-    ("薬の服用量を計算するアプリ", "medical"), ("an app that tells me which stocks to invest in", "financial"),
-    ("a loan repayment planner", "financial"), ("대출 상환 계산기", "financial"), ("投资组合建议", "financial"),
-    ("a water tracker", None), ("a mood diary", None), ("track my spending", None), ("毎日の水分記録", None),
-    ("a medication taken checklist", None),
-])
+@pytest.mark.parametrize(
+    "idea,kind",
+    [
+        ("an insulin dose calculator", "medical"),
+        ("a symptom checker that diagnoses my rash", "medical"),
+        ("薬の服用量を計算するアプリ", "medical"),
+        ("an app that tells me which stocks to invest in", "financial"),
+        ("a loan repayment planner", "financial"),
+        ("대출 상환 계산기", "financial"),
+        ("投资组合建议", "financial"),
+        ("a water tracker", None),
+        ("a mood diary", None),
+        ("track my spending", None),
+        ("毎日の水分記録", None),
+        ("a medication taken checklist", None),
+    ],
+)
 def test_advice_apps_are_recognised_and_plain_trackers_are_not(idea, kind):
     assert advice_kind(idea) == kind

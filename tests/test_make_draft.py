@@ -23,8 +23,9 @@ PASSING = "def test_drafted():\n    assert 1 + 1 == 2\n"
 
 def files_answer(note: str, test: str) -> str:
     """What a local model answers: whole files in fenced blocks with a path header."""
-    return (f"Here is the draft.\n\n### FILE: {NOTE}\n```text\n{note}\n```\n\n"
-            f"### FILE: {TEST_FILE}\n```python\n{test}```\n")
+    return (
+        f"Here is the draft.\n\n### FILE: {NOTE}\n```text\n{note}\n```\n\n### FILE: {TEST_FILE}\n```python\n{test}```\n"
+    )
 
 
 def local_model(req) -> Reply:
@@ -48,8 +49,12 @@ def _git(app: Path, *args) -> str:
 def test_draft_then_refine(macaron):
     api = "anthropic"  # the openai wire: test_local_only_sends_nothing_to_the_cloud
     with ModelServer(local_model, model="deepseek-coder") as local, ModelServer(claude) as cloud:
-        env = {"MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": api,
-               "ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"}
+        env = {
+            "MACARON_DRAFT_URL": local.url,
+            "MACARON_DRAFT_API": api,
+            "ANTHROPIC_BASE_URL": cloud.url,
+            "ANTHROPIC_API_KEY": "test-key",
+        }
         run = macaron("make", "a water tracker", "--draft", "--yes", "--json", env=env, timeout=600)
         assert run.returncode == 0, run.stdout + run.stderr
         out = json.loads(run.stdout)
@@ -79,8 +84,12 @@ def test_draft_then_refine(macaron):
 def test_local_only_sends_nothing_to_the_cloud(macaron):
     macaron("memory", "add", "My kidney condition limits how much water I drink", "--privacy", "private")
     with ModelServer(local_model, model="deepseek-r1") as local, ModelServer(claude) as cloud:
-        env = {"MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": "openai",
-               "ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"}
+        env = {
+            "MACARON_DRAFT_URL": local.url,
+            "MACARON_DRAFT_API": "openai",
+            "ANTHROPIC_BASE_URL": cloud.url,
+            "ANTHROPIC_API_KEY": "test-key",
+        }
         run = macaron("make", "a water tracker", "--local-only", "--yes", env=env, timeout=600)
         assert run.returncode == 0, run.stdout + run.stderr
         assert cloud.requests == [], "--local-only must not send a single request to the cloud"
@@ -109,8 +118,19 @@ def designs(req) -> Reply:
 def test_variants_verified_screenshotted_picked_and_remembered(macaron):
     with ModelServer(designs) as local:
         env = {"MACARON_DRAFT_URL": local.url}
-        run = macaron("make", "a water tracker", "--local-only", "--variants", "2", "--pick", "2", "--yes",
-                      "--json", env=env, timeout=600)
+        run = macaron(
+            "make",
+            "a water tracker",
+            "--local-only",
+            "--variants",
+            "2",
+            "--pick",
+            "2",
+            "--yes",
+            "--json",
+            env=env,
+            timeout=600,
+        )
         assert run.returncode == 0, run.stdout + run.stderr
         assert len(local.requests) == 2
     out = json.loads(run.stdout)
@@ -123,12 +143,15 @@ def test_variants_verified_screenshotted_picked_and_remembered(macaron):
     assert len(prefs) == 1 and "bold cards" in prefs[0]["text"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--draft"], "no draft model is set up"),
-    (["--variants", "3"], "--variants needs a local draft model"),
-    (["--local-only", "--variants", "2", "--pick", "5"], "--pick must be between 1 and 2"),
-    (["--local-only", "--offline"], "--offline uses no model"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--draft"], "no draft model is set up"),
+        (["--variants", "3"], "--variants needs a local draft model"),
+        (["--local-only", "--variants", "2", "--pick", "5"], "--pick must be between 1 and 2"),
+        (["--local-only", "--offline"], "--offline uses no model"),
+    ],
+)
 def test_bad_draft_options_are_refused_before_anything_is_written(macaron, macaron_home, args, message):
     run = macaron("make", "a water tracker", *args, "--yes", env={"ANTHROPIC_API_KEY": "k"})
     assert run.returncode == 2 and message in run.stderr, run.stderr
@@ -159,8 +182,15 @@ def test_draft_interrupted_at_refine_resumes_with_claude_alone(macaron):
 
     # The draft is kept: resuming needs Claude only, not the local model that drafted it.
     with ModelServer(claude) as cloud:
-        again = macaron("make", "--resume", apps[0]["app"], "--yes", "--json", timeout=600,
-                        env={"ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"})
+        again = macaron(
+            "make",
+            "--resume",
+            apps[0]["app"],
+            "--yes",
+            "--json",
+            timeout=600,
+            env={"ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"},
+        )
         assert again.returncode == 0, again.stdout + again.stderr
         assert any(BROKEN in r.raw for r in cloud.requests), "the draft's verification report never reached Claude"
     out = json.loads(again.stdout)
@@ -183,8 +213,14 @@ def test_variants_are_offered_to_pick_in_a_terminal(macaron):
         env["PYTHONPATH"] = str(REPO)
     with ModelServer(designs) as local:
         env["MACARON_DRAFT_URL"] = local.url
-        child = pexpect.spawn(command[0], [*command[1:], "make", "a water tracker", "--local-only", "--variants", "2"],
-                              env=env, encoding="utf-8", timeout=600, dimensions=(50, 160))
+        child = pexpect.spawn(
+            command[0],
+            [*command[1:], "make", "a water tracker", "--local-only", "--variants", "2"],
+            env=env,
+            encoding="utf-8",
+            timeout=600,
+            dimensions=(50, 160),
+        )
         child.expect("Which one shall macaron keep")
         assert "1. " in child.before and "2. " in child.before and "bold cards" in child.before  # both listed
         child.sendline("2")

@@ -19,7 +19,11 @@ from macaron_cli.maker.personal import personal_settings
 from macaron_cli.maker.scaffold import make_slug, scaffold
 
 WATER, RECIPES, KRW_BUDGET, COOKING, KAKEIBO = (
-    "a water tracker for my day", "家族のレシピを評価するアプリ", "한 달 예산 계획표", "a unit converter for cooking", "家計簿",
+    "a water tracker for my day",
+    "家族のレシピを評価するアプリ",
+    "한 달 예산 계획표",
+    "a unit converter for cooking",
+    "家計簿",
 )
 
 
@@ -106,10 +110,16 @@ def test_make_says_when_nothing_fits_well(macaron, macaron_home):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("idea,settings,template", [
-    (WATER, "", "habit-tracker"), (RECIPES, "", None), (KRW_BUDGET, "", "budget"),
-    (COOKING, "", "converter"), (KAKEIBO, 'language = "ja"\n', "budget"),
-])
+@pytest.mark.parametrize(
+    "idea,settings,template",
+    [
+        (WATER, "", "habit-tracker"),
+        (RECIPES, "", None),
+        (KRW_BUDGET, "", "budget"),
+        (COOKING, "", "converter"),
+        (KAKEIBO, 'language = "ja"\n', "budget"),
+    ],
+)
 def test_the_issues_ideas_make_verified_apps_offline(idea, settings, template, macaron, macaron_home):
     macaron_home.mkdir(parents=True, exist_ok=True)
     (macaron_home / "config.toml").write_text(settings, encoding="utf-8")
@@ -123,14 +133,17 @@ def test_the_issues_ideas_make_verified_apps_offline(idea, settings, template, m
 
 
 # ── the hand-off from chat ─────────────────────────────────────────────────────────────
-@pytest.mark.parametrize("request_text,idea", [
-    ("Can you make me an app to track my daily water intake?", "track my daily water intake"),
-    ("hey, could you build me a tracker for my runs", "tracker for my runs"),
-    ("毎日の水分補給を記録するアプリを作ってください", "毎日の水分補給を記録する"),
-    ("물 마시기 기록 앱 만들어 줘", "물 마시기 기록"),
-    ("帮我做一个记账的应用", "记账"),
-    ("Gawan mo ako ng app para sa gastusin ko", "gastusin ko"),
-])
+@pytest.mark.parametrize(
+    "request_text,idea",
+    [
+        ("Can you make me an app to track my daily water intake?", "track my daily water intake"),
+        ("hey, could you build me a tracker for my runs", "tracker for my runs"),
+        ("毎日の水分補給を記録するアプリを作ってください", "毎日の水分補給を記録する"),
+        ("물 마시기 기록 앱 만들어 줘", "물 마시기 기록"),
+        ("帮我做一个记账的应用", "记账"),
+        ("Gawan mo ako ng app para sa gastusin ko", "gastusin ko"),
+    ],
+)
 def test_chat_hands_the_idea_itself_to_the_maker(request_text, idea, tmp_path, macaron_home):
     from macaron_cli.friend.router import idea_from
 
@@ -145,17 +158,25 @@ def _open_page(tmp_path, body: str) -> dict:
 
     site = tmp_path / "site"
     site.mkdir()
-    (site / "index.html").write_text(f'<!doctype html><meta charset="utf-8"><body><div id="app">{body}</div>',
-                                     encoding="utf-8")
-    config = {"run": ["{python}", "-m", "http.server", "{port}", "--bind", "127.0.0.1"], "cwd": str(site),
-              "main_selector": "#app", "chromium": shutil.which("chromium") or "/usr/bin/chromium",
-              "screenshot": None, "report": str(tmp_path / "report.json"), "startup_timeout": 30}
+    (site / "index.html").write_text(
+        f'<!doctype html><meta charset="utf-8"><body><div id="app">{body}</div>', encoding="utf-8"
+    )
+    config = {
+        "run": ["{python}", "-m", "http.server", "{port}", "--bind", "127.0.0.1"],
+        "cwd": str(site),
+        "main_selector": "#app",
+        "chromium": shutil.which("chromium") or "/usr/bin/chromium",
+        "screenshot": None,
+        "report": str(tmp_path / "report.json"),
+        "startup_timeout": 30,
+    }
     return open_check.check(config)
 
 
 def _fonts_for(pattern: str) -> bool:
     return bool(shutil.which("fc-list")) and bool(
-        subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True, check=False).stdout.strip())
+        subprocess.run(["fc-list", pattern, "family"], capture_output=True, text=True, check=False).stdout.strip()
+    )
 
 
 @pytest.mark.slow
@@ -166,8 +187,10 @@ def test_text_no_font_can_draw_is_found_in_the_page(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (_fonts_for(":lang=ja") and _fonts_for(":charset=1f4a7:color=true")),
-                    reason="needs fonts-noto-cjk and fonts-noto-color-emoji (installed by .ci/run)")
+@pytest.mark.skipif(
+    not (_fonts_for(":lang=ja") and _fonts_for(":charset=1f4a7:color=true")),
+    reason="needs fonts-noto-cjk and fonts-noto-color-emoji (installed by .ci/run)",
+)
 def test_cjk_and_emoji_draw_with_the_fonts_installed(tmp_path):
     report = _open_page(tmp_path, "水分 물 喝水 tubig 💧 ₩1,000,000")
     assert report["main_rendered"] and report["missing_glyphs"] == []
@@ -178,10 +201,19 @@ def test_missing_glyphs_fail_verification_with_the_fix():
     from macaron_cli.sandbox.verify import _read_open
 
     report = VerifyReport(tests_ok=True)
-    _read_open(report, {"started": True, "http_status": 200, "main_rendered": True, "main_state": "rendered",
-                        "missing_glyphs": ["U+3042 あ", "U+1F4A7 💧"]})
+    _read_open(
+        report,
+        {
+            "started": True,
+            "http_status": 200,
+            "main_rendered": True,
+            "main_state": "rendered",
+            "missing_glyphs": ["U+3042 あ", "U+1F4A7 💧"],
+        },
+    )
     assert report.missing_glyphs and any(
-        "empty boxes" in p and "apt-get install fonts-noto-cjk fonts-noto-color-emoji" in p for p in report.problems)
+        "empty boxes" in p and "apt-get install fonts-noto-cjk fonts-noto-color-emoji" in p for p in report.problems
+    )
     assert "apt-get install fonts-noto-cjk" in report.feedback()
 
 
@@ -192,7 +224,7 @@ def test_doctor_checks_fonts_for_the_persons_language(macaron_home, monkeypatch,
     (macaron_home / "config.toml").write_text('language = "ko"\n', encoding="utf-8")
     fake = tmp_path / "bin"
     fake.mkdir()
-    (fake / "fc-list").write_text("#!/bin/sh\ncase \"$1\" in *lang=ko*) exit 0;; *) echo Font;; esac\n")
+    (fake / "fc-list").write_text('#!/bin/sh\ncase "$1" in *lang=ko*) exit 0;; *) echo Font;; esac\n')
     (fake / "fc-list").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}:/usr/bin:/bin")
     check = doctor.check_fonts()

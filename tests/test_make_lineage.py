@@ -16,8 +16,9 @@ from macaron_cli.memory import MemoryStore
 
 def test_from_app_copies_code_not_data_or_brief_and_records_lineage(tmp_path, macaron_home):
     apps = tmp_path / "apps"
-    first = scaffold(choose_template("a water tracker"), build_brief("a water tracker", None, Settings(), None),
-                     "water", apps)
+    first = scaffold(
+        choose_template("a water tracker"), build_brief("a water tracker", None, Settings(), None), "water", apps
+    )
     AppRepo.init(first).checkpoint("scaffold", "first app")
     (first / "data").mkdir(exist_ok=True)
     (first / "data" / "app.db").write_bytes(b"the person's water log")

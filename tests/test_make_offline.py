@@ -52,8 +52,13 @@ CORPUS = [
     ("Gusto ko ng badyet para sa gastos ko buwan-buwan", "tl", "budget"),
     ("Gusto ko ng calculator para sa hatian ng bayarin", "tl", "calculator"),
 ]
-TEMPLATE_FOR = {"habits": "habit-tracker", "diary": "diary", "planner": "planner", "budget": "budget",
-                "calculator": "converter"}
+TEMPLATE_FOR = {
+    "habits": "habit-tracker",
+    "diary": "diary",
+    "planner": "planner",
+    "budget": "budget",
+    "calculator": "converter",
+}
 INSTALLED = {t.name for t in load_templates()}
 COVERED = [c for c in CORPUS if TEMPLATE_FOR[c[2]] in INSTALLED]
 
@@ -81,9 +86,16 @@ def test_idea_gets_a_fitting_template_and_an_app_in_its_language(idea, language,
 
 # A representative subset all the way through the CLI (each verifies in the sandbox and
 # the browser, which takes seconds): Latin and CJK scripts, two templates.
-THROUGH_CLI = [c for c in COVERED if c[0] in {
-    "a food diary of what I ate today", "毎日の水分補給を記録したい", "오늘 기분을 적는 일기장",
-}]
+THROUGH_CLI = [
+    c
+    for c in COVERED
+    if c[0]
+    in {
+        "a food diary of what I ate today",
+        "毎日の水分補給を記録したい",
+        "오늘 기분을 적는 일기장",
+    }
+]
 
 
 @pytest.mark.slow
@@ -92,8 +104,20 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
     run = macaron("make", idea, "--offline", "--json")
     assert run.returncode == 0, run.stdout + run.stderr
     out = json.loads(run.stdout)
-    assert set(out) == {"app", "path", "template", "mode", "checkpoints", "tests", "opened", "screenshot",
-                        "cost_usd", "tokens", "phases", "fit"}
+    assert set(out) == {
+        "app",
+        "path",
+        "template",
+        "mode",
+        "checkpoints",
+        "tests",
+        "opened",
+        "screenshot",
+        "cost_usd",
+        "tokens",
+        "phases",
+        "fit",
+    }
     assert out["template"] == TEMPLATE_FOR[kind] and out["mode"] == "offline" and out["cost_usd"] == 0
     assert out["tests"] == "passed" and out["opened"] is True and Path(out["screenshot"]).exists()
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold"]

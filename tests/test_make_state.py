@@ -11,14 +11,39 @@ from macaron_cli.maker.state import MakeState
 # What macaron wrote before the record was typed: a make stopped by its budget after the
 # build, with a key this macaron does not know.
 OLD_RECORD = {
-    "idea": "a water tracker", "slug": "water-tracker", "title": "Water", "template": "habit-tracker",
-    "from": None, "mode": "agent", "language": "en", "accent": "#B5EAD7",
-    "settings": {"units": "metric", "currency": "EUR"}, "advice": None, "memory_ids": ["m_1", "m_2"],
-    "matched_keywords": ["water"], "phases": ["scaffold", "build"], "rounds": 1, "cost_usd": 1.25,
-    "tokens": {"input": 900, "output": 300}, "status": "budget", "budget_usd": 1.0, "max_rounds": 3,
-    "draft": None, "timings": {"prepare": 0.4, "agent": 12.5, "verify": 3.0}, "session_id": "s_42",
-    "subagents": ["frontend"], "phase_costs": [{"phase": "build", "where": "cloud", "input_tokens": 900,
-                                                 "output_tokens": 300, "seconds": 12.5, "cost_usd": 1.25}],
+    "idea": "a water tracker",
+    "slug": "water-tracker",
+    "title": "Water",
+    "template": "habit-tracker",
+    "from": None,
+    "mode": "agent",
+    "language": "en",
+    "accent": "#B5EAD7",
+    "settings": {"units": "metric", "currency": "EUR"},
+    "advice": None,
+    "memory_ids": ["m_1", "m_2"],
+    "matched_keywords": ["water"],
+    "phases": ["scaffold", "build"],
+    "rounds": 1,
+    "cost_usd": 1.25,
+    "tokens": {"input": 900, "output": 300},
+    "status": "budget",
+    "budget_usd": 1.0,
+    "max_rounds": 3,
+    "draft": None,
+    "timings": {"prepare": 0.4, "agent": 12.5, "verify": 3.0},
+    "session_id": "s_42",
+    "subagents": ["frontend"],
+    "phase_costs": [
+        {
+            "phase": "build",
+            "where": "cloud",
+            "input_tokens": 900,
+            "output_tokens": 300,
+            "seconds": 12.5,
+            "cost_usd": 1.25,
+        }
+    ],
     "from_a_newer_macaron": {"kept": True},
 }
 

@@ -14,8 +14,14 @@ from tests.support.model_server import ModelServer, Reply
 
 def _brief(idea: str, url: str) -> Brief:
     """A brief with no memories, cleared for the draft model at `url`."""
-    return Brief(idea=idea, language="en", accent="#B5EAD7", settings={"units": "metric", "currency": "EUR"},
-                 memories=privacy.nothing(privacy.draft(url)))
+    return Brief(
+        idea=idea,
+        language="en",
+        accent="#B5EAD7",
+        settings={"units": "metric", "currency": "EUR"},
+        memories=privacy.nothing(privacy.draft(url)),
+    )
+
 
 INDEX = '<!doctype html>\n<html><body><main id="app"><h1>Water</h1></main></body></html>\n'
 
@@ -73,7 +79,11 @@ const half = "this file is cut off
 @pytest.mark.parametrize("api", ["anthropic", "openai"])
 def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
     with ModelServer([Reply.text(SCRIPTED, input_tokens=900, output_tokens=300)]) as server:
-        outcome = draft(app, _brief("The person wants a water tracker; goal 2 litres.", server.url), Endpoint(server.url, "deepseek", api))
+        outcome = draft(
+            app,
+            _brief("The person wants a water tracker; goal 2 litres.", server.url),
+            Endpoint(server.url, "deepseek", api),
+        )
     assert (app / "static" / "index.html").read_text() == INDEX
     assert (app / "server" / "main.py").read_text() == "print('water server')\n"
     assert outcome.written == ["static/index.html", "server/main.py"]
@@ -95,8 +105,12 @@ def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
 
 def test_a_fix_round_carries_the_verification_report(app):
     with ModelServer([Reply.text("### FILE: static/index.html\n```html\n" + INDEX + "```\n")]) as server:
-        outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "openai"),
-                        feedback="tests failed: test_home expects <main id=app>")
+        outcome = draft(
+            app,
+            _brief("water tracker", server.url),
+            Endpoint(server.url, "m", "openai"),
+            feedback="tests failed: test_home expects <main id=app>",
+        )
     assert outcome.written == ["static/index.html"]
     assert "test_home expects" in server.requests[0].last_user_text()
 

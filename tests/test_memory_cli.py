@@ -26,17 +26,33 @@ def _one_line_error(result, *words):
 
 def _store_files(home):
     root = home / "memory"
-    return sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*") if p.is_file()) if root.exists() else []
+    return (
+        sorted((str(p.relative_to(root)), p.stat().st_size) for p in root.rglob("*") if p.is_file())
+        if root.exists()
+        else []
+    )
 
 
 @pytest.mark.slow
 def test_import_export_round_trip_keeps_ids_and_dates(macaron, macaron_home, tmp_path):
     src = tmp_path / "in.jsonl"
-    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in [
-        {"id": "D1:3", "text": "Caroline went to a support group", "created_at": "2023-05-07T13:56:00Z", "meta": {"speaker": "Caroline"}},
-        {"id": "ko-1", "text": "나는 자전거를 타고 출근해요", "language": "ko", "domain": "fitness"},
-        {"text": "Gusto ko ng adobo", "privacy": "private"},
-    ]) + "\n\n", encoding="utf-8")
+    src.write_text(
+        "\n".join(
+            json.dumps(r, ensure_ascii=False)
+            for r in [
+                {
+                    "id": "D1:3",
+                    "text": "Caroline went to a support group",
+                    "created_at": "2023-05-07T13:56:00Z",
+                    "meta": {"speaker": "Caroline"},
+                },
+                {"id": "ko-1", "text": "나는 자전거를 타고 출근해요", "language": "ko", "domain": "fitness"},
+                {"text": "Gusto ko ng adobo", "privacy": "private"},
+            ]
+        )
+        + "\n\n",
+        encoding="utf-8",
+    )
     result = macaron("memory", "import", src)
     assert result.returncode == 0, result.stderr
     assert "Imported 3" in result.stderr
@@ -123,8 +139,13 @@ def test_kill_9_during_import_keeps_every_acknowledged_batch(macaron_home, tmp_p
     with open(src, "w", encoding="utf-8") as fh:
         for i in range(12000):
             fh.write(json.dumps({"id": f"r{i:06d}", "text": f"imported memory number {i} about daily life"}) + "\n")
-    proc = subprocess.Popen([*macaron_command(), "memory", "import", str(src)], env=_env(macaron_home),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*macaron_command(), "memory", "import", str(src)],
+        env=_env(macaron_home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     acknowledged = 0
     for line in proc.stderr:  # "imported N/12000" after each batch is committed
         if line.startswith("imported "):
@@ -142,8 +163,13 @@ def test_kill_9_during_import_keeps_every_acknowledged_batch(macaron_home, tmp_p
     assert store.search("memory number 17")  # usable, not just openable
 
     # Running the same import again finishes it, without duplicates.
-    rerun = subprocess.run([*macaron_command(), "memory", "import", str(src)], env=_env(macaron_home),
-                           capture_output=True, text=True, timeout=600)
+    rerun = subprocess.run(
+        [*macaron_command(), "memory", "import", str(src)],
+        env=_env(macaron_home),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert rerun.returncode == 0, rerun.stderr
     assert MemoryStore.open(macaron_home / "memory").count() == 12000
 
@@ -169,8 +195,16 @@ def test_two_writer_processes_lose_nothing(tmp_path):
     uri = str(tmp_path / "memory")
     MemoryStore.open(uri)
     env = _env(tmp_path)
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, name, uri], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for name in ("alice", "bob")]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, name, uri],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("alice", "bob")
+    ]
     for p in procs:
         out, err = p.communicate(timeout=600)
         assert p.returncode == 0 and "done" in out, err[-2000:]

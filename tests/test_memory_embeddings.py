@@ -20,12 +20,14 @@ REPO = Path(__file__).resolve().parents[1]
 def test_meaning_finds_what_words_miss_and_keywords_still_lead(tmp_path):
     store = MemoryStore.open(tmp_path / "memory")
     assert store.vectors
-    store.add_many([
-        {"id": "pet", "text": "We adopted a golden retriever puppy last spring"},
-        {"id": "car", "text": "The car needs new tyres before winter"},
-        {"id": "tea", "text": "I drink green tea every morning"},
-        {"id": "job", "text": "I started a new job as a nurse at the city hospital"},
-    ])
+    store.add_many(
+        [
+            {"id": "pet", "text": "We adopted a golden retriever puppy last spring"},
+            {"id": "car", "text": "The car needs new tyres before winter"},
+            {"id": "tea", "text": "I drink green tea every morning"},
+            {"id": "job", "text": "I started a new job as a nurse at the city hospital"},
+        ]
+    )
     assert store.stats()["with_vectors"] == 4
     hit = store.search("Do I have a dog?", k=2)[0]  # no shared word: only meaning connects them
     assert hit.memory.id == "pet" and hit.parts["vector"] == pytest.approx(1.0)
@@ -36,9 +38,12 @@ def test_meaning_finds_what_words_miss_and_keywords_still_lead(tmp_path):
 
 
 FILLER = [
-    "I bought new running shoes yesterday.", "The weather was cold and rainy all week.",
-    "We watched a movie about space on Friday.", "My favourite colour is green.",
-    "I need to renew my passport before the trip.", "Our team meeting moved to Thursday.",
+    "I bought new running shoes yesterday.",
+    "The weather was cold and rainy all week.",
+    "We watched a movie about space on Friday.",
+    "My favourite colour is green.",
+    "I need to renew my passport before the trip.",
+    "Our team meeting moved to Thursday.",
 ]
 # A fact in each language, and an English question about it that shares no word with it.
 TOLD = {
@@ -63,9 +68,11 @@ LANGUAGES = ["ja", "ko", "zh", "tl"]
 
 def _store_of_every_language(path: Path) -> MemoryStore:
     store = MemoryStore.open(path)
-    store.add_many([{"id": f"told-{lang}", "text": text} for lang, (text, _) in TOLD.items()]
-                   + [{"id": f"asked-{lang}", "text": text} for lang, (text, _) in ASKED.items()]
-                   + [{"id": f"filler{i}", "text": text} for i, text in enumerate(FILLER)])
+    store.add_many(
+        [{"id": f"told-{lang}", "text": text} for lang, (text, _) in TOLD.items()]
+        + [{"id": f"asked-{lang}", "text": text} for lang, (text, _) in ASKED.items()]
+        + [{"id": f"filler{i}", "text": text} for i, text in enumerate(FILLER)]
+    )
     return store
 
 
@@ -114,8 +121,10 @@ def test_a_vector_costs_no_torch_import():
     env = dict(os.environ)
     if os.environ.get("MACARON_TEST_INSTALLED") != "1":
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    code = ("import json, sys; from macaron_cli.memory import embeddings; v = embeddings.embed(['hi']); "
-            "print(json.dumps([v.shape[0], sorted(sys.modules)]))")
+    code = (
+        "import json, sys; from macaron_cli.memory import embeddings; v = embeddings.embed(['hi']); "
+        "print(json.dumps([v.shape[0], sorted(sys.modules)]))"
+    )
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     rows, modules = json.loads(done.stdout)
@@ -138,14 +147,22 @@ def _as_if_made_by_the_old_model(path: Path) -> None:
     rng = np.random.default_rng(0)
     old = rng.standard_normal((len(ids), 384)).astype("float32")
     store._table.merge_insert("id").when_matched_update_all().execute(
-        pa.table({"id": ids, "vector": pa.array(list(old / np.linalg.norm(old, axis=1, keepdims=True)),
-                                               type=pa.list_(pa.float32(), 384))}))
+        pa.table(
+            {
+                "id": ids,
+                "vector": pa.array(
+                    list(old / np.linalg.norm(old, axis=1, keepdims=True)), type=pa.list_(pa.float32(), 384)
+                ),
+            }
+        )
+    )
 
 
 def _told(path: Path) -> None:
     MemoryStore.open(path).add_many(
         [{"id": f"told-{lang}", "text": text} for lang, (text, _) in TOLD.items()]
-        + [{"id": f"filler{i}", "text": text} for i, text in enumerate(FILLER)])
+        + [{"id": f"filler{i}", "text": text} for i, text in enumerate(FILLER)]
+    )
 
 
 def test_a_store_made_with_another_model_is_reembedded_and_searchable_throughout(tmp_path, capsys, monkeypatch):
@@ -194,10 +211,12 @@ def test_reembed_resumes_after_kill_9(macaron, macaron_home):
     MemoryStore.open(path).add_many({"id": f"n{i}", "text": f"note {i}: {FILLER[i % len(FILLER)]}"} for i in range(300))
     _as_if_made_by_the_old_model(path)
     # A slow model and small batches, so the kill lands mid-way.
-    code = ("import sys, time; from macaron_cli.memory import embeddings, reembed; "
-            "from macaron_cli.memory.store import MemoryStore; reembed.BATCH = 20; real = embeddings.embed; "
-            "embeddings.embed = lambda texts: (time.sleep(0.2), real(texts))[1]; "
-            "reembed.run(MemoryStore.open(sys.argv[1]))")
+    code = (
+        "import sys, time; from macaron_cli.memory import embeddings, reembed; "
+        "from macaron_cli.memory.store import MemoryStore; reembed.BATCH = 20; real = embeddings.embed; "
+        "embeddings.embed = lambda texts: (time.sleep(0.2), real(texts))[1]; "
+        "reembed.run(MemoryStore.open(sys.argv[1]))"
+    )
     env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     child = subprocess.Popen([sys.executable, "-c", code, str(path)], env=env)
     try:

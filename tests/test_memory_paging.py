@@ -6,9 +6,13 @@ from macaron_cli.memory import MemoryStore
 def _store(tmp_path, n=30):
     store = MemoryStore.open(tmp_path / "memory")
     store.add_many(
-        {"text": f"note {i}", "id": f"m_{i:03d}", "domain": ("food", "work", "health")[i % 3],
-         # pairs share a timestamp: the id must break the tie the same way every time
-         "created_at": f"2026-01-{1 + i // 2:02d}T00:00:00+00:00"}
+        {
+            "text": f"note {i}",
+            "id": f"m_{i:03d}",
+            "domain": ("food", "work", "health")[i % 3],
+            # pairs share a timestamp: the id must break the tie the same way every time
+            "created_at": f"2026-01-{1 + i // 2:02d}T00:00:00+00:00",
+        }
         for i in range(n)
     )
     return store

@@ -43,7 +43,8 @@ def test_two_homes_sharing_one_memory_see_each_others_memories(macaron, shared, 
     desktop_home = tmp_path / "desktop"
     desktop_home.mkdir()
     (desktop_home / "config.toml").write_text(
-        f'[memory]\nuri = "{shared}"\n\n[memory.storage]\nendpoint = "{s3.endpoint}"\nregion = "us-east-1"\n')
+        f'[memory]\nuri = "{shared}"\n\n[memory.storage]\nendpoint = "{s3.endpoint}"\nregion = "us-east-1"\n'
+    )
     desktop = {"MACARON_HOME": str(desktop_home), "MACARON_MEMORY_URI": "", "AWS_ENDPOINT_URL": ""}
 
     added = macaron("memory", "add", "Our anniversary is on the 14th of June", env=laptop)
@@ -55,7 +56,9 @@ def test_two_homes_sharing_one_memory_see_each_others_memories(macaron, shared, 
     assert macaron("memory", "add", "Ana's bike has a flat rear tyre", env=desktop).returncode == 0
     listed = macaron("memory", "list", "--json", env=laptop)
     assert {m["text"] for m in json.loads(listed.stdout)} == {
-        "Our anniversary is on the 14th of June", "Ana's bike has a flat rear tyre"}
+        "Our anniversary is on the 14th of June",
+        "Ana's bike has a flat rear tyre",
+    }
     # The memory lives in the bucket alone: neither machine keeps a copy of it at home.
     assert not (tmp_path / "laptop" / "memory").exists() and not (desktop_home / "memory").exists()
 
@@ -81,8 +84,10 @@ def test_two_processes_adding_at_once_lose_no_memory(shared, tmp_path):
     if os.environ.get("MACARON_TEST_INSTALLED") != "1":
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     go = tmp_path / "go"
-    adders = [subprocess.Popen([sys.executable, "-c", ADDER, who, str(go)], env=env, stderr=subprocess.PIPE,
-                               text=True) for who in ("laptop", "desktop")]
+    adders = [
+        subprocess.Popen([sys.executable, "-c", ADDER, who, str(go)], env=env, stderr=subprocess.PIPE, text=True)
+        for who in ("laptop", "desktop")
+    ]
     deadline = time.monotonic() + 120
     while not all(Path(f"{go}.{who}").exists() for who in ("laptop", "desktop")):
         failed = [a.stderr.read() for a in adders if a.poll() is not None]
@@ -138,9 +143,17 @@ def test_search_by_meaning_with_and_without_the_vector_index(shared, monkeypatch
 
 
 def test_plain_http_to_another_machine_is_refused_before_anything_is_written(macaron, macaron_home):
-    result = macaron("memory", "add", "a secret", env={
-        "MACARON_MEMORY_URI": "s3://bucket/ana", "AWS_ENDPOINT_URL": "http://192.0.2.10:9000",
-        "AWS_ACCESS_KEY_ID": "k", "AWS_SECRET_ACCESS_KEY": "k"})
+    result = macaron(
+        "memory",
+        "add",
+        "a secret",
+        env={
+            "MACARON_MEMORY_URI": "s3://bucket/ana",
+            "AWS_ENDPOINT_URL": "http://192.0.2.10:9000",
+            "AWS_ACCESS_KEY_ID": "k",
+            "AWS_SECRET_ACCESS_KEY": "k",
+        },
+    )
     assert result.returncode == 2
     assert "plain HTTP" in result.stderr and "https://" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1

@@ -31,11 +31,23 @@ LIFE = {
     "tl-dog": ("Ang aso ko ay si Bantay, mahilig siyang tumakbo", "tl"),
 }
 QUERIES = [
-    ("peanuts allergy", "en-peanut"), ("running on Saturday", "en-run"), ("Where does my sister live?", "en-sister"),
-    ("カフェイン", "ja-caffeine"), ("猫の名前", "ja-cat"), ("新しい会社", "ja-job"),
-    ("过敏", "zh-allergy"), ("绿茶", "zh-tea"), ("茶", "zh-tea"), ("云南", "zh-travel"),
-    ("자전거", "ko-bike"), ("김치", "ko-kimchi"), ("운전면허 시험", "ko-exam"), ("땅콩", "ko-peanut"),
-    ("adobo ni lola", "tl-adobo"), ("nars sa ospital", "tl-work"), ("aso", "tl-dog"),
+    ("peanuts allergy", "en-peanut"),
+    ("running on Saturday", "en-run"),
+    ("Where does my sister live?", "en-sister"),
+    ("カフェイン", "ja-caffeine"),
+    ("猫の名前", "ja-cat"),
+    ("新しい会社", "ja-job"),
+    ("过敏", "zh-allergy"),
+    ("绿茶", "zh-tea"),
+    ("茶", "zh-tea"),
+    ("云南", "zh-travel"),
+    ("자전거", "ko-bike"),
+    ("김치", "ko-kimchi"),
+    ("운전면허 시험", "ko-exam"),
+    ("땅콩", "ko-peanut"),
+    ("adobo ni lola", "tl-adobo"),
+    ("nars sa ospital", "tl-work"),
+    ("aso", "tl-dog"),
 ]
 
 
@@ -170,11 +182,22 @@ def test_empty_store_and_empty_query_find_nothing(tmp_path):
 
 def test_the_turn_after_a_match_comes_along_unless_its_privacy_forbids(tmp_path):
     store = MemoryStore.open(tmp_path / "memory")
-    turns = [("t1", "Ken: What should I get Hana for her birthday?", "personal"),
-             ("t2", "Mia: She has collected vintage fountain pens since school.", "personal"),
-             ("t3", "Ken: Perfect, a Pelikan from the flea market then.", "private")]
-    store.add_many({"id": i, "text": text, "privacy": level, "kind": "episode", "meta": {"session": 4},
-                    "created_at": "2025-03-01T10:00:00+00:00"} for i, text, level in turns)
+    turns = [
+        ("t1", "Ken: What should I get Hana for her birthday?", "personal"),
+        ("t2", "Mia: She has collected vintage fountain pens since school.", "personal"),
+        ("t3", "Ken: Perfect, a Pelikan from the flea market then.", "private"),
+    ]
+    store.add_many(
+        {
+            "id": i,
+            "text": text,
+            "privacy": level,
+            "kind": "episode",
+            "meta": {"session": 4},
+            "created_at": "2025-03-01T10:00:00+00:00",
+        }
+        for i, text, level in turns
+    )
     store.add_many({"text": f"filler note {i} about errands and the weather"} for i in range(50))
 
     hits = {h.memory.id: h for h in store.search("Hana birthday", k=5)}

@@ -80,10 +80,15 @@ def test_forget_leaves_no_trace_in_any_file_of_any_version(store, tmp_path):
 def test_a_forgotten_turn_leaves_no_trace_in_its_neighbours_context(store, tmp_path):
     """Conversation turns are indexed with the turn before them; forgetting one clears it there too."""
     when = "2023-05-08T13:56:00Z"
-    turns = ["Caroline: I finally told my parents about Quetzalwhisper", "Melanie: How did they take it?",
-             "Caroline: Better than I feared"]
-    store.add_many({"id": f"D1:{i}", "text": t, "kind": "episode", "created_at": when, "meta": {"session": 1}}
-                   for i, t in enumerate(turns))
+    turns = [
+        "Caroline: I finally told my parents about Quetzalwhisper",
+        "Melanie: How did they take it?",
+        "Caroline: Better than I feared",
+    ]
+    store.add_many(
+        {"id": f"D1:{i}", "text": t, "kind": "episode", "created_at": when, "meta": {"session": 1}}
+        for i, t in enumerate(turns)
+    )
     assert store.search("Quetzalwhisper", k=3)[1].memory.id == "D1:1"  # found through its context
     store.forget("D1:0")
     assert _bytes_contain(tmp_path / "memory", "Quetzalwhisper") == []
@@ -103,8 +108,10 @@ def test_store_is_private_to_the_person(tmp_path):
 
 
 def test_secrets_are_redacted_before_they_are_stored(store, tmp_path):
-    text = ("my key is sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv and github ghp_abcdefghijklmnopqrstuvwxyz0123 "
-            "password: hunter2horse card 4111 1111 1111 1111 order 1234 5678 9012 3456")
+    text = (
+        "my key is sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv and github ghp_abcdefghijklmnopqrstuvwxyz0123 "
+        "password: hunter2horse card 4111 1111 1111 1111 order 1234 5678 9012 3456"
+    )
     memory = store.add(text)
     for leaked in ("AbCdEfGhIjKlMnOp", "ghp_abcdefghijkl", "hunter2horse", "4111 1111 1111 1111"):
         assert leaked not in memory.text
@@ -114,14 +121,17 @@ def test_secrets_are_redacted_before_they_are_stored(store, tmp_path):
     assert store.get(memory.id).text == memory.text
 
 
-@pytest.mark.parametrize("text, kind", [
-    ("AKIAIOSFODNN7EXAMPLE", "api-key"),
-    ("Authorization: Bearer abcdefghijklmnop1234567890", "token"),
-    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "token"),
-    ("パスワードは tanuki2024 です", "password"),
-    ("비밀번호는 sesame77", "password"),
-    ("amex 3782 822463 10005", "card-number"),
-])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("AKIAIOSFODNN7EXAMPLE", "api-key"),
+        ("Authorization: Bearer abcdefghijklmnop1234567890", "token"),
+        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "token"),
+        ("パスワードは tanuki2024 です", "password"),
+        ("비밀번호는 sesame77", "password"),
+        ("amex 3782 822463 10005", "card-number"),
+    ],
+)
 def test_redaction_catches_each_kind(text, kind):
     redacted, found = redact(text)
     assert kind in found and "«redacted:" in redacted
@@ -148,15 +158,41 @@ def test_schema_1_store_is_migrated_in_order_and_recorded(tmp_path):
 
     root = tmp_path / "memory"
     s = pa.string()
-    old_schema = pa.schema([(n, s) for n in ("id", "text", "search_text", "kind", "domain", "language", "privacy",
-                                              "created_at", "updated_at", "last_used_at")]
-                           + [("use_count", pa.int64()), ("reward", pa.float64()), ("pinned", pa.bool_())]
-                           + [(n, s) for n in ("source", "supersedes", "verified", "event_at", "valid_until", "meta")],
-                           metadata={"macaron_schema_version": "1"})
+    old_schema = pa.schema(
+        [
+            (n, s)
+            for n in (
+                "id",
+                "text",
+                "search_text",
+                "kind",
+                "domain",
+                "language",
+                "privacy",
+                "created_at",
+                "updated_at",
+                "last_used_at",
+            )
+        ]
+        + [("use_count", pa.int64()), ("reward", pa.float64()), ("pinned", pa.bool_())]
+        + [(n, s) for n in ("source", "supersedes", "verified", "event_at", "valid_until", "meta")],
+        metadata={"macaron_schema_version": "1"},
+    )
     row = dict.fromkeys(old_schema.names) | {
-        "id": "old-1", "text": "私はカフェインが苦手です", "search_text": "x", "kind": "fact", "domain": "health",
-        "language": "ja", "privacy": "personal", "created_at": "2024-01-01T00:00:00+00:00", "use_count": 0,
-        "reward": 0.0, "pinned": False, "source": "manual", "meta": "{}"}
+        "id": "old-1",
+        "text": "私はカフェインが苦手です",
+        "search_text": "x",
+        "kind": "fact",
+        "domain": "health",
+        "language": "ja",
+        "privacy": "personal",
+        "created_at": "2024-01-01T00:00:00+00:00",
+        "use_count": 0,
+        "reward": 0.0,
+        "pinned": False,
+        "source": "manual",
+        "meta": "{}",
+    }
     lancedb.connect(root).create_table("memories", [row], schema=old_schema)
 
     store = MemoryStore.open(root)

@@ -57,8 +57,9 @@ def test_whatever_an_app_creates_in_the_sandbox_is_private(tmp_path):
 
     app = tmp_path / "app"
     app.mkdir()
-    script = ("import os, sqlite3; os.makedirs('data/nested'); "
-              "sqlite3.connect('data/app.db').execute('create table t(x)')")
+    script = (
+        "import os, sqlite3; os.makedirs('data/nested'); sqlite3.connect('data/app.db').execute('create table t(x)')"
+    )
     result = get_sandbox().run([sys.executable, "-c", script], app, timeout=60)
     assert result.exit_code == 0, result.stderr
     assert _loose(app / "data") == []
@@ -72,8 +73,9 @@ def test_macaron_run_tightens_an_apps_existing_data(tmp_path, macaron_home):
     os.chmod(app / "data", 0o755)
     os.chmod(app / "data" / "notes.json", 0o644)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([*macaron_command(), "run", str(app)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [*macaron_command(), "run", str(app)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
     try:
         line = ""
         while "running at" not in line:

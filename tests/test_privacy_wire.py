@@ -146,11 +146,18 @@ def lean_agent(req) -> Reply:
 
     n = req.assistant_turns()
     if FIX_MARK in req.raw:
-        return Reply.text("Fixed.") if "1 + 1 == 2" in req.raw else Reply.tool(
-            "Write", {"file_path": TEST_FILE, "content": "def test_made_for_you():\n    assert 1 + 1 == 2\n"})
-    steps = [Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}),
-             Reply.tool("Write", {"file_path": TEST_FILE, "content": "def test_made_for_you():\n    assert 1 + 1 == 3\n"}),
-             Reply.text("Built.")]
+        return (
+            Reply.text("Fixed.")
+            if "1 + 1 == 2" in req.raw
+            else Reply.tool(
+                "Write", {"file_path": TEST_FILE, "content": "def test_made_for_you():\n    assert 1 + 1 == 2\n"}
+            )
+        )
+    steps = [
+        Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}),
+        Reply.tool("Write", {"file_path": TEST_FILE, "content": "def test_made_for_you():\n    assert 1 + 1 == 3\n"}),
+        Reply.text("Built."),
+    ]
     return steps[min(n, len(steps) - 1)]
 
 
@@ -217,14 +224,16 @@ def drafter(req) -> Reply:
     """A local model: drafts a failing test (each variant too), fixes it on the report."""
     fixed = "# What verification found" in req.last_user_text()
     test = f"def test_drafted():\n    assert 1 + 1 == {2 if fixed else 3}\n"
-    return Reply.text(f"### FILE: {DRAFT_FILE}\n```text\ndrafted\n```\n\n"
-                      f"### FILE: tests/test_drafted.py\n```python\n{test}```\n")
+    return Reply.text(
+        f"### FILE: {DRAFT_FILE}\n```text\ndrafted\n```\n\n### FILE: tests/test_drafted.py\n```python\n{test}```\n"
+    )
 
 
 def refiner(req) -> Reply:
     if req.assistant_turns() == 0:
-        return Reply.tool("Write", {"file_path": "tests/test_drafted.py",
-                                    "content": "def test_drafted():\n    assert 1 + 1 == 2\n"})
+        return Reply.tool(
+            "Write", {"file_path": "tests/test_drafted.py", "content": "def test_drafted():\n    assert 1 + 1 == 2\n"}
+        )
     return Reply.text("Refined.")
 
 
@@ -250,8 +259,18 @@ def test_local_only_variants_and_fix_rounds(macaron, host):
         pytest.skip("needs a non-loopback address to stand for a remote draft model")
     _remember()
     with ModelServer(drafter, host=host) as local, ModelServer(refiner) as cloud:
-        out = _make(macaron, cloud, "--local-only", "--variants", "2", "--pick", "1", "--max-rounds", "1",
-                    extra={"MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": "openai"})
+        out = _make(
+            macaron,
+            cloud,
+            "--local-only",
+            "--variants",
+            "2",
+            "--pick",
+            "1",
+            "--max-rounds",
+            "1",
+            extra={"MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": "openai"},
+        )
         drafts = list(local.requests)
         assert cloud.requests == []
     on_this_machine = host == "127.0.0.1"
@@ -293,7 +312,9 @@ def test_feedback_export(macaron, tmp_path):
     diff without the private memory a local model wrote into it."""
     _slug, app = _app_made_locally(tmp_path, "goal: 2 litres\n")
     (app / "static" / "goal.txt").write_text(f"goal: 2 litres\nnote: {PRIVATE}\n")
-    subprocess.run(["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True)
+    subprocess.run(
+        ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True
+    )
     target = tmp_path / "feedback.jsonl"
     run = macaron("feedback", "export", target)
     assert run.returncode == 0, run.stderr
@@ -308,5 +329,7 @@ def test_share_refuses_code_that_carries_a_private_memory(macaron, tmp_path):
     assert run.returncode == 2 and "static/goal.txt" in run.stderr and "private memory" in run.stderr
     assert not list(tmp_path.glob("*.macaron.tar.gz"))
     (app / "static" / "goal.txt").write_text("goal: 2 litres\n")
-    subprocess.run(["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True)
+    subprocess.run(
+        ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True
+    )
     assert macaron("share", slug, cwd=tmp_path).returncode == 0

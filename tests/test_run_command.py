@@ -20,8 +20,9 @@ pytestmark = pytest.mark.slow
 
 def _start(app, *args):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([*macaron_command(), "run", str(app), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [*macaron_command(), "run", str(app), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
 
 
 def _url_from(proc, timeout=60) -> str:
@@ -65,7 +66,10 @@ def test_run_on_a_port_in_use_is_a_clear_error(macaron, tmp_path):
         port = busy.getsockname()[1]
         result = macaron("run", app, "--port", port)
     assert result.returncode == 2
-    assert result.stderr == f"macaron: port {port} on 127.0.0.1 is already in use; pick another --port, or omit it for a free one.\n"
+    assert (
+        result.stderr
+        == f"macaron: port {port} on 127.0.0.1 is already in use; pick another --port, or omit it for a free one.\n"
+    )
 
 
 def test_run_of_something_that_is_no_app_is_a_clear_error(macaron, tmp_path):

@@ -28,8 +28,10 @@ def _present(name: str) -> bool:
     return True
 
 
-LOCAL_BACKENDS = [pytest.param(name, marks=pytest.mark.skipif(not _present(name), reason=f"{name} unavailable"))
-                  for name in ("bubblewrap", "process")]
+LOCAL_BACKENDS = [
+    pytest.param(name, marks=pytest.mark.skipif(not _present(name), reason=f"{name} unavailable"))
+    for name in ("bubblewrap", "process")
+]
 needs_bwrap = pytest.mark.skipif(not _present("bubblewrap"), reason="bubblewrap unavailable")
 
 
@@ -116,8 +118,10 @@ def test_bubblewrap_blocks_a_server_outside_but_loopback_inside_works(workdir, h
     assert "ConnectionRefused" in result.stderr
     time.sleep(0.2)
     assert not accepted
-    inside = ("import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); "
-              "c = socket.create_connection(s.getsockname(), timeout=3); print('loopback ok')")
+    inside = (
+        "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); "
+        "c = socket.create_connection(s.getsockname(), timeout=3); print('loopback ok')"
+    )
     assert BubblewrapSandbox().run([PY, "-c", inside], workdir, timeout=30).stdout == "loopback ok\n"
 
 
@@ -131,8 +135,10 @@ def test_bubblewrap_with_network_reaches_this_machine(workdir, host_server):
 @pytest.mark.parametrize("backend", LOCAL_BACKENDS)
 def test_a_timeout_kills_the_whole_process_tree(backend, workdir):
     # A background grandchild keeps writing a tick; once the timeout hits, the ticks stop.
-    script = ("(while true; do date +%s%N > tick; sleep 0.05; done) & "
-              "(setsid sh -c 'while true; do date +%s%N > tock; sleep 0.05; done') & wait")
+    script = (
+        "(while true; do date +%s%N > tick; sleep 0.05; done) & "
+        "(setsid sh -c 'while true; do date +%s%N > tock; sleep 0.05; done') & wait"
+    )
     result = BACKENDS[backend]().run(["sh", "-c", script], workdir, timeout=1.5)
     assert result.killed_reason == "timeout"
     assert not result.ok
@@ -194,7 +200,8 @@ def test_forcing_an_unavailable_docker_exits_2_with_one_line(macaron, tmp_path):
 def test_the_docker_container_is_confined(tmp_path, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-secret")
     spec = DockerSandbox(image="macaron-runtime:test").container_spec(
-        ["python3", "-m", "pytest"], tmp_path, memory_mb=512, network=False, env={"MACARON_APP_DATA": "/x"})
+        ["python3", "-m", "pytest"], tmp_path, memory_mb=512, network=False, env={"MACARON_APP_DATA": "/x"}
+    )
     app = str(tmp_path.resolve())
     assert spec["image"] == "macaron-runtime:test"
     assert spec["volumes"] == {app: {"bind": app, "mode": "rw"}}  # the app dir, and nothing else
@@ -240,8 +247,10 @@ def test_a_python_installed_under_tmp_runs_inside_bubblewrap(tmp_path, workdir):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=True, symlinks=True, with_pip=False).create(env_dir)
     (tmp_path / "secret.txt").write_text("not for apps")
-    probe = ("import sys, pathlib; print(sys.prefix, flush=True); "
-             f"pathlib.Path({str(env_dir / 'escape.txt')!r}).write_text('x')")
+    probe = (
+        "import sys, pathlib; print(sys.prefix, flush=True); "
+        f"pathlib.Path({str(env_dir / 'escape.txt')!r}).write_text('x')"
+    )
     runner = (
         "import sys, json, pathlib\n"
         "from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox\n"
@@ -250,8 +259,13 @@ def test_a_python_installed_under_tmp_runs_inside_bubblewrap(tmp_path, workdir):
         "print(json.dumps([r.to_dict(), s.to_dict()]))\n"
     )
     repo = Path(__file__).resolve().parents[1]
-    done = subprocess.run([str(env_dir / "bin" / "python"), "-c", runner, probe, str(workdir), str(tmp_path / "secret.txt")],
-                          capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(repo)})
+    done = subprocess.run(
+        [str(env_dir / "bin" / "python"), "-c", runner, probe, str(workdir), str(tmp_path / "secret.txt")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(repo)},
+    )
     assert done.returncode == 0, done.stderr
     import json
 

@@ -10,8 +10,10 @@ import pytest
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.redact import redact
 
-CORPUS = [json.loads(line) for line in
-          (Path(__file__).parent / "fixtures" / "secrets_corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+CORPUS = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "fixtures" / "secrets_corpus.jsonl").read_text(encoding="utf-8").splitlines()
+]
 
 
 @pytest.mark.parametrize("case", [c for c in CORPUS if c["secret"]], ids=lambda c: c["text"][:40])
@@ -37,9 +39,14 @@ def test_a_pass_phrase_is_redacted_whole_and_its_label_kept():
 def test_meta_domain_and_imported_records_are_redacted_too(tmp_path):
     store = MemoryStore.open(tmp_path / "memory")
     key = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv0123"
-    added = store.add("notes about the API", domain="work pw: Hunter2!",
-                      meta={"note": f"key {key}", "nested": {"list": ["ok", "mot de passe: chatnoir42"]}})
-    store.add_many([{"id": "imp-1", "text": "Passwort: Sonnenblume77", "meta": {"url": "https://jane:Swordfish99@x.org/"}}])
+    added = store.add(
+        "notes about the API",
+        domain="work pw: Hunter2!",
+        meta={"note": f"key {key}", "nested": {"list": ["ok", "mot de passe: chatnoir42"]}},
+    )
+    store.add_many(
+        [{"id": "imp-1", "text": "Passwort: Sonnenblume77", "meta": {"url": "https://jane:Swordfish99@x.org/"}}]
+    )
     edited = store.update(added.id, meta={"later": "my PIN is 4921"})
     for secret in (key, "Hunter2!", "chatnoir42", "Sonnenblume77", "Swordfish99", "4921"):
         files = [p for p in (tmp_path / "memory").rglob("*") if p.is_file()]

@@ -10,7 +10,7 @@ import tomllib
 from macaron_cli import config
 from macaron_cli.friend import onboarding
 
-WRITTEN_BY_HAND = '''# my macaron settings
+WRITTEN_BY_HAND = """# my macaron settings
 budget_usd = 3.5  # enough for a weekend
 "my key" = "kept"
 started = 2024-05-01
@@ -30,7 +30,7 @@ name = "laptop"
 
 [[hosts]]
 name = "desktop"  # the big one
-'''
+"""
 
 
 def test_saving_one_setting_keeps_everything_else_byte_for_byte(macaron_home, macaron):

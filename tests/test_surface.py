@@ -37,30 +37,36 @@ def one_line_error(result, *words: str, code: int = 2) -> str:
 
 
 # ── arguments ───────────────────────────────────────────────────────────────────────────
-@pytest.mark.parametrize("args, option", [
-    (["memory", "search", "coffee", "--k", "99999999999999"], "--k"),
-    (["memory", "list", "--limit", "99999999999999"], "--limit"),
-    (["make", "a water tracker", "--budget", "nan"], "--budget"),
-    (["make", "a water tracker", "--budget", "inf"], "--budget"),
-    (["make", "a water tracker", "--max-rounds", "99999999999999999999"], "--max-rounds"),
-    (["run", "--port", "70000"], "--port"),
-    (["rollback", "--to", "99999999999999999999999"], "--to"),
-    (["draft", "serve", "--gpus", "0"], "--gpus"),
-])
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["memory", "search", "coffee", "--k", "99999999999999"], "--k"),
+        (["memory", "list", "--limit", "99999999999999"], "--limit"),
+        (["make", "a water tracker", "--budget", "nan"], "--budget"),
+        (["make", "a water tracker", "--budget", "inf"], "--budget"),
+        (["make", "a water tracker", "--max-rounds", "99999999999999999999"], "--max-rounds"),
+        (["run", "--port", "70000"], "--port"),
+        (["rollback", "--to", "99999999999999999999999"], "--to"),
+        (["draft", "serve", "--gpus", "0"], "--gpus"),
+    ],
+)
 def test_numbers_out_of_range_are_one_line_and_write_nothing(macaron_home, args, option):
     one_line_error(cli(*args), option)
     assert not macaron_home.exists() and not (macaron_home.parent / "apps").exists()
 
 
-@pytest.mark.parametrize("args, what", [
-    (["memory", "add", SURROGATE], "text"),
-    (["memory", "edit", "m_123", SURROGATE], "text"),
-    (["memory", "forget", SURROGATE], "ID"),
-    (["memory", "add", "ok", "--domain", SURROGATE], "--domain"),
-    (["why", SURROGATE], "MEMORY_ID"),
-    (["make", SURROGATE, "--offline", "--yes"], "idea"),
-    (["checkpoint", "-m", SURROGATE], "--message"),
-])
+@pytest.mark.parametrize(
+    "args, what",
+    [
+        (["memory", "add", SURROGATE], "text"),
+        (["memory", "edit", "m_123", SURROGATE], "text"),
+        (["memory", "forget", SURROGATE], "ID"),
+        (["memory", "add", "ok", "--domain", SURROGATE], "--domain"),
+        (["why", SURROGATE], "MEMORY_ID"),
+        (["make", SURROGATE, "--offline", "--yes"], "idea"),
+        (["checkpoint", "-m", SURROGATE], "--message"),
+    ],
+)
 def test_arguments_that_are_not_utf8_are_refused_before_anything_is_written(macaron, macaron_home, args, what):
     # A real subprocess: the bytes reach Python through argv exactly as a terminal sends them.
     result = macaron(*args)
@@ -86,7 +92,9 @@ def test_a_scaffold_that_fails_leaves_no_half_made_app(tmp_path, macaron_home, m
 
     monkeypatch.setattr(scaffolding, "write_brief", broken)
     template = choose_template("a water tracker", None)
-    brief = Brief(idea="a water tracker", language="en", accent="#FF9AA2", settings={"units": "metric", "currency": "EUR"})
+    brief = Brief(
+        idea="a water tracker", language="en", accent="#FF9AA2", settings={"units": "metric", "currency": "EUR"}
+    )
     apps_root = tmp_path / "apps"
     with pytest.raises(OSError):
         scaffolding.scaffold(template, brief, "water-tracker", apps_root)
@@ -130,8 +138,12 @@ def test_a_really_full_disk(tmp_path, macaron):
     """On a small tmpfs filled to the brim (needs root; skipped elsewhere)."""
     mount = tmp_path / "tiny"
     mount.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2M", "tmpfs", str(mount)],
-                                           capture_output=True).returncode:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=2M", "tmpfs", str(mount)], capture_output=True
+        ).returncode
+    ):
         pytest.skip("cannot mount a small tmpfs here")
     try:
         env = {"MACARON_HOME": str(mount / "home"), "MACARON_APPS_DIR": str(mount / "apps")}
@@ -172,23 +184,26 @@ def test_an_unexpected_error_is_one_line_with_a_log_and_v_shows_the_traceback(ma
 DEEP = '{"a": ' * 5000 + "1" + "}" * 5000
 
 
-@pytest.mark.parametrize("record, field", [
-    ('{"text": "x", "id": 5}', "id"),
-    ('{"text": "x", "id": ""}', "id"),
-    ('{"text": "x \\ud800 y"}', "text"),
-    ('{"text": "x", "meta": ' + DEEP + "}", "meta"),
-    ('{"text": "x", "meta": ' + '{"a": ' * 17 + "1" + "}" * 17 + "}", "meta"),
-    ('{"text": "x", "meta": {"k": NaN}}', "meta"),
-    ('{"text": "x", "use_count": ' + "9" * 5000 + "}", "use_count"),
-    ('{"text": "x", "use_count": 1e23}', "use_count"),
-    ('{"text": "x", "reward": 1e23}', "reward"),
-    ('{"text": "x", "reward": NaN}', "reward"),
-    ('{"text": "x", "reward": Infinity}', "reward"),
-    ('{"text": "x", "language": ""}', "language"),
-    ('{"text": "x", "language": "' + "a" * 66 + '"}', "language"),
-    ('{"text": "x", "language": "/help"}', "language"),
-    ('{"text": "x", "source": "telepathy"}', "source"),
-])
+@pytest.mark.parametrize(
+    "record, field",
+    [
+        ('{"text": "x", "id": 5}', "id"),
+        ('{"text": "x", "id": ""}', "id"),
+        ('{"text": "x \\ud800 y"}', "text"),
+        ('{"text": "x", "meta": ' + DEEP + "}", "meta"),
+        ('{"text": "x", "meta": ' + '{"a": ' * 17 + "1" + "}" * 17 + "}", "meta"),
+        ('{"text": "x", "meta": {"k": NaN}}', "meta"),
+        ('{"text": "x", "use_count": ' + "9" * 5000 + "}", "use_count"),
+        ('{"text": "x", "use_count": 1e23}', "use_count"),
+        ('{"text": "x", "reward": 1e23}', "reward"),
+        ('{"text": "x", "reward": NaN}', "reward"),
+        ('{"text": "x", "reward": Infinity}', "reward"),
+        ('{"text": "x", "language": ""}', "language"),
+        ('{"text": "x", "language": "' + "a" * 66 + '"}', "language"),
+        ('{"text": "x", "language": "/help"}', "language"),
+        ('{"text": "x", "source": "telepathy"}', "source"),
+    ],
+)
 def test_import_refuses_a_record_it_could_not_store(tmp_path, macaron_home, record, field):
     file = tmp_path / "in.jsonl"
     file.write_text('{"text": "a good line first"}\n' + record + "\n", encoding="utf-8", errors="surrogatepass")
@@ -198,8 +213,15 @@ def test_import_refuses_a_record_it_could_not_store(tmp_path, macaron_home, reco
 
 
 def test_import_keeps_a_record_with_every_field_in_range(tmp_path, macaron_home):
-    record = {"text": "teal [blue-green]", "id": "m_teal", "language": "zh-Hant-TW", "reward": -0.5,
-              "use_count": 3, "meta": {"a": [1, {"b": None}]}, "source": "chat"}
+    record = {
+        "text": "teal [blue-green]",
+        "id": "m_teal",
+        "language": "zh-Hant-TW",
+        "reward": -0.5,
+        "use_count": 3,
+        "meta": {"a": [1, {"b": None}]},
+        "source": "chat",
+    }
     file = tmp_path / "in.jsonl"
     file.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert cli("memory", "import", str(file)).exit_code == 0
@@ -240,8 +262,11 @@ def test_ideas_checkpoint_messages_and_doctor_fixes_show_as_typed(tmp_path, maca
     assert "a tracker for [my] reading" in cli("apps").stdout
     assert cli("checkpoint", "reading", "-m", "fix the [bold] toggle [/]").exit_code == 0
     assert "fix the [bold] toggle [/]" in cli("checkpoints", "reading").stdout
-    monkeypatch.setattr(doctor, "CHECKS", [lambda: doctor.Check("embeddings", False, "missing [x]",
-                                                                 "pip install 'macaron[embeddings]'")])
+    monkeypatch.setattr(
+        doctor,
+        "CHECKS",
+        [lambda: doctor.Check("embeddings", False, "missing [x]", "pip install 'macaron[embeddings]'")],
+    )
     assert "pip install 'macaron[embeddings]'" in cli("doctor").stdout
 
 
@@ -285,9 +310,14 @@ def test_only_the_output_helper_prints_markup(tmp_path):
         if path.name == "output.py" or "tui" in path.parts:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "print"
-                    and node.args and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp))
-                    and not any(k.arg == "markup" for k in node.keywords)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "print"
+                and node.args
+                and isinstance(node.args[0], (ast.JoinedStr, ast.BinOp))
+                and not any(k.arg == "markup" for k in node.keywords)
+            ):
                 offenders.append(f"{path.relative_to(root)}:{node.lineno}")
     assert offenders == []
 
@@ -319,8 +349,12 @@ def test_the_memory_browser_shows_brackets_as_typed(tmp_path):
         return app.query_one("#status").render().plain
 
     path = tmp_path / "memory"
-    MemoryStore.open(path).add_many([{"id": "m_vim", "text": "in vim I type [/] to search"},
-                                     {"id": "m_teal", "text": "teal [blue-green] and [bold]x[/bold]"}])
+    MemoryStore.open(path).add_many(
+        [
+            {"id": "m_vim", "text": "in vim I type [/] to search"},
+            {"id": "m_teal", "text": "teal [blue-green] and [bold]x[/bold]"},
+        ]
+    )
     app = MemoryBrowser(MemoryStore.open(path), now=NOW)
 
     async def main():

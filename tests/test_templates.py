@@ -20,8 +20,12 @@ NAMES = sorted(p.name for p in TEMPLATES.iterdir() if (p / "macaron.json").is_fi
 LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
 COMMON_PARAMETERS = {"title", "language", "accent", "units", "currency", "date_format"}
 # One keyword list serves every language; each script must be there for its speakers.
-SCRIPTS = {"latin": r"[A-Za-z]", "kana (ja)": r"[\u3040-\u30ff]", "hangul (ko)": r"[\uac00-\ud7af]",
-           "han (zh/ja)": r"[\u4e00-\u9fff]"}
+SCRIPTS = {
+    "latin": r"[A-Za-z]",
+    "kana (ja)": r"[\u3040-\u30ff]",
+    "hangul (ko)": r"[\uac00-\ud7af]",
+    "han (zh/ja)": r"[\u4e00-\u9fff]",
+}
 
 
 def manifest(name: str) -> dict:
@@ -47,8 +51,9 @@ def test_the_shared_runtime_has_one_copy():
     assert runtime
     for name in NAMES:
         own = TEMPLATES / name
-        copies = [rel for rel in runtime
-                  if (own / rel).is_file() and (own / rel).read_bytes() == (shared / rel).read_bytes()]
+        copies = [
+            rel for rel in runtime if (own / rel).is_file() and (own / rel).read_bytes() == (shared / rel).read_bytes()
+        ]
         assert not copies, f"{name} repeats templates/{SHARED}: {copies}"
 
 
@@ -126,7 +131,8 @@ def test_claude_md_template_imports_the_private_brief():
     from string import Template
 
     text = Template((TEMPLATES / "CLAUDE.md.tmpl").read_text(encoding="utf-8")).substitute(
-        title="Water", description="Drink more.", template="habit-tracker", idea="a water tracker")
+        title="Water", description="Drink more.", template="habit-tracker", idea="a water tracker"
+    )
     assert "\n@.macaron/brief.md\n" in text
     assert "macaron-tokens.css" in text and "python -m pytest -q tests" in text
     assert "$MACARON_APP_DATA" in text
@@ -146,8 +152,9 @@ def test_personalised_it_passes_verification_and_opens(name, tmp_path):
     language = LANGUAGES[1 + NAMES.index(name) % 4]
     config.update(language=language, accent="#B5EAD7", currency="JPY", units="imperial", date_format="DD/MM/YYYY")
     config_path.write_text(json.dumps(config, ensure_ascii=False), encoding="utf-8")
-    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "tests"], cwd=app,
-                               capture_output=True, text=True).stdout
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "tests"], cwd=app, capture_output=True, text=True
+    ).stdout
     expected = int(re.search(r"(\d+) tests? collected", collected).group(1))
 
     # verify_app runs the manifest's test command on a fresh copy, in the sandbox, then opens the page.

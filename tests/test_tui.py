@@ -129,7 +129,7 @@ def test_search_updates_as_you_type_and_explains_the_score(store_path):
         assert shown_ids(app)[0] == "m_coffee" and table_shows_the_page(app)
         assert app.page.rows[0].hit is not None
         assert "Why this result" in detail(app) and "bm25" in detail(app)
-        assert 'for “coffee”' in status(app)
+        assert "for “coffee”" in status(app)
         for _ in "coffee":
             await pilot.press("backspace")
         await settle(pilot)
@@ -154,6 +154,7 @@ def test_search_matches_what_chat_retrieves(store_path):
 def test_queries_typed_in_one_burst_show_the_last_query_only(store_path):
     """Keys typed faster than a search runs: the table ends on the query as typed, never on
     the results of a prefix that arrived late."""
+
     def burst(app, keys):
         for key in keys:
             app.post_message(events.Key(key, key if len(key) == 1 else None))
@@ -179,8 +180,18 @@ def test_keys_typed_in_one_burst_after_slash_go_to_the_search_box(store_path):
     before = {m.id: m for m in fresh(store_path).list(None)}
 
     async def scenario(pilot, app):
-        burst = [("slash", "/"), ("e", "e"), ("d", "d"), ("p", "p"), ("v", "v"), ("space", " "),
-                 ("u", "u"), ("x", "x"), ("f", "f"), ("q", "q")]
+        burst = [
+            ("slash", "/"),
+            ("e", "e"),
+            ("d", "d"),
+            ("p", "p"),
+            ("v", "v"),
+            ("space", " "),
+            ("u", "u"),
+            ("x", "x"),
+            ("f", "f"),
+            ("q", "q"),
+        ]
         for key, char in burst:  # queued together, before the browser handles the first
             app.post_message(events.Key(key, char))
         await settle(pilot)
@@ -266,7 +277,11 @@ def test_table_keys_and_clicks_move_the_cursor_and_keep_it_in_view(store_path):
 def test_pages_through_a_large_memory(tmp_path):
     path = tmp_path / "memory"
     MemoryStore.open(path).add_many(
-        {"text": f"note number {i}", "id": f"m_{i:04d}", "created_at": f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00"}
+        {
+            "text": f"note number {i}",
+            "id": f"m_{i:04d}",
+            "created_at": f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00",
+        }
         for i in range(250)
     )
 

@@ -48,8 +48,11 @@ def test_a_good_app_passes_and_is_photographed(app):
 
 
 def test_a_javascript_error_is_reported_with_its_message(app):
-    _replace(app / "static" / "app.js", 'const app = document.getElementById("app");',
-             'const app = document.getElementById("app"); app.renderNotes(data);')
+    _replace(
+        app / "static" / "app.js",
+        'const app = document.getElementById("app");',
+        'const app = document.getElementById("app"); app.renderNotes(data);',
+    )
     report = verify_app(app, screenshot=False)
     assert report.tests_ok and not report.opened and not report.ok
     assert any("app.renderNotes is not a function" in e for e in report.console_errors)
@@ -74,8 +77,11 @@ def test_a_server_that_fails_to_start_is_reported_with_its_error(app):
 
 def test_a_missing_route_and_a_missing_asset_are_named(app):
     _replace(app / "static" / "app.js", 'fetch("/api/notes")', 'fetch("/api/notes-list")')
-    _replace(app / "static" / "index.html", '<script src="/static/app.js">',
-             '<link rel="stylesheet" href="/static/style.css"><script src="/static/app.js">')
+    _replace(
+        app / "static" / "index.html",
+        '<script src="/static/app.js">',
+        '<link rel="stylesheet" href="/static/style.css"><script src="/static/app.js">',
+    )
     report = verify_app(app, screenshot=False)
     assert report.http_status == 200 and not report.opened
     assert "404 GET /api/notes-list" in report.failed_requests
@@ -123,7 +129,9 @@ def test_a_broken_manifest_is_reported_for_the_agent_to_fix(app):
     (app / "macaron.json").write_text(json.dumps(manifest))
     report = verify_app(app)
     assert not report.ok
-    assert report.problems == [f'{app}/macaron.json: "run" must contain "{{port}}" so macaron can choose where the app listens.']
+    assert report.problems == [
+        f'{app}/macaron.json: "run" must contain "{{port}}" so macaron can choose where the app listens.'
+    ]
 
 
 def test_verifying_what_is_not_a_folder_is_a_user_error(tmp_path):

@@ -67,8 +67,15 @@ class NoModel(ChatModel):
 class AnthropicWireModel(ChatModel):
     """A model behind the Anthropic Messages API, through the anthropic SDK (streaming)."""
 
-    def __init__(self, name: str, base_url: str | None, model: str, api_key: str | None,
-                 auth_token: str | None, destination: Destination):
+    def __init__(
+        self,
+        name: str,
+        base_url: str | None,
+        model: str,
+        api_key: str | None,
+        auth_token: str | None,
+        destination: Destination,
+    ):
         import anthropic
 
         self.name = name
@@ -79,8 +86,11 @@ class AnthropicWireModel(ChatModel):
         if not api_key and not auth_token:
             api_key = "none"
         self._client = anthropic.Anthropic(
-            api_key=api_key, auth_token=auth_token, base_url=base_url,
-            max_retries=_RETRIES, timeout=_TIMEOUT_S,
+            api_key=api_key,
+            auth_token=auth_token,
+            base_url=base_url,
+            max_retries=_RETRIES,
+            timeout=_TIMEOUT_S,
         )
 
     @property
@@ -92,7 +102,10 @@ class AnthropicWireModel(ChatModel):
 
         try:
             with self._client.messages.stream(
-                model=self.model, system=system, messages=messages, max_tokens=max_tokens,
+                model=self.model,
+                system=system,
+                messages=messages,
+                max_tokens=max_tokens,
             ) as response:
                 yield from response.text_stream
         except anthropic.APIStatusError as exc:
@@ -155,7 +168,9 @@ def open_model(name: str | None) -> ChatModel:
         key, token = os.environ.get("ANTHROPIC_API_KEY"), os.environ.get("ANTHROPIC_AUTH_TOKEN")
         base_url = os.environ.get("ANTHROPIC_BASE_URL")
         if not (key or token or base_url):
-            raise UserError("no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --model none.")
+            raise UserError(
+                "no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --model none."
+            )
         model = os.environ.get("MACARON_CHAT_MODEL") or settings.raw.get("chat_model") or DEFAULT_CLAUDE_MODEL
         return AnthropicWireModel("claude", base_url, model, key, token, privacy.claude(settings, base_url))
     if name == "local":
@@ -164,4 +179,3 @@ def open_model(name: str | None) -> ChatModel:
         endpoint = draft_endpoint(required=True)
         return DraftClientModel(endpoint.client(), privacy.draft(endpoint.url, settings))
     raise UserError(f"unknown model {name!r}; use claude, local or none.")
-

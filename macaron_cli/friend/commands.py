@@ -28,7 +28,9 @@ def chat(model: str | None = None) -> int:
         persona, interests = meet(out, store)
     repl = Repl(out, Conversation(store, chat_model, persona))
     if not chat_model.connected:
-        repl.say("No model is connected (notebook mode): I'll keep what you tell me and show what I remember.", style="dim")
+        repl.say(
+            "No model is connected (notebook mode): I'll keep what you tell me and show what I remember.", style="dim"
+        )
     if first_time:
         offer_gifts(repl, interests)
     repl.run(greet=not first_time)
@@ -47,8 +49,14 @@ def meet(out, store) -> tuple[Persona, list[str]]:
     p = result.persona
     from macaron_cli.output import markup
 
-    out.print(markup(f"Meet [bold {p.color}]" + "{}[/]: {}. Its colour {} will be your apps' accent too.",
-                     p.title, p.temperament, p.color))
+    out.print(
+        markup(
+            f"Meet [bold {p.color}]" + "{}[/]: {}. Its colour {} will be your apps' accent too.",
+            p.title,
+            p.temperament,
+            p.color,
+        )
+    )
     return p, result.interests
 
 

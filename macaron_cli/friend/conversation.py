@@ -53,7 +53,8 @@ class Conversation:
         """How a later chat opens: from something the friend knows, and what is coming up soon."""
         lines = [_say(self.persona, "hello")]
         known = self.store.list(limit=1, where="kind = 'episode' AND privacy != 'secret'") or self.store.list(
-            limit=1, where="kind = 'preference' AND privacy != 'secret'")
+            limit=1, where="kind = 'preference' AND privacy != 'secret'"
+        )
         if known:
             key = "last_time" if known[0].kind == "episode" else "interest"
             lines.append(_say(self.persona, key, text=known[0].text))
@@ -166,8 +167,9 @@ class Conversation:
         else:
             parts = [(s[:80], self.extractor.learned_from.get(s, [])) for s in said[:4]]
             summary, meta = derived.with_parts("Talked about: ", parts)
-        return self.store.add(summary, kind="episode", domain="general", source="chat",
-                              privacy=self._episode_privacy(), meta=meta)
+        return self.store.add(
+            summary, kind="episode", domain="general", source="chat", privacy=self._episode_privacy(), meta=meta
+        )
 
     def _episode_privacy(self) -> str:
         """As private as the most private thing learned in the session (never less than personal)."""
@@ -189,12 +191,24 @@ def notebook_answer(text: str, record: RecallRecord) -> str:
 
 # What the friend says on its own, in the person's language and register.
 PHRASES = {
-    "en": {"hello": "Hi{name}! Good to see you.", "last_time": "Last time: {text} How has it been since?",
-           "interest": "I remember: {text}. Anything new there?", "soon": "Coming up {when}: {text}"},
-    "ja": {"hello": "こんにちは{name}。またお話しできてうれしいです。", "last_time": "前回のお話: {text} その後いかがですか？",
-           "interest": "覚えています: {text}。最近はいかがですか？", "soon": "{when}の予定です: {text}"},
-    "ko": {"hello": "안녕하세요{name}. 다시 만나서 반가워요.", "last_time": "지난번 이야기: {text} 그 후로 어떠세요?",
-           "interest": "기억하고 있어요: {text}. 요즘은 어떠세요?", "soon": "{when} 예정이에요: {text}"},
+    "en": {
+        "hello": "Hi{name}! Good to see you.",
+        "last_time": "Last time: {text} How has it been since?",
+        "interest": "I remember: {text}. Anything new there?",
+        "soon": "Coming up {when}: {text}",
+    },
+    "ja": {
+        "hello": "こんにちは{name}。またお話しできてうれしいです。",
+        "last_time": "前回のお話: {text} その後いかがですか？",
+        "interest": "覚えています: {text}。最近はいかがですか？",
+        "soon": "{when}の予定です: {text}",
+    },
+    "ko": {
+        "hello": "안녕하세요{name}. 다시 만나서 반가워요.",
+        "last_time": "지난번 이야기: {text} 그 후로 어떠세요?",
+        "interest": "기억하고 있어요: {text}. 요즘은 어떠세요?",
+        "soon": "{when} 예정이에요: {text}",
+    },
 }
 
 NAME_FORMS = {"ja": " {}さん", "ko": " {}님"}  # the polite way to address someone by name

@@ -137,8 +137,10 @@ class Extractor:
         now = datetime.now(UTC)
         destination = self.model.destination
         hits = privacy.search(self.store, text, destination, k=5)
-        return privacy.release([h.memory for h in hits if is_current(h.memory, now)
-                                and h.memory.kind in ("fact", "preference")], destination)
+        return privacy.release(
+            [h.memory for h in hits if is_current(h.memory, now) and h.memory.kind in ("fact", "preference")],
+            destination,
+        )
 
     def _store(self, item: dict, stressed: bool, related_ids: set[str]):
         kind = item.get("kind") if item.get("kind") in KINDS else "fact"
@@ -146,8 +148,12 @@ class Extractor:
         stressed = stressed or bool(item.get("stressed"))
         supersedes = item.get("supersedes") if item.get("supersedes") in related_ids else None
         fields = {
-            "kind": kind, "domain": str(item.get("domain") or guess_domain(item["text"])), "privacy": privacy,
-            "source": "chat", "reward": REWARD_STRESSED if stressed else 0.0, "supersedes": supersedes,
+            "kind": kind,
+            "domain": str(item.get("domain") or guess_domain(item["text"])),
+            "privacy": privacy,
+            "source": "chat",
+            "reward": REWARD_STRESSED if stressed else 0.0,
+            "supersedes": supersedes,
             "meta": {"stressed": True} if stressed else {},
         }
         if item.get("language"):
@@ -169,7 +175,11 @@ class Extractor:
         if not worth_noting(text):
             return []
         memory = self.store.add(
-            text.strip(), kind="fact", domain=guess_domain(text), source="chat",
-            reward=REWARD_STRESSED if stressed else 0.0, meta={"stressed": True} if stressed else {},
+            text.strip(),
+            kind="fact",
+            domain=guess_domain(text),
+            source="chat",
+            reward=REWARD_STRESSED if stressed else 0.0,
+            meta={"stressed": True} if stressed else {},
         )
         return [memory]

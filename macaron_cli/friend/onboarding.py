@@ -31,24 +31,62 @@ class Question:
 QUESTIONS = [
     Question("call_me", "What should I call you? (a name or a nickname, Enter for none)"),
     Question("language", "Which language shall we speak? (en, ja, ko, zh, tl, … Enter for English)"),
-    Question("evening", "A free evening appears. You would most likely…", {
-        "a": "go for a run or a long walk", "b": "cook something new", "c": "read or watch a film",
-        "d": "tinker with a project", "e": "see friends or family",
-    }),
+    Question(
+        "evening",
+        "A free evening appears. You would most likely…",
+        {
+            "a": "go for a run or a long walk",
+            "b": "cook something new",
+            "c": "read or watch a film",
+            "d": "tinker with a project",
+            "e": "see friends or family",
+        },
+    ),
     Question("interests", "What do you care about these days? (a few words, commas between)"),
-    Question("style", "How should I talk with you?", {
-        "a": "short and to the point", "b": "warm and chatty", "c": "playful, with a joke now and then",
-    }),
-    Question("change", "When plans change at the last minute, you…", {
-        "a": "roll with it", "b": "want a new plan quickly", "c": "need a quiet moment first",
-    }),
-    Question("flavour", "Last one: pick a macaron.", {
-        "a": "pistachio", "b": "raspberry", "c": "lemon", "d": "lavender", "e": "chocolate", "f": "matcha",
-    }),
+    Question(
+        "style",
+        "How should I talk with you?",
+        {
+            "a": "short and to the point",
+            "b": "warm and chatty",
+            "c": "playful, with a joke now and then",
+        },
+    ),
+    Question(
+        "change",
+        "When plans change at the last minute, you…",
+        {
+            "a": "roll with it",
+            "b": "want a new plan quickly",
+            "c": "need a quiet moment first",
+        },
+    ),
+    Question(
+        "flavour",
+        "Last one: pick a macaron.",
+        {
+            "a": "pistachio",
+            "b": "raspberry",
+            "c": "lemon",
+            "d": "lavender",
+            "e": "chocolate",
+            "f": "matcha",
+        },
+    ),
 ]
-EVENING_INTERESTS = {"a": "running", "b": "cooking", "c": "reading and films", "d": "making things", "e": "friends and family"}
+EVENING_INTERESTS = {
+    "a": "running",
+    "b": "cooking",
+    "c": "reading and films",
+    "d": "making things",
+    "e": "friends and family",
+}
 STYLE_OF = {"a": "brief", "b": "warm", "c": "playful"}
-CHANGE_TRAIT = {"a": "flexible when plans change", "b": "likes a clear plan", "c": "likes a calm moment before deciding"}
+CHANGE_TRAIT = {
+    "a": "flexible when plans change",
+    "b": "likes a clear plan",
+    "c": "likes a calm moment before deciding",
+}
 SKIP_WORDS = {"skip", "/skip", "s"}
 
 # Removed from free text before matching: choices must never depend on these.
@@ -98,8 +136,10 @@ def _ask_one(question: Question, ask, say) -> str:
             say("Commands can wait until after the quiz: answer the question, Enter to pass, or 'skip'.")
             continue
         if question.key == "language" and answer and language_code(answer) is None:
-            say("I don't know that language: give a code like en, ja, pt-BR "
-                "or a name like Japanese (Enter for English).")
+            say(
+                "I don't know that language: give a code like en, ja, pt-BR "
+                "or a name like Japanese (Enter for English)."
+            )
             continue
         if not question.options:
             return answer
@@ -125,8 +165,11 @@ def result_from_answers(answers: dict[str, str]) -> QuizResult:
     color, temperament = FLAVOURS[flavour]
     traits = [CHANGE_TRAIT[answers["change"]]] if answers.get("change") in CHANGE_TRAIT else []
     persona = Persona(
-        flavour=flavour, color=color, temperament=temperament,
-        style=STYLE_OF.get(answers.get("style") or "", "warm"), traits=traits,
+        flavour=flavour,
+        color=color,
+        temperament=temperament,
+        style=STYLE_OF.get(answers.get("style") or "", "warm"),
+        traits=traits,
         language=_language_code(answers.get("language") or "en"),
         call_me=strip_protected(answers.get("call_me") or "")[:40],
     )
@@ -146,12 +189,40 @@ def options_label(key: str, answer: str | None) -> str:
 
 
 _LANGUAGE_NAMES = {
-    "english": "en", "japanese": "ja", "日本語": "ja", "korean": "ko", "한국어": "ko", "chinese": "zh",
-    "中文": "zh", "mandarin": "zh", "filipino": "tl", "tagalog": "tl", "spanish": "es", "español": "es",
-    "french": "fr", "français": "fr", "german": "de", "deutsch": "de", "italian": "it", "italiano": "it",
-    "portuguese": "pt", "português": "pt", "dutch": "nl", "russian": "ru", "русский": "ru", "arabic": "ar",
-    "hindi": "hi", "indonesian": "id", "vietnamese": "vi", "tiếng việt": "vi", "thai": "th", "ไทย": "th",
-    "turkish": "tr", "polish": "pl", "swedish": "sv", "ukrainian": "uk",
+    "english": "en",
+    "japanese": "ja",
+    "日本語": "ja",
+    "korean": "ko",
+    "한국어": "ko",
+    "chinese": "zh",
+    "中文": "zh",
+    "mandarin": "zh",
+    "filipino": "tl",
+    "tagalog": "tl",
+    "spanish": "es",
+    "español": "es",
+    "french": "fr",
+    "français": "fr",
+    "german": "de",
+    "deutsch": "de",
+    "italian": "it",
+    "italiano": "it",
+    "portuguese": "pt",
+    "português": "pt",
+    "dutch": "nl",
+    "russian": "ru",
+    "русский": "ru",
+    "arabic": "ar",
+    "hindi": "hi",
+    "indonesian": "id",
+    "vietnamese": "vi",
+    "tiếng việt": "vi",
+    "thai": "th",
+    "ไทย": "th",
+    "turkish": "tr",
+    "polish": "pl",
+    "swedish": "sv",
+    "ukrainian": "uk",
 }
 
 
@@ -167,8 +238,12 @@ def language_code(text: str) -> str | None:
         return None
     first, *rest = text.split("-")
     # Conventional case: language lower, script title, region upper (pt-BR, zh-Hant).
-    return "-".join([first.lower(), *(p.title() if len(p) == 4 and p.isalpha() else p.upper() if len(p) == 2 else p.lower()
-                                       for p in rest)])
+    return "-".join(
+        [
+            first.lower(),
+            *(p.title() if len(p) == 4 and p.isalpha() else p.upper() if len(p) == 2 else p.lower() for p in rest),
+        ]
+    )
 
 
 def _language_code(text: str) -> str:
@@ -178,8 +253,15 @@ def _language_code(text: str) -> str:
 def seed_memories(interests: list[str], language: str) -> list[dict]:
     """One preference memory per interest, for the store."""
     return [
-        {"text": f"Interested in {interest}", "kind": "preference", "domain": guess_domain(interest),
-         "language": language, "privacy": "personal", "source": "chat", "meta": {"from": "onboarding"}}
+        {
+            "text": f"Interested in {interest}",
+            "kind": "preference",
+            "domain": guess_domain(interest),
+            "language": language,
+            "privacy": "personal",
+            "source": "chat",
+            "meta": {"from": "onboarding"},
+        }
         for interest in interests
     ]
 
@@ -213,11 +295,12 @@ def choose_gifts(interests: list[str], manifests: list[dict], n: int = 3) -> lis
     def score(manifest: dict) -> float:
         keywords = [str(k).lower() for k in manifest.get("keywords") or []]
         text = " ".join([manifest.get("title", ""), manifest.get("description", ""), *keywords]).lower()
-        direct = sum(1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2 or not k.isascii()))
+        direct = sum(
+            1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2 or not k.isascii())
+        )
         by_words = len(wanted & words(text)) * 0.5
         by_domain = sum(0.75 for d in wanted_domains if any(mentions(text, t) for t in DOMAINS[d]))
         return direct + by_words + by_domain
 
     ranked = sorted(manifests, key=lambda m: (-score(m), m.get("name", "")))
     return ranked[:n]
-

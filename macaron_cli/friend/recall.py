@@ -74,8 +74,14 @@ def retire(store, memory: Memory, correction: str | None = None) -> Memory | Non
     if not correction:
         return None
     return store.add(
-        correction, kind=memory.kind, domain=memory.domain, privacy=memory.privacy, source="chat",
-        supersedes=memory.id, verified=now_iso(), event_at=memory.event_at,
+        correction,
+        kind=memory.kind,
+        domain=memory.domain,
+        privacy=memory.privacy,
+        source="chat",
+        supersedes=memory.id,
+        verified=now_iso(),
+        event_at=memory.event_at,
     )
 
 

@@ -126,8 +126,10 @@ class Repl:
 
     def check_stale(self, memory, record) -> None:
         """Before leaning on an old, important fact: still true? Record the answer."""
-        answer = self.ask(f"Before I rely on this — “{memory.text}” (noted {memory.created_at[:10]}) — "
-                          "is it still true? (y / n / what changed)")
+        answer = self.ask(
+            f"Before I rely on this — “{memory.text}” (noted {memory.created_at[:10]}) — "
+            "is it still true? (y / n / what changed)"
+        )
         if not answer:
             return
         from macaron_cli.ledger.signals import memory_checked
@@ -153,8 +155,10 @@ class Repl:
         self.say(f"Handing “{idea}” to the coder…", style="dim")
         try:
             result = router.hand_off(
-                idea, say=lambda line: self.say(f"  … {line}", style="dim"),
-                ask=lambda question: self.ask(f"{question} (y/n)").lower() in YES, template=template,
+                idea,
+                say=lambda line: self.say(f"  … {line}", style="dim"),
+                ask=lambda question: self.ask(f"{question} (y/n)").lower() in YES,
+                template=template,
             )
         except KeyboardInterrupt:
             self.say("(stopped the build; `macaron make --resume` can pick it up)", style="dim")
@@ -222,8 +226,10 @@ class Repl:
         destination = record.destination
         where = destination.url or "no model (notebook)"
         levels = ", ".join(sorted(destination.levels))
-        self.say(f"For “{record.query[:60]}” I searched memories allowed to go to {where} "
-                 f"({destination.where}: {destination.reason}; {levels}).")
+        self.say(
+            f"For “{record.query[:60]}” I searched memories allowed to go to {where} "
+            f"({destination.where}: {destination.reason}; {levels})."
+        )
         if not record.hits:
             self.say("No memory shaped that answer.")
         for hit in record.hits:
@@ -276,7 +282,7 @@ class Repl:
 
 
 def _correction(answer: str) -> str:
-    """"No, it's Nobu now" → "it's Nobu now": the new fact, without the no."""
+    """ "No, it's Nobu now" → "it's Nobu now": the new fact, without the no."""
     import re
 
     return re.sub(r"^(no|nope|not any ?more|actually)\b[\s,.!:;-]*", "", answer, flags=re.IGNORECASE) or answer
@@ -308,4 +314,3 @@ def _save_history(path) -> None:
         os.chmod(path, 0o600)
     except OSError:
         pass
-

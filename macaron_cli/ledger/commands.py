@@ -29,7 +29,11 @@ def rate(app_ref: str, stars: int) -> None:
     signals.app_event(slug, "rate", float(stars), ledger=ledger)
     # Only the memories this app's brief used: rating one app says nothing about the others'.
     changed = signals.settle(MemoryStore.open(), ledger, app=slug)
-    shaped = " 1 memory that shaped it was updated." if len(changed) == 1 else f" {len(changed)} memories that shaped it were updated."
+    shaped = (
+        " 1 memory that shaped it was updated."
+        if len(changed) == 1
+        else f" {len(changed)} memories that shaped it were updated."
+    )
     Out().text(f"Thanks: {slug} rated {stars}/5." + (shaped if changed else ""))
 
 
@@ -54,8 +58,10 @@ def share(app_ref: str | None) -> None:
     info = load_registry().get(slug, {})
     lineage = {"app": slug, "template": info.get("template"), "from": info.get("from")}
     bundle = make_bundle(path, Path.cwd(), lineage, withheld=_shaped_by_unshareable(slug))
-    Out().text(f"Bundle: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
-                    f"Your friend runs `macaron make --from {bundle.name}`.")
+    Out().text(
+        f"Bundle: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
+        f"Your friend runs `macaron make --from {bundle.name}`."
+    )
 
 
 def _shaped_by_unshareable(slug: str) -> list:
@@ -125,7 +131,7 @@ def list_apps(json_out: bool = False, tree: bool = False) -> None:
         return
     out = Out()
     if not rows:
-        out.text("No apps yet. Try `macaron make \"a water tracker\"`.")
+        out.text('No apps yet. Try `macaron make "a water tracker"`.')
     for row in rows:
         gone = " [dim](deleted)[/]" if row.get("deleted") else ""
         out.line("[bold]{}[/]" + gone + "  {}  [dim]{}[/]", row["app"], row.get("idea", ""), row.get("path", ""))
@@ -155,7 +161,9 @@ def _print_tree(rows: list[dict], json_out: bool) -> None:
     def grow(branch, parent):
         for row in children.get(parent, []):
             gone = " (deleted)" if row.get("deleted") else ""
-            label = markup("{}{}  [dim]{}[/]  outcome {:+.2f}", row["app"], gone, row.get("template", ""), row["outcome"])
+            label = markup(
+                "{}{}  [dim]{}[/]  outcome {:+.2f}", row["app"], gone, row.get("template", ""), row["outcome"]
+            )
             grow(branch.add(label), row["app"])
 
     grow(root, None)

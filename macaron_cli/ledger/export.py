@@ -35,17 +35,19 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
         held = privacy.withheld(found, destination)
         info = registry.get(app, {})
         path = Path(info["path"]) if info.get("path") else None
-        records.append({
-            "app": app,
-            "idea": info.get("idea"),
-            "template": made["data"].get("template"),
-            "from": made["data"].get("from"),
-            "brief": {"memories": memories},
-            "diff": _scrub(_diff(path), held),
-            "verification": json.loads(_scrub(json.dumps(_report(path), ensure_ascii=False), held)),
-            "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
-            "choice": {k: info[k] for k in ("variant", "mode") if k in info},
-        })
+        records.append(
+            {
+                "app": app,
+                "idea": info.get("idea"),
+                "template": made["data"].get("template"),
+                "from": made["data"].get("from"),
+                "brief": {"memories": memories},
+                "diff": _scrub(_diff(path), held),
+                "verification": json.loads(_scrub(json.dumps(_report(path), ensure_ascii=False), held)),
+                "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
+                "choice": {k: info[k] for k in ("variant", "mode") if k in info},
+            }
+        )
     return records
 
 
@@ -53,7 +55,9 @@ def _scrub(text: str, held: list) -> str:
     """`text` with the text of every withheld memory replaced (any case)."""
     for memory in held:
         if memory.text.strip():
-            text = re.sub(re.escape(memory.text.strip()), f"[withheld {memory.privacy} memory]", text, flags=re.IGNORECASE)
+            text = re.sub(
+                re.escape(memory.text.strip()), f"[withheld {memory.privacy} memory]", text, flags=re.IGNORECASE
+            )
     return text
 
 
@@ -64,8 +68,12 @@ def _diff(app_dir: Path | None) -> str:
     root = first.stdout.split()[0] if first.stdout.split() else None
     if not root:
         return ""
-    diff = subprocess.run(["git", "diff", root, "HEAD", "--", ".", ":(exclude)config/app.json"],
-                          cwd=app_dir, capture_output=True, text=True)
+    diff = subprocess.run(
+        ["git", "diff", root, "HEAD", "--", ".", ":(exclude)config/app.json"],
+        cwd=app_dir,
+        capture_output=True,
+        text=True,
+    )
     return diff.stdout
 
 

@@ -60,9 +60,15 @@ def outcome_of(ledger, subject: str) -> Outcome:
             signals["deleted"] = 1
     signals["uses"] = math.log1p(len(run_days))
     w = WEIGHTS
-    reward = (w["explicit"] * signals["explicit"] + w["uses"] * signals["uses"] + w["turns"] * signals["turns"]
-              + w["helped"] * signals["helped"] - w["rollbacks"] * signals["rollbacks"]
-              - w["deleted"] * signals["deleted"] + w["data"] * signals["data"])
+    reward = (
+        w["explicit"] * signals["explicit"]
+        + w["uses"] * signals["uses"]
+        + w["turns"] * signals["turns"]
+        + w["helped"] * signals["helped"]
+        - w["rollbacks"] * signals["rollbacks"]
+        - w["deleted"] * signals["deleted"]
+        + w["data"] * signals["data"]
+    )
     return Outcome(subject, domain, reward, dict(signals))
 
 

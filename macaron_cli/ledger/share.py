@@ -32,6 +32,7 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
     archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=app_dir, capture_output=True, check=False)
     if archive.returncode != 0:
         raise UserError(f"{app_dir} has no commits to share yet; `macaron checkpoint` it first.")
+
     def kept(name: str) -> bool:  # belt and braces: data someone committed by hand stays home
         return not (any(name == d or name.startswith(d + "/") for d in data_files) or name.startswith(".macaron"))
 
@@ -60,8 +61,10 @@ def _check_withheld(name: str, content: bytes, withheld: list, app: str) -> None
     for memory in withheld:
         if memory.text.strip() and memory.text.strip().casefold() in text:
             preview = memory.text if len(memory.text) <= 40 else memory.text[:37] + "…"
-            raise UserError(f"{name} in {app} holds your {memory.privacy} memory {memory.id} (\"{preview}\"), and a "
-                            f"bundle leaves this machine; take it out, `macaron checkpoint {app} -m …`, then share again.")
+            raise UserError(
+                f'{name} in {app} holds your {memory.privacy} memory {memory.id} ("{preview}"), and a '
+                f"bundle leaves this machine; take it out, `macaron checkpoint {app} -m …`, then share again."
+            )
 
 
 def is_bundle(path: str | Path) -> bool:

@@ -11,16 +11,28 @@ from pathlib import Path
 from macaron_cli.ledger.store import Ledger, node
 
 
-def brief_made(app: str, memories, *, template: str, domain: str,
-               from_app: str | None = None, reason: str = "", ledger: Ledger | None = None) -> None:
+def brief_made(
+    app: str,
+    memories,
+    *,
+    template: str,
+    domain: str,
+    from_app: str | None = None,
+    reason: str = "",
+    ledger: Ledger | None = None,
+) -> None:
     """`macaron make` built a brief from `memories` (the gate's `Cleared`) and sent it to
     each destination it was cleared for, to make `app`."""
     ledger = ledger or Ledger.open()
     for destination in memories.destinations:
         ledger.record_request(node("brief", app), destination, memories, purpose="make")
     sources = [node("brief", app), node("template", template)] + ([node("app", from_app)] if from_app else [])
-    ledger.record("app_made", node("app", app), sources=sources,
-                  data={"template": template, "domain": domain, "from": from_app, "reason": reason})
+    ledger.record(
+        "app_made",
+        node("app", app),
+        sources=sources,
+        data={"template": template, "domain": domain, "from": from_app, "reason": reason},
+    )
 
 
 def answer_given(memories, destination, *, domain: str = "general", ledger: Ledger | None = None) -> str:

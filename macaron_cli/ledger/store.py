@@ -93,8 +93,16 @@ class Ledger:
         self._db.execute("COMMIT")
 
     # ── writing ─────────────────────────────────────────────────────────────────────────
-    def record(self, kind: str, subject: str, *, value: float | None = None, data: dict | None = None,
-               sources: Iterable[str] = (), time: str | None = None) -> int:
+    def record(
+        self,
+        kind: str,
+        subject: str,
+        *,
+        value: float | None = None,
+        data: dict | None = None,
+        sources: Iterable[str] = (),
+        time: str | None = None,
+    ) -> int:
         """Append one event about `subject`; `sources` are the nodes that led to it."""
         with self._tx() as db:
             cur = db.execute(
@@ -102,12 +110,14 @@ class Ledger:
                 (time or _now(), kind, subject, value, json.dumps(data or {}, ensure_ascii=False)),
             )
             event_id = cur.lastrowid
-            db.executemany("INSERT INTO links(src, dst, event_id) VALUES (?, ?, ?)",
-                           [(src, subject, event_id) for src in sources])
+            db.executemany(
+                "INSERT INTO links(src, dst, event_id) VALUES (?, ?, ?)", [(src, subject, event_id) for src in sources]
+            )
         return event_id
 
-    def record_request(self, subject: str, destination, memories: Iterable, *, purpose: str,
-                       time: str | None = None) -> int:
+    def record_request(
+        self, subject: str, destination, memories: Iterable, *, purpose: str, time: str | None = None
+    ) -> int:
         """A model request: which memories went to which destination, and whether it left the machine.
 
         `destination` is the privacy gate's `Destination` (macaron_cli/privacy.py): whether it
@@ -118,9 +128,11 @@ class Ledger:
         items = [getattr(m, "memory", m) for m in memories]
         endpoint, cloud = destination.label, destination.cloud
         event_id = self.record(
-            "request", subject, data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud,
-                                   "reason": destination.reason},
-            sources=[node("memory", m.id) for m in items], time=time,
+            "request",
+            subject,
+            data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud, "reason": destination.reason},
+            sources=[node("memory", m.id) for m in items],
+            time=time,
         )
         with self._tx() as db:
             db.executemany(
@@ -164,10 +176,20 @@ class Ledger:
     def sends_of(self, memory_id: str) -> list[dict]:
         rows = self._db.execute(
             "SELECT s.endpoint, s.cloud, s.privacy, e.time, e.subject, e.data FROM sends s "
-            "JOIN events e ON e.id = s.event_id WHERE s.memory_id = ? ORDER BY e.id", (memory_id,)
+            "JOIN events e ON e.id = s.event_id WHERE s.memory_id = ? ORDER BY e.id",
+            (memory_id,),
         )
-        return [{"endpoint": r["endpoint"], "cloud": bool(r["cloud"]), "privacy": r["privacy"], "time": r["time"],
-                 "subject": r["subject"], "purpose": json.loads(r["data"]).get("purpose")} for r in rows]
+        return [
+            {
+                "endpoint": r["endpoint"],
+                "cloud": bool(r["cloud"]),
+                "privacy": r["privacy"],
+                "time": r["time"],
+                "subject": r["subject"],
+                "purpose": json.loads(r["data"]).get("purpose"),
+            }
+            for r in rows
+        ]
 
     def applied_credits(self) -> dict[str, float]:
         return {r[0]: r[1] for r in self._db.execute("SELECT memory_id, credit FROM applied_credits")}
@@ -186,6 +208,11 @@ class Ledger:
 
 
 def _event(row: sqlite3.Row) -> dict:
-    return {"id": row["id"], "time": row["time"], "kind": row["kind"], "subject": row["subject"],
-            "value": row["value"], "data": json.loads(row["data"] or "{}")}
-
+    return {
+        "id": row["id"],
+        "time": row["time"],
+        "kind": row["kind"],
+        "subject": row["subject"],
+        "value": row["value"],
+        "data": json.loads(row["data"] or "{}"),
+    }

@@ -14,14 +14,18 @@ def explain(target: str, ledger: Ledger, store=None) -> list[str]:
         if not event:
             raise UserError("nothing to explain yet: make an app or chat first.")
         target = event["subject"].split(":", 1)[1]
-        return explain_app(target, ledger, store) if event["kind"] == "app_made" else explain_answer(target, ledger, store)
+        return (
+            explain_app(target, ledger, store) if event["kind"] == "app_made" else explain_answer(target, ledger, store)
+        )
     if target.startswith("m_"):
         return explain_memory(target, ledger, store)
     if target.startswith("a_"):
         return explain_answer(target, ledger, store)
     if ledger.events(subject=node("app", target), kind="app_made"):
         return explain_app(target, ledger, store)
-    raise UserError(f"{target!r} is neither a memory id, an app, nor `last`; see `macaron apps` and `macaron memory list`.")
+    raise UserError(
+        f"{target!r} is neither a memory id, an app, nor `last`; see `macaron apps` and `macaron memory list`."
+    )
 
 
 def _memory_line(memory_id: str, store) -> str:
@@ -45,8 +49,10 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
         lines.append("  never used in a brief or an answer yet.")
     for e in uses:
         where = "cloud" if e["data"].get("cloud") else "this machine"
-        lines.append(f"  {e['time']}  used for {e['subject']} ({e['data'].get('purpose')}), sent to "
-                     f"{e['data'].get('endpoint')} ({where})")
+        lines.append(
+            f"  {e['time']}  used for {e['subject']} ({e['data'].get('purpose')}), sent to "
+            f"{e['data'].get('endpoint')} ({where})"
+        )
         for led_to in {u["subject"] for u in ledger.uses_of(e["subject"])}:
             lines.append(f"      which led to {led_to}: outcome {outcome_of(ledger, led_to).reward:+.2f}")
     checks = ledger.events(subject=node("memory", memory_id), kind="verified")
@@ -54,7 +60,9 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
         lines.append(f"  {e['time']}  you said it is {'still true' if e['value'] else 'no longer true'}")
     if store is not None:
         try:
-            lines.append(f"  reward now {store.get(memory_id).reward:+.2f} (outcomes credited by `macaron rate` and use)")
+            lines.append(
+                f"  reward now {store.get(memory_id).reward:+.2f} (outcomes credited by `macaron rate` and use)"
+            )
         except UserError:
             pass
     return lines
@@ -63,8 +71,10 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
 def explain_app(app: str, ledger: Ledger, store=None) -> list[str]:
     made = ledger.events(subject=node("app", app), kind="app_made")[-1]
     data = made["data"]
-    lines = [f"App {app}: made {made['time']} from template {data.get('template')}"
-             + (f", based on your app {data['from']}" if data.get("from") else "")]
+    lines = [
+        f"App {app}: made {made['time']} from template {data.get('template')}"
+        + (f", based on your app {data['from']}" if data.get("from") else "")
+    ]
     if data.get("reason"):
         lines.append(f"  template chosen because {data['reason']}")
     brief = ledger.events(subject=node("brief", app), kind="request")

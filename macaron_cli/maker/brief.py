@@ -24,6 +24,7 @@ MAX_MEMORIES = 8
 PREFERENCE_QUERY = "prefer units measure cups ml ounces pounds miles currency money paid pesos yen won"
 MAX_PREFERENCES = 4
 
+
 @dataclass
 class Brief:
     idea: str
@@ -55,8 +56,10 @@ class Brief:
     def markdown(self) -> str:
         """The private brief the agents read (imported by the app's CLAUDE.md)."""
         lines = [
-            "# Brief (private: never commit this file)", "",
-            f"The person asked for: {self.idea}", "",
+            "# Brief (private: never commit this file)",
+            "",
+            f"The person asked for: {self.idea}",
+            "",
             f"- Language of every UI text: {self.language}",
             f"- Accent colour: {self.accent} "
             "(the `--macaron-accent` CSS variable; never edit static/macaron-tokens.css)",
@@ -66,8 +69,10 @@ class Brief:
         if self.settings.get("volume_unit"):
             lines.append(f"- Volumes in {self.settings['volume_unit']}s (the person said so)")
         if self.advice:
-            lines.append(f"- This app touches {self.advice} matters: keep the visible note "
-                         f"\"{advice_note(self.language)}\" on its main screen.")
+            lines.append(
+                f"- This app touches {self.advice} matters: keep the visible note "
+                f'"{advice_note(self.language)}" on its main screen.'
+            )
         if self.memories:
             lines += ["", "## What macaron knows about the person that bears on this app", ""]
             lines += [f"- {m.text}" for m in self.memories]
@@ -75,8 +80,9 @@ class Brief:
         return "\n".join(lines) + "\n"
 
 
-def find_memories(store, idea: str, destinations: tuple[Destination, ...], context: str = "",
-                  k: int = MAX_MEMORIES) -> Cleared:
+def find_memories(
+    store, idea: str, destinations: tuple[Destination, ...], context: str = "", k: int = MAX_MEMORIES
+) -> Cleared:
     """The memories most relevant to the idea (the store expands it from the person's goal),
     then to what this kind of app is about (the template's description), weighing less;
     only those the gate clears for every destination."""
@@ -90,21 +96,27 @@ def find_memories(store, idea: str, destinations: tuple[Destination, ...], conte
     return privacy.release([m for _, m in ranked][:k], *destinations)
 
 
-def build_brief(idea: str, store, settings, to: Destination | tuple[Destination, ...] | None,
-                context: str = "") -> Brief:
+def build_brief(
+    idea: str, store, settings, to: Destination | tuple[Destination, ...] | None, context: str = ""
+) -> Brief:
     """The brief for a make whose brief goes to `to` (one destination, or every model that
     will read it; None: no model now, the app folder)."""
     destinations = (to,) if isinstance(to, Destination) else tuple(to or (privacy.app_folder(),))
     memories = find_memories(store, idea, destinations, context)
     known = {m.id for m in memories}
-    preferences = [m for m in find_memories(store, PREFERENCE_QUERY, destinations, k=MAX_PREFERENCES)
-                   if m.id not in known and bears_on_settings(m.text)]
+    preferences = [
+        m
+        for m in find_memories(store, PREFERENCE_QUERY, destinations, k=MAX_PREFERENCES)
+        if m.id not in known and bears_on_settings(m.text)
+    ]
     if preferences:
         memories = privacy.release([*memories, *preferences], *destinations)
     language = idea_language(idea, settings.language, [m.text for m in memories])
     return Brief(
-        idea=idea, language=language, accent=accent_colour(settings.color),
+        idea=idea,
+        language=language,
+        accent=accent_colour(settings.color),
         settings=personal_settings(language, [m.text for m in memories]),
-        memories=memories, advice=advice_kind(idea),
+        memories=memories,
+        advice=advice_kind(idea),
     )
-

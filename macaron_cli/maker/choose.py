@@ -96,14 +96,19 @@ def choose_template(idea: str, name: str | None = None, templates: list[Template
     keyword_scores = [score(t, idea) for t in templates]
     similarities = _similarities(idea, templates)
     if similarities is not None:
-        combined = [sim + KEYWORD_BONUS * min(kw, 3.0) for sim, (kw, _) in zip(similarities, keyword_scores, strict=True)]
+        combined = [
+            sim + KEYWORD_BONUS * min(kw, 3.0) for sim, (kw, _) in zip(similarities, keyword_scores, strict=True)
+        ]
         i = max(range(len(templates)), key=lambda j: (combined[j], -j))
         best = templates[i]
         best.matched = keyword_scores[i][1]
         best.similarity = round(similarities[i], 3)
         best.fit = "good" if similarities[i] >= WEAK_SIMILARITY or best.matched else "weak"
         return best
-    ranked = sorted(((s, i, t) for i, (s, t) in enumerate(zip(keyword_scores, templates, strict=True))), key=lambda x: (-x[0][0], x[1]))
+    ranked = sorted(
+        ((s, i, t) for i, (s, t) in enumerate(zip(keyword_scores, templates, strict=True))),
+        key=lambda x: (-x[0][0], x[1]),
+    )
     (best_score, matched), _, best = ranked[0]
     best.fit = "good"
     if best_score == 0:

@@ -9,15 +9,39 @@ from macaron_cli.maker.pipeline import OFFLINE, MakeRequest, MakeResult, make_ap
 FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
 
 
-def make(idea=None, template=None, from_app=None, draft=False, variants=1, pick=None, local_only=False,
-         offline=False, budget=None, max_rounds=3, resume=None, yes=False, json_out=False) -> int:
+def make(
+    idea=None,
+    template=None,
+    from_app=None,
+    draft=False,
+    variants=1,
+    pick=None,
+    local_only=False,
+    offline=False,
+    budget=None,
+    max_rounds=3,
+    resume=None,
+    yes=False,
+    json_out=False,
+) -> int:
     from macaron_cli.maker.progress import LiveProgress, Progress
 
     interactive = sys.stdin.isatty() and not json_out
     request = MakeRequest(
-        idea=idea, template=template, from_app=from_app, draft=draft, variants=variants, pick=pick,
-        local_only=local_only, offline=offline, budget=budget, max_rounds=max_rounds, resume=resume, yes=yes,
-        confirm=_ask_advice if interactive else None, choose_variant=_ask_variant if interactive else None,
+        idea=idea,
+        template=template,
+        from_app=from_app,
+        draft=draft,
+        variants=variants,
+        pick=pick,
+        local_only=local_only,
+        offline=offline,
+        budget=budget,
+        max_rounds=max_rounds,
+        resume=resume,
+        yes=yes,
+        confirm=_ask_advice if interactive else None,
+        choose_variant=_ask_variant if interactive else None,
     )
     progress = Progress() if json_out else LiveProgress()
     try:
@@ -38,8 +62,9 @@ def make(idea=None, template=None, from_app=None, draft=False, variants=1, pick=
 def _ask_advice(kind: str) -> bool:
     from rich.prompt import Confirm
 
-    return Confirm.ask(f"This app would give {kind} advice. It will say it is not professional advice. Build it?",
-                       default=False)
+    return Confirm.ask(
+        f"This app would give {kind} advice. It will say it is not professional advice. Build it?", default=False
+    )
 
 
 def _ask_variant(variants) -> int:
@@ -52,8 +77,12 @@ def _ask_variant(variants) -> int:
     for variant in variants:
         out.text("  " + variant.line())
     choices = [str(v.number) for v in variants]
-    return IntPrompt.ask("Which one shall macaron keep?", choices=choices, console=out.console,
-                         default=next((v.number for v in variants if v.ok), 1))
+    return IntPrompt.ask(
+        "Which one shall macaron keep?",
+        choices=choices,
+        console=out.console,
+        default=next((v.number for v in variants if v.ok), 1),
+    )
 
 
 def _phase_lines(result: MakeResult) -> list[str]:
@@ -61,10 +90,14 @@ def _phase_lines(result: MakeResult) -> list[str]:
     lines = []
     for p in result.phases:
         # local or cloud as the privacy gate decided it (a loopback proxy to Claude is cloud)
-        model = p["model"] or ("claude" if p.get("by", "agent" if p["where"] == "cloud" else "draft") == "agent" else "")
+        model = p["model"] or (
+            "claude" if p.get("by", "agent" if p["where"] == "cloud" else "draft") == "agent" else ""
+        )
         where = f"{p['where']} {model}".strip()
-        lines.append(f"    {p['phase']:<9} {where:<28} {p['input_tokens'] + p['output_tokens']:>9,} tokens "
-                     f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}")
+        lines.append(
+            f"    {p['phase']:<9} {where:<28} {p['input_tokens'] + p['output_tokens']:>9,} tokens "
+            f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}"
+        )
     return lines
 
 
@@ -73,13 +106,20 @@ def _summary(result: MakeResult) -> None:
 
     out = Out()
     if result.mode == OFFLINE:
-        out.line("[bold]No model customised this app[/]: it is the template, personalised from what macaron "
-                  "knows about you (offline, or no model configured).")
+        out.line(
+            "[bold]No model customised this app[/]: it is the template, personalised from what macaron "
+            "knows about you (offline, or no model configured)."
+        )
     mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
-    out.line(mark + " [bold]{}[/] from the {} template  [dim]{}[/]", result.title or result.app, result.template, result.path)
+    out.line(
+        mark + " [bold]{}[/] from the {} template  [dim]{}[/]", result.title or result.app, result.template, result.path
+    )
     if result.fit == "weak":
-        out.line("  [yellow]no template fits this idea well[/]: {} was the closest; a model can reshape it "
-                 "(make without --offline)", result.template)
+        out.line(
+            "  [yellow]no template fits this idea well[/]: {} was the closest; a model can reshape it "
+            "(make without --offline)",
+            result.template,
+        )
     if result.subagents:
         out.text(f"  built by the coder with: {', '.join(result.subagents)}")
     if result.tests is not None:

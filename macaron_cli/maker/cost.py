@@ -33,7 +33,8 @@ class CostMeter:
         from macaron_cli.models.prices import token_cost, unpriced_message
 
         parts = {
-            "input": int(usage.get("input_tokens") or 0), "output": int(usage.get("output_tokens") or 0),
+            "input": int(usage.get("input_tokens") or 0),
+            "output": int(usage.get("output_tokens") or 0),
             "cache_write": int(usage.get("cache_creation_input_tokens") or 0),
             "cache_read": int(usage.get("cache_read_input_tokens") or 0),
         }

@@ -90,7 +90,9 @@ def entry_files(app_dir: Path) -> list[str]:
         run = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8")).get("run") or []
     except (OSError, ValueError, AttributeError):
         run = []
-    modules = [arg.split(":")[0] for arg in run if isinstance(arg, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[\w.]+", arg)]
+    modules = [
+        arg.split(":")[0] for arg in run if isinstance(arg, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[\w.]+", arg)
+    ]
     modules += [arg for arg in run if isinstance(arg, str) and arg.endswith(".py")]
     for module in modules or ["server.main", "main", "app"]:
         rel = module if module.endswith(".py") else module.replace(".", "/") + ".py"
@@ -100,7 +102,9 @@ def entry_files(app_dir: Path) -> list[str]:
     return found
 
 
-def app_files(app_dir: Path, budget_chars: int, tracked_in: Path | None = None) -> tuple[list[tuple[str, str]], list[str]]:
+def app_files(
+    app_dir: Path, budget_chars: int, tracked_in: Path | None = None
+) -> tuple[list[tuple[str, str]], list[str]]:
     """(path, text) of the app's tracked text files that fit the budget, and the names of the rest.
 
     The entry files (entry_files) are always shown, first and whole: a fix round that
@@ -112,7 +116,9 @@ def app_files(app_dir: Path, budget_chars: int, tracked_in: Path | None = None) 
     paths = [p for p in listed.stdout.split("\0") if p] if listed.returncode == 0 else []
     entries = [rel for rel in entry_files(app_dir) if rel in paths or not paths]
     # The UI and the server first: they are what a design changes; tests last.
-    paths.sort(key=lambda p: (p not in entries, p.startswith("tests/"), not p.startswith(("static/", "server/", "src/")), p))
+    paths.sort(
+        key=lambda p: (p not in entries, p.startswith("tests/"), not p.startswith(("static/", "server/", "src/")), p)
+    )
     shown, named, used = [], [], 0
     protected = _protected(app_dir)
     for rel in paths:
@@ -137,8 +143,14 @@ def prompt_budget_chars(max_tokens: int) -> int:
     return max(4_000, (context_length() - max_tokens) * CHARS_PER_TOKEN - 6_000)
 
 
-def build_messages(brief: str, files: list[tuple[str, str]], omitted: list[str], *,
-                   feedback: str | None = None, design: str | None = None) -> list[dict]:
+def build_messages(
+    brief: str,
+    files: list[tuple[str, str]],
+    omitted: list[str],
+    *,
+    feedback: str | None = None,
+    design: str | None = None,
+) -> list[dict]:
     parts = ["# The brief\n", brief.strip(), "\n\n# The app as it is now\n"]
     for rel, text in files:
         parts.append(f"\n### FILE: {rel}\n{_fence(text)}{_lang(rel)}\n{text.rstrip()}\n{_fence(text)}\n")
@@ -147,8 +159,10 @@ def build_messages(brief: str, files: list[tuple[str, str]], omitted: list[str],
     if design:
         parts.append(f"\n# Design direction\nMake the design {design}.\n")
     if feedback:
-        parts.append("\n# What verification found\nThe app was tested and opened in a browser. Fix these "
-                     f"problems, changing as little as you can:\n{feedback.strip()}\n")
+        parts.append(
+            "\n# What verification found\nThe app was tested and opened in a browser. Fix these "
+            f"problems, changing as little as you can:\n{feedback.strip()}\n"
+        )
         parts.append("\nNow print every file you change, whole, in the format above.")
     else:
         parts.append("\nNow adapt the app to the brief: print every file you change, whole, in the format above.")
@@ -162,13 +176,23 @@ def _fence(text: str) -> str:
 
 
 def _lang(rel: str) -> str:
-    return {".py": "python", ".js": "js", ".html": "html", ".css": "css", ".json": "json",
-            ".ts": "ts", ".toml": "toml", ".txt": "text"}.get(PurePosixPath(rel).suffix, "")
+    return {
+        ".py": "python",
+        ".js": "js",
+        ".html": "html",
+        ".css": "css",
+        ".json": "json",
+        ".ts": "ts",
+        ".toml": "toml",
+        ".txt": "text",
+    }.get(PurePosixPath(rel).suffix, "")
 
 
 # ── parsing the answer ──────────────────────────────────────────────────────────────────
-_HEADER = re.compile(r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:file(?:name)?\s*[:=]\s*)?`?(?P<path>[\w./-]+\.[\w]+)`?\s*(?:\*\*)?:?\s*$",
-                     re.IGNORECASE)
+_HEADER = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:file(?:name)?\s*[:=]\s*)?`?(?P<path>[\w./-]+\.[\w]+)`?\s*(?:\*\*)?:?\s*$",
+    re.IGNORECASE,
+)
 _FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)\s*(?P<rest>.*)$")
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
@@ -191,13 +215,18 @@ def parse_files(text: str) -> list[DraftFile]:
         if opening:
             fence = opening["fence"]
             path = _path_in_info(opening["info"], opening["rest"]) or (pending if since_header <= 2 else None)
-            end = next((j for j in range(i + 1, len(lines))
-                        if lines[j].strip().startswith(fence[0] * len(fence)) and lines[j].strip().strip(fence[0]) == ""),
-                       None)
+            end = next(
+                (
+                    j
+                    for j in range(i + 1, len(lines))
+                    if lines[j].strip().startswith(fence[0] * len(fence)) and lines[j].strip().strip(fence[0]) == ""
+                ),
+                None,
+            )
             if end is None:
                 break  # cut short: drop the unfinished file
             if path:
-                files[path] = "\n".join(lines[i + 1:end]) + "\n"
+                files[path] = "\n".join(lines[i + 1 : end]) + "\n"
             pending, i = None, end + 1
             continue
         header = _HEADER.match(line)
@@ -262,9 +291,18 @@ def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[
 
 
 # ── one call ────────────────────────────────────────────────────────────────────────────
-def draft(app_dir: Path, brief: Brief, endpoint: Endpoint, *, feedback: str | None = None,
-          design: str | None = None, max_tokens: int | None = None, temperature: float | None = None,
-          client: ModelClient | None = None, tracked_in: Path | None = None) -> DraftOutcome:
+def draft(
+    app_dir: Path,
+    brief: Brief,
+    endpoint: Endpoint,
+    *,
+    feedback: str | None = None,
+    design: str | None = None,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+    client: ModelClient | None = None,
+    tracked_in: Path | None = None,
+) -> DraftOutcome:
     """Ask the local model for the app's files (a draft, a fix, or a design variant) and apply them.
 
     The brief goes in as `brief.text_for(destination)`, the destination being the privacy
@@ -290,8 +328,15 @@ def draft(app_dir: Path, brief: Brief, endpoint: Endpoint, *, feedback: str | No
     if not written and not rejected:
         rejected.append("(answer): no whole files in fenced blocks were found")
     _save_answer(app_dir, text)
-    return DraftOutcome(written=written, rejected=rejected, usage=usage, model=client.model,
-                        endpoint=endpoint.url, cost_usd=call_cost(endpoint.url, client.model, usage), design=design)
+    return DraftOutcome(
+        written=written,
+        rejected=rejected,
+        usage=usage,
+        model=client.model,
+        endpoint=endpoint.url,
+        cost_usd=call_cost(endpoint.url, client.model, usage),
+        design=design,
+    )
 
 
 def _save_answer(app_dir: Path, text: str) -> None:

@@ -42,8 +42,10 @@ def check_request(request, cloud_configured: bool) -> Endpoint | None:
     if request.offline:
         raise UserError("--offline uses no model, so it cannot be combined with --draft or --local-only.")
     if mode == DRAFT and not cloud_configured:
-        raise UserError("--draft has Claude refine the local draft, but no Claude is configured: set "
-                        "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --local-only.")
+        raise UserError(
+            "--draft has Claude refine the local draft, but no Claude is configured: set "
+            "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --local-only."
+        )
     endpoint = draft_endpoint()
     with endpoint.client() as client:
         client.list_models()  # nothing listening: one clear line now, before anything is written
@@ -60,10 +62,27 @@ def resume_endpoint(state: MakeState) -> Endpoint | None:
 # ── per-phase accounting ────────────────────────────────────────────────────────────────
 # "where" (local | cloud) is the privacy gate's decision about the phase's model, the same
 # one the ledger records; "by" (draft | agent) says which model did it, for the sums.
-def record(state: MakeState, phase: str, where: str, model: str | None, input_tokens: int, output_tokens: int,
-           seconds: float, cost_usd: float, by: str = "draft") -> dict:
-    entry = {"phase": phase, "where": where, "by": by, "model": model, "input_tokens": int(input_tokens),
-             "output_tokens": int(output_tokens), "seconds": round(seconds, 2), "cost_usd": round(cost_usd, 6)}
+def record(
+    state: MakeState,
+    phase: str,
+    where: str,
+    model: str | None,
+    input_tokens: int,
+    output_tokens: int,
+    seconds: float,
+    cost_usd: float,
+    by: str = "draft",
+) -> dict:
+    entry = {
+        "phase": phase,
+        "where": where,
+        "by": by,
+        "model": model,
+        "input_tokens": int(input_tokens),
+        "output_tokens": int(output_tokens),
+        "seconds": round(seconds, 2),
+        "cost_usd": round(cost_usd, 6),
+    }
     state.phase_costs.append(entry)
     # The make's totals include the local phases, so budgets and the summary see them.
     state.cost_usd += cost_usd
@@ -77,9 +96,16 @@ def record_local(state: MakeState, phase: str, outcomes: list[DraftOutcome], end
     """The draft model's share: its tokens, its time (variants run at once: the longest)."""
     from macaron_cli import privacy
 
-    return record(state, phase, privacy.draft(endpoint.url).where, outcomes[0].model if outcomes else None,
-                  sum(o.usage.input_tokens for o in outcomes), sum(o.usage.output_tokens for o in outcomes),
-                  max((o.seconds for o in outcomes), default=0.0), sum(o.cost_usd for o in outcomes))
+    return record(
+        state,
+        phase,
+        privacy.draft(endpoint.url).where,
+        outcomes[0].model if outcomes else None,
+        sum(o.usage.input_tokens for o in outcomes),
+        sum(o.usage.output_tokens for o in outcomes),
+        max((o.seconds for o in outcomes), default=0.0),
+        sum(o.cost_usd for o in outcomes),
+    )
 
 
 def _by(entry: dict) -> str:
@@ -94,7 +120,10 @@ def record_agent(state: MakeState, phase: str, model: str | None, meter, destina
     local = [p for p in state.phase_costs if _by(p) == "draft"]
     tokens_in = meter.tokens.get("input", 0) + meter.tokens.get("cache_write", 0) + meter.tokens.get("cache_read", 0)
     entry = {
-        "phase": phase, "where": destination.where, "by": "agent", "model": model,
+        "phase": phase,
+        "where": destination.where,
+        "by": "agent",
+        "model": model,
         "input_tokens": tokens_in - sum(p["input_tokens"] for p in done + local),
         "output_tokens": meter.tokens.get("output", 0) - sum(p["output_tokens"] for p in done + local),
         "seconds": round(state.timings.get("agent", 0.0) - sum(p["seconds"] for p in done), 2),
@@ -105,8 +134,16 @@ def record_agent(state: MakeState, phase: str, model: str | None, meter, destina
 
 
 # ── the phases ──────────────────────────────────────────────────────────────────────────
-def draft_phase(app: Path, state: MakeState, brief, endpoint: Endpoint, request, progress,
-                verify: Callable[[Path], object], remember: Callable | None = None):
+def draft_phase(
+    app: Path,
+    state: MakeState,
+    brief,
+    endpoint: Endpoint,
+    request,
+    progress,
+    verify: Callable[[Path], object],
+    remember: Callable | None = None,
+):
     """Phase one: the local model drafts (one design, or N to choose from). Returns the report."""
     if request.variants > 1:
         return _variants_phase(app, state, brief, endpoint, request, progress, verify, remember)
@@ -128,8 +165,10 @@ def fix_phase(app: Path, state: MakeState, phase: str, brief, endpoint: Endpoint
 
 def _note(progress, outcome: DraftOutcome) -> None:
     u = outcome.usage
-    progress.note(f"  wrote {len(outcome.written)} file(s) ({', '.join(outcome.written[:6])}); "
-                  f"{u.output_tokens} tokens in {u.seconds:.1f}s")
+    progress.note(
+        f"  wrote {len(outcome.written)} file(s) ({', '.join(outcome.written[:6])}); "
+        f"{u.output_tokens} tokens in {u.seconds:.1f}s"
+    )
     for rejected in outcome.rejected:
         progress.note(f"  skipped {rejected}")
 
@@ -147,8 +186,12 @@ def _variants_phase(app, state, brief, endpoint, request, progress, verify, reme
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
     chosen = v.choose(drafted, request.pick, getattr(request, "choose_variant", None))
     v.adopt(app, chosen)
-    state.variant = {"picked": chosen.number, "of": len(drafted), "design": chosen.design,
-                        "screenshots": [x.screenshot for x in drafted]}
+    state.variant = {
+        "picked": chosen.number,
+        "of": len(drafted),
+        "design": chosen.design,
+        "screenshots": [x.screenshot for x in drafted],
+    }
     progress.note(f"  using design {chosen.number}: {chosen.design}")
     if remember:
         remember(chosen, len(drafted))

@@ -24,7 +24,9 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:(?:a|an|the|some|simple|little|small|tiny|my own|isang|ng)\s+)+", re.IGNORECASE)
-_APP_WORD = re.compile(r"^(?:app|application|tool|web ?app)s?\s+(?:(?:to|that|which|for|para sa|para|na)\s+)?", re.IGNORECASE)
+_APP_WORD = re.compile(
+    r"^(?:app|application|tool|web ?app)s?\s+(?:(?:to|that|which|for|para sa|para|na)\s+)?", re.IGNORECASE
+)
 _TRAIL = re.compile(
     r"(?:\s+(?:app|application|tool)|\s*(?:please|for me|po))+$|"
     r"(?:の)?アプリ(?:を)?(?:作って(?:ください|下さい|ほしい|くれる\?|くれ)?|つくって(?:ください)?|が欲しい|がほしい)$|"
@@ -34,8 +36,38 @@ _TRAIL = re.compile(
 )
 MAX_TITLE = 40
 # Words a title cut short must not end on ("How many glasses of lemonade did the").
-_DANGLING = {"a", "an", "the", "and", "or", "of", "to", "for", "with", "my", "our", "in", "on", "at", "did", "do",
-             "is", "are", "was", "that", "which", "who", "how", "what", "ang", "ng", "sa", "na", "ko", "mga"}
+_DANGLING = {
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "of",
+    "to",
+    "for",
+    "with",
+    "my",
+    "our",
+    "in",
+    "on",
+    "at",
+    "did",
+    "do",
+    "is",
+    "are",
+    "was",
+    "that",
+    "which",
+    "who",
+    "how",
+    "what",
+    "ang",
+    "ng",
+    "sa",
+    "na",
+    "ko",
+    "mga",
+}
 
 
 def tidy_idea(text: str) -> str:
@@ -60,7 +92,7 @@ def idea_title(idea: str) -> str:
     title = re.sub(r"^(?:to|that|which|for)\s+", "", title, flags=re.IGNORECASE)
     if len(title) > MAX_TITLE:
         cut = title[:MAX_TITLE]
-        title = cut.rsplit(" ", 1)[0] if " " in cut[MAX_TITLE // 2:] else cut
+        title = cut.rsplit(" ", 1)[0] if " " in cut[MAX_TITLE // 2 :] else cut
         words = title.split(" ")
         while len(words) > 2 and words[-1].casefold() in _DANGLING:
             words.pop()
@@ -90,8 +122,10 @@ def _named(idea: str, patterns: dict[str, str]) -> list[str]:
 HABIT_WORDS = {
     "water": r"\bwater|\bdrink|\bhydrat|水分|飲み水|水を飲|お水|물\s*마시|물을|수분|喝水|饮水|喝多少水|\btubig|\binom",
     "steps": r"\bsteps?\b|\bwalk|歩数|歩いた|散歩|걸음|만보|걷기|步数|走路|散步|\bhakbang|\blakad",
-    "medication": (r"\bmedic|\bpills?\b|\btablets?\b|\bvitamins?|服薬|薬を|お薬|약\s*복용|"
-                   r"약을|복약|영양제|吃药|服药|维生素|\bgamot|bitamina"),
+    "medication": (
+        r"\bmedic|\bpills?\b|\btablets?\b|\bvitamins?|服薬|薬を|お薬|약\s*복용|"
+        r"약을|복약|영양제|吃药|服药|维生素|\bgamot|bitamina"
+    ),
     "sleep": r"\bsleep|\bslept|\bbedtime|睡眠|寝た|眠り|수면|잠을|잠\s|睡觉|睡眠|\btulog",
     "exercise": r"\bexercis|\bworkout|\bgym\b|\btraining|運動|筋トレ|트레이닝|운동|运动|锻炼|健身|\behersisyo",
     "reading": r"\bread(?:ing)?\b|\bbooks?\b|読書|本を読|독서|책\s*읽|阅读|读书|看书|\bpagbasa|\bbasa\b",
@@ -113,27 +147,47 @@ _HABIT_DEFAULTS = {
 # Converter category → words that name it.
 CONVERTER_WORDS = {
     "cooking": r"\bcook|\bbak(?:e|ing)\b|\brecipes?\b|\bkitchen|\bcups?\b|\btablespoons?|\bteaspoons?|\btbsp|\btsp|"
-               r"料理|レシピ|お菓子|製菓|大さじ|小さじ|計量|요리|레시피|베이킹|계량|烹饪|做饭|厨房|烘焙|食谱|量杯|"
-               r"\bluto\b|\bpagluluto|\bresip|\bkutsara|\btasa\b",
-    "temperature": (r"\btemperature|\bcelsius|\bfahrenheit|°[cf]\b|温度|気温|体温|"
-                    r"온도|기온|체온|气温|温度|摄氏|华氏|\btemperatura"),
-    "area": (r"\barea\b|\bsquare (?:feet|foot|met)|\btsubo|\bpyeong|\bacres?|\bhectares?|"
-             r"面積|坪|넓이|평수|면적|面积|平方|\blawak"),
-    "length": (r"\blength|\bdistance|\bkm\b|\bmiles?\b|\binch|\bfeet|\bfoot\b|長さ|"
-               r"距離|길이|거리|长度|距离|公里|英里|\bhaba\b|\blayo\b"),
-    "weight": (r"\bweights?\b|\bkg\b|\bkilo|\bpounds?\b|\blbs?\b|\bounces?\b|重さ|"
-               r"体重|무게|체중|重量|体重|公斤|\bbigat|\btimbang"),
+    r"料理|レシピ|お菓子|製菓|大さじ|小さじ|計量|요리|레시피|베이킹|계량|烹饪|做饭|厨房|烘焙|食谱|量杯|"
+    r"\bluto\b|\bpagluluto|\bresip|\bkutsara|\btasa\b",
+    "temperature": (
+        r"\btemperature|\bcelsius|\bfahrenheit|°[cf]\b|温度|気温|体温|"
+        r"온도|기온|체온|气温|温度|摄氏|华氏|\btemperatura"
+    ),
+    "area": (
+        r"\barea\b|\bsquare (?:feet|foot|met)|\btsubo|\bpyeong|\bacres?|\bhectares?|"
+        r"面積|坪|넓이|평수|면적|面积|平方|\blawak"
+    ),
+    "length": (
+        r"\blength|\bdistance|\bkm\b|\bmiles?\b|\binch|\bfeet|\bfoot\b|長さ|"
+        r"距離|길이|거리|长度|距离|公里|英里|\bhaba\b|\blayo\b"
+    ),
+    "weight": (
+        r"\bweights?\b|\bkg\b|\bkilo|\bpounds?\b|\blbs?\b|\bounces?\b|重さ|"
+        r"体重|무게|체중|重量|体重|公斤|\bbigat|\btimbang"
+    ),
     "volume": r"\bvolume|\blit(?:er|re)s?\b|\bgallons?|容量|体積|부피|용량|容积|体积|\bdami ng",
 }
 # Opening pair of the cooking tab: the idea's measures, then what they weigh as water.
 _COOKING_PAIR = {"metric": ["cup", "gram"], "imperial": ["cup", "tablespoon"]}
 
-DIARY_FOOD = (r"\bfood\b|\bmeals?\b|\bate\b|\beat(?:ing)?\b|\bdiet|食事|ごはん|ご飯|"
-              r"食べた|음식|식사|먹은|饮食|吃了|三餐|\bpagkain|\bkinain")
+DIARY_FOOD = (
+    r"\bfood\b|\bmeals?\b|\bate\b|\beat(?:ing)?\b|\bdiet|食事|ごはん|ご飯|"
+    r"食べた|음식|식사|먹은|饮食|吃了|三餐|\bpagkain|\bkinain"
+)
 
 # A monthly budget of the same weight in each currency (round figures a person would set).
-MONTHLY_BUDGET = {"USD": 1500, "EUR": 1500, "GBP": 1200, "JPY": 200_000, "KRW": 2_000_000,
-                  "CNY": 10_000, "PHP": 50_000, "TWD": 40_000, "HKD": 12_000, "INR": 50_000}
+MONTHLY_BUDGET = {
+    "USD": 1500,
+    "EUR": 1500,
+    "GBP": 1200,
+    "JPY": 200_000,
+    "KRW": 2_000_000,
+    "CNY": 10_000,
+    "PHP": 50_000,
+    "TWD": 40_000,
+    "HKD": 12_000,
+    "INR": 50_000,
+}
 
 
 def fit_config(template_name: str, idea: str, settings: dict, cfg: dict) -> dict:

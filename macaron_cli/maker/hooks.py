@@ -22,12 +22,56 @@ READ_TOOLS = {"Read": "file_path", "Glob": "path", "Grep": "path"}
 _PROTECTED_IN_REPO = (".git", ".macaron")
 
 _NETWORK = {"curl", "wget", "nc", "ncat", "netcat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "socat", "aria2c"}
-_PRIVILEGE = {"sudo", "su", "doas", "chroot", "mount", "umount", "mkfs", "dd", "shutdown", "reboot", "systemctl",
-              "crontab", "useradd", "passwd"}
-_WRITERS = {"rm", "rmdir", "mv", "cp", "tee", "touch", "mkdir", "ln", "chmod", "chown", "install", "truncate",
-            "unlink", "shred", "sed", "perl"}
-_SECRET_PLACES = ("~/.ssh", "/.ssh", "~/.aws", "/.aws", "~/.gnupg", "/.gnupg", "/etc/shadow", "/etc/sudoers",
-                  "~/.netrc", "/.netrc", "~/.config/gcloud", "/.docker/config", "id_rsa", "id_ed25519")
+_PRIVILEGE = {
+    "sudo",
+    "su",
+    "doas",
+    "chroot",
+    "mount",
+    "umount",
+    "mkfs",
+    "dd",
+    "shutdown",
+    "reboot",
+    "systemctl",
+    "crontab",
+    "useradd",
+    "passwd",
+}
+_WRITERS = {
+    "rm",
+    "rmdir",
+    "mv",
+    "cp",
+    "tee",
+    "touch",
+    "mkdir",
+    "ln",
+    "chmod",
+    "chown",
+    "install",
+    "truncate",
+    "unlink",
+    "shred",
+    "sed",
+    "perl",
+}
+_SECRET_PLACES = (
+    "~/.ssh",
+    "/.ssh",
+    "~/.aws",
+    "/.aws",
+    "~/.gnupg",
+    "/.gnupg",
+    "/etc/shadow",
+    "/etc/sudoers",
+    "~/.netrc",
+    "/.netrc",
+    "~/.config/gcloud",
+    "/.docker/config",
+    "id_rsa",
+    "id_ed25519",
+)
 _SHELL_SPLIT = re.compile(r"\|\||&&|[;|&\n]|\$\(|`")
 
 
@@ -81,7 +125,10 @@ def _bash_problem(command: str, root: Path, private_roots: list[Path]) -> str | 
         except ValueError:
             words = segment.split()
         # Skip environment assignments and wrappers to find the program that runs.
-        while words and (re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]) or words[0] in {"env", "nohup", "time", "exec", "command"}):
+        while words and (
+            re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0])
+            or words[0] in {"env", "nohup", "time", "exec", "command"}
+        ):
             words = words[1:]
         if not words:
             continue
@@ -92,7 +139,11 @@ def _bash_problem(command: str, root: Path, private_roots: list[Path]) -> str | 
             return f"`{prog}` reaches the network; apps are built offline (no downloads, no uploads)"
         if prog in _PRIVILEGE:
             return f"`{prog}` is not allowed while building an app"
-        if prog == "git" and len(words) > 1 and words[1] in {"push", "remote", "clone", "fetch", "pull", "reset", "checkout", "clean", "rebase"}:
+        if (
+            prog == "git"
+            and len(words) > 1
+            and words[1] in {"push", "remote", "clone", "fetch", "pull", "reset", "checkout", "clean", "rebase"}
+        ):
             return f"`git {words[1]}` is macaron's job (checkpoints); do not run it"
         if prog in {"pip", "pip3", "npm", "npx", "yarn", "pnpm", "apt", "apt-get"} or (
             prog.startswith("python") and len(words) > 2 and words[1] == "-m" and words[2] in {"pip", "ensurepip"}
@@ -146,9 +197,13 @@ def pre_tool_use(root: Path, private_roots: list[Path], on_deny: Callable[[str, 
             return {}
         if on_deny:
             on_deny(name, tool_input, reason)
-        return {"hookSpecificOutput": {
-            "hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason,
-        }}
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
 
     return hook
 

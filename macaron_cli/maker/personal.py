@@ -18,23 +18,41 @@ _CURRENCY = {"en": "USD", "ja": "JPY", "ko": "KRW", "zh": "CNY", "tl": "PHP"}
 
 # Clues in what the person told macaron; the first match wins.
 _CURRENCY_CLUES = [
-    (r"\bpesos?\b|₱|\bPHP\b", "PHP"), (r"\byen\b|円|¥|\bJPY\b", "JPY"), (r"\bwon\b|원|₩|\bKRW\b", "KRW"),
-    (r"\byuan\b|\brmb\b|元|\bCNY\b", "CNY"), (r"\beuros?\b|€|\bEUR\b", "EUR"), (r"\bpounds? sterling\b|£|\bGBP\b", "GBP"),
+    (r"\bpesos?\b|₱|\bPHP\b", "PHP"),
+    (r"\byen\b|円|¥|\bJPY\b", "JPY"),
+    (r"\bwon\b|원|₩|\bKRW\b", "KRW"),
+    (r"\byuan\b|\brmb\b|元|\bCNY\b", "CNY"),
+    (r"\beuros?\b|€|\bEUR\b", "EUR"),
+    (r"\bpounds? sterling\b|£|\bGBP\b", "GBP"),
     (r"\bdollars?\b|\$|\bUSD\b", "USD"),
 ]
 _IMPERIAL = re.compile(r"\b(ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|inch(es)?)\b", re.I)
 # Measuring in cups ("prefer cups to ml", "I measure in cups", "カップで量る"): a stated
 # preference, not any mention ("three cups of coffee"), and not cups left for ml.
-_CUPS = re.compile(r"\bprefer\w*\s+(?:\w+\s+){0,2}cups\b|\b(?:measure|think|count|cook|bake)\w*\s+in\s+cups\b|"
-                   r"\bcups\s+(?:over|rather than|instead of|to|not)\s+(?:ml|millilit|grams|metric)|"
-                   r"カップで|컵으로|用量杯|\bsa tasa\b", re.I)
-_NOT_CUPS = re.compile(r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b", re.I)
+_CUPS = re.compile(
+    r"\bprefer\w*\s+(?:\w+\s+){0,2}cups\b|\b(?:measure|think|count|cook|bake)\w*\s+in\s+cups\b|"
+    r"\bcups\s+(?:over|rather than|instead of|to|not)\s+(?:ml|millilit|grams|metric)|"
+    r"カップで|컵으로|用量杯|\bsa tasa\b",
+    re.I,
+)
+_NOT_CUPS = re.compile(
+    r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b", re.I
+)
 
 # Macaron flavours people may name as their colour; a hex code works too.
 FLAVOURS = {
-    "strawberry": "#FF9AA2", "rose": "#FF9AA2", "pink": "#FF9AA2", "peach": "#FFDAC1",
-    "lemon": "#FFF1A6", "pistachio": "#B5EAD7", "mint": "#B5EAD7", "matcha": "#C5E1A5",
-    "lavender": "#C7CEEA", "blueberry": "#A0C4FF", "vanilla": "#F8EDD3", "chocolate": "#C8A27C",
+    "strawberry": "#FF9AA2",
+    "rose": "#FF9AA2",
+    "pink": "#FF9AA2",
+    "peach": "#FFDAC1",
+    "lemon": "#FFF1A6",
+    "pistachio": "#B5EAD7",
+    "mint": "#B5EAD7",
+    "matcha": "#C5E1A5",
+    "lavender": "#C7CEEA",
+    "blueberry": "#A0C4FF",
+    "vanilla": "#F8EDD3",
+    "chocolate": "#C8A27C",
 }
 DEFAULT_ACCENT = "#FF9AA2"
 
@@ -67,8 +85,11 @@ def accent_colour(setting: str | None) -> str:
 
 def bears_on_settings(text: str) -> bool:
     """Whether a memory says something about measures or money (what personal_settings reads)."""
-    return bool(_IMPERIAL.search(text) or _CUPS.search(text)
-                or any(re.search(pattern, text, re.I) for pattern, _ in _CURRENCY_CLUES))
+    return bool(
+        _IMPERIAL.search(text)
+        or _CUPS.search(text)
+        or any(re.search(pattern, text, re.I) for pattern, _ in _CURRENCY_CLUES)
+    )
 
 
 def personal_settings(language: str, memory_texts: list[str]) -> dict:

@@ -86,10 +86,18 @@ class MakeResult:
     def to_json(self) -> dict:
         """The `make --json` object (DESIGN.md)."""
         return {
-            "app": self.app, "path": self.path, "template": self.template, "mode": self.mode,
-            "checkpoints": self.checkpoints, "tests": self.tests, "opened": self.opened,
-            "screenshot": self.screenshot, "cost_usd": round(self.cost_usd, 6), "tokens": self.tokens,
-            "phases": self.phases, "fit": self.fit,
+            "app": self.app,
+            "path": self.path,
+            "template": self.template,
+            "mode": self.mode,
+            "checkpoints": self.checkpoints,
+            "tests": self.tests,
+            "opened": self.opened,
+            "screenshot": self.screenshot,
+            "cost_usd": round(self.cost_usd, 6),
+            "tokens": self.tokens,
+            "phases": self.phases,
+            "fit": self.fit,
         }
 
 
@@ -133,8 +141,10 @@ def _confirm_advice(brief: Brief, request: MakeRequest) -> None:
         return
     if request.confirm and request.confirm(brief.advice):
         return
-    raise UserError(f"this app would give {brief.advice} advice, which needs your confirmation: "
-                    "rerun with --yes if you want it (it will say it is not professional advice).")
+    raise UserError(
+        f"this app would give {brief.advice} advice, which needs your confirmation: "
+        "rerun with --yes if you want it (it will say it is not professional advice)."
+    )
 
 
 def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResult:
@@ -171,8 +181,9 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         _warm_sdk_import()
     store = _open_memory()
     progress.phase("brief", "what macaron knows that bears on this")
-    brief = build_brief(idea, store, settings, destinations(mode, draft, settings),
-                        context=template.manifest.get("description", ""))
+    brief = build_brief(
+        idea, store, settings, destinations(mode, draft, settings), context=template.manifest.get("description", "")
+    )
     _confirm_advice(brief, request)
 
     from macaron_cli.maker.scaffold import app_title, make_slug, scaffold
@@ -184,10 +195,22 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         progress.note(f"  starting from {template.lineage_reason}")
     app = scaffold(template, brief, slug, apps_root)
     state = MakeState(
-        idea=idea, slug=slug, title=app_title(template, brief), template=template.name, from_app=template.from_app,
-        mode=mode, language=brief.language, accent=brief.accent, settings=brief.settings, advice=brief.advice,
-        memory_ids=brief.memory_ids, matched_keywords=template.matched, fit=template.fit,
-        similarity=template.similarity, budget_usd=budget, max_rounds=request.max_rounds,
+        idea=idea,
+        slug=slug,
+        title=app_title(template, brief),
+        template=template.name,
+        from_app=template.from_app,
+        mode=mode,
+        language=brief.language,
+        accent=brief.accent,
+        settings=brief.settings,
+        advice=brief.advice,
+        memory_ids=brief.memory_ids,
+        matched_keywords=template.matched,
+        fit=template.fit,
+        similarity=template.similarity,
+        budget_usd=budget,
+        max_rounds=request.max_rounds,
         draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
         timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     )
@@ -195,8 +218,15 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     from macaron_cli.apps import register
     from macaron_cli.memory.records import now_iso
 
-    register(slug, path=str(app), idea=idea, template=state.template, mode=mode, created_at=now_iso(),
-             **({"from": template.from_app} if template.from_app else {}))
+    register(
+        slug,
+        path=str(app),
+        idea=idea,
+        template=state.template,
+        mode=mode,
+        created_at=now_iso(),
+        **({"from": template.from_app} if template.from_app else {}),
+    )
     _ledger_brief(slug, brief, mode, template, settings)
 
     from macaron_cli.checkpoints import AppRepo
@@ -280,7 +310,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings) -> MakeResult
     if state is None:
         raise UserError(f"{app.name} has no interrupted make to resume (no .macaron/make.json).")
     if state.status == "done":
-        raise UserError(f"{app.name} is already made; change it with `macaron make --from {app.name} \"…\"`.")
+        raise UserError(f'{app.name} is already made; change it with `macaron make --from {app.name} "…"`.')
     local_only = state.mode == draft_phases.LOCAL
     if state.mode == OFFLINE or not (local_only or model_configured()):
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
@@ -319,8 +349,14 @@ def _brief_from_state(state: MakeState, store, to: tuple) -> Brief:
             memories.append(store.get(memory_id))
         except UserError:
             continue  # forgotten since: it stays forgotten
-    return Brief(idea=state.idea, language=state.language, accent=state.accent,
-                 settings=state.settings, memories=privacy.release(memories, *to), advice=state.advice)
+    return Brief(
+        idea=state.idea,
+        language=state.language,
+        accent=state.accent,
+        settings=state.settings,
+        memories=privacy.release(memories, *to),
+        advice=state.advice,
+    )
 
 
 def write_brief_again(app: Path, store) -> bool:
@@ -333,8 +369,11 @@ def write_brief_again(app: Path, store) -> bool:
     if state is None:
         return False
     draft = _state_draft(state)
-    to = destinations(state.mode, draft, config.load_settings()) if draft or state.mode in (OFFLINE, AGENT) \
+    to = (
+        destinations(state.mode, draft, config.load_settings())
+        if draft or state.mode in (OFFLINE, AGENT)
         else (privacy.app_folder(),)
+    )
     brief = _brief_from_state(state, store, to)
     state.memory_ids = brief.memory_ids
     make_state.save(app, state)
@@ -388,8 +427,12 @@ def _verify(run: MakeRun, app: Path | None = None):
 
 def _offline(run: MakeRun) -> MakeResult:
     report = _verify(run)
-    run.repo.checkpoint("scaffold", f"scaffold from {run.state.template}, personalised (no model)",
-                        tests=_tests_status(report), cost_usd=0.0)
+    run.repo.checkpoint(
+        "scaffold",
+        f"scaffold from {run.state.template}, personalised (no model)",
+        tests=_tests_status(report),
+        cost_usd=0.0,
+    )
     _phase_done(run, "scaffold")
     return _finish(run, report, meter=CostMeter())
 
@@ -456,8 +499,9 @@ def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
     from macaron_cli.maker.session import agent_options, run_turn
 
     state = run.state
-    options = agent_options(run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id,
-                            budget_usd=state.budget_usd)
+    options = agent_options(
+        run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id, budget_usd=state.budget_usd
+    )
     try:
         with timed(state, "agent"):
             result = run_turn(options, prompt, meter, run.progress)
@@ -506,8 +550,9 @@ def _stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeR
     run.save()
     result = _result(run, None, meter)
     result.status = status
-    result.message = (f"{message.rstrip('. ')}. Everything so far is saved; "
-                      f"continue with `macaron make --resume {run.state.slug}`.")
+    result.message = (
+        f"{message.rstrip('. ')}. Everything so far is saved; continue with `macaron make --resume {run.state.slug}`."
+    )
     return result
 
 
@@ -518,9 +563,14 @@ def _finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     run.save()
     from macaron_cli.apps import register
 
-    register(state.slug, tests=_tests_status(report), opened=bool(report.opened),
-             screenshot=str(report.screenshot) if report.screenshot else None,
-             cost_usd=round(meter.cost_usd, 6), memory_ids=state.memory_ids)
+    register(
+        state.slug,
+        tests=_tests_status(report),
+        opened=bool(report.opened),
+        screenshot=str(report.screenshot) if report.screenshot else None,
+        cost_usd=round(meter.cost_usd, 6),
+        memory_ids=state.memory_ids,
+    )
     result = _result(run, report, meter)
     if not report.ok:
         result.status = "tests-failed"
@@ -531,21 +581,32 @@ def _finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
 def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state = run.state
     return MakeResult(
-        app=state.slug, path=str(run.app), template=state.template, mode=state.mode,
+        app=state.slug,
+        path=str(run.app),
+        template=state.template,
+        mode=state.mode,
         checkpoints=[c.to_json() for c in run.repo.checkpoints()],
-        tests=_tests_status(report), opened=bool(report and report.opened),
+        tests=_tests_status(report),
+        opened=bool(report and report.opened),
         screenshot=str(report.screenshot) if report and report.screenshot else None,
-        cost_usd=meter.cost_usd, tokens={**meter.tokens, "total": meter.total_tokens},
-        problems=list(report.problems) if report else [], memory_ids=state.memory_ids,
-        subagents=sorted(set(state.subagents)), language=state.language, title=state.title,
-        fit=state.fit, phases=state.phase_costs,
+        cost_usd=meter.cost_usd,
+        tokens={**meter.tokens, "total": meter.total_tokens},
+        problems=list(report.problems) if report else [],
+        memory_ids=state.memory_ids,
+        subagents=sorted(set(state.subagents)),
+        language=state.language,
+        title=state.title,
+        fit=state.fit,
+        phases=state.phase_costs,
     )
 
 
 def weak_fit_note(template) -> str:
     """What make says when no template fits the idea well (it still builds the closest)."""
-    return (f"  no template fits this idea well; starting from the closest, {template.name} "
-            "(a model can reshape it: make without --offline, or name one with --template)")
+    return (
+        f"  no template fits this idea well; starting from the closest, {template.name} "
+        "(a model can reshape it: make without --offline, or name one with --template)"
+    )
 
 
 def _ledger_brief(slug, brief, mode, template, settings) -> None:
@@ -554,9 +615,14 @@ def _ledger_brief(slug, brief, mode, template, settings) -> None:
     from macaron_cli.ledger import signals
     from macaron_cli.maker.choose import why_chosen
 
-    signals.brief_made(slug, brief.memories, template=template.name,
-                       domain=_domain(brief), from_app=template.from_app,
-                       reason=template.lineage_reason or why_chosen(template))
+    signals.brief_made(
+        slug,
+        brief.memories,
+        template=template.name,
+        domain=_domain(brief),
+        from_app=template.from_app,
+        reason=template.lineage_reason or why_chosen(template),
+    )
 
 
 def _ledger_search(slug: str, destination: privacy.Destination):

@@ -21,16 +21,20 @@ def build(brief, state: MakeState) -> str:
 
 
 def fix(feedback: str) -> str:
-    return ("macaron verified the app and it is not done yet. The verification report:\n\n"
-            f"{feedback}\n\nFix these problems (delegate to `frontend` or `backend` as fits), "
-            "keeping everything that already works.")
+    return (
+        "macaron verified the app and it is not done yet. The verification report:\n\n"
+        f"{feedback}\n\nFix these problems (delegate to `frontend` or `backend` as fits), "
+        "keeping everything that already works."
+    )
 
 
 def refine(brief, state: MakeState, feedback: str) -> str:
     """Draft mode: Claude takes over what a local model drafted (whole files, unreviewed)."""
-    return (f"The person asked for: {brief.idea}\n"
-            f"A local model drafted this app from the `{state.template}` template and the brief. "
-            "macaron verified the draft. The verification report:\n\n"
-            f"{feedback}\n\nRefine it: fix what the report names, make it fit the brief, and keep the "
-            "draft's good parts. Delegate UI work to `frontend` and API/data work to `backend`. "
-            "When done, the tests must pass and the main page must open without console errors.")
+    return (
+        f"The person asked for: {brief.idea}\n"
+        f"A local model drafted this app from the `{state.template}` template and the brief. "
+        "macaron verified the draft. The verification report:\n\n"
+        f"{feedback}\n\nRefine it: fix what the report names, make it fit the brief, and keep the "
+        "draft's good parts. Delegate UI work to `frontend` and API/data work to `backend`. "
+        "When done, the tests must pass and the main page must open without console errors."
+    )

@@ -23,11 +23,64 @@ from macaron_cli.maker.choose import Template
 APP_CONFIG = "config/app.json"
 TOKENS_CSS = "static/macaron-tokens.css"
 _NEVER_COPY = {".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", ".benchmarks", "node_modules", ".venv"}
-_STOP = {"a", "an", "the", "my", "me", "i", "to", "for", "of", "and", "app", "want", "would", "like", "make",
-         "build", "that", "which", "with", "in", "on", "how", "much", "many", "every", "each", "day", "daily",
-         "ko", "ng", "ang", "mga", "sa", "na", "para", "gusto", "isang", "po", "ako", "kung", "ilang", "araw",
-         # verbs of asking and keeping: the slug names the thing ("water-intake"), not the chore
-         "track", "keep", "log", "record", "help", "can", "you", "please", "something", "did", "do", "is", "our"}
+_STOP = {
+    "a",
+    "an",
+    "the",
+    "my",
+    "me",
+    "i",
+    "to",
+    "for",
+    "of",
+    "and",
+    "app",
+    "want",
+    "would",
+    "like",
+    "make",
+    "build",
+    "that",
+    "which",
+    "with",
+    "in",
+    "on",
+    "how",
+    "much",
+    "many",
+    "every",
+    "each",
+    "day",
+    "daily",
+    "ko",
+    "ng",
+    "ang",
+    "mga",
+    "sa",
+    "na",
+    "para",
+    "gusto",
+    "isang",
+    "po",
+    "ako",
+    "kung",
+    "ilang",
+    "araw",
+    # verbs of asking and keeping: the slug names the thing ("water-intake"), not the chore
+    "track",
+    "keep",
+    "log",
+    "record",
+    "help",
+    "can",
+    "you",
+    "please",
+    "something",
+    "did",
+    "do",
+    "is",
+    "our",
+}
 
 
 def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
@@ -72,8 +125,9 @@ def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
     """The template composed with the shared runtime, without caches or its data files."""
     from macaron_cli.resources import compose_template
 
-    compose_template(template, dest, lambda rel: rel.name in _NEVER_COPY or str(rel) in skip
-                     or rel.name.endswith(".pyc"))
+    compose_template(
+        template, dest, lambda rel: rel.name in _NEVER_COPY or str(rel) in skip or rel.name.endswith(".pyc")
+    )
 
 
 def _copy_tracked(app: Path, dest: Path) -> None:
@@ -93,8 +147,15 @@ def personal_config(template: Template, brief: Brief, existing: dict) -> dict:
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
         cfg = fit_config(template.name, brief.idea, brief.settings, cfg)
-    cfg.update({"title": app_title(template, brief), "language": brief.language, "accent": brief.accent,
-                "units": brief.settings["units"], "currency": brief.settings["currency"]})
+    cfg.update(
+        {
+            "title": app_title(template, brief),
+            "language": brief.language,
+            "accent": brief.accent,
+            "units": brief.settings["units"],
+            "currency": brief.settings["currency"],
+        }
+    )
     if brief.advice:
         cfg["notice"] = advice_note(brief.language)
     return cfg
@@ -145,9 +206,14 @@ def claude_md(manifest: dict, title: str, idea: str) -> str:
     from macaron_cli.resources import templates_dir
 
     source = templates_dir() / "CLAUDE.md.tmpl"
-    text = source.read_text(encoding="utf-8") if source.exists() else f"# $title\n\n$description\n\n@{PRIVATE_DIR}/brief.md\n"
-    return Text(text).safe_substitute(title=title, description=manifest.get("description", ""),
-                                      template=manifest.get("template", ""), idea=idea)
+    text = (
+        source.read_text(encoding="utf-8")
+        if source.exists()
+        else f"# $title\n\n$description\n\n@{PRIVATE_DIR}/brief.md\n"
+    )
+    return Text(text).safe_substitute(
+        title=title, description=manifest.get("description", ""), template=manifest.get("template", ""), idea=idea
+    )
 
 
 def write_brief(app: Path, brief: Brief, destination=None) -> None:
@@ -187,10 +253,14 @@ def _fill(template: Template, brief: Brief, app: Path) -> None:
         _copy_template(template.path, app, set(data_files))
     manifest = dict(template.manifest)
     title = app_title(template, brief)
-    manifest.update({
-        "title": title, "template": template.name if not template.from_app else template.manifest.get("template", template.name),
-        "from": template.from_app, "idea": brief.idea,
-    })
+    manifest.update(
+        {
+            "title": title,
+            "template": template.name if not template.from_app else template.manifest.get("template", template.name),
+            "from": template.from_app,
+            "idea": brief.idea,
+        }
+    )
     write_json(app / APP_MANIFEST, manifest)
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}

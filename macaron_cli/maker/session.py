@@ -62,8 +62,15 @@ def agent_env(app: Path) -> dict[str, str]:
         "ENABLE_TOOL_SEARCH": "false",  # the memory tool must be visible, not deferred
         "MACARON_APP_DATA": str(app / "data"),
     }
-    for name in ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_MODEL",
-                 "ANTHROPIC_DEFAULT_SONNET_MODEL", "ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_DEFAULT_OPUS_MODEL"):
+    for name in (
+        "ANTHROPIC_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "ANTHROPIC_MODEL",
+        "ANTHROPIC_DEFAULT_SONNET_MODEL",
+        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+        "ANTHROPIC_DEFAULT_OPUS_MODEL",
+    ):
         if os.environ.get(name):
             env[name] = os.environ[name]
     if not os.environ.get("ANTHROPIC_API_KEY") and not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
@@ -71,8 +78,16 @@ def agent_env(app: Path) -> dict[str, str]:
     return env
 
 
-def agent_options(app: Path, hook, mcp_server, *, model: str | None = None, resume: str | None = None,
-                  budget_usd: float | None = None, stderr=None):
+def agent_options(
+    app: Path,
+    hook,
+    mcp_server,
+    *,
+    model: str | None = None,
+    resume: str | None = None,
+    budget_usd: float | None = None,
+    stderr=None,
+):
     from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
     return ClaudeAgentOptions(

@@ -50,15 +50,21 @@ class MakeState:
     unknown: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
-        data = {("from" if f.name == "from_app" else f.name): getattr(self, f.name) for f in fields(self)
-                if f.name != "unknown"}
+        data = {
+            ("from" if f.name == "from_app" else f.name): getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "unknown"
+        }
         return {**self.unknown, **data}
 
     @classmethod
     def from_json(cls, data: dict) -> MakeState:
         names = {f.name for f in fields(cls)} - {"unknown"}
-        known = {("from_app" if key == "from" else key): value for key, value in data.items()
-                 if key == "from" or (key in names and key != "from_app")}
+        known = {
+            ("from_app" if key == "from" else key): value
+            for key, value in data.items()
+            if key == "from" or (key in names and key != "from_app")
+        }
         unknown = {key: value for key, value in data.items() if key != "from" and key not in names}
         return cls(**known, unknown=unknown)
 

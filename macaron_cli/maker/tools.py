@@ -35,13 +35,19 @@ def memory_server(store, destination: Destination, log_path: Path, on_call=None)
     `destination` (the agent's model), so the gate clears them for it."""
     from claude_agent_sdk import create_sdk_mcp_server, tool
 
-    @tool("memory_search", "Search what macaron remembers about the person (preferences, habits, "
-          "facts) for context the brief does not carry. Returns one memory per line.", {
-              "type": "object",
-              "properties": {"query": {"type": "string", "description": "what to look for, in any language"},
-                             "k": {"type": "integer", "description": "how many memories at most (default 5)"}},
-              "required": ["query"],
-          })
+    @tool(
+        "memory_search",
+        "Search what macaron remembers about the person (preferences, habits, "
+        "facts) for context the brief does not carry. Returns one memory per line.",
+        {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "what to look for, in any language"},
+                "k": {"type": "integer", "description": "how many memories at most (default 5)"},
+            },
+            "required": ["query"],
+        },
+    )
     async def memory_search(args):
         query = str(args.get("query", ""))
         k = max(1, min(int(args.get("k") or 5), 10))

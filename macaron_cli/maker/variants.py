@@ -75,8 +75,9 @@ def draft_variants(app: Path, brief, endpoint: Endpoint, count: int, verify: Cal
 
     def one(variant: Variant) -> None:
         try:
-            variant.outcome = draft(variant.path, brief, endpoint, design=variant.design,
-                                    temperature=VARIANT_TEMPERATURE, tracked_in=app)
+            variant.outcome = draft(
+                variant.path, brief, endpoint, design=variant.design, temperature=VARIANT_TEMPERATURE, tracked_in=app
+            )
         except ModelFailure as exc:
             variant.error = str(exc)
 
@@ -96,7 +97,9 @@ def choose(variants: list[Variant], pick: int | None, ask: Callable[[list[Varian
         return variants[pick - 1]
     if ask is not None:
         return variants[ask(variants) - 1]
-    return next((v for v in variants if v.ok), next((v for v in variants if v.outcome and v.outcome.written), variants[0]))
+    return next(
+        (v for v in variants if v.ok), next((v for v in variants if v.outcome and v.outcome.written), variants[0])
+    )
 
 
 def adopt(app: Path, variant: Variant) -> list[str]:
@@ -111,7 +114,10 @@ def adopt(app: Path, variant: Variant) -> list[str]:
 def remember_choice(store, idea: str, template: str, chosen: Variant, count: int):
     """The pick, as a preference memory later briefs can find."""
     return store.add(
-        f"Prefers a {chosen.design} design for apps like \"{idea}\" (picked design {chosen.number} of {count}).",
-        kind="preference", domain="design", privacy="personal", source="make",
+        f'Prefers a {chosen.design} design for apps like "{idea}" (picked design {chosen.number} of {count}).',
+        kind="preference",
+        domain="design",
+        privacy="personal",
+        source="make",
         meta={"template": template, "design": chosen.design},
     )

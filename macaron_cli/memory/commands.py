@@ -38,7 +38,7 @@ def search(query, k, batch, json_out):
     if batch is not None:
         return _search_batch(batch, k)
     if not query:
-        raise UserError("give a query, e.g. `macaron memory search \"coffee\"`, or --batch FILE.jsonl.")
+        raise UserError('give a query, e.g. `macaron memory search "coffee"`, or --batch FILE.jsonl.')
     hits = _store().search(query, k=k)
     if json_out:
         print_json([h.to_json() for h in hits])
@@ -47,7 +47,14 @@ def search(query, k, batch, json_out):
     if not hits:
         out.text("Nothing found.")
     for h in hits:
-        out.line("[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]", h.memory.id, h.score, h.memory.text, h.memory.domain, h.memory.privacy)
+        out.line(
+            "[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]",
+            h.memory.id,
+            h.score,
+            h.memory.text,
+            h.memory.domain,
+            h.memory.privacy,
+        )
 
 
 def _search_batch(path: Path, k: int) -> None:
@@ -60,7 +67,7 @@ def _search_batch(path: Path, k: int) -> None:
         except json.JSONDecodeError as exc:
             raise UserError(f"{path} line {lineno}: not valid JSON ({exc.msg}).") from None
         if not isinstance(item, dict) or not isinstance(item.get("query"), str) or "id" not in item:
-            raise UserError(f"{path} line {lineno}: expected {{\"id\": …, \"query\": \"…\"}}.")
+            raise UserError(f'{path} line {lineno}: expected {{"id": …, "query": "…"}}.')
         queries.append(item)
     store = _store()
     for item in queries:
@@ -77,9 +84,11 @@ def list_memories(limit, json_out):
     out = Out()
     for m in memories:
         pin = "📌 " if m.pinned else ""
-        out.line("[bold]{}[/] {}{}  [dim]({}, {}, {}, {})[/]", m.id, pin, m.text, m.kind, m.domain, m.language, m.privacy)
+        out.line(
+            "[bold]{}[/] {}{}  [dim]({}, {}, {}, {})[/]", m.id, pin, m.text, m.kind, m.domain, m.language, m.privacy
+        )
     if not memories:
-        out.text("No memories yet. `macaron memory add \"…\"` or `macaron chat` will make some.")
+        out.text('No memories yet. `macaron memory add "…"` or `macaron chat` will make some.')
 
 
 def pin(memory_id, unpin):
@@ -100,13 +109,22 @@ def stats(json_out):
         print_json(data)
         return
     out = Out()
-    out.line("[bold]{}[/] memories ({} pinned, {} superseded) at {}", data["total"], data["pinned"], data["superseded"], data["uri"])
+    out.line(
+        "[bold]{}[/] memories ({} pinned, {} superseded) at {}",
+        data["total"],
+        data["pinned"],
+        data["superseded"],
+        data["uri"],
+    )
     for key in ("by_kind", "by_domain", "by_language", "by_privacy"):
         parts = ", ".join(f"{k} {v}" for k, v in sorted(data[key].items(), key=lambda kv: -kv[1]))
         out.text(f"  {key[3:]}: {parts or '-'}")
     model = (data["vector_model"] or {}).get("name", "an unrecorded model")
-    vectors = (f"{data['with_vectors']} with vectors of {model}" if data["embeddings"]
-               else "keyword search only (MACARON_EMBEDDINGS is off)")
+    vectors = (
+        f"{data['with_vectors']} with vectors of {model}"
+        if data["embeddings"]
+        else "keyword search only (MACARON_EMBEDDINGS is off)"
+    )
     size = f", {data['disk_bytes'] / 1e6:.1f} MB on disk" if data["disk_bytes"] is not None else ""
     out.text(f"  schema {data['schema_version']}, {vectors}{size}")
 

@@ -67,10 +67,18 @@ class ForgetPlan:
     rewrites: dict[str, Memory] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"memory_id": self.memory_id, "ids": self.ids, "texts": self.texts,
-                "rewrites": {k: m.to_dict() for k, m in self.rewrites.items()}}
+        return {
+            "memory_id": self.memory_id,
+            "ids": self.ids,
+            "texts": self.texts,
+            "rewrites": {k: m.to_dict() for k, m in self.rewrites.items()},
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> ForgetPlan:
-        return cls(data["memory_id"], list(data["ids"]), list(data["texts"]),
-                   {k: Memory(**m) for k, m in data.get("rewrites", {}).items()})
+        return cls(
+            data["memory_id"],
+            list(data["ids"]),
+            list(data["texts"]),
+            {k: Memory(**m) for k, m in data.get("rewrites", {}).items()},
+        )

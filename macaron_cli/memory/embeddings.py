@@ -98,16 +98,20 @@ def _open_larger(name: str):
     except ImportError:
         from macaron_cli.errors import UserError
 
-        raise UserError(f"embedding_model = {name!r} needs sentence-transformers: `pip install "
-                        "sentence-transformers`, or remove embedding_model from config.toml.") from None
+        raise UserError(
+            f"embedding_model = {name!r} needs sentence-transformers: `pip install "
+            "sentence-transformers`, or remove embedding_model from config.toml."
+        ) from None
     try:
         return SentenceTransformer(name)  # on the GPU when there is one; downloaded once
     except Exception as exc:  # a hub error, a bad name, no network: many kinds
         from macaron_cli.errors import UserError
 
         first = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
-        raise UserError(f"embedding_model = {name!r} could not be loaded ({first}); check the name "
-                        "and the network, or remove embedding_model from config.toml.") from None
+        raise UserError(
+            f"embedding_model = {name!r} could not be loaded ({first}); check the name "
+            "and the network, or remove embedding_model from config.toml."
+        ) from None
 
 
 def embed(texts: list[str]):

@@ -57,13 +57,17 @@ class Memory:
         """
         prefix = f"{where}: " if where else ""
         if not isinstance(data, dict):
-            raise UserError(f"{prefix}expected a JSON object with at least a \"text\" field.")
+            raise UserError(f'{prefix}expected a JSON object with at least a "text" field.')
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise UserError(f"{prefix}unknown field(s) {', '.join(map(_shown, unknown))}; allowed: {', '.join(sorted(known))}.")
+            raise UserError(
+                f"{prefix}unknown field(s) {', '.join(map(_shown, unknown))}; allowed: {', '.join(sorted(known))}."
+            )
         check_fields(data, prefix)
-        values = {k: v for k, v in data.items() if v is not None or k in ("supersedes", "verified", "event_at", "valid_until")}
+        values = {
+            k: v for k, v in data.items() if v is not None or k in ("supersedes", "verified", "event_at", "valid_until")
+        }
         memory = cls(**values)
         memory.validate(prefix)
         return memory
@@ -112,7 +116,7 @@ def check_fields(data: dict, prefix: str = "") -> None:
             continue
         problem = check(value)
         if problem:
-            raise UserError(f"{prefix}\"{name}\" {problem}.")
+            raise UserError(f'{prefix}"{name}" {problem}.')
 
 
 def _text(value, *, required: bool, limit: int):
@@ -255,8 +259,15 @@ def _lone_surrogate(text: str) -> bool:
 
 
 def _json_type(value) -> str:
-    return {bool: "true/false", int: "a number", float: "a number", str: "a string", list: "a list",
-            dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+    return {
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
 
 
 def _shown(value) -> str:
@@ -285,7 +296,9 @@ def parse_jsonl_line(line: str, lineno: int) -> Memory:
     except json.JSONDecodeError as exc:
         raise UserError(f"line {lineno}: not valid JSON ({exc.msg}).") from None
     except RecursionError:
-        raise UserError(f"line {lineno}: nested too deeply to read (\"meta\" may be at most {MAX_META_DEPTH} levels deep).") from None
+        raise UserError(
+            f'line {lineno}: nested too deeply to read ("meta" may be at most {MAX_META_DEPTH} levels deep).'
+        ) from None
     return Memory.from_dict(data, where=f"line {lineno}")
 
 
@@ -300,8 +313,14 @@ class Hit:
     def to_json(self) -> dict:
         m = self.memory
         return {
-            "id": m.id, "text": m.text, "score": round(self.score, 6),
+            "id": m.id,
+            "text": m.text,
+            "score": round(self.score, 6),
             "parts": {k: round(v, 6) for k, v in self.parts.items()},
-            "kind": m.kind, "domain": m.domain, "language": m.language, "privacy": m.privacy,
-            "created_at": m.created_at, "meta": m.meta,
+            "kind": m.kind,
+            "domain": m.domain,
+            "language": m.language,
+            "privacy": m.privacy,
+            "created_at": m.created_at,
+            "meta": m.meta,
         }

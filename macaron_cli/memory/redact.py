@@ -43,23 +43,47 @@ _PATTERNS: list[tuple[str, re.Pattern, int]] = [
     ("api-key", re.compile(r"\bhf_[A-Za-z0-9]{20,}"), 0),  # Hugging Face
     ("api-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), 0),  # AWS access key id
     # AWS secret access key: 40 characters of base64, after its label or with a / or + in it.
-    ("api-key", re.compile(r"(?i)(?:aws_?secret_?access_?key|secret[ _]access[ _]key|aws[ _]secret(?:[ _]key)?)"
-                           r"(?:\s*[:=]\s*|\s+is\s+|\s+)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"), 1),
-    ("api-key", re.compile(r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9+]*[/+])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])"
-                           r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"), 0),
+    (
+        "api-key",
+        re.compile(
+            r"(?i)(?:aws_?secret_?access_?key|secret[ _]access[ _]key|aws[ _]secret(?:[ _]key)?)"
+            r"(?:\s*[:=]\s*|\s+is\s+|\s+)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])"
+        ),
+        1,
+    ),
+    (
+        "api-key",
+        re.compile(
+            r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9+]*[/+])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])"
+            r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
+        ),
+        0,
+    ),
     ("token", re.compile(r"\b(?:ghp|gho|ghu|ghs|github_pat|xox[abprs]|glpat)[-_][A-Za-z0-9_-]{16,}"), 0),
     ("token", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"), 0),
     ("token", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{16,}=*"), 0),
     # scheme://user:PASSWORD@host
     ("password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@"), 1),
     # "my bank login is jdoe / S3cret": the pair goes
-    ("login", re.compile(r"(?i)\b(?:login|log-in|sign-in|credentials)(?:\s+(?:is|are)\s+|\s*[:=]\s*)"
-                         r"(\S+\s*/\s*\S+)"), 1),
+    (
+        "login",
+        re.compile(
+            r"(?i)\b(?:login|log-in|sign-in|credentials)(?:\s+(?:is|are)\s+|\s*[:=]\s*)"
+            r"(\S+\s*/\s*\S+)"
+        ),
+        1,
+    ),
     ("password", re.compile(rf"(?i)(?<![A-Za-z0-9_-])(?:{_LABEL}){_OWNER}(?:{_SAID})({_CLAUSE})"), 1),
     ("password", re.compile(rf"(?i)(?<![A-Za-z0-9_-])(?:{_LABEL}){_OWNER}{_GIVEN}(\S+)"), 1),
     ("password", re.compile(rf"(?i)(?<![A-Za-z0-9_-])(?:{_LABEL})\s+({_LOOKS_SECRET})"), 1),
-    ("ssn", re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)(?:\s+(?:is|was)\s+|\s*[:#]?\s*)"
-                       r"(\d{3}[- ]?\d{2}[- ]?\d{4})\b"), 1),
+    (
+        "ssn",
+        re.compile(
+            r"(?i)\b(?:ssn|social security(?: number| no\.?)?)(?:\s+(?:is|was)\s+|\s*[:#]?\s*)"
+            r"(\d{3}[- ]?\d{2}[- ]?\d{4})\b"
+        ),
+        1,
+    ),
     ("ssn", re.compile(r"\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b"), 0),
     ("cvv", re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|cid|security code)(?:\s+(?:is|was)\s+|\s*[:=#]?\s*)(\d{3,4})\b"), 1),
 ]
@@ -94,7 +118,7 @@ def redact(text: str) -> tuple[str, list[str]]:
             found.append(kind)
             start, end = match.span(group)
             whole = match.group(0)
-            return whole[: start - match.start()] + MARK.format(kind) + whole[end - match.start():]
+            return whole[: start - match.start()] + MARK.format(kind) + whole[end - match.start() :]
 
         text = pattern.sub(replace, text)
 

@@ -78,8 +78,7 @@ def run(store, on_progress: Callable[[int, int], None] | None = None) -> int | N
         total, done, batches, previous = pending(store), 0, 0, None
         field = store._table.schema.field("vector")
         while True:
-            rows = (store._table.search().where("vector IS NULL").select(["id", "text"])
-                    .limit(BATCH).to_list())
+            rows = store._table.search().where("vector IS NULL").select(["id", "text"]).limit(BATCH).to_list()
             if not rows:
                 break
             ids = [r["id"] for r in rows]
@@ -93,8 +92,7 @@ def run(store, on_progress: Callable[[int, int], None] | None = None) -> int | N
                     break  # the store moved on to another model meanwhile
                 # Only rows still there and still without a vector: a memory forgotten meanwhile
                 # must not come back, and a vector written meanwhile is as good as this one.
-                (store._table.merge_insert("id").when_matched_update_all(where="target.vector IS NULL")
-                 .execute(update))
+                (store._table.merge_insert("id").when_matched_update_all(where="target.vector IS NULL").execute(update))
                 batches += 1
                 if batches % UPKEEP_EVERY == 0:
                     store._maintain_indexes()
@@ -119,9 +117,15 @@ def start_in_background(store) -> bool:
     # The child imports this macaron, from wherever this process found it.
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    subprocess.Popen([sys.executable, "-m", "macaron_cli.memory.reembed_worker", store.uri], env=env,
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                     start_new_session=True, close_fds=True)
+    subprocess.Popen(
+        [sys.executable, "-m", "macaron_cli.memory.reembed_worker", store.uri],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        close_fds=True,
+    )
     return True
 
 
@@ -134,8 +138,11 @@ def note_words_only(store) -> None:
     _noted = True
     left = pending(store)
     how = "in the background" if started else "with `macaron memory reembed`"
-    print(f"macaron: searching memory by words only while {left} memories get vectors of the "
-          f"{_model_name()} model ({how}).", file=sys.stderr)
+    print(
+        f"macaron: searching memory by words only while {left} memories get vectors of the "
+        f"{_model_name()} model ({how}).",
+        file=sys.stderr,
+    )
 
 
 def _model_name() -> str:

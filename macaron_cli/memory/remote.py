@@ -34,9 +34,14 @@ _AWS_ENV = [
     ("aws_session_token", ("AWS_SESSION_TOKEN",)),
 ]
 # Short names a person may write in [memory.storage] for an S3 memory.
-_AWS_SHORT = {"endpoint": "aws_endpoint", "endpoint_url": "aws_endpoint", "region": "aws_region",
-              "access_key_id": "aws_access_key_id", "secret_access_key": "aws_secret_access_key",
-              "session_token": "aws_session_token"}
+_AWS_SHORT = {
+    "endpoint": "aws_endpoint",
+    "endpoint_url": "aws_endpoint",
+    "region": "aws_region",
+    "access_key_id": "aws_access_key_id",
+    "secret_access_key": "aws_secret_access_key",
+    "session_token": "aws_session_token",
+}
 
 # How stale a shared memory's reads may be: each look for a newer version is a LIST request.
 FRESH_WITHIN = timedelta(seconds=1)
@@ -47,7 +52,7 @@ T = TypeVar("T")
 
 
 def kind(uri: str) -> str | None:
-    """"s3", "gs" or "az" for an object-storage URI; None for a local path or anything else."""
+    """ "s3", "gs" or "az" for an object-storage URI; None for a local path or anything else."""
     if "://" not in uri:
         return None
     return OBJECT_STORES.get(uri.split("://", 1)[0].lower())
@@ -70,13 +75,17 @@ def storage_options(uri: str) -> dict[str, str]:
     plain = [v for v in endpoints.values() if v.lower().startswith("http://")]
     for endpoint in plain:
         if not _loopback(endpoint):
-            raise UserError(f"the memory's endpoint {endpoint} is plain HTTP to another machine, so memories would "
-                            "cross the network unencrypted; use an https:// endpoint (plain HTTP is allowed to "
-                            "127.0.0.1 or localhost only).")
+            raise UserError(
+                f"the memory's endpoint {endpoint} is plain HTTP to another machine, so memories would "
+                "cross the network unencrypted; use an https:// endpoint (plain HTTP is allowed to "
+                "127.0.0.1 or localhost only)."
+            )
     wants_http = options.get("allow_http", "false").lower() in ("true", "1", "yes")
     if wants_http and not plain:
-        raise UserError("memory.storage.allow_http is set, but plain HTTP is allowed only to an endpoint on this "
-                        "machine (http://127.0.0.1:…); remove allow_http or set that endpoint.")
+        raise UserError(
+            "memory.storage.allow_http is set, but plain HTTP is allowed only to an endpoint on this "
+            "machine (http://127.0.0.1:…); remove allow_http or set that endpoint."
+        )
     # Explicit, so an AWS_ALLOW_HTTP in the environment cannot switch it on behind our back.
     options["allow_http"] = "true" if plain else "false"
     return options

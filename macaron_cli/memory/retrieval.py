@@ -105,9 +105,19 @@ class Candidate:
         return self._memory
 
 
-def search(store: Store, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None,
-           domain: str | None = None, language: str | None = None, expand: bool = True, mmr: bool = True,
-           vectors: bool | None = None) -> list[Hit]:
+def search(
+    store: Store,
+    query: str,
+    k: int = 10,
+    *,
+    privacy: Iterable[str] | None = None,
+    now: datetime | None = None,
+    domain: str | None = None,
+    language: str | None = None,
+    expand: bool = True,
+    mmr: bool = True,
+    vectors: bool | None = None,
+) -> list[Hit]:
     if k < 1:
         raise UserError("k must be at least 1.")
     if not query or not query.strip() or store.table.count_rows() == 0:
@@ -170,8 +180,7 @@ def _fulltext(store: Store, text: str, depth: int, where: str | None, columns: l
     terms = query_form(text).strip()
     if not re.search(r"\w", terms):
         return None
-    q = (reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN)
-         .select([*columns, "_score"]))
+    q = reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN).select([*columns, "_score"])
     if where:
         q = q.where(where)
     return begin(q.limit(depth))
@@ -185,8 +194,15 @@ def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[
     than it is worth."""
     import numpy as np
 
-    q = (reader(store.table).query().nearest_to(vector).column("vector").distance_type("cosine")
-         .select([*columns, "_distance"]).nprobes(PROBES))
+    q = (
+        reader(store.table)
+        .query()
+        .nearest_to(vector)
+        .column("vector")
+        .distance_type("cosine")
+        .select([*columns, "_distance"])
+        .nprobes(PROBES)
+    )
     if where:
         q = q.where(where)
     # Memories without a vector are never neighbours: LanceDB leaves them out itself, with
@@ -230,8 +246,9 @@ def _matrix(table):
     vectors = table.column("vector").combine_chunks()
     dim = vectors.type.list_size
     start = vectors.offset * dim  # .values ignores the array's offset; null slots keep their width
-    return np.asarray(vectors.values.to_numpy(zero_copy_only=False)[start:start + len(vectors) * dim],
-                      dtype="float32").reshape(len(vectors), dim)
+    return np.asarray(
+        vectors.values.to_numpy(zero_copy_only=False)[start : start + len(vectors) * dim], dtype="float32"
+    ).reshape(len(vectors), dim)
 
 
 def _feedback(meaning, candidates: dict[str, Candidate]) -> list[dict]:
@@ -318,8 +335,15 @@ def _add_adjacent_turns(store: Store, candidates: dict[str, Candidate], where: s
     after = [c.row["id"] for c in best]
     before = [turn for c in best if (turn := c.row.get("context_id")) and turn not in candidates]
     near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {id_in(before)}" if before else "")
-    rows = _rows(begin(reader(store.table).query().where(f"({near})" + (f" AND {where}" if where else ""))
-                       .select(columns).limit(2 * len(best) + 2)))
+    rows = _rows(
+        begin(
+            reader(store.table)
+            .query()
+            .where(f"({near})" + (f" AND {where}" if where else ""))
+            .select(columns)
+            .limit(2 * len(best) + 2)
+        )
+    )
     for row in rows:
         if row["id"] not in candidates:
             candidates[row["id"]] = Candidate(row)
@@ -432,6 +456,7 @@ def _mmr(ranked: list[Candidate], k: int) -> list[Candidate]:
     redundancy = {id(c): 0.0 for c in pool}
     chosen: list[Candidate] = []
     while pool and len(chosen) < k:
+
         def value(c: Candidate) -> float:
             r = redundancy[id(c)]
             # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.

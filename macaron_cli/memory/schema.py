@@ -32,8 +32,9 @@ def vector_field(model: dict | None = None):
 
     # With vectors off, no chosen larger model is loaded only to name an empty column.
     model = model or (embeddings.model_info() if embeddings.available() else embeddings.bundled_info())
-    return pa.field("vector", pa.list_(pa.float32(), model["dim"]),
-                    metadata={MODEL_KEY: json.dumps(model, sort_keys=True).encode()})
+    return pa.field(
+        "vector", pa.list_(pa.float32(), model["dim"]), metadata={MODEL_KEY: json.dumps(model, sort_keys=True).encode()}
+    )
 
 
 def vector_model(field) -> dict | None:
@@ -47,18 +48,35 @@ def memory_schema(vector=None):
     import pyarrow as pa
 
     s = pa.string()
-    return pa.schema([
-        pa.field("id", s), pa.field("text", s, metadata=_PLAIN), pa.field("search_text", s, metadata=_PLAIN),
-        pa.field("kind", s), pa.field("domain", s), pa.field("language", s), pa.field("privacy", s),
-        pa.field("created_at", s), pa.field("updated_at", s), pa.field("last_used_at", s),
-        pa.field("use_count", pa.int64()), pa.field("reward", pa.float64()), pa.field("pinned", pa.bool_()),
-        pa.field("source", s), pa.field("supersedes", s), pa.field("verified", s), pa.field("event_at", s),
-        pa.field("valid_until", s), pa.field("meta", s, metadata=_PLAIN),
-        vector if vector is not None else vector_field(),
-        # A conversation turn is indexed with the turn before it (see text.index_text);
-        # context_id names that turn, so forgetting it also clears it here.
-        pa.field("context", s, metadata=_PLAIN), pa.field("context_id", s),
-    ], metadata={SCHEMA_VERSION_KEY: str(len(MIGRATIONS))})
+    return pa.schema(
+        [
+            pa.field("id", s),
+            pa.field("text", s, metadata=_PLAIN),
+            pa.field("search_text", s, metadata=_PLAIN),
+            pa.field("kind", s),
+            pa.field("domain", s),
+            pa.field("language", s),
+            pa.field("privacy", s),
+            pa.field("created_at", s),
+            pa.field("updated_at", s),
+            pa.field("last_used_at", s),
+            pa.field("use_count", pa.int64()),
+            pa.field("reward", pa.float64()),
+            pa.field("pinned", pa.bool_()),
+            pa.field("source", s),
+            pa.field("supersedes", s),
+            pa.field("verified", s),
+            pa.field("event_at", s),
+            pa.field("valid_until", s),
+            pa.field("meta", s, metadata=_PLAIN),
+            vector if vector is not None else vector_field(),
+            # A conversation turn is indexed with the turn before it (see text.index_text);
+            # context_id names that turn, so forgetting it also clears it here.
+            pa.field("context", s, metadata=_PLAIN),
+            pa.field("context_id", s),
+        ],
+        metadata={SCHEMA_VERSION_KEY: str(len(MIGRATIONS))},
+    )
 
 
 def _migrations_schema():
@@ -95,8 +113,9 @@ def _rewrite(db) -> None:
         row.setdefault("vector", None)
         row.setdefault("context", None)
         row.setdefault("context_id", None)
-        row["search_text"] = index_text(row["text"], when=row.get("event_at") or row.get("created_at"),
-                                        context=row["context"])
+        row["search_text"] = index_text(
+            row["text"], when=row.get("event_at") or row.get("created_at"), context=row["context"]
+        )
     db.create_table(TABLE, data=rows or None, schema=memory_schema(vector), mode="overwrite")
 
 
@@ -146,7 +165,9 @@ def refuse_unknown(applied: list[str], uri: str) -> None:
     known = {name for name, _ in MIGRATIONS}
     unknown = [n for n in applied if n not in known]
     if unknown:
-        raise UserError(f"the memory at {uri} was written by a newer macaron (migration {unknown[0]}); upgrade macaron.")
+        raise UserError(
+            f"the memory at {uri} was written by a newer macaron (migration {unknown[0]}); upgrade macaron."
+        )
 
 
 def needs_migration(db, names: list[str], uri: str) -> bool:
@@ -169,4 +190,3 @@ def describe(db) -> dict:
     """What `stats` reports about the store's schema."""
     names = table_names(db)
     return {"schema_version": len(applied_migrations(db, names)), "migrations": applied_migrations(db, names)}
-

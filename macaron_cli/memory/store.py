@@ -69,15 +69,17 @@ def vector_index_config(rows: int, dim: int):
     """IVF-PQ: about sqrt(rows) partitions, the dimensions in sub-vectors of 8."""
     from lancedb.index import IvfPq
 
-    return IvfPq(distance_type="cosine", num_partitions=max(16, int(rows ** 0.5)), num_sub_vectors=dim // 8)
+    return IvfPq(distance_type="cosine", num_partitions=max(16, int(rows**0.5)), num_sub_vectors=dim // 8)
 
 
 def _newest_first():
     from lancedb.query import ColumnOrdering
 
     # Ties on created_at (a batch imported at once) break by id, so pages never overlap.
-    return [ColumnOrdering(column_name="created_at", ascending=False, nulls_first=False),
-            ColumnOrdering(column_name="id", ascending=False)]
+    return [
+        ColumnOrdering(column_name="created_at", ascending=False, nulls_first=False),
+        ColumnOrdering(column_name="id", ascending=False),
+    ]
 
 
 def _row(memory: Memory, vector=None, context: Memory | None = None) -> dict:
@@ -92,9 +94,12 @@ def _row(memory: Memory, vector=None, context: Memory | None = None) -> dict:
 
 def _same_episode(previous: Memory | None, memory: Memory) -> bool:
     """Consecutive turns of one conversation: episodes stored together, of one moment and session."""
-    return (previous is not None and memory.kind == previous.kind == "episode"
-            and memory.created_at == previous.created_at
-            and memory.meta.get("session") == previous.meta.get("session"))
+    return (
+        previous is not None
+        and memory.kind == previous.kind == "episode"
+        and memory.created_at == previous.created_at
+        and memory.meta.get("session") == previous.meta.get("session")
+    )
 
 
 def _readable(method: Callable) -> Callable:
@@ -109,10 +114,14 @@ def _readable(method: Callable) -> Callable:
         except (OSError, RuntimeError) as exc:
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
             if disk_full(exc):
-                raise UserError(f"the disk holding the memory at {self.uri} is full; free some space and run it "
-                                "again (the memory is as it was before this command).") from None
-            raise UserError(f"the memory at {self.uri} could not be used ({first}); "
-                            "restore it from a backup or `macaron memory export` of it, or move it away.") from None
+                raise UserError(
+                    f"the disk holding the memory at {self.uri} is full; free some space and run it "
+                    "again (the memory is as it was before this command)."
+                ) from None
+            raise UserError(
+                f"the memory at {self.uri} could not be used ({first}); "
+                "restore it from a backup or `macaron memory export` of it, or move it away."
+            ) from None
 
     return wrapper
 
@@ -173,8 +182,10 @@ class MemoryStore:
         except Exception as exc:  # lance raises bare RuntimeError/OSError/ValueError
             first = (str(exc).splitlines() or [type(exc).__name__])[0][:300]
             if disk_full(exc):
-                raise UserError(f"the disk holding the memory at {uri} is full; free some space and run it "
-                                "again (the memory is as it was before this command).") from None
+                raise UserError(
+                    f"the disk holding the memory at {uri} is full; free some space and run it "
+                    "again (the memory is as it was before this command)."
+                ) from None
             raise UserError(f"cannot open the memory at {uri} ({first}); move it away or set MACARON_HOME.") from None
         return store
 
@@ -198,8 +209,10 @@ class MemoryStore:
         """True when every memory has a vector of the model in use (cached until the table changes)."""
         version = self._table.version
         if self._complete[0] != version:
-            self._complete = (version, self.vector_model() == embeddings.model_info()
-                              and self._table.count_rows("vector IS NULL") == 0)
+            self._complete = (
+                version,
+                self.vector_model() == embeddings.model_info() and self._table.count_rows("vector IS NULL") == 0,
+            )
         return self._complete[1]
 
     def _schema(self):
@@ -249,8 +262,12 @@ class MemoryStore:
             rows = self._rows(list(prepared.values()), [contexts[i] for i in prepared])
             with self._writing():
                 if self._existing_ids(list(prepared)):
-                    (self._table.merge_insert("id").when_matched_update_all()
-                     .when_not_matched_insert_all().execute(rows, on_bad_vectors="null"))
+                    (
+                        self._table.merge_insert("id")
+                        .when_matched_update_all()
+                        .when_not_matched_insert_all()
+                        .execute(rows, on_bad_vectors="null")
+                    )
                 else:
                     self._table.add(rows)
                 count += len(prepared)
@@ -277,7 +294,10 @@ class MemoryStore:
         vectors = embeddings.embed([m.text for m in memories]) if ours else [None] * len(memories)
         contexts = contexts or [None] * len(memories)
         return pa.Table.from_pylist(
-            [_row(m, None if v is None else [float(x) for x in v], c) for m, v, c in zip(memories, vectors, contexts, strict=True)],
+            [
+                _row(m, None if v is None else [float(x) for x in v], c)
+                for m, v, c in zip(memories, vectors, contexts, strict=True)
+            ],
             schema=schema,
         )
 
@@ -286,8 +306,9 @@ class MemoryStore:
         """Change fields in place; a new text makes a new version that supersedes the old."""
         unknown = sorted(set(changes) - set(MEMORY_COLUMNS) - {"text"} | ({"id"} & set(changes)))
         if unknown:
-            raise UserError(f"cannot change {', '.join(unknown)}; changeable: "
-                            f"{', '.join(c for c in MEMORY_COLUMNS if c != 'id')}.")
+            raise UserError(
+                f"cannot change {', '.join(unknown)}; changeable: {', '.join(c for c in MEMORY_COLUMNS if c != 'id')}."
+            )
         old = self.get(memory_id)
         if "text" in changes and changes["text"] != old.text:
             keep = {k: v for k, v in old.to_dict().items() if k not in ("id", "text", "created_at", "use_count")}
@@ -358,8 +379,13 @@ class MemoryStore:
         return chain
 
     def _derived_from(self, ids: set[str]) -> list[Memory]:
-        rows = (self._table.search().where(f"meta LIKE '%{derived.DERIVED_FROM}%'")
-                .select(MEMORY_COLUMNS).limit(None).to_list())
+        rows = (
+            self._table.search()
+            .where(f"meta LIKE '%{derived.DERIVED_FROM}%'")
+            .select(MEMORY_COLUMNS)
+            .limit(None)
+            .to_list()
+        )
         return [m for m in map(_memory, rows) if derived.sources(m) & ids]
 
     def _rewrite_without(self, ids: list[str], rewrites: dict[str, Memory] | None = None) -> None:
@@ -381,8 +407,13 @@ class MemoryStore:
         fragments = sorted({r["_rowaddr"] >> 32 for r in addresses})
         in_fragments = " OR ".join(f"(_rowaddr >= {f << 32} AND _rowaddr < {(f + 1) << 32})" for f in fragments)
         schema = self._schema()
-        mates = (self._table.search().where(f"({in_fragments}) AND NOT {_id_in(ids)}")
-                 .select(schema.names).limit(None).to_arrow())
+        mates = (
+            self._table.search()
+            .where(f"({in_fragments}) AND NOT {_id_in(ids)}")
+            .select(schema.names)
+            .limit(None)
+            .to_arrow()
+        )
         if mates.num_rows:
             import pyarrow as pa
 
@@ -397,8 +428,12 @@ class MemoryStore:
                 elif row["id"] in dependents:
                     row.update(_row(_memory(row), row["vector"], None))
             mates = pa.Table.from_pylist(rows, schema=schema)
-            (self._table.merge_insert("id").when_matched_update_all()
-             .when_not_matched_by_source_delete(_id_in(ids)).execute(mates, on_bad_vectors="null"))
+            (
+                self._table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_by_source_delete(_id_in(ids))
+                .execute(mates, on_bad_vectors="null")
+            )
         else:
             self._table.delete(_id_in(ids))
 
@@ -491,8 +526,14 @@ class MemoryStore:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._table.create_fts_index(
-                FTS_COLUMN, replace=True, base_tokenizer="simple", stem=True,
-                remove_stop_words=True, ascii_folding=True, lower_case=True, with_position=False,
+                FTS_COLUMN,
+                replace=True,
+                base_tokenizer="simple",
+                stem=True,
+                remove_stop_words=True,
+                ascii_folding=True,
+                lower_case=True,
+                with_position=False,
             )
 
     def _vector_index_rows(self) -> int:
@@ -606,10 +647,17 @@ class MemoryStore:
     def stats(self) -> dict:
         import pyarrow.compute as pc
 
-        data = self._table.search().select(["kind", "domain", "language", "privacy", "pinned", "supersedes"]).limit(None).to_arrow()
+        data = (
+            self._table.search()
+            .select(["kind", "domain", "language", "privacy", "pinned", "supersedes"])
+            .limit(None)
+            .to_arrow()
+        )
 
         def counts(column: str) -> dict:
-            return {r["values"]: r["counts"] for r in pc.value_counts(data[column]).to_pylist()} if data.num_rows else {}
+            return (
+                {r["values"]: r["counts"] for r in pc.value_counts(data[column]).to_pylist()} if data.num_rows else {}
+            )
 
         return {
             "total": data.num_rows,
@@ -626,8 +674,9 @@ class MemoryStore:
         }
 
     @_readable
-    def search(self, query: str, k: int = 10, *, privacy: Iterable[str] | None = None,
-               now: datetime | None = None, **options) -> builtins.list[Hit]:
+    def search(
+        self, query: str, k: int = 10, *, privacy: Iterable[str] | None = None, now: datetime | None = None, **options
+    ) -> builtins.list[Hit]:
         """Hybrid retrieval, re-weighted softly; see memory/retrieval.py."""
         from macaron_cli.memory.retrieval import search
 
@@ -660,13 +709,17 @@ def _check_local_dir(path: Path) -> None:
     try:
         entries = {p.name for p in path.iterdir()}
     except PermissionError:
-        raise UserError(f"cannot read the memory at {path} (permission denied); fix its owner or permissions.") from None
+        raise UserError(
+            f"cannot read the memory at {path} (permission denied); fix its owner or permissions."
+        ) from None
     if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
         raise UserError(f"cannot read and write the memory at {path}; fix its owner or permissions.")
     foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
     if foreign:
-        raise UserError(f"{path} holds something that is not a macaron memory ({foreign[0]}); "
-                        "choose another MACARON_HOME or MACARON_MEMORY_URI.")
+        raise UserError(
+            f"{path} holds something that is not a macaron memory ({foreign[0]}); "
+            "choose another MACARON_HOME or MACARON_MEMORY_URI."
+        )
 
 
 def _check_ours(table, uri: str) -> None:

@@ -70,8 +70,11 @@ class Usage:
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
-            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens,
-            self.seconds + other.seconds, self.first_token_seconds, self.estimated or other.estimated,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.seconds + other.seconds,
+            self.first_token_seconds,
+            self.estimated or other.estimated,
         )
 
     def to_dict(self) -> dict:
@@ -91,8 +94,16 @@ class Endpoint:
     hint: str = DRAFT_HINT
 
     def client(self, **kw) -> ModelClient:
-        return ModelClient(self.url, self.model, api=self.api, api_key=self.api_key,
-                           auth_token=self.auth_token, name=self.name, hint=self.hint, **kw)
+        return ModelClient(
+            self.url,
+            self.model,
+            api=self.api,
+            api_key=self.api_key,
+            auth_token=self.auth_token,
+            name=self.name,
+            hint=self.hint,
+            **kw,
+        )
 
 
 def normalize_base_url(url: str) -> str:
@@ -110,7 +121,9 @@ def check_api(api: str | None) -> str | None:
         return None
     api = api.strip().lower()
     if api not in APIS:
-        raise UserError(f"unknown model wire {api!r}; use MACARON_DRAFT_API=anthropic or openai (or unset it to auto-detect)")
+        raise UserError(
+            f"unknown model wire {api!r}; use MACARON_DRAFT_API=anthropic or openai (or unset it to auto-detect)"
+        )
     return api
 
 
@@ -157,8 +170,9 @@ class ModelClient:
             return []
         return [m.get("id") for m in response.json().get("data", []) if m.get("id")]
 
-    def stream(self, system: str | None, messages: list[dict], max_tokens: int = 4096,
-               temperature: float | None = None) -> Iterator[str]:
+    def stream(
+        self, system: str | None, messages: list[dict], max_tokens: int = 4096, temperature: float | None = None
+    ) -> Iterator[str]:
         """Yield the answer's text as it arrives; `last_usage` is set when it ends."""
         api = self.api or ANTHROPIC
         started = time.perf_counter()
@@ -178,8 +192,9 @@ class ModelClient:
                 return
         yield from self.stream(system, messages, max_tokens, temperature)
 
-    def _read(self, api: str, response: httpx.Response, usage: Usage, started: float,
-              prompt_chars: int) -> Iterator[str]:
+    def _read(
+        self, api: str, response: httpx.Response, usage: Usage, started: float, prompt_chars: int
+    ) -> Iterator[str]:
         parse = _anthropic_chunks if api == ANTHROPIC else _openai_chunks
         chunks = 0
         try:
@@ -190,11 +205,14 @@ class ModelClient:
                     chunks += 1
                     yield text
         except httpx.TimeoutException:
-            raise ModelError(f"the model at {self.base_url} went silent for {self.timeout.read:.0f}s mid-answer; "
-                             "try again, or use a smaller model") from None
+            raise ModelError(
+                f"the model at {self.base_url} went silent for {self.timeout.read:.0f}s mid-answer; "
+                "try again, or use a smaller model"
+            ) from None
         except httpx.TransportError as exc:
-            raise ModelError(f"the model at {self.base_url} cut its answer short ({exc.__class__.__name__}); "
-                             "try again") from None
+            raise ModelError(
+                f"the model at {self.base_url} cut its answer short ({exc.__class__.__name__}); try again"
+            ) from None
         if not usage.output_tokens and chunks:
             # Engines stream about one token per chunk: a fair count when the server sends
             # none (llama-cpp-python); the prompt at about four characters a token.
@@ -202,8 +220,9 @@ class ModelClient:
             usage.input_tokens = usage.input_tokens or prompt_chars // 4
         usage.seconds = time.perf_counter() - started
 
-    def complete(self, system: str | None, messages: list[dict], max_tokens: int = 4096,
-                 temperature: float | None = None) -> tuple[str, Usage]:
+    def complete(
+        self, system: str | None, messages: list[dict], max_tokens: int = 4096, temperature: float | None = None
+    ) -> tuple[str, Usage]:
         """The whole answer at once: (text, usage). Streams underneath so timeouts stay per chunk."""
         text = "".join(self.stream(system, messages, max_tokens, temperature))
         return text, self.last_usage
@@ -252,7 +271,9 @@ class ModelClient:
 
     def _stream_request(self, api: str, body: dict) -> _OpenedStream:
         path = "/v1/messages" if api == ANTHROPIC else "/v1/chat/completions"
-        return _OpenedStream(self._http.stream("POST", self.base_url + path, json=body, headers=self._headers(api)), self)
+        return _OpenedStream(
+            self._http.stream("POST", self.base_url + path, json=body, headers=self._headers(api)), self
+        )
 
     def _send(self, method: str, path: str) -> httpx.Response:
         try:
@@ -264,8 +285,10 @@ class ModelClient:
         if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
             return ModelUnreachable(f"no {self.name} server at {self.base_url}; {self.hint}")
         if isinstance(exc, httpx.TimeoutException):
-            return ModelError(f"the model at {self.base_url} did not answer within {self.timeout.read:.0f}s; "
-                              "try again, or use a smaller model")
+            return ModelError(
+                f"the model at {self.base_url} did not answer within {self.timeout.read:.0f}s; "
+                "try again, or use a smaller model"
+            )
         return ModelError(f"talking to the model at {self.base_url} failed: {exc.__class__.__name__}: {exc}")
 
     def _raise_for_status(self, response: httpx.Response) -> None:
@@ -274,8 +297,10 @@ class ModelClient:
         response.read()
         message = _error_message(response)
         if response.status_code in (401, 403):
-            raise ModelUnreachable(f"the model server at {self.base_url} refused the request (HTTP "
-                                   f"{response.status_code}: {message}); check its API key")
+            raise ModelUnreachable(
+                f"the model server at {self.base_url} refused the request (HTTP "
+                f"{response.status_code}: {message}); check its API key"
+            )
         raise ModelError(f"the model at {self.base_url} answered HTTP {response.status_code}: {message}")
 
 
@@ -341,8 +366,9 @@ def _anthropic_chunks(events, usage: Usage) -> Iterator[str]:
                 yield delta.get("text", "")
         elif kind == "message_start":
             u = event.get("message", {}).get("usage", {})
-            usage.input_tokens = u.get("input_tokens", 0) + u.get("cache_read_input_tokens", 0) + u.get(
-                "cache_creation_input_tokens", 0)
+            usage.input_tokens = (
+                u.get("input_tokens", 0) + u.get("cache_read_input_tokens", 0) + u.get("cache_creation_input_tokens", 0)
+            )
         elif kind == "message_delta":
             usage.output_tokens = event.get("usage", {}).get("output_tokens", usage.output_tokens)
         elif kind == "message_stop":

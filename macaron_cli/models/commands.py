@@ -26,20 +26,25 @@ from macaron_cli.models.client import ModelClient, ModelFailure, draft_endpoint,
 PROBE_PROMPT = [{"role": "user", "content": "Count from 1 to 30, separated by spaces."}]
 
 
-def draft_serve(engine: str | None = None, model: str | None = None, gpus: int = 1, port: int = 8000,
-                attach: str | None = None) -> int:
+def draft_serve(
+    engine: str | None = None, model: str | None = None, gpus: int = 1, port: int = 8000, attach: str | None = None
+) -> int:
     if attach:
         url, served, api = _attach(attach, model)
         _say(f"Draft model ready: {served} at {url} ({api} wire), saved in {config.config_path()}.")
         return 0
     if not engine:
-        raise UserError(f"say which engine to start with --engine ({' | '.join(engines.ENGINES)}), "
-                        "or use one already running with --attach URL")
+        raise UserError(
+            f"say which engine to start with --engine ({' | '.join(engines.ENGINES)}), "
+            "or use one already running with --attach URL"
+        )
     if engine not in engines.ENGINES:
         raise UserError(f"unknown engine {engine!r}; use one of: {', '.join(engines.ENGINES)}")
     if not model:
-        raise UserError("say which model to serve with --model (e.g. deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct; "
-                        "see README: Local draft model)")
+        raise UserError(
+            "say which model to serve with --model (e.g. deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct; "
+            "see README: Local draft model)"
+        )
     engines.check_installed(engine)
     engines.check_gpus(engine, gpus)
     plan = engines.launch(engine, model, gpus, port)
@@ -51,8 +56,11 @@ def draft_status(json_out: bool = False) -> int:
     endpoint = draft_endpoint()
     destination = privacy.draft(endpoint.url, config.load_settings())
     status: dict[str, Any] = {
-        "url": endpoint.url, "model": endpoint.model, "api": endpoint.api,
-        "local": destination.local, "why": destination.reason,
+        "url": endpoint.url,
+        "model": endpoint.model,
+        "api": endpoint.api,
+        "local": destination.local,
+        "why": destination.reason,
         "private_memories": "private" in destination.levels,
     }
     try:
@@ -60,10 +68,14 @@ def draft_status(json_out: bool = False) -> int:
             status["models"] = client.list_models()
             client.complete(None, PROBE_PROMPT, max_tokens=48, temperature=0)
             usage = client.last_usage
-            status.update(model=client.model, api=client.api, reachable=True,
-                          tokens_per_second=round(usage.tokens_per_second, 1),
-                          first_token_seconds=round(usage.first_token_seconds or 0.0, 3),
-                          probe_tokens=usage.output_tokens)
+            status.update(
+                model=client.model,
+                api=client.api,
+                reachable=True,
+                tokens_per_second=round(usage.tokens_per_second, 1),
+                first_token_seconds=round(usage.first_token_seconds or 0.0, 3),
+                probe_tokens=usage.output_tokens,
+            )
     except ModelFailure as exc:
         if not json_out:
             raise
@@ -102,16 +114,25 @@ def _check_port_free(port: int) -> None:
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
-            raise UserError(f"port {port} is already in use; pick another with --port, or use that server "
-                            f"with --attach http://127.0.0.1:{port}") from None
+            raise UserError(
+                f"port {port} is already in use; pick another with --port, or use that server "
+                f"with --attach http://127.0.0.1:{port}"
+            ) from None
 
 
 def _serve(engine: str, plan: engines.Launch, url: str) -> int:
     log_path = config.ensure_private_dir(config.home() / "draft") / f"{engine}.log"
     env = {**os.environ, **plan.env}
     with open(log_path, "ab") as log:
-        proc = subprocess.Popen(plan.argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                env=env, start_new_session=True, preexec_fn=_die_with_parent)
+        proc = subprocess.Popen(
+            plan.argv,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
     previous = signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     try:
         _say(f"Starting {engine} (log: {log_path}) …")
@@ -122,8 +143,7 @@ def _serve(engine: str, plan: engines.Launch, url: str) -> int:
                 raise WorkFailed(f"`{' '.join(command)}` failed; check the model name")
         _, served, api = _attach(url, plan.served_model)
         config.save_settings({"draft_served_url": url})  # the gate: macaron started this one
-        _say(f"Draft model ready: {served} at {url} ({api} wire), saved in {config.config_path()}. "
-             "Ctrl-C stops it.")
+        _say(f"Draft model ready: {served} at {url} ({api} wire), saved in {config.config_path()}. Ctrl-C stops it.")
         code = proc.wait()
         raise WorkFailed(f"{engine} stopped (exit {code}); last lines of {log_path}:\n{_tail(log_path)}")
     except KeyboardInterrupt:
@@ -139,16 +159,20 @@ def _wait_until_healthy(url: str, proc: subprocess.Popen, log_path: Path) -> Non
     deadline = time.monotonic() + float(os.environ.get("MACARON_DRAFT_START_TIMEOUT") or 1800)
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise WorkFailed(f"the engine exited while starting (exit {proc.returncode}); "
-                             f"last lines of {log_path}:\n{_tail(log_path)}")
+            raise WorkFailed(
+                f"the engine exited while starting (exit {proc.returncode}); "
+                f"last lines of {log_path}:\n{_tail(log_path)}"
+            )
         try:
             if httpx.get(url + "/v1/models", timeout=2.0).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.5)
-    raise WorkFailed(f"the engine did not answer at {url} in time; see {log_path} "
-                     "(raise MACARON_DRAFT_START_TIMEOUT for very large models)")
+    raise WorkFailed(
+        f"the engine did not answer at {url} in time; see {log_path} "
+        "(raise MACARON_DRAFT_START_TIMEOUT for very large models)"
+    )
 
 
 def _stop(proc: subprocess.Popen) -> None:

@@ -59,8 +59,11 @@ def check_installed(engine: str) -> None:
         "sglang": lambda: importlib.util.find_spec("sglang"),
         "llama-server": lambda: shutil.which("llama-server"),
         "ollama": lambda: shutil.which("ollama"),
-        "llama-cpp": lambda: importlib.util.find_spec("llama_cpp") and importlib.util.find_spec("uvicorn")
-        and importlib.util.find_spec("sse_starlette"),
+        "llama-cpp": lambda: (
+            importlib.util.find_spec("llama_cpp")
+            and importlib.util.find_spec("uvicorn")
+            and importlib.util.find_spec("sse_starlette")
+        ),
     }[engine]()
     if found:
         return
@@ -68,7 +71,7 @@ def check_installed(engine: str) -> None:
         "vllm": "pip install vllm (needs an NVIDIA GPU and CUDA)",
         "sglang": "pip install 'sglang[all]' (needs an NVIDIA GPU and CUDA)",
         "llama-server": "install llama.cpp so `llama-server` is on PATH (e.g. `brew install llama.cpp`, or build "
-                        "https://github.com/ggml-org/llama.cpp)",
+        "https://github.com/ggml-org/llama.cpp)",
         "ollama": "install Ollama from https://ollama.com/download",
         "llama-cpp": "pip install 'macaron[llama-cpp]' (compiles llama-cpp-python: several minutes)",
     }[engine]
@@ -91,11 +94,15 @@ def check_gpus(engine: str, gpus: int) -> None:
         return
     have = gpu_count()
     if have == 0:
-        raise UserError(f"no NVIDIA GPU found for {engine}; on this machine use --engine llama-cpp, "
-                        "llama-server or ollama with a small GGUF model (see README: Local draft model)")
+        raise UserError(
+            f"no NVIDIA GPU found for {engine}; on this machine use --engine llama-cpp, "
+            "llama-server or ollama with a small GGUF model (see README: Local draft model)"
+        )
     if gpus > have:
-        raise UserError(f"--gpus {gpus} but only {have} GPU(s) are visible; use --gpus {have} "
-                        "(or attach to a multi-node server with --attach URL)")
+        raise UserError(
+            f"--gpus {gpus} but only {have} GPU(s) are visible; use --gpus {have} "
+            "(or attach to a multi-node server with --attach URL)"
+        )
 
 
 def launch(engine: str, model: str, gpus: int, port: int, host: str = "127.0.0.1") -> Launch:
@@ -103,19 +110,52 @@ def launch(engine: str, model: str, gpus: int, port: int, host: str = "127.0.0.1
     ctx = context_length()
     family = deepseek_family(model)
     if engine == "vllm":
-        argv = ["vllm", "serve", model] if shutil.which("vllm") else [
-            sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", model]
-        argv += ["--host", host, "--port", str(port), "--served-model-name", model,
-                 "--tensor-parallel-size", str(gpus), "--max-model-len", str(ctx), "--trust-remote-code"]
+        argv = (
+            ["vllm", "serve", model]
+            if shutil.which("vllm")
+            else [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", model]
+        )
+        argv += [
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--served-model-name",
+            model,
+            "--tensor-parallel-size",
+            str(gpus),
+            "--max-model-len",
+            str(ctx),
+            "--trust-remote-code",
+        ]
         if family == "r1":
             argv += ["--reasoning-parser", "deepseek_r1"]
         elif family in ("v3", "v3.1"):
-            argv += ["--enable-auto-tool-choice", "--tool-call-parser", "deepseek_v31" if family == "v3.1" else "deepseek_v3"]
+            argv += [
+                "--enable-auto-tool-choice",
+                "--tool-call-parser",
+                "deepseek_v31" if family == "v3.1" else "deepseek_v3",
+            ]
         return Launch(argv, {}, model, [])
     if engine == "sglang":
-        argv = [sys.executable, "-m", "sglang.launch_server", "--model-path", model, "--served-model-name", model,
-                "--host", host, "--port", str(port), "--tp", str(gpus), "--context-length", str(ctx),
-                "--trust-remote-code"]
+        argv = [
+            sys.executable,
+            "-m",
+            "sglang.launch_server",
+            "--model-path",
+            model,
+            "--served-model-name",
+            model,
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--tp",
+            str(gpus),
+            "--context-length",
+            str(ctx),
+            "--trust-remote-code",
+        ]
         if family == "r1":
             argv += ["--reasoning-parser", "deepseek-r1"]
         elif family in ("v3", "v3.1"):
@@ -125,18 +165,47 @@ def launch(engine: str, model: str, gpus: int, port: int, host: str = "127.0.0.1
         source = ["-m", model] if model.endswith(".gguf") or Path(model).exists() else ["-hf", model]
         # --jinja: the model's own chat template (needed for tool calls); -ngl 999: every
         # layer on the GPU(s) when there are any, llama.cpp splits layers across them.
-        argv = ["llama-server", *source, "--host", host, "--port", str(port), "-c", str(ctx), "--jinja",
-                "-ngl", "999", "--alias", _alias(model)]
+        argv = [
+            "llama-server",
+            *source,
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "-c",
+            str(ctx),
+            "--jinja",
+            "-ngl",
+            "999",
+            "--alias",
+            _alias(model),
+        ]
         return Launch(argv, {}, _alias(model), [])
     if engine == "ollama":
         env = {"OLLAMA_HOST": f"{host}:{port}", "OLLAMA_CONTEXT_LENGTH": str(ctx)}
         return Launch(["ollama", "serve"], env, model, [["ollama", "pull", model]])
     if engine == "llama-cpp":
         if not Path(model).is_file():
-            raise UserError(f"--engine llama-cpp needs a .gguf file; {model} is not one "
-                            "(give the path to a GGUF model)")
-        argv = [sys.executable, "-m", "llama_cpp.server", "--model", model, "--model_alias", _alias(model),
-                "--host", host, "--port", str(port), "--n_ctx", str(ctx), "--n_gpu_layers", "-1" if gpu_count() else "0"]
+            raise UserError(
+                f"--engine llama-cpp needs a .gguf file; {model} is not one (give the path to a GGUF model)"
+            )
+        argv = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            model,
+            "--model_alias",
+            _alias(model),
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--n_ctx",
+            str(ctx),
+            "--n_gpu_layers",
+            "-1" if gpu_count() else "0",
+        ]
         return Launch(argv, {}, _alias(model), [])
     raise UserError(f"unknown engine {engine!r}; use one of: {', '.join(ENGINES)}")
 

@@ -75,8 +75,10 @@ def unpriced_message(model: str) -> str:
     """One line: why a budget cannot hold for `model`, and the setting that fixes it."""
     from macaron_cli import config
 
-    return (f"no price is known for model {model!r}, so a budget cannot be kept; add its price to "
-            f"{config.config_path()} as [prices.\"{model}\"] input = …, output = … (USD per million tokens)")
+    return (
+        f"no price is known for model {model!r}, so a budget cannot be kept; add its price to "
+        f'{config.config_path()} as [prices."{model}"] input = …, output = … (USD per million tokens)'
+    )
 
 
 def own_prices() -> dict[str, Price]:
@@ -90,21 +92,32 @@ def own_prices() -> dict[str, Price]:
         try:
             own[str(model).lower()] = Price(**{k: float(v) for k, v in entry.items()})
         except (AttributeError, TypeError, ValueError):
-            raise UserError(f'{config.config_path()}: [prices."{model}"] needs numbers input and output '
-                            "(and optionally cache_write, cache_read), in USD per million tokens.") from None
+            raise UserError(
+                f'{config.config_path()}: [prices."{model}"] needs numbers input and output '
+                "(and optionally cache_write, cache_read), in USD per million tokens."
+            ) from None
     return own
 
 
-def token_cost(model: str | None, input_tokens: int = 0, output_tokens: int = 0,
-               cache_write_tokens: int = 0, cache_read_tokens: int = 0) -> float | None:
+def token_cost(
+    model: str | None,
+    input_tokens: int = 0,
+    output_tokens: int = 0,
+    cache_write_tokens: int = 0,
+    cache_read_tokens: int = 0,
+) -> float | None:
     """USD for these tokens at `model`'s price; None when the model is not in the table."""
     price = price_for(model)
     if price is None:
         return None
     cache_write = price.cache_write if price.cache_write is not None else price.input * 1.25
     cache_read = price.cache_read if price.cache_read is not None else price.input * 0.1
-    return (input_tokens * price.input + output_tokens * price.output
-            + cache_write_tokens * cache_write + cache_read_tokens * cache_read) / 1_000_000
+    return (
+        input_tokens * price.input
+        + output_tokens * price.output
+        + cache_write_tokens * cache_write
+        + cache_read_tokens * cache_read
+    ) / 1_000_000
 
 
 def gpu_cost(seconds: float, gpu_usd_per_hour: float | None = None) -> float:

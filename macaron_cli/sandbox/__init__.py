@@ -57,8 +57,10 @@ def get_sandbox(serving: bool = False) -> Sandbox:
     if forced:
         reason = _unavailable_reason(BACKENDS[forced])
         if reason:
-            raise UserError(f"MACARON_SANDBOX={forced} but {forced} is unavailable: {reason}; "
-                            "unset MACARON_SANDBOX to use the strongest available.")
+            raise UserError(
+                f"MACARON_SANDBOX={forced} but {forced} is unavailable: {reason}; "
+                "unset MACARON_SANDBOX to use the strongest available."
+            )
         if not (serving and forced == "docker"):
             return BACKENDS[forced]()
     for name, cls in BACKENDS.items():

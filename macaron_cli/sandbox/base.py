@@ -98,22 +98,49 @@ class Sandbox:
         }
         return {**base, **(env or {})}
 
-    def spawn(self, cmd, cwd, memory_mb: int | None = None, network: bool = False, env: dict | None = None,
-              cpu_seconds: int | None = None, **popen) -> subprocess.Popen:
+    def spawn(
+        self,
+        cmd,
+        cwd,
+        memory_mb: int | None = None,
+        network: bool = False,
+        env: dict | None = None,
+        cpu_seconds: int | None = None,
+        **popen,
+    ) -> subprocess.Popen:
         """Start `cmd` confined, in its own process group, and return at once."""
         cwd = Path(cwd).resolve()
         return subprocess.Popen(
-            self.wrap([str(c) for c in cmd], cwd, network), cwd=cwd, env=self.environment(env),
-            start_new_session=True, preexec_fn=_limits(memory_mb, cpu_seconds, self.confine(cwd)), **popen,
+            self.wrap([str(c) for c in cmd], cwd, network),
+            cwd=cwd,
+            env=self.environment(env),
+            start_new_session=True,
+            preexec_fn=_limits(memory_mb, cpu_seconds, self.confine(cwd)),
+            **popen,
         )
 
-    def run(self, cmd, cwd, timeout: float = 60, memory_mb: int | None = 1024, network: bool = False,
-            env: dict | None = None) -> Result:
+    def run(
+        self,
+        cmd,
+        cwd,
+        timeout: float = 60,
+        memory_mb: int | None = 1024,
+        network: bool = False,
+        env: dict | None = None,
+    ) -> Result:
         """Run `cmd` to completion (or kill its whole tree at `timeout` seconds)."""
         started = time.monotonic()
-        proc = self.spawn(cmd, cwd, memory_mb=memory_mb, network=network, env=env,
-                          cpu_seconds=int(timeout) + 5, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = self.spawn(
+            cmd,
+            cwd,
+            memory_mb=memory_mb,
+            network=network,
+            env=env,
+            cpu_seconds=int(timeout) + 5,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         killed = None
         try:
             out, err = proc.communicate(timeout=timeout)

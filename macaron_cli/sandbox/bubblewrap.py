@@ -39,8 +39,20 @@ class BubblewrapSandbox(Sandbox):
 
     def wrap(self, cmd: list[str], cwd: Path, network: bool) -> list[str]:
         argv = [
-            "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--tmpfs", "/dev/shm", "--proc", "/proc",
-            "--tmpfs", "/tmp", "--dir", SANDBOX_HOME,
+            "bwrap",
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--tmpfs",
+            "/dev/shm",
+            "--proc",
+            "/proc",
+            "--tmpfs",
+            "/tmp",
+            "--dir",
+            SANDBOX_HOME,
         ]
         hidden = _private_dirs()
         for path in hidden:
@@ -76,8 +88,17 @@ def _runtime_dirs() -> list[Path]:
     hidden = [*_private_dirs(), Path("/tmp")]
     executable = Path(sys.executable)
     real = executable.resolve()
-    candidates: set[str | Path] = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, executable.parent,
-                  real.parent, real.parent.parent, *site.getsitepackages(), site.getusersitepackages()}
+    candidates: set[str | Path] = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        executable.parent,
+        real.parent,
+        real.parent.parent,
+        *site.getsitepackages(),
+        site.getusersitepackages(),
+    }
     paths = sorted({Path(c).resolve() for c in candidates if Path(c).is_dir()})
     shown: list[Path] = []
     for path in paths:  # sorted, so a folder comes before the folders inside it
@@ -95,11 +116,15 @@ def _probe() -> str | None:
     try:
         done = subprocess.run(
             ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--cap-drop", "ALL", "--", "true"],
-            capture_output=True, text=True, timeout=15,
+            capture_output=True,
+            text=True,
+            timeout=15,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap does not start ({exc})"
     if done.returncode != 0:
-        return (f"bwrap cannot create namespaces here ({done.stderr.strip() or done.returncode}); "
-                "enable unprivileged user namespaces")
+        return (
+            f"bwrap cannot create namespaces here ({done.stderr.strip() or done.returncode}); "
+            "enable unprivileged user namespaces"
+        )
     return None

@@ -47,8 +47,9 @@ class DockerSandbox(Sandbox):
     def home(self) -> str:
         return "/tmp"
 
-    def container_spec(self, cmd, cwd, memory_mb: int | None = 1024, network: bool = False,
-                       env: dict | None = None) -> dict:
+    def container_spec(
+        self, cmd, cwd, memory_mb: int | None = 1024, network: bool = False, env: dict | None = None
+    ) -> dict:
         """The keyword arguments for `client.containers.run`: everything the container will be."""
         cwd = str(Path(cwd).resolve())
         spec = {
@@ -74,10 +75,19 @@ class DockerSandbox(Sandbox):
         return spec
 
     def spawn(self, *args, **kwargs):
-        raise SandboxUnavailable("the docker backend runs commands to completion only; serve apps with bubblewrap or a process")
+        raise SandboxUnavailable(
+            "the docker backend runs commands to completion only; serve apps with bubblewrap or a process"
+        )
 
-    def run(self, cmd, cwd, timeout: float = 60, memory_mb: int | None = 1024, network: bool = False,
-            env: dict | None = None) -> Result:
+    def run(
+        self,
+        cmd,
+        cwd,
+        timeout: float = 60,
+        memory_mb: int | None = 1024,
+        network: bool = False,
+        env: dict | None = None,
+    ) -> Result:
         import docker
         import requests
 
@@ -114,7 +124,9 @@ def _probe(image: str) -> str | None:
         client = docker.from_env(timeout=5)
         client.ping()
     except Exception as exc:  # DockerException, or requests' own errors when the engine hangs
-        cause = "nothing listens there" if "FileNotFoundError" in str(exc) or "refused" in str(exc) else _first_line(exc)
+        cause = (
+            "nothing listens there" if "FileNotFoundError" in str(exc) or "refused" in str(exc) else _first_line(exc)
+        )
         return f"no docker engine answers at {where} ({cause}; start docker or set DOCKER_HOST)"
     try:
         client.images.get(image)

@@ -25,13 +25,13 @@ _PR_SET_NO_NEW_PRIVS = 38
 
 # Every right that changes the filesystem, by the ABI version that introduced it.
 _WRITE_RIGHTS_V1 = (
-    (1 << 1)     # WRITE_FILE
-    | (1 << 4)   # REMOVE_DIR
-    | (1 << 5)   # REMOVE_FILE
-    | (1 << 6)   # MAKE_CHAR
-    | (1 << 7)   # MAKE_DIR
-    | (1 << 8)   # MAKE_REG
-    | (1 << 9)   # MAKE_SOCK
+    (1 << 1)  # WRITE_FILE
+    | (1 << 4)  # REMOVE_DIR
+    | (1 << 5)  # REMOVE_FILE
+    | (1 << 6)  # MAKE_CHAR
+    | (1 << 7)  # MAKE_DIR
+    | (1 << 8)  # MAKE_REG
+    | (1 << 9)  # MAKE_SOCK
     | (1 << 10)  # MAKE_FIFO
     | (1 << 11)  # MAKE_BLOCK
     | (1 << 12)  # MAKE_SYM
@@ -87,7 +87,10 @@ def prepare(writable: list[str]):
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
                 try:
                     rule = _PathBeneath(allowed, fd)
-                    if libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
+                    if (
+                        libc.syscall(_SYS_ADD_RULE, ruleset, _RULE_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0))
+                        < 0
+                    ):
                         raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path!r}")
                 finally:
                     os.close(fd)

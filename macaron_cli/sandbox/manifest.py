@@ -40,13 +40,17 @@ def read_manifest(app_dir: Path) -> AppManifest:
         raise UserError(f"{path} must hold one JSON object.")
     run = data.get("run")
     if not _is_argv(run):
-        raise UserError(f'{path}: "run" must be a list of strings, '
-                        'e.g. ["{python}", "-m", "uvicorn", "server.main:app", "--port", "{port}"].')
+        raise UserError(
+            f'{path}: "run" must be a list of strings, '
+            'e.g. ["{python}", "-m", "uvicorn", "server.main:app", "--port", "{port}"].'
+        )
     if "{port}" not in " ".join(run):
         raise UserError(f'{path}: "run" must contain "{{port}}" so macaron can choose where the app listens.')
     test = data.get("test")
     if test is not None and not _is_argv(test):
-        raise UserError(f'{path}: "test" must be a list of strings, e.g. ["{{python}}", "-m", "pytest", "-q", "tests"].')
+        raise UserError(
+            f'{path}: "test" must be a list of strings, e.g. ["{{python}}", "-m", "pytest", "-q", "tests"].'
+        )
     return AppManifest(
         path=Path(app_dir),
         title=str(data.get("title") or data.get("name") or Path(app_dir).name),

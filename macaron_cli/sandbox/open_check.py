@@ -28,8 +28,12 @@ from pathlib import Path
 # Flags FACTS.md found to work headless here; the resolver rule keeps the page on this
 # machine (an app that needs a CDN will not work offline, and is reported for it).
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-    "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-dev-shm-usage",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
 ]
 VIEWPORT = {"width": 1280, "height": 800}
 # How long the page may take to fill its main element once loaded (generous: machines
@@ -147,22 +151,36 @@ def _first_line(exc: Exception) -> str:
 
 def _where(url: str, origin: str) -> str:
     """A same-origin URL as its path (what the agent sees in its code), others in full."""
-    return url[len(origin):] or "/" if url.startswith(origin) else url
+    return url[len(origin) :] or "/" if url.startswith(origin) else url
 
 
 def check(config: dict) -> dict:
-    report: dict = {"started": False, "http_status": None, "console_errors": [], "failed_requests": [],
-                    "main_rendered": False, "main_state": None, "screenshot": None, "server_exit": None,
-                    "server_log": "", "error": None, "timings": {}}
+    report: dict = {
+        "started": False,
+        "http_status": None,
+        "console_errors": [],
+        "failed_requests": [],
+        "main_rendered": False,
+        "main_state": None,
+        "screenshot": None,
+        "server_exit": None,
+        "server_log": "",
+        "error": None,
+        "timings": {},
+    }
     t0 = time.monotonic()
     port = free_port()
     origin = f"http://127.0.0.1:{port}"
     log_path = Path(config["report"]).with_suffix(".server.log")
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
-            expand_argv(config["run"], sys.executable, port), cwd=config["cwd"],
-            env={**os.environ, **config.get("env", {})}, stdin=subprocess.DEVNULL, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True,
+            expand_argv(config["run"], sys.executable, port),
+            cwd=config["cwd"],
+            env={**os.environ, **config.get("env", {})},
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
             preexec_fn=_memory_limit(config.get("server_memory_mb")),
         )
     try:
@@ -263,7 +281,11 @@ def _wait_for_render(page, selector: str, errors: list[str]) -> str:
         # A failed load (a missing stylesheet) need not stop the script: only script errors count.
         if first_error_at is None and any(not e.startswith("Failed to load resource") for e in errors):
             first_error_at = now
-        if state == "rendered" or now > deadline or (first_error_at and now - first_error_at > RENDER_GRACE_AFTER_ERROR):
+        if (
+            state == "rendered"
+            or now > deadline
+            or (first_error_at and now - first_error_at > RENDER_GRACE_AFTER_ERROR)
+        ):
             return state
         page.wait_for_timeout(100)
 

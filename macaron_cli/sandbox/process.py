@@ -22,8 +22,10 @@ class ProcessSandbox(Sandbox):
     @classmethod
     def describe(cls) -> str:
         if landlock.abi_version():
-            return ("resource limits, a timeout, writes confined to the app folder (Landlock); "
-                    "the code can still read your files and use the network")
+            return (
+                "resource limits, a timeout, writes confined to the app folder (Landlock); "
+                "the code can still read your files and use the network"
+            )
         return cls.strength
 
     def tmpdir(self) -> str:

@@ -20,8 +20,8 @@ ASSERTION_LINES = 4
 
 @dataclass
 class FailedTest:
-    name: str       # tests/test_api.py::test_add
-    message: str    # the reason: "assert 2 == 3"
+    name: str  # tests/test_api.py::test_add
+    message: str  # the reason: "assert 2 == 3"
     lines: list[str] = field(default_factory=list)  # where it broke, then its "E" lines
     kind: str = "failed"  # "failed" (an assertion or exception in the test) or "error" (setup, collection)
 

@@ -42,8 +42,11 @@ class VerifyReport:
         tests = f"{self.tests_passed} passed" + (f", {self.tests_failed} failed" if self.tests_failed else "")
         if self.ok:
             return f"tests {tests}; the app opens ({self.main_selector} rendered, no console errors)"
-        return f"tests {tests}; " + ("the app opens" if self.opened else "the app does not open") + \
-            f" — {len(self.problems)} problem(s)"
+        return (
+            f"tests {tests}; "
+            + ("the app opens" if self.opened else "the app does not open")
+            + f" — {len(self.problems)} problem(s)"
+        )
 
     def feedback(self) -> str:
         """What broke, exactly and briefly, for the coding agent to fix."""
@@ -71,7 +74,7 @@ def _tail(text: str) -> list[str]:
     starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")]
     if not starts:
         return lines[-OUTPUT_TAIL_LINES:]
-    trace, kept = lines[starts[-1]:], []
+    trace, kept = lines[starts[-1] :], []
     for i, line in enumerate(trace):
         frame = re.match(r'\s*File "([^"]+)", line \d+', line)
         if frame and not frame.group(1).startswith(("/", "<")):

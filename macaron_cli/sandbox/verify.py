@@ -73,16 +73,20 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
             opened = pool.submit(_open, sandbox, manifest, work / "open", chromium, screenshot)
             test_result, open_result = tests.result(), opened.result()
         if open_result.get("browser_error"):
-            raise UserError(f"Chromium could not start in the {sandbox.name} sandbox ({open_result['browser_error']}); "
-                            "`macaron doctor` shows what is missing, MACARON_SANDBOX picks another sandbox.")
+            raise UserError(
+                f"Chromium could not start in the {sandbox.name} sandbox ({open_result['browser_error']}); "
+                "`macaron doctor` shows what is missing, MACARON_SANDBOX picks another sandbox."
+            )
         _read_tests(report, manifest, test_result)
         _read_open(report, open_result)
         if open_result.get("screenshot"):
             report.screenshot = str(_save_private(app_dir, "screenshot.png", Path(open_result["screenshot"])))
     report.ok = report.tests_ok and report.opened and not report.missing_glyphs
     report.seconds = round(time.monotonic() - started, 2)
-    report.timings = {"tests": round(test_result.duration, 2) if test_result else None,
-                      **{f"open_{k}": v for k, v in open_result.get("timings", {}).items()}}
+    report.timings = {
+        "tests": round(test_result.duration, 2) if test_result else None,
+        **{f"open_{k}": v for k, v in open_result.get("timings", {}).items()},
+    }
     _save_report(app_dir, report)
     return report
 
@@ -106,8 +110,9 @@ def _run_tests(sandbox: Sandbox, manifest: AppManifest, work: Path) -> Result | 
     env = {"MACARON_APP_DATA": str(app / DATA_DIR), **_PYTEST_ENV}
     # Templates' tests include a journey in headless Chromium: the memory limit is
     # RLIMIT_DATA (per process), which Chromium tolerates, unlike RLIMIT_AS.
-    result = sandbox.run(expand_argv(manifest.test, sandbox.python), app, timeout=TEST_TIMEOUT,
-                         memory_mb=TEST_MEMORY_MB, env=env)
+    result = sandbox.run(
+        expand_argv(manifest.test, sandbox.python), app, timeout=TEST_TIMEOUT, memory_mb=TEST_MEMORY_MB, env=env
+    )
     # Paths relative to the app, as the agent knows them, not to this temporary copy.
     result.stdout, result.stderr = (text.replace(f"{app}/", "") for text in (result.stdout, result.stderr))
     return result
@@ -121,27 +126,40 @@ def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, sc
     script = check / "open_check.py"
     shutil.copyfile(open_check.__file__, script)
     config = {
-        "run": manifest.run, "cwd": str(app), "env": {"MACARON_APP_DATA": str(app / DATA_DIR)},
-        "main_selector": manifest.main_selector, "chromium": chromium,
+        "run": manifest.run,
+        "cwd": str(app),
+        "env": {"MACARON_APP_DATA": str(app / DATA_DIR)},
+        "main_selector": manifest.main_selector,
+        "chromium": chromium,
         "screenshot": str(check / "screenshot.png") if screenshot else None,
-        "report": str(check / "report.json"), "startup_timeout": STARTUP_TIMEOUT,
+        "report": str(check / "report.json"),
+        "startup_timeout": STARTUP_TIMEOUT,
         "server_memory_mb": SERVER_MEMORY_MB,
     }
     (check / "config.json").write_text(json.dumps(config), encoding="utf-8")
-    result = sandbox.run([sandbox.python, str(script), str(check / "config.json")], work,
-                         timeout=OPEN_TIMEOUT, memory_mb=BROWSER_MEMORY_MB)
+    result = sandbox.run(
+        [sandbox.python, str(script), str(check / "config.json")],
+        work,
+        timeout=OPEN_TIMEOUT,
+        memory_mb=BROWSER_MEMORY_MB,
+    )
     try:
         return json.loads((check / "report.json").read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
-        why = "it ran out of time" if result.killed_reason == "timeout" else \
-            ((result.stderr or result.stdout).strip().splitlines() or ["no output"])[-1]
+        why = (
+            "it ran out of time"
+            if result.killed_reason == "timeout"
+            else ((result.stderr or result.stdout).strip().splitlines() or ["no output"])[-1]
+        )
         return {"error": f"the browser check did not finish ({why})", "check_failed": True}
 
 
 # ── reading the results into the report ──────────────────────────────────────────────────
 def _read_tests(report: VerifyReport, manifest: AppManifest, result: Result | None) -> None:
     if result is None:
-        report.problems.append('macaron.json has no "test" command; add one, e.g. ["{python}", "-m", "pytest", "-q", "tests"]')
+        report.problems.append(
+            'macaron.json has no "test" command; add one, e.g. ["{python}", "-m", "pytest", "-q", "tests"]'
+        )
         return
     output = result.stdout + "\n" + result.stderr
     summary = parse_pytest(output)
@@ -178,7 +196,9 @@ def _read_open(report: VerifyReport, found: dict) -> None:
         code = found.get("server_exit")
         last = (report.server_output.strip().splitlines() or [""])[-1]
         if code is not None:
-            problems.append(f"the server did not start: the run command exited with code {code}" + (f" ({last})" if last else ""))
+            problems.append(
+                f"the server did not start: the run command exited with code {code}" + (f" ({last})" if last else "")
+            )
         elif found.get("error"):
             problems.append(f"the app could not be checked: {found['error']}")
         else:
@@ -212,8 +232,10 @@ FONTS_FIX = "apt-get install fonts-noto-cjk fonts-noto-color-emoji"
 
 def missing_fonts_problem(glyphs: list[str]) -> str:
     shown = ", ".join(glyphs[:8]) + (", …" if len(glyphs) > 8 else "")
-    return (f"the page shows text no installed font can draw (empty boxes): {shown}; the fonts are "
-            f"missing on this machine, not in the app's code: {FONTS_FIX}")
+    return (
+        f"the page shows text no installed font can draw (empty boxes): {shown}; the fonts are "
+        f"missing on this machine, not in the app's code: {FONTS_FIX}"
+    )
 
 
 # ── environment and the app's private folder ─────────────────────────────────────────────
@@ -223,7 +245,9 @@ def _chromium(sandbox: Sandbox) -> str:
     if sandbox.name == "docker":
         return given or "/usr/bin/chromium"  # inside the image; nothing on this machine to check
     if importlib.util.find_spec("playwright") is None:
-        raise UserError("verifying apps needs Playwright for Python: pip install playwright (no browser download needed).")
+        raise UserError(
+            "verifying apps needs Playwright for Python: pip install playwright (no browser download needed)."
+        )
     for candidate in (given, "/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
         if candidate and os.access(candidate, os.X_OK):
             return candidate

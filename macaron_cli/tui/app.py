@@ -61,8 +61,16 @@ MACARON_THEME = Theme(
 )
 
 # (label, width); the memory column takes whatever width is left (None here).
-COLUMNS = (("", 1), ("memory", None), ("kind", 10), ("domain", 9), ("lang", 4), ("privacy", 10),
-           ("weight", 10), ("last used", 9))
+COLUMNS = (
+    ("", 1),
+    ("memory", None),
+    ("kind", 10),
+    ("domain", 9),
+    ("lang", 4),
+    ("privacy", 10),
+    ("weight", 10),
+    ("last used", 9),
+)
 SCORE_COLUMN = ("score", 5)
 CELL_PADDING = 1
 MIN_PREVIEW = 16
@@ -90,8 +98,14 @@ class MemoryBrowser(App):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, store: MemoryStore | None = None, *, open_store: Callable[[], MemoryStore] = MemoryStore.open,
-                 now: datetime | None = None, export_dir: Path | None = None):
+    def __init__(
+        self,
+        store: MemoryStore | None = None,
+        *,
+        open_store: Callable[[], MemoryStore] = MemoryStore.open,
+        now: datetime | None = None,
+        export_dir: Path | None = None,
+    ):
         """Without a `store`, the window opens at once and `open_store` runs in a worker: importing
         LanceDB alone takes longer than drawing the browser."""
         super().__init__()
@@ -197,8 +211,15 @@ class MemoryBrowser(App):
         self._load(self._request, self.filters, self.query_text, self.offset, keep_id, landing)
 
     @work(thread=True, exclusive=True, group="rows")
-    def _load(self, request: int, filters: view.Filters, query: str, offset: int, keep_id: str | None,
-              landing: tuple[str | None, int]) -> None:
+    def _load(
+        self,
+        request: int,
+        filters: view.Filters,
+        query: str,
+        offset: int,
+        keep_id: str | None,
+        landing: tuple[str | None, int],
+    ) -> None:
         worker = get_current_worker()
         with self._store_lock:
             if worker.is_cancelled:  # a newer request (the next key typed) came while this one waited
@@ -268,8 +289,13 @@ class MemoryBrowser(App):
             text = Text.assemble(("★ ", "bold #FF9AA2"), text)
         cells = [
             Text("●", style="bold #FF9AA2") if m.id in self.marked else "",
-            text, m.kind, m.domain, m.language, privacy_badge(m.privacy),
-            weight_bar(row.weight, unbounded=True), ago(m.last_used_at, self.now),
+            text,
+            m.kind,
+            m.domain,
+            m.language,
+            privacy_badge(m.privacy),
+            weight_bar(row.weight, unbounded=True),
+            ago(m.last_used_at, self.now),
         ]
         if row.hit is not None:
             cells.append(f"{row.hit.score:.3f}")
@@ -305,12 +331,16 @@ class MemoryBrowser(App):
             found = f"{page.total} match{'es' if page.total != 1 else ''}" if page.total else "no match"
             message = f"{found} for “{page.query}” · ranked as chat ranks them"
         elif page.total == 0:
-            message = "no memories" + (" under these filters" if self.filters.where() else " yet: `macaron chat` makes some")
+            message = "no memories" + (
+                " under these filters" if self.filters.where() else " yet: `macaron chat` makes some"
+            )
         else:
             last = page.offset + len(page.rows)
             pages = (page.total + view.PAGE_SIZE - 1) // view.PAGE_SIZE
-            message = (f"{page.offset + 1:,}–{last:,} of {page.total:,} · newest first"
-                       f" · page {page.offset // view.PAGE_SIZE + 1:,}/{pages:,}")
+            message = (
+                f"{page.offset + 1:,}–{last:,} of {page.total:,} · newest first"
+                f" · page {page.offset // view.PAGE_SIZE + 1:,}/{pages:,}"
+            )
         if self.marked:
             message += f" · {len(self.marked)} marked"
         self._set_status(message)
@@ -383,7 +413,9 @@ class MemoryBrowser(App):
             return value if isinstance(value, str) else None
 
         self.filters = view.Filters(
-            domain=chosen("#filter-domain"), kind=chosen("#filter-kind"), privacy=chosen("#filter-privacy"),
+            domain=chosen("#filter-domain"),
+            kind=chosen("#filter-kind"),
+            privacy=chosen("#filter-privacy"),
             pinned=self.query_one("#filter-pinned", Checkbox).value,
         )
         self.offset = 0
@@ -541,7 +573,9 @@ class MemoryBrowser(App):
             return
         self.call_from_thread(self._after_write, keep_id, message, clear_marks)
 
-    def _after_write(self, keep_id: str | None, message: str, clear_marks: bool, severity: SeverityLevel = "information") -> None:
+    def _after_write(
+        self, keep_id: str | None, message: str, clear_marks: bool, severity: SeverityLevel = "information"
+    ) -> None:
         if clear_marks:
             self.marked.clear()
         self.notify(message, severity=severity, markup=False)

@@ -54,8 +54,15 @@ class DetailPane(ScrollView):
         self._drawn_size = Size(0, 0)
         self._shown: tuple | None = None  # what show() was last given
 
-    def show(self, memory: Memory | None, *, hit: Hit | None = None, weight: float = 0.0,
-             now: datetime, versions: tuple[list[Memory], list[Memory]] | None = None) -> None:
+    def show(
+        self,
+        memory: Memory | None,
+        *,
+        hit: Hit | None = None,
+        weight: float = 0.0,
+        now: datetime,
+        versions: tuple[list[Memory], list[Memory]] | None = None,
+    ) -> None:
         shown = (memory, hit, weight, now, versions)
         if shown == self._shown:  # e.g. a key that adds no word search knows: nothing to redraw
             return
@@ -103,11 +110,21 @@ def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, ver
     head.append(f"  {memory.kind} · {memory.domain} · {memory.language}", style="bold")
     if memory.pinned:
         head.append("  ★ pinned", style="bold #FF9AA2")
-    left: list[RenderableType] = [head, Text(PRIVACY_MEANING.get(memory.privacy, ""), style="italic #9a9aae"), Text(""), Text(memory.text)]
+    left: list[RenderableType] = [
+        head,
+        Text(PRIVACY_MEANING.get(memory.privacy, ""), style="italic #9a9aae"),
+        Text(""),
+        Text(memory.text),
+    ]
     if hit is not None:
         left += [Text(""), _heading("Why this result"), _why(hit)]
-    right: list[RenderableType] = [_heading("Details"), _metadata(memory, weight, now), Text(""), _heading("Versions"),
-             _versions(memory, versions)]
+    right: list[RenderableType] = [
+        _heading("Details"),
+        _metadata(memory, weight, now),
+        Text(""),
+        _heading("Versions"),
+        _versions(memory, versions),
+    ]
     layout = Table.grid(padding=(0, 3), expand=True)
     # Halves by ratio; width=1 is the least width Rich gives a column anyway, and saying so
     # spares it measuring both halves (every nested table in them) before drawing them.

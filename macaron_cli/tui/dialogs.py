@@ -82,10 +82,13 @@ class PrivacyDialog(ModalScreen[str | None]):
         with Vertical(classes="dialog", id="privacy-dialog"):
             what = "this memory" if self.count == 1 else f"{self.count} marked memories"
             yield Label(f"Who may see {what}?", classes="dialog-title", markup=False)
-            yield OptionList(*[
-                Option(f"{i}  {level:<9} {PRIVACY_MEANING[level]}", id=level)
-                for i, level in enumerate(PRIVACY_LEVELS, 1)
-            ], id="privacy-options")
+            yield OptionList(
+                *[
+                    Option(f"{i}  {level:<9} {PRIVACY_MEANING[level]}", id=level)
+                    for i, level in enumerate(PRIVACY_LEVELS, 1)
+                ],
+                id="privacy-options",
+            )
             yield Label("enter choose · 1–4 · esc cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -101,8 +101,9 @@ class MemoryTable(ScrollView, can_focus=True):
         def control(self) -> MemoryTable:
             return self.table
 
-    def __init__(self, *, cell_padding: int = 1, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, *, cell_padding: int = 1, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.cell_padding = cell_padding
         self._labels: list[Text] = []

@@ -26,17 +26,22 @@ class Filters:
 
     def where(self) -> str | None:
         """The same filters as a LanceDB SQL condition (None when nothing is filtered)."""
-        parts = [_equals(name, value) for name, value in
-                 (("domain", self.domain), ("kind", self.kind), ("privacy", self.privacy)) if value]
+        parts = [
+            _equals(name, value)
+            for name, value in (("domain", self.domain), ("kind", self.kind), ("privacy", self.privacy))
+            if value
+        ]
         if self.pinned:
             parts.append("pinned = true")
         return " AND ".join(parts) or None
 
     def admits(self, memory: Memory) -> bool:
-        return ((not self.domain or memory.domain == self.domain)
-                and (not self.kind or memory.kind == self.kind)
-                and (not self.privacy or memory.privacy == self.privacy)
-                and (not self.pinned or memory.pinned))
+        return (
+            (not self.domain or memory.domain == self.domain)
+            and (not self.kind or memory.kind == self.kind)
+            and (not self.privacy or memory.privacy == self.privacy)
+            and (not self.pinned or memory.pinned)
+        )
 
 
 @dataclass
@@ -61,14 +66,16 @@ class Page:
         return bool(self.query)
 
 
-def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
-         now: datetime | None = None) -> Page:
+def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0, now: datetime | None = None) -> Page:
     """Search when there is a query (the retrieval chat uses), else one page newest first."""
     query = query.strip()
     if query:
         narrowed = filters.domain or filters.kind or filters.pinned
-        hits = store.search(query, k=_FILTERED_SEARCH_K if narrowed else SEARCH_K,
-                            privacy=[filters.privacy] if filters.privacy else None)
+        hits = store.search(
+            query,
+            k=_FILTERED_SEARCH_K if narrowed else SEARCH_K,
+            privacy=[filters.privacy] if filters.privacy else None,
+        )
         rows = [Row(h.memory, h) for h in hits if filters.admits(h.memory)][:SEARCH_K]
         total = len(rows)
     else:
@@ -81,7 +88,9 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
         row.weight = store.weight(row.memory, now)
     # A memory that neither replaced one nor was replaced has no other versions: known now,
     # so the detail pane needs no query for most rows.
-    alone: dict[str, tuple] = {row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None}
+    alone: dict[str, tuple] = {
+        row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None
+    }
     return Page(rows, total, offset if not query else 0, query, replaced, alone)
 
 

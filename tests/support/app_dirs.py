@@ -45,7 +45,8 @@ def repo_state(path: Path) -> dict:
     index = Path(git(path, "rev-parse", "--absolute-git-dir").strip()) / "index"
     return {
         "refs": git(path, "for-each-ref", "--format=%(refname) %(objectname)"),
-        "head": git(path, "rev-parse", "--symbolic-full-name", "HEAD", check=False) + git(path, "rev-parse", "HEAD", check=False),
+        "head": git(path, "rev-parse", "--symbolic-full-name", "HEAD", check=False)
+        + git(path, "rev-parse", "HEAD", check=False),
         "index": hashlib.sha256(index.read_bytes()).hexdigest() if index.exists() else None,
         "files": tree_files(path, skip=(".git",)),
     }

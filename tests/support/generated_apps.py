@@ -38,7 +38,9 @@ def generated_apps() -> dict[str, dict[str, str]]:
                 app = scaffold(template, brief, f"{template.name}-{key}", Path(work))
                 out[f"{template.name}/{key}"] = {
                     path.relative_to(app).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-                    for path in sorted(app.rglob("*")) if path.is_file()}
+                    for path in sorted(app.rglob("*"))
+                    if path.is_file()
+                }
     return out
 
 
@@ -46,8 +48,11 @@ def differences(expected: dict, actual: dict) -> list[str]:
     lines = []
     for app in sorted(set(expected) | set(actual)):
         want, got = expected.get(app, {}), actual.get(app, {})
-        lines += [f"{app}: {rel} " + ("missing" if rel not in got else "unexpected" if rel not in want else "differs")
-                  for rel in sorted(set(want) | set(got)) if want.get(rel) != got.get(rel)]
+        lines += [
+            f"{app}: {rel} " + ("missing" if rel not in got else "unexpected" if rel not in want else "differs")
+            for rel in sorted(set(want) | set(got))
+            if want.get(rel) != got.get(rel)
+        ]
     return lines
 
 

@@ -117,7 +117,8 @@ def _content_text(content) -> str:
     if isinstance(content, list):
         return "\n".join(
             b.get("text", "") if b.get("type") == "text" else _content_text(b.get("content"))
-            for b in content if isinstance(b, dict)
+            for b in content
+            if isinstance(b, dict)
         )
     return ""
 
@@ -128,8 +129,9 @@ Responder = Callable[[Request], Reply]
 class ModelServer:
     """Run with `with ModelServer(responder) as server:`; `server.url` is the base URL."""
 
-    def __init__(self, responder: Responder | list[Reply] | None = None, model: str = "scripted-model",
-                 host: str = "127.0.0.1"):
+    def __init__(
+        self, responder: Responder | list[Reply] | None = None, model: str = "scripted-model", host: str = "127.0.0.1"
+    ):
         if isinstance(responder, list):
             responder = sequence(responder)
         self.responder = responder or (lambda req: Reply.text("Hello from the scripted model."))
@@ -183,7 +185,9 @@ class ModelServer:
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
-                    self._json(200, {"object": "list", "data": [{"id": server.model, "object": "model", "type": "model"}]})
+                    self._json(
+                        200, {"object": "list", "data": [{"id": server.model, "object": "model", "type": "model"}]}
+                    )
                 else:
                     self._json(200, {"ok": True})
 
@@ -205,8 +209,14 @@ class ModelServer:
                 stream = bool(body.get("stream"))
                 model = body.get("model", server.model)
                 if api == "anthropic":
-                    return self._anthropic_stream(reply, model) if stream else self._json(200, _anthropic_message(reply, model))
-                return self._openai_stream(reply, model) if stream else self._json(200, _openai_completion(reply, model))
+                    return (
+                        self._anthropic_stream(reply, model)
+                        if stream
+                        else self._json(200, _anthropic_message(reply, model))
+                    )
+                return (
+                    self._openai_stream(reply, model) if stream else self._json(200, _openai_completion(reply, model))
+                )
 
             # ── plumbing ──
             def _json(self, status, obj):
@@ -259,12 +269,19 @@ def _stop_reason(reply: Reply) -> str:
 
 def _anthropic_message(reply: Reply, model: str) -> dict:
     content = [
-        {"type": "text", "text": b.text} if isinstance(b, Text) else {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
+        {"type": "text", "text": b.text}
+        if isinstance(b, Text)
+        else {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
         for b in reply.blocks
     ]
     return {
-        "id": "msg_" + uuid.uuid4().hex[:20], "type": "message", "role": "assistant", "model": model,
-        "content": content, "stop_reason": _stop_reason(reply), "stop_sequence": None,
+        "id": "msg_" + uuid.uuid4().hex[:20],
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": _stop_reason(reply),
+        "stop_sequence": None,
         "usage": {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
     }
 
@@ -275,19 +292,56 @@ def _chunks(text: str, size: int = 24):
 
 def _anthropic_events(reply: Reply, model: str):
     msg = _anthropic_message(reply, model)
-    start = {**msg, "content": [], "stop_reason": None, "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1}}
+    start = {
+        **msg,
+        "content": [],
+        "stop_reason": None,
+        "usage": {"input_tokens": reply.input_tokens, "output_tokens": 1},
+    }
     yield "message_start", {"type": "message_start", "message": start}, 0
     for i, b in enumerate(reply.blocks):
         if isinstance(b, Text):
-            yield "content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}, 0
+            yield (
+                "content_block_start",
+                {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}},
+                0,
+            )
             for piece in _chunks(b.text):
-                yield "content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": piece}}, reply.chunk_delay
+                yield (
+                    "content_block_delta",
+                    {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": piece}},
+                    reply.chunk_delay,
+                )
         else:
-            yield "content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "tool_use", "id": b.id, "name": b.name, "input": {}}}, 0
+            yield (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": i,
+                    "content_block": {"type": "tool_use", "id": b.id, "name": b.name, "input": {}},
+                },
+                0,
+            )
             for piece in _chunks(json.dumps(b.input), 64):
-                yield "content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "input_json_delta", "partial_json": piece}}, 0
+                yield (
+                    "content_block_delta",
+                    {
+                        "type": "content_block_delta",
+                        "index": i,
+                        "delta": {"type": "input_json_delta", "partial_json": piece},
+                    },
+                    0,
+                )
         yield "content_block_stop", {"type": "content_block_stop", "index": i}, 0
-    yield "message_delta", {"type": "message_delta", "delta": {"stop_reason": _stop_reason(reply), "stop_sequence": None}, "usage": {"output_tokens": reply.output_tokens}}, 0
+    yield (
+        "message_delta",
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": _stop_reason(reply), "stop_sequence": None},
+            "usage": {"output_tokens": reply.output_tokens},
+        },
+        0,
+    )
     yield "message_stop", {"type": "message_stop"}, 0
 
 
@@ -295,16 +349,23 @@ def _openai_completion(reply: Reply, model: str) -> dict:
     text = "".join(b.text for b in reply.blocks if isinstance(b, Text))
     calls = [
         {"id": b.id, "type": "function", "function": {"name": b.name, "arguments": json.dumps(b.input)}}
-        for b in reply.blocks if isinstance(b, ToolUse)
+        for b in reply.blocks
+        if isinstance(b, ToolUse)
     ]
     message = {"role": "assistant", "content": text or None}
     if calls:
         message["tool_calls"] = calls
     return {
-        "id": "chatcmpl-" + uuid.uuid4().hex[:20], "object": "chat.completion", "created": int(time.time()), "model": model,
+        "id": "chatcmpl-" + uuid.uuid4().hex[:20],
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
         "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
-        "usage": {"prompt_tokens": reply.input_tokens, "completion_tokens": reply.output_tokens,
-                  "total_tokens": reply.input_tokens + reply.output_tokens},
+        "usage": {
+            "prompt_tokens": reply.input_tokens,
+            "completion_tokens": reply.output_tokens,
+            "total_tokens": reply.input_tokens + reply.output_tokens,
+        },
     }
 
 
@@ -312,8 +373,13 @@ def _openai_events(reply: Reply, model: str):
     cid, created = "chatcmpl-" + uuid.uuid4().hex[:20], int(time.time())
 
     def chunk(delta, finish=None, usage=None):
-        c = {"id": cid, "object": "chat.completion.chunk", "created": created, "model": model,
-             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        c = {
+            "id": cid,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
         if usage:
             c["usage"] = usage
         return c
@@ -325,11 +391,28 @@ def _openai_events(reply: Reply, model: str):
             for piece in _chunks(b.text):
                 yield None, chunk({"content": piece}), reply.chunk_delay
         else:
-            yield None, chunk({"tool_calls": [{"index": calls, "id": b.id, "type": "function",
-                                               "function": {"name": b.name, "arguments": json.dumps(b.input)}}]}), 0
+            yield (
+                None,
+                chunk(
+                    {
+                        "tool_calls": [
+                            {
+                                "index": calls,
+                                "id": b.id,
+                                "type": "function",
+                                "function": {"name": b.name, "arguments": json.dumps(b.input)},
+                            }
+                        ]
+                    }
+                ),
+                0,
+            )
             calls += 1
-    usage = {"prompt_tokens": reply.input_tokens, "completion_tokens": reply.output_tokens,
-             "total_tokens": reply.input_tokens + reply.output_tokens}
+    usage = {
+        "prompt_tokens": reply.input_tokens,
+        "completion_tokens": reply.output_tokens,
+        "total_tokens": reply.input_tokens + reply.output_tokens,
+    }
     yield None, chunk({}, "tool_calls" if calls else "stop", usage), 0
     yield None, "[DONE]", 0
 

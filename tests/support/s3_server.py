@@ -35,14 +35,19 @@ class S3Server:
 
     def env(self) -> dict[str, str]:
         """The standard AWS environment that points a client at this server."""
-        return {"AWS_ENDPOINT_URL": self.endpoint, "AWS_REGION": REGION,
-                "AWS_ACCESS_KEY_ID": KEY, "AWS_SECRET_ACCESS_KEY": KEY}
+        return {
+            "AWS_ENDPOINT_URL": self.endpoint,
+            "AWS_REGION": REGION,
+            "AWS_ACCESS_KEY_ID": KEY,
+            "AWS_SECRET_ACCESS_KEY": KEY,
+        }
 
     def client(self):
         import boto3
 
-        return boto3.client("s3", endpoint_url=self.endpoint, region_name=REGION,
-                            aws_access_key_id=KEY, aws_secret_access_key=KEY)
+        return boto3.client(
+            "s3", endpoint_url=self.endpoint, region_name=REGION, aws_access_key_id=KEY, aws_secret_access_key=KEY
+        )
 
     def new_bucket(self) -> str:
         name = "memory-" + uuid.uuid4().hex[:12]

@@ -51,34 +51,58 @@ def _turns_since(req, mark: str) -> int:
 
 
 def agent(subagent_type: str, prompt: str) -> Reply:
-    return Reply.tool("Agent", {"description": f"{subagent_type} work", "prompt": prompt,
-                                "subagent_type": subagent_type, "run_in_background": False})
+    return Reply.tool(
+        "Agent",
+        {
+            "description": f"{subagent_type} work",
+            "prompt": prompt,
+            "subagent_type": subagent_type,
+            "run_in_background": False,
+        },
+    )
 
 
 def build_and_fix(outside: str | None = None) -> callable:
     """The scripted session; with `outside` (a folder outside the app), the main agent
     first tries to write there, by the Write tool and by the shell (both must be refused)."""
-    forbidden = [Reply.tool("Write", {"file_path": f"{outside}/stolen.txt", "content": "x"}),
-                 Reply.tool("Bash", {"command": f"echo x > {outside}/shell.txt && rm -rf {outside}"})] if outside else []
+    forbidden = (
+        [
+            Reply.tool("Write", {"file_path": f"{outside}/stolen.txt", "content": "x"}),
+            Reply.tool("Bash", {"command": f"echo x > {outside}/shell.txt && rm -rf {outside}"}),
+        ]
+        if outside
+        else []
+    )
 
     def responder(req) -> Reply:
         first = _first_user_text(req)
         n = req.assistant_turns()
         if FRONTEND_TASK in first:
-            return [Reply.tool("Write", {"file_path": NOTE_FILE, "content": "Made for you by macaron.\n"}),
-                    Reply.text("Frontend done.")][min(n, 1)]
+            return [
+                Reply.tool("Write", {"file_path": NOTE_FILE, "content": "Made for you by macaron.\n"}),
+                Reply.text("Frontend done."),
+            ][min(n, 1)]
         if BACKEND_FIX_TASK in first:
-            return [Reply.tool("Read", {"file_path": TEST_FILE}),
-                    Reply.tool("Write", {"file_path": TEST_FILE, "content": PASSING_TEST}),
-                    Reply.text("Backend fix done.")][min(n, 2)]
+            return [
+                Reply.tool("Read", {"file_path": TEST_FILE}),
+                Reply.tool("Write", {"file_path": TEST_FILE, "content": PASSING_TEST}),
+                Reply.text("Backend fix done."),
+            ][min(n, 2)]
         if BACKEND_TASK in first:
-            return [Reply.tool("Write", {"file_path": TEST_FILE, "content": FAILING_TEST}),
-                    Reply.text("Backend done.")][min(n, 1)]
+            return [
+                Reply.tool("Write", {"file_path": TEST_FILE, "content": FAILING_TEST}),
+                Reply.text("Backend done."),
+            ][min(n, 1)]
         if FIX_PROMPT_MARK in req.raw:
             k = _turns_since(req, FIX_PROMPT_MARK)
             return agent("backend", BACKEND_FIX_TASK) if k == 0 else Reply.text("Fixed.")
-        steps = [*forbidden, Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}), agent("frontend", FRONTEND_TASK),
-                 agent("backend", BACKEND_TASK), Reply.text("Built.")]
+        steps = [
+            *forbidden,
+            Reply.tool(MEMORY_TOOL, {"query": MEMORY_QUERY}),
+            agent("frontend", FRONTEND_TASK),
+            agent("backend", BACKEND_TASK),
+            Reply.text("Built."),
+        ]
         return steps[min(n, len(steps) - 1)]
 
     return responder
