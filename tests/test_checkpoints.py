@@ -220,6 +220,15 @@ def test_refuses_outside_a_macaron_app(tmp_path):
         AppRepo.open(tmp_path / "missing")
 
 
+def test_a_bare_git_repo_is_refused_in_one_line(tmp_path):
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "macaron.json").write_text("{}")
+    subprocess.run(["git", "init", "-q", "--bare", str(app / ".git")], check=True)
+    with pytest.raises(UserError, match="is a bare git repo"):
+        AppRepo.open(app)
+
+
 def test_refuses_unknown_checkpoints_and_bad_steps(app):
     repo = _two_checkpoints(app)
     write(app, "app.py", "dirty\n")
