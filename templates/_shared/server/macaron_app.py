@@ -18,9 +18,9 @@ import os
 import re
 import sqlite3
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse

@@ -67,7 +67,6 @@ def settings(config_file):
 @pytest.fixture
 def client(data_dir, config_file):
     from fastapi.testclient import TestClient
-
     from server.main import app
 
     with TestClient(app) as test_client:

@@ -43,7 +43,8 @@ def unprocessable(error: ValueError) -> HTTPException:
 
 
 def saved_json(row) -> dict:
-    item = {key: row[key] for key in ("id", "kind", "value", "from_unit", "to_unit", "expression", "result", "created_at")}
+    columns = ("id", "kind", "value", "from_unit", "to_unit", "expression", "result", "created_at")
+    item = {key: row[key] for key in columns}
     if row["kind"] == "convert":
         item["from_symbol"], item["to_symbol"] = units.symbol(row["from_unit"]), units.symbol(row["to_unit"])
     return item
@@ -70,7 +71,8 @@ def convert(value: float, from_unit: str, to_unit: str) -> dict:
 def save(conn, **fields) -> dict:
     fields["created_at"] = dt.datetime.now().isoformat(timespec="seconds")
     names = ", ".join(fields)
-    cursor = conn.execute(f"INSERT INTO saved ({names}) VALUES ({', '.join('?' * len(fields))})", tuple(fields.values()))
+    marks = ", ".join("?" * len(fields))
+    cursor = conn.execute(f"INSERT INTO saved ({names}) VALUES ({marks})", tuple(fields.values()))
     return saved_json(conn.execute("SELECT * FROM saved WHERE id = ?", (cursor.lastrowid,)).fetchone())
 
 

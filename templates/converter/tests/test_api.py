@@ -38,7 +38,9 @@ def test_the_catalogue_follows_the_persons_settings(client, settings):
     assert catalogue["temperature"]["from"] == "fahrenheit"
 
 
-@pytest.mark.parametrize(("expression", "result"), [("12 × (3 + 4)", 84), ("7 ÷ 2", 3.5), ("2^10", 1024), ("-3 + 1", -2)])
+@pytest.mark.parametrize(
+    ("expression", "result"), [("12 × (3 + 4)", 84), ("7 ÷ 2", 3.5), ("2^10", 1024), ("-3 + 1", -2)]
+)
 def test_the_calculator_does_arithmetic(client, expression, result):
     assert client.post("/api/calculations", json={"expression": expression}).json()["result"] == result
 

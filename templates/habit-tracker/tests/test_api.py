@@ -2,7 +2,6 @@
 
 import pytest
 
-
 # The template's own habits: the person's app may track other things (make fits config/app.json
 # to the idea), and these tests are about how the tracker behaves, not what it tracks.
 STARTER_HABITS = [
@@ -37,7 +36,6 @@ def test_logged_amounts_add_up_per_habit_and_day(client):
 def test_entries_survive_a_restart(client, data_dir):
     log(client)
     from fastapi.testclient import TestClient
-
     from server.main import app
 
     with TestClient(app) as again:

@@ -2,7 +2,6 @@
 
 import pytest
 
-
 # The template's own habits: the person's app may track other things (make fits config/app.json
 # to the idea), and these tests are about how the tracker behaves, not what it tracks.
 STARTER_HABITS = [
