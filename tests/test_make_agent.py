@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import scripted_make as script
+from tests.support.addresses import non_loopback_address
 from tests.support.model_server import ModelServer
 
 pytestmark = pytest.mark.slow
@@ -18,20 +19,7 @@ def _env(server) -> dict:
     return {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"}
 
 
-def _non_loopback_address() -> str | None:
-    """One of this machine's own addresses that is not loopback (no packet is sent)."""
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
-            address = s.getsockname()[0]
-        except OSError:
-            return None
-    return None if address.startswith("127.") else address
-
-
-CLOUD_HOST = _non_loopback_address()
+CLOUD_HOST = non_loopback_address()
 
 
 @pytest.mark.skipif(CLOUD_HOST is None, reason="needs a non-loopback address to stand for a cloud endpoint")

@@ -11,7 +11,6 @@ another address is the cloud. A secret memory reaches no model, trusted or not.
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from macaron_cli import config, privacy
 from macaron_cli.config import Settings
 from macaron_cli.memory import MemoryStore
 from tests.friend_support import EXTRACT_MARK, SUMMARY_MARK, is_chat
+from tests.support.addresses import non_loopback_address
 from tests.support.model_server import ModelServer, Reply
 
 PERSONAL = "I drink my water from a 500 ml bottle at my desk"
@@ -38,18 +38,7 @@ def _remember() -> MemoryStore:
     return store
 
 
-def _non_loopback_address() -> str | None:
-    """One of this machine's own addresses that is not loopback (no packet is sent)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
-            address = s.getsockname()[0]
-        except OSError:
-            return None
-    return None if address.startswith("127.") else address
-
-
-OTHER_HOST = _non_loopback_address()
+OTHER_HOST = non_loopback_address()
 
 
 def _assert_private_kept(text: str, trusted: bool, path: str) -> None:
