@@ -101,6 +101,11 @@ def m003_dates_and_episode_context(db) -> None:
     _rewrite(db)
 
 
+def m004_tagalog_roots(db) -> None:
+    """Index the root of each conjugated Tagalog word beside it (memory/tagalog.py)."""
+    _rewrite(db)
+
+
 def _rewrite(db) -> None:
     """Rewrite every row in the latest schema, recomputing what is derived (search_text)."""
     from macaron_cli.memory.text import index_text
@@ -114,7 +119,10 @@ def _rewrite(db) -> None:
         row.setdefault("context", None)
         row.setdefault("context_id", None)
         row["search_text"] = index_text(
-            row["text"], when=row.get("event_at") or row.get("created_at"), context=row["context"]
+            row["text"],
+            when=row.get("event_at") or row.get("created_at"),
+            context=row["context"],
+            language=row.get("language"),
         )
     db.create_table(TABLE, data=rows or None, schema=memory_schema(vector), mode="overwrite")
 
@@ -123,6 +131,7 @@ MIGRATIONS: list[tuple[str, Callable]] = [
     ("001_memories_table", m001_memories_table),
     ("002_plain_text_and_vector", m002_plain_text_and_vector),
     ("003_dates_and_episode_context", m003_dates_and_episode_context),
+    ("004_tagalog_roots", m004_tagalog_roots),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -87,7 +87,9 @@ def _row(memory: Memory, vector=None, context: Memory | None = None) -> dict:
     row["meta"] = json.dumps(memory.meta, ensure_ascii=False)
     row["context"] = context.text if context else None
     row["context_id"] = context.id if context else None
-    row["search_text"] = index_text(memory.text, when=memory.event_at or memory.created_at, context=row["context"])
+    row["search_text"] = index_text(
+        memory.text, when=memory.event_at or memory.created_at, context=row["context"], language=memory.language
+    )
     row["vector"] = vector
     return row
 

@@ -27,10 +27,11 @@ def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
 
 
-def search_form(text: str) -> str:
+def search_form(text: str, language: str | None = None) -> str:
     """The form of `text` that goes into the full-text index: CJK runs become their
     bigrams plus their single characters (so a one-character query such as 猫 or 茶 finds
-    them too)."""
+    them too); Tagalog text (by `language`, or else by its words) gains the root of each
+    conjugated word (sumasayaw sayaw), so any form of the verb finds it."""
     text = unicodedata.normalize("NFKC", text)
 
     def grams(m: re.Match) -> str:
@@ -38,14 +39,23 @@ def search_form(text: str) -> str:
         singles = list(run) if len(run) > 1 else []
         return " " + " ".join(_bigrams(run) + singles) + " "
 
-    return _CJK_RUN.sub(grams, text)
+    return _with_roots(_CJK_RUN.sub(grams, text), language)
 
 
-def query_form(text: str) -> str:
+def query_form(text: str, language: str | None = None) -> str:
     """The form of a query: bigrams only for runs of two or more characters, which are
-    far more specific than single characters."""
+    far more specific than single characters; Tagalog roots as in search_form."""
     text = unicodedata.normalize("NFKC", text)
-    return _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
+    return _with_roots(_CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text), language)
+
+
+def _with_roots(text: str, language: str | None) -> str:
+    # English is never stemmed this way: magnet, summer and Kinabalu keep their letters.
+    if language == "tl" or detect_language(text) == "tl":
+        from macaron_cli.memory.tagalog import with_roots
+
+        return with_roots(text)
+    return text
 
 
 _MONTHS = (
@@ -75,13 +85,38 @@ def date_words(iso: str | None) -> str:
     return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
 
 
-def index_text(text: str, *, when: str | None = None, context: str | None = None) -> str:
-    """Everything the full-text index sees for one memory."""
-    return " ".join(part for part in (date_words(when), search_form(text), search_form(context or "")) if part)
+def index_text(text: str, *, when: str | None = None, context: str | None = None, language: str | None = None) -> str:
+    """Everything the full-text index sees for one memory (`language`: the memory's own)."""
+    return " ".join(
+        part for part in (date_words(when), search_form(text, language), search_form(context or "")) if part
+    )
 
 
 def has_cjk(text: str) -> bool:
     return bool(_CJK_RUN.search(text))
+
+
+# Tagalog's small words. Those that English text never uses count fully; those that
+# English has too, as words or names (may, na, ka, pa, ito, lang, kung), count half,
+# so "May I ask Ka Na?" stays English.
+_TL_WORDS = frozenset(
+    """
+    ng mga ako akong ikaw siya kami tayo kayo sila niya nila namin natin ninyo akin
+    amin atin kanya kanila kong mong niyang naming nating ating aming kanilang iyan iyon
+    dito diyan doon ano anong saan nasaan kailan sino paano bakit ilang magkano hindi huwag
+    wala walang mayroon meron naman lamang kasi kaya tuwing bawat lahat nasa yung yun po
+    opo gusto talaga ngayon kahapon bukas isang nang kapag habang dahil sana pala rin daw
+    ang ko sa
+    """.split()
+)
+_TL_SHARED = frozenset("na ka mo pa may si ni kay ito lang din kung ilan para pero mas ba ay".split())
+_EN_WORDS = frozenset(
+    """
+    the a an is are was were be been i you he she we they it me my your our his her their
+    this that these those what where when who how why which do does did have has had of
+    and in on for with from to will would can could about there not but or if so just
+    """.split()
+)
 
 
 def detect_language(text: str) -> str:
@@ -93,6 +128,7 @@ def detect_language(text: str) -> str:
     if re.search(r"[\u4e00-\u9fff]", text):
         return "zh"
     words = set(re.findall(r"[a-zñ]+", text.lower()))
-    if len(words & {"ang", "ng", "mga", "ako", "ko", "sa", "ay", "kasi", "siya", "hindi", "gusto", "po"}) >= 2:
+    tagalog = len(words & _TL_WORDS) + 0.5 * len(words & _TL_SHARED)
+    if tagalog >= 1.5 and tagalog > len(words & _EN_WORDS):
         return "tl"
     return "en"
