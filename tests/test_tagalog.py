@@ -36,6 +36,7 @@ ROOTS = [
 KEPT = [
     "magnet",
     "summer",
+    "finish",  # f is no Tagalog consonant: not f-in-ish
     "paborito",
     "pamilya",
     "lalaki",

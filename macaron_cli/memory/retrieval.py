@@ -134,7 +134,7 @@ def search(
 
     extra = expand_query(query) if expand else []
     # The word searches run on LanceDB's threads while this one embeds the query.
-    words = _fulltext(store, query, depth, where, columns, language)
+    words = _fulltext(store, query, depth, where, columns)
     expansion = _fulltext(store, " ".join(extra), depth, where, columns) if extra else None
     if use_vectors:
         from macaron_cli.memory import embeddings
@@ -175,11 +175,9 @@ def search(
 
 
 # ── candidates ──────────────────────────────────────────────────────────────────────────
-def _fulltext(
-    store: Store, text: str, depth: int, where: str | None, columns: list[str], language: str | None = None
-) -> Future | None:
+def _fulltext(store: Store, text: str, depth: int, where: str | None, columns: list[str]) -> Future | None:
     """The BM25 search, begun (None when the text has no words to search for)."""
-    terms = query_form(text, language).strip()
+    terms = query_form(text).strip()
     if not re.search(r"\w", terms):
         return None
     q = reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN).select([*columns, "_score"])

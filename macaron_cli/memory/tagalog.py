@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 VOWELS = frozenset("aeiou")
+_NATIVE_CONSONANTS = frozenset("bkdghlmnprstwy")
 
 # Never stemmed: the small words of the language (they carry no root), and common words
 # whose look-alike "root" is another word (lalaki "man" is not laki "big").
@@ -68,7 +69,7 @@ _PREFIXES = (
 _SHORT = {"ma": 4, "na": 4, "i": 4, "ipa": 4}
 # The prefixes that join a vowel-initial root without a hyphen (nakaupo, mangisda).
 _BEFORE_VOWEL = frozenset({"naka", "maka", "nakaka", "makaka", "mang", "nang", "pang"})
-_WORD = re.compile(r"[a-zñ]+(?:-[a-zñ]+)?", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)?")
 
 
 def _cv(s: str) -> bool:
@@ -98,7 +99,8 @@ def _uninfix(s: str) -> str:
     """sumayaw → sayaw, kinain → kain; umalis → alis, inubos → ubos."""
     if len(s) > 4 and s[:2] in ("um", "in") and s[2] in VOWELS and _long_enough(s[2:]):
         return s[2:]
-    if len(s) > 5 and s[0] not in VOWELS and s[1:3] in ("um", "in") and s[3] in VOWELS:
+    # Only after a consonant Tagalog has of its own: finish is not f-in-ish.
+    if len(s) > 5 and s[0] in _NATIVE_CONSONANTS and s[1:3] in ("um", "in") and s[3] in VOWELS:
         rest = s[0] + s[3:]
         if _long_enough(rest):
             return rest

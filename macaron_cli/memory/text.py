@@ -42,11 +42,12 @@ def search_form(text: str, language: str | None = None) -> str:
     return _with_roots(_CJK_RUN.sub(grams, text), language)
 
 
-def query_form(text: str, language: str | None = None) -> str:
+def query_form(text: str) -> str:
     """The form of a query: bigrams only for runs of two or more characters, which are
-    far more specific than single characters; Tagalog roots as in search_form."""
+    far more specific than single characters; Tagalog roots as in search_form, only where
+    the query's own words are Tagalog (so an English question is never stemmed)."""
     text = unicodedata.normalize("NFKC", text)
-    return _with_roots(_CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text), language)
+    return _with_roots(_CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text), None)
 
 
 def _with_roots(text: str, language: str | None) -> str:
