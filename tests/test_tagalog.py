@@ -52,6 +52,7 @@ KEPT = [
     "inom",
     "umaga",
     "pangako",  # not ako
+    "magkano",  # not kano
     "kain",
 ]
 

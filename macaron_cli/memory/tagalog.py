@@ -26,7 +26,7 @@ KEEP = frozenset(
     pero kung kapag habang dahil sana pala palagi mga isang iba ibang ilan ilang iyong ating
     aming kanilang kaniyang nasa mayroon meron wala walang hindi huwag kahit kailan kailangan
     paano bakit saan sino ano anong alin ilan tuwing bawat lahat marami kaunti mas masyado
-    talaga siguro baka halos kapwa pamilya pangalan magulang kapatid kaibigan lalaki babae
+    talaga siguro baka halos kapwa magkano pamilya pangalan magulang kapatid kaibigan lalaki babae
     kababayan kasama kasalanan panahon paaralan kanin kainan umaga hapon gabi
     """.split()
 )
