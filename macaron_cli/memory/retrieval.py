@@ -9,7 +9,9 @@
 2. Context: memories are rarely alone. A turn of a conversation next to a relevant turn,
    and a memory of a moment many relevant memories share, are likelier to matter too, so
    each gains a share of its neighbours' relevance (the turns beside the best few are
-   fetched when no retriever found them).
+   fetched when no retriever found them). A question that names one speaker of a
+   conversation is searched by meaning without the name, and the others' turns count less
+   (memory/speakers.py).
 3. Soft re-weighting: weight = reward0·e^(−λ·age) + verified + pinned (λ = config
    decay_per_day) becomes a bounded boost, so importance and time re-rank among
    relevant memories but can never lift a weak match over a clearly relevant one: an old
@@ -39,6 +41,7 @@ from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
+from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
 from macaron_cli.memory.text import detect_language, query_form, search_form
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
@@ -57,6 +60,7 @@ NEIGHBOUR = 0.4  # share of the best adjacent turn's relevance a turn gains
 NEIGHBOURS_OF = 5  # best candidates whose adjacent turns are fetched
 MOMENT = 0.3  # share of the mean relevance of the best MOMENT_PEERS memories of the same moment
 MOMENT_PEERS = 3
+OTHER_SPEAKER = 0.5  # of relevance a turn loses when the query names another speaker
 BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
 GATE = 0.10  # the most domain/language gating can take away (×0.90)
 GATE_TEMPERATURE = 0.5
@@ -136,12 +140,15 @@ def search(
     # The word searches run on LanceDB's threads while this one embeds the query.
     words = _fulltext(store, query, depth, where, columns)
     expansion = _fulltext(store, " ".join(extra), depth, where, columns) if extra else None
+    word_rows = _rows(words)
+    # The speakers the words found are those the query can name (memory/speakers.py).
+    speaker = named_speaker(query, {s for row in word_rows if (s := speaker_of(row["text"]))})
     if use_vectors:
         from macaron_cli.memory import embeddings
 
-        meaning = embeddings.embed([query])[0]
+        meaning = embeddings.embed([without_name(query, speaker) if speaker else query])[0]
         nearest = _nearest(store, meaning, depth, where, columns)
-    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, _rows(words))]
+    lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]
     if extra:
         lists.append(("expansion", EXPANSION_WEIGHT, _rows(expansion)))
     if use_vectors:
@@ -156,6 +163,8 @@ def search(
     _add_adjacent_turns(store, candidates, where, columns)
     _drop_superseded(store, candidates)
     _context_support(candidates)
+    if speaker:
+        _favour_speaker(candidates, speaker)
     contenders = _contenders(candidates, max(3 * k, k + 10) if mmr else k)
     now = now or datetime.now(UTC)
     lam = store.settings.decay_per_day
@@ -375,6 +384,16 @@ def _context_support(candidates: dict[str, Candidate]) -> None:
             if moment:
                 c.parts["moment"] = moment
                 c.relevance += MOMENT * moment
+
+
+def _favour_speaker(candidates: dict[str, Candidate], speaker: str) -> None:
+    """Turns said by others than the speaker the query names keep 1 − OTHER_SPEAKER of
+    their relevance (memories that are not turns of a conversation keep all of it)."""
+    for c in candidates.values():
+        said_by = speaker_of(c.row["text"])
+        if said_by is not None and said_by != speaker:
+            c.relevance *= 1.0 - OTHER_SPEAKER
+            c.parts["speaker"] = 1.0 - OTHER_SPEAKER
 
 
 def _drop_superseded(store: Store, candidates: dict[str, Candidate]) -> None:
