@@ -87,9 +87,11 @@ app.add_typer(feedback_app, name="feedback")
 _MAX_COUNT = 1_000_000_000
 
 
-def _run(func: Callable[..., object], /, **kwargs) -> int | None:
+def _run(func: Callable[..., object], /, *, finish_forgets: bool = True, **kwargs) -> int | None:
     """Call a command's implementation once its arguments are known to be text and
-    macaron's folders to be folders: a bad one is refused before anything is written."""
+    macaron's folders to be folders: a bad one is refused before anything is written.
+    A forget a crash cut short ends first, before any command can read what it removes
+    (`forget` itself finishes them, its own among them)."""
     from macaron_cli.errors import UserError, check_homes
 
     for name, value in kwargs.items():
@@ -99,6 +101,10 @@ def _run(func: Callable[..., object], /, **kwargs) -> int | None:
                 f"the {what} you gave is not valid UTF-8 text; type it again (or fix the terminal's encoding)."
             )
     check_homes()
+    if finish_forgets:
+        from macaron_cli.forgetting import finish_pending
+
+        finish_pending()
     result = func(**kwargs)
     return result if isinstance(result, int) else None
 
@@ -378,7 +384,7 @@ def memory_forget(memory_id: str = typer.Argument(..., metavar="ID")) -> int | N
     """Forget a memory for good (no trace left on disk)."""
     from macaron_cli import forgetting
 
-    return _run(forgetting.forget_command, memory_id=memory_id)
+    return _run(forgetting.forget_command, memory_id=memory_id, finish_forgets=False)
 
 
 @memory_app.command("pin")

@@ -202,3 +202,26 @@ def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_hom
 
     assert [m.text for m in MemoryStore.open().list(limit=None)] == ["Likes hiking on Sundays"]
     assert files_saying(macaron_home) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command", [("memory", "search", "kidney"), ("memory", "list"), ("memory", "export")], ids=" ".join
+)
+def test_a_forget_cut_short_is_finished_before_any_command_reads_memory(macaron, macaron_home, command):
+    store = MemoryStore.open()
+    fact = store.add(FACT, domain="health")
+    store.add("Likes hiking on Sundays")
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLER, fact.id, "journal"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert killed.returncode == -9, killed.stderr
+    assert MemoryStore.open().count() == 2  # killed before the store was touched
+
+    result = macaron(*command)
+
+    assert result.returncode == 0, result.stderr
+    assert WORD not in result.stdout
+    assert [m.text for m in MemoryStore.open().list(limit=None)] == ["Likes hiking on Sundays"]
+    assert not list((macaron_home / "forgetting").glob("*"))

@@ -17,9 +17,6 @@ def chat(model: str | None = None) -> int:
 
     chat_model = open_model(model)  # a bad --model fails here, before anything is written
     store = MemoryStore.open()
-    from macaron_cli.forgetting import finish_pending
-
-    finish_pending(store)  # a forget a crash cut short ends before anything is recalled
     out = console()
     persona = load_persona()
     first_time = persona is None

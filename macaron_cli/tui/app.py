@@ -26,7 +26,6 @@ from textual.widgets import Checkbox, Footer, Input, Select, Static
 from textual.worker import get_current_worker
 
 from macaron_cli.errors import UserError
-from macaron_cli.forgetting import finish_pending
 from macaron_cli.memory import Memory, MemoryStore
 from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS
 from macaron_cli.tui import view
@@ -166,7 +165,6 @@ class MemoryBrowser(App):
         gc.freeze()
         try:
             store = self._open_store()
-            finish_pending(store)  # a forget a crash cut short ends before anything is shown
         except UserError as exc:
             self.call_from_thread(self._cannot_open, str(exc))
             return
