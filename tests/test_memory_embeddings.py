@@ -77,8 +77,8 @@ ASKED = {
 }
 
 
-# Universal Sentence Encoder multilingual v3 learned 16 languages; Tagalog is not one of them.
-NOT_LEARNED = pytest.mark.xfail(strict=True, reason="the bundled model was not trained on Tagalog")
+# Universal Sentence Encoder multilingual v3 learned 16 languages; Tagalog is not one of them:
+# Tagalog reaches it, and English words, through the glossary (memory/tagalog.py).
 LANGUAGES = ["ja", "ko", "zh", "tl"]
 
 
@@ -92,7 +92,7 @@ def _store_of_every_language(path: Path) -> MemoryStore:
     return store
 
 
-@pytest.mark.parametrize("language", ["ja", "ko", "zh", pytest.param("tl", marks=NOT_LEARNED)])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_fact_told_in_any_language_is_found_by_a_question_in_english(tmp_path, language):
     found = [h.memory.id for h in _store_of_every_language(tmp_path / "memory").search(TOLD[language][1], k=3)]
     assert f"told-{language}" in found, found

@@ -133,12 +133,13 @@ def why_chosen(template: Template) -> str:
 def _similarities(idea: str, templates: list[Template]) -> list[float] | None:
     """Each template's closeness to the idea by meaning, or None without the model."""
     from macaron_cli.memory import embeddings
+    from macaron_cli.memory.text import meaning_form
 
     if not embeddings.available():
         return None
     try:
         vectors = _template_vectors(templates)
-        idea_vector = embeddings.embed([idea])[0]
+        idea_vector = embeddings.embed([meaning_form(idea)])[0]  # a Tagalog idea, with its English glosses
     except (ImportError, OSError, RuntimeError, ValueError):  # a broken model install: keywords still work
         return None
     return [float(max((v @ idea_vector for v in vecs), default=0.0)) for vecs in vectors]

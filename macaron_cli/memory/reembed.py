@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from macaron_cli.memory.locking import REEMBED_LOCK_NAME as LOCK_NAME
+from macaron_cli.memory.text import meaning_form
 
 # Memories per commit: a few hundred milliseconds of embedding, so a kill loses little.
 BATCH = 512
@@ -78,14 +79,15 @@ def run(store, on_progress: Callable[[int, int], None] | None = None) -> int | N
         total, done, batches, previous = pending(store), 0, 0, None
         field = store._table.schema.field("vector")
         while True:
-            rows = store._table.search().where("vector IS NULL").select(["id", "text"]).limit(BATCH).to_list()
+            columns = ["id", "text", "language"]
+            rows = store._table.search().where("vector IS NULL").select(columns).limit(BATCH).to_list()
             if not rows:
                 break
             ids = [r["id"] for r in rows]
             if ids == previous:  # nothing was written: never loop for ever
                 raise RuntimeError("re-embedding made no progress")
             previous = ids
-            vectors = embeddings.embed([r["text"] for r in rows])
+            vectors = embeddings.embed([meaning_form(r["text"], r["language"]) for r in rows])
             update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=field.type)})
             with store._writing():
                 if store.vector_model() != embeddings.model_info():

@@ -42,7 +42,7 @@ from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
-from macaron_cli.memory.text import detect_language, query_form, search_form
+from macaron_cli.memory.text import detect_language, meaning_form, query_form, search_form
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
 # Candidates per retriever, at least (more when k is large). Search by meaning needs deeper
@@ -147,7 +147,7 @@ def search(
     if use_vectors:
         from macaron_cli.memory import embeddings
 
-        meaning = embeddings.embed([without_name(query, speaker) if speaker else query])[0]
+        meaning = embeddings.embed([meaning_form(without_name(query, speaker) if speaker else query)])[0]
         nearest = _nearest(store, meaning, depth, where, columns)
         unrelated = embeddings.unrelated_below()
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]

@@ -106,8 +106,20 @@ def m004_tagalog_roots(db) -> None:
     _rewrite(db)
 
 
-def _rewrite(db) -> None:
-    """Rewrite every row in the latest schema, recomputing what is derived (search_text)."""
+def m005_tagalog_glossary(db) -> None:
+    """Index the English gloss of each Tagalog word beside it, and embed Tagalog memories
+    again with their glosses (memory/tagalog.py): their vectors are cleared here, and the
+    re-embedder fills them in as it does for a new model (search goes by words meanwhile)."""
+    from macaron_cli.memory.text import meaning_form
+
+    _rewrite(db, stale_vector=lambda row: meaning_form(row["text"], row.get("language")) != row["text"])
+
+
+def _rewrite(db, stale_vector: Callable[[dict], bool] | None = None) -> None:
+    """Rewrite every row in the latest schema, recomputing what is derived (search_text,
+    and no vector where `stale_vector` says the one stored no longer fits the text)."""
+    import pyarrow as pa
+
     from macaron_cli.memory.text import index_text
 
     table = db.open_table(TABLE).to_arrow()
@@ -116,6 +128,8 @@ def _rewrite(db) -> None:
     rows = table.to_pylist()
     for row in rows:
         row.setdefault("vector", None)
+        if stale_vector is not None and stale_vector(row):
+            row["vector"] = None
         row.setdefault("context", None)
         row.setdefault("context_id", None)
         row["search_text"] = index_text(
@@ -124,7 +138,11 @@ def _rewrite(db) -> None:
             context=row["context"],
             language=row.get("language"),
         )
-    db.create_table(TABLE, data=rows or None, schema=memory_schema(vector), mode="overwrite")
+    schema = memory_schema(vector)
+    # A row without a vector keeps a null (lance otherwise takes a mix of nulls and vectors
+    # for vectors of uneven length); Arrow has checked the length of every other one.
+    data = pa.Table.from_pylist(rows, schema=schema) if rows else None
+    db.create_table(TABLE, data=data, schema=schema, mode="overwrite", on_bad_vectors="null")
 
 
 MIGRATIONS: list[tuple[str, Callable]] = [
@@ -132,6 +150,7 @@ MIGRATIONS: list[tuple[str, Callable]] = [
     ("002_plain_text_and_vector", m002_plain_text_and_vector),
     ("003_dates_and_episode_context", m003_dates_and_episode_context),
     ("004_tagalog_roots", m004_tagalog_roots),
+    ("005_tagalog_glossary", m005_tagalog_glossary),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -43,7 +43,7 @@ from macaron_cli.memory.schema import (
     vector_field,
     vector_model,
 )
-from macaron_cli.memory.text import detect_language, index_text
+from macaron_cli.memory.text import detect_language, index_text, meaning_form
 
 BATCH = 2000
 # Below SMALL_STORE rows every write folds new rows into the indexes (quick at that size);
@@ -293,7 +293,8 @@ class MemoryStore:
 
         schema = self._schema()
         ours = self.vectors and vector_model(schema.field("vector")) == embeddings.model_info()
-        vectors = embeddings.embed([m.text for m in memories]) if ours else [None] * len(memories)
+        texts = [meaning_form(m.text, m.language) for m in memories]
+        vectors = embeddings.embed(texts) if ours else [None] * len(memories)
         contexts = contexts or [None] * len(memories)
         return pa.Table.from_pylist(
             [
@@ -423,7 +424,7 @@ class MemoryStore:
             for row in rows:
                 if row["id"] in rewrites:
                     memory = rewrites[row["id"]]
-                    vector = embeddings.embed([memory.text])[0] if self.vectors else None
+                    vector = embeddings.embed([meaning_form(memory.text, memory.language)])[0] if self.vectors else None
                     keeps_context = row.get("context") and row["id"] not in dependents
                     context = Memory(text=row["context"], id=row["context_id"]) if keeps_context else None
                     row.update(_row(memory, None if vector is None else [float(x) for x in vector], context))

@@ -8,10 +8,17 @@ token. The rules stay conservative for that reason: roots keep at least four let
 for a root that begins with a vowel, such as uwi), the short prefixes (ma-, na-, i-)
 are taken off only where a consonant-vowel root is left, and function words and a few
 common nouns that merely look affixed (lalaki, pangalan, magulang) are left alone.
+
+The multilingual model knows no Tagalog, and English words share no letters with it, so a
+glossary (tagalog_glossary.tsv, shipped in the package) gives the common content words a
+short English gloss: the search form carries them beside each word, and the text the model
+embeds ends with them (memory/text.py), which is how "When do I pay the rent?" finds
+"Nagbabayad ako ng upa" and a Tagalog question finds what was told in English.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 VOWELS = frozenset("aeiou")
@@ -163,12 +170,48 @@ def root(word: str) -> str:
     return w if len(stem) <= 3 and stem in KEEP else stem
 
 
+GLOSSARY = "tagalog_glossary.tsv"
+
+
+@functools.cache
+def glossary() -> dict[str, str]:
+    """Tagalog word or root → its English gloss, read once from the file shipped in the package."""
+    from importlib.resources import files
+
+    entries = {}
+    for line in files(__package__).joinpath(GLOSSARY).read_text(encoding="utf-8").splitlines():
+        word, tab, english = line.partition("\t")
+        if tab and not line.startswith("#"):
+            entries[word.strip().lower()] = " ".join(english.split())
+    return entries
+
+
+def gloss(word: str) -> str | None:
+    """The English of one Tagalog word: by the word itself, by its root, or by either without
+    the linker it carries before the next word (magandang → maganda, pinsang → pinsan)."""
+    table = glossary()
+    w = word.lower()
+    candidates = [w, root(w)]
+    if w.endswith("ng") and len(w) > 4 and w not in KEEP:
+        candidates += [w[:-2], root(w[:-2])] if w[-3] in VOWELS else []
+        candidates += [w[:-1], root(w[:-1])]
+    return next((table[c] for c in candidates if c in table), None)
+
+
+def glosses(text: str) -> list[str]:
+    """The English glosses of the words of `text`, each once, in the order they come."""
+    found = (gloss(m.group(0)) for m in _WORD.finditer(text))
+    return list(dict.fromkeys(g for g in found if g))
+
+
 def with_roots(text: str) -> str:
-    """`text` with the root of each Tagalog word that has one added after it."""
+    """`text` with the root and the English gloss of each Tagalog word that has one added after it."""
 
     def add(m: re.Match) -> str:
         word = m.group(0)
         stem = root(word)
-        return word if stem == word.lower() else f"{word} {stem}"
+        extra = [stem] if stem != word.lower() else []
+        english = gloss(word)
+        return " ".join([word, *extra, *([english] if english else [])])
 
     return _WORD.sub(add, text)

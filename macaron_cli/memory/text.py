@@ -31,7 +31,8 @@ def search_form(text: str, language: str | None = None) -> str:
     """The form of `text` that goes into the full-text index: CJK runs become their
     bigrams plus their single characters (so a one-character query such as 猫 or 茶 finds
     them too); Tagalog text (by `language`, or else by its words) gains the root of each
-    conjugated word (sumasayaw sayaw), so any form of the verb finds it."""
+    conjugated word and the English gloss of each word the glossary knows (sumasayaw sayaw
+    dance), so any form of the verb finds it, and so does an English question."""
     text = unicodedata.normalize("NFKC", text)
 
     def grams(m: re.Match) -> str:
@@ -44,19 +45,37 @@ def search_form(text: str, language: str | None = None) -> str:
 
 def query_form(text: str) -> str:
     """The form of a query: bigrams only for runs of two or more characters, which are
-    far more specific than single characters; Tagalog roots as in search_form, only where
-    the query's own words are Tagalog (so an English question is never stemmed)."""
+    far more specific than single characters; Tagalog roots and glosses as in search_form,
+    only where the query's own words are Tagalog (so an English question is never stemmed)."""
     text = unicodedata.normalize("NFKC", text)
     return _with_roots(_CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text), None)
 
 
 def _with_roots(text: str, language: str | None) -> str:
-    # English is never stemmed this way: magnet, summer and Kinabalu keep their letters.
-    if language == "tl" or detect_language(text) == "tl":
+    # English is never stemmed or glossed: magnet, summer and Kinabalu keep their letters.
+    if _is_tagalog(text, language):
         from macaron_cli.memory.tagalog import with_roots
 
         return with_roots(text)
     return text
+
+
+def _is_tagalog(text: str, language: str | None) -> bool:
+    return language == "tl" or detect_language(text) == "tl"
+
+
+def meaning_form(text: str, language: str | None = None) -> str:
+    """The form of a memory or a query that the model embeds (every caller of
+    embeddings.embed for memory uses it, so stored, re-embedded and query vectors agree).
+    The bundled model knows no Tagalog: Tagalog text (by `language`, or else by its words)
+    ends with the English glosses of its words, "Nagbabayad ako ng upa. (pay rent)"; any
+    other text is itself."""
+    if not _is_tagalog(text, language):
+        return text
+    from macaron_cli.memory.tagalog import glosses
+
+    english = glosses(text)
+    return f"{text} ({' '.join(english)})" if english else text
 
 
 _MONTHS = (
