@@ -61,7 +61,7 @@ def test_a_tagalog_fact_is_found_by_an_english_question_by_words_alone(tmp_path,
 @pytest.mark.parametrize("question, expected", ASKED_IN_TAGALOG)
 def test_an_english_fact_is_found_by_a_tagalog_question_by_words_alone(tmp_path, question, expected):
     found = [h.memory.id for h in _store(tmp_path / "memory").search(question, k=3)]
-    assert expected in found, found
+    assert found[:1] == [expected], found  # not a Tagalog memory that shares only ang, ng, ko
 
 
 @pytest.mark.embeddings
@@ -77,7 +77,7 @@ def test_a_tagalog_fact_is_found_by_meaning_where_no_word_or_gloss_matches(tmp_p
 def test_a_tagalog_question_finds_an_english_fact_with_vectors(tmp_path):
     store = _store(tmp_path / "memory")
     for question, expected in ASKED_IN_TAGALOG:
-        assert expected in [h.memory.id for h in store.search(question, k=3)], question
+        assert [h.memory.id for h in store.search(question, k=3)][:1] == [expected], question
 
 
 @pytest.mark.parametrize("text", [*ENGLISH, *ENGLISH_FACTS.values()])

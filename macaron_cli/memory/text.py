@@ -48,7 +48,27 @@ def query_form(text: str) -> str:
     far more specific than single characters; Tagalog roots and glosses as in search_form,
     only where the query's own words are Tagalog (so an English question is never stemmed)."""
     text = unicodedata.normalize("NFKC", text)
-    return _with_roots(_CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text), None)
+    text = _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
+    if not _is_tagalog(text, None):
+        return text
+    from macaron_cli.memory.tagalog import with_roots
+
+    return with_roots(_without_small_words(text))
+
+
+def _without_small_words(text: str) -> str:
+    """A Tagalog query without the small words of the language (ang, ng, ko, saan…): they are
+    its stop words, as the index drops English ones, and matched they only favour any Tagalog
+    memory over the English one that answers. Those with a gloss (bukas, gusto) stay."""
+    from macaron_cli.memory.tagalog import glossary
+
+    table = glossary()
+
+    def drop(m: re.Match) -> str:
+        word = m.group(0).lower()
+        return "" if word in _TL_SMALL and word not in table else m.group(0)
+
+    return " ".join(_LATIN_WORD.sub(drop, text).split())
 
 
 def _with_roots(text: str, language: str | None) -> str:
@@ -112,6 +132,9 @@ def index_text(text: str, *, when: str | None = None, context: str | None = None
     )
 
 
+_LATIN_WORD = re.compile(r"[A-Za-zñÑ]+")
+
+
 def has_cjk(text: str) -> bool:
     return bool(_CJK_RUN.search(text))
 
@@ -130,6 +153,7 @@ _TL_WORDS = frozenset(
     """.split()
 )
 _TL_SHARED = frozenset("na ka mo pa may si ni kay ito lang din kung ilan para pero mas ba ay".split())
+_TL_SMALL = _TL_WORDS | _TL_SHARED
 _EN_WORDS = frozenset(
     """
     the a an is are was were be been i you he she we they it me my your our his her their
