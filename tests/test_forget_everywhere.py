@@ -181,11 +181,8 @@ def test_an_unknown_id_is_still_one_line(macaron):
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.slow
-def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_home, tmp_path):
-    from tests.friend_support import chat_env, leave, meet_friend_already, spawn_chat
-
-    meet_friend_already()
+def _forget_killed_after_its_journal() -> None:
+    """FACT and one other memory, and a forget of FACT killed once its journal was written."""
     store = MemoryStore.open()
     fact = store.add(FACT, domain="health")
     store.add("Likes hiking on Sundays")
@@ -195,6 +192,14 @@ def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_hom
     )
     assert killed.returncode == -9, killed.stderr
     assert MemoryStore.open().count() == 2  # killed before the store was touched
+
+
+@pytest.mark.slow
+def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_home, tmp_path):
+    from tests.friend_support import chat_env, leave, meet_friend_already, spawn_chat
+
+    meet_friend_already()
+    _forget_killed_after_its_journal()
 
     child = spawn_chat(chat_env(), "--model", "none")
     child.expect_exact("you › ")
@@ -209,15 +214,7 @@ def test_a_forget_cut_short_is_finished_when_the_chat_opens(macaron, macaron_hom
     "command", [("memory", "search", "kidney"), ("memory", "list"), ("memory", "export")], ids=" ".join
 )
 def test_a_forget_cut_short_is_finished_before_any_command_reads_memory(macaron, macaron_home, command):
-    store = MemoryStore.open()
-    fact = store.add(FACT, domain="health")
-    store.add("Likes hiking on Sundays")
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    killed = subprocess.run(
-        [sys.executable, "-c", KILLER, fact.id, "journal"], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert killed.returncode == -9, killed.stderr
-    assert MemoryStore.open().count() == 2  # killed before the store was touched
+    _forget_killed_after_its_journal()
 
     result = macaron(*command)
 

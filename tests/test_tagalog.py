@@ -7,6 +7,7 @@ import pytest
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.tagalog import root
 from macaron_cli.memory.text import detect_language, query_form, search_form
+from tests.support.older_stores import as_before
 
 ROOTS = [
     ("nagsasayaw", "sayaw"),  # nag- + reduplication
@@ -142,9 +143,7 @@ def test_a_store_indexed_before_the_roots_finds_by_them_once_reopened(tmp_path):
     store = MemoryStore.open(path)
     store.add_many({"id": key, "text": text} for key, text in TOLD.items())
     # Make it what an older macaron wrote: words without roots, the last migration not run.
-    store._table.update(where="id = 'dance'", values={"search_text": TOLD["dance"]})
-    store._db.open_table("migrations").delete("name = '004_tagalog_roots'")
-    store._create_fts_index()
+    as_before(store, "dance", TOLD["dance"], "004_tagalog_roots")
     assert "dance" not in [h.memory.id for h in store.search("Kailan ka nagsasayaw?", k=3)]
 
     reopened = MemoryStore.open(path)

@@ -13,6 +13,7 @@ import pytest
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.tagalog import glossary
 from macaron_cli.memory.text import detect_language, meaning_form, query_form, search_form
+from tests.support.older_stores import as_before
 from tests.test_tagalog import ENGLISH
 
 TAGALOG = {
@@ -117,9 +118,7 @@ def test_a_store_indexed_before_the_glossary_finds_by_it_once_reopened(tmp_path)
     path = tmp_path / "memory"
     store = _store(path)
     # Make it what an older macaron wrote: Tagalog words without their English.
-    store._table.update(where="id = 'rent'", values={"search_text": TAGALOG["rent"]})
-    store._db.open_table("migrations").delete("name = '005_tagalog_glossary'")
-    store._create_fts_index()
+    as_before(store, "rent", TAGALOG["rent"], "005_tagalog_glossary")
     assert "rent" not in [h.memory.id for h in store.search("When do I pay the rent?", k=3)]
 
     reopened = MemoryStore.open(path)
