@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
@@ -82,3 +84,13 @@ def test_memories_that_are_not_turns_are_never_held_back(tmp_path):
 
     assert "speaker" not in hits["fact"].parts
     assert hits["turn"].parts["speaker"] < 1
+
+
+@given(st.text(max_size=80), st.text(max_size=80))
+def test_any_line_and_question_are_taken_in_stride(line, question):
+    speaker = speaker_of(line + ": " + question)
+    if speaker is not None:
+        assert (line + ": ").lstrip().startswith(speaker + ":")
+        rest = without_name(question + " " + speaker, speaker)
+        assert isinstance(rest, str) and rest.strip()
+    assert named_speaker(question, {speaker} if speaker else set()) in (speaker, None)
