@@ -9,37 +9,13 @@ from macaron_cli.maker.pipeline import OFFLINE, MakeRequest, MakeResult, make_ap
 FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
 
 
-def make(
-    idea=None,
-    template=None,
-    from_app=None,
-    draft=False,
-    variants=1,
-    pick=None,
-    local_only=False,
-    offline=False,
-    budget=None,
-    max_rounds=3,
-    resume=None,
-    yes=False,
-    json_out=False,
-) -> int:
+def make(json_out: bool = False, **options) -> int:
+    """`options` are MakeRequest's fields as cli.py parsed them; asking belongs here."""
     from macaron_cli.maker.progress import LiveProgress, Progress
 
     interactive = sys.stdin.isatty() and not json_out
     request = MakeRequest(
-        idea=idea,
-        template=template,
-        from_app=from_app,
-        draft=draft,
-        variants=variants,
-        pick=pick,
-        local_only=local_only,
-        offline=offline,
-        budget=budget,
-        max_rounds=max_rounds,
-        resume=resume,
-        yes=yes,
+        **options,
         confirm=_ask_advice if interactive else None,
         choose_variant=_ask_variant if interactive else None,
     )
@@ -54,7 +30,7 @@ def make(
         print_json(result.to_json())
     else:
         _summary(result)
-        if result.ok and interactive and not yes:
+        if result.ok and interactive and not request.yes:
             _ask_fit(result)
     return 0 if result.ok else 1
 
