@@ -15,6 +15,7 @@ model is re-embedded (memory/reembed.py).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import threading
@@ -35,8 +36,17 @@ def configured() -> str | None:
     if name is None:
         from macaron_cli import config
 
-        name = config.load_settings().embedding_model
+        name = _chosen_in(config.config_path())
     return name if name and name != "bundled" else None
+
+
+@functools.cache
+def _chosen_in(config_file) -> str | None:
+    """config.toml's `embedding_model`, read once a process: every vector asks which model
+    makes it, and a model chosen while one runs needs a re-embedding anyway."""
+    from macaron_cli import config
+
+    return config.load_settings().embedding_model
 
 
 def installed() -> bool:
