@@ -1,20 +1,6 @@
 """The habit tracker's API: logging, daily totals, the week, undo."""
 
-import pytest
-
-# The template's own habits: the person's app may track other things (make fits config/app.json
-# to the idea), and these tests are about how the tracker behaves, not what it tracks.
-STARTER_HABITS = [
-    {"key": "water", "label": "", "icon": "💧", "unit": "milliliter", "goal": 2000, "step": 250},
-    {"key": "steps", "label": "", "icon": "👟", "unit": "steps", "goal": 8000, "step": 1000},
-    {"key": "medication", "label": "", "icon": "💊", "unit": "times", "goal": 1, "step": 1},
-]
-
-
-@pytest.fixture(autouse=True)
-def starter_habits(settings):
-    settings(habits=STARTER_HABITS)
-
+from starter_habits import starter_habits  # noqa: F401 (autouse: the template's own habits)
 
 DAY = "2026-03-14"
 
