@@ -5,8 +5,9 @@
 Every dialog turn becomes one memory (id = its dia_id, created_at = its session's date,
 text = "Speaker: what they said" plus the photo caption when a photo was shared); each
 conversation gets its own store, so every question is searched only within its own
-conversation. For questions of categories 1–4 it prints evidence recall@5, recall@10 and
-hit@10 per category and overall, plus query latency p50/p95, for:
+conversation. For questions of categories 1–4 it prints evidence recall@1 (is the first
+hit evidence), recall@5, recall@10, hit@10 and MRR (of the first evidence turn) per
+category and overall, plus query latency p50/p95, for:
   fts       plain LanceDB full-text search over the same texts (the baseline, same run)
   macaron   MemoryStore.search, keyword only
   hybrid    MemoryStore.search with vectors (the bundled multilingual model)
@@ -68,13 +69,16 @@ def build_baseline(db, name: str, rows: list[dict]):
 
 
 def evaluate(name: str, search, items) -> dict:
-    per_cat = defaultdict(lambda: {"r5": [], "r10": [], "h10": []})
+    per_cat = defaultdict(lambda: {"r1": [], "r5": [], "r10": [], "h10": [], "mrr": []})
     latencies = []
     for question, category, evidence, conv in items:
         start = time.perf_counter()
         found = search(conv, question, 10)
         latencies.append(time.perf_counter() - start)
+        first = next((rank for rank, memory_id in enumerate(found, 1) if memory_id in evidence), None)
         for bucket in (per_cat[category], per_cat["all"]):
+            bucket["r1"].append(1.0 if evidence & set(found[:1]) else 0.0)
+            bucket["mrr"].append(1.0 / first if first else 0.0)
             bucket["r5"].append(len(evidence & set(found[:5])) / len(evidence))
             bucket["r10"].append(len(evidence & set(found[:10])) / len(evidence))
             bucket["h10"].append(1.0 if evidence & set(found[:10]) else 0.0)
@@ -93,8 +97,9 @@ def report(result: dict) -> None:
     for c in (*CATEGORIES, "all"):
         b = cats[c]
         line += (
-            f" | {c!s:>3} n={len(b['r5']):<4} R@5 {100 * statistics.mean(b['r5']):5.1f} "
-            f"R@10 {100 * statistics.mean(b['r10']):5.1f} H@10 {100 * statistics.mean(b['h10']):5.1f}"
+            f" | {c!s:>3} n={len(b['r5']):<4} R@1 {100 * statistics.mean(b['r1']):5.1f} "
+            f"R@5 {100 * statistics.mean(b['r5']):5.1f} R@10 {100 * statistics.mean(b['r10']):5.1f} "
+            f"H@10 {100 * statistics.mean(b['h10']):5.1f} MRR {100 * statistics.mean(b['mrr']):5.1f}"
         )
     print(line)
     print(f"{'':<8}   query p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms")
