@@ -74,8 +74,8 @@ def main() -> None:
                     ranked[name][q["id"]] = [h.memory.id for h in hits]
 
     groups = [c for c in CLASSES if any(q["kind"] == c for q in queries)]
-    print(f"\n{'':<8}" + "".join(f"{g + ' n=' + str(sum(q['kind'] == g for q in queries)):>24}" for g in groups), end="")
-    print(f"{'all n=' + str(len(queries)):>24}")
+    sizes = [f"{g} n={sum(q['kind'] == g for q in queries)}" for g in groups] + [f"all n={len(queries)}"]
+    print(f"\n{'':<8}" + "".join(f"{size:>24}" for size in sizes))
     print(f"{'':<8}" + f"{'hit@1  hit@5    MRR':>24}" * (len(groups) + 1))
     for name, found in ranked.items():
         cells = [_cell([q for q in queries if q["kind"] == g], found) for g in groups]
