@@ -7,9 +7,12 @@ pyproject.toml); in a source checkout, at the repository root.
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path, PurePath
+from types import ModuleType
 
 _PACKAGE = Path(__file__).resolve().parent
 _REPO = _PACKAGE.parent
@@ -46,3 +49,22 @@ def compose_template(template: Path, dest: Path, skip: Callable[[PurePath], bool
 
         # Only the template may write over what came before it: never an existing folder.
         shutil.copytree(source, dest, ignore=ignore, symlinks=True, dirs_exist_ok=n > 0)
+
+
+_APP_SPEC = "macaron_cli._app_spec"  # the name the shared spec module is loaded under
+
+
+def app_spec_module() -> ModuleType:
+    """The app spec's one declaration (templates/_shared/server/app_spec.py), loaded from
+    the templates so macaron and every app read the same file."""
+    loaded = sys.modules.get(_APP_SPEC)
+    if loaded is not None:
+        return loaded
+    path = templates_dir() / SHARED / "server" / "app_spec.py"
+    spec = importlib.util.spec_from_file_location(_APP_SPEC, path)
+    if spec is None or spec.loader is None:
+        raise FileNotFoundError(f"{path} is missing from this installation; reinstall macaron.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[_APP_SPEC] = module  # dataclasses look their module up while being made
+    spec.loader.exec_module(module)
+    return module

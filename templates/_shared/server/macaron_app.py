@@ -8,6 +8,8 @@ change it there, not in an app.
   so macaron can snapshot, sandbox or move it without touching code.
 - Settings: the tracked file `config/app.json` (MACARON_APP_CONFIG overrides the path,
   which tests use). It is read on every request, so an edit shows on the next reload.
+- What the app tracks: the spec in `macaron.json` (server/app_spec.py), given with the
+  settings as "spec" (null for an app without one).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+
+from server.app_spec import AppSpec, spec_of
 
 APP_ROOT = Path(__file__).resolve().parents[1]
 STATIC_DIR = APP_ROOT / "static"
@@ -76,7 +80,19 @@ def load_config() -> dict:
     config["currency"] = config["currency"].upper()
     if not isinstance(config["language"], str) or not config["language"]:
         config["language"] = COMMON_SETTINGS["language"]
+    spec = load_spec()
+    config["spec"] = spec.to_json() if spec else None
     return config
+
+
+def load_spec() -> AppSpec | None:
+    """What the app tracks, from macaron.json; None when it has no valid spec (the app
+    then runs on its settings alone)."""
+    try:
+        manifest = json.loads((APP_ROOT / "macaron.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return spec_of(manifest)
 
 
 def database(migrations: list[str], filename: str = "app.db") -> Callable[[], Iterator[sqlite3.Connection]]:

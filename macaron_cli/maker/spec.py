@@ -1,0 +1,114 @@
+"""The app spec on macaron's side: the typed names of templates/_shared/server/app_spec.py
+(its one declaration, which every app also carries), and reading one from an app.
+
+mypy reads the declaration itself (pyproject's mypy_path); at run time it is loaded from
+the installed templates, so macaron and the apps it makes can never disagree about it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from macaron_cli.apps import APP_MANIFEST
+
+if TYPE_CHECKING:
+    from app_spec import (
+        CONVERSION_FAMILIES,
+        SPEC_VERSION,
+        AppSpec,
+        Conversion,
+        Items,
+        Journal,
+        Measure,
+        Money,
+        SpecError,
+        Tasks,
+        parse_spec,
+        spec_of,
+    )
+else:
+    from macaron_cli.resources import app_spec_module
+
+    _declared = app_spec_module()
+    AppSpec, Measure, Money, Items, Tasks = (
+        _declared.AppSpec,
+        _declared.Measure,
+        _declared.Money,
+        _declared.Items,
+        _declared.Tasks,
+    )
+    Conversion, Journal, SpecError = _declared.Conversion, _declared.Journal, _declared.SpecError
+    parse_spec, spec_of = _declared.parse_spec, _declared.spec_of
+    SPEC_VERSION, CONVERSION_FAMILIES = _declared.SPEC_VERSION, _declared.CONVERSION_FAMILIES
+
+__all__ = [
+    "CONVERSION_FAMILIES",
+    "SPEC_VERSION",
+    "AppSpec",
+    "Conversion",
+    "Items",
+    "Journal",
+    "Measure",
+    "Money",
+    "SpecError",
+    "Tasks",
+    "app_spec",
+    "parse_spec",
+    "spec_of",
+]
+
+
+def app_spec(app: Path) -> AppSpec | None:
+    """The spec an app declares in its macaron.json (None: none, or one that is broken)."""
+    try:
+        manifest = json.loads((app / APP_MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return spec_of(manifest)
+
+
+def renders(manifest: dict) -> set[str]:
+    """What a template says it renders of a spec (its manifest's "renders")."""
+    return {str(r) for r in manifest.get("renders") or []}
+
+
+def missing(spec: AppSpec, manifest: dict) -> list[str]:
+    """What the spec needs that the template does not render, in the spec's order."""
+    have = renders(manifest)
+    return [need for need in spec.needs() if need not in have]
+
+
+def main_shape(spec: AppSpec) -> str | None:
+    """The shape the app is about ("measures", "money", …): what its template must render."""
+    needs = spec.needs()
+    return needs[0].split(".")[0] if needs else None
+
+
+# What each capability means to a person, for make's summary.
+_NEEDS_IN_WORDS = {
+    "measures": "numbers logged over time",
+    "measures.free_entry": "typing any value (not only steps of one size)",
+    "measures.values": "several values per entry (e.g. systolic/diastolic)",
+    "measures.times": "times of day (e.g. morning and evening)",
+    "money": "money",
+    "money.debts": "who owes whom",
+    "money.split": "bills split between people",
+    "items": "a collection of items",
+    "items.rating": "a rating per item",
+    "tasks": "tasks",
+    "tasks.assignees": "who does each task",
+    "tasks.repeat": "tasks that repeat",
+    "tasks.countdown": "a countdown to a date",
+}
+
+
+def in_words(need: str) -> str:
+    """A capability name ("measures.values") as a person reads it."""
+    if need in _NEEDS_IN_WORDS:
+        return _NEEDS_IN_WORDS[need]
+    shape, _, detail = need.partition(".")
+    if shape == "conversions":
+        return f"converting {detail.replace('_', ' ')}"
+    return f"a {detail} journal" if shape == "journal" else need

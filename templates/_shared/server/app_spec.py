@@ -1,0 +1,318 @@
+"""What an app tracks: its spec, one typed, validated, versioned declaration.
+
+This file is generated from macaron's templates/_shared/ (one source for every template
+and for macaron itself, which reads it to write and check specs); change it there.
+
+The spec lives in the app's `macaron.json` under "spec". It says what the person asked
+for, whatever template renders it:
+- measures: numbers logged over time (name, unit, kind, goal, step, free entry, several
+  values per entry such as systolic/diastolic, times of day such as morning/evening);
+- money: currency, categories, people to split with or who owe;
+- items: a collection with attributes and a rating (books lent, restaurants, films);
+- tasks: assignees, weekly repeats, a countdown to a date;
+- conversions: unit families (length, pace, shoe sizes, area, currency with a rate);
+- journal: dated entries of words, with a mood or a meal.
+Only the standard library: the app runtime and macaron both import it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+SPEC_VERSION = 1
+MEASURE_KINDS = ("count", "amount", "duration", "quantity")
+JOURNAL_KINDS = ("mood", "food", "notes")
+REPEATS = ("daily", "weekly", "monthly")
+# Unit families a converter may be asked for (what a renderer can say it renders).
+CONVERSION_FAMILIES = (
+    "length",
+    "weight",
+    "volume",
+    "temperature",
+    "area",
+    "cooking",
+    "pace",
+    "shoe_size",
+    "currency",
+    "speed",
+    "time",
+)
+_KEY = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+_MAX_LIST = 24
+_MAX_TEXT = 80
+
+
+class SpecError(ValueError):
+    """The spec is not valid; the message says which field and why."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    key: str  # stable id the data refers to ("weight", "blood_pressure")
+    name: str  # what the person calls it, in their language
+    unit: str  # "kilogram", "cups", "hour", "mmHg", "pages", "times"
+    kind: str = "count"  # count | amount | duration | quantity
+    goal: float | None = None  # per day, in the unit; None: no goal
+    step: float = 1  # what one tap adds
+    free_entry: bool = False  # the person types any value (37 pages, 72.4 kg)
+    values: tuple[str, ...] = ()  # several numbers per entry ("systolic", "diastolic")
+    times: tuple[str, ...] = ()  # when it is logged ("morning", "evening")
+
+
+@dataclass(frozen=True)
+class Money:
+    currency: str  # ISO 4217
+    categories: tuple[str, ...] = ()
+    people: tuple[str, ...] = ()  # people to split with, or who owe / are owed
+    debts: bool = False  # who owes whom, not only what was spent
+    split: bool = False  # shared bills divided between people
+    budget: float | None = None  # per month, whole currency units
+
+
+@dataclass(frozen=True)
+class Items:
+    name: str  # what one item is ("book", "restaurant")
+    attributes: tuple[str, ...] = ()  # what each item records ("author", "lent to")
+    rating: bool = False  # a rating per item (1–5)
+
+
+@dataclass(frozen=True)
+class Tasks:
+    assignees: tuple[str, ...] = ()  # people who do them
+    repeat: str | None = None  # daily | weekly | monthly
+    countdown: str | None = None  # a date counted down to (YYYY-MM-DD), or "" when unknown yet
+    categories: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Conversion:
+    family: str  # one of CONVERSION_FAMILIES
+    units: tuple[str, ...] = ()  # the pair it opens with, from → to
+    rate: float | None = None  # currency: units of the second per one of the first, stored
+
+
+@dataclass(frozen=True)
+class Journal:
+    kind: str = "notes"  # mood | food | notes
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    version: int = SPEC_VERSION
+    measures: tuple[Measure, ...] = ()
+    money: Money | None = None
+    items: Items | None = None
+    tasks: Tasks | None = None
+    conversions: tuple[Conversion, ...] = ()
+    journal: Journal | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec as macaron.json stores it (only what is set)."""
+        data = _lists(asdict(self))
+        return {k: v for k, v in data.items() if v not in (None, [], {})} | {"version": self.version}
+
+    def needs(self) -> list[str]:
+        """What a renderer must be able to show for this spec, as capability names
+        ("measures", "measures.values", "money.debts", "conversions.pace", …)."""
+        out: list[str] = []
+        if self.measures:
+            out.append("measures")
+            for flag in ("free_entry", "values", "times"):
+                if any(getattr(m, flag) for m in self.measures):
+                    out.append(f"measures.{flag}")
+        if self.money:
+            out.append("money")
+            out += [f"money.{flag}" for flag in ("debts", "split") if getattr(self.money, flag)]
+        if self.items:
+            out.append("items")
+            if self.items.rating:
+                out.append("items.rating")
+        if self.tasks:
+            out.append("tasks")
+            out += [f"tasks.{flag}" for flag in ("assignees", "repeat") if getattr(self.tasks, flag)]
+            if self.tasks.countdown is not None:
+                out.append("tasks.countdown")
+        out += [f"conversions.{c.family}" for c in self.conversions]
+        if self.journal:
+            out.append(f"journal.{self.journal.kind}")
+        return list(dict.fromkeys(out))
+
+
+def _lists(value: Any) -> Any:
+    """JSON's own shapes: tuples become lists, at any depth."""
+    if isinstance(value, dict):
+        return {k: _lists(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_lists(v) for v in value]
+    return value
+
+
+# ── validation ─────────────────────────────────────────────────────────────────────────
+def _text(raw: Any, where: str, *, empty: bool = False) -> str:
+    if not isinstance(raw, str) or (not raw.strip() and not empty):
+        raise SpecError(f"{where} must be a non-empty text")
+    if len(raw) > _MAX_TEXT:
+        raise SpecError(f"{where} is longer than {_MAX_TEXT} characters")
+    return raw.strip()
+
+
+def _texts(raw: Any, where: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list | tuple) or len(raw) > _MAX_LIST:
+        raise SpecError(f"{where} must be a list of at most {_MAX_LIST} texts")
+    return tuple(_text(item, f"{where}[{n}]") for n, item in enumerate(raw))
+
+
+def _number(raw: Any, where: str, *, positive: bool = False) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or raw != raw or raw in (float("inf"), float("-inf")):
+        raise SpecError(f"{where} must be a number")
+    if positive and raw <= 0:
+        raise SpecError(f"{where} must be above 0")
+    return raw
+
+
+def _choice(raw: Any, choices: tuple[str, ...], where: str) -> str:
+    if raw not in choices:
+        raise SpecError(f"{where} must be one of {', '.join(choices)}")
+    return str(raw)
+
+
+def _flag(raw: Any, where: str) -> bool:
+    if not isinstance(raw, bool):
+        raise SpecError(f"{where} must be true or false")
+    return raw
+
+
+def _fields(raw: Any, where: str, allowed: set[str]) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise SpecError(f"{where} must be an object")
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise SpecError(f"{where} has unknown field {unknown[0]!r}")
+    return raw
+
+
+def _measure(raw: Any, where: str) -> Measure:
+    d = _fields(raw, where, {"key", "name", "unit", "kind", "goal", "step", "free_entry", "values", "times"})
+    key = _text(d.get("key"), f"{where}.key")
+    if not _KEY.match(key):
+        raise SpecError(f"{where}.key must be lower-case letters, digits and _ (e.g. 'blood_pressure')")
+    values = _texts(d.get("values"), f"{where}.values")
+    if len(values) == 1:
+        raise SpecError(f"{where}.values names several values per entry; leave it out for one")
+    goal = d.get("goal")
+    return Measure(
+        key=key,
+        name=_text(d.get("name"), f"{where}.name"),
+        unit=_text(d.get("unit"), f"{where}.unit"),
+        kind=_choice(d.get("kind", "count"), MEASURE_KINDS, f"{where}.kind"),
+        goal=None if goal is None else _number(goal, f"{where}.goal", positive=True),
+        step=_number(d.get("step", 1), f"{where}.step", positive=True),
+        free_entry=_flag(d.get("free_entry", False), f"{where}.free_entry"),
+        values=values,
+        times=_texts(d.get("times"), f"{where}.times"),
+    )
+
+
+def _currency(raw: Any, where: str) -> str:
+    if not isinstance(raw, str) or not _CURRENCY.match(raw.upper()):
+        raise SpecError(f"{where} must be a three-letter currency code such as USD or JPY")
+    return raw.upper()
+
+
+def _money(raw: Any) -> Money:
+    d = _fields(raw, "money", {"currency", "categories", "people", "debts", "split", "budget"})
+    budget = d.get("budget")
+    return Money(
+        currency=_currency(d.get("currency"), "money.currency"),
+        categories=_texts(d.get("categories"), "money.categories"),
+        people=_texts(d.get("people"), "money.people"),
+        debts=_flag(d.get("debts", False), "money.debts"),
+        split=_flag(d.get("split", False), "money.split"),
+        budget=None if budget is None else _number(budget, "money.budget", positive=True),
+    )
+
+
+def _items(raw: Any) -> Items:
+    d = _fields(raw, "items", {"name", "attributes", "rating"})
+    return Items(
+        name=_text(d.get("name"), "items.name"),
+        attributes=_texts(d.get("attributes"), "items.attributes"),
+        rating=_flag(d.get("rating", False), "items.rating"),
+    )
+
+
+def _tasks(raw: Any) -> Tasks:
+    d = _fields(raw, "tasks", {"assignees", "repeat", "countdown", "categories"})
+    repeat = d.get("repeat")
+    countdown = d.get("countdown")
+    if countdown not in (None, ""):
+        try:
+            dt.date.fromisoformat(str(countdown))
+        except ValueError:
+            raise SpecError("tasks.countdown must be a date as YYYY-MM-DD (or empty until it is known)") from None
+    return Tasks(
+        assignees=_texts(d.get("assignees"), "tasks.assignees"),
+        repeat=None if repeat is None else _choice(repeat, REPEATS, "tasks.repeat"),
+        countdown=None if countdown is None else str(countdown),
+        categories=_texts(d.get("categories"), "tasks.categories"),
+    )
+
+
+def _conversion(raw: Any, where: str) -> Conversion:
+    d = _fields(raw, where, {"family", "units", "rate"})
+    units = _texts(d.get("units"), f"{where}.units")
+    if units and len(units) != 2:
+        raise SpecError(f"{where}.units must be a pair: [from, to]")
+    rate = d.get("rate")
+    return Conversion(
+        family=_choice(d.get("family"), CONVERSION_FAMILIES, f"{where}.family"),
+        units=units,
+        rate=None if rate is None else _number(rate, f"{where}.rate", positive=True),
+    )
+
+
+def parse_spec(raw: Any) -> AppSpec:
+    """A spec from its JSON form, checked field by field; SpecError names what is wrong."""
+    d = _fields(raw, "spec", {"version", "measures", "money", "items", "tasks", "conversions", "journal"})
+    version = d.get("version", SPEC_VERSION)
+    if version != SPEC_VERSION:
+        raise SpecError(f"spec.version {version!r} is not one this app reads ({SPEC_VERSION})")
+    measures = d.get("measures") or []
+    conversions = d.get("conversions") or []
+    if not isinstance(measures, list) or len(measures) > _MAX_LIST:
+        raise SpecError(f"spec.measures must be a list of at most {_MAX_LIST}")
+    if not isinstance(conversions, list) or len(conversions) > _MAX_LIST:
+        raise SpecError(f"spec.conversions must be a list of at most {_MAX_LIST}")
+    parsed = tuple(_measure(m, f"measures[{n}]") for n, m in enumerate(measures))
+    keys = [m.key for m in parsed]
+    if len(set(keys)) != len(keys):
+        raise SpecError("measures must each have their own key")
+    journal = d.get("journal")
+    if journal is not None:
+        journal = Journal(_choice(_fields(journal, "journal", {"kind"}).get("kind"), JOURNAL_KINDS, "journal.kind"))
+    return AppSpec(
+        measures=parsed,
+        money=None if d.get("money") is None else _money(d["money"]),
+        items=None if d.get("items") is None else _items(d["items"]),
+        tasks=None if d.get("tasks") is None else _tasks(d["tasks"]),
+        conversions=tuple(_conversion(c, f"conversions[{n}]") for n, c in enumerate(conversions)),
+        journal=journal,
+    )
+
+
+def spec_of(manifest: Any) -> AppSpec | None:
+    """The spec in an app's macaron.json (parsed), None when it has none or a broken one:
+    an app made before specs, or hand-edited, still runs on its config."""
+    if not isinstance(manifest, Mapping) or manifest.get("spec") is None:
+        return None
+    try:
+        return parse_spec(manifest["spec"])
+    except SpecError:
+        return None
