@@ -15,10 +15,14 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from macaron_cli.apps import APP_MANIFEST, resolve_app
 from macaron_cli.errors import UserError
 from macaron_cli.memory.text import has_cjk
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.spec import AppSpec
 
 
 @dataclass
@@ -28,7 +32,8 @@ class Template:
     manifest: dict
     from_app: str | None = None  # set when the start is one of the person's apps
     matched: list[str] = field(default_factory=list)  # the keywords that chose it
-    fit: str = "good"  # "weak": nothing fitted the idea well; this is only the closest
+    fit: str = "good"  # "partial": it renders only part of the spec; "weak": nothing fitted well
+    missing: list[str] = field(default_factory=list)  # what the spec needs that it does not render
     similarity: float | None = None  # closeness by meaning (cosine), when the model decided
     lineage_reason: str = ""  # set when a well-rated app of the person's was chosen as the base
 
@@ -84,15 +89,43 @@ WEAK_SIMILARITY = 0.40
 KEYWORD_BONUS = 0.08
 
 
-def choose_template(idea: str, name: str | None = None, templates: list[Template] | None = None) -> Template:
+def choose_template(
+    idea: str, name: str | None = None, templates: list[Template] | None = None, spec: AppSpec | None = None
+) -> Template:
+    """The template for an idea: among those that render the spec's main shape (the spec
+    the rules write from the idea when none is given), the closest by meaning and keywords.
+    Its `missing` names what the spec needs that it does not render (then fit is not good)."""
+    from macaron_cli.maker.spec import main_shape, missing
+    from macaron_cli.maker.spec_rules import write_spec
+
     templates = templates if templates is not None else load_templates()
     if not templates:
         raise UserError("no templates found in this installation; reinstall macaron.")
+    spec = spec if spec is not None else write_spec(idea, {}, "")
     if name:
         for t in templates:
             if t.name == name or t.path.name == name:
-                return t
-        raise UserError(f"no template named {name!r}; choose one of: {', '.join(t.name for t in templates)}.")
+                chosen = t
+                break
+        else:
+            raise UserError(f"no template named {name!r}; choose one of: {', '.join(t.name for t in templates)}.")
+    else:
+        shape = main_shape(spec)
+        renderers = [t for t in templates if shape and any(r.split(".")[0] == shape for r in _renders(t))]
+        chosen = _closest(idea, renderers or templates)
+        if renderers:
+            chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness
+    chosen.missing = missing(spec, chosen.manifest)
+    if chosen.missing and chosen.fit == "good":
+        chosen.fit = "partial"
+    return chosen
+
+
+def _renders(template: Template) -> list[str]:
+    return [str(r) for r in template.manifest.get("renders") or []]
+
+
+def _closest(idea: str, templates: list[Template]) -> Template:
     keyword_scores = [score(t, idea) for t in templates]
     similarities = _similarities(idea, templates)
     if similarities is not None:

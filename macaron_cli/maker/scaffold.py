@@ -19,6 +19,7 @@ from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
 from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
+from macaron_cli.maker.spec import AppSpec
 
 APP_CONFIG = "config/app.json"
 TOKENS_CSS = "static/macaron-tokens.css"
@@ -119,6 +120,16 @@ def app_title(template: Template, brief: Brief) -> str:
         return translated
     fallback = template.manifest.get("title")
     return fallback if isinstance(fallback, str) and fallback else template.name
+
+
+def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
+    """What the app tracks: the spec the person's own app declared (`--from`), else the
+    one the rules write from the idea for this person (units, currency)."""
+    from macaron_cli.maker.spec import spec_of
+    from macaron_cli.maker.spec_rules import write_spec
+
+    own = spec_of(template.manifest) if template.from_app else None
+    return own or write_spec(brief.idea, brief.settings, title)
 
 
 def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
@@ -259,6 +270,7 @@ def _fill(template: Template, brief: Brief, app: Path) -> None:
             "template": template.name if not template.from_app else template.manifest.get("template", template.name),
             "from": template.from_app,
             "idea": brief.idea,
+            "spec": app_spec_for(template, brief, title).to_json(),
         }
     )
     write_json(app / APP_MANIFEST, manifest)

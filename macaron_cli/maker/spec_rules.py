@@ -1,0 +1,415 @@
+"""Writing an app's spec from the idea by rules, with no model (en, ja, ko, zh, tl).
+
+The rules read what people say ("毎朝の体重", "几杯咖啡", "blood pressure morning and
+evening", "listahan ng mga utang ko") for the few things a spec holds: which measures
+with which units, whether money is split or owed, a collection of items with a rating,
+chores with people and repeats, a countdown, which unit families to convert, a journal.
+A model, when there is one, writes the spec itself (validated the same way).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from macaron_cli.maker.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
+
+
+def _found(pattern: str, text: str) -> re.Match[str] | None:
+    return re.search(pattern, text, re.IGNORECASE)
+
+
+# ── measures ─────────────────────────────────────────────────────────────────────────────
+@dataclass(frozen=True)
+class _Kind:
+    """One kind of measure people log, the words that name it and its sensible defaults."""
+
+    words: str
+    unit: str
+    kind: str
+    goal: float | None
+    step: float
+    free_entry: bool = False
+    values: tuple[str, ...] = ()
+
+
+# Order matters where words overlap: blood pressure before pressure-free words, coffee and
+# tea before water ("drink"), body weight before the converter's weights.
+MEASURES: dict[str, _Kind] = {
+    "blood_pressure": _Kind(
+        r"blood\s*pressure|\bbp\b|血圧|혈압|血压|presyon(?: ng dugo)?",
+        "mmHg",
+        "quantity",
+        None,
+        1,
+        free_entry=True,
+        values=("systolic", "diastolic"),
+    ),
+    "blood_sugar": _Kind(
+        r"blood\s*sugar|glucose|血糖|혈당|asukal sa dugo", "mg/dL", "quantity", None, 1, free_entry=True
+    ),
+    "body_weight": _Kind(
+        r"\bweigh(?:t|ing)?\b(?!\s*(?:to|into|in)\b)|体重|몸무게|체중|\btimbang ko\b|\bbigat ko\b",
+        "kilogram",
+        "quantity",
+        None,
+        0.1,
+        free_entry=True,
+    ),
+    "coffee": _Kind(r"\bcoffees?\b|\blattes?\b|espresso|コーヒー|커피|咖啡|\bkape\b", "cups", "count", None, 1),
+    "tea": _Kind(r"\bteas?\b(?!spoon)|お茶|紅茶|緑茶|\b차를|茶(?!匙)|\btsaa\b", "cups", "count", None, 1),
+    "water": _Kind(
+        r"\bwater\b|\bhydrat|水分|飲み水|水を飲|お水|\b물\b|물\s*마시|물을|수분|喝水|饮水|喝多少水|\btubig",
+        "milliliter",
+        "quantity",
+        2000,
+        250,
+    ),
+    "sleep": _Kind(
+        r"\bsleep|\bslept|\bbedtime|睡眠|寝た|眠り|수면|잠을|잤|\b잠\b|\b잔\s*시간|睡觉|睡了|\btulog",
+        "hour",
+        "duration",
+        8,
+        0.5,
+        free_entry=True,
+    ),
+    "steps": _Kind(
+        r"\bsteps?\b|\bwalk|歩数|歩いた|散歩|걸음|만보|걷기|步数|走路|散步|走了|\bhakbang|\blakad",
+        "steps",
+        "count",
+        8000,
+        1000,
+        free_entry=True,
+    ),
+    "medication": _Kind(
+        r"\bmedic|\bpills?\b|\btablets?\b|\bvitamins?|服薬|薬を|お薬|약\s*복용|약을|\b약\b|복약|영양제|吃药|服药|维生素|"
+        r"\bgamot|bitamina",
+        "times",
+        "count",
+        1,
+        1,
+    ),
+    "exercise": _Kind(
+        r"\bexercis|\bworkouts?|\bgym\b|\btraining|\bjog|\brun(?:s|ning)?\b|運動|筋トレ|ジョギング|트레이닝|운동|"
+        r"运动|锻炼|健身|跑步|\behersisyo|\btakbo",
+        "minute",
+        "duration",
+        30,
+        10,
+        free_entry=True,
+    ),
+    "reading": _Kind(
+        r"\bread(?:ing)?\b|\bpages?\b|読書|本を読|ページ|독서|책\s*읽|쪽|페이지|阅读|读书|看书|\b页|\bpahina|\bpagbasa|\bbasa\b",
+        "pages",
+        "count",
+        20,
+        5,
+        free_entry=True,
+    ),
+    "meditation": _Kind(r"\bmeditat|\bmindful|瞑想|명상|冥想|打坐|\bmeditasyon", "minute", "duration", 10, 5),
+    "practice": _Kind(
+        r"\bpractis|\bpractic|\bpiano|\bguitar|\bviolin|練習|연습|练习|练琴|\bensayo|\bpraktis",
+        "minute",
+        "duration",
+        20,
+        10,
+        free_entry=True,
+    ),
+    "vegetables": _Kind(r"\bvegetables?|\bveggies?|野菜|채소|야채|蔬菜|吃菜|\bgulay", "servings", "count", 5, 1),
+    "glasses": _Kind(r"\bglass(?:es)?\b|\bbaso\b|杯|잔", "glasses", "count", None, 1),
+}
+# Asking for a unit by name wins over the measure's own ("cups of water", "how many glasses").
+_UNIT_WORDS = {
+    "cups": r"\bcups?\b|杯|잔|\btasa\b|カップ",
+    "glasses": r"\bglass(?:es)?\b|\bbaso\b|グラス",
+    "hour": r"\bhours?\b|時間|시간|小时|\boras\b",
+    "minute": r"\bminutes?\b|\bmins?\b|分钟|분\b|\bminuto\b",
+    "pages": r"\bpages?\b|ページ|페이지|쪽|页|\bpahina\b",
+    "times": r"\btimes\b|回|번|次|\bbeses\b",
+}
+_MORNING = r"\bmornings?\b|\bam\b|毎朝|朝|아침|早上|早晨|每天早|\bumaga\b"
+_EVENING = r"\bevenings?\b|\bnights?\b|\bpm\b|晩|夜|저녁|밤|晚上|\bgabi\b"
+_TWICE = r"朝晩|朝夕|아침저녁|早晚|twice a day|하루 두 번|一日二回|一天两次|\bdalawang beses"
+# A thing counted that is none of the kinds above ("how many times I called mum").
+_COUNTED = r"\bhow (?:many|much|often)\b|何回|何杯|몇\s*(?:번|잔|개)|几(?:次|杯|个)|多少|\bilang\b|\bgaano\b"
+
+
+def _measure(key: str, kind: _Kind, text: str, settings: dict, name: str) -> Measure:
+    unit, goal, step = kind.unit, kind.goal, kind.step
+    if key == "water" and (settings.get("volume_unit") == "cup" or _found(_UNIT_WORDS["cups"], text)):
+        unit, goal, step = "cups", 8, 1
+    elif key == "water" and _found(_UNIT_WORDS["glasses"], text):
+        unit, goal, step = "glasses", 8, 1
+    elif key == "body_weight" and settings.get("units") == "imperial":
+        unit, step = "pound", 0.2
+    elif key == "steps" and _found(r"\bkm\b|\bkilomet|킬로|公里|キロ", text):
+        unit, goal, step = "kilometer", 5, 0.5
+    times: tuple[str, ...] = ()
+    if (_found(_MORNING, text) and _found(_EVENING, text)) or _found(_TWICE, text):
+        times = ("morning", "evening")
+    elif _found(_MORNING, text):
+        times = ("morning",)
+    elif _found(_EVENING, text) and key not in ("sleep",):
+        times = ("evening",)
+    return Measure(
+        key=key,
+        name=name,
+        unit=unit,
+        kind=kind.kind,
+        goal=goal,
+        step=step,
+        free_entry=kind.free_entry,
+        values=kind.values,
+        times=times,
+    )
+
+
+def measures_of(text: str, settings: dict, name: str) -> list[Measure]:
+    """The measures an idea names, in the order it names them."""
+    found: list[tuple[int, str]] = []
+    for key, kind in MEASURES.items():
+        match = _found(kind.words, text)
+        if match:
+            found.append((match.start(), key))
+    keys = [key for _, key in sorted(found)]
+    # A unit word is not a thing of its own when something else is counted in it.
+    if len(keys) > 1 and "glasses" in keys:
+        keys.remove("glasses")
+    if "coffee" in keys or "tea" in keys:
+        keys = [k for k in keys if k not in ("water", "glasses")]
+    if "blood_pressure" in keys:
+        keys = [k for k in keys if k != "body_weight" or _found(r"体重|몸무게|체중|\bweigh", text)]
+    label = name if len(keys) == 1 else ""
+    return [_measure(k, MEASURES[k], text, settings, label or k.replace("_", " ")) for k in keys]
+
+
+def other_measure(text: str, name: str) -> Measure:
+    """One thing to count that no kind names: counted in the unit the idea asks for."""
+    unit = next((u for u, pattern in _UNIT_WORDS.items() if _found(pattern, text)), "times")
+    kind = "duration" if unit in ("hour", "minute") else "count"
+    return Measure(key="habit", name=name, unit=unit, kind=kind, goal=None, step=1, free_entry=unit != "times")
+
+
+# ── money ────────────────────────────────────────────────────────────────────────────────
+_DEBTS = (
+    r"\bowe[sd]?\b|\bdebts?\b|\blent\b|\blend\b|\bborrow|\bpaid me back|\bIOUs?\b|借金|貸した|借りた|貸し借り|"
+    r"빚|빌려|갚|借钱|欠(?:我|你|他|她|了)?|借给|还钱|\butang|\bpinahiram|\bhiniram"
+)
+_SPLIT = (
+    r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|分摊|AA制|\bAA\b|平分|"
+    r"均摊|\bhatian|\bhati-hati|\bhahatiin"
+)
+_MONEY = (
+    r"\bmoney\b|\bspen[dt]|\bspending|\bbudget|\bexpens|\bcosts?\b|\bbills?\b|\bpaycheck|\bsalary|\brent\b|"
+    r"\bgrocer|\bcash\b|お金|家計|支出|出費|予算|外食費|食費|費用|いくら|돈|가계부|예산|지출|생활비|용돈|얼마|"
+    r"钱|花费|开销|预算|记账|账|花了|\bpera\b|\bgastos|\bgastusin|\bbadyet|\bsweldo|\bmagkano|\bbayad|\bbayarin"
+)
+
+
+def money_of(text: str, settings: dict, *, conversion: bool) -> Money | None:
+    debts, split = bool(_found(_DEBTS, text)), bool(_found(_SPLIT, text))
+    if not (debts or split or (_found(_MONEY, text) and not conversion)):
+        return None
+    return Money(currency=str(settings.get("currency") or "USD"), debts=debts, split=split)
+
+
+# ── items: a collection ──────────────────────────────────────────────────────────────────
+_ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "book": (
+        r"\bbooks?\b|\bnovels?\b|\bmanga\b|本(?!当)|読んだ本|책|书|\bnobela|\blibro",
+        ("author", "lent to"),
+    ),
+    "film": (r"\bfilms?\b|\bmovies?\b|\bdramas?\b|映画|ドラマ|영화|드라마|电影|电视剧|\bpelikula", ("year", "where")),
+    "restaurant": (
+        r"\brestaurants?\b|\bcaf[eé]s?\b|\bramen\b|\bplaces to eat|レストラン|お店|店|식당|맛집|카페|餐厅|饭店|馆子|"
+        r"\bkainan|\brestawran",
+        ("place", "dish"),
+    ),
+    "wine": (r"\bwines?\b|\bbeers?\b|\bsake\b|ワイン|와인|葡萄酒|红酒|\balak\b", ("region", "price")),
+    "recipe": (r"\brecipes?\b|レシピ|레시피|食谱|菜谱|\bresipe", ("ingredients",)),
+    "plant": (r"\bplants?\b|植物|식물|植物|\bhalaman", ("watered",)),
+    "game": (r"\bboard games?\b|\bvideo games?\b|ゲーム|게임|游戏|\blaro\b", ("platform",)),
+}
+_RATING = (
+    r"\brat(?:e|ed|ing|ings)\b|\bstars?\b|\bscores?\b|\bfavou?rites?\b|\bbest\b|\bliked?\b|評価|点数|星|お気に入り|"
+    r"평점|별점|점수|좋아|评分|打分|喜欢|\bmarka\b|\bpaborito|\bgusto namin"
+)
+_COLLECTION = (
+    r"\bcollection|\blist of\b|\bwish ?list|\blent\b|\bread so far|\bwatched|\bvisited|\btried\b|"
+    r"コレクション|リスト|一覧|読んだ|観た|見た|行った|목록|읽은|본\s|가본|收藏|清单|读过|看过|去过|"
+    r"\blistahan ng mga|\bnabasa|\bnapanood"
+)
+
+
+def items_of(text: str) -> Items | None:
+    rated = bool(_found(_RATING, text))
+    for name, (words, attributes) in _ITEMS.items():
+        if _found(words, text) and (rated or _found(_COLLECTION, text)):
+            if (
+                name == "book"
+                and _found(MEASURES["reading"].words, text)
+                and not rated
+                and not _found(r"\blent\b|貸", text)
+            ):
+                return None  # reading books is a habit, unless they are kept as a list
+            return Items(name=name, attributes=attributes, rating=rated)
+    return None
+
+
+# ── tasks: chores, repeats, countdowns ─────────────────────────────────────────────────────
+_TASKS = (
+    r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
+    r"やること|タスク|家事|予定|用事|締め切り|할\s*일|집안일|일정|마감|待办|任务|家务|日程|安排|截止|"
+    r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b"
+)
+_CHORES = r"\bchores?\b|\bhousework|家事|집안일|家务|\bgawaing bahay|\bgawain sa bahay"
+_ASSIGNEES = (
+    r"\bwho\b|\bturns?\b|\brota\b|\bassign|\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?|担当|分担|当番|誰が|"
+    r"분담|당번|누가|分工|轮流|谁|值日|\bsino\b|\bhati-hati|\bhatian"
+)
+_WEEKLY = (
+    r"\bweekly\b|\bevery week|\beach week|\bper week|毎週|週ごと|매주|주간|每周|每星期|"
+    r"\blingguhan|\blinggo-linggo|\bbawat linggo"
+)
+_DAILY_TASK = r"\bevery day\b|\bdaily\b|毎日|매일|每天|\baraw-araw"
+_COUNTDOWN = (
+    r"\bcount ?down|\bdays? (?:left|until|till|to go)|\bhow (?:long|many days) (?:until|till|before)|"
+    r"\buntil (?:my|the|our)\b|"
+    r"まで(?:あと)?|あと何日|카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남|倒计时|还有几天|还有多少天|距离|"
+    r"\bilang araw (?:na lang|bago)|\bbago ang"
+)
+
+
+def tasks_of(text: str) -> Tasks | None:
+    countdown = bool(_found(_COUNTDOWN, text))
+    if not (countdown or _found(_TASKS, text)):
+        return None
+    chores = bool(_found(_CHORES, text))
+    people = ("me", "you") if chores and _found(_ASSIGNEES, text) else ()
+    repeat = "weekly" if _found(_WEEKLY, text) else ("daily" if chores and _found(_DAILY_TASK, text) else None)
+    return Tasks(assignees=people, repeat=repeat, countdown="" if countdown else None)
+
+
+# ── conversions ──────────────────────────────────────────────────────────────────────────
+_CONVERTING = (
+    r"\bconvert|\bconversion|\bturn .* into\b|\bhow many \w+ (?:is|are|in)\b|"
+    r"\bto (?:miles|km|kg|pounds|celsius|fahrenheit)\b|"
+    r"換算|変換|何.*になる|변환|환산|바꿔|바꾸|换算|转换|等于多少|互换|\bpalit|\bi-convert|\bilang \w+ ang isang|"
+    r"\bin (?:pounds|kilos|miles|km|celsius|fahrenheit)\b|\bmagkano ang (?:isang )?\w+ sa\b|"
+    r"\bhow much is (?:a |one )?\w+ in\b|"
+    r"何円|いくら.*(?:円|ドル)|몇\s*원|얼마.*(?:원|달러)|多少(?:人民币|日元|韩元|美元|钱)"
+)
+_FAMILIES = {
+    "pace": r"\bpace\b|min/km|min/mile|minutes? per (?:km|mile)|ペース|페이스|配速|\bbilis ng takbo",
+    "shoe_size": r"\bshoe sizes?|\bshoe|靴のサイズ|靴|신발\s*사이즈|신발|鞋码|鞋子尺码|\bsapatos",
+    "currency": (
+        r"\bexchange rate|\bcurrenc|\bdollars? (?:to|into|in)\b|\bin (?:dollars|pesos|yen|won|euros)\b|"
+        r"\byen to\b|\bpesos? to\b|"
+        r"為替|円をドル|ドルを円|ドル|환율|달러|원화|汇率|美元|人民币|换成日元|\bpalitan ng pera|\bdolyar|\bpiso\b"
+    ),
+    "cooking": (
+        r"\bcook|\bbak(?:e|ing)\b|\brecipes?\b|\bkitchen|\bcups?\b|\btablespoons?|\bteaspoons?|\btbsp|\btsp|"
+        r"料理|レシピ|お菓子|製菓|大さじ|小さじ|計量|요리|레시피|베이킹|계량|烹饪|做饭|厨房|烘焙|食谱|量杯|"
+        r"\bluto\b|\bpagluluto|\bresip|\bkutsara|\btasa\b"
+    ),
+    "temperature": (
+        r"\btemperature|\bcelsius|\bfahrenheit|°[cf]\b|\boven|温度|気温|体温|온도|기온|체온|气温|温度|摄氏|华氏|\btemperatura"
+    ),
+    "area": (
+        r"\barea\b|\bsquare (?:feet|foot|met)|\bsq ?ft|\btsubo|\bpyeong|\bacres?|\bhectares?|"
+        r"面積|坪|넓이|평수|평|면적|面积|平方|\blawak"
+    ),
+    "speed": r"\bspeed|\bkm/h|\bmph\b|速度|속도|速度|\bbilis\b",
+    "length": (
+        r"\blength|\bdistance|\bkm\b|\bkilomet|\bmiles?\b|\binch|\bfeet|\bfoot\b|\bcm\b|\bcentimet|長さ|距離|インチ|"
+        r"길이|거리|인치|长度|距离|公里|英里|英寸|厘米|\bhaba\b|\blayo\b|\bpulgada"
+    ),
+    "weight": (
+        r"\bweights?\b|\bkg\b|\bkilo|\bpounds?\b|\blbs?\b|\bounces?\b|\bgrams?\b|重さ|무게|重量|公斤|斤|"
+        r"\bbigat|\blibra"
+    ),
+    "volume": r"\bvolume|\blit(?:er|re)s?\b|\bgallons?|\bml\b|容量|体積|부피|용량|容积|体积|\bgalon",
+}
+
+
+def conversions_of(text: str) -> list[Conversion]:
+    found = []
+    for family, words in _FAMILIES.items():
+        match = _found(words, text)
+        if match:
+            found.append((match.start(), family))
+    families = [f for _, f in sorted(found)]
+    if "pace" in families:  # a pace is in minutes per km or mile: not a length of its own
+        families = [f for f in families if f != "length"]
+    return [Conversion(family=f) for f in families]
+
+
+# ── journal ──────────────────────────────────────────────────────────────────────────────
+_MOOD = (
+    r"\bfeel|\bmood|\bemotion|\bthankful|\bgrateful|\bgratitude|\bjournal|\bdiary|\bmy day\b|\bjot\b|\breflect|"
+    r"気分|気持ち|感情|感謝|日記(?!録)|出来事|書き残|기분|감정|감사|일기|心情|情绪|感恩|日记|写下|"
+    r"\bnararamdaman|\bdamdamin|\btalaarawan|\bisulat|\bpasasalamat"
+)
+_FOOD = (
+    r"\bfood\b|\bmeals?\b|\bate\b|\beat(?:ing)?\b|\bsnacks?\b|\bdinners?\b|\blunch|\bbreakfast|\bdiet\b|食事|ごはん|ご飯|食べた|"
+    r"음식|식사|먹은|식단|饮食|吃了|三餐|吃的|\bpagkain|\bkinain"
+)
+
+
+# Words that make a diary of anything logged ("a mood diary", "気分の日記").
+_DIARY = (
+    r"\bdiary|\bjournal|\bfeel|\bmood|日記(?!録)|気分|気持ち|일기|기분|감정|"
+    r"日记|心情|情绪|\btalaarawan|\bnararamdaman|\bdamdamin"
+)
+
+
+def journal_of(text: str) -> Journal | None:
+    if _found(_FOOD, text) and (
+        _found(r"\blog|\bdiary|\bjournal|記録|日記(?!録)|기록|일기|记录|日记|\btala", text) or not _found(_MONEY, text)
+    ):
+        return Journal("food")
+    if _found(_MOOD, text):
+        return Journal("mood")
+    return None
+
+
+# ── the spec ─────────────────────────────────────────────────────────────────────────────
+_CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\bkalkulador|\bcalculator"
+
+
+def write_spec(idea: str, settings: dict, name: str) -> AppSpec:
+    """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
+    is called). One main shape, as a person asks for one thing, plus what it implies."""
+    text = idea.strip()
+    conversions = conversions_of(text) if _found(_CONVERTING, text) or _found(_FAMILIES["pace"], text) else []
+    if conversions:
+        if any(c.family == "currency" for c in conversions):
+            conversions = [c for c in conversions if c.family == "currency"] + [
+                c for c in conversions if c.family != "currency"
+            ]
+        return AppSpec(conversions=tuple(conversions))
+    if _found(_CALCULATOR, text):
+        return AppSpec()  # sums to work out: no record kept, the closest template's calculator
+    items = items_of(text)
+    if items:
+        return AppSpec(items=items)
+    tasks = tasks_of(text)
+    money = money_of(text, settings, conversion=False)
+    owed = bool(money and money.debts)
+    if tasks and not owed and (tasks.countdown is not None or tasks.assignees or not money):
+        return AppSpec(tasks=tasks)
+    if money:
+        return AppSpec(money=money)
+    measures = measures_of(text, settings, name)
+    journal = journal_of(text)
+    if journal and (not measures or (_found(_DIARY, text) and not _found(_COUNTED, text))):
+        return AppSpec(journal=journal)
+    if measures:
+        return AppSpec(measures=tuple(measures))
+    if tasks:
+        return AppSpec(tasks=tasks)
+    if _found(_COUNTED, text) or _found(
+        r"\bhabit|\bstreak|\bdaily\b|\bevery day|習慣|毎日|습관|매일|习惯|打卡|每天|\bgawi|\baraw-araw", text
+    ):
+        return AppSpec(measures=(other_measure(text, name),))
+    return AppSpec()
