@@ -96,6 +96,14 @@ def _summary(result: MakeResult) -> None:
             "(make without --offline)",
             result.template,
         )
+    if result.missing:
+        from macaron_cli.maker.spec import in_words
+
+        out.line(
+            "  [yellow]the {} template does not do all you asked[/]: missing {}",
+            result.template,
+            "; ".join(in_words(need) for need in result.missing),
+        )
     if result.subagents:
         out.text(f"  built by the coder with: {', '.join(result.subagents)}")
     if result.tests is not None:

@@ -76,7 +76,9 @@ class MakeResult:
     subagents: list = field(default_factory=list)
     language: str = "en"
     title: str = ""
-    fit: str = "good"  # "weak": no template fitted the idea well; the app is the closest one
+    fit: str = "good"  # "partial": its template renders part of the spec; "weak": none fitted well
+    spec: dict | None = None  # what the app tracks (macaron.json's spec)
+    missing: list = field(default_factory=list)  # what the spec needs that the template does not render
     phases: list = field(default_factory=list)  # each phase's tokens, seconds and cost, local or cloud
 
     @property
@@ -88,7 +90,9 @@ class MakeResult:
         return {
             "app": self.app,
             "path": self.path,
+            "title": self.title,
             "template": self.template,
+            "spec": self.spec,
             "mode": self.mode,
             "checkpoints": self.checkpoints,
             "tests": self.tests,
@@ -98,6 +102,7 @@ class MakeResult:
             "tokens": self.tokens,
             "phases": self.phases,
             "fit": self.fit,
+            "missing": self.missing,
         }
 
 
@@ -208,6 +213,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         memory_ids=brief.memory_ids,
         matched_keywords=template.matched,
         fit=template.fit,
+        missing=template.missing,
         similarity=template.similarity,
         budget_usd=budget,
         max_rounds=request.max_rounds,
@@ -597,8 +603,17 @@ def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
         language=state.language,
         title=state.title,
         fit=state.fit,
+        spec=_spec_json(run.app),
+        missing=state.missing,
         phases=state.phase_costs,
     )
+
+
+def _spec_json(app: Path) -> dict | None:
+    from macaron_cli.maker.spec import app_spec
+
+    spec = app_spec(app)
+    return spec.to_json() if spec else None
 
 
 def weak_fit_note(template) -> str:
