@@ -426,11 +426,22 @@ def memory_reembed() -> int | None:
 
 
 @memory_app.command("import")
-def memory_import(file: Path = typer.Argument(..., help="JSONL, one memory per line.")) -> int | None:
-    """Import memories from JSONL (keeps given ids and dates)."""
+def memory_import(
+    file: Path = typer.Argument(
+        ...,
+        help="JSONL (one memory per line, as `memory export` writes) or a conversation "
+        "(`Name: what they said` lines, a memory per line, the speaker kept).",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print what was done to each record as JSON."),
+) -> int | None:
+    """Import memories from JSONL or a plain-text conversation; says what was added, updated, skipped.
+
+    A record whose id is already there with another text becomes a new version (the old text is
+    kept, superseded); one that says nothing new is skipped, so importing a file twice adds nothing.
+    """
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.import_jsonl, file=file)
+    return _run(memory_commands.import_file, file=file, json_out=json_out)
 
 
 @memory_app.command("export")

@@ -55,7 +55,7 @@ def test_import_export_round_trip_keeps_ids_and_dates(macaron, macaron_home, tmp
     )
     result = macaron("memory", "import", src)
     assert result.returncode == 0, result.stderr
-    assert "Imported 3" in result.stderr
+    assert "3 added" in result.stderr
 
     out = tmp_path / "out.jsonl"
     assert macaron("memory", "export", out).returncode == 0
@@ -147,7 +147,7 @@ def test_kill_9_during_import_keeps_every_acknowledged_batch(macaron_home, tmp_p
         text=True,
     )
     acknowledged = 0
-    for line in proc.stderr:  # "imported N/12000" after each batch is committed
+    for line in proc.stderr:  # "imported N so far" after each batch is committed
         if line.startswith("imported "):
             acknowledged = int(line.split()[1].split("/")[0])
             if acknowledged >= 2000:

@@ -165,31 +165,58 @@ def reembed():
     Out().text(f"Every memory has a vector of {name}.")
 
 
-def import_jsonl(file):
-    from macaron_cli.memory.records import parse_jsonl_line
+def import_file(file, json_out=False):
+    from macaron_cli.memory import importing
 
     # Validate the whole file first (streaming, never all in memory), so a bad line writes nothing.
-    total = 0
+    fmt = importing.detect_format(_read_lines(file))
     for lineno, line in enumerate(_read_lines(file), 1):
         if line.strip():
-            parse_jsonl_line(line, lineno)  # a UserError naming the line when it is not a memory
-            total += 1
+            importing.parse(line, lineno, fmt)  # a UserError naming the line when it is not a memory
+
+    store = _store()
+    planner = importing.Planner(store, str(file), fmt)
 
     def records():
         for lineno, line in enumerate(_read_lines(file), 1):
             if line.strip():
-                memory = parse_jsonl_line(line, lineno)
-                if memory.source == "manual":
-                    memory.source = "import"
-                yield memory
+                memory = planner.plan(*importing.parse(line, lineno, fmt), lineno)
+                if memory is not None:
+                    yield memory
 
     err = Out(stderr=True)
 
     def committed(count: int) -> None:  # each line here means those records are on disk
-        err.text(f"imported {count}/{total}")
+        err.text(f"imported {count} so far")
 
-    count = _store().add_many(records(), on_batch=committed)
-    err.text(f"Imported {count} memories from {file}.")
+    store.add_many(records(), on_batch=committed)
+    for memory_id, changes in planner.field_updates:
+        store.update(memory_id, **changes)
+    report = planner.report
+    if json_out:
+        print_json(report.to_json())
+        return
+    _say_imported(report, err)
+
+
+def _say_imported(report, out: Out) -> None:
+    added, updated, skipped = (report.count(a) for a in ("added", "updated", "skipped"))
+    kind = "conversation lines" if report.format == "conversation" else "records"
+    if not added and not updated:
+        out.text(f"Nothing new in {report.file}: {skipped} {kind} skipped, already remembered.")
+    else:
+        out.text(
+            f"Imported {report.file} ({report.format}): {added} added, {updated} updated"
+            f"{' (old texts kept as superseded versions)' if updated else ''}, {skipped} skipped."
+        )
+    shown = [o for o in report.outcomes if o.action != "added"]
+    for outcome in shown[:_REASONS_SHOWN]:
+        out.text(f"  line {outcome.line}: {outcome.action} {outcome.id}: {outcome.reason}")
+    if len(shown) > _REASONS_SHOWN:
+        out.text(f"  … and {len(shown) - _REASONS_SHOWN} more (`--json` lists every record).")
+
+
+_REASONS_SHOWN = 10
 
 
 def export_jsonl(file):
@@ -211,12 +238,6 @@ def export_jsonl(file):
 
 
 def _read_lines(path: Path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            yield from fh
-    except FileNotFoundError:
-        raise UserError(f"{path} does not exist.") from None
-    except IsADirectoryError:
-        raise UserError(f"{path} is a directory; give a JSONL file.") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text.") from None
+    from macaron_cli.memory.importing import read_lines
+
+    return read_lines(path)
