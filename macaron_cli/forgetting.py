@@ -63,16 +63,14 @@ def forget_command(memory_id: str) -> None:
 def forget(memory_id: str, store=None) -> Forgotten:
     """Forget `memory_id` everywhere (see the module's docstring); finishes an interrupted one."""
     from macaron_cli.memory import MemoryStore
-    from macaron_cli.memory.derived import ForgetPlan
 
     store = store or MemoryStore.open()
     for path in sorted(_journal_dir().glob("*.json")):
-        if path != _journal(memory_id):
-            _finish(store, ForgetPlan.from_dict(json.loads(path.read_text(encoding="utf-8"))), path)
+        if path != _journal(memory_id) and (other := _read_plan(path)) is not None:
+            _finish(store, other, path)
     path = _journal(memory_id)
-    if path.exists():
-        plan = ForgetPlan.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    else:
+    plan = _read_plan(path)
+    if plan is None:
         plan = store.forget_plan(memory_id)  # UserError when there is no such memory
         config.ensure_private_dir(path.parent)
         write_atomic(path, json.dumps(plan.to_dict(), ensure_ascii=False))
@@ -84,12 +82,24 @@ def finish_pending(store=None) -> int:
     pending = sorted(_journal_dir().glob("*.json"))
     if pending:
         from macaron_cli.memory import MemoryStore
-        from macaron_cli.memory.derived import ForgetPlan
 
         store = store or MemoryStore.open()
         for path in pending:
-            _finish(store, ForgetPlan.from_dict(json.loads(path.read_text(encoding="utf-8"))), path)
+            if (plan := _read_plan(path)) is not None:
+                _finish(store, plan, path)
     return len(pending)
+
+
+def _read_plan(journal: Path):
+    """The plan a journal holds, or None when it is gone: another process (a forget, or a
+    command finishing it as this one does) finished that forget since the folder was read."""
+    from macaron_cli.memory.derived import ForgetPlan
+
+    try:
+        text = journal.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    return ForgetPlan.from_dict(json.loads(text))
 
 
 def _finish(store, plan, journal: Path) -> Forgotten:
