@@ -53,6 +53,12 @@ def config_path() -> Path:
     return home() / "config.toml"
 
 
+def cache_dir() -> Path:
+    """`$MACARON_HOME/cache`, made private like the rest of the home: what is cached there
+    (vectors of template texts) says which apps the person asked for."""
+    return ensure_private_dir(home() / "cache")
+
+
 def ensure_private_dir(path: Path) -> Path:
     """Create `path` (and parents under it) readable by the person alone. One that already
     existed looser (made by an older macaron, or by hand) is tightened with all it holds."""

@@ -257,3 +257,4 @@ def test_meaning_chooses_what_no_keyword_names_and_caches_vectors_per_model(maca
     assert choose_template("zq xv plorb").fit == "weak"
     cached = list((macaron_home / "cache").glob("template-vectors-*.json"))
     assert [p.name for p in cached] == [f"template-vectors-{embeddings.MODEL_NAME}.json"]
+    assert (macaron_home / "cache").stat().st_mode & 0o777 == 0o700  # what it says of the person's ideas is theirs

@@ -192,8 +192,9 @@ def _template_vectors(templates: list[Template]):
     from macaron_cli.memory import embeddings
 
     model = getattr(embeddings, "MODEL_NAME", "model")
-    path = config.home() / "cache" / f"template-vectors-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.json"
+    name = f"template-vectors-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.json"
     try:
+        path = config.cache_dir() / name
         cache = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         cache = {}
@@ -208,8 +209,7 @@ def _template_vectors(templates: list[Template]):
         from macaron_cli.files import write_atomic
 
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, json.dumps(cache))
+            write_atomic(config.cache_dir() / name, json.dumps(cache))
         except OSError:
             pass  # a read-only home only costs the next make the same few embeddings
     return [[np.asarray(cache[key(t)], dtype=np.float32) for t in tpl.meaning_texts] for tpl in templates]
