@@ -155,3 +155,20 @@ def test_rate_credits_only_the_memories_that_app_used(macaron, macaron_home, tmp
     assert store.get(mine.id).reward > before[mine.id]
     assert store.get(parents.id).reward == before[parents.id]
     assert store.get(other.id).reward == before[other.id]
+
+
+def test_a_damaged_ledger_is_kept_aside_and_a_fresh_one_started(macaron, macaron_home):
+    macaron_home.mkdir(parents=True)
+    garbage = b"not a database at all\x00\xff" * 40
+    (macaron_home / "ledger.db").write_bytes(garbage)
+
+    first = macaron("why", "last")
+    second = macaron("why", "last")
+
+    assert "unexpected" not in first.stderr and "Traceback" not in first.stderr
+    said = first.stderr.splitlines()
+    assert "ledger" in said[0] and "damaged" in said[0] and "fresh one" in said[0]
+    kept = list(macaron_home.glob("ledger.db.damaged-*"))
+    assert [p.read_bytes() for p in kept] == [garbage]  # what happened is never thrown away
+    assert "damaged" not in second.stderr  # the fresh ledger is a ledger
+    assert first.returncode == second.returncode == 2 and "nothing to explain yet" in second.stderr

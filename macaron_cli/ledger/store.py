@@ -74,7 +74,14 @@ class Ledger:
         home = config.ensure_private_dir(Path(home) if home else config.home())
         path = home / "ledger.db"
         fresh = not path.exists()
-        ledger = cls(path)
+        try:
+            ledger = cls(path)
+        except sqlite3.OperationalError:
+            raise  # busy or locked: the file is fine
+        except sqlite3.DatabaseError:  # not a database, or a damaged one
+            _move_aside(path)
+            fresh = True
+            ledger = cls(path)
         if fresh:
             os.chmod(path, 0o600)
         return ledger
@@ -216,3 +223,19 @@ def _event(row: sqlite3.Row) -> dict:
         "value": row["value"],
         "data": json.loads(row["data"] or "{}"),
     }
+
+
+def _move_aside(path: Path) -> None:
+    """Keep a damaged ledger beside a fresh one (never delete what happened) and say so."""
+    from macaron_cli.output import Out
+
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    kept = path.with_name(f"{path.name}.damaged-{stamp}")
+    # its write-ahead log belongs to it: left in place it would be read into the fresh one
+    for suffix in ("-wal", "-shm", ""):
+        part = path.with_name(path.name + suffix)
+        if part.exists():
+            os.replace(part, kept.with_name(kept.name + suffix))
+    Out(stderr=True).line(
+        "The ledger ({}) was damaged; it is kept as {} and a fresh one started.", str(path), kept.name
+    )
