@@ -17,6 +17,9 @@ import sys
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# C0 controls but newline and tab, DEL, and C1: a terminal acts on them (ESC starts a
+# sequence that can set the title, clear the screen, move the cursor, fake a prompt).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def print_json(obj) -> None:
@@ -40,9 +43,17 @@ def _finite(obj):
 
 
 def safe_text(text: object) -> str:
-    """`text` as a str that any UTF-8 stream can take: lone surrogates (bytes that were not
-    UTF-8, e.g. in a file name) become U+FFFD."""
-    return _SURROGATE.sub("\ufffd", str(text))
+    """`text` as a str that any UTF-8 stream can take and no terminal acts on: lone
+    surrogates (bytes that were not UTF-8, e.g. in a file name) become U+FFFD, and control
+    characters are shown, not obeyed (ESC as "␛", as the Unicode control pictures draw it)."""
+    return _CONTROL.sub(_visible, _SURROGATE.sub("\ufffd", str(text)))
+
+
+def _visible(match: re.Match) -> str:
+    code = ord(match.group(0))
+    if code < 0x20:
+        return chr(0x2400 + code)
+    return "\u2421" if code == 0x7F else "\ufffd"  # DEL has a picture; C1 controls have none
 
 
 _TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from macaron_cli.apps import resolve_app
 from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.output import safe_text
 from macaron_cli.sandbox import get_sandbox
 from macaron_cli.sandbox.base import stop_tree
 from macaron_cli.sandbox.manifest import DATA_DIR, read_manifest
@@ -52,7 +53,8 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
         from macaron_cli.ledger import signals
 
         signals.app_served(app_dir, manifest.data_files)
-        print(f"{manifest.title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
+        title = safe_text(manifest.title)
+        print(f"{title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
         if open_browser:
             import webbrowser
 
@@ -61,7 +63,7 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
         raise WorkFailed(f"{manifest.title} stopped by itself (exit code {code}); its output is above.")
     except KeyboardInterrupt:
         stop_tree(server)
-        print(f"\nStopped {manifest.title}.", flush=True)
+        print(f"\nStopped {safe_text(manifest.title)}.", flush=True)
         return 0
     finally:
         signal.signal(signal.SIGTERM, previous)

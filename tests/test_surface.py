@@ -8,9 +8,12 @@ import errno
 import io
 import json
 import os
+import re
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from macaron_cli.cli import app
@@ -297,6 +300,34 @@ def test_markup_helper_is_exact_with_backslashes_and_brackets():
         for template in ("{}", "[bold]{}[/]", "{} [dim]x[/]", "{}[dim]x[/]"):
             expected = template.replace("[bold]", "").replace("[/]", "").replace("[dim]", "")
             assert Text.from_markup(markup(template, value)).plain == expected.format(value.replace("\udcff", "\ufffd"))
+
+
+_TYPED = st.characters(codec="utf-8", exclude_categories=["Cs"]) | st.sampled_from("\x1b\x07\r\x9b[]0;")
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a loaded machine is no failure
+@given(st.text(alphabet=_TYPED))
+def test_no_control_character_someone_wrote_reaches_the_terminal(value):
+    from rich.console import Console
+
+    from macaron_cli.output import Out
+
+    shown = io.StringIO()
+    say = Out(target=Console(file=shown, width=80, color_system=None, force_terminal=True))
+    say.line("[bold]{}[/] and {}", value, value)
+    say.text(value)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", shown.getvalue())
+
+
+def test_escape_sequences_in_a_memory_are_shown_not_obeyed_by_list_and_search(macaron):
+    typed = "Lunch \x1b]0;owned\x07with Sam\x1b[2J at noon\x9b"
+    assert macaron("memory", "add", typed).returncode == 0
+
+    for command in (("memory", "list"), ("memory", "search", "lunch")):
+        result = macaron(*command)
+        assert result.returncode == 0, result.stderr
+        assert "Lunch ␛]0;owned␇with Sam␛[2J at noon" in result.stdout
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", result.stdout)
 
 
 def test_only_the_output_helper_prints_markup(tmp_path):

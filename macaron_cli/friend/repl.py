@@ -92,7 +92,9 @@ class Repl:
             return ""
 
     def say(self, text: str, style: str | None = None) -> None:
-        self.out.print(text, style=style, markup=False, highlight=False)
+        from macaron_cli.output import safe_text
+
+        self.out.print(safe_text(text), style=style, markup=False, highlight=False)
 
     # ── a turn ──────────────────────────────────────────────────────────────────────────
     def turn(self, text: str) -> None:
@@ -109,12 +111,12 @@ class Repl:
 
     def stream(self, chunks) -> None:
         persona = self.conv.persona
-        from macaron_cli.output import markup
+        from macaron_cli.output import markup, safe_text
 
         self.out.print(markup(f"[{persona.color}]" + "{} ›[/] ", persona.flavour), end="", highlight=False)
         try:
             for chunk in chunks:
-                self.out.print(chunk, end="", markup=False, highlight=False, soft_wrap=True)
+                self.out.print(safe_text(chunk), end="", markup=False, highlight=False, soft_wrap=True)
             self.out.print()
         except KeyboardInterrupt:
             chunks.close()
