@@ -277,3 +277,79 @@ def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) 
         return nothing(*destinations)
     hits = store.search(query, k=k, privacy=sorted(levels_for(*destinations)), **kwargs)
     return release(hits, *destinations)
+
+
+# ── labelled text: what was made from memories ─────────────────────────────────────────
+# Labels travel: every text macaron stores or sends (a chat turn, a summary, a draft, an
+# app file a model wrote) carries the highest level of what it was made from, and this
+# gate releases the labelled text by that level, as it releases memory rows.
+FLOOR = "personal"  # what the person says or a model writes from nothing: theirs, shareable
+
+
+def level_of(source) -> str:
+    """The level of one source: a level's name, a Derived text, a chat turn ({"label"}), a
+    memory or a search hit."""
+    if isinstance(source, str):
+        return source if source in ALL_LEVELS else "secret"  # an unknown label is the strictest
+    if isinstance(source, Derived):
+        return source.level
+    if isinstance(source, dict):
+        return level_of(source.get("label", FLOOR))
+    return level_of(getattr(getattr(source, "memory", source), "privacy", "secret"))
+
+
+def level_from(sources: Iterable = (), floor: str = FLOOR) -> str:
+    """The highest level among `sources` (never below `floor`): what a text made from them is."""
+    return max([floor, *(level_of(s) for s in sources)], key=ALL_LEVELS.index)
+
+
+def may_carry(label, destination: Destination) -> bool:
+    """May text with this label (a level, or anything `level_of` reads) go to `destination`?"""
+    return level_of(label) in destination.levels
+
+
+@dataclass(frozen=True)
+class Derived:
+    """Text made from memories (a summary, a draft, an answer): the text, its label and the
+    ids of the memories it came from."""
+
+    text: str
+    level: str = FLOOR
+    sources: tuple[str, ...] = ()
+
+    @classmethod
+    def made(cls, text: str, *inputs) -> Derived:
+        """`text` labelled from `inputs` (memories, hits, Derived texts, turns, levels)."""
+        ids: list[str] = []
+        for item in inputs:
+            if isinstance(item, Derived):
+                ids += item.sources
+            elif not isinstance(item, str | dict):
+                ids.append(getattr(item, "memory", item).id)
+        return cls(text, level_from(inputs), tuple(dict.fromkeys(ids)))
+
+
+WITHHELD_TURN = "(withheld here: this turn drew on memories that may not go to this model)"
+
+
+def transcript(messages: Iterable[dict], destination: Destination) -> tuple[list[dict], int]:
+    """Chat turns ({"role", "content", "label"}) as they may go to `destination`: a turn its
+    label keeps from there is replaced by a note (the turns keep their order and roles).
+    Returns the messages for the request and how many were withheld."""
+    sent, held = [], 0
+    for message in messages:
+        content = message["content"]
+        if not may_carry(message, destination):
+            content, held = WITHHELD_TURN, held + 1
+        sent.append({"role": message["role"], "content": content})
+    return sent, held
+
+
+def not_for(store, destination: Destination) -> list:
+    """Every memory in `store` that may not go to `destination` (to check that nothing made or
+    pasted from one, like an app's code, carries its text there)."""
+    kept = sorted(set(ALL_LEVELS) - destination.levels)
+    if store is None or not kept:
+        return []
+    where = "privacy IN (" + ", ".join(f"'{level}'" for level in kept) + ")"
+    return store.list(limit=None, where=where)
