@@ -4,6 +4,12 @@ The REPL drives it; nothing here prints. Requests carry only memories the privac
 cleared for the current model's destination (macaron_cli/privacy.py): the system prompt
 takes them as `Cleared` values bound for that destination. What was recalled is kept in
 `last` for /why.
+
+Every turn carries a label (`"label"`, privacy.level_from): an answer is as private as
+the memories and turns it was made from, a turn of the person's as private as what was
+learned from it. The history goes to a model only through `privacy.transcript`, so after
+`/model claude` the turns a local model wrote from private memories stay behind, and the
+episode's summary is labelled from what it was written from.
 """
 
 from __future__ import annotations
@@ -11,12 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
+from macaron_cli import privacy
 from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, reward, upcoming
 from macaron_cli.memory import Memory, derived
-from macaron_cli.memory.records import PRIVACY_LEVELS
 
 WINDOW = 12  # messages of short-term memory sent with each request (6 exchanges)
 MAX_ANSWER_TOKENS = 1024
@@ -43,11 +49,13 @@ class Conversation:
         self.upcoming = upcoming(store, model.destination, now)
         self._checked: set[str] = set()
 
-    def switch(self, model: ChatModel) -> None:
-        """Talk through another model from the next turn on (its own privacy levels apply)."""
+    def switch(self, model: ChatModel) -> int:
+        """Talk through another model from the next turn on (its own privacy levels apply).
+        Returns how many earlier turns the new model will not see (their labels forbid it)."""
         self.model = model
         self.extractor.model = model
         self.upcoming = upcoming(self.store, model.destination)
+        return privacy.transcript(self.labelled(), model.destination)[1] if model.connected else 0
 
     def opening(self) -> list[str]:
         """How a later chat opens: from something the friend knows, and what is coming up soon."""
@@ -94,17 +102,46 @@ class Conversation:
         return "\n".join(parts)
 
     def window(self) -> list[dict]:
-        recent = self.messages[-WINDOW:]
+        """The last turns as they may go to the current model (labels re-gated each time)."""
+        return privacy.transcript(self._recent(), self.model.destination)[0]
+
+    def _recent(self) -> list[dict]:
+        recent = self.labelled()[-WINDOW:]
         while recent and recent[0]["role"] != "user":  # the API wants a user turn first
             recent = recent[1:]
         return recent
 
+    def labelled(self) -> list[dict]:
+        """The turns with their labels as known now: a turn of the person's is as private as
+        the memories learned from it (extraction runs behind the chat), an answer as private
+        as the turn it answered."""
+        levels = {m.id: m.privacy for m in list(self.extractor.saved)}
+        turns, asked = [], privacy.FLOOR
+        for message in self.messages:
+            label = message.get("label", privacy.FLOOR)
+            if message["role"] == "user":
+                learned = self.extractor.learned_from.get(message["content"], [])
+                label = asked = privacy.level_from([label, *(levels.get(i, "secret") for i in learned)])
+            else:
+                label = privacy.level_from([label, asked])
+            message["label"] = label
+            turns.append(message)
+        return turns
+
+    def _sources(self, record: RecallRecord, now: datetime | None = None) -> list:
+        """What an answer is made from: the memories in its prompt and the turns sent with it."""
+        destination = self.model.destination
+        soon = [m for m in self.upcoming.bound_for(destination) if is_current(m, now or datetime.now(UTC))]
+        turns = [t for t in self._recent() if privacy.may_carry(t, destination)]
+        return [*record.hits.bound_for(destination), *soon, *turns]
+
     # ── the answer ──────────────────────────────────────────────────────────────────────
     def reply(self, text: str, record: RecallRecord) -> Iterator[str]:
         """Stream the answer. Stopping early (Ctrl-C) keeps what was said so far in the window."""
-        self.messages.append({"role": "user", "content": text})
+        self.messages.append({"role": "user", "content": text, "label": privacy.FLOOR})
         self.extractor.submit(text)
         said: list[str] = []
+        label = privacy.level_from(self._sources(record))  # a notebook answer lists memories too
         try:
             if self.model.connected:
                 chunks = self.model.stream(self.system_prompt(record), self.window(), MAX_ANSWER_TOKENS)
@@ -115,7 +152,7 @@ class Conversation:
                 yield chunk
         finally:
             answer = "".join(said).strip()
-            self.messages.append({"role": "assistant", "content": answer or "…"})
+            self.messages.append({"role": "assistant", "content": answer or "…", "label": label})
             if answer:
                 self.extractor.later(lambda: self._account(record))
 
@@ -152,29 +189,29 @@ class Conversation:
         if not said:
             return None
         summary = None
+        turns = self.labelled()
+        learned = list(self.extractor.saved)
         if self.model.connected:
-            transcript = "\n".join(f"{m['role']}: {m['content']}" for m in self.messages[-40:])
+            destination = self.model.destination
+            went = [t for t in turns[-40:] if privacy.may_carry(t, destination)]
+            transcript = "\n".join(f"{m['role']}: {m['content']}" for m in went)
             try:
                 summary = self.model.complete(SUMMARY_SYSTEM, [{"role": "user", "content": transcript}], 300).strip()
             except Exception:
                 summary = None  # the model is gone: fall back to the person's own words
+            label = privacy.level_from([*went, *learned])
         # The episode names what it was made from, so forgetting a fact learned in this
         # session removes it here too (memory/derived.py): a summary in the person's words
         # loses that turn, one the model wrote goes whole.
-        learned = [m.id for m in self.extractor.saved]
         if summary:
-            meta = {derived.DERIVED_FROM: learned} if learned else {}
+            meta = {derived.DERIVED_FROM: [m.id for m in learned]} if learned else {}
         else:
-            parts = [(s[:80], self.extractor.learned_from.get(s, [])) for s in said[:4]]
+            asked = [t for t in turns if t["role"] == "user"][:4]
+            parts = [(t["content"][:80], self.extractor.learned_from.get(t["content"], [])) for t in asked]
             summary, meta = derived.with_parts("Talked about: ", parts)
-        return self.store.add(
-            summary, kind="episode", domain="general", source="chat", privacy=self._episode_privacy(), meta=meta
-        )
-
-    def _episode_privacy(self) -> str:
-        """As private as the most private thing learned in the session (never less than personal)."""
-        levels = [m.privacy for m in self.extractor.saved] + ["personal"]
-        return max(levels, key=PRIVACY_LEVELS.index)
+            label = privacy.level_from([*asked, *learned])
+        # As private as what it was written from: the turns it saw, what was learned.
+        return self.store.add(summary, kind="episode", domain="general", source="chat", privacy=label, meta=meta)
 
 
 def notebook_answer(text: str, record: RecallRecord) -> str:

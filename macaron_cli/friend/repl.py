@@ -257,7 +257,13 @@ class Repl:
         if arg:
             from macaron_cli.friend.backends import open_model
 
-            self.conv.switch(open_model(arg))
+            held = self.conv.switch(open_model(arg))
+            if held:
+                self.say(
+                    f"{held} earlier turn{'s' if held > 1 else ''} stay{'' if held > 1 else 's'} behind: "
+                    "they drew on memories this model may not see.",
+                    style="dim",
+                )
         self.say(f"Model: {self.conv.model.describe()}")
 
     def cmd_good(self, arg):
