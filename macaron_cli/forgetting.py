@@ -167,54 +167,42 @@ def _regenerate_brief(app: Path, store, gone: set[str]) -> bool:
     return write_brief_again(app, store)
 
 
-def _needles(texts: list[str]) -> list[bytes]:
-    """Each text as it is written in plain files and inside JSON (both escapings)."""
-    needles = set()
-    for text in texts:
-        if len(text) < MIN_SCRUB:
-            continue
-        needles.add(text.encode("utf-8"))
-        needles.add(json.dumps(text, ensure_ascii=False)[1:-1].encode("utf-8"))
-        needles.add(json.dumps(text)[1:-1].encode("utf-8"))
-    return sorted(needles, key=len, reverse=True)
+def _text_of(path: Path) -> str | None:
+    """A file's text, or None for a binary file (left whole) or one that cannot be read."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _scrub_tree(root: Path, texts: list[str], skip: Collection[str] = ()) -> None:
-    """Replace the texts in every text file under `root` (binary files are left whole)."""
-    needles = _needles(texts)
-    if not needles or not root.is_dir():
+    """Replace the texts, in any spelling (quotes.py), in every text file under `root`."""
+    from macaron_cli.quotes import scrub
+
+    if not texts or not root.is_dir():
         return
     for path in root.rglob("*"):
         if any(part in skip for part in path.relative_to(root).parts[:1]) or not path.is_file() or path.is_symlink():
             continue
-        try:
-            data = path.read_bytes()
-        except OSError:
+        text = _text_of(path)
+        if text is None:
             continue
-        if not any(n in data for n in needles):
-            continue
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        for needle in needles:
-            data = data.replace(needle, FORGOTTEN.encode("utf-8"))
-        write_atomic(path, data, mode=path.stat().st_mode & 0o777)
+        scrubbed = scrub(text, texts, FORGOTTEN, MIN_SCRUB)
+        if scrubbed != text:
+            write_atomic(path, scrubbed.encode("utf-8"), mode=path.stat().st_mode & 0o777)
 
 
 def _mentions(app: Path, texts: list[str]) -> list[Path]:
     """The app's own files (its code, tracked in git) that contain a forgotten text."""
-    needles = _needles(texts)
+    from macaron_cli.quotes import Folded
+
     found = []
     for path in app.rglob("*"):
         rel = path.relative_to(app).parts
         if any(part in _SKIP_IN_CODE for part in rel) or not path.is_file():
             continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        if any(n in data for n in needles):
+        text = _text_of(path)
+        if text is not None and any(map(Folded(text).spans, texts, [MIN_SCRUB] * len(texts))):
             found.append(path)
     return found
 
@@ -223,9 +211,11 @@ def _drop_history_lines(path: Path, texts: list[str]) -> None:
     """The chat's input history (readline's file) without the lines that said a forgotten text."""
     if not path.is_file() or not texts:
         return
+    from macaron_cli.quotes import holds
+
     lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(keepends=True)
-    forms = {t for t in texts if t} | {t.replace(" ", "\\040") for t in texts if t}
-    kept = [line for line in lines if not any(f in line for f in forms)]
+    # readline writes a space as \040
+    kept = [line for line in lines if not any(holds(line.replace("\\040", " "), t) for t in texts if t)]
     if kept != lines:
         write_atomic(path, "".join(kept).encode("utf-8", errors="surrogateescape"))
         make_private(path)

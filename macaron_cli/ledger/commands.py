@@ -57,30 +57,20 @@ def share(app_ref: str | None) -> None:
 
     info = load_registry().get(slug, {})
     lineage = {"app": slug, "template": info.get("template"), "from": info.get("from")}
-    bundle = make_bundle(path, Path.cwd(), lineage, withheld=_shaped_by_unshareable(slug))
+    bundle = make_bundle(path, Path.cwd(), lineage, withheld=_unshareable())
     Out().text(
         f"Bundle: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
         f"Your friend runs `macaron make --from {bundle.name}`."
     )
 
 
-def _shaped_by_unshareable(slug: str) -> list:
-    """The memories that shaped `slug` (its brief, the coder's lookups) that the privacy gate
-    keeps from a file meant to leave this machine."""
+def _unshareable() -> list:
+    """Every memory the privacy gate keeps from a file meant to leave this machine: not only
+    those that shaped the app's brief (the person may have pasted one into the code)."""
     from macaron_cli import privacy
-    from macaron_cli.ledger.store import Ledger, node
     from macaron_cli.memory import MemoryStore
 
-    ids = [src.split(":", 1)[1] for src in Ledger.open().sources_of(node("brief", slug)) if src.startswith("memory:")]
-    if not ids:
-        return []
-    store, found = MemoryStore.open(), []
-    for memory_id in ids:
-        try:
-            found.append(store.get(memory_id))
-        except UserError:
-            continue  # forgotten
-    return privacy.withheld(found, privacy.export("a share bundle"))
+    return privacy.not_for(MemoryStore.open(), privacy.export("a share bundle"))
 
 
 def feedback_export(file: Path | None) -> None:

@@ -9,7 +9,6 @@ secret content never leaves in an export.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 from pathlib import Path
 
@@ -31,8 +30,9 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
                 continue  # forgotten: it must not come back through an export
         cleared = privacy.release(found, destination).bound_for(destination)
         memories = [{"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain} for m in cleared]
-        # A local model may have written a private memory into the code: not in the diff either.
-        held = privacy.withheld(found, destination)
+        # A local model may have written a private memory into the code, or the person pasted
+        # one in: none of them is in the diff either, in any spelling.
+        held = privacy.not_for(store, destination)
         info = registry.get(app, {})
         path = Path(info["path"]) if info.get("path") else None
         records.append(
@@ -52,13 +52,11 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
 
 
 def _scrub(text: str, held: list) -> str:
-    """`text` with the text of every withheld memory replaced (any case)."""
-    for memory in held:
-        if memory.text.strip():
-            text = re.sub(
-                re.escape(memory.text.strip()), f"[withheld {memory.privacy} memory]", text, flags=re.IGNORECASE
-            )
-    return text
+    """`text` with the text of every withheld memory replaced (any spelling: quotes.py)."""
+    from macaron_cli.quotes import MIN_QUOTE, normalise, scrub
+
+    levels = {normalise(m.text): m.privacy for m in held}
+    return scrub(text, [m.text for m in held], lambda q: f"[withheld {levels[normalise(q)]} memory]", MIN_QUOTE)
 
 
 def _diff(app_dir: Path | None) -> str:

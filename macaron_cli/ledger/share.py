@@ -4,9 +4,10 @@ A bundle is a tar.gz with `code/` (the tracked files at HEAD: git-ignored data, 
 private `.macaron/` folder and the brief are never tracked, so never included) and
 `lineage.json`. `macaron make --from BUNDLE` turns it into the other person's own app.
 
-A bundle leaves this machine, so it asks the privacy gate: the memories that shaped the
-app but may not go out (private ones a local model saw, say) must not be in its code;
-`share` refuses, naming the file, rather than bundle their text.
+A bundle leaves this machine, so it asks the privacy gate: no memory that may not go out
+(private ones a local model saw, or a line the person pasted in by hand) may be in its
+code, in any spelling (quotes.py: escaped, another case, rewrapped); `share` refuses,
+naming the file, rather than bundle their text.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ BUNDLE_SUFFIX = ".macaron.tar.gz"
 
 
 def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | None = None) -> Path:
-    """Bundle the app's tracked code; `withheld` are memories (the gate's `withheld` for an
+    """Bundle the app's tracked code; `withheld` are memories (the gate's `not_for` an
     export) whose text must not be in it."""
     manifest = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8"))
     data_files = {str(p).rstrip("/") for p in manifest.get("data_files", [])}
@@ -57,14 +58,14 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
 
 
 def _check_withheld(name: str, content: bytes, withheld: list, app: str) -> None:
-    text = content.decode("utf-8", errors="ignore").casefold()
-    for memory in withheld:
-        if memory.text.strip() and memory.text.strip().casefold() in text:
-            preview = memory.text if len(memory.text) <= 40 else memory.text[:37] + "…"
-            raise UserError(
-                f'{name} in {app} holds your {memory.privacy} memory {memory.id} ("{preview}"), and a '
-                f"bundle leaves this machine; take it out, `macaron checkpoint {app} -m …`, then share again."
-            )
+    from macaron_cli.quotes import MIN_QUOTE, quoted_in
+
+    for memory in quoted_in(content.decode("utf-8", errors="ignore"), withheld, minimum=MIN_QUOTE)[:1]:
+        preview = memory.text if len(memory.text) <= 40 else memory.text[:37] + "…"
+        raise UserError(
+            f'{name} in {app} holds your {memory.privacy} memory {memory.id} ("{preview}"), and a '
+            f"bundle leaves this machine; take it out, `macaron checkpoint {app} -m …`, then share again."
+        )
 
 
 def is_bundle(path: str | Path) -> bool:

@@ -6,13 +6,21 @@ forgotten, the derived memory cannot keep it: if its text is made of parts, each
 ids it came from (`meta["parts"]`: [[start, end, [ids]], …] joined by `meta["joiner"]`),
 the parts from forgotten memories are cut out and the rest kept; otherwise (a free-form
 summary a model wrote, which may say it in other words) the derived memory is forgotten too.
+
+A link is not the only way: a memory may quote a forgotten one with no link at all (a
+summary a model wrote from a recalled memory, an imported note). `with_quotes` finds those
+by their text, in any spelling (quotes.py), and treats them the same way: the quoting part
+is cut out, or the memory goes whole when it is a free-form summary or nothing else is left.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from macaron_cli.memory.records import Memory, now_iso
+from macaron_cli.quotes import MIN_QUOTE, Folded, scrub
 
 DERIVED_FROM = "derived_from"
 
@@ -82,3 +90,50 @@ class ForgetPlan:
             list(data["texts"]),
             {k: Memory(**m) for k, m in data.get("rewrites", {}).items()},
         )
+
+
+def with_quotes(plan: ForgetPlan, memories: Iterable[Memory]) -> ForgetPlan:
+    """`plan` extended to the `memories` that quote its texts without a link (see above),
+    until nothing more quotes anything that goes."""
+    pool = {m.id: plan.rewrites.get(m.id, m) for m in memories if m.id not in plan.ids}
+    changed = True
+    while changed:
+        changed = False
+        for memory_id, memory in list(pool.items()):
+            kept = _without_quotes(memory, plan.texts)
+            if kept is memory:
+                continue
+            changed = True
+            if kept is None:
+                del pool[memory_id]
+                plan.rewrites.pop(memory_id, None)
+                plan.ids.append(memory_id)
+                plan.texts.append(memory.text)
+            else:
+                pool[memory_id] = plan.rewrites[memory_id] = kept
+    return plan
+
+
+def _without_quotes(memory: Memory, texts: list[str]) -> Memory | None:
+    """`memory` without the parts that quote `texts`; itself when none does; None to go whole."""
+    folded = Folded(memory.text)
+    if not any(folded.spans(t, MIN_QUOTE) for t in texts):
+        return memory
+    spans = memory.meta.get("parts")
+    if isinstance(spans, list) and spans:  # made of parts: the quoting parts go
+        try:
+            head = memory.text[: spans[0][0]]
+            parts = [(memory.text[start:end], ids) for start, end, ids in spans]
+        except (TypeError, ValueError, IndexError):
+            return None
+        kept = [(part, ids) for part, ids in parts if not any(Folded(part).spans(t, MIN_QUOTE) for t in texts)]
+        if not kept:
+            return None
+        text, parts_meta = with_parts(head, kept, memory.meta.get("joiner", "; "))
+        return replace(memory, text=text, meta={**memory.meta, **parts_meta}, updated_at=now_iso())
+    if memory.kind == "episode":  # a free-form summary may say it again in other words
+        return None
+    text = re.sub(r"\s{2,}", " ", scrub(memory.text, texts, " ", MIN_QUOTE)).strip(" ,;:-")
+    if len(re.findall(r"\w+", text)) < 2:
+        return None
+    return replace(memory, text=text, updated_at=now_iso())

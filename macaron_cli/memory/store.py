@@ -359,7 +359,8 @@ class MemoryStore:
                 else:
                     plan.rewrites[memory.id] = rewritten
             if not more:
-                return plan
+                # Memories that quote it without a link go the same way.
+                return derived.with_quotes(plan, self.list(limit=None))
 
     @_readable
     def apply_forget(self, plan: ForgetPlan) -> None:

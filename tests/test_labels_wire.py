@@ -1,0 +1,185 @@
+"""Labels travel: text made from a private memory stays private wherever it flows, checked at
+the wire (tests/support/model_server.py records every request byte for byte).
+
+Each path has a control: the same run with the cloud endpoint listed in `trusted_endpoints`,
+where the text does go (so the first half cannot pass by sending nothing).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from macaron_cli import config, privacy, quotes
+from macaron_cli.friend.backends import open_model
+from macaron_cli.memory import MemoryStore
+from tests.friend_support import SUMMARY_MARK, is_chat, responder
+from tests.support.model_server import ModelServer, Reply
+
+PRIVATE = "Kidney condition: drink 3 litres of water a day"
+# What the local model says from it: no memory's text, but made from one.
+LOCAL_ANSWER = "Given your kidneys, aim for three litres spread over the day."
+LOCAL_MARK = "Given your kidneys"
+LOCAL_SUMMARY = "We planned three litres a day because of the kidneys."
+SUMMARY_MARK_TEXT = "because of the kidneys"
+
+
+def _local_model(summary: str = LOCAL_SUMMARY):
+    def respond(req):
+        if SUMMARY_MARK in req.system:
+            return Reply.text(summary)
+        return responder(LOCAL_ANSWER)(req)
+
+    return respond
+
+
+def _conversation(monkeypatch, local: ModelServer, cloud: ModelServer, trusted: bool):
+    from macaron_cli.friend.conversation import Conversation
+    from macaron_cli.friend.persona import Persona
+
+    monkeypatch.setenv("MACARON_DRAFT_URL", local.url)
+    monkeypatch.setenv("MACARON_DRAFT_API", "anthropic")
+    monkeypatch.setenv("MACARON_DRAFT_MODEL", "scripted")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", cloud.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    if trusted:
+        config.save_settings({"trusted_endpoints": [cloud.url]})
+    store = MemoryStore.open()
+    store.add(PRIVATE, domain="health", privacy="private")
+    return Conversation(store, open_model("local"), Persona())
+
+
+def _turn(conv, text: str) -> str:
+    return "".join(conv.reply(text, conv.recall_for(text)))
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["cloud", "trusted"])
+def test_model_switch_leaves_turns_made_from_private_memories_behind(macaron_home, monkeypatch, trusted):
+    with ModelServer(_local_model()) as local, ModelServer(responder("Pasta sounds good.")) as cloud:
+        conv = _conversation(monkeypatch, local, cloud, trusted)
+        assert LOCAL_MARK in _turn(conv, "How much water should I drink?")
+        assert PRIVATE in local.requests[-1].raw  # the local model saw the private memory
+        held = conv.switch(open_model("claude"))
+        _turn(conv, "What should I cook tonight?")
+        conv.end()
+    to_cloud = "\n".join(r.raw for r in cloud.requests)
+    chats = [r for r in cloud.requests if is_chat(r)]
+    assert chats and "How much water" in chats[0].raw  # the person's own turn still goes
+    if trusted:
+        assert held == 0 and LOCAL_MARK in chats[0].raw
+    else:
+        assert held == 1 and LOCAL_MARK not in to_cloud and "withheld" in chats[0].raw
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["cloud", "trusted"])
+def test_a_summary_written_from_a_recalled_private_memory_is_private(macaron_home, monkeypatch, trusted):
+    with ModelServer(_local_model()) as local, ModelServer(responder("Keep the bottle near.")) as cloud:
+        conv = _conversation(monkeypatch, local, cloud, trusted)
+        _turn(conv, "How much water should I drink?")
+        episode = conv.end()
+        assert episode is not None and SUMMARY_MARK_TEXT in episode.text
+        assert episode.privacy == "private"  # nothing was learned; the answer it summarised was private
+        from macaron_cli.friend.conversation import Conversation
+        from macaron_cli.friend.persona import Persona
+
+        later = Conversation(conv.store, open_model("claude"), Persona())
+        _turn(later, "Remind me about water and kidneys, what did we plan?")
+        later.end()
+    chats = "\n".join(r.raw for r in cloud.requests if is_chat(r))
+    assert (SUMMARY_MARK_TEXT in chats) is trusted
+
+
+# ── files meant to leave: share and feedback export, escaped copies ─────────────────────
+PASTED = "Mia's custody hearing & lawyer call on Tuesday"  # never in any brief: pasted by hand
+NON_ASCII = "Café René is where I see my therapist"
+
+
+def _app_with_pasted_code(level: str) -> tuple[str, Path]:
+    """An offline app (no model saw any memory) whose code the person edited: the memories,
+    HTML-escaped in a page and JSON-escaped in a data file, committed."""
+    from macaron_cli.apps import register
+    from macaron_cli.ledger import signals
+
+    store = MemoryStore.open()
+    store.add(PASTED, domain="family", privacy=level)
+    store.add(NON_ASCII, domain="health", privacy=level)
+    app = config.apps_dir() / "notes"
+    (app / "static").mkdir(parents=True)
+    (app / "macaron.json").write_text(json.dumps({"name": "notes", "data_files": ["data/"]}))
+    (app / ".gitignore").write_text(".macaron/\ndata/\n")
+    (app / "static" / "index.html").write_text("<p>hello</p>\n")
+    git = ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "scaffold"], check=True)
+    (app / "static" / "index.html").write_text(f"<p>{html.escape(PASTED.upper())}</p>\n")
+    (app / "static" / "seed.json").write_text(json.dumps({"note": NON_ASCII.replace(" ", "\n ")}) + "\n")
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "my notes"], check=True)
+    register("notes", path=str(app), idea="a notes app", template="habit-tracker", mode="offline")
+    signals.brief_made("notes", privacy.nothing(privacy.app_folder()), template="habit-tracker", domain="family")
+    return "notes", app
+
+
+@pytest.mark.parametrize("level", ["private", "personal"], ids=["private", "personal-control"])
+def test_share_finds_escaped_copies_of_any_unshareable_memory(macaron, tmp_path, level):
+    slug, _app = _app_with_pasted_code(level)
+    run = macaron("share", slug, cwd=tmp_path)
+    bundles = list(tmp_path.glob("*.macaron.tar.gz"))
+    if level == "personal":  # shareable: the bundle goes, with the text in it
+        assert run.returncode == 0, run.stderr
+        with tarfile.open(bundles[0]) as tar:
+            page = tar.extractfile("code/static/index.html").read().decode()
+        assert quotes.holds(page, PASTED)
+    else:
+        assert run.returncode == 2 and "private memory" in run.stderr and "Traceback" not in run.stderr
+        assert "static/" in run.stderr and not bundles
+
+
+@pytest.mark.parametrize("level", ["private", "personal"], ids=["private", "personal-control"])
+def test_feedback_export_withholds_escaped_copies(macaron, tmp_path, level):
+    _app_with_pasted_code(level)
+    target = tmp_path / "feedback.jsonl"
+    run = macaron("feedback", "export", target)
+    assert run.returncode == 0, run.stderr
+    exported = target.read_text()
+    [record] = [json.loads(line) for line in exported.splitlines()]
+    for text in (PASTED, NON_ASCII):
+        assert quotes.holds(exported, text) is (level == "personal"), text
+    if level == "private":
+        assert record["diff"].count("[withheld private memory]") == 2
+
+
+# ── forget finds quotes, not only links ─────────────────────────────────────────────────
+FORGET = "My kidney condition means I drink 3 litres of water a day"
+
+
+def test_forget_removes_memories_and_files_that_quote_it_in_any_spelling(macaron, tmp_path):
+    store = MemoryStore.open()
+    fact = store.add(FORGET, domain="health", privacy="private")
+    summary = store.add(f"We noted that {FORGET.lower()}.", kind="episode", source="chat")  # no derived_from
+    note = store.add(f"Doctor said: {html.escape(FORGET)} &amp; less salt", domain="health")
+    other = store.add("Likes hiking on Sundays with Mia", domain="hobby")  # the control: no quote
+    transcript = config.apps_dir() / "water" / ".macaron" / "transcript.jsonl"
+    transcript.parent.mkdir(parents=True)
+    (transcript.parent.parent / "macaron.json").write_text("{}")
+    transcript.write_text(json.dumps({"said": f"so: {FORGET.replace('a day', 'a&#32;day')}"}) + "\n")
+    del store
+
+    run = macaron("memory", "forget", fact.id)
+    assert run.returncode == 0 and "gone from disk" in run.stdout, run.stderr
+
+    store = MemoryStore.open()
+    left = {m.id: m.text for m in store.list(limit=None)}
+    assert summary.id not in left and fact.id not in left  # a free-form summary goes whole
+    assert left[note.id] == "Doctor said: &amp; less salt"  # a note loses the quoted part
+    assert left[other.id] == other.text
+    assert not any(quotes.holds(text, FORGET) for text in left.values())
+    assert [h.memory.id for h in store.search("kidney condition litres")] in ([], [note.id])
+    assert not quotes.holds(transcript.read_text(), FORGET)
+    assert "«forgotten»" in transcript.read_text()
