@@ -37,12 +37,15 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from macaron_cli.errors import UserError
+from macaron_cli.memory.chatter import without_chatter
 from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
 from macaron_cli.memory.text import detect_language, meaning_form, query_form, search_form
+from macaron_cli.memory.turns import answer_first
+from macaron_cli.memory.when import When, time_spans
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
 # Candidates per retriever, at least (more when k is large). Search by meaning needs deeper
@@ -61,6 +64,10 @@ NEIGHBOURS_OF = 5  # best candidates whose adjacent turns are fetched
 MOMENT = 0.3  # share of the mean relevance of the best MOMENT_PEERS memories of the same moment
 MOMENT_PEERS = 3
 OTHER_SPEAKER = 0.5  # of relevance a turn loses when the query names another speaker
+DATED = 0.5  # a memory dated in the days a question names gains half its relevance (memory/when.py)
+DATED_WEIGHT = 0.3  # of the searches within those days, which only add (as expansion does)
+ANSWER = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
+QUESTION = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
 BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
 GATE = 0.10  # the most domain/language gating can take away (×0.90)
 GATE_TEMPERATURE = 0.5
@@ -136,18 +143,25 @@ def search(
     depth = max(MEANING_CANDIDATES if use_vectors else WORD_CANDIDATES, 2 * k)
     columns = CANDIDATE_COLUMNS + (["vector"] if use_vectors else [])
 
+    now = now or datetime.now(UTC)
+    query = without_chatter(query)  # "Lovely day! Anyway, how tall is my sister?" asks only the last
+    # The days the question speaks of ("last Tuesday"): searched within as well, and favoured.
+    when = time_spans(query, now)
+    asked = when.rest if re.search(r"\w", when.rest) else query
+    dated_where = f"{when.where()} AND {where}" if when.spans and where else when.where() if when.spans else None
     extra = expand_query(query) if expand else []
     # The word searches run on LanceDB's threads. The query is embedded once the words have
     # shown which speaker it names, if any (memory/speakers.py): only they can name one.
     words = _fulltext(store, query, depth, where, columns)
     expansion = _fulltext(store, " ".join(extra), depth, where, columns) if extra else None
+    dated_words = _fulltext(store, asked, depth, dated_where, columns) if dated_where else None
     word_rows = _rows(words)
     speaker = named_speaker(query, {s for row in word_rows if (s := speaker_of(row["text"]))})
     unrelated = -1.0
     if use_vectors:
         from macaron_cli.memory import embeddings
 
-        meaning = embeddings.embed([meaning_form(without_name(query, speaker) if speaker else query)])[0]
+        meaning = embeddings.embed([meaning_form(without_name(asked, speaker) if speaker else asked)])[0]
         nearest = _nearest(store, meaning, depth, where, columns)
         unrelated = embeddings.unrelated_below()
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]
@@ -155,6 +169,10 @@ def search(
         lists.append(("expansion", EXPANSION_WEIGHT, _rows(expansion)))
     if use_vectors:
         lists.append(("vector", VECTOR_WEIGHT, nearest))
+    if dated_where:  # what the dated searches find only adds, as expansion does
+        lists.append(("dated", DATED_WEIGHT, _rows(dated_words) or _dated(store, depth, dated_where, columns)))
+        if use_vectors:
+            lists.append(("dated_meaning", DATED_WEIGHT, _nearest(store, meaning, depth, dated_where, columns)))
 
     candidates = _fuse(lists, depth, unrelated)
     if not candidates:
@@ -167,11 +185,13 @@ def search(
     _context_support(candidates)
     if speaker:
         _favour_speaker(candidates, speaker)
+    answer_first(candidates, ANSWER, QUESTION)
+    if when.spans:
+        _favour_dated(candidates, when)
     # A memory no list found relevant (the least near of those found by meaning, a turn
     # beside a match that gained nothing) is no answer, however few the others are.
     candidates = {key: c for key, c in candidates.items() if c.relevance > 0}
     contenders = _contenders(candidates, max(3 * k, k + 10) if mmr else k)
-    now = now or datetime.now(UTC)
     lam = store.settings.decay_per_day
     gates = _gates(contenders, domain=domain, language=language or detect_language(query))
     for c in contenders.values():
@@ -230,6 +250,15 @@ def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[
     rows = _as_rows(table.take(order), matrix[order])
     for row, value in zip(rows, similarity[order], strict=True):
         row["_distance"] = 1.0 - float(value)
+    return rows
+
+
+def _dated(store: Store, depth: int, where: str, columns: list[str]) -> list[dict]:
+    """Memories of the days a question names, when no word of it matches any of them ("What
+    did I do last Tuesday?"): each as relevant as the others."""
+    rows = _rows(begin(reader(store.table).query().where(where).select(columns).limit(depth)))
+    for row in rows:
+        row["_score"] = 1.0
     return rows
 
 
@@ -307,7 +336,7 @@ def _add_list(
     scores = [_raw_score(r) for r in rows]
     # Every memory is somewhat near in meaning, so a non-match is the least near one;
     # a word list that stopped short of `depth` holds every match, the rest score 0.
-    floor = min(scores, default=0.0) if name in ("vector", "feedback") or len(rows) >= depth else 0.0
+    floor = min(scores, default=0.0) if name in ("vector", "feedback", "dated_meaning") or len(rows) >= depth else 0.0
     for row, raw, score in zip(rows, scores, _spread(scores, floor), strict=True):
         c = fused.get(row["id"])
         if c is None:
@@ -405,6 +434,14 @@ def _favour_speaker(candidates: dict[str, Candidate], speaker: str) -> None:
         if said_by is not None and said_by != speaker:
             c.relevance *= 1.0 - OTHER_SPEAKER
             c.parts["speaker"] = 1.0 - OTHER_SPEAKER
+
+
+def _favour_dated(candidates: dict[str, Candidate], when: When) -> None:
+    """A memory dated in a day the question names (by event_at or created_at) gains DATED."""
+    for c in candidates.values():
+        if when.holds(c.row.get("event_at")) or when.holds(c.row.get("created_at")):
+            c.relevance *= 1.0 + DATED
+            c.parts["date"] = 1.0 + DATED
 
 
 def _drop_superseded(store: Store, candidates: dict[str, Candidate]) -> None:

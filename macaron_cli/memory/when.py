@@ -1,0 +1,254 @@
+"""When a question is about: dates as people write them, in en/ja/ko/zh/tl, resolved to days.
+
+"On May 1st", "5月1号", "5월 1일", "Mayo 1", "the 20th", "last Tuesday", "先週の金曜",
+"지난주 화요일", "上周二", "noong nakaraang Martes", "yesterday", "3 days ago", "last week":
+each becomes a span of days, resolved against the moment the question was asked (`now`, in
+its own time zone). Retrieval (memory/retrieval.py) searches within those days too and
+favours the memories dated in them (by `event_at`, else `created_at`, as the date is
+written there).
+
+A date without a year is the latest one not after `now`; a weekday alone is the latest such
+day up to today; "last <weekday>" (先週の, 지난주, 上周, noong nakaraang) is that day of the
+week before this one (weeks start on Monday).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+
+@dataclass(frozen=True)
+class Span:
+    """Days from `start` up to, not including, `end`; `said` is how the question put it."""
+
+    start: date
+    end: date
+    said: str
+
+    def holds(self, iso: str | None) -> bool:
+        return iso is not None and self.start.isoformat() <= iso[:10] < self.end.isoformat()
+
+
+@dataclass(frozen=True)
+class When:
+    spans: tuple[Span, ...]
+    rest: str  # the question without its time expressions
+
+    def holds(self, iso: str | None) -> bool:
+        return any(span.holds(iso) for span in self.spans)
+
+    def where(self) -> str:
+        """A LanceDB filter for memories dated in any span (ISO strings compare as dates)."""
+        ranges = " OR ".join(
+            f"({column} >= '{span.start.isoformat()}' AND {column} < '{span.end.isoformat()}')"
+            for span in self.spans
+            for column in ("event_at", "created_at")
+        )
+        return f"({ranges})"
+
+
+_EN_MONTHS = "january february march april may june july august september october november december".split()
+_TL_MONTHS = "enero pebrero marso abril mayo hunyo hulyo agosto setyembre oktubre nobyembre disyembre".split()
+_MONTH_NUMBER = {name: n for names in (_EN_MONTHS, _TL_MONTHS) for n, name in enumerate(names, 1)}
+_MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_EN_MONTHS, 1)} | {"sept": 9})
+_EN_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+_TL_MONTH = r"(?:Enero|Pebrero|Marso|Abril|Mayo|Hunyo|Hulyo|Agosto|Setyembre|Oktubre|Nobyembre|Disyembre)"
+_EN_DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_TL_DAYS = "lunes martes miyerkules huwebes biyernes sabado linggo".split()
+_WEEKDAY = {name: n for names in (_EN_DAYS, _TL_DAYS) for n, name in enumerate(names)}
+# 月火水木金土日 (ja), 월화수목금토일 (ko), 一二三四五六日/天 (zh): Monday first.
+_WEEKDAY.update({c: n for n, c in enumerate("月火水木金土日")} | {c: n for n, c in enumerate("월화수목금토일")})
+_WEEKDAY.update({c: n for n, c in enumerate("一二三四五六")} | {"天": 6})
+_EN_NUMBERS = {w: n for n, w in enumerate("a one two three four five six seven eight nine ten".split(), 1)}
+_EN_NUMBERS["an"] = 1
+
+_NUM = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"  # a day or month in digits or CJK numerals
+
+
+def _number(text: str) -> int:
+    """'12', '十二', '二十一', 'two' → the number."""
+    if text.isdigit():
+        return int(text)
+    if text.lower() in _EN_NUMBERS:
+        return _EN_NUMBERS[text.lower()]
+    digits = {c: n for n, c in enumerate("一二三四五六七八九", 1)}
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return digits.get(tens, 1) * 10 + digits.get(ones, 0)
+    return digits.get(text, 0)
+
+
+def _day(d: date) -> tuple[date, date]:
+    return d, d + timedelta(days=1)
+
+
+def _month_day(month: int, day: int, year: int | None, today: date) -> tuple[date, date] | None:
+    """The day, in `year` or else the latest such day not after today."""
+    try:
+        if year:
+            return _day(date(year, month, day))
+        found = date(today.year, month, day)
+        if found > today:
+            found = date(today.year - 1, month, day)
+        return _day(found)
+    except ValueError:  # 31 February, or 29 February in a year without it
+        return None
+
+
+def _ordinal_day(day: int, today: date) -> tuple[date, date] | None:
+    """'the 20th': the latest 20th not after today."""
+    month, year = today.month, today.year
+    for _ in range(3):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            found = None
+        if found and found <= today:
+            return _day(found)
+        month, year = (month - 1, year) if month > 1 else (12, year - 1)
+    return None
+
+
+def _weekday(weekday: int, today: date, weeks_back: int) -> tuple[date, date]:
+    """weeks_back 0: the latest such day up to today; 1: that day of last week."""
+    if weeks_back:
+        monday = today - timedelta(days=today.weekday() + 7 * weeks_back)
+        return _day(monday + timedelta(days=weekday))
+    return _day(today - timedelta(days=(today.weekday() - weekday) % 7))
+
+
+def _days_ago(n: int, today: date) -> tuple[date, date]:
+    return _day(today - timedelta(days=n))
+
+
+def _last_week(today: date) -> tuple[date, date]:
+    monday = today - timedelta(days=today.weekday() + 7)
+    return monday, monday + timedelta(days=7)
+
+
+def _last_month(today: date) -> tuple[date, date]:
+    first = today.replace(day=1)
+    start = (first - timedelta(days=1)).replace(day=1)
+    return start, first
+
+
+def _month(month: int, year: int | None, today: date) -> tuple[date, date]:
+    """'in May': the latest May that has begun."""
+    if year is None:
+        year = today.year if month <= today.month else today.year - 1
+    end = date(year + month // 12, month % 12 + 1, 1)
+    return date(year, month, 1), end
+
+
+def _month_of(name: str) -> int:
+    """'May', 'Sept.', 'mayo' → the month's number."""
+    name = name.lower().rstrip(".")
+    return _MONTH_NUMBER.get(name) or _MONTH_NUMBER[name[:3]]
+
+
+def _year_of(text: str | None) -> int | None:
+    return int(text) if text else None
+
+
+Resolver = Callable[[re.Match, date], "tuple[date, date] | None"]
+_YEAR = r"(?:,?\s*(\d{4}))?"
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+_EN_WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_TL_WEEKDAY = r"(Lunes|Martes|Miyerkules|Huwebes|Biyernes|Sabado|Linggo)"
+
+# Longest forms first: each pattern's match is taken out of the question before the next.
+_PATTERNS: list[tuple[re.Pattern, Resolver]] = [
+    (
+        re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"),
+        lambda m, t: _month_day(int(m[2]), int(m[3]), int(m[1]), t),
+    ),
+    (  # May 1st, 2023 / on May 1
+        re.compile(rf"\b(?:on\s+)?({_EN_MONTH})\s+{_ORD}\b{_YEAR}", re.I),
+        lambda m, t: _month_day(_month_of(m[1]), int(m[2]), _year_of(m[3]), t),
+    ),
+    (  # the 1st of May / 1 May 2023
+        re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORD}\s+(?:of\s+)?({_EN_MONTH}){_YEAR}\b", re.I),
+        lambda m, t: _month_day(_month_of(m[2]), int(m[1]), _year_of(m[3]), t),
+    ),
+    (  # ika-20 ng Mayo / noong Mayo 1
+        re.compile(rf"\b(?:noong\s+)?(?:ika-?)?(\d{{1,2}})\s+ng\s+({_TL_MONTH})\b{_YEAR}", re.I),
+        lambda m, t: _month_day(_month_of(m[2]), int(m[1]), _year_of(m[3]), t),
+    ),
+    (
+        re.compile(rf"\b(?:noong\s+)?({_TL_MONTH})\s+(\d{{1,2}})\b{_YEAR}", re.I),
+        lambda m, t: _month_day(_month_of(m[1]), int(m[2]), _year_of(m[3]), t),
+    ),
+    (  # 5月1日, 5月1号, 五月二十号, 2023年5月1日
+        re.compile(rf"(?:(\d{{4}})年)?{_NUM}月{_NUM}[日号號]"),
+        lambda m, t: _month_day(_number(m[2]), _number(m[3]), _year_of(m[1]), t),
+    ),
+    (  # 5월 1일, 2023년 5월 1일
+        re.compile(r"(?:(\d{4})년\s*)?(\d{1,2})월\s*(\d{1,2})일"),
+        lambda m, t: _month_day(int(m[2]), int(m[3]), _year_of(m[1]), t),
+    ),
+    (  # the 20th (of this month, or the last one that had it)
+        re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I),
+        lambda m, t: _ordinal_day(int(m[1]), t),
+    ),
+    (re.compile(rf"\blast\s+{_EN_WEEKDAY}\b", re.I), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 1)),
+    (re.compile(rf"\bnoong\s+nakaraang\s+{_TL_WEEKDAY}\b"), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 1)),
+    (re.compile(r"先週の?([月火水木金土日])曜日?"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 1)),
+    (re.compile(r"지난\s*주\s*([월화수목금토일])요일"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 1)),
+    (
+        re.compile(r"(?:上个?|上一个?)(?:周|星期|礼拜|禮拜)([一二三四五六日天])"),
+        lambda m, t: _weekday(_WEEKDAY[m[1]], t, 1),
+    ),
+    (re.compile(rf"\b(?:on\s+)?{_EN_WEEKDAY}\b", re.I), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 0)),
+    # Linggo is Sunday only with its capital (linggo is also "week").
+    (re.compile(rf"\b(?:noong\s+)?{_TL_WEEKDAY}\b"), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 0)),
+    (re.compile(r"([月火水木金土日])曜日?"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 0)),
+    (re.compile(r"([월화수목금토일])요일"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 0)),
+    (re.compile(r"(?:周|星期|礼拜|禮拜)([一二三四五六日天])"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 0)),
+    (
+        re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b|一昨日|おととい|그저께|그제|前天|\bkamakalawa\b", re.I),
+        lambda m, t: _days_ago(2, t),
+    ),
+    (re.compile(r"\byesterday\b|昨日|きのう|어제|昨天|\bkahapon\b", re.I), lambda m, t: _days_ago(1, t)),
+    (re.compile(r"\btoday\b|今日|きょう|오늘|今天|\bngayong\s+araw\b", re.I), lambda m, t: _days_ago(0, t)),
+    (
+        re.compile(r"\b(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+days?\s+ago\b", re.I),
+        lambda m, t: _days_ago(_number(m[1]), t),
+    ),
+    (re.compile(rf"{_NUM}\s*(?:日前|天前)|(\d{{1,2}})일\s*전"), lambda m, t: _days_ago(_number(m[1] or m[2]), t)),
+    (
+        re.compile(r"\blast\s+week\b|先週|지난\s*주|上个?(?:周|星期|礼拜)|\bnoong\s+nakaraang\s+linggo\b", re.I),
+        lambda m, t: _last_week(t),
+    ),
+    (
+        re.compile(r"\blast\s+month\b|先月|지난\s*달|上个?月|\bnoong\s+nakaraang\s+buwan\b", re.I),
+        lambda m, t: _last_month(t),
+    ),
+    (  # in May (2023): capitalised, so "may" the verb is not a month
+        re.compile(rf"\bin\s+({_EN_MONTH}){_YEAR}\b"),
+        lambda m, t: _month(_month_of(m[1]), _year_of(m[2]), t),
+    ),
+]
+
+
+def time_spans(query: str, now: datetime) -> When:
+    """The days `query` speaks of (none when it names no time), and the query without them."""
+    today = (now.astimezone() if now.tzinfo else now).date()
+    spans: list[Span] = []
+    rest = query
+    for pattern, resolver in _PATTERNS:
+
+        def take(m: re.Match, resolve: Resolver = resolver) -> str:
+            days = resolve(m, today)
+            if days is None:
+                return m.group(0)
+            spans.append(Span(days[0], days[1], m.group(0).strip()))
+            return " "
+
+        rest = pattern.sub(take, rest)
+    return When(tuple(spans), " ".join(rest.split()) if spans else query)

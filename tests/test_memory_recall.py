@@ -1,0 +1,146 @@
+"""Recall as people ask: dates in five languages, the answer before the question beside it."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from macaron_cli.memory import MemoryStore
+from macaron_cli.memory.chatter import without_chatter
+from macaron_cli.memory.turns import asks
+from macaron_cli.memory.when import time_spans
+
+NOW = datetime(2026, 6, 10, 20, 0, tzinfo=UTC)  # a Wednesday
+
+
+@pytest.mark.parametrize(
+    "question, day",
+    [
+        ("What did I eat on May 1st?", date(2026, 5, 1)),
+        ("what happened on the 1st of May, 2023", date(2023, 5, 1)),
+        ("What was dinner on the 20th?", date(2026, 5, 20)),  # June 20 has not come yet
+        ("What did I have last Tuesday?", date(2026, 6, 2)),  # Tuesday of last week
+        ("Who did I see on Friday?", date(2026, 6, 5)),  # the latest Friday
+        ("What did I do yesterday?", date(2026, 6, 9)),
+        ("3 days ago", date(2026, 6, 7)),
+        ("5月1日の夕飯は？", date(2026, 5, 1)),
+        ("五月二十日は何を食べた？", date(2026, 5, 20)),
+        ("先週の金曜の夜は？", date(2026, 6, 5)),
+        ("5월 1일 저녁에 뭐 먹었지?", date(2026, 5, 1)),
+        ("지난주 화요일 저녁은?", date(2026, 6, 2)),
+        ("5月1号晚饭吃了什么？", date(2026, 5, 1)),
+        ("上周二晚上吃了什么？", date(2026, 6, 2)),
+        ("Ano ang kinain ko noong Mayo 1?", date(2026, 5, 1)),
+        ("noong ika-20 ng Mayo", date(2026, 5, 20)),
+        ("Ano ang kinain ko noong nakaraang Martes?", date(2026, 6, 2)),
+    ],
+)
+def test_a_date_as_people_write_it_becomes_that_day(question, day):
+    when = time_spans(question, NOW)
+    assert [(s.start, (s.end - s.start).days) for s in when.spans] == [(day, 1)]
+    assert when.spans[0].said not in when.rest
+
+
+@pytest.mark.parametrize("question", ["May I ask you something?", "How tall is my sister?", "magkano ang linggo"])
+def test_no_date_is_read_into_a_question_without_one(question):
+    when = time_spans(question, NOW)
+    assert when.spans == () and when.rest == question
+
+
+def test_last_week_and_last_month_are_ranges():
+    assert [(s.start, s.end) for s in time_spans("what did I cook last week", NOW).spans] == [
+        (date(2026, 6, 1), date(2026, 6, 8))
+    ]
+    assert [(s.start, s.end) for s in time_spans("지난달", NOW).spans] == [(date(2026, 5, 1), date(2026, 6, 1))]
+
+
+def test_a_turn_that_only_asks_is_told_from_one_that_states():
+    assert asks("Macaron: How tall is your sister?") and asks("マカロン: 今日の夕飯は何だった？")
+    assert asks("Caroline: Wow, that's awesome! What pet do you have?")
+    assert not asks("Me: Mina is 152cm. How tall are you?")
+    assert not asks("Me: Mina is 152cm, the shortest in our family.")
+
+
+def _history(store, turns):
+    """Turns of a chat, one session per day: (day, speaker, text, id)."""
+    store.add_many(
+        {
+            "id": memory_id,
+            "text": f"{speaker}: {text}",
+            "kind": "episode",
+            "created_at": f"2026-{day}T19:30:00+00:00",
+            "meta": {"session": day},
+        }
+        for day, speaker, text, memory_id in turns
+    )
+
+
+def test_a_dated_question_finds_what_was_said_that_day_first(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            (day, speaker, text, f"{day}-{n}")
+            for day, dinner in [("04-28", "pad thai"), ("05-01", "grilled salmon"), ("06-02", "dumplings")]
+            for n, (speaker, text) in enumerate(
+                [("Macaron", "What did you have for dinner?"), ("Me", f"Dinner was {dinner} at home.")]
+            )
+        ],
+    )
+    first = store.search("What did I eat for dinner on May 1st?", k=3, now=NOW)[0]
+    assert first.memory.id == "05-01-1" and first.parts["date"] > 1.0
+    that_day = store.search("What did I do last Tuesday?", k=3, now=NOW)  # no word matches: the day does
+    assert {h.memory.id for h in that_day} == {"06-02-0", "06-02-1"}
+    undated = store.search("What did I have for dinner?", k=3, now=NOW)
+    assert all("date" not in h.parts for h in undated)
+
+
+def test_the_answer_comes_before_the_question_beside_it(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("05-01", "Macaron", "How tall is your sister?", "asked"),
+            ("05-01", "Me", "Mina is 152cm, the shortest in our family.", "told"),
+            ("05-02", "Me", "My sister moved to Osaka for work.", "moved"),
+        ],
+    )
+    hits = store.search("how tall is my sister?", k=3, now=NOW)
+    assert [h.memory.id for h in hits][:2] == ["told", "asked"]
+    assert "answer" in hits[0].parts and hits[1].parts["question"] < 1.0
+
+
+@pytest.mark.parametrize(
+    "chatty, question",
+    [
+        ("Hey! Lovely sunny day today, huh... anyway, um, how tall is my sister again?", "how tall is my sister"),
+        ("いやー、今日はいい天気ですね。ところで、えーと、妹の身長っていくつだっけ？", "妹の身長っていくつだっけ？"),
+        ("아 오늘 날씨 진짜 좋다~ 그런데 있잖아, 여동생 키가 몇이었지?", "여동생 키가 몇이었지?"),
+        ("哎呀，今天天气真好…那个身高是152cm的人，工作地是什么？", "身高是152cm的人，工作地是什么？"),
+        ("Uy, ang init ngayon ha! Teka, gaano katangkad ang kapatid ko?", "gaano katangkad ang kapatid ko?"),
+    ],
+)
+def test_small_talk_is_not_searched_for(chatty, question):
+    assert without_chatter(chatty).startswith(question)
+
+
+@pytest.mark.parametrize(
+    "plain", ["Hello", "What is the weather app I use?", "아빠 생신", "In Osaka, where did I stay?"]
+)
+def test_a_question_without_small_talk_is_searched_as_asked(plain):
+    assert without_chatter(plain) == plain
+
+
+def test_a_chatty_question_finds_its_answer_and_not_today(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("05-01", "Macaron", "How tall is your sister?", "asked"),
+            ("05-01", "Me", "Mina is 152cm, the shortest in our family.", "told"),
+            ("06-10", "Me", "What a lovely sunny day today, the weather is great.", "weather"),
+        ],
+    )
+    hits = store.search("Hey! Lovely sunny day today, huh... anyway, um, how tall is my sister again?", k=3, now=NOW)
+    assert hits[0].memory.id == "told" and "weather" not in [h.memory.id for h in hits]
