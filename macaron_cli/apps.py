@@ -20,6 +20,16 @@ APP_MANIFEST = "macaron.json"
 PRIVATE_DIR = ".macaron"
 
 
+def private_dir(app_dir: Path) -> Path:
+    """The app's `.macaron/` folder, which ignores itself so git never records what is in it."""
+    folder = app_dir / PRIVATE_DIR
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n", encoding="utf-8")
+    return folder
+
+
 def registry_path() -> Path:
     return config.home() / "apps.json"
 

@@ -78,6 +78,8 @@ memory_app = typer.Typer(
 )
 draft_app = typer.Typer(rich_markup_mode=None, help="The local draft model on your own GPU.", no_args_is_help=True)
 feedback_app = typer.Typer(rich_markup_mode=None, help="What you told macaron about its work.", no_args_is_help=True)
+apps_app = typer.Typer(rich_markup_mode=None, help="Your apps: list them, read what they recorded, tune them.")
+app.add_typer(apps_app, name="apps")
 app.add_typer(memory_app, name="memory")
 app.add_typer(draft_app, name="draft")
 app.add_typer(feedback_app, name="feedback")
@@ -210,15 +212,29 @@ def make(
     )
 
 
-@app.command()
+@apps_app.callback(invoke_without_command=True)
 def apps(
+    ctx: typer.Context,
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
     tree: bool = typer.Option(False, "--tree", help="Show lineage with outcomes."),
 ) -> int | None:
-    """List the apps macaron made for you."""
+    """List the apps macaron made for you (no subcommand), or read and tune one."""
+    if ctx.invoked_subcommand is not None:
+        return None
     from macaron_cli.ledger import commands as ledger
 
     return _run(ledger.list_apps, json_out=json_out, tree=tree)
+
+
+@apps_app.command("digest")
+def apps_digest(
+    app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: here, else the latest."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
+) -> int | None:
+    """What the app recorded this period, summarised by the app itself (run in the sandbox)."""
+    from macaron_cli.lifelog import commands as lifelog
+
+    return _run(lifelog.digest, app_ref=app_ref, json_out=json_out)
 
 
 @app.command()

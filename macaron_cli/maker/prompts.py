@@ -14,6 +14,8 @@ def build(brief, state: MakeState) -> str:
         "Shape it into the app they asked for, fitted to what the brief says about them.",
         "Delegate UI work to the `frontend` subagent and API/data work to the `backend` subagent.",
         "When done, the app's tests must pass and its main page must open without console errors.",
+        "Keep the life-log contract: server/digest.py summarises what the person recorded in the app "
+        "(update it with the schema) and `python -m server.macaron_life --since 2026-01-01` prints its JSON.",
     ]
     if brief.advice:
         lines.append("Keep the visible 'not professional advice' note on the main screen.")

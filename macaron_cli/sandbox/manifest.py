@@ -2,7 +2,9 @@
 
 Fields used here: run and test (argv lists with "{python}" and "{port}"), main_selector
 (the element that must render; "#app" when absent), data_files (paths in the app, e.g.
-"data/app.db"). The app finds its data directory in MACARON_APP_DATA (default data/).
+"data/app.db"), digest (the life-log command: argv with "{python}", "{since}", "{today}",
+"{period}") and records (what the app's records mean: domain, period, kind, meaning).
+The app finds its data directory in MACARON_APP_DATA (default data/).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class AppManifest:
     test: list[str] | None
     main_selector: str = "#app"
     data_files: list[str] = field(default_factory=list)
+    digest: list[str] | None = None
+    records: dict = field(default_factory=dict)
 
 
 def read_manifest(app_dir: Path) -> AppManifest:
@@ -51,6 +55,13 @@ def read_manifest(app_dir: Path) -> AppManifest:
         raise UserError(
             f'{path}: "test" must be a list of strings, e.g. ["{{python}}", "-m", "pytest", "-q", "tests"].'
         )
+    digest = data.get("digest")
+    if digest is not None and not _is_argv(digest):
+        raise UserError(
+            f'{path}: "digest" must be a list of strings, e.g. '
+            '["{python}", "-m", "server.macaron_life", "--since", "{since}", "--today", "{today}"].'
+        )
+    records = data.get("records")
     return AppManifest(
         path=Path(app_dir),
         title=str(data.get("title") or data.get("name") or Path(app_dir).name),
@@ -58,6 +69,8 @@ def read_manifest(app_dir: Path) -> AppManifest:
         test=test,
         main_selector=str(data.get("main_selector") or "#app"),
         data_files=[str(f) for f in data.get("data_files") or []],
+        digest=digest,
+        records=records if isinstance(records, dict) else {},
     )
 
 

@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from macaron_cli.apps import PRIVATE_DIR
+from macaron_cli.apps import PRIVATE_DIR, private_dir
 from macaron_cli.errors import UserError
 from macaron_cli.sandbox import Sandbox, get_sandbox, open_check
 from macaron_cli.sandbox.base import Result
@@ -81,7 +81,10 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
         _read_open(report, open_result)
         if open_result.get("screenshot"):
             report.screenshot = str(_save_private(app_dir, "screenshot.png", Path(open_result["screenshot"])))
-    report.ok = report.tests_ok and report.opened and not report.missing_glyphs
+    digest_problem = _check_digest(sandbox, manifest)
+    if digest_problem:
+        report.problems.append(digest_problem)
+    report.ok = report.tests_ok and report.opened and not report.missing_glyphs and not digest_problem
     report.seconds = round(time.monotonic() - started, 2)
     report.timings = {
         "tests": round(test_result.duration, 2) if test_result else None,
@@ -93,7 +96,7 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
 
 def _save_report(app_dir: Path, report: VerifyReport) -> None:
     text = json.dumps(report.to_dict(), ensure_ascii=False, indent=1)
-    _private_dir(app_dir).joinpath("verify.json").write_text(text, encoding="utf-8")
+    private_dir(app_dir).joinpath("verify.json").write_text(text, encoding="utf-8")
 
 
 # ── the two checks (each in its own copy, in the sandbox) ────────────────────────────────
@@ -152,6 +155,27 @@ def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, sc
             else ((result.stderr or result.stdout).strip().splitlines() or ["no output"])[-1]
         )
         return {"error": f"the browser check did not finish ({why})", "check_failed": True}
+
+
+def _check_digest(sandbox: Sandbox, manifest: AppManifest) -> str | None:
+    """The life-log contract: the app's digest runs in the sandbox and prints its JSON."""
+    import datetime as dt
+
+    from macaron_cli.errors import WorkFailed
+    from macaron_cli.sandbox.digest import app_period, period_start, run_digest
+
+    if not manifest.digest:
+        return (
+            'macaron.json has no "digest" command; add ["{python}", "-m", "server.macaron_life", '
+            '"--since", "{since}", "--today", "{today}", "--period", "{period}"] and server/digest.py'
+        )
+    today = dt.date.today()
+    period = app_period(manifest)
+    try:
+        run_digest(manifest, period_start(period, today), today, period, sandbox)
+    except WorkFailed as exc:
+        return str(exc).rstrip(".")
+    return None
 
 
 # ── reading the results into the report ──────────────────────────────────────────────────
@@ -256,17 +280,7 @@ def _chromium(sandbox: Sandbox) -> str:
     raise UserError("verifying apps needs Chromium: apt-get install chromium (or set MACARON_CHROMIUM to its path).")
 
 
-def _private_dir(app_dir: Path) -> Path:
-    """The app's `.macaron/` folder, which ignores itself so git never records what is in it."""
-    folder = app_dir / PRIVATE_DIR
-    folder.mkdir(exist_ok=True)
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        ignore.write_text("*\n", encoding="utf-8")
-    return folder
-
-
 def _save_private(app_dir: Path, name: str, source: Path) -> Path:
-    target = _private_dir(app_dir) / name
+    target = private_dir(app_dir) / name
     shutil.copyfile(source, target)
     return target

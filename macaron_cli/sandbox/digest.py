@@ -1,0 +1,204 @@
+"""Read what an app recorded without starting it: its digest, run in the sandbox.
+
+An app's manifest names a `digest` command (templates/_shared/server/macaron_life.py in
+every template) that prints one JSON object summarising the app's own data. Its code may
+be model-written, so it runs as verification's checks do: in the sandbox, with no network,
+a time and memory limit, on a copy of the app whose files are read-only, so whatever it
+tries to write never reaches the person's data. The answer is cached in the app's private
+folder, keyed by the modification times of its data, settings and code: asking again
+costs a few `stat` calls until something changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from macaron_cli.apps import PRIVATE_DIR, private_dir
+from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.sandbox import Sandbox, get_sandbox
+from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
+from macaron_cli.sandbox.open_check import expand_argv
+
+DIGEST_TIMEOUT = 10
+DIGEST_MEMORY_MB = 512
+PERIODS = ("day", "week", "month")
+CACHE_FILE = "digest.json"
+# What a digest reads besides the data: the person's settings and the app's code.
+_WATCHED = ("config", "server", "static/i18n", "macaron.json")
+_NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", "tests")
+_REQUIRED = {"summary": str, "lines": list, "count": int}
+
+
+@dataclass
+class Digest:
+    """What an app says it recorded in a period, worded in the app's language."""
+
+    app: str
+    title: str
+    language: str
+    since: str
+    today: str
+    period: str
+    summary: str
+    lines: list[str]
+    count: int = 0
+    latest: list[dict] = field(default_factory=list)
+    last_record_at: str | None = None
+    notices: list[dict] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)
+    cached: bool = False
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data.pop("cached")
+        return data
+
+
+def period_start(period: str, today: dt.date) -> dt.date:
+    """The first day of the period `today` is in (weeks start on Monday)."""
+    if period == "day":
+        return today
+    if period == "month":
+        return today.replace(day=1)
+    return today - dt.timedelta(days=today.weekday())
+
+
+def app_period(manifest: AppManifest) -> str:
+    period = manifest.records.get("period")
+    return period if period in PERIODS else "week"
+
+
+def read_digest(
+    app_dir: Path,
+    today: dt.date | None = None,
+    period: str | None = None,
+    sandbox: Sandbox | None = None,
+    cache: bool = True,
+) -> Digest:
+    """The app's digest for the period containing `today` (from the cache when nothing changed)."""
+    app_dir = Path(app_dir)
+    manifest = read_manifest(app_dir)
+    if not manifest.digest:
+        raise UserError(
+            f'{app_dir.name} has no life-log digest (no "digest" command in its macaron.json); '
+            "ask the coder to add one, as in every template (server/macaron_life.py)."
+        )
+    today = today or dt.date.today()
+    period = period or app_period(manifest)
+    since = period_start(period, today)
+    key = {"since": since.isoformat(), "today": today.isoformat(), "period": period, "files": _stamps(app_dir)}
+    cache_path = app_dir / PRIVATE_DIR / CACHE_FILE
+    if cache:
+        found = _cached(cache_path, key)
+        if found is not None:
+            return _digest(app_dir.name, found, cached=True)
+    data = run_digest(manifest, since, today, period, sandbox or get_sandbox())
+    if cache:
+        _save_cache(cache_path, key, data)
+    return _digest(app_dir.name, data)
+
+
+def run_digest(manifest: AppManifest, since: dt.date, today: dt.date, period: str, sandbox: Sandbox) -> dict:
+    """Run the manifest's digest command in `sandbox` on a read-only copy; its checked JSON."""
+    assert manifest.digest is not None
+    name = manifest.path.name
+    with tempfile.TemporaryDirectory(prefix="macaron-digest-") as tmp:
+        work = Path(tmp) / "app"
+        shutil.copytree(manifest.path, work, ignore=_NOT_COPIED, symlinks=True)
+        (work / DATA_DIR).mkdir(exist_ok=True)
+        _read_only(work)
+        argv = [
+            arg.replace("{since}", since.isoformat()).replace("{today}", today.isoformat()).replace("{period}", period)
+            for arg in expand_argv(manifest.digest, sandbox.python)
+        ]
+        env = {"MACARON_APP_DATA": str(work / DATA_DIR)}
+        try:
+            result = sandbox.run(argv, work, timeout=DIGEST_TIMEOUT, memory_mb=DIGEST_MEMORY_MB, env=env)
+        finally:
+            _writable(work)
+    if result.killed_reason == "timeout":
+        raise WorkFailed(f"the digest of {name} did not finish within {DIGEST_TIMEOUT} s and was stopped.")
+    if not result.ok:
+        last = ((result.stderr or result.stdout).strip().splitlines() or ["no output"])[-1]
+        raise WorkFailed(f"the digest of {name} failed (exit code {result.exit_code}): {last[:300]}")
+    return check_digest(name, result.stdout)
+
+
+def check_digest(name: str, output: str) -> dict:
+    """The digest's JSON, with the fields every digest must have (WorkFailed otherwise)."""
+    try:
+        data = json.loads(output.strip().splitlines()[-1] if output.strip() else "")
+    except json.JSONDecodeError:
+        raise WorkFailed(f"the digest of {name} did not print one JSON object.") from None
+    if not isinstance(data, dict):
+        raise WorkFailed(f"the digest of {name} did not print one JSON object.")
+    for key, kind in _REQUIRED.items():
+        if not isinstance(data.get(key), kind):
+            raise WorkFailed(f'the digest of {name} has no "{key}" ({kind.__name__}).')
+    data["lines"] = [str(line) for line in data["lines"]]
+    return data
+
+
+def _digest(slug: str, data: dict, cached: bool = False) -> Digest:
+    known = {k: data[k] for k in Digest.__dataclass_fields__ if k in data and k not in ("app", "cached")}
+    known.setdefault("title", slug)
+    for key in ("language", "since", "today", "period"):
+        known.setdefault(key, "")
+    return Digest(app=slug, cached=cached, **known)
+
+
+# ── the cache ───────────────────────────────────────────────────────────────────────────
+def _stamps(app_dir: Path) -> dict[str, list[int]]:
+    """Modification time and size of every file the digest reads: data, settings, code."""
+    stamps = {}
+    for top in (DATA_DIR, *_WATCHED):
+        path = app_dir / top
+        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else []
+        for file in files:
+            if "__pycache__" in file.parts:
+                continue
+            info = file.stat()
+            stamps[file.relative_to(app_dir).as_posix()] = [info.st_mtime_ns, info.st_size]
+    return stamps
+
+
+def _cached(path: Path, key: dict) -> dict | None:
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return stored.get("digest") if isinstance(stored, dict) and stored.get("key") == key else None
+
+
+def _save_cache(path: Path, key: dict, data: dict) -> None:
+    from macaron_cli.files import write_atomic
+
+    private_dir(path.parent.parent)
+    write_atomic(path, json.dumps({"key": key, "digest": data}, ensure_ascii=False))
+
+
+# ── a read-only copy ────────────────────────────────────────────────────────────────────
+def _read_only(root: Path) -> None:
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            os.chmod(Path(folder) / name, stat.S_IRUSR | stat.S_IRGRP)
+        os.chmod(folder, stat.S_IRUSR | stat.S_IXUSR)
+
+
+def _writable(root: Path) -> None:
+    """Give the copy back its write bits so it can be removed."""
+    for folder, _dirs, files in os.walk(root):
+        os.chmod(folder, stat.S_IRWXU)
+        for name in files:
+            os.chmod(Path(folder) / name, stat.S_IRUSR | stat.S_IWUSR)
