@@ -113,7 +113,7 @@ class Words:
     def day(self, day: str) -> str:
         """YYYY-MM-DD as the person's language writes a short date."""
         date = dt.date.fromisoformat(day[:10])
-        return self("digest.date", y=date.year, m=date.month, d=date.day, mon=date.strftime("%b"))
+        return self("digest.date", m=date.month, d=date.day)
 
 
 def read_only(filename: str = "app.db") -> sqlite3.Connection | None:
