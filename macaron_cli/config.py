@@ -133,6 +133,45 @@ def load_settings() -> Settings:
     return Settings(**known, raw=data)
 
 
+# Where an MCP client's model runs, as the person declares it under [mcp.clients.NAME]
+# (`model = "local"`): the privacy gate turns it into a destination. Undeclared: cloud.
+MCP_CLIENT_MODELS = ("cloud", "local", "trusted")
+
+
+@dataclass(frozen=True)
+class McpSettings:
+    """`[mcp]` of config.toml: may clients forget memories, and where each client's model runs."""
+
+    allow_forget: bool = False
+    clients: dict[str, str] = field(default_factory=dict)  # client name, case-folded → MCP_CLIENT_MODELS
+
+    def model_of(self, client: str) -> str:
+        return self.clients.get(client.casefold(), "cloud")
+
+
+def mcp_settings(settings: Settings | None = None) -> McpSettings:
+    """The `[mcp]` table, checked: a wrong shape is one line naming the key to fix."""
+    settings = settings or load_settings()
+    table = settings.raw.get("mcp", {})
+    path = config_path()
+    example = '[mcp.clients.NAME] with model = "local", "trusted" or "cloud"'
+    if not isinstance(table, dict):
+        raise UserError(f"{path}: `mcp` must be a table (`[mcp]`); fix or delete it.")
+    allow = table.get("allow_forget", False)
+    if not isinstance(allow, bool):
+        raise UserError(f"{path}: `mcp.allow_forget` must be true or false, not {allow!r}; fix that line.")
+    clients = table.get("clients", {})
+    if not isinstance(clients, dict):
+        raise UserError(f"{path}: `mcp.clients` must hold tables such as {example}; fix it.")
+    models = {}
+    for name, client in clients.items():
+        model = client.get("model", "cloud") if isinstance(client, dict) else None
+        if model not in MCP_CLIENT_MODELS:
+            raise UserError(f"{path}: `mcp.clients.{name}` must be a table such as {example}; fix it.")
+        models[name.casefold()] = model
+    return McpSettings(allow_forget=allow, clients=models)
+
+
 def save_settings(updates: dict) -> None:
     """Merge `updates` into config.toml. Only those keys change: the person's comments,
     layout and every other setting stay byte for byte as they wrote them."""

@@ -2,6 +2,7 @@
 
 Every path that puts the person's memories into something that leaves macaron asks here:
 chat (the answer's system prompt, extraction's "known memories", what is coming up),
+the MCP server's tools and profile (`macaron memory serve`),
 make's brief (agent build, refine and fix rounds, the draft, variants and local fix
 rounds all read it), the agents' `memory_search` tool, chat's hand-off to make (the same
 pipeline), `feedback export` and `share`.
@@ -20,6 +21,9 @@ name):
   draft model (MACARON_DRAFT_URL or `draft_url`); a trusted URL counts too. Anything
   else is the cloud, whatever model it serves.
 - An export (`feedback export`, a `share` bundle) is a file meant to leave: the cloud.
+- An MCP client (`macaron memory serve`: Claude Code, Cursor, …) is the cloud, since its
+  model is unknown, unless the person declares it under `[mcp.clients.NAME]` in
+  config.toml as `model = "local"` (a model on this machine) or `"trusted"`.
 - The app folder with no model (an offline make) is on this machine, but a later cloud
   session in the app reads the brief there, so it gets only what any model may see.
 - The person (notebook mode, /why, the TUI) sees everything but `secret` in chat.
@@ -93,10 +97,11 @@ def is_trusted(url: str | None, trusted: Iterable[str] | None) -> bool:
 class Destination:
     """Where a request (or a file) goes, and whether that is this machine."""
 
-    kind: str  # claude | draft | export | app | person
+    kind: str  # claude | draft | export | app | person | mcp
     url: str | None
     local: bool
     reason: str
+    client: str | None = None  # an MCP client's name, as it introduced itself
 
     @property
     def cloud(self) -> bool:
@@ -116,6 +121,8 @@ class Destination:
     @property
     def label(self) -> str:
         """The endpoint as the ledger records it."""
+        if self.client:
+            return f"mcp:{self.client}"
         return self.url or ("localhost" if self.local else self.kind)
 
 
@@ -173,6 +180,26 @@ def app_folder() -> Destination:
     a later cloud session in the app reads it, so it carries what any model may see."""
     return Destination(
         "app", None, True, "no model now; the brief stays in the app, where a later cloud session may read it"
+    )
+
+
+def mcp_client(name: str, settings=None) -> Destination:
+    """An MCP client of `macaron memory serve`, by the name it gave when it connected: the
+    cloud (its model is unknown) unless the person declared it local or trusted."""
+    from macaron_cli import config
+
+    model = config.mcp_settings(_settings(settings)).model_of(name)
+    if model == "local":
+        return Destination("mcp", None, True, f"you declared {name} local ([mcp.clients] in config.toml)", name)
+    if model == "trusted":
+        return Destination("mcp", None, True, f"you declared {name} trusted ([mcp.clients] in config.toml)", name)
+    return Destination(
+        "mcp",
+        None,
+        False,
+        f"an MCP client's model is unknown, so {name} counts as cloud; declare it under "
+        "[mcp.clients] in config.toml if its model runs on this machine",
+        name,
     )
 
 
@@ -267,6 +294,15 @@ def withheld(items: Iterable, *destinations: Destination) -> list:
 
 def nothing(*destinations: Destination) -> Cleared:
     return Cleared((), destinations, _TOKEN)
+
+
+def recent(store, n: int, *destinations: Destination, where: str | None = None) -> Cleared:
+    """The `n` newest memories (matching the LanceDB filter `where`) that may go to every one
+    of `destinations`: the store filters by level so `n` counts only those, and `release`
+    checks again."""
+    allowed = ", ".join(f"'{level}'" for level in sorted(levels_for(*destinations)))
+    level_filter = f"privacy IN ({allowed})"
+    return release(store.list(limit=n, where=f"({where}) AND {level_filter}" if where else level_filter), *destinations)
 
 
 def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) -> Cleared:

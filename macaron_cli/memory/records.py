@@ -15,6 +15,8 @@ KINDS = ("fact", "preference", "episode", "app", "feedback")
 # Ordered from most to least shareable; see macaron_cli/privacy.py (the gate) for who may see what.
 PRIVACY_LEVELS = ("public", "personal", "private", "secret")
 SOURCES = ("chat", "make", "manual", "import")
+# What an MCP client added (`macaron memory serve`): `mcp:` and the name the client gave.
+MCP_SOURCE = re.compile(r"mcp:[\w.\- ]{1,64}")
 
 
 def now_iso() -> str:
@@ -149,6 +151,12 @@ def _one_of(choices):
     return check
 
 
+def _source(value):
+    if isinstance(value, str) and (value in SOURCES or MCP_SOURCE.fullmatch(value)):
+        return None
+    return f"is {_shown(value)}; use one of {', '.join(SOURCES)} (or mcp:CLIENT)"
+
+
 def _language(value):
     if not is_language_tag(value):
         return f"is {_shown(value)}, not a language code; use a BCP 47 tag such as en, ja, pt-BR or zh-Hant"
@@ -229,7 +237,7 @@ _SCHEMA = {
     "use_count": _count,
     "reward": _reward,
     "pinned": _pinned,
-    "source": _one_of(SOURCES),
+    "source": _source,
     "supersedes": lambda v: _name(v, required=False),
     "verified": lambda v: _name(v, required=False),
     "event_at": lambda v: _name(v, required=False),
