@@ -123,21 +123,35 @@ class Ledger:
         return event_id
 
     def record_request(
-        self, subject: str, destination, memories: Iterable, *, purpose: str, time: str | None = None
+        self,
+        subject: str,
+        destination,
+        memories: Iterable,
+        *,
+        purpose: str,
+        time: str | None = None,
+        details: dict | None = None,
     ) -> int:
         """A model request: which memories went to which destination, and whether it left the machine.
 
         `destination` is the privacy gate's `Destination` (macaron_cli/privacy.py): whether it
         is the cloud is the gate's decision, the same one that chose the memories, never
         re-derived here from the address. `memories` are Memory objects (or hits); every one
-        is credited as a source of `subject`.
+        is credited as a source of `subject`. `details` (e.g. an MCP call's tool and query)
+        are kept with the event.
         """
         items = [getattr(m, "memory", m) for m in memories]
         endpoint, cloud = destination.label, destination.cloud
         event_id = self.record(
             "request",
             subject,
-            data={"endpoint": endpoint, "purpose": purpose, "cloud": cloud, "reason": destination.reason},
+            data={
+                **(details or {}),
+                "endpoint": endpoint,
+                "purpose": purpose,
+                "cloud": cloud,
+                "reason": destination.reason,
+            },
             sources=[node("memory", m.id) for m in items],
             time=time,
         )
@@ -163,6 +177,15 @@ class Ledger:
         sql = f"SELECT * FROM events{where} ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else "")
         return [_event(r) for r in reversed(self._db.execute(sql, args).fetchall())]
 
+    def events_under(self, prefix: str, limit: int) -> list[dict]:
+        """The newest `limit` events whose subject starts with `prefix` (e.g. every MCP
+        client's `mcp:…`), oldest first."""
+        rows = self._db.execute(
+            "SELECT * FROM events WHERE subject >= ? AND subject < ? ORDER BY id DESC LIMIT ?",
+            (prefix, prefix + "\U0010ffff", int(limit)),
+        ).fetchall()
+        return [_event(r) for r in reversed(rows)]
+
     def last_event(self, kinds: Iterable[str]) -> dict | None:
         kinds = list(kinds)
         row = self._db.execute(
@@ -172,6 +195,10 @@ class Ledger:
 
     def sources_of(self, dst: str) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT DISTINCT src FROM links WHERE dst = ?", (dst,))]
+
+    def sources_of_event(self, event_id: int) -> list[str]:
+        """What contributed to one event (an MCP search: the memories it sent)."""
+        return [r[0] for r in self._db.execute("SELECT src FROM links WHERE event_id = ? ORDER BY rowid", (event_id,))]
 
     def uses_of(self, src: str) -> list[dict]:
         """Where `src` contributed: each link with the event that made it."""

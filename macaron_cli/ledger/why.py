@@ -19,12 +19,14 @@ def explain(target: str, ledger: Ledger, store=None) -> list[str]:
         )
     if target.startswith("m_"):
         return explain_memory(target, ledger, store)
+    if target == "mcp" or target.startswith("mcp:"):
+        return explain_mcp(target, ledger, store)
     if target.startswith("a_"):
         return explain_answer(target, ledger, store)
     if ledger.events(subject=node("app", target), kind="app_made"):
         return explain_app(target, ledger, store)
     raise UserError(
-        f"{target!r} is neither a memory id, an app, nor `last`; see `macaron apps` and `macaron memory list`."
+        f"{target!r} is neither a memory id, an app, `mcp` nor `last`; see `macaron apps` and `macaron memory list`."
     )
 
 
@@ -95,4 +97,35 @@ def explain_answer(answer: str, ledger: Ledger, store=None) -> list[str]:
         lines.append(f"  sent to {e['data'].get('endpoint')} ({'cloud' if e['data'].get('cloud') else 'this machine'})")
     for src in ledger.sources_of(node("answer", answer)):
         lines.append(f"    recalled {_memory_line(src.split(':', 1)[1], store)}")
+    return lines
+
+
+MCP_CALLS_SHOWN = 50
+
+
+def explain_mcp(target: str, ledger: Ledger, store=None) -> list[str]:
+    """What MCP clients asked (`mcp`: every client; `mcp:NAME`: one) and what went out."""
+    one = ":" in target
+    events = (
+        ledger.events(subject=target, limit=MCP_CALLS_SHOWN) if one else ledger.events_under("mcp:", MCP_CALLS_SHOWN)
+    )
+    if not events:
+        raise UserError(f"no MCP client has called macaron yet{' as ' + target if one else ''}.")
+    lines = [f"The last {len(events)} MCP calls, oldest first:"]
+    reasons: dict[str, str] = {}
+    for e in events:
+        data = e["data"]
+        arguments = ", ".join(f"{k}={v!r}" for k, v in (data.get("arguments") or {}).items())
+        call = f"  {e['time']}  {e['subject']} {data.get('tool')}({arguments})"
+        if e["kind"] == "request":
+            sent = ledger.sources_of_event(e["id"])
+            reasons[e["subject"]] = data.get("reason", "")
+            where = "the cloud" if data.get("cloud") else "this machine"
+            lines.append(f"{call}: {len(sent)} memor{'y' if len(sent) == 1 else 'ies'} went to {where}")
+            lines += [f"      {_memory_line(src.split(':', 1)[1], store)}" for src in sent]
+        elif e["kind"] == "mcp_add":
+            lines.append(f"{call}: added {_memory_line(data.get('memory_id', '?'), store)}")
+        elif e["kind"] == "mcp_forget":
+            lines.append(f"{call}: forgot {', '.join(data.get('memory_ids') or [])}")
+    lines += [f"  {client}: {reason}" for client, reason in reasons.items() if reason]
     return lines
