@@ -117,7 +117,7 @@ _ARGUMENTS = {
     "text": "text",
     "idea": "idea",
     "query": "query",
-    "target": "MEMORY_ID, APP or last",
+    "target": "MEMORY_ID, APP, mcp or last",
 }
 
 
@@ -312,8 +312,8 @@ def rate(
 
 
 @app.command()
-def why(target: str = typer.Argument("last", metavar="(MEMORY_ID | APP | last)")) -> int | None:
-    """Why a memory was used, why an app looks as it does, where a memory was sent."""
+def why(target: str = typer.Argument("last", metavar="(MEMORY_ID | APP | mcp[:CLIENT] | last)")) -> int | None:
+    """Why a memory was used, why an app looks as it does, where a memory was sent, what MCP clients asked."""
     from macaron_cli.ledger import commands as ledger
 
     return _run(ledger.why, target=target)
@@ -369,6 +369,18 @@ def memory_add(
         pin=pin,
         json_out=json_out,
     )
+
+
+@memory_app.command("serve")
+def memory_serve(
+    http: bool = typer.Option(False, "--http", help="Streamable HTTP on 127.0.0.1 (with a token) instead of stdio."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="The port for --http (0: any free one)."),
+    show_token: bool = typer.Option(False, "--show-token", help="Print the token --http requires, and exit."),
+) -> int | None:
+    """Your memory as an MCP server for other agents (Claude Code, Cursor, …)."""
+    from macaron_cli.mcp_server import commands as mcp_commands
+
+    return _run(mcp_commands.serve, http=http, port=port, show_token=show_token)
 
 
 @memory_app.command("search")

@@ -49,6 +49,7 @@ def one_line_error(result, *words: str, code: int = 2) -> str:
         (["make", "a water tracker", "--budget", "inf"], "--budget"),
         (["make", "a water tracker", "--max-rounds", "99999999999999999999"], "--max-rounds"),
         (["run", "--port", "70000"], "--port"),
+        (["memory", "serve", "--port", "70000"], "--port"),
         (["rollback", "--to", "99999999999999999999999"], "--to"),
         (["draft", "serve", "--gpus", "0"], "--gpus"),
     ],

@@ -1,0 +1,66 @@
+"""`macaron memory serve [--http] [--port N] [--show-token]`, called by cli.py."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+from macaron_cli.errors import UserError
+from macaron_cli.output import Out
+
+HOST = "127.0.0.1"
+PATH = "/mcp"
+
+
+def serve(http: bool, port: int, show_token: bool) -> None:
+    from macaron_cli.mcp_server import token
+
+    if show_token:
+        Out().text(token.load_or_create())
+        return
+    from macaron_cli.mcp_server.access import MemoryAccess
+
+    access = MemoryAccess()  # reads config.toml: a bad [mcp] table is refused before serving
+    if http:
+        listening = _bind(port)
+        secret = token.load_or_create()
+        _serve_http(access, listening, secret)
+    else:
+        from macaron_cli.mcp_server.server import build
+
+        build(access).run("stdio")
+
+
+def _bind(port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(f"cannot listen on {HOST}:{port} ({exc.strerror}); choose another --port.") from None
+    return sock
+
+
+def _serve_http(access, listening: socket.socket, secret: str) -> None:
+    import anyio
+    import uvicorn
+
+    from macaron_cli.mcp_server.server import build
+    from macaron_cli.mcp_server.token import BearerToken, token_path
+
+    port = listening.getsockname()[1]
+    app = build(access, host=HOST, port=port, streamable_http_path=PATH).streamable_http_app()
+    server = uvicorn.Server(uvicorn.Config(BearerToken(app, secret), log_level="warning", lifespan="on"))
+    # On stderr, so a script (or a test) reads the address as soon as it is listening.
+    Out(stderr=True).line(
+        "macaron memory: MCP (streamable HTTP) at http://{}:{}{}\n"
+        "  each request needs the header `Authorization: Bearer TOKEN`; TOKEN is in {} "
+        "(`macaron memory serve --show-token` prints it). Ctrl-C stops.",
+        HOST,
+        port,
+        PATH,
+        token_path(),
+    )
+    sys.stderr.flush()
+    anyio.run(lambda: server.serve(sockets=[listening]))

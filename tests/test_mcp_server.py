@@ -1,0 +1,260 @@
+"""`macaron memory serve`: the memory as an MCP server, driven by the real `mcp` client
+over stdio and streamable HTTP, as Claude Code, Cursor or any other agent would."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import stat
+import subprocess
+from contextlib import asynccontextmanager
+
+import httpx
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import Implementation
+
+from macaron_cli.memory import MemoryStore
+from tests.conftest import REPO, macaron_command
+
+LATTE = "I drink an oat milk latte every morning"
+CAFFEINE_JA = "カフェインは午後三時以降は飲まない"
+THERAPY = "my therapist appointment is on Tuesday mornings"
+SURPRISE = "planning a surprise party for Ana on June 3"
+
+
+@pytest.fixture
+def memories(macaron_home):
+    """A memory with one of each level (and two languages)."""
+    store = MemoryStore.open()
+    ids = {
+        "latte": store.add(LATTE, domain="food", kind="preference").id,
+        "caffeine": store.add(CAFFEINE_JA, domain="health", language="ja").id,
+        "therapy": store.add(THERAPY, domain="health", privacy="private").id,
+        "surprise": store.add(SURPRISE, domain="family", privacy="secret").id,
+    }
+    return ids
+
+
+def _config(home, text: str) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(text, encoding="utf-8")
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+@asynccontextmanager
+async def stdio_session(client: str = "claude-code"):
+    command = macaron_command()
+    params = StdioServerParameters(command=command[0], args=[*command[1:], "memory", "serve"], env=_env())
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write, client_info=Implementation(name=client, version="1.0")) as session,
+    ):
+        await session.initialize()
+        yield session
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def text_of(result) -> str:
+    return "\n".join(block.text for block in result.content)
+
+
+async def search(session, query: str, **arguments) -> str:
+    result = await session.call_tool("search", {"query": query, **arguments})
+    assert not result.isError, text_of(result)
+    return text_of(result)
+
+
+def test_a_client_lists_the_tools_and_finds_memories_in_two_languages(memories):
+    async def go():
+        async with stdio_session() as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            resources = [str(r.uri) for r in (await session.list_resources()).resources]
+            return tools, resources, await search(session, "latte"), await search(session, "カフェイン")
+
+    tools, resources, english, japanese = run(go())
+    assert set(tools) == {"search", "add", "recent"}  # no forget unless the person turns it on
+    assert tools["search"].inputSchema["required"] == ["query"]
+    assert resources == ["macaron://profile"]
+    assert LATTE in english and memories["latte"] in english
+    assert CAFFEINE_JA in japanese
+
+
+def test_what_a_client_adds_is_found_redacted_and_marked_as_its_own(memories, macaron_home):
+    async def go():
+        async with stdio_session("cursor") as session:
+            added = await session.call_tool(
+                "add", {"text": "I prefer window seats; my bank password is Tr0ub4dor&3", "domain": "travel"}
+            )
+            return text_of(added), await search(session, "window seats"), await search(session, "latte")
+
+    added, found, latte = run(go())
+    memory_id = re.search(r"m_[0-9a-f]{12}", added).group(0)
+    assert "redacted" in added
+    assert memory_id in found and "window seats" in found
+    assert "Tr0ub4dor" not in found
+    assert LATTE in latte
+    stored = MemoryStore.open().get(memory_id)
+    assert (stored.source, stored.domain, stored.privacy) == ("mcp:cursor", "travel", "personal")
+
+
+def test_private_goes_only_to_a_client_declared_local_and_secret_to_none(memories, macaron_home):
+    _config(macaron_home, '[mcp.clients.my-local-agent]\nmodel = "local"\n')
+
+    async def both(client):
+        async with stdio_session(client) as session:
+            recent = await session.call_tool("recent", {"n": 10})
+            return await search(session, "therapist"), await search(session, "surprise party"), text_of(recent)
+
+    cloud = run(both("claude-code"))
+    local = run(both("my-local-agent"))
+    assert THERAPY not in "".join(cloud) and "Nothing relevant" in cloud[0]
+    assert THERAPY in local[0] and THERAPY in local[2]
+    for answers in (cloud, local):
+        assert SURPRISE not in "".join(answers)
+    assert LATTE in cloud[2] and CAFFEINE_JA in cloud[2]
+
+
+def test_bad_arguments_are_mcp_errors_and_the_server_carries_on(memories):
+    async def go():
+        async with stdio_session() as session:
+            answers = [
+                await session.call_tool("search", {"query": "latte", "k": 0}),
+                await session.call_tool("search", {}),
+                await session.call_tool("search", {"query": "   "}),
+                await session.call_tool("search", {"query": ["not", "text"]}),
+                await session.call_tool("recent", {"n": "many"}),
+                await session.call_tool("add", {"text": "x", "privacy": "top-secret"}),
+                await session.call_tool("add", {"text": ""}),
+                await session.call_tool("forget", {"id": memories["latte"]}),
+            ]
+            return answers, await search(session, "latte")
+
+    answers, still = run(go())
+    assert all(a.isError for a in answers), [text_of(a) for a in answers]
+    assert "privacy" in text_of(answers[5]) and "public, personal, private, secret" in text_of(answers[5])
+    assert "empty" in text_of(answers[2])
+    assert LATTE in still
+    assert MemoryStore.open().get(memories["latte"]).text == LATTE  # forget is off: nothing forgotten
+
+
+def test_forget_when_the_person_allows_it_and_only_what_the_client_sees(memories, macaron_home):
+    _config(macaron_home, "[mcp]\nallow_forget = true\n")
+
+    async def go():
+        async with stdio_session() as session:
+            names = {t.name for t in (await session.list_tools()).tools}
+            hidden = await session.call_tool("forget", {"id": memories["therapy"]})
+            gone = await session.call_tool("forget", {"id": memories["latte"]})
+            return names, hidden, gone, await search(session, "latte")
+
+    names, hidden, gone, after = run(go())
+    assert "forget" in names
+    assert hidden.isError and "no memory" in text_of(hidden)
+    assert not gone.isError and LATTE not in after
+    ids = {m.id for m in MemoryStore.open().list(limit=None)}
+    assert memories["therapy"] in ids and memories["latte"] not in ids
+
+
+def test_the_profile_holds_name_languages_and_what_the_client_may_see(memories, macaron_home):
+    _config(macaron_home, '[persona]\ncall_me = "Mika"\nlanguage = "ja"\n')
+    MemoryStore.open().add("I prefer quiet cafés", kind="preference", privacy="private")
+
+    async def go():
+        async with stdio_session() as session:
+            return (await session.read_resource("macaron://profile")).contents[0].text
+
+    profile = run(go())
+    assert "Name: Mika" in profile and "Languages: ja, en" in profile
+    assert LATTE in profile and "quiet cafés" not in profile
+
+
+def test_why_shows_each_call_and_what_went_out(memories, macaron):
+    async def go():
+        async with stdio_session("claude-code") as session:
+            await search(session, "latte")
+            await session.call_tool("add", {"text": "I run on Sundays", "domain": "fitness"})
+
+    run(go())
+    calls = macaron("why", "mcp")
+    assert calls.returncode == 0, calls.stderr
+    assert "mcp:claude-code search(query='latte', k=5): 1 memory went to the cloud" in calls.stdout
+    assert LATTE in calls.stdout and "I run on Sundays" in calls.stdout
+    used = macaron("why", memories["latte"])
+    assert "sent to mcp:claude-code (cloud)" in used.stdout
+
+
+def test_a_bad_mcp_table_is_refused_in_one_line(memories, macaron_home, macaron):
+    _config(macaron_home, '[mcp.clients.cursor]\nmodel = "moon"\n')
+    result = macaron("memory", "serve", input="")
+    assert result.returncode == 2
+    assert "mcp.clients.cursor" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def http_server(memories, macaron_home):
+    command = [*macaron_command(), "memory", "serve", "--http", "--port", "0"]
+    process = subprocess.Popen(command, env=_env(), stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        line = process.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
+        assert match, line + process.stderr.read()
+        yield match.group(0)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_http_needs_the_token_and_then_answers_like_stdio(http_server, macaron_home, macaron):
+    token_file = macaron_home / "mcp-token"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    token = macaron("memory", "serve", "--show-token").stdout.strip()
+    assert token == token_file.read_text().strip()
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    headers = {"Accept": "application/json, text/event-stream"}
+    assert httpx.post(http_server, json=hello, headers=headers).status_code == 401
+    wrong = {**headers, "Authorization": "Bearer " + "x" * len(token)}
+    assert httpx.post(http_server, json=hello, headers=wrong).status_code == 401
+
+    async def go():
+        auth = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx.AsyncClient(headers=auth, timeout=120) as http,
+            streamable_http_client(http_server, http_client=http) as (read, write, _),
+            ClientSession(read, write, client_info=Implementation(name="claude-ai", version="1")) as session,
+        ):
+            await session.initialize()
+            tools = {t.name for t in (await session.list_tools()).tools}
+            return tools, await search(session, "latte"), await search(session, "therapist")
+
+    tools, latte, therapy = run(go())
+    assert tools == {"search", "add", "recent"}
+    assert LATTE in latte and THERAPY not in therapy
+
+
+def test_http_listens_on_loopback_only(http_server):
+    port = int(http_server.rsplit(":", 1)[1].split("/")[0])
+    from tests.support.addresses import non_loopback_address
+
+    address = non_loopback_address()
+    if address is None:  # a machine with loopback alone: nothing else to reach
+        return
+    with pytest.raises(httpx.ConnectError):
+        httpx.post(f"http://{address}:{port}/mcp", json={}, timeout=5)
+
+
+def test_serve_help_names_http_and_the_token(macaron):
+    result = macaron("memory", "serve", "--help")
+    assert result.returncode == 0
+    assert "--http" in result.stdout and "--show-token" in result.stdout
