@@ -542,3 +542,84 @@ def test_a_store_that_cannot_be_opened_closes_the_browser_with_the_reason():
 
     asyncio.run(main())
     assert app.open_error.startswith("cannot open the memory at /nowhere")
+
+
+# ── small and wide terminals ──────────────────────────────────────────────────────────────
+def drive_at(path, size, scenario):
+    app = MemoryBrowser(MemoryStore.open(path), now=NOW)
+
+    async def main():
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await scenario(pilot, app)
+
+    asyncio.run(main())
+    return app
+
+
+def rows_on_screen(app) -> int:
+    return app.table.scrollable_content_region.height - 1  # under the header
+
+
+def test_at_80x24_the_list_gets_most_of_the_height_and_i_opens_the_details(store_path):
+    async def scenario(pilot, app):
+        assert rows_on_screen(app) >= 10 and app.detail.compact
+        assert rows_on_screen(app) > app.detail.size.height
+        await pilot.press("i")
+        await settle(pilot)
+        assert not app.detail.compact and "Details" in detail(app)
+        assert rows_on_screen(app) >= 5
+        await pilot.press("i")
+        await settle(pilot)
+        assert app.detail.compact
+
+    drive_at(store_path, (80, 24), scenario)
+
+
+def test_a_wide_terminal_gives_the_text_its_width_and_every_column(store_path):
+    async def scenario(pilot, app):
+        labels = [label.plain for label in app.table._labels]
+        assert labels[-1] == "last used" and app._layout[1] >= 70
+        assert not app.detail.compact
+
+    drive_at(store_path, (160, 48), scenario)
+
+    async def narrow(pilot, app):
+        labels = [label.plain for label in app.table._labels]
+        assert "memory" in labels and "privacy" in labels and "last used" not in labels
+        assert app._layout[1] >= 30
+
+    drive_at(store_path, (80, 24), narrow)
+
+
+def test_escape_clears_the_search_and_enter_keeps_it(store_path):
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "remote")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.page.is_search and app.query_one("#search", Input).value == "remote"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not app.page.is_search and app.query_one("#search", Input).value == ""
+        assert app.page.total == len(SAMPLE)
+
+    drive_at(store_path, (80, 24), scenario)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "저는 매일 아침 자전거를 타고 회사에 출근합니다",
+        "毎朝コーヒーを飲みますが午後は緑茶",
+        "a plain English line that goes on and on",
+    ],
+)
+def test_long_text_ends_in_an_ellipsis_within_its_cells(text):
+    from rich.cells import cell_len
+
+    from macaron_cli.tui.cells import preview
+
+    for width in range(5, 20):
+        cut = preview(text, width)
+        assert cell_len(cut) <= width and cut.endswith("…")

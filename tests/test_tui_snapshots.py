@@ -80,3 +80,44 @@ def test_export_dialog(browser, snap_compare):
         await steady(pilot)
 
     assert snap_compare(browser, terminal_size=SIZE, run_before=run)
+
+
+LONG = [
+    dict(
+        id="m_commute_ko",
+        text="저는 매일 아침 자전거를 타고 회사에 출근하는데 비가 오는 날에는 지하철을 타고, "
+        "주말에는 한강에서 자전거를 탑니다.",
+        domain="fitness",
+        language="ko",
+        created_at="2026-11-30T08:00:00+00:00",
+    ),
+    dict(
+        id="m_caffeine_ja",
+        text="毎朝コーヒーを飲みますが、カフェインを減らしたいので午後は緑茶か麦茶にしています。",
+        domain="health",
+        language="ja",
+        created_at="2026-11-29T08:00:00+00:00",
+    ),
+]
+
+
+@pytest.fixture
+def long_browser(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    fill(store)
+    store.add_many(LONG)
+    return MemoryBrowser(store, now=NOW, export_dir=tmp_path)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_list_at_every_terminal_size(long_browser, snap_compare, size):
+    """The list gets most of the height, the text most of the width, cut with "…" by cell width."""
+    assert snap_compare(long_browser, terminal_size=size, run_before=keys("down"))
+
+
+def test_search_at_80x24(long_browser, snap_compare):
+    assert snap_compare(long_browser, terminal_size=(80, 24), run_before=keys("slash", *"remote", "enter"))
+
+
+def test_details_opened_at_80x24(long_browser, snap_compare):
+    assert snap_compare(long_browser, terminal_size=(80, 24), run_before=keys("i"))

@@ -72,7 +72,29 @@ COLUMNS = (
 )
 SCORE_COLUMN = ("score", 5)
 CELL_PADDING = 1
-MIN_PREVIEW = 16
+# The memory's text is what a person reads: on a narrow terminal the columns that say least
+# make room for it, in this order, until it has at least MIN_PREVIEW cells.
+MIN_PREVIEW = 30
+# Below this many rows the detail pane folds to one line (`i` opens it).
+FULL_DETAIL_FROM_HEIGHT = 32
+DROPPED_FIRST = ("last used", "weight", "lang", "domain", "score")
+
+
+Layout = tuple[bool, int, tuple[tuple[str, int | None], ...]]
+
+
+def fit_columns(room: int, search: bool) -> Layout:
+    """The columns that fit `room` cells, and the width the memory's text gets."""
+    columns = COLUMNS + ((SCORE_COLUMN,) if search else ())
+
+    def preview_width(shown) -> int:
+        return room - sum(width or 0 for _, width in shown) - 2 * CELL_PADDING * len(shown)
+
+    for label in DROPPED_FIRST:
+        if preview_width(columns) >= MIN_PREVIEW:
+            break
+        columns = tuple(column for column in columns if column[0] != label)
+    return search, max(MIN_PREVIEW // 2, preview_width(columns)), columns
 
 
 class MemoryBrowser(App):
@@ -83,7 +105,7 @@ class MemoryBrowser(App):
         # they reach the search box (not the table's e, d, p …) even when they arrive together.
         # A text field that has the focus still gets "/" as text (Textual asks it first).
         Binding("slash", "focus_search", "Search", priority=True),
-        Binding("escape", "focus_table", "Table", show=False),
+        Binding("escape", "focus_table", "Clear", show=False),
         Binding("f", "focus_filters", "Filters"),
         Binding("e", "edit", "Edit"),
         Binding("p", "pin", "Pin"),
@@ -92,6 +114,7 @@ class MemoryBrowser(App):
         Binding("u", "undo", "Undo"),
         Binding("space", "mark", "Mark"),
         Binding("x", "export", "Export"),
+        Binding("i", "toggle_detail", "Details", show=False),
         Binding("right_square_bracket", "page(1)", "Next", key_display="]"),
         Binding("left_square_bracket", "page(-1)", "Prev", key_display="["),
         Binding("q", "quit", "Quit"),
@@ -121,10 +144,11 @@ class MemoryBrowser(App):
         self.marked: dict[str, Memory] = {}
         self.forgets = ForgetLog(store) if store else None
         self.pages_shown = 0  # counts table refreshes (tests and bench wait on it)
+        self.detail_open = False  # the person opened the detail pane on a short terminal (`i`)
         self._store_lock = threading.RLock()  # one writer at a time; search builds its index once
         self._request = 0  # numbers each load; only the latest one's page is shown
         self._loading_note: Timer | None = None
-        self._layout: tuple[bool, int] | None = None  # (search mode, preview width) of the columns
+        self._layout: Layout | None = None  # (search mode, preview width, columns shown)
         self._detail_row: view.Row | None = None  # the row the detail pane shows
         # Held, not queried: handlers may still run while the screen is being torn down.
         self.table = MemoryTable(id="memories", cell_padding=CELL_PADDING)
@@ -137,10 +161,10 @@ class MemoryBrowser(App):
             yield Static(Text.assemble(("◖ macaron ◗", "bold"), "  your memory"), id="brand")
             yield self.status
         with Horizontal(id="filters"):
-            yield SearchBox(placeholder="search as chat does… ( / )", id="search")
-            yield Select([], prompt="any domain", id="filter-domain")
-            yield Select([(k, k) for k in KINDS], prompt="any kind", id="filter-kind")
-            yield Select([(p, p) for p in PRIVACY_LEVELS], prompt="any privacy", id="filter-privacy")
+            yield SearchBox(placeholder="/ search", id="search")
+            yield Select([], prompt="domain", id="filter-domain")
+            yield Select([(k, k) for k in KINDS], prompt="kind", id="filter-kind")
+            yield Select([(p, p) for p in PRIVACY_LEVELS], prompt="privacy", id="filter-privacy")
             yield Checkbox("pinned", id="filter-pinned")
         with Vertical(id="main"):
             yield self.table
@@ -150,6 +174,7 @@ class MemoryBrowser(App):
     def on_mount(self) -> None:
         self.register_theme(MACARON_THEME)
         self.theme = "macaron"
+        self._fit_detail()
         self.table.focus()
         if self.store is None:
             self._set_status("opening your memory…")
@@ -261,19 +286,37 @@ class MemoryBrowser(App):
     def _fill_table(self) -> None:
         """Put the page in the table, rebuilding the columns when the mode or width changed."""
         table = self.table
-        columns = COLUMNS + ((SCORE_COLUMN,) if self.page.is_search else ())
-        fixed = sum(width for _, width in columns if width) + 2 * CELL_PADDING * len(columns)
         # Always leave the scrollbar's column, shown or not, so the layout never depends on timing.
         room = table.size.width - table.styles.scrollbar_size_vertical
-        layout = (self.page.is_search, max(MIN_PREVIEW, room - fixed))
+        layout = fit_columns(room, self.page.is_search)
         if layout != self._layout:
-            table.set_columns([(label, width or layout[1]) for label, width in columns])
+            table.set_columns([(label, width or layout[1]) for label, width in layout[2]])
             self._layout = layout
         # A key that finds the same memories redraws nothing; rows that differ are drawn anew.
         table.set_rows([self._cells(row) for row in self.page.rows])
 
     def on_resize(self) -> None:
+        self._fit_detail()
         self.call_after_refresh(self._refit)
+
+    def _fit_detail(self) -> None:
+        """The list always gets most of the height: on a short terminal the detail pane is
+        one line until `i` opens it; on a tall one it takes a third."""
+        height = self.size.height
+        short = height < FULL_DETAIL_FROM_HEIGHT
+        compact = short and not self.detail_open
+        self.detail.set_compact(compact)
+        if compact:
+            self.detail.styles.height = 3  # the line and its border
+        elif short:
+            self.detail.styles.height = max(8, (height - 6) // 2)
+        else:
+            self.detail.styles.height = min(20, max(12, (height - 6) // 3))
+        self.detail.border_subtitle = ("i: details" if compact else "i: fold") if short else ""
+
+    def action_toggle_detail(self) -> None:
+        self.detail_open = not self.detail_open
+        self._fit_detail()
 
     def _refit(self) -> None:
         if self._layout is not None:
@@ -297,7 +340,8 @@ class MemoryBrowser(App):
         ]
         if row.hit is not None:
             cells.append(f"{row.hit.score:.3f}")
-        return cells
+        shown = self._layout[2] if self._layout else COLUMNS
+        return [cell for cell, column in zip(cells, (*COLUMNS, SCORE_COLUMN), strict=False) if column in shown]
 
     @work(thread=True, group="meta")
     def _load_domains(self) -> None:
@@ -395,8 +439,8 @@ class MemoryBrowser(App):
             self.reload()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "search":
-            self.action_focus_table()
+        if event.input.id == "search":  # Enter: read the results (Escape would clear them)
+            self.screen.set_focus(self.table)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id and event.select.id.startswith("filter-"):
@@ -439,6 +483,10 @@ class MemoryBrowser(App):
         self.screen.set_focus(self.query_one("#search", Input))
 
     def action_focus_table(self) -> None:
+        """Escape: back to the table, and a search typed is cleared (the whole list is back)."""
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""  # Input.Changed reloads the list
         self.screen.set_focus(self.table)
 
     def action_focus_filters(self) -> None:

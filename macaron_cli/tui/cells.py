@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 # Pastel badges, dark text: the further a level may travel, the calmer its colour.
@@ -23,8 +24,12 @@ PREVIEW_WIDTH = 48
 
 
 def preview(text: str, width: int = PREVIEW_WIDTH) -> str:
+    """The text on one line, at most `width` terminal cells, ending in "…" when cut (Korean,
+    Japanese and Chinese letters take two cells each)."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    if cell_len(flat) <= width:
+        return flat
+    return set_cell_size(flat, max(0, width - 1)).rstrip() + "…"
 
 
 def privacy_badge(level: str) -> Text:

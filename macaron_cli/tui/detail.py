@@ -53,6 +53,7 @@ class DetailPane(ScrollView):
         self._lines: list[Strip] = []
         self._drawn_size = Size(0, 0)
         self._shown: tuple | None = None  # what show() was last given
+        self.compact = False  # one line: the browser is short of height and the list comes first
 
     def show(
         self,
@@ -67,8 +68,19 @@ class DetailPane(ScrollView):
         if shown == self._shown:  # e.g. a key that adds no word search knows: nothing to redraw
             return
         self._shown = shown
+        self._rebuild()
+
+    def set_compact(self, compact: bool) -> None:
+        if compact != self.compact:
+            self.compact = compact
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        memory, hit, weight, now, versions = self._shown or (None, None, 0.0, None, None)
         if memory is None:
             self.content = Text("No memory here. Change the search or the filters.", style="italic")
+        elif self.compact:
+            self.content = _one_line(memory)
         else:
             self.content = _sections(memory, hit, weight, now, versions)
         self._draw()
@@ -92,7 +104,11 @@ class DetailPane(ScrollView):
         self.refresh()
 
     def _strips(self, width: int) -> list[Strip]:  # not _render: that is Widget's own
-        return Visual.to_strips(self, visualize(self, self.content), width, None, self.visual_style)
+        content = self.content
+        if self.compact and isinstance(content, Text):  # one line, cut by cell width with "…"
+            content = content.copy()
+            content.truncate(width, overflow="ellipsis")
+        return Visual.to_strips(self, visualize(self, content), width, None, self.visual_style)
 
     def _on_resize(self, event: Resize) -> None:
         if self.size != self._drawn_size:
@@ -101,6 +117,14 @@ class DetailPane(ScrollView):
     def render_line(self, y: int) -> Strip:
         index = y + self.scroll_offset.y
         return self._lines[index] if index < len(self._lines) else Strip([])  # padded by Textual
+
+
+def _one_line(memory: Memory) -> Text:
+    """The pane folded to a line: what the table leaves out, then the text, cut with "…"."""
+    line = privacy_badge(memory.privacy)
+    line.append(f" {memory.domain} · {memory.language} · {memory.id}  ", style="bold")
+    line.append(" ".join(memory.text.split()))
+    return line
 
 
 def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, versions) -> Table:

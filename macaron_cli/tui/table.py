@@ -247,6 +247,7 @@ class MemoryTable(ScrollView, can_focus=True):
 
     def _on_resize(self, event: events.Resize) -> None:
         self._forget_drawing()  # rows are drawn to the widget's width at least
+        self.call_after_refresh(self._scroll_cursor_into_view)  # e.g. the detail pane grew under it
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -296,7 +297,7 @@ class MemoryTable(ScrollView, can_focus=True):
                 text = text.split("\n")[0]
             if text.cell_len > width:
                 text = text.copy()
-                text.truncate(width)
+                text.truncate(width, overflow="ellipsis")
             if text.spans:
                 parts = [Segment(pad), *text.render(console)]
             else:  # Text.render leaves a span-less text's own style to its caller
