@@ -88,3 +88,18 @@ def test_memories_override_language_defaults():
 )
 def test_advice_apps_are_recognised_and_plain_trackers_are_not(idea, kind):
     assert advice_kind(idea) == kind
+
+
+@pytest.mark.parametrize(
+    "memory",
+    [
+        "I use kilometers, not miles",
+        "マイルじゃなくてキロで考えてる",
+        "마일 말고 킬로미터를 써요",
+        "我跑步不用英里，用公里",
+        "hindi milya kundi kilometro ang gamit ko",
+    ],
+)
+def test_a_unit_said_not_to_be_used_keeps_the_app_metric(memory):
+    assert personal_settings("en", [memory])["units"] == "metric"
+    assert personal_settings("en", ["I think in miles, not km"])["units"] == "imperial"

@@ -26,7 +26,22 @@ _CURRENCY_CLUES = [
     (r"\bpounds? sterling\b|£|\bGBP\b", "GBP"),
     (r"\bdollars?\b|\$|\bUSD\b", "USD"),
 ]
-_IMPERIAL = re.compile(r"\b(ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|inch(es)?)\b", re.I)
+_IMPERIAL_WORDS = (
+    r"\b(?:ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|foot|inch(?:es)?|yards?)\b|"
+    r"マイル|ポンド|華氏|インチ|フィート|オンス|마일|파운드|화씨|인치|피트|온스|英里|磅|华氏|英寸|英尺|盎司|"
+    r"\bmilya|\blibra|\bpulgada|\btalampakan"
+)
+_IMPERIAL = re.compile(_IMPERIAL_WORDS, re.I)
+# A unit said not to be used ("not miles", "マイルじゃなくてキロ", "마일 말고", "不用英里",
+# "hindi milya kundi kilometro") is a preference for the other system, not for it.
+_NEGATED = re.compile(
+    r"(?:\bnot|\bno|\bnever|\bhate|\bdon'?t (?:use|like|want)|\binstead of|\brather than|\bover|"
+    r"\bhindi|\bayaw (?:ko )?(?:ng |sa )?|\bhuwag|不用|不是|不要|别用|而不是|不喜欢)\s*(?:in |ng |sa |the )?"
+    r"(?:" + _IMPERIAL_WORDS + r")|"
+    r"(?:" + _IMPERIAL_WORDS + r")\s*(?:じゃなくて|じゃなく|ではなく|ではなくて|は使わない|より|は嫌|"
+    r"말고|아니라|아니고|대신|는 안|은 안|는 싫|은 싫)",
+    re.I,
+)
 # Measuring in cups ("prefer cups to ml", "I measure in cups", "カップで量る"): a stated
 # preference, not any mention ("three cups of coffee"), and not cups left for ml.
 _CUPS = re.compile(
@@ -96,7 +111,7 @@ def personal_settings(language: str, memory_texts: list[str]) -> dict:
     """Units (and cups for volumes), and currency for this person, from language defaults and memories."""
     out = {"units": "metric", "currency": _CURRENCY.get(language, "USD")}
     joined = "\n".join(memory_texts)
-    if _IMPERIAL.search(joined):
+    if _IMPERIAL.search(_NEGATED.sub(" ", joined)):
         out["units"] = "imperial"
     if _CUPS.search(joined) and not _NOT_CUPS.search(joined):
         out["volume_unit"] = "cup"
