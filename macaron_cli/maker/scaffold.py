@@ -150,14 +150,14 @@ def _copy_tracked(app: Path, dest: Path) -> None:
         shutil.copy2(app / rel, target)
 
 
-def personal_config(template: Template, brief: Brief, existing: dict) -> dict:
-    """config/app.json for this person and idea: the template's defaults fitted to the idea
+def personal_config(template: Template, brief: Brief, existing: dict, spec: AppSpec) -> dict:
+    """config/app.json for this person and idea: the template's defaults fitted to the spec
     (what its first screen shows), then the person's language, colour, units and currency."""
     from macaron_cli.maker.fit import fit_config
 
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
-        cfg = fit_config(template.name, brief.idea, brief.settings, cfg)
+        cfg = fit_config(template.manifest, spec, cfg)
     cfg.update(
         {
             "title": app_title(template, brief),
@@ -270,13 +270,14 @@ def _fill(template: Template, brief: Brief, app: Path) -> None:
             "template": template.name if not template.from_app else template.manifest.get("template", template.name),
             "from": template.from_app,
             "idea": brief.idea,
-            "spec": app_spec_for(template, brief, title).to_json(),
         }
     )
+    spec = app_spec_for(template, brief, title)
+    manifest["spec"] = spec.to_json()
     write_json(app / APP_MANIFEST, manifest)
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
-    write_json(cfg_path, personal_config(template, brief, existing))
+    write_json(cfg_path, personal_config(template, brief, existing, spec))
     (app / "CLAUDE.md").write_text(claude_md(manifest, title, brief.idea), encoding="utf-8")
     _ensure_gitignore(app, data_files)
     _copy_agents(app)

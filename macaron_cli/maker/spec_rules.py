@@ -206,11 +206,27 @@ _MONEY = (
 )
 
 
+# A monthly budget of the same weight in each currency (round figures a person would set).
+MONTHLY_BUDGET = {
+    "USD": 1500,
+    "EUR": 1500,
+    "GBP": 1200,
+    "JPY": 200_000,
+    "KRW": 2_000_000,
+    "CNY": 10_000,
+    "PHP": 50_000,
+    "TWD": 40_000,
+    "HKD": 12_000,
+    "INR": 50_000,
+}
+
+
 def money_of(text: str, settings: dict, *, conversion: bool) -> Money | None:
     debts, split = bool(_found(_DEBTS, text)), bool(_found(_SPLIT, text))
     if not (debts or split or (_found(_MONEY, text) and not conversion)):
         return None
-    return Money(currency=str(settings.get("currency") or "USD"), debts=debts, split=split)
+    currency = str(settings.get("currency") or "USD")
+    return Money(currency=currency, debts=debts, split=split, budget=MONTHLY_BUDGET.get(currency))
 
 
 # ── items: a collection ──────────────────────────────────────────────────────────────────
@@ -328,11 +344,24 @@ _FAMILIES = {
         r"\bweights?\b|\bkg\b|\bkilo|\bpounds?\b|\blbs?\b|\bounces?\b|\bgrams?\b|重さ|무게|重量|公斤|斤|"
         r"\bbigat|\blibra"
     ),
-    "volume": r"\bvolume|\blit(?:er|re)s?\b|\bgallons?|\bml\b|容量|体積|부피|용량|容积|体积|\bgalon",
+    "volume": r"\bvolume|\bjugs?\b|\blit(?:er|re)s?\b|\bgallons?|\bml\b|容量|体積|부피|용량|容积|体积|\bgalon",
 }
 
 
-def conversions_of(text: str) -> list[Conversion]:
+# The pair a tab opens with, when the person's ways say so: cooking in cups, to grams or
+# spoons; volumes in cups for someone who measures in cups.
+_COOKING_PAIR = {"metric": ("cup", "gram"), "imperial": ("cup", "tablespoon")}
+
+
+def _opening(family: str, settings: dict) -> tuple[str, ...]:
+    if family == "cooking":
+        return _COOKING_PAIR.get(str(settings.get("units")), _COOKING_PAIR["metric"])
+    if family == "volume" and settings.get("volume_unit") == "cup":
+        return ("cup", "milliliter")
+    return ()
+
+
+def conversions_of(text: str, settings: dict) -> list[Conversion]:
     found = []
     for family, words in _FAMILIES.items():
         match = _found(words, text)
@@ -341,7 +370,9 @@ def conversions_of(text: str) -> list[Conversion]:
     families = [f for _, f in sorted(found)]
     if "pace" in families:  # a pace is in minutes per km or mile: not a length of its own
         families = [f for f in families if f != "length"]
-    return [Conversion(family=f) for f in families]
+    if "cooking" in families and "volume" not in families and settings.get("volume_unit") == "cup":
+        families.append("volume")  # a cook who measures in cups converts volumes in cups too
+    return [Conversion(family=f, units=_opening(f, settings)) for f in families]
 
 
 # ── journal ──────────────────────────────────────────────────────────────────────────────
@@ -381,7 +412,7 @@ def write_spec(idea: str, settings: dict, name: str) -> AppSpec:
     """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
     is called). One main shape, as a person asks for one thing, plus what it implies."""
     text = idea.strip()
-    conversions = conversions_of(text) if _found(_CONVERTING, text) or _found(_FAMILIES["pace"], text) else []
+    conversions = conversions_of(text, settings) if _found(_CONVERTING, text) or _found(_FAMILIES["pace"], text) else []
     if conversions:
         if any(c.family == "currency" for c in conversions):
             conversions = [c for c in conversions if c.family == "currency"] + [
