@@ -25,22 +25,34 @@ db = database([
     );
     CREATE INDEX entries_by_day ON entries (day, habit);
     """,
+    # A second value per entry (blood pressure: systolic, then diastolic) and the time of
+    # day it belongs to (morning, evening), for measures whose spec asks for them.
+    """
+    ALTER TABLE entries ADD COLUMN amount2 REAL;
+    ALTER TABLE entries ADD COLUMN part TEXT;
+    """,
 ])
 
 
 class NewEntry(BaseModel):
     habit: str
     amount: float = Field(gt=0, le=1_000_000)
+    amount2: float | None = Field(default=None, gt=0, le=1_000_000)  # the second of two values
+    part: str | None = Field(default=None, max_length=40)  # the time of day, one of the habit's times
     day: dt.date | None = None  # the browser sends its local day; default: the server's
 
 
+def habits_by_key() -> dict[str, dict]:
+    return {h["key"]: h for h in load_config().get("habits", []) if isinstance(h, dict) and "key" in h}
+
+
 def habit_keys() -> set[str]:
-    return {h["key"] for h in load_config().get("habits", []) if isinstance(h, dict) and "key" in h}
+    return set(habits_by_key())
 
 
 def entry_json(row) -> dict:
-    return {"id": row["id"], "habit": row["habit"], "amount": row["amount"], "day": row["day"],
-            "created_at": row["created_at"]}
+    return {"id": row["id"], "habit": row["habit"], "amount": row["amount"], "amount2": row["amount2"],
+            "part": row["part"], "day": row["day"], "created_at": row["created_at"]}
 
 
 @app.get("/api/days/{day}")
@@ -70,13 +82,20 @@ def history(end: dt.date, days: int = 7) -> list[dict]:
 
 @app.post("/api/entries", status_code=201)
 def add_entry(entry: NewEntry) -> dict:
-    if entry.habit not in habit_keys():
+    habit = habits_by_key().get(entry.habit)
+    if habit is None:
         raise HTTPException(status_code=422, detail=f"unknown habit {entry.habit!r}; add it to config/app.json first")
+    if len(habit.get("values") or []) > 1 and entry.amount2 is None:
+        raise HTTPException(status_code=422, detail=f"{entry.habit} takes two values per entry; send amount2 too")
+    if entry.part is not None and entry.part not in (habit.get("times") or []):
+        raise HTTPException(status_code=422, detail=f"{entry.habit} is not logged in the {entry.part!r}")
     day = (entry.day or dt.date.today()).isoformat()
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
-        cursor = conn.execute("INSERT INTO entries (habit, amount, day, created_at) VALUES (?, ?, ?, ?)",
-                              (entry.habit, entry.amount, day, now))
+        cursor = conn.execute(
+            "INSERT INTO entries (habit, amount, amount2, part, day, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (entry.habit, entry.amount, entry.amount2, entry.part, day, now),
+        )
         row = conn.execute("SELECT * FROM entries WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return entry_json(row)
 

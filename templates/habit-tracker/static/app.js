@@ -14,32 +14,97 @@ function useAmountText() {
   };
 }
 
+// Icons of the measures macaron knows; a habit's own icon wins.
+const ICONS = {
+  water: "💧", steps: "👟", medication: "💊", sleep: "😴", exercise: "🏃", reading: "📖", meditation: "🧘",
+  vegetables: "🥦", coffee: "☕", tea: "🍵", body_weight: "⚖️", blood_pressure: "🩺", blood_sugar: "🩸",
+  practice: "🎹", glasses: "🥤",
+};
+
+function habitIcon(habit) {
+  return habit.icon || ICONS[habit.key] || "⭐";
+}
+
 function habitName(habit, t) {
   if (habit.label) return habit.label;
   const key = `habit.${habit.key}`;
-  return t(key) === key ? habit.key : t(key);
+  return t(key) === key ? habit.name || habit.key : t(key);
 }
 
-function HabitCard({ habit, total, onAdd, onUndo, canUndo }) {
+// A reading (weight, blood pressure) is taken, not added up: its card shows the latest.
+function isReading(habit) {
+  return (habit.values || []).length > 1 || (habit.kind === "quantity" && habit.free_entry && !(habit.goal > 0));
+}
+
+// The time of day an entry now belongs to: the first of the habit's times before noon.
+function partNow(times) {
+  if (!times.length) return null;
+  return new Date().getHours() < 12 ? times[0] : times[times.length - 1];
+}
+
+function EntryForm({ habit, onAdd }) {
+  const { t, displayUnit } = useApp();
+  const names = (habit.values || []).length > 1 ? habit.values : [null];
+  const [texts, setTexts] = useState(names.map(() => ""));
+  const times = habit.times || [];
+  const [part, setPart] = useState(partNow(times));
+  const shown = displayUnit(habit.unit);
+  const submit = (event) => {
+    event.preventDefault();
+    const numbers = texts.map((text) => parseFloat(String(text).replace(",", ".")));
+    if (numbers.some((n) => !(n > 0))) return;
+    const [first, second] = numbers.map((n) => n / shown.factor); // stored in the habit's own unit
+    onAdd(habit.key, first, second ?? null, part);
+    setTexts(names.map(() => ""));
+  };
+  return html`<form class="mc-row habit-entry" onSubmit=${submit}>
+    ${names.map((name, i) => html`<label class="habit-field mc-grow">
+      <span class="mc-note">${name ? t(`value.${name}`) : t("habit.amount_in", { unit: shown.unit })}</span>
+      <input type="number" inputmode="decimal" min="0" step="any" required value=${texts[i]}
+        onInput=${(e) => setTexts(texts.map((old, j) => (j === i ? e.currentTarget.value : old)))} />
+    </label>`)}
+    ${times.length > 1 && html`<label class="habit-field">
+      <span class="mc-note">${t("habit.time")}</span>
+      <select value=${part} onChange=${(e) => setPart(e.currentTarget.value)}>
+        ${times.map((p) => html`<option value=${p}>${t(`time.${p}`)}</option>`)}
+      </select>
+    </label>`}
+    <button type="submit" class="add">${t("habit.add")}</button>
+  </form>`;
+}
+
+function entryText(entry, habit, amount, t) {
+  const value = entry.amount2 != null
+    ? `${Math.round(entry.amount)}/${Math.round(entry.amount2)} ${habit.unit}`
+    : amount(entry.amount, habit.unit);
+  return entry.part ? `${value} · ${t(`time.${entry.part}`)}` : value;
+}
+
+function HabitCard({ habit, total, latest, onAdd, onUndo, canUndo }) {
   const { t } = useApp();
   const amount = useAmountText();
-  const share = habit.goal > 0 ? Math.min(total / habit.goal, 1) : 0;
-  const done = total >= habit.goal;
+  const hasGoal = habit.goal > 0;
+  const share = hasGoal ? Math.min(total / habit.goal, 1) : 0;
+  const done = hasGoal && total >= habit.goal;
+  const reading = isReading(habit);
   return html`<section class="mc-card habit" data-habit=${habit.key}>
     <div class="habit-top">
-      <span class="habit-icon" aria-hidden="true">${habit.icon || "⭐"}</span>
+      <span class="habit-icon" aria-hidden="true">${habitIcon(habit)}</span>
       <div class="habit-text">
         <h2>${habitName(habit, t)}</h2>
         <p class="mc-muted">
-          <span class="total">${amount(total, habit.unit)}</span> / ${amount(habit.goal, habit.unit)}
+          ${reading
+            ? html`<span class="total">${latest ? entryText(latest, habit, amount, t) : t("habit.no_reading")}</span>`
+            : html`<span class="total">${amount(total, habit.unit)}</span>${hasGoal && html` / ${amount(habit.goal, habit.unit)}`}`}
           ${done && html` <span class="mc-chip done">${t("habit.goal_met")}</span>`}
         </p>
       </div>
     </div>
-    <div class="mc-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
-         aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>
+    ${hasGoal && !reading && html`<div class="mc-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
+         aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>`}
+    ${(habit.free_entry || reading) && html`<${EntryForm} habit=${habit} onAdd=${onAdd} />`}
     <div class="mc-row habit-actions">
-      <button class="add" onClick=${() => onAdd(habit.key, habit.step)}>+ ${amount(habit.step, habit.unit)}</button>
+      ${!reading && html`<button class="add" onClick=${() => onAdd(habit.key, habit.step)}>+ ${amount(habit.step, habit.unit)}</button>`}
       <button class="mc-button-quiet undo" disabled=${!canUndo} onClick=${() => onUndo(habit.key)}>${t("habit.undo")}</button>
     </div>
   </section>`;
@@ -48,7 +113,7 @@ function HabitCard({ habit, total, onAdd, onUndo, canUndo }) {
 function WeekStrip({ history, habits }) {
   const { t, fmtWeekday } = useApp();
   const score = (totals) => {
-    const goals = habits.filter((h) => h.goal > 0);
+    const goals = habits.filter((h) => h.goal > 0 && !isReading(h));
     if (!goals.length) return 0;
     return goals.reduce((sum, h) => sum + Math.min((totals[h.key] || 0) / h.goal, 1), 0) / goals.length;
   };
@@ -78,8 +143,8 @@ function TodayLog({ entries, habits, onDelete }) {
           ${[...entries].reverse().map((entry) => {
             const habit = byKey[entry.habit] || { key: entry.habit, unit: "" };
             return html`<li key=${entry.id}>
-              <span aria-hidden="true">${habit.icon || "⭐"}</span>
-              <span class="mc-grow">${habitName(habit, t)} · ${amount(entry.amount, habit.unit)}</span>
+              <span aria-hidden="true">${habitIcon(habit)}</span>
+              <span class="mc-grow">${habitName(habit, t)} · ${entryText(entry, habit, amount, t)}</span>
               <span class="mc-note">${fmtTime(entry.created_at.slice(11, 16))}</span>
               <button class="mc-button-icon" aria-label=${t("common.delete")} onClick=${() => onDelete(entry.id)}>✕</button>
             </li>`;
@@ -116,7 +181,8 @@ function App() {
     }
     await load();
   };
-  const add = act((habit, amount) => api("api/entries", { method: "POST", body: { habit, amount, day } }));
+  const add = act((habit, amount, amount2 = null, part = null) =>
+    api("api/entries", { method: "POST", body: { habit, amount, amount2, part, day } }));
   const remove = act((id) => api(`api/entries/${id}`, { method: "DELETE" }));
   const undo = act((habit) => {
     const last = [...dayData.entries].reverse().find((e) => e.habit === habit);
@@ -130,6 +196,7 @@ function App() {
     ${habits.length === 0 && html`<p class="mc-empty">${t("habit.no_habits")}</p>`}
     ${habits.map((habit) => html`<${HabitCard} key=${habit.key} habit=${habit}
         total=${dayData.totals[habit.key] || 0}
+        latest=${[...dayData.entries].reverse().find((e) => e.habit === habit.key)}
         canUndo=${dayData.entries.some((e) => e.habit === habit.key)}
         onAdd=${add} onUndo=${undo} />`)}
     <${WeekStrip} history=${history} habits=${habits} />

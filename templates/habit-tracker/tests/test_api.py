@@ -53,3 +53,14 @@ def test_only_configured_habits_and_positive_amounts_are_accepted(client, settin
     assert log(client, day="not-a-day").status_code == 422
     settings(habits=[{"key": "coffee", "unit": "times", "goal": 2, "step": 1}])
     assert log(client, habit="coffee", amount=1).status_code == 201
+
+
+def test_a_reading_with_two_values_keeps_both_and_its_time_of_day(client, settings):
+    settings(habits=[{"key": "blood_pressure", "name": "Blood pressure", "unit": "mmHg", "kind": "quantity",
+                      "free_entry": True, "values": ["systolic", "diastolic"], "times": ["morning", "evening"]}])
+    entry = {"habit": "blood_pressure", "amount": 128, "amount2": 84, "part": "evening", "day": DAY}
+    assert client.post("/api/entries", json=entry).status_code == 201
+    (saved,) = client.get(f"/api/days/{DAY}").json()["entries"]
+    assert (saved["amount"], saved["amount2"], saved["part"]) == (128, 84, "evening")
+    assert client.post("/api/entries", json={**entry, "amount2": None}).status_code == 422
+    assert client.post("/api/entries", json={**entry, "part": "noon"}).status_code == 422
