@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from macaron_cli.maker.spec import AppSpec
+from macaron_cli.memory.text import has_cjk
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
 # Requests around the idea, not part of it ("Can you make me an app to …", "…を作って").
@@ -88,19 +89,63 @@ def tidy_idea(text: str) -> str:
     return idea or text.strip()
 
 
+# The chore of keeping a record, around the thing kept: a title names the thing ("Blood
+# pressure every morning", "今月の外食費"), not "log my …" or "…をまとめたい".
+_CHORE_LEAD = re.compile(
+    r"^(?:(?:help me|let me|i want to|i need to|i'd like to|want to)\s+)?"
+    r"(?:log|track|record|count|note(?: down)?|write down|jot down|keep (?:a )?(?:track|log|record|tally) of|"
+    r"keep track|monitor|remember|know|list|manage|organi[sz]e|follow)\s+(?:(?:of|my|our|all|the)\s+)*|"
+    r"^(?:记录(?:一下)?|记下|统计|追踪|跟踪|帮我记(?:录)?|我想记录|想记录)|"
+    r"^(?:itala|isulat|bilangin|subaybayan|ilista)(?: ang| ko ang)?(?: mga)?\s+",
+    re.IGNORECASE,
+)
+_CHORE_TRAIL = re.compile(
+    r"\s*(?:を|が)?(?:まとめ|記録し|管理し|メモし|整理し|チェックし|残し|書き残し|つけ|把握し|続け)たい$|"
+    r"\s*(?:を|が)?(?:記録|管理|整理|メモ|チェック)(?:する|したい|しよう)?$|"
+    r"\s*(?:을|를)?\s*(?:기록|관리|정리|체크)?\s*(?:하고\s*싶어요?|하기|해\s*줘|할래|하자)$|"
+    r"\s*(?:을|를)?\s*(?:기록|관리|정리)$|"
+    r"(?:记录|管理|统计)(?:一下)?$",
+    re.IGNORECASE,
+)
+# A long title ends before the last of these joins ("… with my two" → "…").
+_JOINS = {"with", "for", "in", "on", "at", "of", "to", "from", "by", "every", "each", "between", "sa", "ng", "para"}
+_CJK_BREAKS = "の的、，・ 을를은는에와과"
+MAX_CJK_TITLE = 20
+
+
 def idea_title(idea: str) -> str:
-    """The app's name from the idea, in the idea's own words and language."""
+    """The app's name from the idea: a short noun phrase in the idea's own words and
+    language, never cut inside a word."""
     first = re.split(r"(?<=[.!?。！？])\s*|\n", idea.strip())[0]
     title = tidy_idea(first)
     title = re.sub(r"^(?:to|that|which|for)\s+", "", title, flags=re.IGNORECASE)
-    if len(title) > MAX_TITLE:
-        cut = title[:MAX_TITLE]
-        title = cut.rsplit(" ", 1)[0] if " " in cut[MAX_TITLE // 2 :] else cut
-        words = title.split(" ")
-        while len(words) > 2 and words[-1].casefold() in _DANGLING:
-            words.pop()
-        title = " ".join(words).rstrip(",;:-–— ")
+    shorter = _CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip()
+    if len(shorter) >= 2:
+        title = shorter
+    title = _shorten_cjk(title) if has_cjk(title) else _shorten(title)
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
+
+
+def _shorten(title: str) -> str:
+    if len(title) <= MAX_TITLE:
+        return title
+    words = title[: MAX_TITLE + 1].split(" ")
+    if len(title) > MAX_TITLE and title[MAX_TITLE] != " ":
+        words.pop()  # the word the limit falls in
+    joins = [n for n, w in enumerate(words) if w.casefold() in _JOINS and n >= 2]
+    if joins and joins[-1] >= len(words) - 3:
+        words = words[: joins[-1]]
+    while len(words) > 2 and words[-1].casefold() in _DANGLING:
+        words.pop()
+    return " ".join(words).rstrip(",;:-–— ")
+
+
+def _shorten_cjk(title: str) -> str:
+    """CJK has no spaces: a long title ends at a particle or mark, never inside a word."""
+    if len(title) <= MAX_CJK_TITLE:
+        return title
+    cut = max(title.rfind(mark, 0, MAX_CJK_TITLE) for mark in _CJK_BREAKS)
+    return title[:cut].rstrip() if cut >= 4 else title[:MAX_TITLE]
 
 
 def generic_titles(template_manifest: dict, translated: dict[str, str]) -> set[str]:

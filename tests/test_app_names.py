@@ -1,0 +1,59 @@
+"""An app's name: a short title in the idea's language, and a slug or title that finds it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from macaron_cli.apps import register, resolve_app
+from macaron_cli.errors import UserError
+from macaron_cli.maker.fit import idea_title
+
+
+@pytest.mark.parametrize(
+    "idea,title",
+    [
+        ("log my blood pressure every morning and evening", "Blood pressure every morning and evening"),
+        ("Split the grocery bill with my two roommates this month", "Split the grocery bill"),
+        ("今月の外食費をまとめたい", "今月の外食費"),
+        ("毎朝の体重を記録したい", "毎朝の体重"),
+        ("반려견 산책 기록하고 싶어", "반려견 산책"),
+        ("记录每天喝了几杯咖啡", "每天喝了几杯咖啡"),
+    ],
+)
+def test_a_title_is_the_thing_asked_for_not_the_wish(idea, title):
+    assert idea_title(idea) == title
+
+
+def test_a_long_title_never_ends_inside_a_word_or_on_a_dangling_word():
+    for idea in (
+        "How many glasses of lemonade did the kids have today at the party",
+        "convert my running pace between min/km and min/mile",
+    ):
+        title = idea_title(idea)
+        assert len(title) <= 40 and idea.casefold().startswith(title.casefold() + " "), title
+        assert title.split()[-1].casefold() not in {"the", "with", "of", "and", "did", "between"}, title
+    idea = "家族みんなの今週の予定と買い物リストとやることを全部一つにまとめたい"
+    title = idea_title(idea)
+    assert len(title) <= 20 and idea.startswith(title) and idea[len(title)] in "のと、", title
+
+
+def _app(tmp_path, slug, title):
+    path = tmp_path / slug
+    (path / ".git").mkdir(parents=True)
+    (path / "macaron.json").write_text(json.dumps({"title": title}), encoding="utf-8")
+    register(slug, path=str(path), created_at="2026-01-01T00:00:00")
+    return path
+
+
+def test_an_app_is_found_by_slug_title_or_the_start_of_either(tmp_path, macaron_home):
+    dog = _app(tmp_path, "banlyeogyeon-sanchaeg", "반려견 산책")
+    weight = _app(tmp_path, "meichao-tizhong", "毎朝の体重")
+    _app(tmp_path, "meichao-pao", "毎朝のジョギング")
+    assert resolve_app("반려견") == dog == resolve_app("banlyeo") == resolve_app("반려견 산책")
+    assert resolve_app("毎朝の体重") == weight
+    with pytest.raises(UserError, match="meichao-pao, meichao-tizhong"):
+        resolve_app("毎朝")  # two apps start so: say which
+    with pytest.raises(UserError, match="no app named"):
+        resolve_app("zzz")
