@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from macaron_cli.apps import load_registry, register
 from macaron_cli.checkpoints import AppRepo
@@ -36,10 +37,13 @@ def test_from_app_copies_code_not_data_or_brief_and_records_lineage(tmp_path, ma
 
 def test_slugs_are_short_ascii_and_unique(tmp_path, macaron_home):
     assert make_slug("I want an app to track my daily water intake", "habit-tracker", tmp_path) == "water-intake"
-    assert make_slug("毎日の水分補給を記録したい", "habit-tracker", tmp_path) == "habit-tracker"
-    (tmp_path / "habit-tracker").mkdir()
-    register("habit-tracker-2", path="elsewhere")
-    assert make_slug("매일 물 마시기", "habit-tracker", tmp_path) == "habit-tracker-3"
+    ideas = ["毎日の水分補給を記録したい", "매일 물 마시기", "每天喝水打卡", "今月の外食費をまとめたい"]
+    slugs = [make_slug(idea, "habit-tracker", tmp_path) for idea in ideas]
+    assert all(re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", slug) for slug in slugs), slugs
+    assert len(set(slugs)) == len(slugs) and "habit-tracker" not in slugs  # told apart by name
+    (tmp_path / slugs[0]).mkdir()
+    register(f"{slugs[0]}-2", path="elsewhere")
+    assert make_slug(ideas[0], "habit-tracker", tmp_path) == f"{slugs[0]}-3"
 
 
 def test_did_it_fit_moves_the_reward_of_the_memories_used(macaron_home):

@@ -84,9 +84,39 @@ _STOP = {
 }
 
 
+# Runs of one script: a slug word each (CJK has no spaces to split words at).
+_SCRIPT_RUNS = re.compile(
+    r"[\u3040-\u309f]+|[\u30a0-\u30ff\u31f0-\u31ff]+|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|"
+    r"[\uac00-\ud7af]+|[^\s\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+"
+)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_PARTICLE = re.compile(r"^[\u3040-\u309f]{1,2}$")  # の, を, には: grammar, not a name
+
+
+def slug_words(text: str) -> list[str]:
+    """The words of a slug in ASCII, transliterated from any script ("毎朝の体重" →
+    meichao, tizhong; "반려견 산책" → banlyeogyeon, sanchaeg), so apps made from ideas in
+    Japanese, Korean or Chinese are told apart by name, not by a number."""
+    from anyascii import anyascii
+
+    words = []
+    for run in _SCRIPT_RUNS.findall(text):
+        if _PARTICLE.match(run):
+            continue
+        # Chinese words are mostly two characters: a long run of Han is read two at a time.
+        parts = [run[i : i + 2] for i in range(0, len(run), 2)] if _HAN.match(run) and len(run) > 4 else [run]
+        for part in parts:
+            words += re.findall(r"[a-z0-9]+", anyascii(part).lower())
+    return words
+
+
 def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
-    """A short, unique, ASCII directory name for the app."""
-    words = [w for w in re.findall(r"[a-z0-9]+", idea.lower()) if w not in _STOP and len(w) > 1]
+    """A short, unique, ASCII directory name for the app, readable in every script."""
+    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.memory.text import has_cjk
+
+    source = idea_title(idea) if has_cjk(idea) else idea
+    words = [w for w in slug_words(source) if w not in _STOP and len(w) > 1]
     base = "-".join(words[:4]) if words else re.sub(r"[^a-z0-9-]+", "-", template_name.lower()).strip("-")
     base = base[:40].strip("-") or "app"
     slug, n = base, 2
