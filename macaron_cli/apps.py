@@ -59,20 +59,22 @@ def is_app(path: Path) -> bool:
 
 
 def resolve_app(ref: str | None) -> Path:
-    """The app directory `ref` names (slug or path), or the one we are in, or the latest."""
+    """The app directory `ref` names (a path, a slug, a title, or the start of a slug or
+    title: `macaron run 반려견`), or the one we are in, or the latest."""
     if ref:
         candidate = Path(ref).expanduser()
         if candidate.is_dir():
             if not is_app(candidate.resolve()):
                 raise UserError(f"{candidate} is not a macaron app (no {APP_MANIFEST} in a git repo).")
             return candidate.resolve()
-        entry = load_registry().get(ref)
+        apps = load_registry()
+        entry = apps.get(ref)
         if entry:
             return Path(entry["path"])
         by_dir = config.apps_dir() / ref
         if is_app(by_dir):
             return by_dir
-        raise UserError(f"no app named {ref!r}; `macaron apps` lists yours.")
+        return _by_name(ref, apps)
     here = Path.cwd().resolve()
     for folder in (here, *here.parents):
         if is_app(folder):
@@ -82,3 +84,34 @@ def resolve_app(ref: str | None) -> Path:
         raise UserError('no apps yet; make one with `macaron make "…"`.')
     latest = max(apps.values(), key=lambda e: e.get("created_at", ""))
     return Path(latest["path"])
+
+
+def app_title(slug: str, entry: dict) -> str:
+    """An app's title: the registry's, else its macaron.json's (apps made before titles
+    were registered)."""
+    if entry.get("title"):
+        return str(entry["title"])
+    try:
+        manifest = json.loads((Path(entry["path"]) / APP_MANIFEST).read_text(encoding="utf-8"))
+    except (KeyError, OSError, ValueError):
+        return ""
+    title = manifest.get("title") if isinstance(manifest, dict) else None
+    return title if isinstance(title, str) else ""
+
+
+def _by_name(ref: str, apps: dict[str, dict]) -> Path:
+    """The one app whose title is `ref`, or whose slug or title starts with it."""
+    import unicodedata
+
+    def norm(text: str) -> str:
+        return unicodedata.normalize("NFKC", text).casefold().strip()
+
+    wanted = norm(ref)
+    names = {slug: (norm(slug), norm(app_title(slug, entry))) for slug, entry in apps.items() if "path" in entry}
+    exact = [slug for slug, (_, title) in names.items() if title and title == wanted]
+    found = exact or [slug for slug, pair in names.items() if wanted and any(n.startswith(wanted) for n in pair if n)]
+    if len(found) == 1:
+        return Path(apps[found[0]]["path"])
+    if found:
+        raise UserError(f"{ref!r} could be any of {', '.join(sorted(found))}; name one of them.")
+    raise UserError(f"no app named {ref!r}; `macaron apps` lists yours.")

@@ -228,6 +228,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         slug,
         path=str(app),
         idea=idea,
+        title=state.title,
         template=state.template,
         mode=mode,
         created_at=now_iso(),
