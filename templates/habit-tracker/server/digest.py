@@ -17,7 +17,7 @@ def habit_name(habit: dict, words) -> str:
     if isinstance(label, str) and label.strip():
         return label
     key = f"habit.{habit.get('key')}"
-    return words(key) if words.has(key) else str(habit.get("key"))
+    return words(key) if words.has(key) else str(habit.get("name") or habit.get("key"))
 
 
 def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -> dict:
