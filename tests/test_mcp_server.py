@@ -143,6 +143,9 @@ def test_bad_arguments_are_mcp_errors_and_the_server_carries_on(memories):
 
     answers, still = run(go())
     assert all(a.isError for a in answers), [text_of(a) for a in answers]
+    assert all(len(text_of(a).splitlines()) == 1 for a in answers), [text_of(a) for a in answers]
+    assert text_of(answers[0]).startswith("search: k: input should be greater than or equal to 1")
+    assert text_of(answers[1]).startswith("search: query: field required")
     assert "privacy" in text_of(answers[5]) and "public, personal, private, secret" in text_of(answers[5])
     assert "empty" in text_of(answers[2])
     assert LATTE in still

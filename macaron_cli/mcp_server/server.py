@@ -14,7 +14,7 @@ from typing import Annotated
 import anyio
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from macaron_cli.errors import UserError
 from macaron_cli.mcp_server.access import MAX_K, MemoryAccess, client_name
@@ -38,6 +38,23 @@ class _Server(FastMCP):
         tools = await super().list_tools()
         self.listed.set()
         return tools
+
+    async def call_tool(self, name, arguments):
+        try:
+            return await super().call_tool(name, arguments)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):  # a bad argument: one line naming it
+                raise ToolError(f"{name}: {bad_arguments(cause)}") from None
+            if isinstance(cause, ToolError):  # macaron's own refusal (what is wrong; the fix)
+                raise ToolError(f"{name}: {cause}") from None
+            raise
+
+
+def bad_arguments(error: ValidationError) -> str:
+    """Pydantic's report as one line: each argument, what is wrong with it, the fix."""
+    problems = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg'].lower()}" for e in error.errors()]
+    return "; ".join(problems) + " (the tool's input schema says what each argument takes)."
 
 
 def build(access: MemoryAccess, **settings) -> _Server:
