@@ -58,6 +58,18 @@ def is_app(path: Path) -> bool:
     return (path / APP_MANIFEST).is_file() and (path / ".git").exists()
 
 
+def ref_for(app_dir: Path) -> str:
+    """How to name this app in a command that works from any folder: its slug when the slug
+    finds it, else its path (quoted for the shell)."""
+    name = app_dir.name
+    entry = load_registry().get(name)
+    if (entry and Path(entry["path"]).resolve() == app_dir.resolve()) or (config.apps_dir() / name) == app_dir:
+        return name
+    import shlex
+
+    return shlex.quote(str(app_dir))
+
+
 def resolve_app(ref: str | None) -> Path:
     """The app directory `ref` names (a path, a slug, a title, or the start of a slug or
     title: `macaron run 반려견`), or the one we are in, or the latest."""

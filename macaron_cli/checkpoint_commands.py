@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from macaron_cli.apps import resolve_app
+from macaron_cli.apps import ref_for, resolve_app
 from macaron_cli.errors import UserError
 
 
@@ -21,7 +21,13 @@ def checkpoint(app_ref: str | None, message: str) -> None:
     repo = _open(app_ref)
     cp = repo.checkpoint("manual", message)
     out = Out()
-    out.line("Checkpoint [bold]{}[/] saved: {} ({} changed).", cp.id, cp.subject, _files(cp.files_changed))
+    out.line(
+        "Checkpoint [bold]{}[/] of {} saved: {} ({} changed).",
+        cp.id,
+        ref_for(repo.path),
+        cp.subject,
+        _files(cp.files_changed),
+    )
     _warn(out, repo)
 
 
@@ -36,9 +42,11 @@ def list_checkpoints(app_ref: str | None, json_out: bool) -> None:
         print_json([cp.to_json() for cp in cps])
         return
     out = Out()
+    app = ref_for(repo.path)
     if not cps:
-        out.text('No checkpoints yet. Save one with `macaron checkpoint APP -m "…"`.')
+        out.text(f'{app} has no checkpoints yet. Save one with `macaron checkpoint {app} -m "…"`.')
         return
+    out.line("Checkpoints of [bold]{}[/] ({}):", app, repo.path)
     for cp in cps:
         extras = [
             f"tests {_tests(cp.tests)}" if cp.tests is not None else "",
@@ -72,7 +80,8 @@ def rollback(
         return repo.undo(dry_run=dry) if undo else repo.rollback(to=to, steps=steps, with_data=with_data, dry_run=dry)
 
     plan = act(dry=True)
-    what = "Undo the last rollback, back" if undo else "Roll back"
+    app = ref_for(repo.path)
+    what = f"Undo the last rollback of {app}, back" if undo else f"Roll back {app}"
     differ = "1 file differs" if plan.files_changed == 1 else f"{plan.files_changed} files differ"
     out.line(
         "{} to checkpoint [bold]{}[/] ({}: {}): {}{}.",
@@ -95,7 +104,8 @@ def rollback(
             raise UserError("rollback needs your confirmation; run it in a terminal or add --yes.")
         import typer
 
-        if not typer.confirm("Go ahead? (nothing is lost: `macaron rollback --undo` brings it back)", default=True):
+        question = f"Go ahead? (nothing is lost: `macaron rollback {app} --undo` brings it back)"
+        if not typer.confirm(question, default=True):
             out.text("Nothing changed.")
             return
     result = act(dry=False)
@@ -108,7 +118,7 @@ def rollback(
     done = f"Now at checkpoint {result.checkpoint.id}, the same files as checkpoint {result.target.id}"
     if result.with_data:
         done += ", with its data" if result.data_restored else " (it had no data snapshot, so the data is as it was)"
-    out.text(done + ". Undo with `macaron rollback --undo`.")
+    out.text(done + f". Undo with `macaron rollback {app} --undo`.")
     _warn(out, repo)
 
 

@@ -385,12 +385,14 @@ class AppRepo:
         `steps` counts back from the current state: when it differs from the latest
         checkpoint, it is itself about to become a (pre-rollback) checkpoint and counts."""
         if (to is None) == (steps is None):
-            raise UserError("say where to go: --to ID or --steps N (`macaron checkpoints` lists the ids).")
+            raise UserError(
+                f"say where to go: --to ID or --steps N (`macaron checkpoints {self.path.name}` lists the ids)."
+            )
         if steps is not None and steps < 1:
             raise UserError("--steps must be 1 or more.")
 
         def chosen(refs: dict[int, str], saving: bool) -> tuple[int, bool]:
-            return _pick_target(sorted(refs), to, steps, saving), with_data
+            return _pick_target(sorted(refs), to, steps, saving, self.path.name), with_data
 
         return self._restore(chosen, dry_run=dry_run, phase="rollback")
 
@@ -849,11 +851,11 @@ def _stat_files(diffstat: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def _pick_target(ids: list[int], to: int | None, steps: int | None, saving: bool) -> int:
+def _pick_target(ids: list[int], to: int | None, steps: int | None, saving: bool, app: str) -> int:
     if to is not None:
         if to not in ids:
             known = f"{ids[0]}–{ids[-1]}" if ids else "none yet"
-            raise UserError(f"no checkpoint {to} (this app has {known}); `macaron checkpoints` lists them.")
+            raise UserError(f"no checkpoint {to} ({app} has {known}); `macaron checkpoints {app}` lists them.")
         return to
     assert steps is not None  # rollback() takes exactly one of `to` and `steps`
     # The current state, when it is not a checkpoint yet, is about to become one.

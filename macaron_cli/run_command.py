@@ -12,7 +12,7 @@ import socket
 import subprocess
 from pathlib import Path
 
-from macaron_cli.apps import resolve_app
+from macaron_cli.apps import ref_for, resolve_app
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.output import safe_text
 from macaron_cli.sandbox import get_sandbox
@@ -54,7 +54,8 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
 
         signals.app_served(app_dir, manifest.data_files)
         title = safe_text(manifest.title)
-        print(f"{title} is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
+        app = safe_text(ref_for(app_dir))
+        print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
         if open_browser:
             import webbrowser
 

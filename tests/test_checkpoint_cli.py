@@ -21,14 +21,37 @@ def test_checkpoint_list_and_json_shape(macaron, app):
     assert macaron("checkpoint", "water", "-m", "first").returncode == 0
     (app / "app.py").write_text("print('v2')\n")
     result = macaron("checkpoint", str(app), "-m", "second")
-    assert result.returncode == 0 and "Checkpoint 2 saved" in result.stdout
+    assert result.returncode == 0 and "Checkpoint 2 of water saved" in result.stdout
 
     listed = json.loads(macaron("checkpoints", "water", "--json").stdout)
     assert [c["id"] for c in listed] == [1, 2]
     assert set(listed[0]) == {"id", "phase", "message", "time", "tests", "cost_usd", "files_changed", "commit"}
     assert (listed[1]["phase"], listed[1]["message"], listed[1]["files_changed"]) == ("manual", "second", 1)
-    human = macaron("checkpoints", cwd=app)  # APP omitted: the app we are in
+    human = macaron("checkpoints", cwd=app)  # APP omitted: the app we are in, named
     assert "second" in human.stdout and "manual" in human.stdout
+    assert human.stdout.splitlines()[0].startswith("Checkpoints of water (")
+
+
+def test_rollback_names_the_app_and_its_undo_hint_works_from_anywhere(macaron, app, tmp_path):
+    from macaron_cli.apps import register
+
+    newer = make_app_dir(tmp_path / "apps" / "tea-timer")  # the newest app: what no APP picks outside
+    register("water", path=str(app), created_at="2026-01-01T00:00:00+00:00")
+    register("tea-timer", path=str(newer), created_at="2026-02-01T00:00:00+00:00")
+    macaron("checkpoint", "water", "-m", "first")
+    (app / "app.py").write_text("print('v2')\n")
+    macaron("checkpoint", "water", "-m", "second")
+
+    done = macaron("rollback", "water", "--to", "1", "--yes", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Roll back water to checkpoint 1" in done.stdout
+    hint = done.stdout.split("Undo with `")[1].split("`")[0]
+    assert hint == "macaron rollback water --undo"
+
+    undo = macaron(*hint.split()[1:], "--yes", cwd=tmp_path)  # from outside the app, as printed
+    assert undo.returncode == 0, undo.stderr
+    assert "Undo the last rollback of water" in undo.stdout
+    assert (app / "app.py").read_text() == "print('v2')\n"
 
 
 @pytest.mark.slow
@@ -205,5 +228,5 @@ def test_a_damaged_repo_is_refused_before_any_file_changes(macaron, app, case):
     assert "fourth" in listed.stdout
     if names == "checkpoint 1":
         assert "Checkpoint 1 is damaged" in listed.stderr
-        ids = [line.split()[0] for line in listed.stdout.splitlines()]
+        ids = [line.split()[0] for line in listed.stdout.splitlines()[1:]]  # under "Checkpoints of water"
         assert ids[0] == "2" and "1" not in ids
