@@ -162,9 +162,9 @@ def _regenerate_brief(app: Path, store, gone: set[str]) -> bool:
     state = make_state.load(app)
     if state is None or not set(state.memory_ids) & gone:
         return False
-    from macaron_cli.maker.pipeline import write_brief_again
+    from macaron_cli.maker.rebrief import write_brief_again
 
-    return write_brief_again(app, store)
+    return write_brief_again(app, store, store.settings)
 
 
 def _text_of(path: Path) -> str | None:

@@ -121,7 +121,7 @@ def _made_app(store, fact, apps_dir):
     """An app made with `fact` in its brief, as `macaron make` leaves it (its record and brief)."""
     from macaron_cli.apps import register
     from macaron_cli.maker import state as make_state
-    from macaron_cli.maker.pipeline import write_brief_again
+    from macaron_cli.maker.rebrief import write_brief_again
 
     app = apps_dir / "water-tracker"
     (app / ".macaron" / "claude" / "projects").mkdir(parents=True)
@@ -135,7 +135,7 @@ def _made_app(store, fact, apps_dir):
         memory_ids=[fact.id],
     )
     make_state.save(app, state)
-    assert write_brief_again(app, store)
+    assert write_brief_again(app, store, store.settings)
     # what an agent's transcript keeps of the brief and of a memory_search answer
     (app / ".macaron" / "claude" / "projects" / "session.jsonl").write_text(
         json.dumps({"type": "tool_result", "content": f"- {fact.text}"}) + "\n", encoding="utf-8"

@@ -41,11 +41,12 @@ def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], 
 
     `say` prints a progress line; `ask` puts a yes/no question to the person (the maker asks
     before building an app that gives medical or financial advice). Returns the MakeResult.
-    The brief goes through make's own privacy gate (pipeline.destinations): the chat's
+    The brief goes through make's own privacy gate (the make's mode names its destinations): the chat's
     model does not widen what the coder's model may see.
     """
-    from macaron_cli.maker.pipeline import MakeRequest, make_app
+    from macaron_cli.maker.pipeline import make_app
     from macaron_cli.maker.progress import Progress
+    from macaron_cli.maker.request import MakeRequest
 
     class ChatProgress(Progress):
         """The maker's phases and notes as quiet lines under the conversation."""

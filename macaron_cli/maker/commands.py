@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from macaron_cli.maker.pipeline import OFFLINE, MakeRequest, MakeResult, make_app
+from macaron_cli.maker.pipeline import make_app
+from macaron_cli.maker.request import MakeRequest
+from macaron_cli.maker.result import MakeResult
+from macaron_cli.maker.run import OFFLINE
 
 FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
 
@@ -81,7 +84,7 @@ def _summary(result: MakeResult) -> None:
     from macaron_cli.output import Out
 
     out = Out()
-    if result.mode == OFFLINE:
+    if result.mode == OFFLINE.name:
         out.line(
             "[bold]No model customised this app[/]: it is the template, personalised from what macaron "
             "knows about you (offline, or no model configured)."

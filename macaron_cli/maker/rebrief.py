@@ -1,0 +1,62 @@
+"""A make's brief again, from the memory ids its record holds, through the gate again:
+for `--resume`, and for `forget` (a memory made private or forgotten since stays out)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from macaron_cli import config, privacy
+from macaron_cli.errors import UserError
+from macaron_cli.maker import state as make_state
+from macaron_cli.maker.brief import Brief
+from macaron_cli.maker.run import mode_named
+from macaron_cli.maker.state import MakeState
+
+
+def recorded_draft(state: MakeState):
+    """The draft endpoint a make recorded (its URL decides where a --draft brief went)."""
+    from macaron_cli.models.client import Endpoint
+
+    saved = state.draft or {}
+    return Endpoint(url=saved["url"], model=saved.get("model"), api=saved.get("api")) if saved.get("url") else None
+
+
+def brief_from_state(state: MakeState, store, to: tuple[privacy.Destination, ...]) -> Brief:
+    """The brief again, cleared for `to`, from the memories the make recorded that are
+    still there."""
+    memories = []
+    for memory_id in state.memory_ids if store is not None else []:
+        try:
+            memories.append(store.get(memory_id))
+        except UserError:
+            continue  # forgotten since: it stays forgotten
+    return Brief(
+        idea=state.idea,
+        language=state.language,
+        accent=state.accent,
+        settings=state.settings,
+        memories=privacy.release(memories, *to),
+        advice=state.advice,
+    )
+
+
+def write_brief_again(app: Path, store, settings: config.Settings) -> bool:
+    """Write an app's brief again from its make record, through the gate again, for the
+    models that make sent it to (after a forget: what is gone stays out). False when the
+    app has no make record."""
+    from macaron_cli.maker.scaffold import write_brief
+
+    state = make_state.load(app)
+    if state is None:
+        return False
+    draft = recorded_draft(state)
+    mode = mode_named(state.mode)
+    if draft is None and mode.uses_draft:  # its record lost the endpoint: only the app folder is sure
+        to: tuple[privacy.Destination, ...] = (privacy.app_folder(),)
+    else:
+        to = mode.destinations(settings, draft.url if draft else None)
+    brief = brief_from_state(state, store, to)
+    state.memory_ids = brief.memory_ids
+    make_state.save(app, state)
+    write_brief(app, brief)
+    return True

@@ -1,0 +1,65 @@
+"""What `macaron make` (or chat's hand-off) asks for, and its checks before anything is
+written: the numbers, a model a budget can price, a confirmation for advice apps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+from macaron_cli.maker.brief import Brief
+
+
+@dataclass
+class MakeRequest:
+    idea: str | None = None
+    template: str | None = None
+    from_app: str | None = None
+    draft: bool = False
+    variants: int = 1
+    pick: int | None = None
+    local_only: bool = False
+    offline: bool = False
+    budget: float | None = None
+    max_rounds: int = 3
+    resume: str | None = None
+    yes: bool = False
+    # Asked before building an app that gives medical or financial advice; None = no one
+    # to ask (then only `yes` confirms).
+    confirm: Callable[[str], bool] | None = None
+    # With --variants and no --pick: shown the drafted designs, returns the number chosen.
+    choose_variant: Callable[[list], int] | None = None
+
+
+def checked_budget(request: MakeRequest, settings: config.Settings) -> float | None:
+    """The make's budget (--budget, else config's), after checking the request's numbers."""
+    if request.max_rounds < 0:
+        raise UserError("--max-rounds must be 0 or more.")
+    budget = request.budget if request.budget is not None else settings.budget_usd
+    if budget is not None and budget <= 0:
+        raise UserError("--budget must be more than 0 USD.")
+    return budget
+
+
+def confirm_advice(brief: Brief, request: MakeRequest) -> None:
+    if not brief.advice or request.yes:
+        return
+    if request.confirm and request.confirm(brief.advice):
+        return
+    raise UserError(
+        f"this app would give {brief.advice} advice, which needs your confirmation: "
+        "rerun with --yes if you want it (it will say it is not professional advice)."
+    )
+
+
+def refuse_unpriced(model: str | None, budget: float | None, url: str | None = None) -> None:
+    """A budget cannot hold for a model we cannot price: say so before anything is made.
+    (A model the SDK picks itself is checked on its first answer, by the meter.) A draft
+    model on this machine (`url` local) is priced by GPU time instead."""
+    from macaron_cli.models.prices import is_priced, own_prices, price_for, unpriced_message
+
+    own_prices()  # a malformed [prices] table is refused now, not halfway through a make
+    priced = is_priced(url, model) if url else price_for(model) is not None
+    if budget is not None and model and not priced:
+        raise UserError(unpriced_message(model) + ".")

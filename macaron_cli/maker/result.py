@@ -1,0 +1,133 @@
+"""How a make ends: done (or tests red), or stopped with its work kept as a checkpoint;
+the MakeResult that `make` prints (and `--json` writes) and the registry's record."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from macaron_cli.maker.cost import CostMeter
+from macaron_cli.maker.run import MakeRun, tests_status
+
+
+@dataclass
+class MakeResult:
+    app: str
+    path: str
+    template: str
+    mode: str
+    status: str = "done"  # done | tests-failed | budget | model-error
+    message: str = ""
+    checkpoints: list = field(default_factory=list)
+    tests: str | None = None  # passed | failed | None (not run)
+    opened: bool = False
+    screenshot: str | None = None
+    cost_usd: float = 0.0
+    tokens: dict = field(default_factory=dict)
+    problems: list = field(default_factory=list)
+    memory_ids: list = field(default_factory=list)
+    subagents: list = field(default_factory=list)
+    language: str = "en"
+    title: str = ""
+    fit: str = "good"  # "partial": its template renders part of the spec; "weak": none fitted well
+    spec: dict | None = None  # what the app tracks (macaron.json's spec)
+    missing: list = field(default_factory=list)  # what the spec needs that the template does not render
+    phases: list = field(default_factory=list)  # each phase's tokens, seconds and cost, local or cloud
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "done"
+
+    def to_json(self) -> dict:
+        """The `make --json` object (DESIGN.md)."""
+        return {
+            "app": self.app,
+            "path": self.path,
+            "title": self.title,
+            "template": self.template,
+            "spec": self.spec,
+            "mode": self.mode,
+            "checkpoints": self.checkpoints,
+            "tests": self.tests,
+            "opened": self.opened,
+            "screenshot": self.screenshot,
+            "cost_usd": round(self.cost_usd, 6),
+            "tokens": self.tokens,
+            "phases": self.phases,
+            "fit": self.fit,
+            "missing": self.missing,
+        }
+
+
+def _dirty(app: Path) -> bool:
+    out = subprocess.run(["git", "-C", str(app), "status", "--porcelain"], capture_output=True, text=True)
+    return bool(out.stdout.strip())
+
+
+def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeResult:
+    """Keep everything done so far as a checkpoint, and say how to go on."""
+    if _dirty(run.app):
+        run.repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
+    run.state.status, run.state.cost_usd, run.state.tokens = status, meter.cost_usd, dict(meter.tokens)
+    run.save()
+    result = _result(run, None, meter)
+    result.status = status
+    result.message = (
+        f"{message.rstrip('. ')}. Everything so far is saved; continue with `macaron make --resume {run.state.slug}`."
+    )
+    return result
+
+
+def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
+    state = run.state
+    state.status = "done" if report.ok else "tests-failed"
+    state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
+    run.save()
+    from macaron_cli.apps import register
+
+    register(
+        state.slug,
+        tests=tests_status(report),
+        opened=bool(report.opened),
+        screenshot=str(report.screenshot) if report.screenshot else None,
+        cost_usd=round(meter.cost_usd, 6),
+        memory_ids=state.memory_ids,
+    )
+    result = _result(run, report, meter)
+    if not report.ok:
+        result.status = "tests-failed"
+        result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
+    return result
+
+
+def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
+    state = run.state
+    return MakeResult(
+        app=state.slug,
+        path=str(run.app),
+        template=state.template,
+        mode=state.mode,
+        checkpoints=[c.to_json() for c in run.repo.checkpoints()],
+        tests=tests_status(report),
+        opened=bool(report and report.opened),
+        screenshot=str(report.screenshot) if report and report.screenshot else None,
+        cost_usd=meter.cost_usd,
+        tokens={**meter.tokens, "total": meter.total_tokens},
+        problems=list(report.problems) if report else [],
+        memory_ids=state.memory_ids,
+        subagents=sorted(set(state.subagents)),
+        language=state.language,
+        title=state.title,
+        fit=state.fit,
+        spec=_spec_json(run.app),
+        missing=state.missing,
+        phases=state.phase_costs,
+    )
+
+
+def _spec_json(app: Path) -> dict | None:
+    from macaron_cli.maker.spec import app_spec
+
+    spec = app_spec(app)
+    return spec.to_json() if spec else None

@@ -1,0 +1,148 @@
+"""One make in progress (`MakeRun`) and the way it is made (`Mode`).
+
+A mode names the models a make uses, in the order they write: its brief goes to all of
+them (the gate clears it once for every destination), the last one gets the fix rounds,
+and no model at all means the template alone (offline). The phases (pipeline.py's, the
+agent's in agent_phases.py, the draft model's in draft_phases.py) take the run: the app
+and its repo, the make's record, the brief, the memory, the command's settings, progress.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from macaron_cli import config, privacy
+from macaron_cli.maker import state as make_state
+from macaron_cli.maker.brief import Brief
+from macaron_cli.maker.progress import Progress
+from macaron_cli.maker.state import MakeState
+
+if TYPE_CHECKING:
+    from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.maker.cost import CostMeter
+    from macaron_cli.memory import MemoryStore
+
+DRAFT_MODEL, AGENT_MODEL = "draft", "agent"  # the local draft model; Claude through the Agent SDK
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str  # what make.json, `make --json` and the registry record
+    models: tuple[str, ...]  # DRAFT_MODEL and AGENT_MODEL, in the order they write the app
+    phases: tuple[str, ...]  # the checkpoints after `scaffold`, in order ("fix" for every fix round)
+
+    @property
+    def needs_model(self) -> bool:
+        return bool(self.models)
+
+    @property
+    def uses_draft(self) -> bool:
+        return DRAFT_MODEL in self.models
+
+    @property
+    def uses_claude(self) -> bool:
+        return AGENT_MODEL in self.models
+
+    @property
+    def fixed_by(self) -> str | None:
+        """The model that gets the fix rounds: the last to write."""
+        return self.models[-1] if self.models else None
+
+    def destinations(self, settings: config.Settings, draft_url: str | None = None) -> tuple[privacy.Destination, ...]:
+        """Every model this make's brief goes to (the gate clears it for all of them); the
+        app folder when none does."""
+        found = []
+        if self.uses_draft:
+            found.append(privacy.draft(draft_url, settings))
+        if self.uses_claude:
+            found.append(privacy.claude(settings))
+        return tuple(found) or (privacy.app_folder(),)
+
+
+OFFLINE = Mode("offline", models=(), phases=())
+AGENT = Mode("agent", models=(AGENT_MODEL,), phases=("build", "fix"))
+DRAFT = Mode("draft", models=(DRAFT_MODEL, AGENT_MODEL), phases=("draft", "refine", "fix"))
+LOCAL = Mode("local", models=(DRAFT_MODEL,), phases=("draft", "fix"))
+MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL)}
+
+
+def mode_named(name: str) -> Mode:
+    """The mode a make recorded (a name this macaron does not know builds like the agent)."""
+    return MODES.get(name, AGENT)
+
+
+def requested_mode(request, cloud_configured: bool) -> Mode:
+    """The mode a `macaron make` asks for: --local-only, --draft, else the agent when Claude
+    is configured and the make is not --offline."""
+    if request.local_only:
+        return LOCAL
+    if request.draft:
+        return DRAFT
+    return OFFLINE if request.offline or not cloud_configured else AGENT
+
+
+def agent_model(settings: config.Settings) -> str | None:
+    """The Claude model config.toml names for the agent; None lets the SDK choose."""
+    model = settings.raw.get("model")
+    return model if isinstance(model, str) else None
+
+
+def tests_status(report) -> str | None:
+    if report is None:
+        return None
+    return "passed" if report.tests_ok else "failed"
+
+
+@dataclass
+class MakeRun:
+    """One make in progress: the app and its repo, its record (saved as it goes), and what
+    every phase reads."""
+
+    app: Path
+    repo: AppRepo
+    state: MakeState
+    brief: Brief
+    store: MemoryStore | None
+    settings: config.Settings
+    progress: Progress
+
+    @property
+    def mode(self) -> Mode:
+        return mode_named(self.state.mode)
+
+    def save(self) -> None:
+        make_state.save(self.app, self.state)
+
+    def phase_done(self, phase: str) -> None:
+        self.state.phases.append(phase)
+        self.save()
+
+    @contextmanager
+    def timed(self, key: str) -> Iterator[None]:
+        """Add the block's wall time to state.timings[key] (the summary and bench read it)."""
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            timings = self.state.timings
+            timings[key] = round(timings.get(key, 0.0) + time.monotonic() - start, 3)
+
+    def verify(self, app: Path | None = None):
+        """Verify the app (or a variant's copy of it at `app`)."""
+        from macaron_cli.sandbox.verify import verify_app
+
+        self.progress.phase("verify", "tests, then open it in a headless browser")
+        with self.timed("verify"):
+            report = verify_app(app or self.app, screenshot=True)
+        self.progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
+        return report
+
+    def checkpoint(self, phase: str, message: str, report, meter: CostMeter) -> None:
+        """Commit the phase's work as checkpoint `phase`, with its tests and the cost so far."""
+        self.repo.checkpoint(phase, message, tests=tests_status(report), cost_usd=round(meter.cost_usd, 6))
+        self.phase_done(phase)
