@@ -39,7 +39,7 @@ def main() -> None:
 
     from macaron_cli.memory import embeddings
     from macaron_cli.memory.retrieval import MEANING_CANDIDATES, PROBES
-    from macaron_cli.memory.store import vector_index_config
+    from macaron_cli.memory.upkeep import vector_index_config
 
     samples = json.loads(Path(args.data).read_text())
     texts = [text for s in samples for _, text, _, _ in memory_locomo.turns(s["conversation"])]

@@ -125,9 +125,9 @@ def test_forget_leaves_the_text_in_no_object_of_the_bucket(shared, s3):
 
 @pytest.mark.embeddings
 def test_search_by_meaning_with_and_without_the_vector_index(shared, monkeypatch):
-    import macaron_cli.memory.store as store_module
+    from macaron_cli.memory import upkeep
 
-    monkeypatch.setattr(store_module, "VECTOR_INDEX_ROWS", 256)  # an IVF-PQ index without 20k memories
+    monkeypatch.setattr(upkeep, "VECTOR_INDEX_ROWS", 256)  # an IVF-PQ index without 20k memories
     store = MemoryStore.open()
     store.add("We adopted a golden retriever puppy last spring", id="pet")
     topics = ["cooking pasta", "running in the park", "a jazz concert", "a train to Lyon"]

@@ -273,9 +273,9 @@ def test_old_table_versions_are_cleaned_up_as_memories_are_added(tmp_path, monke
     """Each add leaves a table version with its own files; they must not pile up for a week."""
     from datetime import timedelta
 
-    from macaron_cli.memory import store as store_module
+    from macaron_cli.memory import upkeep
 
-    monkeypatch.setattr(store_module, "KEEP_VERSIONS", timedelta(seconds=1))
+    monkeypatch.setattr(upkeep, "KEEP_VERSIONS", timedelta(seconds=1))
     root = tmp_path / "memory"
     store = MemoryStore.open(root)
     for i in range(30):

@@ -8,4 +8,6 @@ def as_before(store, memory_id: str, search_text: str, migration: str) -> None:
     open runs it again, as it would for a store written before it existed."""
     store._table.update(where=f"id = '{memory_id}'", values={"search_text": search_text})
     store._db.open_table("migrations").delete(f"name = '{migration}'")
-    store._create_fts_index()
+    from macaron_cli.memory.upkeep import create_fts_index
+
+    create_fts_index(store.table)

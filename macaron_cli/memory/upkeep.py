@@ -1,0 +1,166 @@
+"""The store's indexes and compaction: built once, then kept current cheaply as rows come,
+rebuilt from the rows left after a forget, and old table versions purged.
+
+Each function takes the LanceDB table and what it needs to know about the store: whether
+it is `shared` (on object storage, where other machines commit at any moment and no lock
+reaches them) and whether it has `vectors`. The store calls them under its write lock.
+"""
+
+from __future__ import annotations
+
+import warnings
+from datetime import timedelta
+
+from macaron_cli.memory import remote
+from macaron_cli.memory.rows import FTS_COLUMN
+
+# Below SMALL_STORE rows every write folds new rows into the indexes (quick at that size);
+# above it, once REINDEX_AFTER rows (or 1%) wait, since an index update then costs seconds.
+SMALL_STORE = 20000
+REINDEX_AFTER = 1000
+# Above this many rows with vectors, build an IVF-PQ index instead of exact search.
+VECTOR_INDEX_ROWS = 20000
+# On object storage an exact search reads every vector over the network at each query, so a
+# shared memory has its index from far fewer rows.
+SHARED_VECTOR_INDEX_ROWS = 1000
+SCALAR_INDEX_ROWS = 20000
+# Every write adds a data fragment (an import, one per batch). Each query pays for every
+# fragment, so past this many they are compacted into one, which makes a large store's
+# searches markedly quicker (bench/memory_scale.py); the one write in MAX_FRAGMENTS that
+# compacts pays for it.
+MAX_FRAGMENTS = 32
+# A local store keeps old table versions this long (see optimize).
+KEEP_VERSIONS = timedelta(seconds=10)
+
+
+def vector_index_config(rows: int, dim: int):
+    """IVF-PQ: about sqrt(rows) partitions, the dimensions in sub-vectors of 8."""
+    from lancedb.index import IvfPq
+
+    return IvfPq(distance_type="cosine", num_partitions=max(16, int(rows**0.5)), num_sub_vectors=dim // 8)
+
+
+def indexes(table) -> dict:
+    """The table's indexes, by the column each is on."""
+    return {ix.columns[0]: ix for ix in table.list_indices()}
+
+
+def maintain(table, *, shared: bool, vectors: bool) -> None:
+    """Keep indexes current cheaply: build once, then fold new rows in incrementally."""
+    if not shared:
+        _upkeep(table, shared=False, vectors=vectors)
+        return
+    try:
+        _upkeep(table, shared=True, vectors=vectors)
+    except Exception as exc:  # lance raises bare RuntimeError/OSError
+        if not remote.is_conflict(exc):
+            raise
+        # Another machine committed first; its write or the next one does this upkeep.
+
+
+def _upkeep(table, *, shared: bool, vectors: bool) -> None:
+    rows = table.count_rows()
+    if rows == 0:
+        return
+    if table.stats()["fragment_stats"]["num_fragments"] > MAX_FRAGMENTS:
+        optimize(table, shared=shared)  # compacts, and folds every unindexed row into the indexes
+    found = indexes(table)
+    if FTS_COLUMN not in found:
+        create_fts_index(table)
+    # Unindexed rows are still found, but slowly (a scan), and BM25 scores them with their
+    # own statistics, which skews it while they are a large share. Rewritten rows (an
+    # upsert, a forget) fall out of the id index too. Fold them in (incrementally) at once
+    # in small local stores, where it is cheap, and in batches in large ones. optimize()
+    # also compacts, which rewrites every small fragment: on object storage that is the
+    # whole table over the network, and a race with other machines' commits, so a shared
+    # memory folds rows in only with the compaction every MAX_FRAGMENTS writes.
+    unindexed = max((_unindexed(table, ix.name) for ix in found.values()), default=0)
+    small = rows < SMALL_STORE and not shared
+    if unindexed and (small or unindexed >= max(REINDEX_AFTER, rows // 100)):
+        optimize(table, shared=shared)
+    if rows >= SCALAR_INDEX_ROWS:
+        from lancedb.index import Bitmap, BTree
+
+        # id: get, edit, forget; context_id: the turns beside a search's best matches;
+        # privacy: every search for a cloud model filters on it before ranking.
+        for column, kind in (("id", BTree), ("context_id", BTree), ("privacy", Bitmap)):
+            if column not in found:
+                table.create_index(column, config=kind())
+    if vectors and rows >= _vector_index_rows(shared) and "vector" not in found:
+        _create_vector_index(table, shared)
+
+
+def optimize(table, *, shared: bool) -> None:
+    """Compact, fold unindexed rows into the indexes, and drop versions past their use."""
+    if not shared:
+        # Each write leaves a table version with its own index files; LanceDB's default
+        # keeps them a week (bench/disk_after_adds.py). Here they go once KEEP_VERSIONS old:
+        # the version just written (younger) still names every file a reader of the one
+        # before it can need, and this runs under the write lock.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table.optimize(cleanup_older_than=KEEP_VERSIONS)
+        return
+    # Every read of a shared memory LISTs its versions: keep an hour of them (enough for
+    # any commit in flight), not LanceDB's default week of every write.
+    table.optimize(cleanup_older_than=remote.KEEP_VERSIONS)
+
+
+def _unindexed(table, index_name: str) -> int:
+    stats = table.index_stats(index_name)
+    return stats.num_unindexed_rows if stats else 0
+
+
+def create_fts_index(table) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table.create_fts_index(
+            FTS_COLUMN,
+            replace=True,
+            base_tokenizer="simple",
+            stem=True,
+            remove_stop_words=True,
+            ascii_folding=True,
+            lower_case=True,
+            with_position=False,
+        )
+
+
+def _vector_index_rows(shared: bool) -> int:
+    return min(VECTOR_INDEX_ROWS, SHARED_VECTOR_INDEX_ROWS) if shared else VECTOR_INDEX_ROWS
+
+
+def _create_vector_index(table, shared: bool) -> None:
+    with_vectors = table.count_rows("vector IS NOT NULL")
+    if with_vectors < _vector_index_rows(shared):
+        return
+    dim = table.schema.field("vector").type.list_size
+    table.create_index("vector", replace=True, config=vector_index_config(with_vectors, dim))
+
+
+def rebuild(table, *, shared: bool) -> None:
+    """Rebuild from the current rows only, so no index keeps a forgotten memory's terms."""
+    found = indexes(table)
+    if table.count_rows() == 0:
+        for ix in found.values():
+            table.drop_index(ix.name)
+        return
+    if FTS_COLUMN in found:
+        create_fts_index(table)
+    if "vector" in found:
+        _create_vector_index(table, shared)
+
+
+def purge_history(table, *, shared: bool) -> None:
+    """Delete every older version of the table (and files no version uses); the caller
+    holds the write lock."""
+    with warnings.catch_warnings():
+        # We mean it: old versions still hold forgotten text.
+        warnings.simplefilter("ignore")
+        if not shared:  # the write lock is held: no file is part of a commit in flight
+            table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+            return
+        # Another machine may be between writing a data file and committing it: deleting
+        # files no version names yet could break its commit. Every file that an older
+        # version names (the forgotten text among them) goes now.
+        remote.retrying(lambda: table.optimize(cleanup_older_than=timedelta(0)))
