@@ -112,6 +112,5 @@ def _variants_phase(run: MakeRun, endpoint: Endpoint, request):
 def _remember(run: MakeRun, chosen, count: int) -> None:
     """The chosen design becomes a preference memory for later briefs."""
     from macaron_cli.maker.variants import remember_choice
-    from macaron_cli.memory import MemoryStore
 
-    remember_choice(run.store or MemoryStore.open(), run.state.idea, run.state.template, chosen, count)
+    remember_choice(run.memory(), run.state.idea, run.state.template, chosen, count)

@@ -115,6 +115,14 @@ class MakeRun:
     def mode(self) -> Mode:
         return mode_named(self.state.mode)
 
+    def memory(self) -> MemoryStore:
+        """The person's memory to write to, made now if this make began without one."""
+        if self.store is not None:
+            return self.store
+        from macaron_cli.memory import MemoryStore
+
+        return MemoryStore.open()
+
     def save(self) -> None:
         make_state.save(self.app, self.state)
 
