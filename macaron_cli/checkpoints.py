@@ -36,6 +36,7 @@ from typing import Any
 
 import git
 
+from macaron_cli import git_refs
 from macaron_cli.app_lock import app_lock
 from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR, is_app
 from macaron_cli.data_snapshots import SQLITE_SIDECARS, DataSnapshots
@@ -225,16 +226,8 @@ class AppRepo:
         except (ValueError, OSError):
             pass
         branch = self.repo.head.reference.path
-        common = Path(self.repo.common_dir)
-        loose, packed = common / branch, common / "packed-refs"
-        if loose.is_file():
-            return branch, loose.read_text(encoding="utf-8", errors="replace").strip()[:40]
-        if packed.is_file():
-            for line in packed.read_text(encoding="utf-8", errors="replace").splitlines():
-                sha, _, name = line.partition(" ")
-                if name == branch:
-                    return branch, sha[:40]
-        return None
+        held = git_refs.read(Path(self.repo.common_dir), branch)
+        return (branch, held[:40]) if held is not None else None
 
     # ── checkpoints ─────────────────────────────────────────────────────────────────
     def checkpoint(self, phase: str, message: str, tests=None, cost_usd: float | None = None) -> Checkpoint:
@@ -276,20 +269,7 @@ class AppRepo:
 
     def _refs(self) -> dict[int, str]:
         """Checkpoint id → commit, read from the ref files themselves (no git process)."""
-        common = Path(self.repo.common_dir)
-        found: dict[int, str] = {}
-        packed = common / "packed-refs"
-        if packed.exists():
-            for line in packed.read_text(encoding="utf-8").splitlines():
-                sha, _, name = line.partition(" ")
-                if name.startswith(REFS) and name[len(REFS) :].isdigit():
-                    found[int(name[len(REFS) :])] = sha
-        loose = common / REFS
-        if loose.is_dir():
-            for ref in loose.iterdir():
-                if ref.name.isdigit():
-                    found[int(ref.name)] = ref.read_text(encoding="utf-8").strip()
-        return found
+        return git_refs.numbered(Path(self.repo.common_dir), REFS)
 
     def _load(self, n: int, commit: str) -> Checkpoint:
         """A checkpoint from its commit (read through one long-lived `git cat-file`;
