@@ -59,7 +59,7 @@ MEASURES: dict[str, _Kind] = {
     "coffee": _Kind(r"\bcoffees?\b|\blattes?\b|espresso|コーヒー|커피|咖啡|\bkape\b", "cups", "count", None, 1),
     "tea": _Kind(r"\bteas?\b(?!spoon)|お茶|紅茶|緑茶|\b차를|茶(?!匙)|\btsaa\b", "cups", "count", None, 1),
     "water": _Kind(
-        r"\bwater\b|\bhydrat|水分|飲み水|水を飲|お水|\b물\b|물\s*마시|물을|수분|喝水|饮水|喝多少水|\btubig",
+        r"\bwater\b|\bhydrat|水分|飲み水|水を.{0,4}飲|お水|\b물\b|물\s*마시|물을|수분|喝水|饮水|喝多少水|\btubig",
         "milliliter",
         "quantity",
         2000,
@@ -99,7 +99,7 @@ MEASURES: dict[str, _Kind] = {
         free_entry=True,
     ),
     "reading": _Kind(
-        r"\bread(?:ing)?\b|\bpages?\b|読書|本を読|ページ|독서|책\s*읽|쪽|페이지|阅读|读书|看书|\b页|\bpahina|\bpagbasa|\bbasa\b",
+        r"\bread(?:ing)?\b|\bpages?\b|読書|本を読|ページ|독서|책\s*읽|쪽|페이지|阅读|读书|看书|看.{0,6}书|页|\bpahina|\bpagbasa|\bbasa\b",
         "pages",
         "count",
         20,
@@ -196,13 +196,13 @@ _DEBTS = (
     r"빚|빌려|갚|借钱|欠(?:我|你|他|她|了)?|借给|还钱|\butang|\bpinahiram|\bhiniram"
 )
 _SPLIT = (
-    r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|分摊|AA制|\bAA\b|平分|"
+    r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|分摊|AA制|(?<![a-z])AA(?![a-z])|平分|"
     r"均摊|\bhatian|\bhati-hati|\bhahatiin"
 )
 _MONEY = (
     r"\bmoney\b|\bspen[dt]|\bspending|\bbudget|\bexpens|\bcosts?\b|\bbills?\b|\bpaycheck|\bsalary|\brent\b|"
     r"\bgrocer|\bcash\b|お金|家計|支出|出費|予算|外食費|食費|費用|いくら|돈|가계부|예산|지출|생활비|용돈|얼마|"
-    r"钱|花费|开销|预算|记账|账|花了|\bpera\b|\bgastos|\bgastusin|\bbadyet|\bsweldo|\bmagkano|\bbayad|\bbayarin"
+    r"钱|花费|开销|预算|记账|账|花了|费|費|\bpera\b|\bgastos|\bgastusin|\bbadyet|\bsweldo|\bmagkano|\bbayad|\bbayarin"
 )
 
 
@@ -237,7 +237,8 @@ _ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "film": (r"\bfilms?\b|\bmovies?\b|\bdramas?\b|映画|ドラマ|영화|드라마|电影|电视剧|\bpelikula", ("year", "where")),
     "restaurant": (
-        r"\brestaurants?\b|\bcaf[eé]s?\b|\bramen\b|\bplaces to eat|レストラン|お店|店|식당|맛집|카페|餐厅|饭店|馆子|"
+        r"\brestaurants?\b|\bcaf[eé]s?\b|\bramen\b|\bplaces to eat|レストラン|カフェ|喫茶|居酒屋|ラーメン|お店|店|"
+        r"식당|맛집|카페|餐厅|饭店|馆子|咖啡馆|"
         r"\bkainan|\brestawran",
         ("place", "dish"),
     ),
@@ -248,7 +249,7 @@ _ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 _RATING = (
     r"\brat(?:e|ed|ing|ings)\b|\bstars?\b|\bscores?\b|\bfavou?rites?\b|\bbest\b|\bliked?\b|評価|点数|星|お気に入り|"
-    r"평점|별점|점수|좋아|评分|打分|喜欢|\bmarka\b|\bpaborito|\bgusto namin"
+    r"평점|별점|점수|좋아|评分|打.{0,2}分|喜欢|\bmarka\b|\bpaborito|\bgusto namin"
 )
 _COLLECTION = (
     r"\bcollection|\blist of\b|\bwish ?list|\blent\b|\bread so far|\bwatched|\bvisited|\btried\b|"
@@ -273,12 +274,17 @@ def items_of(text: str) -> Items | None:
 
 
 # ── tasks: chores, repeats, countdowns ─────────────────────────────────────────────────────
+_CHORES = (
+    r"\bchores?\b|\bhousework|\bdishes\b|\blaundry|\bvacuum|\bcleaning\b|\bclean the\b|\btrash\b|\bgarbage|"
+    r"家事|洗い物|洗濯|掃除|ゴミ出し|집안일|설거지|빨래|청소|쓰레기|家务|洗碗|洗衣|打扫|倒垃圾|"
+    r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura"
+)
 _TASKS = (
     r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
     r"やること|タスク|家事|予定|用事|締め切り|할\s*일|집안일|일정|마감|待办|任务|家务|日程|安排|截止|"
-    r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b"
+    r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\bget (?:\w+ )?done\b|\bneed to do\b|\bthings to do\b|"
+    r"要做的|要办的|事情|" + _CHORES
 )
-_CHORES = r"\bchores?\b|\bhousework|家事|집안일|家务|\bgawaing bahay|\bgawain sa bahay"
 _ASSIGNEES = (
     r"\bwho\b|\bturns?\b|\brota\b|\bassign|\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?|担当|分担|当番|誰が|"
     r"분담|당번|누가|分工|轮流|谁|值日|\bsino\b|\bhati-hati|\bhatian"
@@ -361,6 +367,22 @@ def _opening(family: str, settings: dict) -> tuple[str, ...]:
     return ()
 
 
+# Units people convert between: two of them named is a conversion ("fahrenheit … celsius").
+_UNITS = (
+    r"fahrenheit|celsius|華氏|摂氏|화씨|섭씨|华氏|摄氏|\bkm\b|kilomet|\bmiles?\b|\bkg\b|\bpounds?\b|\blbs?\b|"
+    r"\binch(?:es)?\b|\bcm\b|centimet|\bfeet\b|\bmeters?\b|\bmetres?\b|坪|平米|평|제곱미터|平方米|"
+    r"\bpulgada|\bsentimetro|\bmetro\b|\bcups?\b|\bgrams?\b|\bounces?\b|\bml\b"
+)
+
+
+def converting(text: str) -> bool:
+    """Whether the idea asks to convert: a verb of converting, or two units named."""
+    if _found(_CONVERTING, text) or _found(_FAMILIES["pace"], text):
+        return True
+    named = {m.group(0).casefold() for m in re.finditer(_UNITS, text, re.IGNORECASE)}
+    return len(named) >= 2
+
+
 def conversions_of(text: str, settings: dict) -> list[Conversion]:
     found = []
     for family, words in _FAMILIES.items():
@@ -412,7 +434,7 @@ def write_spec(idea: str, settings: dict, name: str) -> AppSpec:
     """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
     is called). One main shape, as a person asks for one thing, plus what it implies."""
     text = idea.strip()
-    conversions = conversions_of(text, settings) if _found(_CONVERTING, text) or _found(_FAMILIES["pace"], text) else []
+    conversions = conversions_of(text, settings) if converting(text) else []
     if conversions:
         if any(c.family == "currency" for c in conversions):
             conversions = [c for c in conversions if c.family == "currency"] + [
