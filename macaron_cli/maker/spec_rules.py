@@ -196,7 +196,8 @@ _DEBTS = (
     r"빚|빌려|갚|借钱|欠(?:我|你|他|她|了)?|借给|还钱|\butang|\bpinahiram|\bhiniram"
 )
 _SPLIT = (
-    r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|分摊|AA制|(?<![a-z])AA(?![a-z])|平分|"
+    r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|"
+    r"分摊|AA制|(?<![a-z])AA(?![a-z])|平分|"
     r"均摊|\bhatian|\bhati-hati|\bhahatiin"
 )
 _MONEY = (
