@@ -24,6 +24,7 @@ ONE_SHOWS = {
     "diary": "a walk by the river",
     "planner": "call mom",
     "converter": "5 km = 3.1069 mi",
+    "collection": "Kindred",
 }
 
 

@@ -51,6 +51,8 @@ CORPUS = [
     ("Gusto ko ng iskedyul ng mga gawain ko sa linggo", "tl", "planner"),
     ("Gusto ko ng badyet para sa gastos ko buwan-buwan", "tl", "budget"),
     ("Gusto ko ng calculator para sa hatian ng bayarin", "tl", "calculator"),
+    ("the board games on our shelf with a score for each", "en", "collection"),
+    ("読んだマンガの一覧に星をつける", "ja", "collection"),
 ]
 TEMPLATE_FOR = {
     "habits": "habit-tracker",
@@ -58,6 +60,7 @@ TEMPLATE_FOR = {
     "planner": "planner",
     "budget": "budget",
     "calculator": "converter",
+    "collection": "collection",
 }
 INSTALLED = {t.name for t in load_templates()}
 COVERED = [c for c in CORPUS if TEMPLATE_FOR[c[2]] in INSTALLED]

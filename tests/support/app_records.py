@@ -10,7 +10,7 @@ from pathlib import Path
 
 from macaron_cli.resources import compose_template, templates_dir
 
-TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter"]
+TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection"]
 LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
 DAY = "2026-12-03"  # a Thursday; the week began on Monday 2026-11-30
 
@@ -21,6 +21,7 @@ ONE = {
     "diary": ("/api/entries", {"mood": 4, "text": "a walk by the river", "day": DAY}),
     "planner": ("/api/tasks", {"title": "call mom", "day": DAY, "time": "18:00"}),
     "converter": ("/api/conversions", {"value": 5, "from_unit": "kilometer", "to_unit": "mile"}),
+    "collection": ("/api/items", {"name": "Kindred", "rating": 5}),
 }
 
 # Rows for bulk loads: (table, columns, a row for record n).
@@ -49,6 +50,11 @@ BULK = {
         "saved",
         "kind, value, from_unit, to_unit, expression, result, created_at",
         lambda n, day: ("convert", 1.0, "kilometer", "mile", None, 0.621371, f"{day}T10:00:00"),
+    ),
+    "collection": (
+        "items",
+        "name, rating, details, created_at",
+        lambda n, day: (f"book {n}", 1 + n % 5, "{}", f"{day}T20:00:00"),
     ),
 }
 
