@@ -42,9 +42,10 @@ def test_a_water_tracker_shows_water_and_is_called_after_it(tmp_path, macaron_ho
     assert "water" in config["title"].lower() and config["title"] != "Daily habits"
 
 
-def test_family_recipes_get_the_diary_or_a_clear_weak_fit(tmp_path, macaron_home):
+def test_family_recipes_to_rate_get_a_collection_of_recipes_with_stars(tmp_path, macaron_home):
     template, config = made(RECIPES, tmp_path)
-    assert template.name == "diary" or template.fit == "weak"
+    assert template.name == "collection" and template.fit == "good"
+    assert config["item"] == "recipe" and config["rating"] is True
     assert config["language"] == "ja" and config["title"] != "毎日の習慣"
     assert "レシピ" in config["title"]
 
@@ -114,7 +115,7 @@ def test_make_says_when_nothing_fits_well(macaron, macaron_home):
     "idea,settings,template",
     [
         (WATER, "", "habit-tracker"),
-        (RECIPES, "", None),
+        (RECIPES, "", "collection"),
         (KRW_BUDGET, "", "budget"),
         (COOKING, "", "converter"),
         (KAKEIBO, 'language = "ja"\n', "budget"),
@@ -125,10 +126,7 @@ def test_the_issues_ideas_make_verified_apps_offline(idea, settings, template, m
     (macaron_home / "config.toml").write_text(settings, encoding="utf-8")
     run = macaron("make", idea, "--offline", "--yes", timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
-    if template is None:  # the recipes: the diary, or the closest with the weak fit said
-        assert "from the diary template" in run.stdout or "no template fits this idea well" in run.stdout
-    else:
-        assert f"from the {template} template" in run.stdout
+    assert f"from the {template} template" in run.stdout
     assert "tests passed; opens in a browser: yes" in run.stdout
 
 
