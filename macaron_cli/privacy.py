@@ -7,7 +7,7 @@ make's brief (agent build, refine and fix rounds, the draft, variants and local 
 rounds all read it), the agents' `memory_search` tool, chat's hand-off to make (the same
 pipeline), `feedback export` and `share`.
 
-Levels (memory/records.py): `public` and `personal` may go anywhere; `private` only to a
+Levels (`LEVELS`, defined here only): `public` and `personal` may go anywhere; `private` only to a
 destination on this machine or one the person lists in `trusted_endpoints`; `secret`
 never goes to any model (it is shown to the person only).
 
@@ -47,9 +47,19 @@ from urllib.parse import urlparse
 
 LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
 ANTHROPIC_CLOUD = "https://api.anthropic.com"
-ALL_LEVELS = ("public", "personal", "private", "secret")
-CLOUD_LEVELS = frozenset({"public", "personal"})
-LOCAL_LEVELS = frozenset({"public", "personal", "private"})
+# The privacy levels a memory may have (its record's `privacy`), from most to least
+# shareable. Only this module defines them; the rest of macaron imports them from here.
+LEVELS = ("public", "personal", "private", "secret")
+PUBLIC, PERSONAL, PRIVATE, SECRET = LEVELS
+CLOUD_LEVELS = frozenset({PUBLIC, PERSONAL})
+LOCAL_LEVELS = frozenset({PUBLIC, PERSONAL, PRIVATE})
+# What each level means, in the words the person reads (the TUI's privacy dialog).
+MEANING = {
+    PUBLIC: "may go to any model",
+    PERSONAL: "may go to any model; about you",
+    PRIVATE: "only models on this machine or ones you trust",
+    SECRET: "never sent to any model; shown only to you",
+}
 
 
 class PrivacyViolation(RuntimeError):
@@ -319,24 +329,24 @@ def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) 
 # Labels travel: every text macaron stores or sends (a chat turn, a summary, a draft, an
 # app file a model wrote) carries the highest level of what it was made from, and this
 # gate releases the labelled text by that level, as it releases memory rows.
-FLOOR = "personal"  # what the person says or a model writes from nothing: theirs, shareable
+FLOOR = PERSONAL  # what the person says or a model writes from nothing: theirs, shareable
 
 
 def level_of(source) -> str:
     """The level of one source: a level's name, a Derived text, a chat turn ({"label"}), a
     memory or a search hit."""
     if isinstance(source, str):
-        return source if source in ALL_LEVELS else "secret"  # an unknown label is the strictest
+        return source if source in LEVELS else SECRET  # an unknown label is the strictest
     if isinstance(source, Derived):
         return source.level
     if isinstance(source, dict):
         return level_of(source.get("label", FLOOR))
-    return level_of(getattr(getattr(source, "memory", source), "privacy", "secret"))
+    return level_of(getattr(getattr(source, "memory", source), "privacy", SECRET))
 
 
 def level_from(sources: Iterable = (), floor: str = FLOOR) -> str:
     """The highest level among `sources` (never below `floor`): what a text made from them is."""
-    return max([floor, *(level_of(s) for s in sources)], key=ALL_LEVELS.index)
+    return max([floor, *(level_of(s) for s in sources)], key=LEVELS.index)
 
 
 def may_carry(label, destination: Destination) -> bool:
@@ -384,7 +394,7 @@ def transcript(messages: Iterable[dict], destination: Destination) -> tuple[list
 def not_for(store, destination: Destination) -> list:
     """Every memory in `store` that may not go to `destination` (to check that nothing made or
     pasted from one, like an app's code, carries its text there)."""
-    kept = sorted(set(ALL_LEVELS) - destination.levels)
+    kept = sorted(set(LEVELS) - destination.levels)
     if store is None or not kept:
         return []
     where = "privacy IN (" + ", ".join(f"'{level}'" for level in kept) + ")"

@@ -56,7 +56,7 @@ class ChatModel:
     def describe(self) -> str:
         if not self.connected:
             return "none — notebook mode: nothing is sent to any model"
-        levels = ", ".join(sorted(self.privacy_levels, key=["public", "personal", "private"].index))
+        levels = ", ".join(sorted(self.privacy_levels, key=privacy.LEVELS.index))
         return f"{self.name} ({self.model}) at {self.endpoint}; memories it may see: {levels}"
 
 

@@ -20,7 +20,8 @@ from macaron_cli import privacy
 from macaron_cli.friend.backends import ChatModel, ModelError
 from macaron_cli.friend.recall import is_current
 from macaron_cli.friend.topics import guess_domain
-from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS, now_iso
+from macaron_cli.memory.records import KINDS, now_iso
+from macaron_cli.privacy import LEVELS
 
 EXTRACT_SYSTEM = """You extract memories for a personal assistant. From the person's latest message,
 list facts and preferences about the person worth remembering for months (not small talk,
@@ -144,7 +145,7 @@ class Extractor:
 
     def _store(self, item: dict, stressed: bool, related_ids: set[str]):
         kind = item.get("kind") if item.get("kind") in KINDS else "fact"
-        privacy = item.get("privacy") if item.get("privacy") in PRIVACY_LEVELS else "personal"
+        privacy = item.get("privacy") if item.get("privacy") in LEVELS else "personal"
         stressed = stressed or bool(item.get("stressed"))
         supersedes = item.get("supersedes") if item.get("supersedes") in related_ids else None
         fields = {

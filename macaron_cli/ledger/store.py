@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from macaron_cli import config
+from macaron_cli import config, privacy
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -236,7 +236,8 @@ class Ledger:
         """The audit: any private or secret memory that ever went to a cloud endpoint (should be none)."""
         rows = self._db.execute(
             "SELECT s.memory_id, s.endpoint, s.privacy, e.time FROM sends s JOIN events e ON e.id = s.event_id "
-            "WHERE s.cloud = 1 AND s.privacy IN ('private', 'secret')"
+            "WHERE s.cloud = 1 AND s.privacy IN (?, ?)",
+            (privacy.PRIVATE, privacy.SECRET),
         )
         return [dict(r) for r in rows]
 

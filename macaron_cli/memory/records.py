@@ -10,10 +10,9 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 
 from macaron_cli.errors import UserError
+from macaron_cli.privacy import LEVELS
 
 KINDS = ("fact", "preference", "episode", "app", "feedback")
-# Ordered from most to least shareable; see macaron_cli/privacy.py (the gate) for who may see what.
-PRIVACY_LEVELS = ("public", "personal", "private", "secret")
 SOURCES = ("chat", "make", "manual", "import")
 # What an MCP client added (`macaron memory serve`): `mcp:` and the name the client gave.
 MCP_SOURCE = re.compile(r"mcp:[\w.\- ]{1,64}")
@@ -230,7 +229,7 @@ _SCHEMA = {
     "kind": _one_of(KINDS),
     "domain": _name,
     "language": _language,
-    "privacy": _one_of(PRIVACY_LEVELS),
+    "privacy": _one_of(LEVELS),
     "created_at": lambda v: _name(v, required=False),
     "updated_at": lambda v: _name(v, required=False),
     "last_used_at": lambda v: _name(v, required=False),

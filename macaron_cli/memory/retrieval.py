@@ -40,12 +40,13 @@ from macaron_cli.errors import UserError
 from macaron_cli.memory.chatter import without_chatter
 from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.pending import begin, reader
-from macaron_cli.memory.records import PRIVACY_LEVELS, Hit, Memory
+from macaron_cli.memory.records import Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
 from macaron_cli.memory.text import detect_language, has_cjk, meaning_form, query_form, search_form
 from macaron_cli.memory.turns import answer_first
 from macaron_cli.memory.when import When, time_spans
+from macaron_cli.privacy import LEVELS
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
 # Candidates per retriever, at least (more when k is large). Search by meaning needs deeper
@@ -481,9 +482,9 @@ def _privacy_filter(privacy: Iterable[str] | None) -> str | None:
     if privacy is None:
         return None
     levels = sorted(set(privacy))
-    bad = [p for p in levels if p not in PRIVACY_LEVELS]
+    bad = [p for p in levels if p not in LEVELS]
     if bad:
-        raise UserError(f"unknown privacy level {bad[0]!r}; use {', '.join(PRIVACY_LEVELS)}.")
+        raise UserError(f"unknown privacy level {bad[0]!r}; use {', '.join(LEVELS)}.")
     if not levels:
         return "false"
     return "privacy IN (" + ", ".join(f"'{p}'" for p in levels) + ")"

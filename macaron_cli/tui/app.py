@@ -27,7 +27,8 @@ from textual.worker import get_current_worker
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory import Memory, MemoryStore
-from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS
+from macaron_cli.memory.records import KINDS
+from macaron_cli.privacy import LEVELS
 from macaron_cli.tui import view
 from macaron_cli.tui.cells import ago, preview, privacy_badge, weight_bar
 from macaron_cli.tui.detail import DetailPane
@@ -164,7 +165,7 @@ class MemoryBrowser(App):
             yield SearchBox(placeholder="/ search", id="search")
             yield Select([], prompt="domain", id="filter-domain")
             yield Select([(k, k) for k in KINDS], prompt="kind", id="filter-kind")
-            yield Select([(p, p) for p in PRIVACY_LEVELS], prompt="privacy", id="filter-privacy")
+            yield Select([(p, p) for p in LEVELS], prompt="privacy", id="filter-privacy")
             yield Checkbox("pinned", id="filter-pinned")
         with Vertical(id="main"):
             yield self.table

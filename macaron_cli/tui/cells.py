@@ -7,18 +7,14 @@ from datetime import datetime
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
+from macaron_cli.privacy import PERSONAL, PRIVATE, PUBLIC, SECRET
+
 # Pastel badges, dark text: the further a level may travel, the calmer its colour.
 PRIVACY_STYLES = {
-    "public": "#3b3b3b on #B5EAD7",
-    "personal": "#3b3b3b on #C7CEEA",
-    "private": "#3b3b3b on #FFDAC1",
-    "secret": "bold #3b3b3b on #FF9AA2",
-}
-PRIVACY_MEANING = {
-    "public": "may go to any model",
-    "personal": "may go to any model; about you",
-    "private": "only models on this machine or ones you trust",
-    "secret": "never sent to any model; shown only to you",
+    PUBLIC: "#3b3b3b on #B5EAD7",
+    PERSONAL: "#3b3b3b on #C7CEEA",
+    PRIVATE: "#3b3b3b on #FFDAC1",
+    SECRET: "bold #3b3b3b on #FF9AA2",
 }
 PREVIEW_WIDTH = 48
 

@@ -14,7 +14,8 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 
 from macaron_cli.memory import Hit, Memory
-from macaron_cli.tui.cells import PRIVACY_MEANING, ago, preview, privacy_badge, weight_bar
+from macaron_cli.privacy import MEANING
+from macaron_cli.tui.cells import ago, preview, privacy_badge, weight_bar
 from macaron_cli.tui.scrolling import set_virtual_size
 
 # What each part of a search score means, in the person's words.
@@ -144,7 +145,7 @@ def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, ver
         head.append("  ★ pinned", style="bold #FF9AA2")
     left: list[RenderableType] = [
         head,
-        Text(PRIVACY_MEANING.get(memory.privacy, ""), style="italic #9a9aae"),
+        Text(MEANING.get(memory.privacy, ""), style="italic #9a9aae"),
         Text(""),
         Text(memory.text),
     ]

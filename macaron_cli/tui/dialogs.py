@@ -17,8 +17,8 @@ from textual.widgets.option_list import Option
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory import Memory
-from macaron_cli.memory.records import KINDS, PRIVACY_LEVELS
-from macaron_cli.tui.cells import PRIVACY_MEANING
+from macaron_cli.memory.records import KINDS
+from macaron_cli.privacy import LEVELS, MEANING
 from macaron_cli.tui.export import check_target
 
 
@@ -70,7 +70,7 @@ class EditDialog(ModalScreen[dict | None]):
 class PrivacyDialog(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
-        *(Binding(str(i), f"choose({i - 1})", level, show=False) for i, level in enumerate(PRIVACY_LEVELS, 1)),
+        *(Binding(str(i), f"choose({i - 1})", level, show=False) for i, level in enumerate(LEVELS, 1)),
     ]
 
     def __init__(self, current: str, count: int = 1):
@@ -83,24 +83,21 @@ class PrivacyDialog(ModalScreen[str | None]):
             what = "this memory" if self.count == 1 else f"{self.count} marked memories"
             yield Label(f"Who may see {what}?", classes="dialog-title", markup=False)
             yield OptionList(
-                *[
-                    Option(f"{i}  {level:<9} {PRIVACY_MEANING[level]}", id=level)
-                    for i, level in enumerate(PRIVACY_LEVELS, 1)
-                ],
+                *[Option(f"{i}  {level:<9} {MEANING[level]}", id=level) for i, level in enumerate(LEVELS, 1)],
                 id="privacy-options",
             )
             yield Label("enter choose · 1–4 · esc cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
-        options.highlighted = PRIVACY_LEVELS.index(self.current) if self.current in PRIVACY_LEVELS else 0
+        options.highlighted = LEVELS.index(self.current) if self.current in LEVELS else 0
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)
 
     def action_choose(self, index: int) -> None:
-        self.dismiss(PRIVACY_LEVELS[index])
+        self.dismiss(LEVELS[index])
 
     def action_cancel(self) -> None:
         self.dismiss(None)
