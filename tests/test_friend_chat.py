@@ -182,7 +182,7 @@ def test_notebook_mode_keeps_notes_and_answers_from_memory(macaron_home):
     child = spawn_chat(chat_env(), "--model", "none")
     child.expect_exact(PROMPT)
     answer = say(child, "what about my cello lessons?")
-    assert "No model is connected" in answer and "learning to play the cello" in answer
+    assert "No model is connected" not in answer and "learning to play the cello" in answer  # said once
     leave(child)
 
 
@@ -252,7 +252,35 @@ def test_asking_for_a_tool_hands_it_to_make_and_the_chat_comes_back(macaron_home
     child.expect_exact("Handing")
     child.expect_exact("Made ")
     child.expect_exact(PROMPT)
-    assert "notebook mode" in say(child, "thank you, that was quick")
+    assert "notebook mode" not in say(child, "thank you, that was quick")  # said once, at the start
     leave(child)
     apps = load_registry()
     assert len(apps) == 1 and "habits" in next(iter(apps.values())).get("idea", "")
+
+
+def test_a_piped_first_chat_is_no_quiz_and_its_first_line_no_name(macaron, macaron_home):
+    piped = macaron("chat", input="hi, what do you remember about my sister?\n")
+    assert piped.returncode == 0, piped.stderr
+    assert "What should I call you?" not in piped.stdout
+    assert piped.stdout.count("notebook mode") == 1 and "ANTHROPIC_API_KEY" in piped.stdout
+    assert "persona" not in config.load_settings().raw  # met properly in a terminal, later
+    again = macaron("chat", input="hello\n")
+    assert "hi, what do you remember" not in again.stdout
+
+
+def test_name_changes_what_the_friend_calls_you_and_model_errors_say_the_chat_command(macaron_home):
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("notebook mode")
+    child.expect_exact(PROMPT)
+    assert "don't call you by a name yet" in say(child, "/name")
+    assert "I'll call you Sam." in say(child, "/name Sam")
+    refused = say(child, "/model claude")
+    assert "/model none" in refused and "--model" not in refused
+    leave(child)
+    assert config.load_settings().raw["persona"]["call_me"] == "Sam"
+
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("Sam")  # the greeting uses it
+    child.expect_exact(PROMPT)
+    leave(child)

@@ -133,6 +133,7 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
 def test_no_model_configured_still_makes_the_template_and_says_so(macaron):
     run = macaron("make", "a habit tracker for my mornings", "--yes")
     assert "No model customised this app" in run.stdout
+    assert "no model is connected; set ANTHROPIC_API_KEY" in " ".join(run.stdout.split())  # what is missing
     apps = json.loads(macaron("apps", "--json").stdout)
     assert apps[0]["mode"] == "offline"
 

@@ -158,8 +158,9 @@ def default_model_name() -> str:
     return "none"
 
 
-def open_model(name: str | None) -> ChatModel:
-    """The backend `--model NAME` asks for (the default when None); UserError if unusable."""
+def open_model(name: str | None, switch: str = "--model") -> ChatModel:
+    """The backend `--model NAME` asks for (the default when None); UserError if unusable,
+    naming the fix as `switch` is typed where the person is (`--model`, or `/model` in chat)."""
     name = (name or default_model_name()).lower()
     settings = config.load_settings()
     if name == "none":
@@ -169,7 +170,7 @@ def open_model(name: str | None) -> ChatModel:
         base_url = os.environ.get("ANTHROPIC_BASE_URL")
         if not (key or token or base_url):
             raise UserError(
-                "no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --model none."
+                f"no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use {switch} none."
             )
         model = os.environ.get("MACARON_CHAT_MODEL") or settings.raw.get("chat_model") or DEFAULT_CLAUDE_MODEL
         return AnthropicWireModel("claude", base_url, model, key, token, privacy.claude(settings, base_url))
@@ -178,4 +179,4 @@ def open_model(name: str | None) -> ChatModel:
 
         endpoint = draft_endpoint(required=True)
         return DraftClientModel(endpoint.client(), privacy.draft(endpoint.url, settings))
-    raise UserError(f"unknown model {name!r}; use claude, local or none.")
+    raise UserError(f"unknown model {name!r}; use {switch} claude, local or none.")

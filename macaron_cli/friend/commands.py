@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from macaron_cli.friend import onboarding
 from macaron_cli.friend.backends import open_model
@@ -21,14 +22,19 @@ def chat(model: str | None = None) -> int:
     persona = load_persona()
     first_time = persona is None
     interests: list[str] = []
-    if persona is None:
+    person_here = sys.stdin.isatty()
+    if persona is None and person_here:
         persona, interests = meet(out, store)
+    elif persona is None:
+        # Piped lines are messages, not answers to the quiz (a first line is no name): the
+        # friend is met properly the next time `macaron chat` runs in a terminal.
+        persona = Persona(language=_system_language())
     repl = Repl(out, Conversation(store, chat_model, persona))
     if not chat_model.connected:
-        repl.say(
-            "No model is connected (notebook mode): I'll keep what you tell me and show what I remember.", style="dim"
-        )
-    if first_time:
+        from macaron_cli.friend.conversation import NOTEBOOK_NOTICE
+
+        repl.say(NOTEBOOK_NOTICE, style="dim")
+    if first_time and person_here:
         offer_gifts(repl, interests)
     repl.run(greet=not first_time)
     return 0

@@ -35,7 +35,12 @@ SUMMARY_SYSTEM = (
     "Summarise this conversation in one to three sentences, in the person's language, as a note for "
     "remembering it later: what they talked about, decided or felt. Plain text only."
 )
-NOTEBOOK_NOTICE = "(No model is connected: I'm in notebook mode. I keep what you tell me and show what I remember.)"
+# Said once, when the chat starts without a model; the answers themselves do not repeat it.
+NOTEBOOK_NOTICE = (
+    "No model is connected (notebook mode): I keep what you tell me and show what I remember. "
+    "To talk with a model: set ANTHROPIC_API_KEY for Claude, or serve one on this machine "
+    "(`macaron draft serve`), then /model claude or /model local."
+)
 
 
 class Conversation:
@@ -215,7 +220,7 @@ class Conversation:
 
 
 def notebook_answer(text: str, record: RecallRecord) -> str:
-    lines = [NOTEBOOK_NOTICE]
+    lines = []
     if worth_noting(text):
         lines.append("Noted.")
     if record.hits:

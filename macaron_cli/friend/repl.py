@@ -31,6 +31,7 @@ HELP = """\
 /make IDEA       build a mini-app for you
 /apps            the apps I made for you
 /model [NAME]    the model I talk through (claude, local, none); switch with a name
+/name [NAME]     what I call you; change it with a name
 /good, /bad      tell me my last answer helped, or did not
 /exit            leave (Ctrl-D works too); Ctrl-C stops an answer
 End a line with \\ to continue it; put \"\"\" on a line to start and end a block."""
@@ -257,7 +258,7 @@ class Repl:
         if arg:
             from macaron_cli.friend.backends import open_model
 
-            held = self.conv.switch(open_model(arg))
+            held = self.conv.switch(open_model(arg, switch="/model"))
             if held:
                 self.say(
                     f"{held} earlier turn{'s' if held > 1 else ''} stay{'' if held > 1 else 's'} behind: "
@@ -265,6 +266,23 @@ class Repl:
                     style="dim",
                 )
         self.say(f"Model: {self.conv.model.describe()}")
+
+    def cmd_name(self, arg):
+        persona = self.conv.persona
+        if not arg:
+            said = f"I call you {persona.call_me}." if persona.call_me else "I don't call you by a name yet."
+            self.say(f"{said} /name NAME changes it.")
+            return
+        from macaron_cli.friend.onboarding import strip_protected
+        from macaron_cli.friend.persona import save_persona
+
+        name = strip_protected(arg)[:40]
+        if not name:
+            self.say("That is not a name I can use; /name NAME, e.g. /name Sam.", style="yellow")
+            return
+        persona.call_me = name
+        save_persona(persona)
+        self.say(f"I'll call you {name}.")
 
     def cmd_good(self, arg):
         self._feedback(True)

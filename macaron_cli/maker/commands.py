@@ -81,13 +81,16 @@ def _phase_lines(result: MakeResult) -> list[str]:
 
 
 def _summary(result: MakeResult) -> None:
+    from macaron_cli.maker.session import CONNECT_A_MODEL, model_configured, reshape_hint
     from macaron_cli.output import Out
 
     out = Out()
     if result.mode == OFFLINE.name:
+        why = "you asked for --offline" if model_configured() else f"no model is connected; {CONNECT_A_MODEL}"
         out.line(
             "[bold]No model customised this app[/]: it is the template, personalised from what macaron "
-            "knows about you (offline, or no model configured)."
+            "knows about you ({}).",
+            why,
         )
     mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
     out.line(
@@ -95,9 +98,9 @@ def _summary(result: MakeResult) -> None:
     )
     if result.fit == "weak":
         out.line(
-            "  [yellow]no template fits this idea well[/]: {} was the closest; a model can reshape it "
-            "(make without --offline)",
+            "  [yellow]no template fits this idea well[/]: {} was the closest; {}",
             result.template,
+            reshape_hint(result.mode == OFFLINE.name and model_configured()),
         )
     if result.missing:
         from macaron_cli.maker.spec import in_words

@@ -58,7 +58,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         if not request.template:
             template = prefer_lineage(template)
     if template.fit == "weak":
-        progress.note(weak_fit_note(template))
+        progress.note(weak_fit_note(template, request.offline))
     mode = requested_mode(request, model_configured())
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget)
@@ -238,11 +238,13 @@ def _offline(run: MakeRun) -> MakeResult:
     return finish(run, report, meter=CostMeter())
 
 
-def weak_fit_note(template) -> str:
+def weak_fit_note(template, offline_asked: bool) -> str:
     """What make says when no template fits the idea well (it still builds the closest)."""
+    from macaron_cli.maker.session import reshape_hint
+
     return (
         f"  no template fits this idea well; starting from the closest, {template.name} "
-        "(a model can reshape it: make without --offline, or name one with --template)"
+        f"({reshape_hint(offline_asked)}; or name a template with --template)"
     )
 
 

@@ -54,6 +54,19 @@ def model_configured() -> bool:
     return any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"))
 
 
+# What to do when no model is configured: said wherever make falls back to the template alone.
+CONNECT_A_MODEL = (
+    "set ANTHROPIC_API_KEY for Claude (or ANTHROPIC_BASE_URL for an endpoint of your own) and make it again"
+)
+
+
+def reshape_hint(offline_asked: bool) -> str:
+    """How a model could take the app further than its template: what is missing, said plainly."""
+    if offline_asked or model_configured():
+        return "a model can reshape it: make without --offline"
+    return f"no model is connected to reshape it: {CONNECT_A_MODEL}"
+
+
 def agent_env(app: Path) -> dict[str, str]:
     env = {
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
