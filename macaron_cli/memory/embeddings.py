@@ -116,7 +116,12 @@ def _open_bundled():
 
     # One BLAS thread: the model's matrices are small, and BLAS threads only wait on each
     # other when other processes keep the cores busy.
-    return USE(threads=1)
+    model = USE(threads=1)
+    # USE reads its weights and tokenizer on first use, with no lock of its own: two
+    # threads embedding at once (a warm-up and a search) would each read them. Read them
+    # here, under _load's lock.
+    model.encode(["warm"])
+    return model
 
 
 def _open_larger(name: str):
