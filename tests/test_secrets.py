@@ -6,13 +6,20 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.redact import redact
 
 CORPUS = [
     json.loads(line)
-    for line in (Path(__file__).parent / "fixtures" / "secrets_corpus.jsonl").read_text(encoding="utf-8").splitlines()
+    for path in (
+        Path(__file__).parent / "fixtures" / "secrets_corpus.jsonl",
+        Path(__file__).parents[1] / "bench" / "secrets_corpus.jsonl",
+        Path(__file__).parents[1] / "bench" / "secrets_heldout.jsonl",
+    )
+    for line in path.read_text(encoding="utf-8").splitlines()
 ]
 
 
@@ -55,7 +62,208 @@ def test_meta_domain_and_imported_records_are_redacted_too(tmp_path):
     assert added.meta["nested"] == {"list": ["ok", "mot de passe: «redacted:password»"]}
     got = store.get(added.id)
     assert got.domain == "work pw: «redacted:password»"
-    assert edited.meta["later"] == "my PIN is «redacted:password»" and "password" in edited.meta["redacted"]
+    assert edited.meta["later"] == "my PIN is «redacted:pin»" and "pin" in edited.meta["redacted"]
     assert store.get("imp-1").meta["url"] == "https://jane:«redacted:password»@x.org/"
     hits = store.search("API notes", k=3)
     assert key not in json.dumps([h.to_json() for h in hits])
+
+
+# ── the detector, by form: generated values, any grouping ───────────────────────────────
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _luhn_complete(body: str) -> str:
+    from macaron_cli.memory.secrets.checksums import luhn_ok
+
+    return next(body + d for d in "0123456789" if luhn_ok(body + d))
+
+
+@given(
+    prefix_and_length=st.sampled_from([("4", 16), ("51", 16), ("2221", 16), ("34", 15), ("6011", 16), ("3530", 16)]),
+    digits=st.text("0123456789", min_size=18, max_size=18),
+    separator=st.sampled_from(["", " ", "-", "."]),
+    before=st.sampled_from(["my card", "Karte:", "la tarjeta es", "カード番号は", "카드", "信用卡号", "card ko"]),
+)
+def test_any_card_number_is_redacted_however_it_is_grouped(prefix_and_length, digits, separator, before):
+    prefix, length = prefix_and_length
+    number = _luhn_complete(prefix + digits[: length - len(prefix) - 1])
+    written = separator.join(number[i : i + 4] for i in range(0, len(number), 4))
+    out, found = redact(f"{before} {written} thanks")
+    assert written not in out and "card-number" in found and out.endswith(" thanks"), out
+
+
+@given(digits=st.text("0123456789", min_size=14, max_size=14))
+def test_an_imei_that_passes_luhn_is_kept(digits):
+    imei = _luhn_complete("35" + digits[:12])
+    assert redact(f"IMEI {imei}") == (f"IMEI {imei}", [])
+
+
+@given(bban=st.text("0123456789", min_size=18, max_size=18), spaced=st.booleans())
+def test_an_iban_with_good_check_digits_is_redacted(bban, spaced):
+    check = 98 - int("".join(str(int(c, 36)) for c in bban + "DE00")) % 97
+    iban = f"DE{check:02d}{bban}"
+    written = " ".join(iban[i : i + 4] for i in range(0, 22, 4)) if spaced else iban
+    out, found = redact(f"IBAN: {written} bitte")
+    assert "iban" in found and written not in out and out.endswith(" bitte")
+    wrong = iban[:2] + f"{(check + 1) % 100:02d}" + iban[4:]
+    assert redact(f"Konto {wrong}")[1] == []  # the check digits are what make it one
+
+
+def _seed(entropy: bytes) -> str:
+    import hashlib
+
+    from macaron_cli.memory.secrets.checksums import bip39_words
+
+    words = list(bip39_words())
+    bits = "".join(format(b, "08b") for b in entropy)
+    bits += format(hashlib.sha256(entropy).digest()[0], "08b")[: len(entropy) * 8 // 32]
+    return " ".join(words[int(bits[i : i + 11], 2)] for i in range(0, len(bits), 11))
+
+
+@given(entropy=st.binary(min_size=16, max_size=16) | st.binary(min_size=32, max_size=32))
+def test_a_seed_phrase_is_redacted_by_its_checksum_alone(entropy):
+    phrase = _seed(entropy)
+    out, found = redact(f"{phrase}\n")
+    assert found == ["seed-phrase"] and phrase.split()[5] not in out.split()
+
+
+def test_prose_made_of_word_list_words_is_kept_unless_it_is_said_to_be_a_seed():
+    prose = "Abandon ship! The army of ability sat above the absent abstract"
+    assert redact(prose) == (prose, [])
+    twelve = "only pair tower deer about jazz dinner kind wolf ridge zone glass"
+    assert redact(f"my wallet seed: {twelve}")[1] == ["seed-phrase"]  # a typo'd checksum, but it says so
+
+
+@given(key=st.binary(min_size=32, max_size=32), compressed=st.booleans())
+def test_a_bitcoin_wif_key_is_redacted(key, compressed):
+    import hashlib
+
+    payload = b"\x80" + key + (b"\x01" if compressed else b"")
+    raw = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
+    number, wif = int.from_bytes(raw, "big"), ""
+    while number:
+        number, digit = divmod(number, 58)
+        wif = _B58[digit] + wif
+    assert redact(f"paper wallet {wif}") == ("paper wallet «redacted:crypto-key»", ["crypto-key"])
+
+
+# ── by prefix and place ──────────────────────────────────────────────────────────────────
+_KEY_CHARS = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", min_size=48, max_size=48)
+
+
+@given(body=_KEY_CHARS.filter(lambda s: any(c.isdigit() for c in s[:36]) and any(c.isalpha() for c in s[:36])))
+def test_service_tokens_are_redacted_by_their_prefix(body):
+    for token in (
+        f"sk-ant-api03-{body}",
+        f"sk-proj-{body}",
+        f"ghp_{body[:36]}",
+        f"npm_{body[:36]}",
+        f"SG.{body[:22]}.{body[:43]}",
+        f"xoxb-1234567890-{body[:24]}",
+        f"https://hooks.slack.com/services/T0001/B0001/{body[:24]}",
+    ):
+        out, found = redact(f"use {token} today")
+        assert found and body[:16] not in out and out.startswith("use ") and out.endswith(" today"), token
+
+
+@pytest.mark.parametrize("product", ["SK-II facial treatment essence", "sk-8 wheels", "the sk-learn docs"])
+def test_a_product_named_sk_is_not_a_key(product):
+    assert redact(product) == (product, [])
+
+
+@pytest.mark.parametrize(
+    "url, password",
+    [
+        ("redis://:N0tS3cret@cache:6379", "N0tS3cret"),
+        ("postgres://app:pa/ss@w0rd@db:5432/x", "pa/ss@w0rd"),
+        ("ftp://me:Winter2025@nas.local/share", "Winter2025"),
+        ("https://portal.example.com/login?user=amy&pwd=Gr33nTea", "Gr33nTea"),
+    ],
+)
+def test_a_password_in_a_url_goes_whatever_the_scheme(url, password):
+    out, _ = redact(f"connect to {url} later")
+    assert password not in out and out.endswith(" later")
+
+
+@pytest.mark.parametrize("kind", ["RSA", "EC", "OPENSSH", "PGP"])
+@pytest.mark.parametrize("cut_short", [False, True])
+def test_a_private_key_block_goes_from_begin_to_end_even_cut_short(kind, cut_short):
+    label = f"{kind} PRIVATE KEY" + (" BLOCK" if kind == "PGP" else "")
+    body = "\n".join(c * 64 for c in "ABCD")
+    block = f"-----BEGIN {label}-----\n{body}" + ("" if cut_short else f"\n-----END {label}-----")
+    out, found = redact(f"my key:\n{block}\n\nThat is all.")
+    assert found == ["private-key"] and "AAAA" not in out and "DDDD" not in out
+    assert out == "my key:\n«redacted:private-key»\n\nThat is all."
+
+
+# ── by what a sentence says, in eight languages ─────────────────────────────────────────
+_SAID = [
+    "my password is {}",
+    "The Wi-Fi password: {}",
+    "パスワードは {} です",
+    "パスは {}",
+    "비번은 {}",
+    "비밀번호: {}",
+    "我的密码是 {}",
+    "WiFi密碼：{}",
+    "Ang password ko ay {}",
+    "Mein Passwort lautet {}",
+    "le mot de passe est {}",
+    "mi clave del banco es {}",
+]
+_A_PASSWORD = st.from_regex(r"[A-Za-z]{3,8}[0-9]{2,4}[!#$%]?", fullmatch=True)
+
+
+@given(template=st.sampled_from(_SAID), password=_A_PASSWORD)
+def test_a_password_said_in_any_language_is_redacted_and_the_sentence_kept(template, password):
+    out, found = redact(template.format(password))
+    assert found and password not in out and out == template.format(f"«redacted:{found[0]}»")
+
+
+_PIN_SAID = [
+    "my PIN is {}",
+    "door code {}",
+    "PINコードは{}です",
+    "暗証番号は {}",
+    "비번은 {}야",
+    "현관 비밀번호는 {}",
+    "银行卡PIN码是 {}",
+    "Die PIN lautet {}.",
+    "mon code PIN est {}",
+    "el PIN de la tarjeta es {}",
+    "Ang PIN ng ATM ko ay {}",
+]
+
+
+@given(template=st.sampled_from(_PIN_SAID), pin=st.from_regex(r"[0-9]{4,6}#?", fullmatch=True))
+def test_a_pin_or_door_code_said_in_any_language_is_redacted(template, pin):
+    out, found = redact(template.format(pin))
+    assert found and pin not in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Wi-Fi password is on the fridge",
+        "My password is too short",
+        "The PIN is printed on the letter",
+        "pin 3 drives the LED",
+        "合言葉を決めるのが好きです",
+        "Nakalimutan ko ang password ng laro",
+        "Das Passwort steht auf dem Zettel",
+        "mon mot de passe est trop court",
+        "la clave es la paciencia",
+        "비번 기억이 안 나",
+        "密码写在冰箱上",
+        "Your password must be at least 12 characters",
+        "the CVV is on the back",
+    ],
+)
+def test_a_sentence_about_a_secret_that_gives_none_is_kept(text):
+    assert redact(text) == (text, [])
+
+
+@given(st.text())
+def test_redacting_twice_changes_nothing_more(text):
+    once, _ = redact(text)
+    assert redact(once) == (once, [])
