@@ -267,3 +267,21 @@ def test_a_sentence_about_a_secret_that_gives_none_is_kept(text):
 def test_redacting_twice_changes_nothing_more(text):
     once, _ = redact(text)
     assert redact(once) == (once, [])
+
+
+@pytest.mark.slow
+def test_a_secret_typed_in_the_chat_is_not_kept_in_its_line_history(macaron_home):
+    from tests.friend_support import chat_env, leave, meet_friend_already, say, spawn_chat
+
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("you › ")
+    say(child, "the garage door code is 4482#")
+    say(child, "what should I cook tonight?")
+    leave(child)
+
+    history = (macaron_home / "chat_history").read_text(encoding="utf-8")
+    assert "4482" not in history
+    assert "the garage door code is «redacted:pin»" in history and "what should I cook tonight?" in history
+    stored = json.dumps([m.to_dict() for m in MemoryStore.open().list(limit=None)], ensure_ascii=False)
+    assert "4482" not in stored

@@ -335,8 +335,22 @@ def _save_history(path) -> None:
     import os
     import readline
 
+    _redact_history(readline)
     try:
         readline.write_history_file(path)
         os.chmod(path, 0o600)
     except OSError:
         pass
+
+
+def _redact_history(readline) -> None:
+    """A line typed with a password or a card number in it is kept, as every stored text
+    is, with the secret replaced by «redacted:kind» (memory/redact.py)."""
+    from macaron_cli.memory.redact import redact
+
+    for index in range(readline.get_current_history_length()):
+        line = readline.get_history_item(index + 1)  # 1-based, unlike replace_history_item
+        if line:
+            clean, found = redact(line)
+            if found:
+                readline.replace_history_item(index, clean)
