@@ -53,6 +53,7 @@ CORPUS = [
     ("Gusto ko ng calculator para sa hatian ng bayarin", "tl", "calculator"),
     ("the board games on our shelf with a score for each", "en", "collection"),
     ("読んだマンガの一覧に星をつける", "ja", "collection"),
+    ("크리스마스까지 며칠 남았는지 세기", "ko", "countdown"),
 ]
 TEMPLATE_FOR = {
     "habits": "habit-tracker",
@@ -61,6 +62,7 @@ TEMPLATE_FOR = {
     "budget": "budget",
     "calculator": "converter",
     "collection": "collection",
+    "countdown": "countdown",
 }
 INSTALLED = {t.name for t in load_templates()}
 COVERED = [c for c in CORPUS if TEMPLATE_FOR[c[2]] in INSTALLED]

@@ -93,7 +93,8 @@ def choose_template(
     idea: str, name: str | None = None, templates: list[Template] | None = None, spec: AppSpec | None = None
 ) -> Template:
     """The template for an idea: among those that render the spec's main shape (the spec
-    the rules write from the idea when none is given), the closest by meaning and keywords.
+    the rules write from the idea when none is given) and most of the rest of it, the
+    closest by meaning and keywords.
     Its `missing` names what the spec needs that it does not render (then fit is not good)."""
     from macaron_cli.maker.spec import main_shape, missing
     from macaron_cli.maker.spec_rules import write_spec
@@ -112,6 +113,9 @@ def choose_template(
     else:
         shape = main_shape(spec)
         renderers = [t for t in templates if shape and any(r.split(".")[0] == shape for r in _renders(t))]
+        if renderers:  # of those, the ones that render the most of the spec
+            fewest = min(len(missing(spec, t.manifest)) for t in renderers)
+            renderers = [t for t in renderers if len(missing(spec, t.manifest)) == fewest]
         chosen = _closest(idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness

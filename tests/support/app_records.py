@@ -10,7 +10,7 @@ from pathlib import Path
 
 from macaron_cli.resources import compose_template, templates_dir
 
-TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection"]
+TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown"]
 LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
 DAY = "2026-12-03"  # a Thursday; the week began on Monday 2026-11-30
 
@@ -22,6 +22,7 @@ ONE = {
     "planner": ("/api/tasks", {"title": "call mom", "day": DAY, "time": "18:00"}),
     "converter": ("/api/conversions", {"value": 5, "from_unit": "kilometer", "to_unit": "mile"}),
     "collection": ("/api/items", {"name": "Kindred", "rating": 5}),
+    "countdown": ("/api/events", {"name": "Wedding", "day": "2026-12-24"}),
 }
 
 # Rows for bulk loads: (table, columns, a row for record n).
@@ -55,6 +56,11 @@ BULK = {
         "items",
         "name, rating, details, created_at",
         lambda n, day: (f"book {n}", 1 + n % 5, "{}", f"{day}T20:00:00"),
+    ),
+    "countdown": (
+        "events",
+        "name, day, created_at",
+        lambda n, day: (f"day {n}", day, f"{day}T20:00:00"),
     ),
 }
 

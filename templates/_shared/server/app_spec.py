@@ -144,9 +144,9 @@ class AppSpec:
 
 
 def _lists(value: Any) -> Any:
-    """JSON's own shapes: tuples become lists, at any depth."""
+    """JSON's own shapes: tuples become lists, at any depth; what is unset is left out."""
     if isinstance(value, dict):
-        return {k: _lists(v) for k, v in value.items()}
+        return {k: _lists(v) for k, v in value.items() if v is not None and v != ()}
     if isinstance(value, list | tuple):
         return [_lists(v) for v in value]
     return value
