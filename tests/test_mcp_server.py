@@ -229,6 +229,9 @@ def test_http_needs_the_token_and_then_answers_like_stdio(http_server, macaron_h
     assert httpx.post(http_server, json=hello, headers=headers).status_code == 401
     wrong = {**headers, "Authorization": "Bearer " + "x" * len(token)}
     assert httpx.post(http_server, json=hello, headers=wrong).status_code == 401
+    # A web page that found the port (DNS rebinding) names another host: refused even with the token.
+    rebound = {**headers, "Authorization": f"Bearer {token}", "Host": "evil.example:80"}
+    assert httpx.post(http_server, json=hello, headers=rebound).status_code in (400, 403, 421)
 
     async def go():
         auth = {"Authorization": f"Bearer {token}"}
@@ -261,3 +264,15 @@ def test_serve_help_names_http_and_the_token(macaron):
     result = macaron("memory", "serve", "--help")
     assert result.returncode == 0
     assert "--http" in result.stdout and "--show-token" in result.stdout
+
+
+def test_a_port_in_use_is_refused_in_one_line(macaron, macaron_home):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = macaron("memory", "serve", "--http", "--port", taken.getsockname()[1])
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "choose another --port" in result.stderr
+    assert not (macaron_home / "mcp-token").exists()

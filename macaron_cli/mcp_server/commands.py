@@ -54,9 +54,10 @@ def _serve_http(access, listening: socket.socket, secret: str) -> None:
     server = uvicorn.Server(uvicorn.Config(BearerToken(app, secret), log_level="warning", lifespan="on"))
     # On stderr, so a script (or a test) reads the address as soon as it is listening.
     Out(stderr=True).line(
-        "macaron memory: MCP (streamable HTTP) at http://{}:{}{}\n"
-        "  each request needs the header `Authorization: Bearer TOKEN`; TOKEN is in {} "
-        "(`macaron memory serve --show-token` prints it). Ctrl-C stops.",
+        "macaron memory: MCP over streamable HTTP at http://{}:{}{}\n"
+        "Each request needs the header  Authorization: Bearer TOKEN\n"
+        "TOKEN: `macaron memory serve --show-token` prints it (kept in {})\n"
+        "Ctrl-C stops.",
         HOST,
         port,
         PATH,
