@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,24 +60,25 @@ def forget_command(memory_id: str) -> None:
         say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or `macaron rollback` to before it.")
 
 
-def forget(memory_id: str, store=None) -> Forgotten:
-    """Forget `memory_id` everywhere (see the module's docstring); finishes an interrupted one."""
+def forget(memory_id: str, store=None, on_step: Callable[[str], None] | None = None) -> Forgotten:
+    """Forget `memory_id` everywhere (see the module's docstring); finishes an interrupted one.
+    `on_step(name)` is called as each step is done (see _finish)."""
     from macaron_cli.memory import MemoryStore
 
     store = store or MemoryStore.open()
     for path in sorted(_journal_dir().glob("*.json")):
         if path != _journal(memory_id) and (other := _read_plan(path)) is not None:
-            _finish(store, other, path)
+            _finish(store, other, path, on_step)
     path = _journal(memory_id)
     plan = _read_plan(path)
     if plan is None:
         plan = store.forget_plan(memory_id)  # UserError when there is no such memory
         config.ensure_private_dir(path.parent)
         write_atomic(path, json.dumps(plan.to_dict(), ensure_ascii=False))
-    return _finish(store, plan, path)
+    return _finish(store, plan, path, on_step)
 
 
-def finish_pending(store=None) -> int:
+def finish_pending(store=None, on_step: Callable[[str], None] | None = None) -> int:
     """Finish every forget a crash interrupted; returns how many there were."""
     pending = sorted(_journal_dir().glob("*.json"))
     if pending:
@@ -86,7 +87,7 @@ def finish_pending(store=None) -> int:
         store = store or MemoryStore.open()
         for path in pending:
             if (plan := _read_plan(path)) is not None:
-                _finish(store, plan, path)
+                _finish(store, plan, path, on_step)
     return len(pending)
 
 
@@ -102,10 +103,13 @@ def _read_plan(journal: Path):
     return ForgetPlan.from_dict(json.loads(text))
 
 
-def _finish(store, plan, journal: Path) -> Forgotten:
-    _reached("journal")
-    store.apply_forget(plan)
-    _reached("store")
+def _finish(store, plan, journal: Path, on_step: Callable[[str], None] | None = None) -> Forgotten:
+    """Steps 2 to 4 of a forget whose journal is written. `on_step` hears each point passed:
+    "journal", "rewritten" (the rows, not yet the old versions), "store", "apps", "home"."""
+    step = on_step or _no_step
+    step("journal")
+    store.apply_forget(plan, on_step=step)
+    step("store")
     gone = set(plan.ids)
     texts = [t for t in plan.texts if t]
     done = Forgotten(plan.ids)
@@ -115,16 +119,16 @@ def _finish(store, plan, journal: Path) -> Forgotten:
         _scrub_tree(app / ".macaron", texts)
         if slug in done.apps:
             done.mentioned_in += _mentions(app, texts)
-    _reached("apps")
+    step("apps")
     _drop_history_lines(config.home() / "chat_history", texts)
     _scrub_tree(config.home(), texts, skip={Path(store.uri).name if store.uri else "", JOURNAL_DIR, "chat_history"})
-    _reached("home")
+    step("home")
     journal.unlink(missing_ok=True)
     return done
 
 
-def _reached(step: str) -> None:
-    """A named point between steps (tests stop the process here to show each can be resumed)."""
+def _no_step(name: str) -> None:
+    """Nobody listens: the forget runs straight through."""
 
 
 def _journal_dir() -> Path:

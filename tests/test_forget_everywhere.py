@@ -102,18 +102,14 @@ def test_forget_removes_a_chat_fact_from_the_store_summaries_history_and_app_bri
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from macaron_cli import forgetting
-    from macaron_cli.memory.store import MemoryStore
 
     memory_id, point = sys.argv[1], sys.argv[2]
 
-    def die(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGKILL)
+    def die_at(step):
+        if step == point:
+            os.kill(os.getpid(), signal.SIGKILL)
 
-    if point == "before-purge":  # the rows are deleted, the old versions not yet purged
-        MemoryStore.purge_history = die
-    else:
-        forgetting._reached = lambda step: die() if step == point else None
-    forgetting.forget_command(memory_id)
+    forgetting.forget(memory_id, on_step=die_at)
 """)
 
 
@@ -145,7 +141,7 @@ def _made_app(store, fact, apps_dir):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("point", ["journal", "before-purge", "store", "apps", "home"])
+@pytest.mark.parametrize("point", ["journal", "rewritten", "store", "apps", "home"])
 def test_a_forget_killed_at_any_step_is_finished_by_running_it_again(macaron, macaron_home, tmp_path, point):
     store = MemoryStore.open()
     store.add_many({"text": f"ordinary note {i} about errands"} for i in range(200))

@@ -20,7 +20,7 @@ def _journal_for(store, memory_id):
     return path
 
 
-def test_a_journal_finished_by_another_process_meanwhile_is_skipped(macaron_home, monkeypatch):
+def test_a_journal_finished_by_another_process_meanwhile_is_skipped(macaron_home):
     store = MemoryStore.open()
     first, second = store.add("Allergic to penicillin"), store.add("Locker combination is on a card")
     _journal_for(store, first.id)
@@ -34,9 +34,7 @@ def test_a_journal_finished_by_another_process_meanwhile_is_skipped(macaron_home
             finished_elsewhere.append(step)
             forgetting._finish(MemoryStore.open(), plan, second_journal)
 
-    monkeypatch.setattr(forgetting, "_reached", another_process_finishes_the_second)
-
-    assert forgetting.finish_pending() == 2
+    assert forgetting.finish_pending(on_step=another_process_finishes_the_second) == 2
     kept = store.add("Likes hiking on Sundays")
 
     assert finished_elsewhere

@@ -210,3 +210,22 @@ def test_events_in_the_next_week_come_up_privacy_filtered(macaron_home):
 )
 def test_the_router_notices_requests_for_a_tool(text, wanted):
     assert router.wants_a_tool(text) is wanted
+
+
+def test_every_slash_command_in_help_runs_and_every_handler_is_in_help():
+    """/help and dispatch read one table: a command cannot be listed and unknown, or run and unlisted."""
+    from rich.console import Console
+
+    from macaron_cli.friend import repl
+
+    console = Console(record=True, width=120)
+    chat = repl.Repl(console, conversation=None)
+    chat.command("/help")
+    listed = [line.split()[0] for line in console.export_text().splitlines() if line.startswith("/")]
+    assert listed == [f"/{c.name}" for c in repl.COMMANDS]
+    assert "/memory" in listed and "/forget" in listed
+    assert chat.command("/exit") == "exit" and chat.command("/quit") == "exit"
+    chat.command("/nosuch")
+    assert "Unknown command /nosuch" in console.export_text()
+    handlers = {name for name in vars(repl.Repl) if name.startswith("cmd_")}
+    assert handlers == {c.handler.__name__ for c in repl.COMMANDS}

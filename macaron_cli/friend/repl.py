@@ -8,6 +8,9 @@ continues on the next line; a line of three quotes starts and ends a block.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from macaron_cli import config
 from macaron_cli.errors import MacaronError
 from macaron_cli.friend import router
@@ -23,18 +26,8 @@ HISTORY_LINES = 1000
 YES = {"y", "yes", "yeah", "yep", "sure", "ok", "okay", "please", "はい", "네", "예", "好", "oo", "opo"}
 NO = {"n", "no", "nope", "not now", "いいえ", "아니요", "아니", "不", "hindi"}
 
-HELP = """\
-/help            this list
-/memory [query]  what I remember (all of it, or what matches)
-/forget ID       forget one memory for good
-/why             which memories shaped my last answer, with their scores
-/make IDEA       build a mini-app for you
-/apps            the apps I made for you
-/model [NAME]    the model I talk through (claude, local, none); switch with a name
-/name [NAME]     what I call you; change it with a name
-/good, /bad      tell me my last answer helped, or did not
-/exit            leave (Ctrl-D works too); Ctrl-C stops an answer
-End a line with \\ to continue it; put \"\"\" on a line to start and end a block."""
+# Under /help's list of commands (COMMANDS, at the end of this module).
+TYPING_HELP = 'End a line with \\ to continue it; put """ on a line to start and end a block.'
 
 
 class Repl:
@@ -178,23 +171,21 @@ class Repl:
     def command(self, line: str) -> str | None:
         name, _, arg = line[1:].partition(" ")
         arg = arg.strip()
-        handler = getattr(self, f"cmd_{name.lower()}", None)
-        if handler is None:
+        command = BY_NAME.get(name.lower())
+        if command is None:
             self.say(f"Unknown command /{name}; /help lists them.", style="yellow")
             return None
         try:
-            return handler(arg)
+            return command.handler(self, arg)
         except MacaronError as exc:
             self.say(str(exc), style="red")
             return None
 
     def cmd_help(self, arg):
-        self.say(HELP)
+        self.say(help_text())
 
     def cmd_exit(self, arg):
         return "exit"
-
-    cmd_quit = cmd_exit
 
     def cmd_memory(self, arg):
         store = self.conv.store
@@ -305,6 +296,42 @@ class Repl:
     def _report_background_errors(self) -> None:
         for error in self.conv.extractor.take_errors():
             self.say(f"({error})", style="dim")
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    """One chat command: what /help shows for it, and the Repl method that runs it."""
+
+    usage: str  # "/memory [query]": the name, then its argument
+    help: str
+    handler: Callable[[Repl, str], str | None]
+    aliases: tuple[str, ...] = ()  # other names that run it, not listed
+
+    @property
+    def name(self) -> str:
+        return self.usage.split()[0].removeprefix("/")
+
+
+COMMANDS = (
+    SlashCommand("/help", "this list", Repl.cmd_help),
+    SlashCommand("/memory [query]", "what I remember (all of it, or what matches)", Repl.cmd_memory),
+    SlashCommand("/forget ID", "forget one memory for good", Repl.cmd_forget),
+    SlashCommand("/why", "which memories shaped my last answer, with their scores", Repl.cmd_why),
+    SlashCommand("/make IDEA", "build a mini-app for you", Repl.cmd_make),
+    SlashCommand("/apps", "the apps I made for you", Repl.cmd_apps),
+    SlashCommand("/model [NAME]", "the model I talk through (claude, local, none); switch with a name", Repl.cmd_model),
+    SlashCommand("/name [NAME]", "what I call you; change it with a name", Repl.cmd_name),
+    SlashCommand("/good", "tell me my last answer helped", Repl.cmd_good),
+    SlashCommand("/bad", "tell me my last answer did not help", Repl.cmd_bad),
+    SlashCommand("/exit", "leave (Ctrl-D works too); Ctrl-C stops an answer", Repl.cmd_exit, aliases=("quit",)),
+)
+BY_NAME = {name: command for command in COMMANDS for name in (command.name, *command.aliases)}
+
+
+def help_text() -> str:
+    """/help: every command with what it does, then how to type long lines."""
+    width = max(len(c.usage) for c in COMMANDS) + 2
+    return "\n".join([*(f"{c.usage:<{width}}{c.help}" for c in COMMANDS), TYPING_HELP])
 
 
 def _correction(answer: str) -> str:

@@ -247,9 +247,10 @@ class MemoryStore:
         return rewrite.forget_plan(self, memory_id)
 
     @readable
-    def apply_forget(self, plan: ForgetPlan) -> None:
+    def apply_forget(self, plan: ForgetPlan, on_step: Callable[[str], None] | None = None) -> None:
         """Carry out a plan. Safe to run again after an interruption at any point: what is
-        already gone is skipped and the old versions are purged every time."""
+        already gone is skipped and the old versions are purged every time. `on_step` hears
+        "rewritten" once the rows are, before the old versions are purged."""
         with self._writing():
             # Under the local lock nothing races these; on a shared memory another machine's
             # commit may land first, and each step is safe to run again.
@@ -257,6 +258,8 @@ class MemoryStore:
                 lambda: rewrite.rewrite_without(self._table, self._schema(), self.vectors, plan.ids, plan.rewrites)
             )
             remote.retrying(lambda: upkeep.rebuild(self._table, shared=self.shared))
+            if on_step:
+                on_step("rewritten")
             self.purge_history()
 
     def purge_history(self) -> None:
