@@ -15,8 +15,9 @@ One class, `AppRepo`, so the promise "never lose the person's work" lives in one
 
 Speed: a repo may hold 10,000 files, so the work is git plumbing (`add -A`, `write-tree`,
 `commit-tree`, `read-tree -m -u`, one `update-ref` transaction), never a per-file Python
-loop. Refs are read from their files, commits and trees through GitPython's one long-lived
-`git cat-file`, so a checkpoint starts four git processes and a rollback five or six.
+loop. Refs are read from their files (git_refs.py), commits and trees through GitPython's one
+long-lived `git cat-file`, so a checkpoint or a rollback starts only a handful of git
+processes, whatever the number of files.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """A new app repo from a template (or one of the person's apps), personalised by the brief.
 
-Writes: the template's files, `config/app.json` (title, language, accent, units, currency,
-date format), `macaron.json` with the lineage, `.claude/agents/*.md`, a CLAUDE.md that
-imports the git-ignored `.macaron/brief.md`, and the brief itself. Nothing personal is
-tracked by git: memories live only in `.macaron/`.
+Writes: the template's files, `config/app.json` (the template's defaults fitted to the
+spec, then title, language, accent, units, currency), `macaron.json` with the lineage,
+`.claude/agents/*.md`, a CLAUDE.md that imports the git-ignored `.macaron/brief.md`, and
+the brief itself. Nothing personal is tracked by git: memories live only in `.macaron/`.
 """
 
 from __future__ import annotations

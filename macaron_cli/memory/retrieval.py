@@ -71,12 +71,12 @@ ANSWER = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
 QUESTION = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
 GUESSES = 3  # memories found by meaning alone that a question no word of which matches still shows
 WORD_LISTS = ("bm25", "expansion", "dated")  # the lists whose matches share a word (or day) with the query
-BOOST = 0.15  # the most importance and time can add to a memory's relevance (×1.15)
-GATE = 0.10  # the most domain/language gating can take away (×0.90)
+BOOST = 0.15  # the most importance and time can add to a memory's relevance, as a share of it
+GATE = 0.10  # the most domain/language gating can take away, as a share of the relevance
 GATE_TEMPERATURE = 0.5
 MMR_LAMBDA = 0.85  # relevance vs novelty in maximal marginal relevance
 DUPLICATE = 0.9  # similarity above which a candidate counts as a copy of one already chosen
-EXPIRED = 0.8  # a fact past its valid_until keeps 80% of its score
+EXPIRED = 0.8  # the share of its score a fact past its valid_until keeps
 GATED_FROM = 20  # best candidates whose domains and languages the gates are estimated from
 # The bounds of what importance, gating and expiry multiply relevance by.
 HIGHEST, LOWEST = 1.0 + BOOST, (1.0 - GATE) * EXPIRED

@@ -1,7 +1,8 @@
 """Forget now, undo until the browser closes.
 
-A forget is applied to the store at once (history purged, as `MemoryStore.forget` does), so
-chat and make stop seeing it immediately and nothing is left on disk if the browser is killed.
+A forget is `macaron memory forget`'s own (macaron_cli/forgetting.py: the store with its
+history purged, every brief and summary that held it), applied at once, so chat and make
+stop seeing it immediately and nothing is left on disk if the browser is killed.
 Undo re-adds the copies kept here, with their ids and created_at; those copies live only in
 this process, so once the browser closes the memory is really gone. The store may forget the
 older versions a memory superseded along with it, so those are kept for undo too.
