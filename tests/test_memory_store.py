@@ -287,3 +287,26 @@ def test_old_table_versions_are_cleaned_up_as_memories_are_added(tmp_path, monke
     versions = list((root / "memories.lance" / "_versions").glob("*"))
     assert len(versions) < 10, len(versions)  # each add writes about four
     assert store.count() == 31 and store.search("small fact 7")[0].memory.text == "small fact 7"
+
+
+def test_a_write_does_not_pay_for_the_whole_store_yet_is_found_at_once(tmp_path, monkeypatch):
+    """Past SMALL_STORE rows a write leaves its row unindexed (search scans those few) until
+    MAX_FRAGMENTS writes wait: the one write that finds that many folds them all in."""
+    from macaron_cli.memory import upkeep
+
+    monkeypatch.setattr(upkeep, "SMALL_STORE", 50)
+    monkeypatch.setattr(upkeep, "MAX_FRAGMENTS", 6)
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many({"text": f"errand {i}: post office, groceries"} for i in range(60))
+
+    def waiting() -> int:
+        return max(store.table.index_stats(ix.name).num_unindexed_rows for ix in store.table.list_indices())
+
+    for i in range(5):
+        store.add(f"Pelican number {i} nests on the pier")
+        assert store.search(f"Pelican number {i}", k=1)[0].memory.text == f"Pelican number {i} nests on the pier"
+    assert waiting() == 5  # no write so far paid for folding the others in
+    for i in range(5, 8):
+        store.add(f"Pelican number {i} nests on the pier")
+    assert waiting() < 5 and store.table.stats()["fragment_stats"]["num_fragments"] <= 6
+    assert [h.memory.text for h in store.search("Pelican number 6", k=1)] == ["Pelican number 6 nests on the pier"]

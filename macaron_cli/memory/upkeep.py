@@ -14,10 +14,15 @@ from datetime import timedelta
 from macaron_cli.memory import remote
 from macaron_cli.memory.rows import FTS_COLUMN
 
-# Below SMALL_STORE rows every write folds new rows into the indexes (quick at that size);
-# above it, once REINDEX_AFTER rows (or 1%) wait, since an index update then costs seconds.
-SMALL_STORE = 20000
+# Index upkeep and compaction are amortised, so no write's cost grows with the store: new
+# rows wait unindexed (search still finds them, by a scan of those few rows) until REINDEX_AFTER
+# of them (or 1% of the store) wait, MAX_FRAGMENTS writes have piled up, or the oldest
+# pending write is MAX_AGE old; then the one write that finds it so folds them in. A store of
+# fewer than SMALL_STORE rows folds every write in at once: it costs little there, and BM25
+# scores unindexed rows with their own statistics, which would reorder equal matches while
+# they are a large share of a small store.
 REINDEX_AFTER = 1000
+SMALL_STORE = 1000
 # Above this many rows with vectors, build an IVF-PQ index instead of exact search.
 VECTOR_INDEX_ROWS = 20000
 # On object storage an exact search reads every vector over the network at each query, so a
@@ -27,8 +32,9 @@ SCALAR_INDEX_ROWS = 20000
 # Every write adds a data fragment (an import, one per batch). Each query pays for every
 # fragment, so past this many they are compacted into one, which makes a large store's
 # searches markedly quicker (bench/memory_scale.py); the one write in MAX_FRAGMENTS that
-# compacts pays for it.
+# compacts pays for it (bench/memory_add.py).
 MAX_FRAGMENTS = 32
+MAX_AGE = timedelta(minutes=10)
 # A local store keeps old table versions this long (see optimize).
 KEEP_VERSIONS = timedelta(seconds=10)
 
@@ -62,21 +68,24 @@ def _upkeep(table, *, shared: bool, vectors: bool) -> None:
     rows = table.count_rows()
     if rows == 0:
         return
-    if table.stats()["fragment_stats"]["num_fragments"] > MAX_FRAGMENTS:
-        optimize(table, shared=shared)  # compacts, and folds every unindexed row into the indexes
     found = indexes(table)
     if FTS_COLUMN not in found:
         create_fts_index(table)
-    # Unindexed rows are still found, but slowly (a scan), and BM25 scores them with their
-    # own statistics, which skews it while they are a large share. Rewritten rows (an
-    # upsert, a forget) fall out of the id index too. Fold them in (incrementally) at once
-    # in small local stores, where it is cheap, and in batches in large ones. optimize()
-    # also compacts, which rewrites every small fragment: on object storage that is the
-    # whole table over the network, and a race with other machines' commits, so a shared
-    # memory folds rows in only with the compaction every MAX_FRAGMENTS writes.
+    # Unindexed rows are still found, but by a scan, and BM25 scores them with their own
+    # statistics, which skews it while they are a large share; rewritten rows (an upsert, a
+    # forget) fall out of the id index too. optimize() folds them in and compacts. It costs
+    # about as much as the store is large, so a write pays for it only once the writes since
+    # the last one are many or old. On object storage compaction rewrites every small
+    # fragment over the network and races other machines' commits, so there the fragments
+    # alone decide.
     unindexed = max((_unindexed(table, ix.name) for ix in found.values()), default=0)
-    small = rows < SMALL_STORE and not shared
-    if unindexed and (small or unindexed >= max(REINDEX_AFTER, rows // 100)):
+    if table.stats()["fragment_stats"]["num_fragments"] > MAX_FRAGMENTS or (
+        unindexed
+        and (
+            unindexed >= max(REINDEX_AFTER, rows // 100)
+            or (not shared and (rows < SMALL_STORE or _oldest_version_age(table) > MAX_AGE))
+        )
+    ):
         optimize(table, shared=shared)
     if rows >= SCALAR_INDEX_ROWS:
         from lancedb.index import Bitmap, BTree
@@ -88,6 +97,20 @@ def _upkeep(table, *, shared: bool, vectors: bool) -> None:
                 table.create_index(column, config=kind())
     if vectors and rows >= _vector_index_rows(shared) and "vector" not in found:
         _create_vector_index(table, shared)
+
+
+def _oldest_version_age(table) -> timedelta:
+    """How long ago the oldest version kept was written: optimize() drops versions older than
+    KEEP_VERSIONS, so this is about the time since the last one ran. (LanceDB stamps versions
+    in local time, without a zone.)"""
+    from datetime import datetime
+
+    stamps = [v["timestamp"] for v in table.list_versions()]
+    if not stamps:
+        return timedelta(0)
+    oldest = min(stamps)
+    now = datetime.now(oldest.tzinfo) if oldest.tzinfo else datetime.now()
+    return now - oldest
 
 
 def optimize(table, *, shared: bool) -> None:
