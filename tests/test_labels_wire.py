@@ -183,3 +183,97 @@ def test_forget_removes_memories_and_files_that_quote_it_in_any_spelling(macaron
     assert [h.memory.id for h in store.search("kidney condition litres")] in ([], [note.id])
     assert not quotes.holds(transcript.read_text(), FORGET)
     assert "«forgotten»" in transcript.read_text()
+
+
+# ── make --from: an app a local model wrote from a private brief ────────────────────────
+FROM_IDEA = "a water intake tracker"
+
+
+def local_drafter(req) -> Reply:
+    """A local model that writes a note from its brief (in its own words) and a passing test."""
+    return Reply.text(
+        "### FILE: static/advice.txt\n```text\nSpread three litres over the day, for your kidneys.\n```\n\n"
+        "### FILE: tests/test_drafted.py\n```python\ndef test_drafted():\n    assert 1 + 1 == 2\n```\n"
+    )
+
+
+def cloud_agent(req) -> Reply:
+    return Reply.text("Done.")
+
+
+def _made_locally(macaron, local: ModelServer, cloud: ModelServer) -> Path:
+    store = MemoryStore.open()
+    store.add("I drink my water from a 500 ml bottle at my desk", domain="health")
+    store.add(PRIVATE, domain="health", privacy="private")
+    del store
+    env = {
+        "ANTHROPIC_BASE_URL": cloud.url,
+        "ANTHROPIC_API_KEY": "test-key",
+        "MACARON_DRAFT_URL": local.url,
+        "MACARON_DRAFT_API": "openai",
+    }
+    run = macaron("make", FROM_IDEA, "--local-only", "--yes", "--json", "--max-rounds", "0", env=env, timeout=900)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert PRIVATE in "\n".join(r.raw for r in local.requests)  # the local model saw it
+    return Path(json.loads(run.stdout)["path"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trusted", [False, True], ids=["cloud", "trusted"])
+def test_make_from_an_app_written_from_a_private_brief(macaron, tmp_path, trusted):
+    from macaron_cli import app_labels
+
+    with ModelServer(local_drafter) as local, ModelServer(cloud_agent) as cloud:
+        app = _made_locally(macaron, local, cloud)
+        advice = (app / "static" / "advice.txt").read_bytes()
+        assert app_labels.level_of(app, advice) == "private"
+        assert cloud.requests == []
+        if trusted:
+            config.save_settings({"trusted_endpoints": [cloud.url]})
+        before = sorted(p.name for p in config.apps_dir().iterdir())
+        env = {"ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"}
+        run = macaron("make", "--from", app.name, "a water tracker with reminders", "--yes", env=env, timeout=900)
+        requests = list(cloud.requests)
+    if trusted:  # the control: the endpoint is the person's own, the code goes, labels with it
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert requests
+        [made] = [p for p in config.apps_dir().iterdir() if p.name not in before]
+        assert app_labels.level_of(made, (made / "static" / "advice.txt").read_bytes()) == "private"
+    else:
+        assert run.returncode == 2 and "Traceback" not in run.stderr
+        assert "static/advice.txt" in run.stderr or "tests/test_drafted.py" in run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1
+        assert requests == [] and sorted(p.name for p in config.apps_dir().iterdir()) == before
+        # The same label keeps the file out of a bundle and out of a feedback export.
+        shared = macaron("share", app.name, cwd=tmp_path)
+        assert shared.returncode == 2 and "written by a model from your private memories" in shared.stderr
+        exported = macaron("feedback", "export", tmp_path / "feedback.jsonl")
+        assert exported.returncode == 0, exported.stderr
+        diff = json.loads((tmp_path / "feedback.jsonl").read_text())["diff"]
+        assert "for your kidneys" not in diff and "a model wrote it from private memories" in diff
+
+
+def test_file_labels_follow_content_through_an_edit_and_a_rollback(macaron_home, tmp_path):
+    """Labels are keyed by content: the person's edit is theirs, a rollback brings the label back."""
+    from macaron_cli import app_labels
+    from macaron_cli.checkpoints import AppRepo
+
+    store = MemoryStore.open()
+    secret_ish = store.add(PRIVATE, domain="health", privacy="private")
+    app = tmp_path / "app"
+    (app / "static").mkdir(parents=True)
+    (app / ".gitignore").write_text(".macaron/\n")
+    repo = AppRepo.init(app)
+    repo.checkpoint("scaffold", "empty")
+    note = app / "static" / "advice.txt"
+    note.write_text("Spread three litres over the day.\n")
+    assert app_labels.record(app, [secret_ish]) == 1
+    repo.checkpoint("draft", "a model wrote it")
+    cloud = privacy.claude()
+    assert [rel for rel, _ in app_labels.held_back(app, cloud, [])] == ["static/advice.txt"]
+    note.write_text("Drink when thirsty.\n")  # the person's own words now
+    repo.checkpoint("edit", "mine")
+    assert app_labels.held_back(app, cloud, []) == []
+    repo.rollback(steps=1)
+    assert note.read_text().startswith("Spread") and app_labels.held_back(app, cloud, [])
+    assert app_labels.held_back(app, privacy.claude(config.Settings(trusted_endpoints=[cloud.url])), []) == []

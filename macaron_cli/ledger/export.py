@@ -9,6 +9,7 @@ secret content never leaves in an export.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from macaron_cli.ledger.store import Ledger, node
 def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
     records = []
     destination = privacy.export("a feedback export")
+    # A local model may have written a private memory into the code, or the person pasted
+    # one in: none of them is in the diff either, in any spelling.
+    held = privacy.not_for(store, destination)
     for made in ledger.events(kind="app_made"):
         app = made["subject"].split(":", 1)[1]
         found = []
@@ -30,9 +34,6 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
                 continue  # forgotten: it must not come back through an export
         cleared = privacy.release(found, destination).bound_for(destination)
         memories = [{"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain} for m in cleared]
-        # A local model may have written a private memory into the code, or the person pasted
-        # one in: none of them is in the diff either, in any spelling.
-        held = privacy.not_for(store, destination)
         info = registry.get(app, {})
         path = Path(info["path"]) if info.get("path") else None
         records.append(
@@ -42,7 +43,7 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
                 "template": made["data"].get("template"),
                 "from": made["data"].get("from"),
                 "brief": {"memories": memories},
-                "diff": _scrub(_diff(path), held),
+                "diff": _scrub(_labelled_out(_diff(path), path, destination), held),
                 "verification": json.loads(_scrub(json.dumps(_report(path), ensure_ascii=False), held)),
                 "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
                 "choice": {k: info[k] for k in ("variant", "mode") if k in info},
@@ -57,6 +58,26 @@ def _scrub(text: str, held: list) -> str:
 
     levels = {normalise(m.text): m.privacy for m in held}
     return scrub(text, [m.text for m in held], lambda q: f"[withheld {levels[normalise(q)]} memory]", MIN_QUOTE)
+
+
+def _labelled_out(diff: str, app_dir: Path | None, destination: privacy.Destination) -> str:
+    """The diff without the files a model wrote from memories that may not go out (by their
+    label, app_labels.py: such a file may say them in other words)."""
+    if not app_dir or not diff:
+        return diff
+    from macaron_cli import app_labels
+
+    chunks = re.split(r"(?m)^(?=diff --git )", diff)
+    for i, chunk in enumerate(chunks):
+        name = re.match(r"diff --git a/\S+ b/(\S+)", chunk)
+        path = app_dir / name.group(1) if name else None
+        if path is None or not path.is_file():
+            continue
+        level = app_labels.level_of(app_dir, path.read_bytes())
+        if name and level and not privacy.may_carry(level, destination):
+            rel = name.group(1)
+            chunks[i] = f"diff --git a/{rel} b/{rel}\n[withheld: a model wrote it from {level} memories]\n"
+    return "".join(chunks)
 
 
 def _diff(app_dir: Path | None) -> str:

@@ -7,7 +7,8 @@ private `.macaron/` folder and the brief are never tracked, so never included) a
 A bundle leaves this machine, so it asks the privacy gate: no memory that may not go out
 (private ones a local model saw, or a line the person pasted in by hand) may be in its
 code, in any spelling (quotes.py: escaped, another case, rewrapped); `share` refuses,
-naming the file, rather than bundle their text.
+naming the file, rather than bundle their text. A file a model wrote from private
+memories is refused by its label (app_labels.py), even when it quotes none of them.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
         for member in src.getmembers():
             content = src.extractfile(member) if member.isfile() else None
             if content is not None and kept(member.name.rstrip("/")):
-                _check_withheld(member.name, content.read(), withheld or [], app_dir.name)
+                _check_withheld(member.name, content.read(), withheld or [], app_dir)
     bundle = out_dir / f"{app_dir.name}{BUNDLE_SUFFIX}"
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src, tarfile.open(bundle, "w:gz") as dst:
         for member in src.getmembers():
@@ -57,9 +58,16 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
     return bundle
 
 
-def _check_withheld(name: str, content: bytes, withheld: list, app: str) -> None:
+def _check_withheld(name: str, content: bytes, withheld: list, app_dir: Path) -> None:
+    from macaron_cli import app_labels, privacy
     from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
+    app, level = app_dir.name, app_labels.level_of(app_dir, content)
+    if level and not privacy.may_carry(level, privacy.export("a share bundle")):
+        raise UserError(
+            f"{name} in {app} was written by a model from your {level} memories, and a bundle leaves this "
+            f"machine; rewrite it (or `macaron rollback {app}` to before it), checkpoint, then share again."
+        )
     for memory in quoted_in(content.decode("utf-8", errors="ignore"), withheld, minimum=MIN_QUOTE)[:1]:
         preview = memory.text if len(memory.text) <= 40 else memory.text[:37] + "…"
         raise UserError(

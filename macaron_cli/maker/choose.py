@@ -36,6 +36,7 @@ class Template:
     missing: list[str] = field(default_factory=list)  # what the spec needs that it does not render
     similarity: float | None = None  # closeness by meaning (cosine), when the model decided
     lineage_reason: str = ""  # set when a well-rated app of the person's was chosen as the base
+    instead_of: Template | None = None  # the template the idea fell to, when an app was chosen over it
 
     @property
     def keywords(self) -> list[str]:
@@ -269,4 +270,32 @@ def prefer_lineage(template: Template) -> Template:
     chosen = from_app(slug)
     chosen.matched, chosen.fit, chosen.similarity = template.matched, template.fit, template.similarity
     chosen.lineage_reason = f"your app {slug} from {template.name} served you well (outcome {reward:+.2f})"
+    chosen.instead_of = template
     return chosen
+
+
+def starting_code_cleared(template: Template, destinations, store, progress) -> Template:
+    """One of the person's apps as the start only when its code may go to every model this
+    make sends it to: no file a model wrote from memories they may not see (app_labels.py),
+    none holding such a memory's text. `--from` refuses in one line; an app chosen on its
+    own gives way to the template."""
+    if not template.from_app or template.from_app.startswith("bundle:"):
+        return template  # a template, or someone else's code: nothing of this person's in it
+    from macaron_cli import app_labels, privacy
+
+    for destination in (d for d in destinations if d.kind != "app"):  # offline: no model reads it now
+        held = app_labels.held_back(template.path, destination, privacy.not_for(store, destination))
+        if not held:
+            continue
+        rel, why = held[0]
+        more = f" (and {len(held) - 1} more file{'s' if len(held) > 2 else ''})" if len(held) > 1 else ""
+        if template.instead_of is not None:
+            progress.note(f"  not starting from {template.from_app}: {rel}{more} may not go to {destination.label}")
+            return template.instead_of
+        model = "Claude" if destination.kind == "claude" else "the draft model"
+        raise UserError(
+            f"{rel}{more} in {template.from_app} {why}, and this make sends the code to {model} at "
+            f"{destination.label}{', which counts as the cloud' if destination.cloud else ''}; make it with "
+            "--local-only, or list that endpoint in trusted_endpoints if it is your own."
+        )
+    return template

@@ -48,7 +48,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     if not idea:
         raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
     budget = checked_budget(request, settings)
-    from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage
+    from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage, starting_code_cleared
 
     draft = draft_phases.check_request(request, model_configured())
     if request.from_app:
@@ -66,8 +66,9 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         refuse_unpriced(draft.model, budget, draft.url)
         _warm_sdk_import()
     store = _open_memory()
-    progress.phase("brief", "what macaron knows that bears on this")
     to = mode.destinations(settings, draft.url if draft else None)
+    template = starting_code_cleared(template, to, store, progress)
+    progress.phase("brief", "what macaron knows that bears on this")
     brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
     confirm_advice(brief, request)
 

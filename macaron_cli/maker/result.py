@@ -7,6 +7,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from macaron_cli import app_labels
 from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.run import MakeRun, tests_status
 
@@ -68,6 +69,7 @@ def _dirty(app: Path) -> bool:
 def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeResult:
     """Keep everything done so far as a checkpoint, and say how to go on."""
     if _dirty(run.app):
+        app_labels.record(run.app, run.brief.memories)
         run.repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
     run.state.status, run.state.cost_usd, run.state.tokens = status, meter.cost_usd, dict(meter.tokens)
     run.save()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from macaron_cli import config, privacy
+from macaron_cli import app_labels, config, privacy
 from macaron_cli.maker import state as make_state
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.progress import Progress
@@ -152,5 +152,6 @@ class MakeRun:
 
     def checkpoint(self, phase: str, message: str, report, meter: CostMeter) -> None:
         """Commit the phase's work as checkpoint `phase`, with its tests and the cost so far."""
+        app_labels.record(self.app, self.brief.memories)  # what a model wrote is as private as its brief
         self.repo.checkpoint(phase, message, tests=tests_status(report), cost_usd=round(meter.cost_usd, 6))
         self.phase_done(phase)

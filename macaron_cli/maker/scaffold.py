@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from macaron_cli import config
+from macaron_cli import app_labels, config
 from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
 from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
@@ -290,6 +290,7 @@ def _fill(template: Template, brief: Brief, app: Path) -> None:
     if template.from_app and (template.path / ".git").exists():
         app.mkdir()
         _copy_tracked(template.path, app)
+        app_labels.carry(template.path, app)  # labels travel with the code
     else:
         _copy_template(template.path, app, set(data_files))
     manifest = dict(template.manifest)
