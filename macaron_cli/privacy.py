@@ -370,7 +370,9 @@ class Derived:
         for item in inputs:
             if isinstance(item, Derived):
                 ids += item.sources
-            elif not isinstance(item, str | dict):
+            elif isinstance(item, dict):  # a chat turn names the memories it was made from
+                ids += [i for i in item.get("sources", []) if isinstance(i, str)]
+            elif not isinstance(item, str):
                 ids.append(getattr(item, "memory", item).id)
         return cls(text, level_from(inputs), tuple(dict.fromkeys(ids)))
 

@@ -92,6 +92,10 @@ def test_a_summary_written_from_a_recalled_private_memory_is_private(macaron_hom
         later.end()
     chats = "\n".join(r.raw for r in cloud.requests if is_chat(r))
     assert (SUMMARY_MARK_TEXT in chats) is trusted
+    # The summary names the memory it was written from: forgetting that memory takes the
+    # summary with it, though it says it in other words.
+    [private] = [m for m in conv.store.list(limit=None) if m.text == PRIVATE]
+    assert episode.id in conv.store.forget(private.id)
 
 
 # ── files meant to leave: share and feedback export, escaped copies ─────────────────────
@@ -277,3 +281,21 @@ def test_file_labels_follow_content_through_an_edit_and_a_rollback(macaron_home,
     repo.rollback(steps=1)
     assert note.read_text().startswith("Spread") and app_labels.held_back(app, cloud, [])
     assert app_labels.held_back(app, privacy.claude(config.Settings(trusted_endpoints=[cloud.url])), []) == []
+
+
+def test_a_memory_extracted_from_a_private_one_is_private_and_a_new_fact_is_not(macaron_home, monkeypatch):
+    """The local model sees the private memory as a known one and writes an update quoting
+    it, which it calls personal; a fact of the person's own stays what the model said."""
+    noted = ["Update: " + PRIVATE + ", now with lemon", "Prefers sparkling water at lunch"]
+
+    def facts(text):
+        return [{"text": t, "kind": "fact", "domain": "health", "privacy": "personal"} for t in noted]
+
+    with ModelServer(responder("Noted.", facts=facts)) as local, ModelServer(responder()) as cloud:
+        conv = _conversation(monkeypatch, local, cloud, trusted=False)
+        _turn(conv, "I drink water with lemon now, and sparkling water at lunch")
+        conv.end()
+        extraction = [r for r in local.requests if "You extract memories" in r.system]
+    assert extraction and PRIVATE in extraction[0].raw  # a known memory in the local prompt
+    levels = {m.text: m.privacy for m in conv.store.list(limit=None) if m.kind == "fact"}
+    assert levels[noted[0]] == "private" and levels[noted[1]] == "personal"

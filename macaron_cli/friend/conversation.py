@@ -146,7 +146,7 @@ class Conversation:
         self.messages.append({"role": "user", "content": text, "label": privacy.FLOOR})
         self.extractor.submit(text)
         said: list[str] = []
-        label = privacy.level_from(self._sources(record))  # a notebook answer lists memories too
+        made = privacy.Derived.made("", *self._sources(record))  # a notebook answer lists memories too
         try:
             if self.model.connected:
                 chunks = self.model.stream(self.system_prompt(record), self.window(), MAX_ANSWER_TOKENS)
@@ -157,7 +157,9 @@ class Conversation:
                 yield chunk
         finally:
             answer = "".join(said).strip()
-            self.messages.append({"role": "assistant", "content": answer or "…", "label": label})
+            self.messages.append(
+                {"role": "assistant", "content": answer or "…", "label": made.level, "sources": list(made.sources)}
+            )
             if answer:
                 self.extractor.later(lambda: self._account(record))
 
@@ -201,22 +203,24 @@ class Conversation:
             went = [t for t in turns[-40:] if privacy.may_carry(t, destination)]
             transcript = "\n".join(f"{m['role']}: {m['content']}" for m in went)
             try:
-                summary = self.model.complete(SUMMARY_SYSTEM, [{"role": "user", "content": transcript}], 300).strip()
+                text = self.model.complete(SUMMARY_SYSTEM, [{"role": "user", "content": transcript}], 300).strip()
+                summary = privacy.Derived.made(text, *went, *learned) if text else None
             except Exception:
                 summary = None  # the model is gone: fall back to the person's own words
-            label = privacy.level_from([*went, *learned])
-        # The episode names what it was made from, so forgetting a fact learned in this
-        # session removes it here too (memory/derived.py): a summary in the person's words
-        # loses that turn, one the model wrote goes whole.
+        # The episode is as private as what it was written from (the turns it saw, what was
+        # learned) and names its sources, so forgetting one removes it here too
+        # (memory/derived.py): a summary in the person's words loses that turn, one the
+        # model wrote goes whole.
         if summary:
-            meta = {derived.DERIVED_FROM: [m.id for m in learned]} if learned else {}
+            meta = {derived.DERIVED_FROM: list(summary.sources)} if summary.sources else {}
         else:
             asked = [t for t in turns if t["role"] == "user"][:4]
             parts = [(t["content"][:80], self.extractor.learned_from.get(t["content"], [])) for t in asked]
-            summary, meta = derived.with_parts("Talked about: ", parts)
-            label = privacy.level_from([*asked, *learned])
-        # As private as what it was written from: the turns it saw, what was learned.
-        return self.store.add(summary, kind="episode", domain="general", source="chat", privacy=label, meta=meta)
+            text, meta = derived.with_parts("Talked about: ", parts)
+            summary = privacy.Derived.made(text, *asked, *learned)
+        return self.store.add(
+            summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta
+        )
 
 
 def notebook_answer(text: str, record: RecallRecord) -> str:

@@ -22,6 +22,7 @@ from macaron_cli.friend.recall import is_current
 from macaron_cli.friend.topics import guess_domain
 from macaron_cli.memory.records import KINDS, now_iso
 from macaron_cli.privacy import LEVELS
+from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
 EXTRACT_SYSTEM = """You extract memories for a personal assistant. From the person's latest message,
 list facts and preferences about the person worth remembering for months (not small talk,
@@ -125,10 +126,9 @@ class Extractor:
             [{"role": "user", "content": f"Known memories:\n{known}\n\nThe person's latest message:\n{user_text}"}],
             max_tokens=600,
         )
-        related_ids = {m.id for m in related}
         saved = []
         for item in parse_memories(reply):
-            saved.append(self._store(item, stressed, related_ids))
+            saved.append(self._store(item, stressed, related.memories))
         if saved:
             self.store.search("warm", k=1)  # rebuild the text index here, not before the next answer
         return saved
@@ -143,15 +143,20 @@ class Extractor:
             destination,
         )
 
-    def _store(self, item: dict, stressed: bool, related_ids: set[str]):
+    def _store(self, item: dict, stressed: bool, related: list):
         kind = item.get("kind") if item.get("kind") in KINDS else "fact"
-        privacy = item.get("privacy") if item.get("privacy") in LEVELS else "personal"
+        level = item.get("privacy") if item.get("privacy") in LEVELS else "personal"
         stressed = stressed or bool(item.get("stressed"))
-        supersedes = item.get("supersedes") if item.get("supersedes") in related_ids else None
+        known = {m.id: m for m in related}
+        supersedes = item.get("supersedes") if item.get("supersedes") in known else None
+        # Labels travel: a new version of a known memory, or one that quotes it, is at
+        # least as private as that memory, whatever level the model gave it.
+        made_from = [known[supersedes]] if supersedes else []
+        made_from += quoted_in(str(item["text"]), related, MIN_QUOTE)
         fields = {
             "kind": kind,
             "domain": str(item.get("domain") or guess_domain(item["text"])),
-            "privacy": privacy,
+            "privacy": privacy.level_from([level, *made_from], floor="public"),
             "source": "chat",
             "reward": REWARD_STRESSED if stressed else 0.0,
             "supersedes": supersedes,
