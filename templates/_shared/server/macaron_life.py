@@ -48,9 +48,21 @@ IMPERIAL = {
     "gram": ("ounce", 0.035274),
 }
 SYMBOLS = {
-    "milliliter": "mL", "liter": "L", "fluid-ounce": "fl oz", "kilometer": "km", "mile": "mi",
-    "meter": "m", "foot": "ft", "centimeter": "cm", "inch": "in", "kilogram": "kg",
-    "pound": "lb", "gram": "g", "ounce": "oz", "minute": "min", "hour": "h",
+    "milliliter": "mL",
+    "liter": "L",
+    "fluid-ounce": "fl oz",
+    "kilometer": "km",
+    "mile": "mi",
+    "meter": "m",
+    "foot": "ft",
+    "centimeter": "cm",
+    "inch": "in",
+    "kilogram": "kg",
+    "pound": "lb",
+    "gram": "g",
+    "ounce": "oz",
+    "minute": "min",
+    "hour": "h",
 }
 CURRENCY_SYMBOLS = {"USD": "$", "JPY": "¥", "KRW": "₩", "CNY": "¥", "PHP": "₱", "EUR": "€", "GBP": "£"}
 ZERO_DECIMAL_CURRENCIES = {"JPY", "KRW", "VND", "CLP", "ISK", "HUF", "TWD", "UGX"}
@@ -153,8 +165,15 @@ def days_running(days_met: set[str], today: dt.date) -> int:
 
 
 def empty_digest(words: Words, title: str) -> dict:
-    return {"summary": words("digest.nothing", title=title), "lines": [words("digest.nothing", title=title)],
-            "count": 0, "latest": [], "last_record_at": None, "notices": [], "facts": {}}
+    return {
+        "summary": words("digest.nothing", title=title),
+        "lines": [words("digest.nothing", title=title)],
+        "count": 0,
+        "latest": [],
+        "last_record_at": None,
+        "notices": [],
+        "facts": {},
+    }
 
 
 def capitalised(line: str) -> str:
@@ -194,8 +213,15 @@ def run(since: dt.date, today: dt.date, period: str) -> dict:
     result = {**empty_digest(words, title), **found}
     result["lines"] = [capitalised(line) for line in result["lines"]]
     result["summary"] = capitalised(result["summary"])
-    result.update({"title": title, "language": settings["language"], "since": since.isoformat(),
-                   "today": today.isoformat(), "period": period})
+    result.update(
+        {
+            "title": title,
+            "language": settings["language"],
+            "since": since.isoformat(),
+            "today": today.isoformat(),
+            "period": period,
+        }
+    )
     for key, kind in (("summary", str), ("lines", list), ("count", int), ("latest", list), ("notices", list)):
         if not isinstance(result[key], kind):
             raise TypeError(f"digest(): {key!r} must be a {kind.__name__}")

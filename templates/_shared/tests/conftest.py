@@ -85,7 +85,9 @@ class AppServer:
         with open(log_path, "w") as log:  # a file, not a pipe: a full pipe would stall the app
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port)],
-                cwd=APP_ROOT, stdout=log, stderr=subprocess.STDOUT,
+                cwd=APP_ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
 
     def wait_until_up(self, timeout: float = 60) -> str:

@@ -40,7 +40,11 @@ def test_every_language_has_every_key_with_the_same_placeholders(name):
 
 def test_every_key_the_ui_uses_is_translated():
     known = set(load("common.json")["en"]) | set(load("app.json")["en"])
-    used = {key for path in STATIC.rglob("*.js") if "vendor" not in path.parts
-            for key in USED_KEY.findall(path.read_text(encoding="utf-8"))}
+    used = {
+        key
+        for path in STATIC.rglob("*.js")
+        if "vendor" not in path.parts
+        for key in USED_KEY.findall(path.read_text(encoding="utf-8"))
+    }
     assert used, "the UI uses no translated text at all"
     assert used <= known, f"missing from static/i18n: {sorted(used - known)}"

@@ -36,7 +36,9 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         ).fetchone()[0]
         latest = conn.execute(
             "SELECT day, amount_minor, currency, category, note, created_at FROM expenses "
-            "WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?", (today.isoformat(), LATEST)).fetchall()
+            "WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
+            (today.isoformat(), LATEST),
+        ).fetchall()
     conn.close()
     total = sum(r["total"] for r in by_category)
     count = sum(r["n"] for r in by_category)
@@ -44,18 +46,36 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     budget = settings.get("monthly_budget") or 0
     budget_minor = round(float(budget) * 10 ** minor_digits(currency)) if isinstance(budget, int | float) else 0
     if budget_minor and period == "month":
-        first = words("digest.spent", period=label, total=words.money(total, currency),
-                      budget=words.money(budget_minor, currency), count=count)
+        first = words(
+            "digest.spent",
+            period=label,
+            total=words.money(total, currency),
+            budget=words.money(budget_minor, currency),
+            count=count,
+        )
     else:
         first = words("digest.spent_no_budget", period=label, total=words.money(total, currency), count=count)
     lines = [first]
     if by_category:
-        parts = ", ".join(f"{category_name(r['category'], words)} {words.money(r['total'], currency)}"
-                          for r in by_category)
+        parts = ", ".join(
+            f"{category_name(r['category'], words)} {words.money(r['total'], currency)}" for r in by_category
+        )
         lines.append(words("digest.by_category", parts=parts))
     lines.append(words("digest.today", total=words.money(spent_today, currency)))
-    shown = [" ".join(filter(None, (words.day(r["day"]), words.money(r["amount_minor"], r["currency"]),
-                                    category_name(r["category"], words), r["note"]))) for r in latest]
+    shown = [
+        " ".join(
+            filter(
+                None,
+                (
+                    words.day(r["day"]),
+                    words.money(r["amount_minor"], r["currency"]),
+                    category_name(r["category"], words),
+                    r["note"],
+                ),
+            )
+        )
+        for r in latest
+    ]
     if shown:
         lines.append(words("digest.latest", items=", ".join(shown)))
     return {
@@ -65,6 +85,11 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, shown, strict=True)],
         "last_record_at": latest[0]["created_at"] if latest else None,
         "notices": [],
-        "facts": {"currency": currency, "total_minor": total, "today_minor": spent_today,
-                  "budget_minor": budget_minor, "by_category": {r["category"]: r["total"] for r in by_category}},
+        "facts": {
+            "currency": currency,
+            "total_minor": total,
+            "today_minor": spent_today,
+            "budget_minor": budget_minor,
+            "by_category": {r["category"]: r["total"] for r in by_category},
+        },
     }

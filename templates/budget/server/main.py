@@ -17,8 +17,9 @@ DEFAULT_CATEGORIES = ["food", "transport", "home", "fun", "health", "other"]
 MONTH = r"^\d{4}-(0[1-9]|1[0-2])$"
 
 app = create_app("Budget")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE expenses (
         id INTEGER PRIMARY KEY,
         day TEXT NOT NULL,               -- YYYY-MM-DD, the person's own calendar day
@@ -30,7 +31,8 @@ db = database([
     );
     CREATE INDEX expenses_by_day ON expenses (day);
     """,
-])
+    ]
+)
 
 
 class NewExpense(BaseModel):
@@ -52,8 +54,9 @@ def this_month() -> str:
 def list_expenses(month: str = Query(default_factory=this_month, pattern=MONTH)) -> list[dict]:
     """One month's expenses, newest first."""
     with db() as conn:
-        rows = conn.execute("SELECT * FROM expenses WHERE day LIKE ? ORDER BY day DESC, id DESC",
-                            (f"{month}-%",)).fetchall()
+        rows = conn.execute(
+            "SELECT * FROM expenses WHERE day LIKE ? ORDER BY day DESC, id DESC", (f"{month}-%",)
+        ).fetchall()
     return [expense_json(r) for r in rows]
 
 
@@ -67,9 +70,13 @@ def month_summary(month: str = Query(default_factory=this_month, pattern=MONTH))
             "WHERE day LIKE ? AND currency = ? GROUP BY category ORDER BY total DESC",
             (f"{month}-%", config["currency"]),
         ).fetchall()
-    return {"month": month, "currency": config["currency"],
-            "total_minor": sum(r["total"] for r in rows), "count": sum(r["n"] for r in rows),
-            "by_category": {r["category"]: r["total"] for r in rows}}
+    return {
+        "month": month,
+        "currency": config["currency"],
+        "total_minor": sum(r["total"] for r in rows),
+        "count": sum(r["n"] for r in rows),
+        "by_category": {r["category"]: r["total"] for r in rows},
+    }
 
 
 @app.post("/api/expenses", status_code=201)
@@ -83,7 +90,8 @@ def add_expense(expense: NewExpense) -> dict:
     with db() as conn:
         cursor = conn.execute(
             "INSERT INTO expenses (day, amount_minor, currency, category, note, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (day, expense.amount_minor, config["currency"], expense.category, expense.note.strip(), now))
+            (day, expense.amount_minor, config["currency"], expense.category, expense.note.strip(), now),
+        )
         row = conn.execute("SELECT * FROM expenses WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return expense_json(row)
 

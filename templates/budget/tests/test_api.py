@@ -11,8 +11,9 @@ def starter_budget(settings):
 
 
 def spend(client, amount_minor=1250, category="food", **fields):
-    return client.post("/api/expenses", json={"amount_minor": amount_minor, "category": category,
-                                              "day": "2026-07-15", **fields})
+    return client.post(
+        "/api/expenses", json={"amount_minor": amount_minor, "category": category, "day": "2026-07-15", **fields}
+    )
 
 
 def test_month_totals_add_up_overall_and_by_category(client):

@@ -18,12 +18,16 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         return {}
     with conn:
         total = conn.execute("SELECT COUNT(*) FROM items").fetchone()[0]
-        added = conn.execute("SELECT COUNT(*) FROM items WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
-                             (since.isoformat(), today.isoformat())).fetchone()[0]
-        best = conn.execute("SELECT name, rating FROM items WHERE rating IS NOT NULL "
-                            "ORDER BY rating DESC, id DESC LIMIT 3").fetchall()
-        latest = conn.execute("SELECT name, rating, created_at FROM items ORDER BY id DESC LIMIT ?",
-                              (LATEST,)).fetchall()
+        added = conn.execute(
+            "SELECT COUNT(*) FROM items WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
+            (since.isoformat(), today.isoformat()),
+        ).fetchone()[0]
+        best = conn.execute(
+            "SELECT name, rating FROM items WHERE rating IS NOT NULL ORDER BY rating DESC, id DESC LIMIT 3"
+        ).fetchall()
+        latest = conn.execute(
+            "SELECT name, rating, created_at FROM items ORDER BY id DESC LIMIT ?", (LATEST,)
+        ).fetchall()
     conn.close()
     first = words("digest.items", period=period_label(words, period), n=added, total=total)
     lines = [first]

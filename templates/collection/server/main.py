@@ -12,8 +12,9 @@ from pydantic import BaseModel, Field
 from server.macaron_app import create_app, database, load_config, not_found
 
 app = create_app("Collection")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE items (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL,
@@ -24,7 +25,8 @@ db = database([
     );
     CREATE INDEX items_by_rating ON items (rating, created_at);
     """,
-])
+    ]
+)
 
 
 class ItemFields(BaseModel):
@@ -39,8 +41,14 @@ class NewItem(ItemFields):
 
 
 def item_json(row) -> dict:
-    return {"id": row["id"], "name": row["name"], "rating": row["rating"], "details": json.loads(row["details"]),
-            "note": row["note"], "created_at": row["created_at"]}
+    return {
+        "id": row["id"],
+        "name": row["name"],
+        "rating": row["rating"],
+        "details": json.loads(row["details"]),
+        "note": row["note"],
+        "created_at": row["created_at"],
+    }
 
 
 def checked_details(details: dict[str, str] | None) -> str:
@@ -49,7 +57,9 @@ def checked_details(details: dict[str, str] | None) -> str:
     details = {k: v.strip() for k, v in (details or {}).items() if v and v.strip()}
     unknown = sorted(set(details) - allowed)
     if unknown:
-        raise HTTPException(status_code=422, detail=f"unknown detail {unknown[0]!r}; add it to attributes in config/app.json")
+        raise HTTPException(
+            status_code=422, detail=f"unknown detail {unknown[0]!r}; add it to attributes in config/app.json"
+        )
     if any(len(v) > 200 for v in details.values()):
         raise HTTPException(status_code=422, detail="a detail is at most 200 characters")
     return json.dumps(details, ensure_ascii=False, sort_keys=True)
@@ -68,8 +78,10 @@ def add_item(item: NewItem) -> dict:
     details = checked_details(item.details)
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
-        cursor = conn.execute("INSERT INTO items (name, rating, details, note, created_at) VALUES (?, ?, ?, ?, ?)",
-                              (item.name.strip(), item.rating, details, item.note, now))
+        cursor = conn.execute(
+            "INSERT INTO items (name, rating, details, note, created_at) VALUES (?, ?, ?, ?, ?)",
+            (item.name.strip(), item.rating, details, item.note, now),
+        )
         row = conn.execute("SELECT * FROM items WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return item_json(row)
 

@@ -26,8 +26,10 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     if conn is None or not has_table(conn, "saved"):
         return {}
     with conn:
-        count = conn.execute("SELECT COUNT(*) FROM saved WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
-                             (since.isoformat(), today.isoformat())).fetchone()[0]
+        count = conn.execute(
+            "SELECT COUNT(*) FROM saved WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
+            (since.isoformat(), today.isoformat()),
+        ).fetchone()[0]
         latest = conn.execute("SELECT * FROM saved ORDER BY id DESC LIMIT ?", (LATEST,)).fetchall()
     conn.close()
     items = [shown(r, words) for r in latest]

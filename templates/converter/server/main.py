@@ -12,8 +12,9 @@ from server import units
 from server.macaron_app import create_app, database, load_config, not_found
 
 app = create_app("Converter")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE saved (
         id INTEGER PRIMARY KEY,
         kind TEXT NOT NULL,            -- 'convert' or 'calculate'
@@ -25,7 +26,8 @@ db = database([
         created_at TEXT NOT NULL
     );
     """,
-])
+    ]
+)
 
 
 class Conversion(BaseModel):
@@ -83,8 +85,14 @@ def save_conversion(conversion: Conversion) -> dict:
     except ValueError as error:
         raise unprocessable(error) from None
     with db() as conn:
-        return save(conn, kind="convert", value=conversion.value, from_unit=conversion.from_unit,
-                    to_unit=conversion.to_unit, result=result)
+        return save(
+            conn,
+            kind="convert",
+            value=conversion.value,
+            from_unit=conversion.from_unit,
+            to_unit=conversion.to_unit,
+            result=result,
+        )
 
 
 @app.post("/api/calculations", status_code=201)

@@ -13,28 +13,46 @@ import operator
 # category → unit → (symbol, size in the category's base unit)
 SCALES: dict[str, dict[str, tuple[str, float]]] = {
     "length": {  # base: meter
-        "millimeter": ("mm", 0.001), "centimeter": ("cm", 0.01), "meter": ("m", 1.0),
-        "kilometer": ("km", 1000.0), "inch": ("in", 0.0254), "foot": ("ft", 0.3048),
-        "yard": ("yd", 0.9144), "mile": ("mi", 1609.344),
+        "millimeter": ("mm", 0.001),
+        "centimeter": ("cm", 0.01),
+        "meter": ("m", 1.0),
+        "kilometer": ("km", 1000.0),
+        "inch": ("in", 0.0254),
+        "foot": ("ft", 0.3048),
+        "yard": ("yd", 0.9144),
+        "mile": ("mi", 1609.344),
     },
     "weight": {  # base: gram
-        "gram": ("g", 1.0), "kilogram": ("kg", 1000.0), "ounce": ("oz", 28.349523125),
+        "gram": ("g", 1.0),
+        "kilogram": ("kg", 1000.0),
+        "ounce": ("oz", 28.349523125),
         "pound": ("lb", 453.59237),
     },
     "volume": {  # base: milliliter (US customary for spoons, cups, fl oz, gallons)
-        "milliliter": ("mL", 1.0), "liter": ("L", 1000.0), "teaspoon": ("tsp", 4.92892159375),
-        "tablespoon": ("tbsp", 14.78676478125), "cup": ("cup", 236.5882365),
-        "fluid-ounce": ("fl oz", 29.5735295625), "gallon": ("gal", 3785.411784),
+        "milliliter": ("mL", 1.0),
+        "liter": ("L", 1000.0),
+        "teaspoon": ("tsp", 4.92892159375),
+        "tablespoon": ("tbsp", 14.78676478125),
+        "cup": ("cup", 236.5882365),
+        "fluid-ounce": ("fl oz", 29.5735295625),
+        "gallon": ("gal", 3785.411784),
     },
     # Kitchen measures, with grams as what that volume of water weighs (1 g per mL): the
     # usual bridge between a recipe in cups and a kitchen scale.
     "cooking": {  # base: milliliter of water
-        "cup": ("cup", 236.5882365), "tablespoon": ("tbsp", 14.78676478125), "teaspoon": ("tsp", 4.92892159375),
-        "milliliter": ("mL", 1.0), "gram": ("g", 1.0), "fluid-ounce": ("fl oz", 29.5735295625),
+        "cup": ("cup", 236.5882365),
+        "tablespoon": ("tbsp", 14.78676478125),
+        "teaspoon": ("tsp", 4.92892159375),
+        "milliliter": ("mL", 1.0),
+        "gram": ("g", 1.0),
+        "fluid-ounce": ("fl oz", 29.5735295625),
     },
     "area": {  # base: square meter
-        "square-meter": ("m²", 1.0), "square-foot": ("ft²", 0.09290304), "hectare": ("ha", 10_000.0),
-        "acre": ("ac", 4046.8564224), "tsubo": ("坪", 400 / 121),  # 1 坪/평 = 400/121 m²
+        "square-meter": ("m²", 1.0),
+        "square-foot": ("ft²", 0.09290304),
+        "hectare": ("ha", 10_000.0),
+        "acre": ("ac", 4046.8564224),
+        "tsubo": ("坪", 400 / 121),  # 1 坪/평 = 400/121 m²
     },
 }
 TEMPERATURE = {  # unit → (symbol, to kelvin, from kelvin)
@@ -44,12 +62,22 @@ TEMPERATURE = {  # unit → (symbol, to kelvin, from kelvin)
 }
 # The pair each category opens with, for someone on metric or imperial units.
 DEFAULT_PAIRS = {
-    "metric": {"length": ("kilometer", "mile"), "weight": ("kilogram", "pound"), "volume": ("milliliter", "cup"),
-               "temperature": ("celsius", "fahrenheit"), "area": ("square-meter", "square-foot"),
-               "cooking": ("cup", "gram")},
-    "imperial": {"length": ("mile", "kilometer"), "weight": ("pound", "kilogram"), "volume": ("cup", "milliliter"),
-                 "temperature": ("fahrenheit", "celsius"), "area": ("square-foot", "square-meter"),
-                 "cooking": ("cup", "tablespoon")},
+    "metric": {
+        "length": ("kilometer", "mile"),
+        "weight": ("kilogram", "pound"),
+        "volume": ("milliliter", "cup"),
+        "temperature": ("celsius", "fahrenheit"),
+        "area": ("square-meter", "square-foot"),
+        "cooking": ("cup", "gram"),
+    },
+    "imperial": {
+        "length": ("mile", "kilometer"),
+        "weight": ("pound", "kilogram"),
+        "volume": ("cup", "milliliter"),
+        "temperature": ("fahrenheit", "celsius"),
+        "area": ("square-foot", "square-meter"),
+        "cooking": ("cup", "tablespoon"),
+    },
 }
 CATEGORIES = ["length", "weight", "volume", "temperature", "area", "cooking"]
 
@@ -64,8 +92,11 @@ def catalogue(units_system: str = "metric", pairs: dict | None = None) -> dict:
         wanted = (pairs or {}).get(category)
         if isinstance(wanted, (list, tuple)) and len(wanted) == 2 and all(u in units for u in wanted):
             first, second = wanted
-        result[category] = {"units": [{"id": u, "symbol": spec[0]} for u, spec in units.items()],
-                            "from": first, "to": second}
+        result[category] = {
+            "units": [{"id": u, "symbol": spec[0]} for u, spec in units.items()],
+            "from": first,
+            "to": second,
+        }
     return result
 
 
@@ -97,9 +128,15 @@ def convert(value: float, source: str, target: str) -> float:
 
 
 _OPERATORS = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
-    ast.USub: operator.neg, ast.UAdd: operator.pos,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
 }
 _SPELLINGS = {"×": "*", "÷": "/", "−": "-", "，": ",", "（": "(", "）": ")", "^": "**"}
 

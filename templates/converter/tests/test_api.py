@@ -10,16 +10,19 @@ def starter_tabs(settings):
     settings(categories=["length", "weight", "volume", "temperature", "area"], pairs={})
 
 
-@pytest.mark.parametrize(("value", "source", "target", "expected"), [
-    (5, "kilometer", "mile", 3.10686),
-    (1, "pound", "gram", 453.59237),
-    (100, "celsius", "fahrenheit", 212),
-    (-40, "fahrenheit", "celsius", -40),
-    (1, "cup", "milliliter", 236.5882),
-    (10, "tsubo", "square-meter", 33.0579),
-    (2, "cup", "gram", 473.1765),  # the cooking tab: grams of water
-    (3, "teaspoon", "tablespoon", 1),
-])
+@pytest.mark.parametrize(
+    ("value", "source", "target", "expected"),
+    [
+        (5, "kilometer", "mile", 3.10686),
+        (1, "pound", "gram", 453.59237),
+        (100, "celsius", "fahrenheit", 212),
+        (-40, "fahrenheit", "celsius", -40),
+        (1, "cup", "milliliter", 236.5882),
+        (10, "tsubo", "square-meter", 33.0579),
+        (2, "cup", "gram", 473.1765),  # the cooking tab: grams of water
+        (3, "teaspoon", "tablespoon", 1),
+    ],
+)
 def test_conversions_are_right(client, value, source, target, expected):
     answer = client.get("/api/convert", params={"value": value, "from_unit": source, "to_unit": target}).json()
     assert answer["result"] == pytest.approx(expected, rel=1e-4)

@@ -17,14 +17,19 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     if conn is None or not has_table(conn, "events"):
         return {}
     with conn:
-        upcoming = conn.execute("SELECT name, day FROM events WHERE day >= ? ORDER BY day, id LIMIT ?",
-                                (today.isoformat(), NEXT)).fetchall()
-        added = conn.execute("SELECT COUNT(*) FROM events WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
-                             (since.isoformat(), today.isoformat())).fetchone()[0]
+        upcoming = conn.execute(
+            "SELECT name, day FROM events WHERE day >= ? ORDER BY day, id LIMIT ?", (today.isoformat(), NEXT)
+        ).fetchall()
+        added = conn.execute(
+            "SELECT COUNT(*) FROM events WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
+            (since.isoformat(), today.isoformat()),
+        ).fetchone()[0]
         latest = conn.execute("SELECT name, created_at FROM events ORDER BY id DESC LIMIT 3").fetchall()
     conn.close()
     left = [(r["name"], (dt.date.fromisoformat(r["day"]) - today).days) for r in upcoming]
-    lines = [words("digest.left", name=name, n=days) if days else words("digest.today", name=name) for name, days in left]
+    lines = [
+        words("digest.left", name=name, n=days) if days else words("digest.today", name=name) for name, days in left
+    ]
     if not lines:
         lines = [words("digest.none_ahead")]
     return {
@@ -33,7 +38,10 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         "count": added,
         "latest": [{"day": r["created_at"][:10], "text": r["name"]} for r in latest],
         "last_record_at": latest[0]["created_at"] if latest else None,
-        "notices": [{"kind": "celebrate", "key": name, "text": words("digest.today", name=name)}
-                    for name, days in left if days == 0],
+        "notices": [
+            {"kind": "celebrate", "key": name, "text": words("digest.today", name=name)}
+            for name, days in left
+            if days == 0
+        ],
         "facts": {"next": [{"name": name, "days": days} for name, days in left]},
     }

@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field
 from server.macaron_app import create_app, database, not_found
 
 app = create_app("Countdown")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE events (
         id INTEGER PRIMARY KEY,
         name TEXT NOT NULL,
@@ -20,7 +21,8 @@ db = database([
     );
     CREATE INDEX events_by_day ON events (day);
     """,
-])
+    ]
+)
 
 
 class NewEvent(BaseModel):
@@ -44,8 +46,10 @@ def list_events() -> list[dict]:
 def add_event(event: NewEvent) -> dict:
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
-        cursor = conn.execute("INSERT INTO events (name, day, created_at) VALUES (?, ?, ?)",
-                              (event.name.strip(), event.day.isoformat(), now))
+        cursor = conn.execute(
+            "INSERT INTO events (name, day, created_at) VALUES (?, ?, ?)",
+            (event.name.strip(), event.day.isoformat(), now),
+        )
         row = conn.execute("SELECT * FROM events WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return event_json(row)
 

@@ -26,16 +26,24 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     span = (since.isoformat(), today.isoformat())
     with conn:
         count, days, mood = conn.execute(
-            "SELECT COUNT(*), COUNT(DISTINCT day), AVG(mood) FROM entries WHERE day BETWEEN ? AND ?", span).fetchone()
+            "SELECT COUNT(*), COUNT(DISTINCT day), AVG(mood) FROM entries WHERE day BETWEEN ? AND ?", span
+        ).fetchone()
         meals = conn.execute(
             "SELECT meal, COUNT(*) AS n FROM entries WHERE meal IS NOT NULL AND day BETWEEN ? AND ? "
-            "GROUP BY meal ORDER BY n DESC, meal", span).fetchall()
-        written = {r[0] for r in conn.execute(
-            "SELECT DISTINCT day FROM entries WHERE day BETWEEN ? AND ?",
-            ((today - dt.timedelta(days=62)).isoformat(), today.isoformat()))}
+            "GROUP BY meal ORDER BY n DESC, meal",
+            span,
+        ).fetchall()
+        written = {
+            r[0]
+            for r in conn.execute(
+                "SELECT DISTINCT day FROM entries WHERE day BETWEEN ? AND ?",
+                ((today - dt.timedelta(days=62)).isoformat(), today.isoformat()),
+            )
+        }
         latest = conn.execute(
             "SELECT day, mood, meal, text, created_at FROM entries WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
-            (today.isoformat(), LATEST)).fetchall()
+            (today.isoformat(), LATEST),
+        ).fetchall()
     conn.close()
     moods = settings.get("moods") or DEFAULT_MOODS
     label = period_label(words, period)
@@ -66,6 +74,11 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, items, strict=True)],
         "last_record_at": latest[0]["created_at"] if latest else None,
         "notices": [],
-        "facts": {"entries": count, "days": days, "average_mood": mood, "streak": streak,
-                  "meals": {r["meal"]: r["n"] for r in meals}},
+        "facts": {
+            "entries": count,
+            "days": days,
+            "average_mood": mood,
+            "streak": streak,
+            "meals": {r["meal"]: r["n"] for r in meals},
+        },
     }

@@ -17,8 +17,9 @@ DEFAULT_MOODS = ["😢", "😕", "😐", "🙂", "😄"]
 DEFAULT_MEALS = ["breakfast", "lunch", "dinner", "snack"]
 
 app = create_app("Diary")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE entries (
         id INTEGER PRIMARY KEY,
         day TEXT NOT NULL,           -- YYYY-MM-DD, the person's own calendar day
@@ -29,7 +30,8 @@ db = database([
     );
     CREATE INDEX entries_by_day ON entries (day);
     """,
-])
+    ]
+)
 
 
 class NewEntry(BaseModel):
@@ -47,8 +49,9 @@ def entry_json(row) -> dict:
 def list_entries(limit: int = 200) -> list[dict]:
     """The newest entries first."""
     with db() as conn:
-        rows = conn.execute("SELECT * FROM entries ORDER BY day DESC, id DESC LIMIT ?",
-                            (max(1, min(limit, 2000)),)).fetchall()
+        rows = conn.execute(
+            "SELECT * FROM entries ORDER BY day DESC, id DESC LIMIT ?", (max(1, min(limit, 2000)),)
+        ).fetchall()
     return [entry_json(r) for r in rows]
 
 
@@ -67,8 +70,10 @@ def add_entry(entry: NewEntry) -> dict:
     day = (entry.day or dt.date.today()).isoformat()
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
-        cursor = conn.execute("INSERT INTO entries (day, mood, meal, text, created_at) VALUES (?, ?, ?, ?, ?)",
-                              (day, entry.mood, entry.meal, text, now))
+        cursor = conn.execute(
+            "INSERT INTO entries (day, mood, meal, text, created_at) VALUES (?, ?, ?, ?, ?)",
+            (day, entry.mood, entry.meal, text, now),
+        )
         row = conn.execute("SELECT * FROM entries WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return entry_json(row)
 

@@ -39,8 +39,11 @@ def test_mood_by_day_averages_and_leaves_gaps(client):
     write(client, mood=2)
     write(client, mood=4, text="better later")
     points = client.get("/api/moods", params={"end": "2026-05-03", "days": 3}).json()
-    assert points == [{"day": "2026-05-01", "mood": None}, {"day": "2026-05-02", "mood": 3.0},
-                      {"day": "2026-05-03", "mood": None}]
+    assert points == [
+        {"day": "2026-05-01", "mood": None},
+        {"day": "2026-05-02", "mood": 3.0},
+        {"day": "2026-05-03", "mood": None},
+    ]
 
 
 def test_food_diary_entries_belong_to_a_configured_meal(client, settings):

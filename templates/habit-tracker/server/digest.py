@@ -36,8 +36,9 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "SELECT habit, amount, day, created_at FROM entries WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
             (today.isoformat(), LATEST),
         ).fetchall()
-        count = conn.execute("SELECT COUNT(*) FROM entries WHERE day BETWEEN ? AND ?",
-                             (since.isoformat(), today.isoformat())).fetchone()[0]
+        count = conn.execute(
+            "SELECT COUNT(*) FROM entries WHERE day BETWEEN ? AND ?", (since.isoformat(), today.isoformat())
+        ).fetchone()[0]
     conn.close()
     by_habit: dict[str, dict[str, float]] = {}
     for row in rows:
@@ -53,23 +54,50 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         met = {d for d, v in days.items() if goal and v >= goal}
         streak = days_running(met, today)
         name = habit_name(habit, words)
-        lines.append(words("digest.measure", name=name, today=words.quantity(today_total, unit, units),
-                           goal=words.quantity(goal, unit, units), period=label,
-                           total=words.quantity(total, unit, units), days=len(in_period)))
+        lines.append(
+            words(
+                "digest.measure",
+                name=name,
+                today=words.quantity(today_total, unit, units),
+                goal=words.quantity(goal, unit, units),
+                period=label,
+                total=words.quantity(total, unit, units),
+                days=len(in_period),
+            )
+        )
         parts.append(f"{name} {words.quantity(today_total, unit, units)}")
-        facts[key] = {"name": name, "unit": unit, "goal": goal, "today": today_total, "total": total,
-                      "days": len(in_period), "streak": streak}
+        facts[key] = {
+            "name": name,
+            "unit": unit,
+            "goal": goal,
+            "today": today_total,
+            "total": total,
+            "days": len(in_period),
+            "streak": streak,
+        }
         if streak >= 3:
-            notices.append({"kind": "celebrate", "key": f"{key}:streak:{streak}",
-                            "text": words("digest.celebrate", name=name, n=streak)})
+            notices.append(
+                {
+                    "kind": "celebrate",
+                    "key": f"{key}:streak:{streak}",
+                    "text": words("digest.celebrate", name=name, n=streak),
+                }
+            )
         was_logging = any(d < before.isoformat() for d in days)
         if goal and was_logging and all(days.get(d.isoformat(), 0) < goal for d in (yesterday, before)):
-            notices.append({"kind": "missed", "key": f"{key}:missed:{yesterday.isoformat()}",
-                            "text": words("digest.missed", name=name)})
+            notices.append(
+                {
+                    "kind": "missed",
+                    "key": f"{key}:missed:{yesterday.isoformat()}",
+                    "text": words("digest.missed", name=name),
+                }
+            )
     names = {h["key"]: h for h in habits}
-    shown = [f"{words.day(r['day'])} {habit_name(names.get(r['habit'], {'key': r['habit']}), words)} "
-             f"{words.quantity(r['amount'], str(names.get(r['habit'], {}).get('unit') or ''), units)}"
-             for r in latest]
+    shown = [
+        f"{words.day(r['day'])} {habit_name(names.get(r['habit'], {'key': r['habit']}), words)} "
+        f"{words.quantity(r['amount'], str(names.get(r['habit'], {}).get('unit') or ''), units)}"
+        for r in latest
+    ]
     if shown:
         lines.append(words("digest.latest", items=", ".join(shown)))
     return {

@@ -14,8 +14,9 @@ from pydantic import BaseModel, Field
 from server.macaron_app import create_app, database, days_ending, load_config, not_found
 
 app = create_app("Habit tracker")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE entries (
         id INTEGER PRIMARY KEY,
         habit TEXT NOT NULL,
@@ -25,13 +26,14 @@ db = database([
     );
     CREATE INDEX entries_by_day ON entries (day, habit);
     """,
-    # A second value per entry (blood pressure: systolic, then diastolic) and the time of
-    # day it belongs to (morning, evening), for measures whose spec asks for them.
-    """
+        # A second value per entry (blood pressure: systolic, then diastolic) and the time of
+        # day it belongs to (morning, evening), for measures whose spec asks for them.
+        """
     ALTER TABLE entries ADD COLUMN amount2 REAL;
     ALTER TABLE entries ADD COLUMN part TEXT;
     """,
-])
+    ]
+)
 
 
 class NewEntry(BaseModel):
@@ -51,8 +53,15 @@ def habit_keys() -> set[str]:
 
 
 def entry_json(row) -> dict:
-    return {"id": row["id"], "habit": row["habit"], "amount": row["amount"], "amount2": row["amount2"],
-            "part": row["part"], "day": row["day"], "created_at": row["created_at"]}
+    return {
+        "id": row["id"],
+        "habit": row["habit"],
+        "amount": row["amount"],
+        "amount2": row["amount2"],
+        "part": row["part"],
+        "day": row["day"],
+        "created_at": row["created_at"],
+    }
 
 
 @app.get("/api/days/{day}")

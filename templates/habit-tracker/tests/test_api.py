@@ -56,8 +56,19 @@ def test_only_configured_habits_and_positive_amounts_are_accepted(client, settin
 
 
 def test_a_reading_with_two_values_keeps_both_and_its_time_of_day(client, settings):
-    settings(habits=[{"key": "blood_pressure", "name": "Blood pressure", "unit": "mmHg", "kind": "quantity",
-                      "free_entry": True, "values": ["systolic", "diastolic"], "times": ["morning", "evening"]}])
+    settings(
+        habits=[
+            {
+                "key": "blood_pressure",
+                "name": "Blood pressure",
+                "unit": "mmHg",
+                "kind": "quantity",
+                "free_entry": True,
+                "values": ["systolic", "diastolic"],
+                "times": ["morning", "evening"],
+            }
+        ]
+    )
     entry = {"habit": "blood_pressure", "amount": 128, "amount2": 84, "part": "evening", "day": DAY}
     assert client.post("/api/entries", json=entry).status_code == 201
     (saved,) = client.get(f"/api/days/{DAY}").json()["entries"]

@@ -1,6 +1,5 @@
 """A person's first minute with the habit tracker, in a real headless browser."""
 
-
 from starter_habits import starter_habits  # noqa: F401 (autouse: the template's own habits)
 
 

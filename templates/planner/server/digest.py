@@ -20,20 +20,29 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     with conn:
         due_today, overdue, later, someday = conn.execute(
             "SELECT SUM(day = ?), SUM(day < ?), SUM(day > ?), SUM(day IS NULL) FROM tasks WHERE done = 0",
-            (day, day, day)).fetchone()
-        done = conn.execute("SELECT COUNT(*) FROM tasks WHERE done = 1 AND substr(done_at, 1, 10) BETWEEN ? AND ?",
-                            (since.isoformat(), day)).fetchone()[0]
+            (day, day, day),
+        ).fetchone()
+        done = conn.execute(
+            "SELECT COUNT(*) FROM tasks WHERE done = 1 AND substr(done_at, 1, 10) BETWEEN ? AND ?",
+            (since.isoformat(), day),
+        ).fetchone()[0]
         upcoming = conn.execute(
             "SELECT title, day, time FROM tasks WHERE done = 0 AND day >= ? "
-            "ORDER BY day, time IS NULL, time, id LIMIT ?", (day, NEXT)).fetchall()
+            "ORDER BY day, time IS NULL, time, id LIMIT ?",
+            (day, NEXT),
+        ).fetchall()
         latest = conn.execute("SELECT title, created_at FROM tasks ORDER BY id DESC LIMIT 3").fetchall()
     conn.close()
     counts = {"today": due_today or 0, "overdue": overdue or 0, "later": later or 0, "someday": someday or 0}
     first = words("digest.tasks", **counts)
     lines = [first, words("digest.done", period=period_label(words, period), n=done)]
     if upcoming:
-        lines.append(words("digest.next", items=", ".join(
-            " ".join(filter(None, (r["title"], words.day(r["day"]), r["time"]))) for r in upcoming)))
+        lines.append(
+            words(
+                "digest.next",
+                items=", ".join(" ".join(filter(None, (r["title"], words.day(r["day"]), r["time"]))) for r in upcoming),
+            )
+        )
     if latest:
         lines.append(words("digest.latest", items=", ".join(r["title"] for r in latest)))
     return {

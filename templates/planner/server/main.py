@@ -15,8 +15,9 @@ DEFAULT_CATEGORIES = ["home", "work", "errand"]
 _TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 app = create_app("Planner")
-db = database([
-    """
+db = database(
+    [
+        """
     CREATE TABLE tasks (
         id INTEGER PRIMARY KEY,
         title TEXT NOT NULL,
@@ -29,7 +30,8 @@ db = database([
     );
     CREATE INDEX tasks_by_day ON tasks (done, day, time);
     """,
-])
+    ]
+)
 
 
 class TaskFields(BaseModel):
@@ -63,9 +65,16 @@ def check_category(category: str | None) -> None:
 
 
 def task_json(row) -> dict:
-    return {"id": row["id"], "title": row["title"], "day": row["day"], "time": row["time"],
-            "category": row["category"], "done": bool(row["done"]), "created_at": row["created_at"],
-            "done_at": row["done_at"]}
+    return {
+        "id": row["id"],
+        "title": row["title"],
+        "day": row["day"],
+        "time": row["time"],
+        "category": row["category"],
+        "done": bool(row["done"]),
+        "created_at": row["created_at"],
+        "done_at": row["done_at"],
+    }
 
 
 def fetch(conn, task_id: int):
@@ -79,8 +88,7 @@ def fetch(conn, task_id: int):
 def list_tasks() -> list[dict]:
     """Every task: dated ones by day and time, then the undated, each in the order added."""
     with db() as conn:
-        rows = conn.execute(
-            "SELECT * FROM tasks ORDER BY day IS NULL, day, time IS NULL, time, id").fetchall()
+        rows = conn.execute("SELECT * FROM tasks ORDER BY day IS NULL, day, time IS NULL, time, id").fetchall()
     return [task_json(r) for r in rows]
 
 
@@ -94,7 +102,8 @@ def add_task(task: NewTask) -> dict:
     with db() as conn:
         cursor = conn.execute(
             "INSERT INTO tasks (title, day, time, category, created_at) VALUES (?, ?, ?, ?, ?)",
-            (title, task.day.isoformat() if task.day else None, task.time, task.category, now))
+            (title, task.day.isoformat() if task.day else None, task.time, task.category, now),
+        )
         return task_json(fetch(conn, cursor.lastrowid))
 
 
