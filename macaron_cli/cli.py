@@ -237,6 +237,27 @@ def apps_digest(
     return _run(lifelog.digest, app_ref=app_ref, json_out=json_out)
 
 
+@apps_app.command("privacy")
+def apps_privacy(
+    app_ref: str = typer.Argument(..., metavar="APP", help="Slug or path."),
+    level: str = typer.Argument(..., metavar="LEVEL", help="public | personal | private | secret"),
+) -> int | None:
+    """How private what the app records is: which models may hear its digests."""
+    from macaron_cli.lifelog import commands as lifelog
+
+    return _run(lifelog.privacy, app_ref=app_ref, level=level)
+
+
+@apps_app.command("refresh")
+def apps_refresh(
+    app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: here, else the latest."),
+) -> int | None:
+    """Bring the app's settings (units, currency, language) up to date with what macaron remembers."""
+    from macaron_cli.lifelog import commands as lifelog
+
+    return _run(lifelog.refresh, app_ref=app_ref)
+
+
 @app.command()
 def run(
     app_ref: str | None = typer.Argument(

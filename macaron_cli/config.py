@@ -91,11 +91,14 @@ class Settings:
     # A larger embedding model for memory instead of the bundled one: a sentence-transformers
     # model name (needs `pip install sentence-transformers`, a download, ideally a GPU).
     embedding_model: str | None = None
+    # At a greeting the friend may mention one thing an app recorded worth celebrating, or
+    # a goal missed two days running (once each); false keeps it quiet.
+    app_nudges: bool = True
     raw: dict = field(default_factory=dict)
 
 
 # The type each known setting must have, for a one-line refusal instead of a crash later.
-_NUMBER, _TEXT = (int, float), (str,)
+_NUMBER, _TEXT, _FLAG = (int, float), (str,), (bool,)
 _TYPES = {
     "budget_usd": _NUMBER,
     "decay_per_day": _NUMBER,
@@ -106,6 +109,7 @@ _TYPES = {
     "draft_model": _TEXT,
     "draft_api": _TEXT,
     "embedding_model": _TEXT,
+    "app_nudges": _FLAG,
 }
 
 
@@ -121,14 +125,20 @@ def load_settings() -> Settings:
     for key, value in known.items():
         wanted = _TYPES.get(key)
         bad = (
-            (isinstance(value, bool) or not isinstance(value, wanted))
+            not isinstance(value, bool)
+            if wanted is _FLAG
+            else (isinstance(value, bool) or not isinstance(value, wanted))
             if wanted
             else (
                 key == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value))
             )
         )
         if bad:
-            kind = {_NUMBER: "a number", _TEXT: "a string"}[wanted] if wanted else "a list of strings"
+            kind = (
+                {_NUMBER: "a number", _TEXT: "a string", _FLAG: "true or false"}[wanted]
+                if wanted
+                else "a list of strings"
+            )
             raise UserError(f"{path}: `{key}` must be {kind}, not {value!r}; fix that line or delete it.")
     return Settings(**known, raw=data)
 

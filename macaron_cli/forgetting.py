@@ -49,6 +49,7 @@ def forget_command(memory_id: str) -> None:
     """`macaron memory forget ID`."""
     from macaron_cli.output import out
 
+    recorded_in = app_of(memory_id)
     done = forget(memory_id)
     say = out()
     older = len(done.ids) - 1
@@ -58,6 +59,28 @@ def forget_command(memory_id: str) -> None:
         say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
     for path in done.mentioned_in:
         say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or `macaron rollback` to before it.")
+    if recorded_in:
+        say.text(records_stay(recorded_in))
+
+
+def app_of(memory_id: str, store=None) -> str | None:
+    """The app whose digest this memory is (source app:<slug>), or None."""
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.memory.records import APP_SOURCE
+
+    try:
+        memory = (store or MemoryStore.open()).get(memory_id)
+    except UserError:
+        return None
+    return memory.source[len(APP_SOURCE) :] if memory.source.startswith(APP_SOURCE) else None
+
+
+def records_stay(app: str) -> str:
+    """What forgetting an app's digest does not do: the records are the app's, not the memory's."""
+    return (
+        f"The records themselves stay in the app {app}: delete them there (in the app, or remove "
+        f"its data/ folder). Its next digest comes back as a memory unless you `macaron apps privacy {app} secret`."
+    )
 
 
 def forget(memory_id: str, store=None, on_step: Callable[[str], None] | None = None) -> Forgotten:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import socket
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from macaron_cli.apps import ref_for, resolve_app
@@ -25,6 +26,61 @@ STARTUP_TIMEOUT = 30
 
 def run_app(app_ref: str | None = None, port: int | None = None, open_browser: bool = False) -> int:
     app_dir = resolve_app(app_ref)
+    # SIGTERM (a service manager, `kill`) stops the app as cleanly as Ctrl-C does.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    server = None
+    try:
+        for line in keep_up(app_dir):
+            print(line, flush=True)
+        served = serve_app(app_dir, port)
+        server, url, title = served.process, served.url, safe_text(served.title)
+        app = safe_text(ref_for(app_dir))
+        print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {served.sandbox})", flush=True)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        code = server.wait()
+        raise WorkFailed(f"{served.title} stopped by itself (exit code {code}); its output is above.")
+    except KeyboardInterrupt:
+        if server is not None:
+            stop_tree(server)
+            print(f"\nStopped {title}.", flush=True)
+        return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if server is not None and server.poll() is None:
+            stop_tree(server)
+
+
+def keep_up(app_dir: Path, store=None) -> list[str]:
+    """Refresh the app's settings from the person's memories before serving it; what changed.
+    A memory that cannot be read never keeps the app from opening."""
+    from macaron_cli.errors import MacaronError
+    from macaron_cli.lifelog.refresh import refresh_app
+
+    try:
+        done = refresh_app(app_dir, store=store)
+    except MacaronError as exc:
+        return [f"(settings not refreshed: {exc})"]
+    return [f"Settings now follow what you told me: {k} {old} → {new}." for k, (old, new) in done.changes.items()]
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen
+    url: str
+    title: str
+    sandbox: str
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            stop_tree(self.process)
+
+
+def serve_app(app_dir: Path, port: int | None = None, output=None) -> Served:
+    """Start the app on 127.0.0.1 in the sandbox and return once it answers (`macaron run`,
+    the friend's /run). Its settings are first brought up to date with the person's memories."""
     manifest = read_manifest(app_dir)
     _private_data(app_dir, manifest.data_files)
     if port is None:
@@ -34,10 +90,12 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
     sandbox = get_sandbox(serving=True)
     url = f"http://127.0.0.1:{port}/"
     server = sandbox.spawn(
-        expand_argv(manifest.run, sandbox.python, port), app_dir, network=True, stdin=subprocess.DEVNULL
+        expand_argv(manifest.run, sandbox.python, port),
+        app_dir,
+        network=True,
+        stdin=subprocess.DEVNULL,
+        **({"stdout": output, "stderr": output} if output is not None else {}),
     )
-    # SIGTERM (a service manager, `kill`) stops the app as cleanly as Ctrl-C does.
-    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         if wait_until_answers(url, server, STARTUP_TIMEOUT) is None:
             code = server.poll()
@@ -53,23 +111,11 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
         from macaron_cli.ledger import signals
 
         signals.app_served(app_dir, manifest.data_files)
-        title = safe_text(manifest.title)
-        app = safe_text(ref_for(app_dir))
-        print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {sandbox.name})", flush=True)
-        if open_browser:
-            import webbrowser
-
-            webbrowser.open(url)
-        code = server.wait()
-        raise WorkFailed(f"{manifest.title} stopped by itself (exit code {code}); its output is above.")
-    except KeyboardInterrupt:
-        stop_tree(server)
-        print(f"\nStopped {safe_text(manifest.title)}.", flush=True)
-        return 0
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    except BaseException:
         if server.poll() is None:
             stop_tree(server)
+        raise
+    return Served(server, url, manifest.title, sandbox.name)
 
 
 def _private_data(app_dir: Path, data_files: list[str]) -> None:

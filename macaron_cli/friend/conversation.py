@@ -22,6 +22,7 @@ from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, reward, upcoming
+from macaron_cli.lifelog.memories import AppDigests
 from macaron_cli.memory import Memory, derived
 
 WINDOW = 12  # messages of short-term memory sent with each request (6 exchanges)
@@ -34,6 +35,10 @@ GUIDE = (
 SUMMARY_SYSTEM = (
     "Summarise this conversation in one to three sentences, in the person's language, as a note for "
     "remembering it later: what they talked about, decided or felt. Plain text only."
+)
+FROM_APPS = (
+    "Memories marked 'recorded in your app' are what the person logged in one of their apps: answer "
+    "questions about it from them, with the numbers as written, and name the app."
 )
 # Said once, when the chat starts without a model; the answers themselves do not repeat it.
 NOTEBOOK_NOTICE = (
@@ -53,6 +58,8 @@ class Conversation:
         self.extractor = Extractor(store, model)
         self.upcoming = upcoming(store, model.destination, now)
         self._checked: set[str] = set()
+        # What the person records in their apps, kept as memories before each recall.
+        self.apps = AppDigests(store)
 
     def switch(self, model: ChatModel) -> int:
         """Talk through another model from the next turn on (its own privacy levels apply).
@@ -73,11 +80,17 @@ class Conversation:
             lines.append(_say(self.persona, key, text=known[0].text))
         for memory in self.upcoming[:3]:
             lines.append(_say(self.persona, "soon", text=memory.text, when=_day(memory.event_at)))
+        from macaron_cli.friend.apps import nudge
+
+        said = nudge(self.apps.refresh())
+        if said:
+            lines.append(said)
         return lines
 
     # ── before the answer ───────────────────────────────────────────────────────────────
     def recall_for(self, text: str) -> RecallRecord:
         destination = self.model.destination
+        self.apps.refresh()
         context = " ".join(m["content"] for m in self.messages[-2:] if m["role"] == "user")
         hits = recall(self.store, f"{text} {context}".strip(), destination)
         self.last = RecallRecord(text, destination, hits)
@@ -99,7 +112,9 @@ class Conversation:
         hits = record.hits.bound_for(destination)
         if hits:
             parts.append("What you remember that may matter now (most relevant first):")
-            parts.extend(f"- {h.memory.text} ({h.memory.domain}, noted {h.memory.created_at[:10]})" for h in hits)
+            parts.extend(f"- {h.memory.text} ({_noted(h.memory)})" for h in hits)
+            if any(h.memory.kind == "app" for h in hits):
+                parts.append(FROM_APPS)
         soon = [m for m in self.upcoming.bound_for(destination) if is_current(m, now)]
         if soon:
             parts.append("Coming up in the next days:")
@@ -221,6 +236,12 @@ class Conversation:
         return self.store.add(
             summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta
         )
+
+
+def _noted(memory: Memory) -> str:
+    if memory.kind == "app" and memory.meta.get("app"):
+        return f"recorded in your app {memory.meta['app']}, {memory.domain}, up to {memory.meta.get('today')}"
+    return f"{memory.domain}, noted {memory.created_at[:10]}"
 
 
 def notebook_answer(text: str, record: RecallRecord) -> str:

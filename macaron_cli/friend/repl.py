@@ -34,6 +34,7 @@ class Repl:
     def __init__(self, console, conversation: Conversation):
         self.out = console
         self.conv = conversation
+        self.served: dict = {}  # slug → the app this chat started (stopped when it ends)
 
     # ── the loop ────────────────────────────────────────────────────────────────────────
     def run(self, greet: bool = True) -> None:
@@ -92,6 +93,13 @@ class Repl:
 
     # ── a turn ──────────────────────────────────────────────────────────────────────────
     def turn(self, text: str) -> None:
+        from macaron_cli.apps import load_registry
+        from macaron_cli.friend.apps import app_to_open
+
+        asked_for = app_to_open(text, load_registry()) if not router.wants_a_tool(text) else None
+        if asked_for:
+            self.open_app(asked_for)
+            return
         if router.wants_a_tool(text):
             idea = router.idea_from(text)
             if self.ask(f"Shall I make that for you? “{idea}” (y/n)").lower() in YES:
@@ -202,8 +210,9 @@ class Repl:
         if not arg:
             self.say("Which one? /forget ID (the ids are in /memory).", style="yellow")
             return
-        from macaron_cli.forgetting import forget
+        from macaron_cli.forgetting import app_of, forget, records_stay
 
+        recorded_in = app_of(arg, store=self.conv.store)
         forget(arg, store=self.conv.store)  # and from every brief, summary and history line
         if self.conv.last:
             from macaron_cli import privacy
@@ -211,6 +220,8 @@ class Repl:
             last = self.conv.last
             last.hits = privacy.release([h for h in last.hits if h.memory.id != arg], last.destination)
         self.say(f"Forgotten: {arg}.")
+        if recorded_in:
+            self.say(records_stay(recorded_in), style="dim")
 
     def cmd_why(self, arg):
         record = self.conv.last
@@ -238,12 +249,64 @@ class Repl:
 
     def cmd_apps(self, arg):
         from macaron_cli.apps import load_registry
+        from macaron_cli.friend.apps import one_line
 
         apps = load_registry()
         if not apps:
             self.say("No apps yet. Ask me for one, or /make IDEA.")
+        self.conv.apps.refresh()
         for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", "")):
             self.say(f"{slug}  {info.get('idea', '')}  {info.get('path', '')}")
+            digest = self.conv.apps.latest.get(slug)
+            if digest is not None:
+                self.say(f"    {one_line(digest)}", style="dim")
+            elif slug in self.conv.apps.problems:
+                self.say(f"    ({self.conv.apps.problems[slug]})", style="dim")
+
+    def cmd_run(self, arg):
+        from macaron_cli.apps import load_registry, resolve_app
+        from macaron_cli.friend.apps import app_to_open
+
+        if not arg:
+            self.say("Which one? /run APP (/apps lists them).", style="yellow")
+            return
+        apps = load_registry()
+        slug = arg if arg in apps else app_to_open(f"open {arg}", apps) or resolve_app(arg).name
+        self.open_app(slug)
+
+    def open_app(self, slug: str) -> None:
+        """Serve one of the person's apps while the chat lasts, and say where."""
+        import subprocess
+
+        from macaron_cli.apps import resolve_app
+        from macaron_cli.run_command import keep_up, serve_app
+
+        served = self.served.get(slug)
+        if served is None or served.process.poll() is not None:
+            self.say(f"Opening {slug}…", style="dim")
+            try:
+                app_dir = resolve_app(slug)
+                for line in keep_up(app_dir, store=self.conv.store):
+                    self.say(line, style="dim")
+                served = serve_app(app_dir, output=subprocess.DEVNULL)
+            except MacaronError as exc:
+                self.say(f"{slug} did not open: {exc}", style="red")
+                return
+            self.served[slug] = served
+        self.say(f"{served.title} is open at {served.url} (until you leave the chat; `macaron run {slug}` keeps it).")
+
+    def cmd_nudges(self, arg):
+        from macaron_cli.friend.apps import set_nudges
+
+        if arg.lower() not in ("on", "off"):
+            self.say("/nudges on or /nudges off.", style="yellow")
+            return
+        set_nudges(arg.lower() == "on")
+        self.say(
+            "I'll mention what your apps recorded when we meet."
+            if arg.lower() == "on"
+            else "I won't bring up your apps' records unless you ask."
+        )
 
     def cmd_model(self, arg):
         if arg:
@@ -288,6 +351,8 @@ class Repl:
 
     # ── the end ─────────────────────────────────────────────────────────────────────────
     def finish(self) -> None:
+        for served in self.served.values():
+            served.stop()
         self.say("Saving what we talked about…", style="dim")
         episode = self.conv.end()
         self._report_background_errors()
@@ -318,7 +383,9 @@ COMMANDS = (
     SlashCommand("/forget ID", "forget one memory for good", Repl.cmd_forget),
     SlashCommand("/why", "which memories shaped my last answer, with their scores", Repl.cmd_why),
     SlashCommand("/make IDEA", "build a mini-app for you", Repl.cmd_make),
-    SlashCommand("/apps", "the apps I made for you", Repl.cmd_apps),
+    SlashCommand("/apps", "the apps I made for you, each with what it recorded", Repl.cmd_apps),
+    SlashCommand("/run APP", 'open one of your apps (or just say "open my water tracker")', Repl.cmd_run),
+    SlashCommand("/nudges on|off", "whether I mention what your apps recorded when we meet", Repl.cmd_nudges),
     SlashCommand("/model [NAME]", "the model I talk through (claude, local, none); switch with a name", Repl.cmd_model),
     SlashCommand("/name [NAME]", "what I call you; change it with a name", Repl.cmd_name),
     SlashCommand("/good", "tell me my last answer helped", Repl.cmd_good),

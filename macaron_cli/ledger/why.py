@@ -46,7 +46,7 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
     line = _memory_line(memory_id, store)
     if not uses and line.endswith("(forgotten since)"):
         raise UserError(f"no memory with id {memory_id!r}; `macaron memory list` shows the ids.")
-    lines = [f"Memory {line}"]
+    lines = [f"Memory {line}", *_recorded_in(memory_id, store)]
     if not uses:
         lines.append("  never used in a brief or an answer yet.")
     for e in uses:
@@ -68,6 +68,23 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
         except UserError:
             pass
     return lines
+
+
+def _recorded_in(memory_id: str, store) -> list[str]:
+    """For an app's digest: which app and days it summarises, and where the records are."""
+    from macaron_cli.memory.records import APP_SOURCE
+
+    try:
+        memory = store.get(memory_id) if store is not None else None
+    except UserError:
+        return []
+    if memory is None or not memory.source.startswith(APP_SOURCE):
+        return []
+    meta = memory.meta
+    return [
+        f"  the digest of your app {memory.source[len(APP_SOURCE) :]} for {meta.get('since')} to {meta.get('today')} "
+        f"({meta.get('count', 0)} records), {memory.privacy} like the app; the records stay in the app"
+    ]
 
 
 def explain_app(app: str, ledger: Ledger, store=None) -> list[str]:

@@ -4,18 +4,55 @@ from __future__ import annotations
 
 from macaron_cli.output import Out
 
+WHO_HEARS = {
+    "public": "any model may hear its digests",
+    "personal": "any model may hear its digests",
+    "private": "its digests go only to models on this machine (or ones you trust)",
+    "secret": "its digests are shown to you only, never to a model",
+}
+
 
 def digest(app_ref: str | None, json_out: bool = False) -> None:
+    """Show the app's digest, and keep it as the app's memory for this period."""
     from macaron_cli.apps import resolve_app
+    from macaron_cli.lifelog.memories import app_privacy, remember
+    from macaron_cli.memory import MemoryStore
     from macaron_cli.sandbox.digest import read_digest
+    from macaron_cli.sandbox.manifest import read_manifest
 
-    found = read_digest(resolve_app(app_ref))
+    path = resolve_app(app_ref)
+    found = read_digest(path)
+    domain = str(read_manifest(path).records.get("domain") or "general")
+    memory = remember(MemoryStore.open(), found, app_privacy(found.app, path), domain)
     if json_out:
         from macaron_cli.output import print_json
 
-        print_json(found.to_dict())
+        print_json({**found.to_dict(), "memory": memory.id, "privacy": memory.privacy})
         return
     out = Out()
     out.line("[bold]{}[/]  [dim]{} {} – {}[/]", found.title, found.period, found.since, found.today)
     for line in found.lines:
         out.text(line)
+    out.line("[dim]Kept as memory {} ({}).[/]", memory.id, memory.privacy)
+
+
+def privacy(app_ref: str | None, level: str) -> None:
+    from macaron_cli.lifelog.memories import set_privacy
+
+    slug, changed = set_privacy(app_ref, level)
+    again = f"; {changed} memor{'y' if changed == 1 else 'ies'} of its digests relabelled" if changed else ""
+    Out().text(f"{slug} is now {level}: {WHO_HEARS[level]}{again}.")
+
+
+def refresh(app_ref: str | None) -> None:
+    from macaron_cli.apps import resolve_app
+    from macaron_cli.lifelog.refresh import refresh_app
+
+    done = refresh_app(resolve_app(app_ref))
+    out = Out()
+    if not done.changes:
+        out.text(f"{done.app} already fits what I remember about you; nothing changed.")
+        return
+    for key, (old, new) in done.changes.items():
+        out.text(f"{done.app}: {key} {old} → {new}")
+    out.text(f"Saved as checkpoint {done.checkpoint}; `macaron rollback {done.app}` undoes it. Your data is untouched.")

@@ -107,6 +107,27 @@ def bears_on_settings(text: str) -> bool:
     )
 
 
+_METRIC = re.compile(
+    r"\b(back to (ml|metric|litres?|liters?|kilos?|grams?|km)|switched to (ml|metric|litres?|liters?|kilos?|km)|"
+    r"(use|prefer|think in) (ml|metric|millilit(er|re)s?|lit(er|re)s?|kilograms?|kilomet(er|re)s?))\b",
+    re.I,
+)
+
+
+def units_said(text: str) -> str | None:
+    """ "imperial" or "metric" when a memory says which the person uses, else None."""
+    if _METRIC.search(text):
+        return "metric"
+    return "imperial" if _IMPERIAL.search(text) else None
+
+
+def currency_said(text: str) -> str | None:
+    for pattern, code in _CURRENCY_CLUES:
+        if re.search(pattern, text, re.I):
+            return code
+    return None
+
+
 def personal_settings(language: str, memory_texts: list[str]) -> dict:
     """Units (and cups for volumes), and currency for this person, from language defaults and memories."""
     out = {"units": "metric", "currency": _CURRENCY.get(language, "USD")}

@@ -16,6 +16,7 @@ KINDS = ("fact", "preference", "episode", "app", "feedback")
 SOURCES = ("chat", "make", "manual", "import")
 # What an MCP client added (`macaron memory serve`): `mcp:` and the name the client gave.
 MCP_SOURCE = re.compile(r"mcp:[\w.\- ]{1,64}")
+APP_SOURCE = "app:"  # + the app's slug: what one of the person's apps recorded (its digest)
 
 
 def now_iso() -> str:
@@ -151,9 +152,17 @@ def _one_of(choices):
 
 
 def _source(value):
+    if isinstance(value, str) and value.startswith(APP_SOURCE):
+        return _app_source(value)
     if isinstance(value, str) and (value in SOURCES or MCP_SOURCE.fullmatch(value)):
         return None
-    return f"is {_shown(value)}; use one of {', '.join(SOURCES)} (or mcp:CLIENT)"
+    return f"is {_shown(value)}; use one of {', '.join(SOURCES)} (or mcp:CLIENT, app:APP)"
+
+
+def _app_source(value: str):
+    """`app:<slug>`: a digest of what the person recorded in one of their apps."""
+    slug = value[len(APP_SOURCE) :]
+    return _name(slug) if slug else "names no app after app:"
 
 
 def _language(value):

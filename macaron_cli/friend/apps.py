@@ -1,0 +1,118 @@
+"""The person's apps in the chat: opening one when asked, one line each for /apps, and
+at most one nudge at a greeting.
+
+"open my water tracker" (in every language the friend speaks) names an app by the words
+of its slug, title, idea and template; the friend serves it and prints the URL. A nudge
+is a celebration or a goal missed two days running, from the app's own digest: each is
+said once (remembered in $MACARON_HOME/nudges.json), and `app_nudges = false` in
+config.toml (or /nudges off) keeps the friend quiet about them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from macaron_cli import config
+
+# A request to open something, in en/ja/ko/zh/tl.
+_OPEN = re.compile(
+    r"\b(open|launch|pull up|bring up)\b|\b(run|start up)\s+(my|the)\b|"
+    r"(開いて|開け|開く|起動|見せて|열어|열기|켜 ?줘|실행|打开|开启|启动|buksan|buksin|bukas(an)? mo|ipakita)",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[a-z0-9]{3,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}", re.IGNORECASE)
+# Words that say nothing about which app.
+_PLAIN = {
+    "open", "launch", "start", "run", "show", "pull", "bring", "the", "app", "apps", "please", "can", "you",
+    "could", "for", "with", "buksan", "mo", "ang", "aking", "yung",
+}  # fmt: skip
+NUDGES_FILE = "nudges.json"
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)} - _PLAIN
+
+
+def app_words(slug: str, info: dict) -> set[str]:
+    """What names an app: its slug, title, idea, template and the template's keywords."""
+    words = _words(" ".join([slug.replace("-", " "), str(info.get("title") or ""), str(info.get("idea") or "")]))
+    template = str(info.get("template") or "")
+    words |= _words(template.replace("-", " "))
+    words |= _words(str(_manifest(Path(info.get("path", ""))).get("title") or ""))
+    # The template's keywords name the app in every language ("水分", "물", "喝水", "tubig").
+    if template:
+        from macaron_cli.resources import templates_dir
+
+        keywords = _manifest(templates_dir() / template).get("keywords") or []
+        words |= {str(k).lower() for k in keywords if isinstance(k, str) and not k.isascii()}
+        words |= _words(" ".join(str(k) for k in keywords if isinstance(k, str) and k.isascii()))
+    return words
+
+
+def _manifest(folder: Path) -> dict:
+    try:
+        data = json.loads((folder / "macaron.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def app_to_open(text: str, apps: dict[str, dict]) -> str | None:
+    """The app `text` asks to open ("open my water tracker", "水分アプリを開いて"), or None."""
+    if not _OPEN.search(text):
+        return None
+    said, lowered = _words(text), text.lower()
+    best, best_score = None, 0
+    for slug, info in apps.items():
+        if info.get("deleted"):
+            continue
+        names = app_words(slug, info)
+        score = len(said & names) + sum(1 for name in names if not name.isascii() and name in text)
+        score += 2 if slug.lower() in lowered else 0
+        if score > best_score:
+            best, best_score = slug, score
+    return best
+
+
+def one_line(digest) -> str:
+    return digest.summary or (digest.lines[0] if digest.lines else "")
+
+
+def nudge(digests: list) -> str | None:
+    """One thing worth saying at a greeting (a celebration first), said once; None when off."""
+    if not config.load_settings().app_nudges:
+        return None
+    said = _said()
+    notices = [(d, n) for d in digests for n in d.notices if isinstance(n, dict) and n.get("text")]
+    notices.sort(key=lambda pair: pair[1].get("kind") != "celebrate")
+    for digest, notice in notices:
+        key = f"{digest.app}:{notice.get('key') or notice['text']}"
+        if key not in said:
+            _remember_said(said | {key})
+            return f"{notice['text']} ({digest.title})"
+    return None
+
+
+def set_nudges(on: bool) -> None:
+    config.save_settings({"app_nudges": on})
+
+
+def _nudges_path() -> Path:
+    return config.home() / NUDGES_FILE
+
+
+def _said() -> set[str]:
+    try:
+        found = json.loads(_nudges_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return set(found) if isinstance(found, list) else set()
+
+
+def _remember_said(keys: set[str]) -> None:
+    from macaron_cli.files import write_atomic
+
+    config.ensure_private_dir(config.home())
+    write_atomic(_nudges_path(), json.dumps(sorted(keys), ensure_ascii=False))

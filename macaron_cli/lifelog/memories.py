@@ -1,0 +1,156 @@
+"""Digests become memories: one rolling memory per app and period, labelled with the app's privacy.
+
+A memory of kind `app`, source `app:<slug>`, in the app's domain, dated (`event_at`) by
+the latest record. A new digest in the same period supersedes the one before (the store
+keeps the chain, search shows only the newest), so the memory never piles up; a new
+period starts a new memory and the last one stays as history.
+
+Privacy is the app's level (`macaron apps privacy`): private by default for health and
+money apps (their declared domain, or an idea the maker would ask about as medical or
+financial advice), personal otherwise. The gate then decides, as for any memory, which
+model may hear it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from macaron_cli.errors import MacaronError, UserError
+from macaron_cli.memory.records import APP_SOURCE, Memory
+from macaron_cli.privacy import LEVELS
+
+SENSITIVE_DOMAINS = {"health": "health", "finance": "money", "fitness": "health"}
+
+
+def source_of(slug: str) -> str:
+    return f"{APP_SOURCE}{slug}"
+
+
+def default_privacy(domain: str, idea: str = "") -> str:
+    """Private for health and money apps, personal for the rest."""
+    from macaron_cli.maker.advice import advice_kind
+
+    return "private" if domain in SENSITIVE_DOMAINS or advice_kind(idea) else "personal"
+
+
+def app_privacy(slug: str, app_dir: Path, info: dict | None = None) -> str:
+    """The level the person chose for this app, else its default."""
+    from macaron_cli.sandbox.manifest import read_manifest
+
+    info = info if info is not None else _registry().get(slug, {})
+    chosen = info.get("privacy")
+    if isinstance(chosen, str) and chosen in LEVELS:
+        return chosen
+    manifest = read_manifest(app_dir)
+    return default_privacy(str(manifest.records.get("domain") or "general"), str(info.get("idea") or ""))
+
+
+def digest_text(digest) -> str:
+    """What the memory says: which app, which days, then the app's own lines."""
+    head = f"{digest.title} (app {digest.app}), {digest.since} to {digest.today}:"
+    return " ".join([head, *digest.lines])
+
+
+def current_memory(store, slug: str, since: str) -> Memory | None:
+    """The app's memory for the period starting `since` (the newest version), if any."""
+    where = f"kind = 'app' AND source = '{source_of(slug)}'"
+    superseded = store.superseded_ids()
+    for memory in store.list(limit=None, where=where):
+        if memory.id not in superseded and memory.meta.get("since") == since:
+            return memory
+    return None
+
+
+def remember(store, digest, privacy: str, domain: str) -> Memory:
+    """Keep `digest` as the app's memory for its period (superseding an older version)."""
+    meta = {"app": digest.app, "period": digest.period, "since": digest.since, "today": digest.today}
+    meta["count"] = digest.count
+    text = digest_text(digest)
+    event_at = digest.last_record_at or f"{digest.today}T00:00:00"
+    old = current_memory(store, digest.app, digest.since)
+    if old is None:
+        return store.add(
+            text,
+            kind="app",
+            source=source_of(digest.app),
+            domain=domain,
+            privacy=privacy,
+            language=digest.language or None,
+            event_at=event_at,
+            meta=meta,
+        )
+    if old.text == text and old.privacy == privacy:
+        return old
+    return store.update(old.id, text=text, privacy=privacy, event_at=event_at, meta=meta)
+
+
+def relabel(store, slug: str, privacy: str) -> int:
+    """Give every memory of the app's digests its new level; how many changed."""
+    changed = 0
+    for memory in store.list(limit=None, where=f"kind = 'app' AND source = '{source_of(slug)}'"):
+        if memory.privacy != privacy:
+            store.update(memory.id, privacy=privacy)
+            changed += 1
+    return changed
+
+
+@dataclass
+class AppDigests:
+    """Keeps every app's rolling memory in step with its records, cheaply: an app whose
+    files did not change since the last look costs a few `stat` calls (the digest's cache)."""
+
+    store: object
+    today: dt.date | None = None
+    problems: dict[str, str] = field(default_factory=dict)
+    latest: dict[str, object] = field(default_factory=dict)  # slug → Digest
+    _seen: dict[str, str] = field(default_factory=dict)  # slug → the memory's text last kept
+
+    def refresh(self) -> list:
+        """Every live app's digest, each kept as its memory when it changed; digests returned."""
+        from macaron_cli.sandbox.digest import read_digest
+        from macaron_cli.sandbox.manifest import read_manifest
+
+        found = []
+        for slug, info in _registry().items():
+            path = Path(info.get("path", ""))
+            if info.get("deleted") or not path.is_dir() or not (path / "macaron.json").is_file():
+                continue
+            try:
+                manifest = read_manifest(path)
+                if not manifest.digest:
+                    continue
+                digest = read_digest(path, today=self.today)
+                digest.app = slug
+                if self._seen.get(slug) != digest_text(digest) + str(info.get("privacy")):
+                    domain = str(manifest.records.get("domain") or "general")
+                    remember(self.store, digest, app_privacy(slug, path, info), domain)
+                    self._seen[slug] = digest_text(digest) + str(info.get("privacy"))
+            except MacaronError as exc:
+                self.problems[slug] = str(exc)
+                continue
+            self.problems.pop(slug, None)
+            self.latest[slug] = digest
+            found.append(digest)
+        return found
+
+
+def set_privacy(app_ref: str | None, level: str) -> tuple[str, int]:
+    """`macaron apps privacy APP LEVEL`: the app's level, and its digests' memories relabelled."""
+    from macaron_cli.apps import register, resolve_app
+
+    if level not in LEVELS:
+        raise UserError(f"{level!r} is not a privacy level; use one of {', '.join(LEVELS)}.")
+    path = resolve_app(app_ref)
+    slug = path.name
+    register(slug, privacy=level, **({} if slug in _registry() else {"path": str(path)}))
+    from macaron_cli.memory import MemoryStore
+
+    return slug, relabel(MemoryStore.open(), slug, level)
+
+
+def _registry() -> dict[str, dict]:
+    from macaron_cli.apps import load_registry
+
+    return load_registry()

@@ -1,0 +1,120 @@
+"""The parts of one life, each on its own: rolling digest memories, the app's privacy,
+opening an app by name, greeting nudges said once, settings that follow the memories."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from macaron_cli.friend.apps import app_to_open, nudge, set_nudges
+from macaron_cli.lifelog.memories import current_memory, default_privacy, remember
+from macaron_cli.lifelog.refresh import refresh_app, wanted_settings
+from macaron_cli.memory import MemoryStore
+from macaron_cli.sandbox.digest import Digest, period_start
+
+
+def water_digest(total: str = "750 mL", today: str = "2026-12-03", notices=()) -> Digest:
+    return Digest(
+        app="water",
+        title="Daily habits",
+        language="en",
+        since="2026-11-30",
+        today=today,
+        period="week",
+        summary=f"Today: Water {total}",
+        lines=[f"Water: today {total} of 2,000 mL; this week {total} on 1 days."],
+        count=3,
+        last_record_at=f"{today}T08:00:00",
+        notices=list(notices),
+    )
+
+
+def test_a_new_digest_in_the_same_week_supersedes_the_last_one(macaron_home):
+    store = MemoryStore.open()
+    first = remember(store, water_digest("500 mL"), "private", "health")
+    second = remember(store, water_digest("750 mL"), "private", "health")
+    assert second.supersedes == first.id and second.kind == "app" and second.source == "app:water"
+    assert current_memory(store, "water", "2026-11-30").id == second.id
+    hits = store.search("water this week", k=5)
+    assert [h.memory.id for h in hits if h.memory.kind == "app"] == [second.id], "one rolling memory, not a pile"
+    assert remember(store, water_digest("750 mL"), "private", "health").id == second.id  # nothing new: no new version
+    next_week = water_digest("250 mL", today="2026-12-07")
+    next_week.since = "2026-12-07"
+    assert remember(store, next_week, "private", "health").supersedes is None  # a new week, a new memory
+
+
+def test_health_and_money_apps_are_private_unless_the_person_says_otherwise():
+    assert default_privacy("health") == "private" and default_privacy("finance") == "private"
+    assert default_privacy("work") == "personal"
+    assert default_privacy("general", "a dosage calculator for my pills") == "private"
+
+
+def test_weeks_start_on_monday_and_months_on_the_first():
+    import datetime as dt
+
+    thursday = dt.date(2026, 12, 3)
+    assert period_start("week", thursday) == dt.date(2026, 11, 30)
+    assert period_start("month", thursday) == dt.date(2026, 12, 1)
+
+
+APPS = {"water": {"path": "/nowhere", "idea": "track how much water I drink", "template": "habit-tracker"}}
+
+
+@pytest.mark.parametrize(
+    "line", ["open my water tracker", "水分アプリを開いて", "물 앱 열어줘", "打开喝水应用", "buksan mo ang water app"]
+)
+def test_asking_to_open_an_app_names_it_in_every_language(line):
+    assert app_to_open(line, APPS) == "water"
+
+
+@pytest.mark.parametrize("line", ["how much water did I drink?", "I start my day with water", "open to new ideas"])
+def test_talking_about_what_an_app_tracks_does_not_open_it(line):
+    assert app_to_open(line, APPS) is None
+
+
+def test_a_nudge_is_said_once_and_can_be_turned_off(macaron_home):
+    streak = {"kind": "celebrate", "key": "water:streak:5", "text": "Water: goal met 5 days running!"}
+    missed = {
+        "kind": "missed",
+        "key": "steps:missed:2026-12-02",
+        "text": "Steps: goal missed yesterday and the day before.",
+    }
+    digests = [water_digest(notices=[missed, streak])]
+    assert nudge(digests) == "Water: goal met 5 days running! (Daily habits)"  # a celebration first
+    assert nudge(digests).startswith("Steps: goal missed")
+    assert nudge(digests) is None, "never the same nudge twice"
+    set_nudges(False)
+    other = water_digest(notices=[{"kind": "celebrate", "key": "water:streak:6", "text": "6 days!"}])
+    assert nudge([other]) is None
+
+
+class Said:
+    def __init__(self, text):
+        self.text = text
+
+
+def test_the_newest_memory_about_units_wins():
+    current = {"units": "metric", "currency": "USD", "language": "en"}
+    newest_first = [Said("I switched to ounces"), Said("I use ml for water"), Said("I get paid in pesos")]
+    assert wanted_settings(newest_first, current, None) == {"units": "imperial", "currency": "PHP"}
+    assert wanted_settings([Said("back to metric, ounces were confusing")], current, "ja") == {
+        "units": "metric",
+        "language": "ja",
+    }
+
+
+def test_refresh_changes_settings_only_and_a_private_memory_never_shapes_them(macaron_home, tmp_path):
+    from macaron_cli.checkpoints import AppRepo
+    from tests.support.app_records import make_template_app
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "water")
+    AppRepo.init(app)
+    store = MemoryStore.open()
+    store.add("I think in ounces", kind="preference", privacy="private")
+    assert refresh_app(app, store=store).changes == {}, "a private memory stays out of a tracked file"
+    store.add("I switched to ounces", kind="preference")
+    done = refresh_app(app, store=store)
+    assert done.changes == {"units": ("metric", "imperial")} and done.checkpoint is not None
+    assert json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))["units"] == "imperial"
+    assert refresh_app(app, store=store).changes == {}
