@@ -98,6 +98,7 @@ def test_ten_thousand_records_add_up(template, tmp_path):
         "diary": "10000 entries on 4 days",
         "planner": "10000 tasks done",
         "converter": "10000 results kept",
+        "collection": "10000 in all",
     }[template]
     assert expected in text, text
     assert found["count"] == 10_000
