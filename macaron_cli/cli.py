@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from macaron_cli import __version__
 
@@ -45,6 +45,22 @@ class _Macaron(TyperGroup):
         return result
 
 
+class _TextMayStartWithADash(TyperCommand):
+    """Text that begins with a dash ("-----BEGIN … KEY-----", "- buy milk") is what to
+    remember, not an option: only a word-like `-x`/`--name` is taken for one (a mistyped
+    option is still an error, and no text is stored by mistake)."""
+
+    def parse_args(self, ctx, args):
+        import re
+
+        option = re.compile(r"--?[A-Za-z][\w-]*(?:=.*)?\Z", re.S)
+        if "--" not in args:
+            text = [a for a in args if a.startswith("-") and a != "-" and not option.match(a)]
+            if text:
+                args = [a for a in args if a not in text] + ["--", *text]
+        return super().parse_args(ctx, args)
+
+
 # Typer may bundle its own Click: find its UsageError through a class Typer exports.
 _UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
 
@@ -53,7 +69,14 @@ def _usage_error(exc) -> NoReturn:
     """Click's bad-usage message (a missing argument, a number out of range) as one line, exit 2."""
     if type(exc).__name__ == "NoArgsIsHelpError":  # a bare `macaron`: Click shows the help
         raise exc
-    message = exc.format_message().rstrip(".")
+    import re
+
+    from macaron_cli.memory.redact import redact
+
+    # Click quotes what it could not parse, and that can be a key pasted as an argument,
+    # its lines escaped (\n, \x0a): the key is found with its lines, then put on one again
+    quoted = re.sub(r"\\(?:n|x0a)", "\n", exc.format_message())
+    message = redact(quoted)[0].rstrip(".").replace("\n", "\\n")
     where = f" (see `{exc.ctx.command_path} -h`)" if getattr(exc, "ctx", None) else ""
     _fail(message[:1].lower() + message[1:] + where + ".", exc.exit_code)
 
@@ -367,7 +390,7 @@ def memory(ctx: typer.Context) -> int | None:
     return None
 
 
-@memory_app.command("add")
+@memory_app.command("add", cls=_TextMayStartWithADash)
 def memory_add(
     text: str = typer.Argument(...),
     domain: str | None = typer.Option(None, "--domain"),

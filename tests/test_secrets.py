@@ -285,3 +285,40 @@ def test_a_secret_typed_in_the_chat_is_not_kept_in_its_line_history(macaron_home
     assert "the garage door code is «redacted:pin»" in history and "what should I cook tonight?" in history
     stored = json.dumps([m.to_dict() for m in MemoryStore.open().list(limit=None)], ensure_ascii=False)
     assert "4482" not in stored
+
+
+@pytest.mark.parametrize("field", ["id", "supersedes"])
+def test_an_import_whose_id_holds_a_secret_is_refused_without_repeating_it(macaron, macaron_home, tmp_path, field):
+    key = "ghp_" + "Zq7" * 12
+    record = {"id": "note-1", "text": "the deploy notes", field: f"gh-{key}"}
+    path = tmp_path / "memories.jsonl"
+    path.write_text(json.dumps({"id": "note-0", "text": "kept out too"}) + "\n" + json.dumps(record) + "\n")
+
+    result = macaron("memory", "import", str(path))
+
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f'line 2: "{field}" holds what looks like a secret (a token)' in result.stderr
+    assert key not in result.stderr + result.stdout
+    assert macaron("memory", "list", "--json").stdout.strip() in ("", "[]")  # nothing written
+
+
+_PEM = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtz\n"
+
+
+def test_a_key_pasted_as_the_text_of_memory_add_is_remembered_redacted(macaron):
+    added = macaron("memory", "add", _PEM, "--domain", "servers", "--json")
+    dash = macaron("memory", "add", "- buy milk")
+    typo = macaron("memory", "add", "--pinn")
+
+    assert added.returncode == 0, added.stderr
+    assert json.loads(added.stdout)["text"].strip() == "«redacted:private-key»"
+    assert dash.returncode == 0 and "- buy milk" in dash.stdout
+    assert typo.returncode == 2 and "no such option: --pinn" in typo.stderr  # a mistyped option stays one
+    assert "b3BlbnNz" not in macaron("memory", "export").stdout
+
+
+def test_an_error_about_an_argument_never_repeats_a_key_in_it(macaron):
+    result = macaron("memory", "search", _PEM)
+
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "b3BlbnNz" not in result.stderr and "«redacted:private-key»" in result.stderr

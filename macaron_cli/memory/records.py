@@ -135,6 +135,17 @@ def _text(value, *, required: bool, limit: int):
     return None
 
 
+def _no_secret(value) -> str | None:
+    """An id is a name other records point at: a secret in it cannot be redacted (two ids
+    would become one, and a record its successor), so the record is refused instead. The
+    message never repeats the id."""
+    from macaron_cli.memory import secrets
+
+    if isinstance(value, str) and (found := secrets.find(value)):
+        return f"holds what looks like a secret (a {found[0][2]}), and ids are stored as written; use another id"
+    return None
+
+
 def _name(value, required: bool = True):
     problem = _text(value, required=required, limit=MAX_NAME)
     if problem is None and isinstance(value, str) and any(ord(c) < 32 or c == "\x7f" for c in value):
@@ -234,7 +245,7 @@ def _meta(value):
 
 _SCHEMA = {
     "text": lambda v: _text(v, required=True, limit=MAX_TEXT),
-    "id": _name,
+    "id": lambda v: _name(v) or _no_secret(v),
     "kind": _one_of(KINDS),
     "domain": _name,
     "language": _language,
@@ -246,7 +257,7 @@ _SCHEMA = {
     "reward": _reward,
     "pinned": _pinned,
     "source": _source,
-    "supersedes": lambda v: _name(v, required=False),
+    "supersedes": lambda v: _name(v, required=False) or _no_secret(v),
     "verified": lambda v: _name(v, required=False),
     "event_at": lambda v: _name(v, required=False),
     "valid_until": lambda v: _name(v, required=False),

@@ -90,7 +90,8 @@ _PREFIXED: list[tuple[str, re.Pattern, int]] = [
 _SK = re.compile(r"\b(?:sk|pk|rk)-(?:[a-z]+-)?([A-Za-z0-9_-]{20,})")
 _PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?) ?-{4,5}")
 _PEM_LINE = re.compile(r"[ \t]*(?:[A-Za-z0-9+/=]{4,}(?:…|\.\.\.)?|[A-Za-z][\w-]*: [^\n]*|=[A-Za-z0-9+/]{4})[ \t]*")
-_PEM_FLAT = re.compile(r"(?:[ \t]+[A-Za-z0-9+/=]{8,})+")
+# a key pasted on one line, or inside a JSON or Python string (lines joined by a literal \n)
+_PEM_FLAT = re.compile(r"(?:(?:[ \t]|\\n)+[A-Za-z0-9+/=]{8,})+(?:\\n)?")
 
 
 def find(text: str) -> Iterator[Span]:
@@ -115,7 +116,7 @@ def _private_key_blocks(text: str) -> Iterator[Span]:
             yield m.start(), closing.end(), "private-key"
             continue
         end = m.end()
-        flat = _PEM_FLAT.match(text, end)  # a key pasted on one line
+        flat = _PEM_FLAT.match(text, end)
         if flat:
             end = flat.end()
         pos = end
