@@ -74,3 +74,7 @@ def test_claude_code_searches_the_memory_through_macaron_serve(macaron_home, tmp
     results = [text for r in requests for text in r.tool_results()]
     assert any(text.startswith(f"- {LATTE} (id m_") for text in results), results  # plain text, one per line
     assert not any(THERAPY in r.raw for r in requests)  # Claude Code is the cloud: no private memory
+    calls = subprocess.run(
+        [*macaron_command(), "why", "mcp:claude-code"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "mcp:claude-code search(query='latte', k=5): 1 memory went to the cloud" in calls.stdout, calls.stderr

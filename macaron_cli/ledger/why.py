@@ -144,5 +144,8 @@ def explain_mcp(target: str, ledger: Ledger, store=None) -> list[str]:
             lines.append(f"{call}: added {_memory_line(data.get('memory_id', '?'), store)}")
         elif e["kind"] == "mcp_forget":
             lines.append(f"{call}: forgot {', '.join(data.get('memory_ids') or [])}")
+        elif e["kind"] == "mcp_refused":
+            given = ", ".join(data.get("argument_names") or [])
+            lines.append(f"  {e['time']}  {e['subject']} {data.get('tool')}({given}): refused, nothing went out")
     lines += [f"  {client}: {reason}" for client, reason in reasons.items() if reason]
     return lines

@@ -156,6 +156,13 @@ class MemoryAccess:
         lines += [f"- {m.text}" for m in preferences.bound_for(destination).memories] or ["- none shared"]
         return "\n".join(lines)
 
+    def refused(self, client: str, tool: str, argument_names: list[str], message: str) -> None:
+        """A call answered with an error: nothing went out. Only the arguments' names are
+        kept: a refused `add` was never redacted."""
+        self.ledger().record(
+            "mcp_refused", _subject(client), data={"tool": tool, "argument_names": argument_names, "error": message}
+        )
+
     def _record(self, client: str, destination, cleared, tool: str, **arguments) -> None:
         self.ledger().record_request(
             _subject(client),

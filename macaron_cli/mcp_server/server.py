@@ -29,10 +29,12 @@ PROFILE_URI = "macaron://profile"
 
 
 class _Server(FastMCP):
-    """FastMCP that says when it has listed its tools: a client's last question before it
-    starts working, so the time to load the store in the background."""
+    """FastMCP that says when it has listed its tools (a client's last question before it
+    starts working, so the time to load the store in the background), answers a refused
+    call in one line, and has the ledger record it."""
 
     listed: threading.Event
+    access: MemoryAccess
 
     async def list_tools(self):
         tools = await super().list_tools()
@@ -45,10 +47,14 @@ class _Server(FastMCP):
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, ValidationError):  # a bad argument: one line naming it
-                raise ToolError(f"{name}: {bad_arguments(cause)}") from None
-            if isinstance(cause, ToolError):  # macaron's own refusal (what is wrong; the fix)
-                raise ToolError(f"{name}: {cause}") from None
-            raise
+                message = f"{name}: {bad_arguments(cause)}"
+            elif isinstance(cause, ToolError):  # macaron's own refusal (what is wrong; the fix)
+                message = f"{name}: {cause}"
+            else:
+                message = str(exc)
+            client = client_of(self.get_context())
+            await anyio.to_thread.run_sync(self.access.refused, client, name, sorted(arguments or {}), message)
+            raise ToolError(message) from None
 
 
 def bad_arguments(error: ValidationError) -> str:
@@ -62,6 +68,7 @@ def build(access: MemoryAccess, **settings) -> _Server:
     once the tools are listed (see MemoryAccess.warm)."""
     server = _Server("macaron", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
     server.listed = threading.Event()
+    server.access = access
     access.warm(server.listed)
 
     async def answer(ctx: Context | None, method, *args):
