@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from macaron_cli import __version__
 
@@ -33,8 +33,10 @@ class _Macaron(TyperGroup):
             _fail("Interrupted.", 130)
         except _UsageError as exc:
             _usage_error(exc)
+        except BrokenPipeError:
+            _closed_pipe()
         except Exception as exc:  # the one top-level handler
-            if _is_click(exc) or isinstance(exc, BrokenPipeError):  # a closed pipe: Click exits quietly
+            if _is_click(exc):
                 raise
             from macaron_cli.errors import exit_for
 
@@ -60,6 +62,27 @@ class _TextMayStartWithADash(TyperCommand):
                 args = [a for a in args if a not in text] + ["--", *text]
         return super().parse_args(ctx, args)
 
+
+def _closed_pipe() -> NoReturn:
+    """The reader went away (`macaron apps | head -1`): it has what it wanted, so exit 0,
+    quietly; what is still buffered goes nowhere instead of failing again at exit."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise typer.Exit(0)
+
+
+def _plain_usage(self) -> str:
+    """An argument in a usage line as the conventions write it: ID, [APP], FILE... (Typer
+    writes a required one as {ID}, which reads like a placeholder to fill in literally)."""
+    name = self.display_name_raw if self.metavar else (self.name or "").upper()
+    if not self.required and not name.startswith("["):
+        name = f"[{name}]"
+    return name + ("..." if self.nargs != 1 else "")
+
+
+TyperArgument._usage_display_name = _plain_usage  # type: ignore[method-assign]  # Typer has no hook for it
 
 # Typer may bundle its own Click: find its UsageError through a class Typer exports.
 _UsageError: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -91,7 +114,7 @@ app = typer.Typer(
     cls=_Macaron,
     help="A friend who remembers you, and a coder who builds your personal mini-apps.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # `macaron --install-completion` for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain click help: rich's help renderer alone doubles `--help`'s start-up
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -178,7 +201,7 @@ def _finite(value: float | None) -> float | None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="On an unexpected error, show the traceback."),
 ) -> None:
     pass
@@ -392,7 +415,7 @@ def memory(ctx: typer.Context) -> int | None:
 
 @memory_app.command("add", cls=_TextMayStartWithADash)
 def memory_add(
-    text: str = typer.Argument(...),
+    text: str = typer.Argument(..., metavar="TEXT"),
     domain: str | None = typer.Option(None, "--domain"),
     lang: str | None = typer.Option(None, "--lang", help="Language code (detected when omitted)."),
     privacy: str = typer.Option("personal", "--privacy", help="public | personal | private | secret"),
@@ -430,55 +453,63 @@ def memory_serve(
 @memory_app.command("search")
 def memory_search(
     query: str | None = typer.Argument(None),
-    k: int = typer.Option(10, "--k", min=1, max=10_000, help="How many memories at most."),
+    limit: int = typer.Option(10, "--limit", "-n", min=1, max=10_000, help="How many memories at most."),
+    k: int | None = typer.Option(None, "--k", min=1, max=10_000, hidden=True),  # the older name of --limit
     batch: Path | None = typer.Option(None, "--batch", help='JSONL of {"id","query"}; prints JSONL hits.'),
     json_out: bool = typer.Option(False, "--json"),
 ) -> int | None:
     """Find memories."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.search, query=query, k=k, batch=batch, json_out=json_out)
+    return _run(memory_commands.search, query=query, k=k or limit, batch=batch, json_out=json_out)
 
 
 @memory_app.command("list")
 def memory_list(
-    limit: int = typer.Option(50, "--limit", min=1, max=_MAX_COUNT),
+    limit: int = typer.Option(50, "--limit", "-n", min=1, max=_MAX_COUNT, help="How many memories at most."),
+    show_all: bool = typer.Option(False, "--all", help="Older versions too (a newer one replaced them), marked."),
     json_out: bool = typer.Option(False, "--json"),
 ) -> int | None:
-    """List memories, newest first."""
+    """List memories, newest first (the live versions; --all shows the replaced ones too)."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.list_memories, limit=limit, json_out=json_out)
+    return _run(memory_commands.list_memories, limit=limit, json_out=json_out, show_all=show_all)
 
 
 @memory_app.command("forget")
-def memory_forget(memory_id: str = typer.Argument(..., metavar="ID")) -> int | None:
+def memory_forget(
+    memory_id: str = typer.Argument(..., metavar="ID"),
+    json_out: bool = typer.Option(False, "--json", help="Print what was forgotten as JSON."),
+) -> int | None:
     """Forget a memory for good (no trace left on disk)."""
     from macaron_cli import forgetting
 
-    return _run(forgetting.forget_command, memory_id=memory_id, finish_forgets=False)
+    return _run(forgetting.forget_command, memory_id=memory_id, json_out=json_out, finish_forgets=False)
 
 
 @memory_app.command("pin")
 def memory_pin(
     memory_id: str = typer.Argument(..., metavar="ID"),
     unpin: bool = typer.Option(False, "--unpin"),
+    json_out: bool = typer.Option(False, "--json", help="Print the memory as JSON."),
 ) -> int | None:
     """Pin a memory so it always weighs more."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.pin, memory_id=memory_id, unpin=unpin)
+    return _run(memory_commands.pin, memory_id=memory_id, unpin=unpin, json_out=json_out)
 
 
 @memory_app.command("edit")
 def memory_edit(
     memory_id: str = typer.Argument(..., metavar="ID"),
-    text: str = typer.Argument(...),
+    text: str = typer.Argument(..., metavar="TEXT"),
+    json_out: bool = typer.Option(False, "--json", help="Print the new version as JSON."),
 ) -> int | None:
-    """Correct a memory (the old version stays linked)."""
+    """Correct a memory: a new version replaces it (the old one stays linked). Edit the live
+    version; an older one is refused, naming the id to edit."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.edit, memory_id=memory_id, text=text)
+    return _run(memory_commands.edit, memory_id=memory_id, text=text, json_out=json_out)
 
 
 @memory_app.command("stats")
@@ -517,11 +548,14 @@ def memory_import(
 
 
 @memory_app.command("export")
-def memory_export(file: Path | None = typer.Argument(None, help="Output JSONL (default: stdout).")) -> int | None:
+def memory_export(
+    file: Path | None = typer.Argument(None, help="Output JSONL (default: stdout)."),
+    json_out: bool = typer.Option(False, "--json", help="With FILE: print where and how many, as JSON."),
+) -> int | None:
     """Export every memory to JSONL."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.export_jsonl, file=file)
+    return _run(memory_commands.export_jsonl, file=file, json_out=json_out)
 
 
 # ── the local draft model ───────────────────────────────────────────────────────────────

@@ -45,12 +45,16 @@ class Forgotten:
     mentioned_in: list[Path] = field(default_factory=list)  # app code that still says it
 
 
-def forget_command(memory_id: str) -> None:
+def forget_command(memory_id: str, json_out: bool = False) -> None:
     """`macaron memory forget ID`."""
-    from macaron_cli.output import out
+    from macaron_cli.output import out, print_json
 
     recorded_in = app_of(memory_id)
     done = forget(memory_id)
+    if json_out:
+        paths = [str(path) for path in done.mentioned_in]
+        print_json({"forgotten": done.ids, "briefs_rewritten": done.apps, "still_mentioned_in": paths})
+        return
     say = out()
     older = len(done.ids) - 1
     extra = f" (and {older} older version{'s' if older > 1 else ''} or summar{'ies' if older > 1 else 'y'})"

@@ -101,7 +101,14 @@ def console(stderr: bool = False):
     """A rich Console for renderables (trees, panels, live views). Print strings with `out()`."""
     from rich.console import Console
 
-    out = Console(stderr=stderr, highlight=False)
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # Rich exits 1 here; a reader that stopped early (`| head -1`) is no failure: cli.py
+            # ends such a command quietly, with 0.
+            self.quiet = True
+            raise BrokenPipeError
+
+    out = _Console(stderr=stderr, highlight=False)
     out.soft_wrap = not out.is_terminal  # a terminal wraps at words; a pipe gets whole lines
     return out
 

@@ -34,7 +34,7 @@ def add(text, domain, lang, privacy, kind, pin, json_out):
 
 def search(query, k, batch, json_out):
     if k < 1:
-        raise UserError("--k must be at least 1.")
+        raise UserError("--limit must be at least 1.")
     if batch is not None:
         return _search_batch(batch, k)
     if not query:
@@ -74,32 +74,51 @@ def _search_batch(path: Path, k: int) -> None:
         print_json({"id": item["id"], "hits": [h.to_json() for h in store.search(item["query"], k=k)]})
 
 
-def list_memories(limit, json_out):
+def list_memories(limit, json_out, show_all=False):
     if limit < 1:
         raise UserError("--limit must be at least 1.")
-    memories = _store().list(limit=limit)
+    store = _store()
+    replaced = store.superseded_ids()
+    if show_all:
+        memories = store.list(limit=limit)
+    else:  # versions a newer one replaced stay out of the list, as they stay out of search
+        memories = [m for m in store.list(limit=limit + len(replaced)) if m.id not in replaced][:limit]
     if json_out:
-        print_json([m.to_dict() for m in memories])
+        print_json([{**m.to_dict(), **({"replaced": m.id in replaced} if show_all else {})} for m in memories])
         return
     out = Out()
     for m in memories:
         pin = "📌 " if m.pinned else ""
+        old = "[dim](replaced)[/] " if m.id in replaced else ""
         out.line(
-            "[bold]{}[/] {}{}  [dim]({}, {}, {}, {})[/]", m.id, pin, m.text, m.kind, m.domain, m.language, m.privacy
+            "[bold]{}[/] " + old + "{}{}  [dim]({}, {}, {}, {})[/]",
+            m.id,
+            pin,
+            m.text,
+            m.kind,
+            m.domain,
+            m.language,
+            m.privacy,
         )
     if not memories:
         out.text('No memories yet. `macaron memory add "…"` or `macaron chat` will make some.')
 
 
-def pin(memory_id, unpin):
-    _store().pin(memory_id, not unpin)
+def pin(memory_id, unpin, json_out=False):
+    memory = _store().pin(memory_id, not unpin)
+    if json_out:
+        print_json(memory.to_dict())
+        return
     Out().text(f"{'Unpinned' if unpin else 'Pinned'} {memory_id}.")
 
 
-def edit(memory_id, text):
+def edit(memory_id, text, json_out=False):
     if not text.strip():
         raise UserError("the new text is empty; to remove a memory use `macaron memory forget ID`.")
     new = _store().update(memory_id, text=text)
+    if json_out:
+        print_json(new.to_dict())
+        return
     Out().text(f"Updated: {new.id} now supersedes {memory_id}.")
 
 
@@ -219,7 +238,7 @@ def _say_imported(report, out: Out) -> None:
 _REASONS_SHOWN = 10
 
 
-def export_jsonl(file):
+def export_jsonl(file, json_out=False):
     if file is None:
         for memory in _store().iter_all():
             sys.stdout.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
@@ -234,6 +253,9 @@ def export_jsonl(file):
         for memory in store.iter_all():
             out.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
             count += 1
+    if json_out:
+        print_json({"file": str(path), "exported": count})
+        return
     Out(stderr=True).text(f"Exported {count} memories to {path}.")
 
 

@@ -216,6 +216,11 @@ class MemoryStore:
             )
         old = self.get(memory_id)
         if "text" in changes and changes["text"] != old.text:
+            if old.id in self.superseded_ids():  # a second new version of it would leave two live ones
+                live = self.live_version(old.id)
+                raise UserError(
+                    f"{old.id} was replaced by a newer version; edit that one: {live.id} ({live.text[:60]!r})."
+                )
             keep = {k: v for k, v in old.to_dict().items() if k not in ("id", "text", "created_at", "use_count")}
             return self.add(changes.pop("text"), **{**keep, "supersedes": old.id, "updated_at": now_iso(), **changes})
         changes.pop("text", None)
@@ -228,6 +233,16 @@ class MemoryStore:
             self.get(memory_id)  # still there under the lock
             self._table.update(where=f"id = {quote(memory_id)}", values=values)
         return updated
+
+    def live_version(self, memory_id: str) -> Memory:
+        """The newest version of a memory (itself when nothing replaced it)."""
+        current, seen = self.get(memory_id), {memory_id}
+        while newer := self.list(limit=1, where=f"supersedes = {quote(current.id)}"):
+            if newer[0].id in seen:
+                break
+            current = newer[0]
+            seen.add(current.id)
+        return current
 
     def pin(self, memory_id: str, pinned: bool = True) -> Memory:
         return self.update(memory_id, pinned=bool(pinned))
