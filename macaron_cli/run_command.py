@@ -36,10 +36,8 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
         server, url, title = served.process, served.url, safe_text(served.title)
         app = safe_text(ref_for(app_dir))
         print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {served.sandbox})", flush=True)
-        if open_browser:
-            import webbrowser
-
-            webbrowser.open(url)
+        if open_browser and not _open_in_browser(url):
+            print(f"No web browser found to open it (set BROWSER, or open {url} yourself).", flush=True)
         code = server.wait()
         raise WorkFailed(f"{served.title} stopped by itself (exit code {code}); its output is above.")
     except KeyboardInterrupt:
@@ -142,3 +140,13 @@ def _check_port(port: int) -> None:
 
 def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
+
+
+def _open_in_browser(url: str) -> bool:
+    """Whether a browser took the URL: webbrowser.open is False when it found none."""
+    import webbrowser
+
+    try:
+        return webbrowser.open(url)
+    except webbrowser.Error:
+        return False

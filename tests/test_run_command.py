@@ -58,6 +58,18 @@ def test_run_serves_the_real_data_and_stops_on_ctrl_c(tmp_path, macaron_home):
         urllib.request.urlopen(url, timeout=3)
 
 
+def test_run_open_says_when_no_browser_could_open_it(tmp_path, macaron_home, monkeypatch):
+    app = copy_app("good", tmp_path / "app", git=True)
+    monkeypatch.setenv("BROWSER", "false")  # a browser command that fails, as none found does
+    monkeypatch.delenv("DISPLAY", raising=False)
+    proc = _start(app, "--open")
+    url = _url_from(proc)
+    said = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    assert "No web browser found" in said and url in said
+
+
 def test_run_on_a_port_in_use_is_a_clear_error(macaron, tmp_path):
     app = copy_app("good", tmp_path / "app", git=True)
     with socket.socket() as busy:
