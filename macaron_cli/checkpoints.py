@@ -218,6 +218,22 @@ class AppRepo:
                 f"nothing was changed: your files are as they were and every checkpoint is kept; {fix}."
             )
 
+    def _clear_stale_index_lock(self) -> None:
+        """A git killed while it wrote the index (a rollback cut short) leaves .git/index.lock,
+        and every later git command refuses to start. With the app held by this process
+        (no other macaron is at work on it) and no git process in the repo, nothing can be
+        writing that lock: it is removed, and the person told. Otherwise one line says how."""
+        lock = self.git_dir / "index.lock"
+        if not lock.exists():
+            return
+        if git_processes_in(self.path) != []:  # one is running, or it cannot be known here
+            raise UserError(
+                f"another git command is using {self.path.name} ({lock} exists); "
+                f"wait for it, or delete {lock} if no git command is running."
+            )
+        lock.unlink(missing_ok=True)
+        self.warnings.append(f"Removed {lock}, left by a git command that was stopped (none is running now)")
+
     def _branch_damage(self) -> tuple[str, str] | None:
         """(branch, what it holds) when HEAD's branch exists but names no commit here; None
         when it is fine or not born yet (a new repo: the first checkpoint makes it)."""
@@ -238,6 +254,7 @@ class AppRepo:
         self._check_state()
         with self.lock():
             self._check_state()
+            self._clear_stale_index_lock()
             tree = self._stage_all()
             n = max(self._refs(), default=0) + 1
             head = self._head_commit()
@@ -395,10 +412,14 @@ class AppRepo:
 
     def _restore(self, choose, dry_run: bool, phase: str):
         self._check_state()
+        if (self.git_dir / "index.lock").exists():  # even a plan stages into a copy of the index
+            with self.lock():
+                self._clear_stale_index_lock()
         if dry_run:
             return self._plan(choose, phase)
         with self.lock():
             self._check_state()
+            self._clear_stale_index_lock()
             refs = self._refs()
             # Refuse a bad target before staging touches the index (the most lenient
             # reading of --steps here; the exact one needs the staged tree).
@@ -547,9 +568,10 @@ class AppRepo:
                     f"Rebuild it with `rm {self.git_dir / 'index'} && git -C {self.path} reset`."
                 ) from None
             if "index.lock" in stderr:
+                lock = self.git_dir / "index.lock"
                 raise UserError(
-                    f"another git command is using {self.path.name} (.git/index.lock exists); "
-                    "wait for it, or delete that file if none is running."
+                    f"another git command is using {self.path.name} ({lock} exists); "
+                    f"wait for it, or delete {lock} if no git command is running."
                 ) from None
             raise GitFailed(f"git {args[0]} failed: {_last_line(stderr)}", stderr) from None
 
@@ -713,6 +735,37 @@ class AppRepo:
 
 
 # ── commit messages ─────────────────────────────────────────────────────────────────────
+def git_processes_in(path: Path) -> list[int] | None:
+    """Pids of git processes working in `path` (their working folder is in it), or None
+    where that cannot be known (no /proc, as on macOS). A git process whose folder cannot
+    be read (another user's) counts as one in `path`: clearing its lock would be unsafe."""
+    proc = Path("/proc")
+    if not (proc / "self" / "cwd").exists():
+        return None
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if not (entry / "comm").read_text().strip().startswith("git"):
+                continue
+            # GitPython's own readers (`git cat-file --batch`), children of this process
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid():
+                continue
+        except (OSError, ValueError, IndexError):  # the process ended meanwhile
+            continue
+        try:
+            cwd = Path(os.readlink(entry / "cwd"))
+        except FileNotFoundError:
+            continue
+        except OSError:
+            found.append(int(entry.name))
+            continue
+        if cwd == path or path in cwd.parents:
+            found.append(int(entry.name))
+    return found
+
+
 def _trailers(n: int, phase: str, tests=None, cost_usd=None, extra: dict | None = None) -> dict[str, str]:
     trailers = {"Checkpoint": str(n), "Phase": phase}
     if tests is not None:

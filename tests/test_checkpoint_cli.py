@@ -230,3 +230,30 @@ def test_a_damaged_repo_is_refused_before_any_file_changes(macaron, app, case):
         assert "Checkpoint 1 is damaged" in listed.stderr
         ids = [line.split()[0] for line in listed.stdout.splitlines()[1:]]  # under "Checkpoints of water"
         assert ids[0] == "2" and "1" not in ids
+
+
+def test_an_index_lock_left_by_a_killed_git_is_cleared_but_never_a_live_ones(macaron, app):
+    import subprocess
+
+    macaron("checkpoint", "water", "-m", "first")
+    (app / "app.py").write_text("print('v2')\n")
+    macaron("checkpoint", "water", "-m", "second")
+    lock = app / ".git" / "index.lock"
+    lock.write_bytes(b"")  # what a git killed while writing the index leaves
+
+    # a git command at work in the app: its lock is not macaron's to take
+    live = subprocess.Popen(["git", "cat-file", "--batch"], cwd=app, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        waiting = macaron("rollback", "water", "--to", "1", "--yes")
+    finally:
+        live.stdin.close()
+        live.wait(timeout=30)
+    assert waiting.returncode == 2 and len(waiting.stderr.splitlines()) == 1
+    assert "another git command is using water" in waiting.stderr and f"delete {lock}" in waiting.stderr
+    assert lock.exists() and (app / "app.py").read_text() == "print('v2')\n"
+
+    done = macaron("rollback", "water", "--to", "1", "--yes")  # no git running now: the lock is stale
+
+    assert done.returncode == 0, done.stderr
+    assert f"Removed {lock}" in done.stdout and not lock.exists()
+    assert (app / "app.py").read_text() == "print('hello')\n"
