@@ -114,9 +114,14 @@ def choose_template(
     else:
         shape = main_shape(spec)
         renderers = [t for t in templates if shape and any(r.split(".")[0] == shape for r in _renders(t))]
-        if renderers:  # of those, the ones that render the most of the spec
-            fewest = min(len(missing(spec, t.manifest)) for t in renderers)
-            renderers = [t for t in renderers if len(missing(spec, t.manifest)) == fewest]
+        if renderers:  # of those, the ones that render the most of the spec and the least besides
+            needs = set(spec.needs())
+
+            def unfit(t: Template) -> tuple[int, int]:
+                return len(missing(spec, t.manifest)), len(set(_renders(t)) - needs)
+
+            best = min(unfit(t) for t in renderers)
+            renderers = [t for t in renderers if unfit(t) == best]
         chosen = _closest(idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness

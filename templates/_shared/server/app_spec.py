@@ -114,7 +114,7 @@ class AppSpec:
     def to_json(self) -> dict[str, Any]:
         """The spec as macaron.json stores it (only what is set)."""
         data = _lists(asdict(self))
-        return {k: v for k, v in data.items() if v not in (None, [], {})} | {"version": self.version}
+        return {k: v for k, v in data.items() if v != []} | {"version": self.version}
 
     def needs(self) -> list[str]:
         """What a renderer must be able to show for this spec, as capability names
