@@ -30,6 +30,11 @@ db = database(
     );
     CREATE INDEX tasks_by_day ON tasks (done, day, time);
     """,
+        # Chores shared between people: who does a task, and whether it comes back every week.
+        """
+    ALTER TABLE tasks ADD COLUMN who TEXT;
+    ALTER TABLE tasks ADD COLUMN repeat TEXT;
+    """,
     ]
 )
 
@@ -39,6 +44,15 @@ class TaskFields(BaseModel):
     day: dt.date | None = None
     time: str | None = None
     category: str | None = None
+    who: str | None = Field(default=None, max_length=80)  # one of config "people"
+    repeat: str | None = None  # "weekly": ticked off, it comes back seven days later
+
+    @field_validator("repeat")
+    @classmethod
+    def known_repeat(cls, value: str | None) -> str | None:
+        if value not in (None, "", "weekly"):
+            raise ValueError("repeat is 'weekly' or empty")
+        return value or None
 
     @field_validator("time")
     @classmethod
@@ -64,6 +78,14 @@ def check_category(category: str | None) -> None:
         raise HTTPException(status_code=422, detail=f"category is one of {', '.join(categories)}")
 
 
+def check_who(who: str | None) -> None:
+    people = load_config().get("people") or []
+    if who is not None and who not in people:
+        raise HTTPException(
+            status_code=422, detail=f"who is one of {', '.join(people) or 'the people in config/app.json'}"
+        )
+
+
 def task_json(row) -> dict:
     return {
         "id": row["id"],
@@ -71,6 +93,8 @@ def task_json(row) -> dict:
         "day": row["day"],
         "time": row["time"],
         "category": row["category"],
+        "who": row["who"],
+        "repeat": row["repeat"],
         "done": bool(row["done"]),
         "created_at": row["created_at"],
         "done_at": row["done_at"],
@@ -98,11 +122,14 @@ def add_task(task: NewTask) -> dict:
     if not title:
         raise HTTPException(status_code=422, detail="a task needs a title")
     check_category(task.category)
+    check_who(task.who)
+    if task.repeat and not task.day:
+        raise HTTPException(status_code=422, detail="a task that repeats weekly needs a day to start from")
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
         cursor = conn.execute(
-            "INSERT INTO tasks (title, day, time, category, created_at) VALUES (?, ?, ?, ?, ?)",
-            (title, task.day.isoformat() if task.day else None, task.time, task.category, now),
+            "INSERT INTO tasks (title, day, time, category, who, repeat, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (title, task.day.isoformat() if task.day else None, task.time, task.category, task.who, task.repeat, now),
         )
         return task_json(fetch(conn, cursor.lastrowid))
 
@@ -117,17 +144,34 @@ def change_task(task_id: int, change: TaskChange) -> dict:
             raise HTTPException(status_code=422, detail="a task needs a title")
     if "category" in fields:
         check_category(fields["category"])
+    if "who" in fields:
+        check_who(fields["who"])
     if "day" in fields and fields["day"] is not None:
         fields["day"] = fields["day"].isoformat()
     if "done" in fields:
         fields["done_at"] = dt.datetime.now().isoformat(timespec="seconds") if fields["done"] else None
         fields["done"] = int(fields["done"])
     with db() as conn:
-        fetch(conn, task_id)
+        before = fetch(conn, task_id)
         if fields:
             assignments = ", ".join(f"{name} = ?" for name in fields)  # names come from the model
             conn.execute(f"UPDATE tasks SET {assignments} WHERE id = ?", (*fields.values(), task_id))
-        return task_json(fetch(conn, task_id))
+        task = fetch(conn, task_id)
+        if fields.get("done") and not before["done"] and task["repeat"] == "weekly" and task["day"]:
+            next_day = (dt.date.fromisoformat(task["day"]) + dt.timedelta(days=7)).isoformat()
+            conn.execute(
+                "INSERT INTO tasks (title, day, time, category, who, repeat, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    task["title"],
+                    next_day,
+                    task["time"],
+                    task["category"],
+                    task["who"],
+                    task["repeat"],
+                    dt.datetime.now().isoformat(timespec="seconds"),
+                ),
+            )
+        return task_json(task)
 
 
 @app.delete("/api/tasks/{task_id}", status_code=204)

@@ -11,18 +11,28 @@ function categoryName(category, t) {
   return t(key) === key ? category : t(key);
 }
 
+// A person macaron knows a word for ("me") in the person's language, else as written.
+function personName(person, t) {
+  const key = `person.${person}`;
+  return t(key) === key ? person : t(key);
+}
+
 function AddTask({ onAdd }) {
   const { t, config } = useApp();
   const categories = config.categories || [];
+  const people = config.people || [];
   const [title, setTitle] = useState("");
   const [day, setDay] = useState(today());
   const [time, setTime] = useState("");
   const [category, setCategory] = useState("");
+  const [who, setWho] = useState("");
+  const [weekly, setWeekly] = useState(false);
 
   const submit = async (event) => {
     event.preventDefault();
     if (!title.trim()) return;
-    const added = await onAdd({ title, day: day || null, time: time || null, category: category || null });
+    const added = await onAdd({ title, day: day || null, time: time || null, category: category || null,
+      who: who || null, repeat: weekly && day ? "weekly" : null });
     if (added) setTitle("");
   };
 
@@ -45,6 +55,18 @@ function AddTask({ onAdd }) {
           ${categories.map((c) => html`<option key=${c} value=${c}>${categoryName(c, t)}</option>`)}
         </select>`}
     </div>
+    ${(people.length > 0 || config.repeat === "weekly") && html`<div class="mc-row">
+      ${people.length > 0 && html`
+        <label class="mc-sr-only" for="task-who">${t("planner.who")}</label>
+        <select id="task-who" value=${who} onChange=${(e) => setWho(e.currentTarget.value)}>
+          <option value="">${t("planner.anyone")}</option>
+          ${people.map((p) => html`<option key=${p} value=${p}>${personName(p, t)}</option>`)}
+        </select>`}
+      ${config.repeat === "weekly" && html`<label class="repeat">
+        <input type="checkbox" checked=${weekly} onChange=${(e) => setWeekly(e.currentTarget.checked)} />
+        ${t("planner.weekly")}
+      </label>`}
+    </div>`}
     <p class="mc-note">${t("planner.someday_hint")}</p>
   </form>`;
 }
@@ -62,6 +84,8 @@ function TaskRow({ task, onToggle, onDelete, showDay }) {
         ${showDay && task.day && html`<span class="mc-note">${fmtDate(task.day)}</span>`}
         ${task.time && html`<span class="mc-chip">${fmtTime(task.time)}</span>`}
         ${task.category && html`<span class="mc-chip" style=${{ background: `var(${colour})`, color: "#3A2328" }}>${categoryName(task.category, t)}</span>`}
+        ${task.who && html`<span class="mc-chip who">👤 ${personName(task.who, t)}</span>`}
+        ${task.repeat === "weekly" && html`<span class="mc-chip" title=${t("planner.weekly")}>🔁 ${t("planner.weekly")}</span>`}
       </span>
     </div>
     <button class="mc-button-icon" aria-label=${t("common.delete")} onClick=${() => onDelete(task.id)}>✕</button>

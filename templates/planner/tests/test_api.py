@@ -36,6 +36,17 @@ def test_bad_tasks_are_refused_with_a_reason(client):
     assert client.patch("/api/tasks/999", json={"done": True}).status_code == 404
 
 
+def test_a_weekly_chore_comes_back_a_week_later_for_the_same_person(client, settings):
+    settings(people=["Mia", "Leo"])
+    chore = add(client, "Dishes", day="2026-06-01", who="Leo", repeat="weekly").json()
+    client.patch(f"/api/tasks/{chore['id']}", json={"done": True})
+    tasks = client.get("/api/tasks").json()
+    again = [t for t in tasks if not t["done"]]
+    assert [(t["title"], t["day"], t["who"], t["repeat"]) for t in again] == [("Dishes", "2026-06-08", "Leo", "weekly")]
+    assert add(client, "Vacuum", day="2026-06-01", who="Zed").status_code == 422
+    assert add(client, "Vacuum", repeat="weekly").status_code == 422  # no day to repeat from
+
+
 def test_deleted_tasks_are_gone(client):
     task = add(client).json()
     assert client.delete(f"/api/tasks/{task['id']}").status_code == 204
