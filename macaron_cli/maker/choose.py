@@ -94,8 +94,8 @@ def choose_template(
     idea: str, name: str | None = None, templates: list[Template] | None = None, spec: AppSpec | None = None
 ) -> Template:
     """The template for an idea: among those that render the spec's main shape (the spec
-    the rules write from the idea when none is given) and most of the rest of it, the
-    closest by meaning and keywords.
+    the rules write from the idea when none is given), need nothing it lacks (a manifest's
+    "requires") and render most of the rest of it, the closest by meaning and keywords.
     Its `missing` names what the spec needs that it does not render (then fit is not good)."""
     from macaron_cli.maker.spec import main_shape, missing
     from macaron_cli.maker.spec_rules import write_spec
@@ -113,15 +113,17 @@ def choose_template(
             raise UserError(f"no template named {name!r}; choose one of: {', '.join(t.name for t in templates)}.")
     else:
         shape = main_shape(spec)
-        renderers = [t for t in templates if shape and any(r.split(".")[0] == shape for r in _renders(t))]
-        if renderers:  # of those, the ones that render the most of the spec and the least besides
-            needs = set(spec.needs())
-
-            def unfit(t: Template) -> tuple[int, int]:
-                return len(missing(spec, t.manifest)), len(set(_renders(t)) - needs)
-
-            best = min(unfit(t) for t in renderers)
-            renderers = [t for t in renderers if unfit(t) == best]
+        needs = set(spec.needs())
+        renderers = [
+            t
+            for t in templates
+            if shape
+            and any(r.split(".")[0] == shape for r in _renders(t))
+            and set(t.manifest.get("requires") or []) <= needs  # a countdown only for a countdown
+        ]
+        if renderers:  # of those, the ones that render the most of the spec
+            fewest = min(len(missing(spec, t.manifest)) for t in renderers)
+            renderers = [t for t in renderers if len(missing(spec, t.manifest)) == fewest]
         chosen = _closest(idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness

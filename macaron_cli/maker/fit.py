@@ -99,6 +99,7 @@ _CHORE_LEAD = re.compile(
     r"^(?:itala|isulat|bilangin|subaybayan|ilista)(?: ang| ko ang)?(?: mga)?\s+",
     re.IGNORECASE,
 )
+_INTERJECTION = re.compile(r"^(?:(?:ugh|um+|uh+|hmm+|argh|oh|well|honestly|lol|okay|ok|so)\b[,!.\s]*)+", re.IGNORECASE)
 _CHORE_TRAIL = re.compile(
     r"\s*(?:を|が)?(?:まとめ|記録し|管理し|メモし|整理し|チェックし|残し|書き残し|つけ|把握し|続け)たい$|"
     r"\s*(?:を|が)?(?:記録|管理|整理|メモ|チェック)(?:する|したい|しよう)?$|"
@@ -119,6 +120,9 @@ def idea_title(idea: str) -> str:
     first = re.split(r"(?<=[.!?。！？])\s*|\n", idea.strip())[0]
     title = tidy_idea(first)
     title = re.sub(r"^(?:to|that|which|for)\s+", "", title, flags=re.IGNORECASE)
+    title = _INTERJECTION.sub("", title)
+    if len(title) > MAX_TITLE and re.search(r"[,;，、]", title[:MAX_TITLE]):
+        title = re.split(r"\s*[,;，、]\s*", title)[0]  # a long wish: its first clause
     shorter = _CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip()
     if len(shorter) >= 2:
         title = shorter
