@@ -27,7 +27,6 @@ from pathlib import Path
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
-
 from server.app_spec import AppSpec, spec_of
 
 APP_ROOT = Path(__file__).resolve().parents[1]
