@@ -233,7 +233,7 @@ def _mentions(app: Path, texts: list[str]) -> list[Path]:
         if any(part in _SKIP_IN_CODE for part in rel) or not path.is_file():
             continue
         text = _text_of(path)
-        if text is not None and any(map(Folded(text).spans, texts, [MIN_SCRUB] * len(texts))):
+        if text is not None and any(map(Folded(text).holds, texts, [MIN_SCRUB] * len(texts))):
             found.append(path)
     return found
 

@@ -22,14 +22,15 @@ from urllib.parse import unquote
 # One escape at a time: an HTML entity, a JSON \u escape (a surrogate pair whole), a JSON
 # short escape, a run of URL-encoded bytes (decoded together: one UTF-8 character is
 # several), a `+` (a space in a query string).
-_ESCAPE = re.compile(
+_ESCAPES = (
     r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
     r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}"
     r'|\\["\\/bfnrt]'
     r"|(?:%[0-9a-fA-F]{2})+"
     r"|\+"
-    r"|\s+"
 )
+_ESCAPE = re.compile(_ESCAPES)
+_ESCAPE_OR_SPACE = re.compile(_ESCAPES + r"|\s+")  # the mapping pass: a run of spaces is one
 _PASSES = 2
 # A shorter quote is too common to look for in arbitrary text (a few letters would match
 # inside unrelated words); callers that know a text's place (a store row) need no minimum.
@@ -84,7 +85,7 @@ def _one_pass(text: str) -> tuple[str, list[int], list[int]]:
             emit(text[i], i, i + 1)
 
     at = 0
-    for match in _ESCAPE.finditer(text):
+    for match in _ESCAPE_OR_SPACE.finditer(text):
         plain(at, match.start())
         emit(_decode(match.group()), match.start(), match.end())
         at = match.end()
@@ -103,15 +104,21 @@ def _normal_with_spans(text: str) -> tuple[str, list[int], list[int]]:
 
 
 def normalise(text: str) -> str:
-    """`text` as every containment question compares it."""
-    return _normal_with_spans(text)[0].strip()
+    """`text` as every containment question compares it: whole-string operations, fast on
+    big files (the pass with spans runs only on a text where a quote was found)."""
+    for _ in range(_PASSES):
+        decoded = _ESCAPE.sub(lambda m: _decode(m.group()), text)
+        if decoded == text:
+            break
+        text = unicodedata.normalize("NFKC", decoded).casefold()
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def _anchor(needle: str) -> str:
-    """The longest ASCII word of a normalised quote: a cheap first look at a big text. Escapes
-    leave ASCII letters and digits as they are, so a text without it cannot hold the quote."""
-    words = re.findall(r"[a-z0-9]{4,}", needle)
-    return max(words, key=len) if words else ""
+def _anchors(needle: str) -> list[str]:
+    """The ASCII words of a normalised quote: a cheap first look at a big text. Escapes
+    leave ASCII letters and digits as they are, so a text (NFKC, lower case) without one
+    cannot hold the quote."""
+    return re.findall(r"[a-z0-9]{4,}", needle)
 
 
 class Folded:
@@ -120,22 +127,31 @@ class Folded:
     def __init__(self, text: str):
         self.text = text
         self._lower: str | None = None
-        self._normal: tuple[str, list[int], list[int]] | None = None
+        self._normal: str | None = None
+        self._mapped: tuple[str, list[int], list[int]] | None = None
+
+    def holds(self, quoted: str, minimum: int = 0) -> bool:
+        """Does the text hold `quoted` (normalised)?"""
+        needle = normalise(quoted)
+        if not needle or len(needle) < minimum:
+            return False
+        if self._lower is None:
+            self._lower = unicodedata.normalize("NFKC", self.text).lower()
+        if any(word not in self._lower for word in _anchors(needle)):
+            return False
+        if self._normal is None:
+            self._normal = normalise(self.text)
+        return needle in self._normal
 
     def spans(self, quoted: str, minimum: int = 0) -> list[tuple[int, int]]:
         """Where the text holds `quoted` (normalised), as spans of the original text."""
-        needle = normalise(quoted)
-        if not needle or len(needle) < minimum:
+        if not self.holds(quoted, minimum):
             return []
-        anchor = _anchor(needle)
-        if self._lower is None:
-            self._lower = self.text.lower()
-        if anchor and anchor not in self._lower:
-            return []
-        if self._normal is None:
-            self._normal = _normal_with_spans(self.text)
-        normal, starts, ends = self._normal
-        found, at = [], normal.find(needle)
+        if self._mapped is None:  # a character at a time: only for a text that holds a quote
+            self._mapped = _normal_with_spans(self.text)
+        normal, starts, ends = self._mapped
+        needle = _normal_with_spans(quoted)[0].strip()
+        found, at = [], normal.find(needle) if needle else -1
         while at >= 0:
             found.append((starts[at], ends[at + len(needle) - 1]))
             at = normal.find(needle, at + len(needle))
@@ -149,13 +165,13 @@ def spans(text: str, quoted: str, minimum: int = 0) -> list[tuple[int, int]]:
 
 def holds(text: str, quoted: str, minimum: int = 0) -> bool:
     """Does `text` hold `quoted`, in any of the spellings above?"""
-    return bool(spans(text, quoted, minimum))
+    return Folded(text).holds(quoted, minimum)
 
 
 def quoted_in(text: str, memories: Iterable, minimum: int = 0) -> list:
     """The memories (anything with `.text`) whose text `text` holds."""
     folded = Folded(text)
-    return [m for m in memories if folded.spans(m.text, minimum)]
+    return [m for m in memories if folded.holds(m.text, minimum)]
 
 
 def scrub(text: str, quotes: Iterable[str], replacement: str | Callable[[str], str] = "", minimum: int = 0) -> str:

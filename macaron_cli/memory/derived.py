@@ -117,7 +117,7 @@ def with_quotes(plan: ForgetPlan, memories: Iterable[Memory]) -> ForgetPlan:
 def _without_quotes(memory: Memory, texts: list[str]) -> Memory | None:
     """`memory` without the parts that quote `texts`; itself when none does; None to go whole."""
     folded = Folded(memory.text)
-    if not any(folded.spans(t, MIN_QUOTE) for t in texts):
+    if not any(folded.holds(t, MIN_QUOTE) for t in texts):
         return memory
     spans = memory.meta.get("parts")
     if isinstance(spans, list) and spans:  # made of parts: the quoting parts go
@@ -126,7 +126,7 @@ def _without_quotes(memory: Memory, texts: list[str]) -> Memory | None:
             parts = [(memory.text[start:end], ids) for start, end, ids in spans]
         except (TypeError, ValueError, IndexError):
             return None
-        kept = [(part, ids) for part, ids in parts if not any(Folded(part).spans(t, MIN_QUOTE) for t in texts)]
+        kept = [(part, ids) for part, ids in parts if not any(Folded(part).holds(t, MIN_QUOTE) for t in texts)]
         if not kept:
             return None
         text, parts_meta = with_parts(head, kept, memory.meta.get("joiner", "; "))
