@@ -128,9 +128,10 @@ def check_fonts() -> Check:
             "fonts", False, "fontconfig (fc-list) not found, fonts unknown", f"apt-get install fontconfig; {FONTS_FIX}"
         )
     language = config.load_settings().language or "en"
+    used = _languages_in_use(language)
     wanted = {"emoji": ":charset=1f600:color=true"}
-    # Every app may be switched to any of macaron's languages; the person's own comes first.
-    for lang in sorted(_FONT_LANGS, key=lambda code: code != language):
+    # Every app may be switched to any of macaron's languages; those in use come first.
+    for lang in sorted(_FONT_LANGS, key=lambda code: code not in used):
         wanted[lang] = f":lang={_FONT_LANGS[lang]}"
     missing = []
     for what, pattern in wanted.items():
@@ -140,10 +141,39 @@ def check_fonts() -> Check:
         if not found:
             missing.append(what)
     if not missing:
-        return Check("fonts", True, f"{language} text and emoji can be drawn")
-    own = language in missing
+        return Check("fonts", True, f"{', '.join(sorted(used))} text and emoji can be drawn")
+    needed = [lang for lang in missing if lang in used]
     detail = f"no fonts for {', '.join(missing)}: apps show that text as empty boxes"
-    return Check("fonts", not own and "emoji" not in missing, detail, FONTS_FIX)
+    if needed:
+        detail += f" ({', '.join(needed)}: your language, apps or memories use it)"
+    return Check("fonts", not needed and "emoji" not in missing, detail, FONTS_FIX)
+
+
+def _languages_in_use(language: str) -> set[str]:
+    """The person's language, their apps' and their memories' (as macaron's font names: ja, ko, zh)."""
+    import json
+    from pathlib import Path
+
+    from macaron_cli import config
+    from macaron_cli.apps import load_registry
+    from macaron_cli.errors import MacaronError
+
+    found = {language}
+    try:
+        for entry in load_registry().values():
+            app_config = Path(entry.get("path", "")) / "config" / "app.json"
+            if app_config.is_file():
+                found.add(str(json.loads(app_config.read_text(encoding="utf-8")).get("language") or ""))
+    except (MacaronError, OSError, ValueError, AttributeError):
+        pass  # a damaged registry or app config is another check's business
+    try:
+        from macaron_cli.memory import MemoryStore
+
+        if (config.home() / "memory").exists() or os.environ.get("MACARON_MEMORY_URI"):
+            found.update(MemoryStore.open().distinct("language"))
+    except (MacaronError, OSError):
+        pass
+    return {code.split("-")[0].lower() for code in found if code}
 
 
 def check_tool(name: str, binary: str, fix: str) -> Check:

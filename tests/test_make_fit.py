@@ -229,6 +229,31 @@ def test_doctor_checks_fonts_for_the_persons_language(macaron_home, monkeypatch,
     assert not check.ok and "ko" in check.detail and "fonts-noto-cjk" in check.fix
 
 
+def test_doctor_checks_fonts_for_the_languages_of_apps_and_memories(macaron_home, monkeypatch, tmp_path):
+    from macaron_cli import doctor
+    from macaron_cli.apps import register
+    from macaron_cli.memory import MemoryStore
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "fc-list").write_text('#!/bin/sh\ncase "$1" in *lang=ja*|*lang=zh*) exit 0;; *) echo Font;; esac\n')
+    (fake / "fc-list").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}:/usr/bin:/bin")
+    assert doctor.check_fonts().ok  # English alone: Japanese and Chinese fonts are missing, unused
+
+    app = tmp_path / "apps" / "suibun"
+    (app / "config").mkdir(parents=True)
+    (app / "config" / "app.json").write_text('{"language": "ja"}', encoding="utf-8")
+    register("suibun", path=str(app))
+    check = doctor.check_fonts()
+    assert not check.ok and "ja: your language, apps or memories use it" in check.detail
+
+    (app / "config" / "app.json").write_text('{"language": "en"}', encoding="utf-8")
+    MemoryStore.open().add("我对花生过敏", language="zh")
+    check = doctor.check_fonts()
+    assert not check.ok and "(zh:" in check.detail
+
+
 # ── draft fix rounds ───────────────────────────────────────────────────────────────────
 def test_a_fix_round_always_shows_the_entry_files_however_little_fits(tmp_path):
     from macaron_cli.maker.draft import app_files
