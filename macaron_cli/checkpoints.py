@@ -1,4 +1,5 @@
-"""Git checkpoints and rollback for an app repo. Every git operation macaron does is here.
+"""Git checkpoints and rollback for an app repo. Every git operation macaron does is here
+(git_plumbing.py runs the commands, git_refs.py reads the refs).
 
 One class, `AppRepo`, so the promise "never lose the person's work" lives in one place:
 
@@ -26,9 +27,7 @@ import json
 import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -42,6 +41,7 @@ from macaron_cli.app_lock import app_lock
 from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR, is_app
 from macaron_cli.data_snapshots import SQLITE_SIDECARS, DataSnapshots
 from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.git_plumbing import FALLBACK_IDENTITY, GitFailed, Plumbing, fallback_identity_env, last_line
 
 REFS = "refs/macaron/checkpoints/"
 TRAILER = "Macaron-"
@@ -49,8 +49,6 @@ ZERO = "0" * 40
 # `git gc --auto` (which only packs when git thinks it worth it) every this many checkpoints:
 # git's own commands run it on every commit; macaron's plumbing never would.
 GC_EVERY = 25
-# Linux pipes buffer 64 KiB; stdin smaller than this is written before git even starts.
-PIPE_SAFE_BYTES = 60_000
 TREE_CACHE = 4096  # trees kept in memory per AppRepo
 # Phases that restore an earlier state; `undo()` reverses the latest of them.
 RESTORING = ("rollback", "undo")
@@ -62,16 +60,6 @@ BUSY_STATES = {
     "CHERRY_PICK_HEAD": "a cherry-pick",
     "REVERT_HEAD": "a revert",
 }
-# Used only when the person has no git identity at all (CI runs as root without one).
-FALLBACK_IDENTITY = {"name": "macaron", "email": "macaron@localhost"}
-
-
-class GitFailed(WorkFailed):
-    """A git command failed in a way macaron did not foresee (exit 1, its last line shown)."""
-
-    def __init__(self, message: str, stderr: str):
-        super().__init__(message)
-        self.stderr = stderr
 
 
 class DamagedCheckpoint(UserError):
@@ -152,7 +140,8 @@ class AppRepo:
         self.repo = repo
         self.git_dir = Path(repo.git_dir)
         self.private_dir = path / PRIVATE_DIR
-        self._identity_env = self._fallback_identity_env()
+        self.git = Plumbing(path, repo)
+        self._identity_env = fallback_identity_env(repo)
         self._known: dict[str, Checkpoint] = {}  # commit → checkpoint
         self._trees: dict[str, dict] = {}  # tree → entries
         self.warnings: list[str] = []  # things the person should know, said by the commands
@@ -257,12 +246,12 @@ class AppRepo:
             self._clear_stale_index_lock()
             tree = self._stage_all()
             n = max(self._refs(), default=0) + 1
-            head = self._head_commit()
+            head = self.git.head_commit()
             made = self._commit(n, tree, head, message, _trailers(n, phase, tests=tests, cost_usd=cost_usd))
             self._update_refs(head, made)
             self._snapshots().take(n)
             if n % GC_EVERY == 0:
-                self._git("gc", "--auto", "--quiet")
+                self.git.run("gc", "--auto", "--quiet")
         return made
 
     def checkpoints(self) -> list[Checkpoint]:
@@ -324,7 +313,7 @@ class AppRepo:
 
     def _missing(self, *trees: str) -> list[str]:
         """The objects these trees need that the repo lacks."""
-        listed = self._git("rev-list", "--objects", "--missing=print", *trees)
+        listed = self.git.run("rev-list", "--objects", "--missing=print", *trees)
         return [line[1:] for line in listed.splitlines() if line.startswith("?")]
 
     def _check_complete(self, cp: Checkpoint, current_tree: str | None = None) -> None:
@@ -340,7 +329,7 @@ class AppRepo:
             except (ValueError, OSError):  # a folder's tree object is gone
                 wanted, missing = [], ["a folder"]
             else:
-                checked = self._git("cat-file", "--batch-check", stdin="\n".join(wanted).encode()) if wanted else ""
+                checked = self.git.run("cat-file", "--batch-check", stdin="\n".join(wanted).encode()) if wanted else ""
                 missing = [line.split()[0] for line in checked.splitlines() if line.endswith(" missing")]
         if missing:
             raise DamagedCheckpoint(
@@ -424,9 +413,9 @@ class AppRepo:
             # Refuse a bad target before staging touches the index (the most lenient
             # reading of --steps here; the exact one needs the staged tree).
             _, with_data = choose(refs, True)
-            with self._index_kept_on_refusal():
+            with self.git.index_kept_on_refusal():
                 current_tree = self._stage_all()
-                head = self._head_commit()
+                head = self.git.head_commit()
                 at_head = self._checkpoint_at(refs, head)
                 saving = self._needs_save(at_head, current_tree, with_data)
                 target_id, _ = choose(refs, saving)
@@ -485,13 +474,13 @@ class AppRepo:
         """The dry run: stage into a throw-away copy of the index, so nothing changes."""
         refs = self._refs()
         _, with_data = choose(refs, True)
-        with self._scratch_index():
+        with self.git.scratch_index():
             current_tree = self._stage_all(scratch=True)
-        at_head = self._checkpoint_at(refs, self._head_commit())
+        at_head = self._checkpoint_at(refs, self.git.head_commit())
         target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
         target = self._load(target_id, refs[target_id])
         self._check_complete(target, current_tree)
-        stat = self._git("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
+        stat = self.git.run("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
         return RollbackPlan(
             target=target,
             diffstat=stat,
@@ -547,34 +536,6 @@ class AppRepo:
         return self._load(n, refs[n]) if n is not None else None
 
     # ── git plumbing ────────────────────────────────────────────────────────────────
-    def _git(
-        self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True, with_stderr: bool = False
-    ):
-        """Run git; its stdout (and stderr too, as a pair, when asked)."""
-        try:
-            with _input_stream(stdin) as fh:
-                _, out, err = self.repo.git.execute(
-                    ["git", *args], istream=fh, env=env, strip_newline_in_stdout=strip, with_extended_output=True
-                )
-            return (out, err) if with_stderr else out
-        except git.GitCommandError as exc:
-            stderr = str(exc.stderr or "")
-            if re.search(
-                r"index file (smaller than expected|corrupt)|bad index|bad signature|index uses .* extension", stderr
-            ):
-                raise UserError(
-                    f"the git index of {self.path.name} ({self.git_dir / 'index'}) is damaged; nothing was changed: "
-                    "your files are as they were. "
-                    f"Rebuild it with `rm {self.git_dir / 'index'} && git -C {self.path} reset`."
-                ) from None
-            if "index.lock" in stderr:
-                lock = self.git_dir / "index.lock"
-                raise UserError(
-                    f"another git command is using {self.path.name} ({lock} exists); "
-                    f"wait for it, or delete {lock} if no git command is running."
-                ) from None
-            raise GitFailed(f"git {args[0]} failed: {_last_line(stderr)}", stderr) from None
-
     def _stage_all(self, scratch: bool = False) -> str:
         """Stage everything (tracked changes, deletions, untracked non-ignored files); the tree id."""
         if not scratch:
@@ -586,7 +547,7 @@ class AppRepo:
         skipped: list[str] = []
         while True:
             try:
-                _, stderr = self._git("add", "-A", "--", ".", *(f":(exclude){p}" for p in skipped), with_stderr=True)
+                _, stderr = self.git.run("add", "-A", "--", ".", *(f":(exclude){p}" for p in skipped), with_stderr=True)
                 break
             except GitFailed as exc:
                 empty = [
@@ -603,13 +564,7 @@ class AppRepo:
             f"(remove {p.strip()}/.git to include them)"
             for p in nested
         ]
-        return self._git("write-tree")
-
-    def _head_commit(self) -> str | None:
-        try:
-            return self.repo.head.commit.hexsha
-        except ValueError:  # an unborn branch: the first checkpoint is a root commit
-            return None
+        return self.git.run("write-tree")
 
     def _commit(self, n: int, tree: str, parent: str | None, message: str, trailers: dict[str, str]) -> Checkpoint:
         """Write checkpoint n's commit object (no ref yet). Its date is set here, so the
@@ -619,7 +574,7 @@ class AppRepo:
         body = message.strip() + "\n\n" + "".join(f"{TRAILER}{k}: {v}\n" for k, v in trailers.items())
         env = {**self._identity_env, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         args = ["commit-tree", "--no-gpg-sign", *(["-p", parent] if parent else []), tree]
-        commit = self._git(*args, stdin=body.encode("utf-8"), env=env)
+        commit = self.git.run(*args, stdin=body.encode("utf-8"), env=env)
         made = self._checkpoint(
             n, commit, tree, parent, message.strip(), trailers, now.replace(microsecond=0).isoformat()
         )
@@ -630,7 +585,9 @@ class AppRepo:
         """Move the branch to `made` and create its checkpoint ref, all or nothing; the
         old value guards against anyone having moved the branch meanwhile."""
         lines = f"update HEAD {made.commit} {old_head or ZERO}\ncreate {REFS}{made.id} {made.commit}\n"
-        self._git("update-ref", "-m", f"macaron: checkpoint {made.id} ({made.phase})", "--stdin", stdin=lines.encode())
+        self.git.run(
+            "update-ref", "-m", f"macaron: checkpoint {made.id} ({made.phase})", "--stdin", stdin=lines.encode()
+        )
 
     def _write_checkpoint_ref(self, cp: Checkpoint) -> None:
         """Create a checkpoint ref without a git process: a new loose ref file, written
@@ -651,44 +608,17 @@ class AppRepo:
         staged current tree, which updates only the files that differ and refuses,
         before changing any file, rather than overwrite a git-ignored one."""
         try:
-            self._git("read-tree", "-m", "-u", current_tree, target_tree)
+            self.git.run("read-tree", "-m", "-u", current_tree, target_tree)
         except GitFailed as exc:
             # git checks every path before it writes any: these mean nothing was changed.
             if "would be overwritten" in exc.stderr or "would lose untracked" in exc.stderr:
                 raise UserError(
-                    f"rolling back would overwrite git-ignored files ({_last_line(exc.stderr)}); "
+                    f"rolling back would overwrite git-ignored files ({last_line(exc.stderr)}); "
                     "move them away and retry."
                 ) from None
             raise WorkFailed(
-                f"rollback stopped halfway ({_last_line(exc.stderr)}); your work is safe in checkpoint {saved_in}."
+                f"rollback stopped halfway ({last_line(exc.stderr)}); your work is safe in checkpoint {saved_in}."
             ) from None
-
-    @contextmanager
-    def _index_kept_on_refusal(self):
-        """Put the person's staging area back as it was if the block refuses (UserError)."""
-        index = self.git_dir / "index"
-        before = index.read_bytes() if index.exists() else None
-        try:
-            yield
-        except UserError:
-            if before is None:
-                index.unlink(missing_ok=True)
-            else:
-                tmp = index.with_name(f"index.macaron-{os.getpid()}")
-                tmp.write_bytes(before)
-                os.replace(tmp, index)
-            raise
-
-    @contextmanager
-    def _scratch_index(self):
-        """Point git at a copy of the index (keeps its stat cache, so staging stays fast)."""
-        real = self.git_dir / "index"
-        with tempfile.TemporaryDirectory(prefix="macaron-index-") as tmp:
-            scratch = Path(tmp) / "index"
-            if real.exists():
-                scratch.write_bytes(real.read_bytes())
-            with self.repo.git.custom_environment(GIT_INDEX_FILE=str(scratch)):
-                yield
 
     # ── data, ignores, identity ─────────────────────────────────────────────────────
     def data_files(self) -> list[str]:
@@ -719,19 +649,6 @@ class AppRepo:
         prefix = "" if not existing or path.read_text(encoding="utf-8").endswith("\n") else "\n"
         with path.open("a", encoding="utf-8") as fh:
             fh.write(prefix + "\n".join(missing) + "\n")
-
-    def _fallback_identity_env(self) -> dict[str, str]:
-        """Environment that names a committer, only if git has none configured anywhere."""
-        reader = self.repo.config_reader()
-        configured = all(reader.has_option("user", key) for key in ("name", "email"))
-        if configured or (os.environ.get("GIT_COMMITTER_EMAIL") and os.environ.get("GIT_COMMITTER_NAME")):
-            return {}
-        return {
-            "GIT_AUTHOR_NAME": FALLBACK_IDENTITY["name"],
-            "GIT_AUTHOR_EMAIL": FALLBACK_IDENTITY["email"],
-            "GIT_COMMITTER_NAME": FALLBACK_IDENTITY["name"],
-            "GIT_COMMITTER_EMAIL": FALLBACK_IDENTITY["email"],
-        }
 
 
 # ── commit messages ─────────────────────────────────────────────────────────────────────
@@ -804,33 +721,8 @@ def _float_or_none(value: str | None) -> float | None:
         return None
 
 
-@contextmanager
-def _input_stream(data: bytes | None):
-    """A readable file holding `data`, for a git command's stdin: a pipe filled before
-    the command starts when it fits in the pipe's buffer (no disk), else a temp file."""
-    if data is None:
-        yield None
-        return
-    if len(data) <= PIPE_SAFE_BYTES:
-        read_end, write_end = os.pipe()
-        os.write(write_end, data)
-        os.close(write_end)
-        with os.fdopen(read_end, "rb") as fh:
-            yield fh
-        return
-    with tempfile.TemporaryFile() as fh:
-        fh.write(data)
-        fh.seek(0)
-        yield fh
-
-
 def _is_sha(value: str) -> bool:
     return re.fullmatch(r"[0-9a-f]{40}", value) is not None
-
-
-def _last_line(stderr: str) -> str:
-    lines = [line.strip() for line in stderr.strip().strip("'").splitlines() if line.strip()]
-    return lines[-1] if lines else "no message"
 
 
 def _parse_tree(data: bytes) -> dict[str, tuple[str, int, bool]]:
