@@ -299,3 +299,22 @@ def test_a_memory_extracted_from_a_private_one_is_private_and_a_new_fact_is_not(
     assert extraction and PRIVATE in extraction[0].raw  # a known memory in the local prompt
     levels = {m.text: m.privacy for m in conv.store.list(limit=None) if m.kind == "fact"}
     assert levels[noted[0]] == "private" and levels[noted[1]] == "personal"
+
+
+@pytest.mark.slow
+def test_the_chat_says_which_turns_stay_behind_on_a_model_switch(macaron_home):
+    """The real REPL: `--model local`, a turn from a private memory, `/model claude`."""
+    from tests.friend_support import PROMPT, chat_env, leave, meet_friend_already, say, spawn_chat
+
+    meet_friend_already()
+    MemoryStore.open().add(PRIVATE, domain="health", privacy="private")
+    with ModelServer(_local_model()) as local, ModelServer(responder("Pasta sounds good.")) as cloud:
+        env = chat_env(local, "local", extra={"ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"})
+        child = spawn_chat(env, "--model", "local")
+        child.expect_exact(PROMPT)
+        assert LOCAL_MARK in say(child, "How much water should I drink?")
+        switched = say(child, "/model claude")
+        say(child, "What should I cook tonight?")
+        leave(child)
+    assert "1 earlier turn stays behind" in switched
+    assert cloud.requests and LOCAL_MARK not in cloud.all_bytes() and PRIVATE not in cloud.all_bytes()

@@ -316,7 +316,7 @@ class Repl:
             if held:
                 self.say(
                     f"{held} earlier turn{'s' if held > 1 else ''} stay{'' if held > 1 else 's'} behind: "
-                    "they drew on memories this model may not see.",
+                    f"{'they' if held > 1 else 'it'} drew on memories this model may not see.",
                     style="dim",
                 )
         self.say(f"Model: {self.conv.model.describe()}")
