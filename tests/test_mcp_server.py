@@ -91,6 +91,28 @@ def test_a_client_lists_the_tools_and_finds_memories_in_two_languages(memories):
     assert CAFFEINE_JA in japanese
 
 
+@pytest.mark.embeddings
+def test_a_question_in_one_language_finds_a_memory_told_in_another(macaron_home):
+    store = MemoryStore.open()
+    for text, language in [
+        (CAFFEINE_JA, "ja"),
+        ("저는 자전거로 출근해요", "ko"),
+        ("I am allergic to peanuts", "en"),
+        ("My sister lives in Lisbon", "en"),
+    ]:
+        store.add(text, language=language)
+
+    async def go():
+        async with stdio_session() as session:
+            questions = ["when do I stop drinking coffee?", "how do I get to work?", "ピーナッツ"]
+            return [(await search(session, q, k=1)) for q in questions]
+
+    coffee, commute, peanuts = run(go())
+    assert CAFFEINE_JA in coffee
+    assert "자전거로 출근해요" in commute
+    assert "allergic to peanuts" in peanuts
+
+
 def test_what_a_client_adds_is_found_redacted_and_marked_as_its_own(memories, macaron_home):
     async def go():
         async with stdio_session("cursor") as session:
