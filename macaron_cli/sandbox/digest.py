@@ -160,16 +160,24 @@ def _digest(slug: str, data: dict, cached: bool = False) -> Digest:
 
 # ── the cache ───────────────────────────────────────────────────────────────────────────
 def _stamps(app_dir: Path) -> dict[str, list[int]]:
-    """Modification time and size of every file the digest reads: data, settings, code."""
+    """Modification time and size of every file the digest reads: data, settings, code.
+    (os.walk and plain strings: the friend asks this of every app before each answer.)"""
     stamps = {}
+    root = str(app_dir)
     for top in (DATA_DIR, *_WATCHED):
-        path = app_dir / top
-        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else []
-        for file in files:
-            if "__pycache__" in file.parts:
-                continue
-            info = file.stat()
-            stamps[file.relative_to(app_dir).as_posix()] = [info.st_mtime_ns, info.st_size]
+        path = os.path.join(root, top)
+        if os.path.isfile(path):
+            found = [path]
+        else:
+            found = [
+                os.path.join(folder, name)
+                for folder, dirs, names in os.walk(path)
+                for name in names
+                if "__pycache__" not in folder
+            ]
+        for file in sorted(found):
+            info = os.stat(file)
+            stamps[os.path.relpath(file, root)] = [info.st_mtime_ns, info.st_size]
     return stamps
 
 
