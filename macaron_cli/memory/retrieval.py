@@ -450,12 +450,15 @@ def _above_floor(candidates: dict[str, Candidate], related: float, guess: bool) 
     names), clearly by meaning (`related`), or that are turns beside one that does. Nearest by
     meaning means little on its own: every memory is somewhat near any query, so a search
     for one word ("Quokkabrew") would otherwise end in unrelated memories. When no word of
-    a question (`guess`) matches at all, as in a paraphrase, the best guesses by meaning stay
-    too: the GUESSES nearest (the model's similarities for a paraphrase, or across languages,
-    can be as low as for unrelated text)."""
+    a question (`guess`) matches a memory clearly close in meaning, as in a paraphrase, the
+    best guesses by meaning stay too: the GUESSES nearest (the model's similarities for a
+    paraphrase, or across languages, can be as low as for unrelated text)."""
     by_words = {key for key, c in candidates.items() if any(c.parts.get(name, 0.0) > 0 for name in WORD_LISTS)}
     shown = by_words | {key for key, c in candidates.items() if c.parts.get("similarity", -1.0) >= related}
-    if guess and not by_words:
+    # Words that found nothing close in meaning ("eat" in a memory of last night's dinner, for
+    # "Which seafood can't I eat?") say as little as no words: meaning guesses then too.
+    meant = any(candidates[key].parts.get("similarity", -1.0) >= related for key in by_words)
+    if guess and not meant:
         nearest = sorted((c for c in candidates.values() if "similarity" in c.parts), key=lambda c: -c.relevance)
         shown |= {c.row["id"] for c in nearest[:GUESSES]}
     beside = {c.row.get("context_id") for key, c in candidates.items() if key in shown}
