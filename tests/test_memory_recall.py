@@ -165,3 +165,46 @@ def test_a_search_for_one_word_narrows_to_the_memory_holding_it(macaron):
     # A question that shares no word with its answer still finds it by meaning.
     paraphrase = json.loads(macaron("memory", "search", "Who is my sibling?", "--json").stdout)
     assert paraphrase and paraphrase[0]["text"] == "My sister Mina lives in Osaka"
+
+
+@pytest.mark.parametrize(
+    "written, asked",
+    [
+        ("Mina is 152cm, the shortest in our family.", "Who is 152 centimeters tall?"),
+        ("我妹妹身高152厘米，是家里最矮的。", "谁身高152cm？"),
+        ("川沿いを5キロ走った。", "5km走ったのはいつ？"),
+        ("I ran a 5k along the river before work.", "When did I run 5 km?"),
+        ("A fountain pen, it was $40.", "What cost 40 dollars?"),
+        ("My landlord raised the rent to 1,200 dollars.", "What is $1200 a month?"),
+        ("만년필 샀어, 40000원.", "4만 원짜리 선물이 뭐였지?"),
+        ("Bumili ako ng pluma, ₱2,000 ang presyo.", "Ano ang binili ko na 2000 piso?"),
+    ],
+)
+def test_a_number_asked_in_one_form_finds_it_written_in_another(tmp_path, written, asked):
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many([{"id": "it", "text": written}] + [{"text": f"errand {i}: 3 stamps, 2 apples"} for i in range(20)])
+    assert [h.memory.id for h in store.search(asked, k=1)] == ["it"]
+
+
+@pytest.mark.parametrize(
+    "written, asked",
+    [
+        ("시장에서 떡 한 상자 샀어.", "떡을 어디서 샀지?"),
+        ("요즘 술 완전히 끊었어.", "술을 아직 마셔?"),
+        ("猫を飼い始めた。名前はモチ。", "猫の名前は？"),
+    ],
+)
+def test_a_short_noun_is_found_with_a_particle_attached(tmp_path, written, asked):
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many([{"id": "it", "text": written}] + [{"text": f"errand {i}: post office"} for i in range(20)])
+    assert [h.memory.id for h in store.search(asked, k=1)] == ["it"]
+
+
+def test_a_store_indexed_before_units_is_reindexed_with_them(tmp_path):
+    from macaron_cli.memory.schema import MIGRATIONS_TABLE
+
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add("My sister is 152厘米 tall", id="it")
+    store._db.open_table(MIGRATIONS_TABLE).delete("name = '006_numbers_with_units'")
+    store.table.update(where="id = 'it'", values={"search_text": "My sister is 152 厘米 厘 米 tall"})
+    assert MemoryStore.open(tmp_path / "memory").search("152cm", k=1)[0].memory.id == "it"

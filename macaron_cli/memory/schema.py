@@ -115,6 +115,12 @@ def m005_tagalog_glossary(db) -> None:
     _rewrite(db, stale_vector=lambda row: meaning_form(row["text"], row.get("language")) != row["text"])
 
 
+def m006_numbers_with_units(db) -> None:
+    """Index each number with a unit in one canonical word beside it ("152厘米" → 152cm,
+    "$40" → 40usd; memory/units.py)."""
+    _rewrite(db)
+
+
 def _rewrite(db, stale_vector: Callable[[dict], bool] | None = None) -> None:
     """Rewrite every row in the latest schema, recomputing what is derived (search_text,
     and no vector where `stale_vector` says the one stored no longer fits the text)."""
@@ -151,6 +157,7 @@ MIGRATIONS: list[tuple[str, Callable]] = [
     ("003_dates_and_episode_context", m003_dates_and_episode_context),
     ("004_tagalog_roots", m004_tagalog_roots),
     ("005_tagalog_glossary", m005_tagalog_glossary),
+    ("006_numbers_with_units", m006_numbers_with_units),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -18,6 +18,8 @@ import re
 import unicodedata
 from datetime import datetime
 
+from macaron_cli.memory.units import in_words, unit_words
+
 _CJK_RUN = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
 )
@@ -40,20 +42,56 @@ def search_form(text: str, language: str | None = None) -> str:
         singles = list(run) if len(run) > 1 else []
         return " " + " ".join(_bigrams(run) + singles) + " "
 
-    return _with_roots(_CJK_RUN.sub(grams, text), language)
+    return _with_units(_with_roots(_CJK_RUN.sub(grams, text), language), text)
 
 
 def query_form(text: str) -> str:
-    """The form of a query: bigrams only for runs of two or more characters, which are
-    far more specific than single characters; Tagalog roots and glosses as in search_form,
+    """The form of a query: numbers with units as one canonical word each (memory/units.py);
+    bigrams only for runs of two or more characters, which are far more specific than single
+    characters; single nouns a particle hides (떡을 → 떡); Tagalog roots and glosses as in search_form,
     only where the query's own words are Tagalog (so an English question is never stemmed)."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
-    if not _is_tagalog(text, None):
-        return text
-    from macaron_cli.memory.tagalog import with_roots
+    text = in_words(unicodedata.normalize("NFKC", text))
+    extra = _short_stems(text)
+    grams = _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
+    if _is_tagalog(grams, None):
+        from macaron_cli.memory.tagalog import with_roots
 
-    return with_roots(_without_small_words(text))
+        grams = with_roots(_without_small_words(grams))
+    return " ".join([grams, *extra]) if extra else grams
+
+
+def _with_units(form: str, text: str) -> str:
+    words = unit_words(unicodedata.normalize("NFKC", text))
+    return " ".join([form, *words]) if words else form
+
+
+# Korean particles (and their longer forms) that follow a noun; a noun of one syllable with
+# one attached ("떡을") forms a bigram that no memory without that particle has.
+_KO_PARTICLES = "을 를 이 가 은 는 도 에 의 와 과 로 랑 만 에서 으로 에게 한테 이랑 까지 부터 처럼 보다".split()
+_KO_WORD = re.compile(r"[\uac00-\ud7af]+")
+# One-syllable words that are pronouns, question words or adverbs: as single characters they
+# would match nearly every memory.
+_KO_NOT_NOUNS = frozenset("나 너 저 제 내 네 그 이 뭐 누 어 왜 몇 것 거 게 수 좀 더 잘 안 못 다 또 이 걔 얘 쟤".split())
+# A single kanji between kana, Hangul or punctuation ("猫の名前", "茶を飲む"): its bigrams
+# with the particles beside it match nothing.
+_JA_NOT_NOUNS = frozenset("誰何私僕俺今")  # who, what, I, now: in nearly every question
+_KANJI = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+_LONE_KANJI = re.compile(rf"(?<!{_KANJI}){_KANJI}(?!{_KANJI})")
+
+
+def _short_stems(text: str) -> list[str]:
+    """A query's one-character nouns that particles hide: 떡을 → 떡, 猫の → 猫 (the index
+    holds every single character of a memory, so these find it)."""
+    stems = []
+    for word in _KO_WORD.findall(text):
+        for particle in _KO_PARTICLES:
+            stem = word[: -len(particle)]
+            if word.endswith(particle) and len(stem) == 1 and stem not in _KO_NOT_NOUNS:
+                stems.append(stem)
+                break
+    if re.search(r"[\u3040-\u30ff]", text):  # Japanese: kana around kanji
+        stems += [kanji for kanji in _LONE_KANJI.findall(text) if kanji not in _JA_NOT_NOUNS]
+    return list(dict.fromkeys(stems))
 
 
 def _without_small_words(text: str) -> str:

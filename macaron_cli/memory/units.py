@@ -1,0 +1,79 @@
+"""Numbers with units, written any way, as one word: "152cm", "152 centimeters", "152厘米",
+"152センチ", "152센티" and "152 sentimetro" all give `152cm`; "5k", "5 km", "5キロ", "5公里"
+give `5km`; "$40", "40 dollars", "40美元" give `40usd`; "4만 원" and "40,000원" give `40000krw`.
+
+The full-text index holds these words beside each memory's text, and a query gains them too
+(memory/text.py), so a number asked about in one form finds the memory that wrote it in
+another. A unit whose name is ambiguous gives every reading (キロ, kilo: `5km` and `5kg`;
+¥: `300jpy` and `300cny`).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Units after a number: the canonical names each spelling gives. Longest spellings first.
+_AFTER: list[tuple[str, tuple[str, ...]]] = [
+    (r"centimet(?:er|re)s?|sentimetro|cm|厘米|公分|センチ(?:メートル)?|센티(?:미터)?", ("cm",)),
+    (r"millimet(?:er|re)s?|milimetro|mm|毫米|ミリ(?:メートル)?|밀리(?:미터)?", ("mm",)),
+    (r"kilomet(?:er|re)s?|kilometro|kms?|k|公里|千米|キロメートル|킬로미터", ("km",)),
+    (r"kilograms?|kilogramo|kgs?|公斤|千克|キログラム|킬로그램", ("kg",)),
+    (r"kilos?|キロ|킬로", ("km", "kg")),
+    (r"met(?:er|re)s?|metro|m|米|メートル|미터", ("m",)),
+    (r"miles?|milya|mi", ("mi",)),
+    (r"pounds?|lbs?", ("lb",)),
+    (r"dollars?|bucks|usd|美元|ドル|달러|dolyar", ("usd",)),
+    (r"euros?|eur|欧元|ユーロ|유로", ("eur",)),
+    (r"yen|jpy|円|日元|엔", ("jpy",)),
+    (r"yuan|rmb|cny|元|块|塊|人民币", ("cny",)),
+    (r"won|krw|원", ("krw",)),
+    (r"pesos?|piso|php", ("php",)),
+    (r"minutes?|mins?|minuto|分钟|分鐘|分間?|분", ("min",)),
+    (r"hours?|hrs?|h|oras|小时|小時|時間|시간", ("h",)),
+]
+# Currency signs before a number.
+_BEFORE = {"$": ("usd",), "€": ("eur",), "¥": ("jpy", "cny"), "￥": ("jpy", "cny"), "₩": ("krw",), "₱": ("php",)}
+
+_NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+# 만/万 (ten thousand) between a number and its unit multiplies it: 4만 원, 3万元.
+_MAN = r"\s*(만|万|萬)?"
+_AFTER_UNIT = re.compile(
+    _NUMBER + _MAN + r"\s?(" + "|".join(f"(?:{spelling})" for spelling, _ in _AFTER) + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_BEFORE_UNIT = re.compile(r"([$€¥￥₩₱])\s?" + _NUMBER + r"(k\b|" + _MAN[3:] + r")?", re.IGNORECASE)
+_SPELLINGS = [(re.compile(f"(?:{spelling})$", re.IGNORECASE), names) for spelling, names in _AFTER]
+
+
+def unit_words(text: str) -> list[str]:
+    """The canonical word of every number with a unit in `text` ("152cm", "40usd")."""
+    words: list[str] = []
+    in_words(text, words)
+    return list(dict.fromkeys(words))
+
+
+def in_words(text: str, found: list[str] | None = None) -> str:
+    """`text` with every number and its unit replaced by their canonical words ("When did I run
+    5 km?" → "When did I run  5km ?"), which go into `found` too: a query asks for the amount,
+    not for the bare number a dozen unrelated memories hold."""
+    words = found if found is not None else []
+
+    def before(m: re.Match) -> str:
+        multiplier = 1000 if (m.group(3) or "").lower() == "k" else 10000 if m.group(3) else 1
+        new = [_value(m.group(2), multiplier) + name for name in _BEFORE[m.group(1)]]
+        words.extend(new)
+        return f" {' '.join(new)} "
+
+    def after(m: re.Match) -> str:
+        names = next(names for pattern, names in _SPELLINGS if pattern.match(m.group(3)))
+        new = [_value(m.group(1), 10000 if m.group(2) else 1) + name for name in names]
+        words.extend(new)
+        return f" {' '.join(new)} "
+
+    return _AFTER_UNIT.sub(after, _BEFORE_UNIT.sub(before, text))
+
+
+def _value(number: str, multiplier: int) -> str:
+    """'1,200' → '1200'; '1.5' → '1p5' (a full-text word has no dot)."""
+    value = float(number.replace(",", "")) * multiplier
+    return str(int(value)) if value == int(value) else f"{value:g}".replace(".", "p")
