@@ -35,6 +35,7 @@ SCALAR_INDEX_ROWS = 20000
 # compacts pays for it (bench/memory_add.py).
 MAX_FRAGMENTS = 32
 MAX_AGE = timedelta(minutes=10)
+AGE_EVERY = 8
 # A local store keeps old table versions this long (see optimize).
 KEEP_VERSIONS = timedelta(seconds=10)
 
@@ -79,11 +80,14 @@ def _upkeep(table, *, shared: bool, vectors: bool) -> None:
     # fragment over the network and races other machines' commits, so there the fragments
     # alone decide.
     unindexed = max((_unindexed(table, ix.name) for ix in found.values()), default=0)
-    if table.stats()["fragment_stats"]["num_fragments"] > MAX_FRAGMENTS or (
+    fragments = table.stats()["fragment_stats"]["num_fragments"]
+    if fragments > MAX_FRAGMENTS or (
         unindexed
         and (
             unindexed >= max(REINDEX_AFTER, rows // 100)
-            or (not shared and (rows < SMALL_STORE or _oldest_version_age(table) > MAX_AGE))
+            or (not shared and rows < SMALL_STORE)
+            # Listing the versions costs as many as there are: look at every AGE_EVERY-th write.
+            or (not shared and fragments % AGE_EVERY == 0 and _oldest_version_age(table) > MAX_AGE)
         )
     ):
         optimize(table, shared=shared)
