@@ -290,6 +290,8 @@ def find(text: str) -> Iterator[Span]:
     for label_kind, (said, said_cjk, bare) in _PATTERNS.items():
         after_verb, after_colon, after_label = _JUDGES[label_kind]
         kind = "pin" if label_kind == "code" else label_kind
+        if not bare.search(text):  # no label of this kind at all: one scan, not three
+            continue
         for m in said.finditer(text):
             if label_kind == "code" and not _QUALIFIER.search(text, max(0, m.start() - 30), m.end()):
                 continue
