@@ -257,6 +257,12 @@ def test_a_pin_or_door_code_said_in_any_language_is_redacted(template, pin):
         "密码写在冰箱上",
         "Your password must be at least 12 characters",
         "the CVV is on the back",
+        "the combination of the two is 1234 hours",
+        "version pin: numpy==1.26.4",
+        "the pin is 10mm",
+        "promo code SAVE20 at checkout",
+        "api_key: YOUR_API_KEY",
+        "Flight code is JL5062",
     ],
 )
 def test_a_sentence_about_a_secret_that_gives_none_is_kept(text):

@@ -67,7 +67,6 @@ LABELS: dict[str, tuple[str, str]] = {
             r"passcode",
             r"(?:door|gate|garage|alarm|lock|unlock|lock ?screen|phone|keypad|entry|access|safe|building|padlock)"
             r" ?codes?",
-            r"combination",
             r"(?:haus)?t[üu]rcode",
             r"torcode",
             r"zugangscode",
@@ -107,7 +106,7 @@ LABELS: dict[str, tuple[str, str]] = {
     ),
     # a bare "code" is a PIN only where a door, a card or a lock is named near it (_QUALIFIER)
     "code": (
-        _words(r"codes?", r"c[óo]digos?", r"keypad", r"combo"),
+        _words(r"codes?", r"c[óo]digos?", r"keypad", r"combo", r"combination"),
         _words(r"コード", r"코드", r"[密]?码"),
     ),
     "api-key": (
@@ -224,11 +223,7 @@ _JUDGES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool], Callable[
         values.looks_like_given_password,
         lambda v: values.looks_like_password(v) and bool(re.search(r"[\d\W]", v)),
     ),
-    "pin": (
-        lambda v: values.looks_like_pin(v) or values.looks_like_password(v),
-        lambda v: values.looks_like_pin(v) or values.looks_like_password(v),
-        values.looks_like_pin,
-    ),
+    "pin": (values.looks_like_code, values.looks_like_code, values.looks_like_pin),
     "code": (values.looks_like_pin, values.looks_like_pin, values.looks_like_pin),
     "api-key": (values.looks_like_key, values.looks_like_key, values.looks_like_token),
     "cvv": (values.looks_like_cvv, values.looks_like_cvv, values.looks_like_cvv),
@@ -259,6 +254,13 @@ _COPULA = re.compile(r"\s*(?:です|でした|だ|입니다|이에요|예요|이
 _DIGIT_VALUE = re.compile(r"[*#]?\d+(?:[ .-]\d+)*[*#]?(?![\w])")
 # An id with letters around its digits: "QQ 12 34 56 C", "X1234567L", "D123-4567-8901"
 _ID_VALUE = re.compile(r"(?:[A-Za-z]{1,3}[ -]?)?\d[\d ./-]*\d(?:[ -]?[A-Za-z](?![\w]))?")
+# A number with a unit after it is an amount
+_QUANTITY = re.compile(
+    r"(?i)[\d.,]+\s*(?:digits?|characters?|chars?|hours?|hrs?|h|days?|minutes?|mins?|seconds?|secs?|years?|"
+    r"months?|weeks?|mm|cm|m|km|kg|g|lbs?|people|persons?|times|%|percent|dollars?|euros?|yen|won|pesos?|"
+    r"steps|pages|kcal|calories|ml|l|stellen|ziffern|chiffres|caractères|dígitos|caracteres|numero|"
+    r"桁|자리|位)(?![A-Za-z])"
+)
 # "changed my email password to …": the new password follows "to"
 _CHANGED_TO = re.compile(
     r"(?i)\b(?:changed|set|reset|updated|switched)\s+(?:\S+\s+){0,3}?(?:passwords?|passcode|pin|pw)\s+to\s+"
@@ -326,6 +328,8 @@ def _value(
             if judge(inner) or (kind in ("password", "api-key") and inner.strip().lower() not in values.PROSE):
                 yield start, close + 1, kind
             return
+    if kind in ("pin", "cvv") and _QUANTITY.match(text, start):
+        return  # "4 digits", "1234 hours", "10mm": an amount, not a code
     if kind in ("pin", "cvv", "national-id"):
         m = (_ID_VALUE if kind == "national-id" else _DIGIT_VALUE).match(text, start)
         if m and judge(m.group(0)):

@@ -82,6 +82,15 @@ def looks_like_pin(value: str) -> bool:
     return bool(re.fullmatch(r"[*#]?\d{4,12}[*#]?", digits))
 
 
+def looks_like_code(value: str) -> bool:
+    """A PIN or a door code: mostly digits, at most a letter or two ("12A45", "8080B"),
+    not a version or a name with a number in it ("numpy==1.26.4", "Python3")."""
+    if looks_like_pin(value):
+        return True
+    digits = len(_DIGITS.findall(value))
+    return len(value) <= 10 and digits >= 3 and digits * 2 > sum(ch.isalnum() for ch in value) and value.isalnum()
+
+
 def looks_like_token(value: str) -> bool:
     """A machine-made key: long, from a key alphabet, random."""
     if len(value) < 16 or not re.fullmatch(r"[A-Za-z0-9+/=_.~-]+", value):
