@@ -10,7 +10,10 @@ times, on the same generated files in the same run:
 - cjk: quotes.holds for a Japanese quote (no ASCII word: always a full normalisation);
 - scrub: quotes.scrub on a file that holds the quote (spans mapped a character at a time).
 
-    python3 bench/quotes_scan.py [--mb 4] [--repeat 5]
+    python3 bench/quotes_scan.py [--mb 4] [--repeat 5] [--memories 10000]
+
+It also times a forget's plan over a store's memories, with the quote search beside the
+`derived_from` links alone.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=4.0)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--memories", type=int, default=10_000)
     args = parser.parse_args()
     size = int(args.mb * 1_000_000)
     plain = transcript(size, 1)
@@ -80,6 +84,19 @@ def main() -> None:
     for name, seconds, found in rows:
         print(f"  {name:32s} {seconds * 1000:8.1f} ms  {len(data) / 1e6 / seconds:8.1f} MB/s  found={found}")
     print(f"exact-bytes check misses the escaped copy: found={old_check(escaped.encode(), QUOTE)}")
+    forget_rows(args.memories, args.repeat)
+
+
+def forget_rows(count: int, repeat: int) -> None:
+    """What finding quotes adds to a forget's plan: every memory's text asked once."""
+    from macaron_cli.memory import derived
+    from macaron_cli.memory.records import Memory
+
+    rnd = random.Random(2)
+    memories = [Memory(text=" ".join(rnd.choice(WORDS) for _ in range(rnd.randint(4, 25)))) for _ in range(count)]
+    links = timed(lambda: [m for m in memories if derived.sources(m) & {"x"}], repeat)
+    quoted = timed(lambda: derived.with_quotes(derived.ForgetPlan("x", ["x"], [QUOTE]), memories), repeat)
+    print(f"forget plan over {count} memories: links only {links * 1000:.1f} ms, with quotes {quoted * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

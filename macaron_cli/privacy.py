@@ -35,6 +35,13 @@ system prompt and extraction prompt, memory_search answers, the draft's messages
 send to, which raises `PrivacyViolation` when the memories were cleared for somewhere
 else. `--json`, the ledger and `macaron why` read `Destination.cloud` from the same
 decision.
+
+Text made from memories carries a label (`level_from`: the highest level of what it was
+made from) and is released by it like a memory row (`may_carry`): chat turns and the
+episode summary (`transcript`, `Derived`; friend/conversation.py), memories extracted
+from known ones (friend/extract.py), files a model wrote (app_labels.py, read by
+`make --from`, `share` and `feedback export`). "Does this text hold that memory" is
+asked of normalised text, in quotes.py, against `not_for` (every memory that may not go).
 """
 
 from __future__ import annotations
@@ -293,13 +300,6 @@ def release(items: Iterable, *destinations: Destination) -> Cleared:
     levels = levels_for(*destinations)
     kept = [m for m in items if getattr(m, "memory", m).privacy in levels]
     return Cleared(kept, destinations, _TOKEN)
-
-
-def withheld(items: Iterable, *destinations: Destination) -> list:
-    """The memories (or hits) that may NOT go to every one of `destinations` (to check that
-    something made from them, like an app's code, does not carry their text out)."""
-    levels = levels_for(*destinations)
-    return [getattr(m, "memory", m) for m in items if getattr(m, "memory", m).privacy not in levels]
 
 
 def nothing(*destinations: Destination) -> Cleared:

@@ -12,6 +12,7 @@ replaces exactly the spelling that was there.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -114,6 +115,12 @@ def normalise(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+@functools.lru_cache(maxsize=4096)
+def _needle(quoted: str) -> str:
+    """A quote normalised once, however many texts are asked about it."""
+    return normalise(quoted)
+
+
 def _anchors(needle: str) -> list[str]:
     """The ASCII words of a normalised quote: a cheap first look at a big text. Escapes
     leave ASCII letters and digits as they are, so a text (NFKC, lower case) without one
@@ -132,7 +139,7 @@ class Folded:
 
     def holds(self, quoted: str, minimum: int = 0) -> bool:
         """Does the text hold `quoted` (normalised)?"""
-        needle = normalise(quoted)
+        needle = _needle(quoted)
         if not needle or len(needle) < minimum:
             return False
         if self._lower is None:
