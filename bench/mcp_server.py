@@ -131,7 +131,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--queries", type=int, default=100)
     args = parser.parse_args()
-    os.environ["MACARON_HOME"] = tempfile.mkdtemp(prefix="macaron-bench-mcp-")
+    with tempfile.TemporaryDirectory(prefix="macaron-bench-mcp-") as home:
+        os.environ["MACARON_HOME"] = home
+        measure(args)
+
+
+def measure(args) -> None:
     from chat_latency import synthetic_memories
 
     from macaron_cli.memory import MemoryStore
