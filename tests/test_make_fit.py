@@ -151,13 +151,17 @@ def test_chat_hands_the_idea_itself_to_the_maker(request_text, idea, tmp_path, m
 
 
 # ── fonts ──────────────────────────────────────────────────────────────────────────────
-def _open_page(tmp_path, body: str) -> dict:
+def _open_page(tmp_path, body: str, around: str = "") -> dict:
+    """The page `<div id="app">body</div>` (after `around`, what the page has outside it)."""
     from macaron_cli.sandbox import open_check
 
     site = tmp_path / "site"
     site.mkdir()
+    app = '<div id="app" style="max-width:640px;margin:0 auto">' if around else '<div id="app">'
+    if around:  # a page with macaron's look (its cards are what the layout check knows)
+        around = '<link rel="stylesheet" href="macaron-tokens.css">' + around
     (site / "index.html").write_text(
-        f'<!doctype html><meta charset="utf-8"><body><div id="app">{body}</div>', encoding="utf-8"
+        f'<!doctype html><meta charset="utf-8"><body>{around}{app}{body}</div>', encoding="utf-8"
     )
     config = {
         "run": ["{python}", "-m", "http.server", "{port}", "--bind", "127.0.0.1"],
@@ -281,3 +285,29 @@ def test_meaning_chooses_what_no_keyword_names_and_caches_vectors_per_model(maca
     cached = list((macaron_home / "cache").glob("template-vectors-*.json"))
     assert [p.name for p in cached] == [f"template-vectors-{embeddings.MODEL_NAME}.json"]
     assert (macaron_home / "cache").stat().st_mode & 0o777 == 0o700  # what it says of the person's ideas is theirs
+
+
+# ── layout ─────────────────────────────────────────────────────────────────────────────
+@pytest.mark.slow
+def test_text_outside_the_cards_or_the_column_is_found_in_the_page(tmp_path):
+    report = _open_page(
+        tmp_path,
+        '<section class="mc-card">inside</section><p class="mc-empty">nothing yet</p>',
+        around='<p class="macaron-notice">a notice as wide as the window</p><p>a loose line</p>',
+    )
+    assert report["main_rendered"]
+    assert report["layout"] == [
+        '"a notice as wide as the window" is outside the page\'s column',
+        '"a loose line" is outside the cards and unstyled',
+    ]
+
+
+def test_a_layout_problem_fails_verification_with_the_fix():
+    from macaron_cli.sandbox.report import VerifyReport
+    from macaron_cli.sandbox.verify import _read_open
+
+    report = VerifyReport(tests_ok=True)
+    found = {"started": True, "http_status": 200, "main_rendered": True, "main_state": "rendered"}
+    _read_open(report, {**found, "layout": ['"a loose line" is outside the cards and unstyled']})
+    assert any("a loose line" in p and "class mc-card" in p for p in report.problems)
+    assert "a loose line" in report.feedback()

@@ -45,6 +45,46 @@ MAIN_STATE_JS = """(sel) => { const el = document.querySelector(sel);
     if (!el) return 'missing';
     if (el.getClientRects().length === 0) return 'hidden';
     return (el.innerText.trim().length > 0 || el.children.length > 0) ? 'rendered' : 'empty'; }"""
+# Text the page shows outside its layout (on a page with macaron's look, macaron-tokens.css):
+# every visible line belongs in the header or a card, or is a styled line of the page's own
+# (a class mc-… or macaron-…) within the page's column; nothing runs past the card it is in.
+# The text's own box is measured (a Range).
+LAYOUT_JS = r"""(args) => {
+  const [selector, limit] = args;
+  const main = document.querySelector(selector);
+  // Only a page with macaron's look has cards to keep text in.
+  if (!main || !document.querySelector('link[href*="macaron-tokens"]')) return [];
+  const column = main.getBoundingClientRect();
+  const styled = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement)
+      if ([...e.classList].some((c) => c.startsWith('mc-') || c.startsWith('macaron-'))) return true;
+    return false;
+  };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node && out.length < limit; node = walker.nextNode()) {
+    const text = node.textContent.replace(/\s+/g, ' ').trim();
+    const el = node.parentElement;
+    if (!text || !el || ['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION'].includes(el.tagName)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+    const card = el.closest('.mc-card, .mc-header, header');
+    const shown = JSON.stringify(text.slice(0, 60));
+    if (card) {
+      const edge = card.getBoundingClientRect();
+      if (box.right > edge.right + 1 || box.left < edge.left - 1) out.push(`${shown} runs past its card`);
+    } else if (!styled(el)) {
+      out.push(`${shown} is outside the cards and unstyled`);
+    } else if (box.left < column.left - 1 || box.right > column.right + 1) {
+      out.push(`${shown} is outside the page's column`);
+    }
+  }
+  return out;
+}"""
+LAYOUT_LIMIT = 10
 # Characters the page shows that no font could draw (they appear as empty boxes: "tofu").
 # Chromium draws every such character with the same .notdef glyph, so each distinct
 # character is drawn on a canvas in its element's font and compared with a codepoint no
@@ -254,11 +294,20 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
     except Exception:
         pass
     report["missing_glyphs"] = _missing_glyphs(page)
+    report["layout"] = _layout(page, selector)
     report["timings"]["page"] = round(time.monotonic() - t0, 2)
     if config.get("screenshot"):
         page.screenshot(path=config["screenshot"], full_page=True)
         report["screenshot"] = config["screenshot"]
     page.close()
+
+
+def _layout(page, selector: str) -> list[str]:
+    """Text out of the page's layout (outside the cards and unstyled, past a card's edge)."""
+    try:
+        return page.evaluate(LAYOUT_JS, [selector, LAYOUT_LIMIT])
+    except Exception:  # a page that navigated away or broke its own body: nothing to measure
+        return []
 
 
 def _missing_glyphs(page) -> list[str]:

@@ -22,6 +22,8 @@ class VerifyReport:
     main_rendered: bool = False
     # Characters the page shows as empty boxes (no installed font has them), "U+3042 あ".
     missing_glyphs: list[str] = field(default_factory=list)
+    # Text out of the page's layout: outside the cards and unstyled, or past a card's edge.
+    layout: list[str] = field(default_factory=list)
     screenshot: str | None = None
     problems: list[str] = field(default_factory=list)
     # Detail behind the problems: failing tests with their assertion lines, the end of the

@@ -84,7 +84,17 @@ def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None)
     digest_problem = _check_digest(sandbox, manifest)
     if digest_problem:
         report.problems.append(digest_problem)
-    report.ok = report.tests_ok and report.opened and not report.missing_glyphs and not digest_problem
+    spec_problem = spec_check(app_dir)
+    if spec_problem:
+        report.problems.append(spec_problem)
+    report.ok = (
+        report.tests_ok
+        and report.opened
+        and not report.missing_glyphs
+        and not report.layout
+        and not digest_problem
+        and not spec_problem
+    )
     report.seconds = round(time.monotonic() - started, 2)
     report.timings = {
         "tests": round(test_result.duration, 2) if test_result else None,
@@ -248,6 +258,13 @@ def _read_open(report: VerifyReport, found: dict) -> None:
     report.missing_glyphs = found.get("missing_glyphs") or []
     if report.missing_glyphs:
         problems.append(missing_fonts_problem(report.missing_glyphs))
+    report.layout = found.get("layout") or []
+    if report.layout:
+        problems.append(
+            "the page's layout: "
+            + "; ".join(report.layout[:5])
+            + " (put text in the header or a card, class mc-card, or give a line of its own a class mc-…)"
+        )
 
 
 # What installs the fonts macaron's languages and apps' emoji need (Debian/Ubuntu names).
@@ -284,3 +301,22 @@ def _save_private(app_dir: Path, name: str, source: Path) -> Path:
     target = private_dir(app_dir) / name
     shutil.copyfile(source, target)
     return target
+
+
+def spec_check(app_dir: Path) -> str | None:
+    """What is wrong with the spec in the app's macaron.json (the one a model may have
+    written), or None: valid, or none at all (an app made before specs)."""
+    from macaron_cli.resources import app_spec_module
+
+    try:
+        manifest = json.loads((Path(app_dir) / "macaron.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # read_manifest has said what is wrong with the manifest itself
+    if not isinstance(manifest, dict) or manifest.get("spec") is None:
+        return None
+    declared = app_spec_module()
+    try:
+        declared.parse_spec(manifest["spec"])
+    except declared.SpecError as exc:
+        return f"macaron.json's spec is not valid: {exc} (its schema is server/app_spec.py)"
+    return None
