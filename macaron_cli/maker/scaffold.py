@@ -231,7 +231,8 @@ def _copy_agents(app: Path) -> None:
 
 def _show_advice_note(app: Path, note: str) -> None:
     """A visible note on every page, whatever the template's own components do."""
-    banner = f'<p class="macaron-notice" role="note" style="padding:.5rem 1rem;margin:0;">{note}</p>'
+    # In the page's own column, as a card (macaron-tokens.css), not a bare line above it.
+    banner = f'<div class="macaron-notice-row"><p class="macaron-notice mc-card" role="note">{note}</p></div>'
     for page in app.glob("**/index.html"):
         if any(part in _NEVER_COPY or part == "tests" for part in page.relative_to(app).parts):
             continue
