@@ -134,3 +134,16 @@ def test_make_json_names_the_spec_and_what_the_app_cannot_do_yet(macaron, macaro
 def test_a_spec_a_template_renders_whole_is_a_good_fit(idea, family):
     template = choose_template(idea)
     assert template.name == family and template.fit == "good" and template.missing == []
+
+
+def test_verification_names_a_spec_a_model_broke(tmp_path, macaron_home):
+    from macaron_cli.sandbox.verify import spec_check
+
+    idea = "log my weight every morning"
+    app = scaffold(choose_template(idea), build_brief(idea, None, Settings(), None), "w", tmp_path)
+    assert spec_check(app) is None
+    manifest = json.loads((app / "macaron.json").read_text(encoding="utf-8"))
+    manifest["spec"]["measures"][0]["kind"] = "vibes"
+    (app / "macaron.json").write_text(json.dumps(manifest), encoding="utf-8")
+    problem = spec_check(app)
+    assert problem and "measures[0].kind" in problem and "server/app_spec.py" in problem
