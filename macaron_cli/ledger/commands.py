@@ -59,7 +59,7 @@ def share(app_ref: str | None) -> None:
     lineage = {"app": slug, "template": info.get("template"), "from": info.get("from")}
     bundle = make_bundle(path, Path.cwd(), lineage, withheld=_unshareable())
     Out().text(
-        f"Bundle: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
+        f"Bundle of {slug}: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
         f"Your friend runs `macaron make --from {bundle.name}`."
     )
 
