@@ -62,7 +62,11 @@ def forget_command(memory_id: str, json_out: bool = False) -> None:
     if done.apps:
         say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
     for path in done.mentioned_in:
-        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or `macaron rollback` to before it.")
+        from macaron_cli.apps import is_app, ref_for
+
+        app = next((folder for folder in path.parents if is_app(folder)), None)
+        back = f"`macaron rollback {ref_for(app)} --to ID`" if app else "`macaron rollback`"
+        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or {back} to before it.")
     if recorded_in:
         say.text(records_stay(recorded_in))
 
