@@ -127,7 +127,7 @@ def _made_app(store, fact, apps_dir):
         template="habit-tracker",
         mode="agent",
         accent="#FF9AA2",
-        settings={"units": "metric", "currency": "USD"},
+        app_settings={"units": "metric", "currency": "USD"},
         memory_ids=[fact.id],
     )
     make_state.save(app, state)

@@ -59,7 +59,7 @@ def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
 
 def test_brief_speaks_the_ideas_language_with_its_currency(store):
     brief = build_brief("家計簿アプリがほしい", store, Settings(color="pistachio"), None)
-    assert brief.language == "ja" and brief.settings["currency"] == "JPY" and brief.accent == "#B5EAD7"
+    assert brief.language == "ja" and brief.app_settings["currency"] == "JPY" and brief.accent == "#B5EAD7"
     assert build_brief("Gusto ko ng talaan ng gastos ko", store, Settings(), None).language == "tl"
 
 

@@ -25,7 +25,7 @@ def _brief(idea: str, url: str) -> Brief:
         idea=idea,
         language="en",
         accent="#B5EAD7",
-        settings={"units": "metric", "currency": "EUR"},
+        app_settings={"units": "metric", "currency": "EUR"},
         memories=privacy.nothing(privacy.draft(url)),
     )
 

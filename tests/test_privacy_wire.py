@@ -77,7 +77,7 @@ def test_only_the_gate_clears_memories_and_a_clearance_is_for_its_destination(ma
     from macaron_cli.maker.brief import Brief
 
     with pytest.raises(privacy.PrivacyViolation):
-        Brief(idea=IDEA, language="en", accent="#fff", settings={}, memories=list(to_local))
+        Brief(idea=IDEA, language="en", accent="#fff", app_settings={}, memories=list(to_local))
 
 
 # ── chat: the answer, extraction, the episode summary ───────────────────────────────────

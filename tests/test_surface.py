@@ -97,7 +97,7 @@ def test_a_scaffold_that_fails_leaves_no_half_made_app(tmp_path, macaron_home, m
     monkeypatch.setattr(scaffolding, "write_brief", broken)
     template = choose_template("a water tracker", None)
     brief = Brief(
-        idea="a water tracker", language="en", accent="#FF9AA2", settings={"units": "metric", "currency": "EUR"}
+        idea="a water tracker", language="en", accent="#FF9AA2", app_settings={"units": "metric", "currency": "EUR"}
     )
     apps_root = tmp_path / "apps"
     with pytest.raises(OSError):

@@ -30,7 +30,7 @@ class Brief:
     idea: str
     language: str
     accent: str
-    settings: dict  # units, currency
+    app_settings: dict  # the app's units and currency (config/app.json), not macaron's config.Settings
     # The memories that went into the brief, as the gate cleared them (never a plain list).
     memories: Cleared = field(default_factory=lambda: privacy.nothing(privacy.app_folder()))
     advice: str | None = None  # 'medical' | 'financial' | None
@@ -63,11 +63,11 @@ class Brief:
             f"- Language of every UI text: {self.language}",
             f"- Accent colour: {self.accent} "
             "(the `--macaron-accent` CSS variable; never edit static/macaron-tokens.css)",
-            f"- Units: {self.settings['units']}; currency: {self.settings['currency']}; "
+            f"- Units: {self.app_settings['units']}; currency: {self.app_settings['currency']}; "
             "dates in the language's own format",
         ]
-        if self.settings.get("volume_unit"):
-            lines.append(f"- Volumes in {self.settings['volume_unit']}s (the person said so)")
+        if self.app_settings.get("volume_unit"):
+            lines.append(f"- Volumes in {self.app_settings['volume_unit']}s (the person said so)")
         if self.advice:
             lines.append(
                 f"- This app touches {self.advice} matters: keep the visible note "
@@ -116,7 +116,7 @@ def build_brief(
         idea=idea,
         language=language,
         accent=accent_colour(settings.color),
-        settings=personal_settings(language, [m.text for m in memories]),
+        app_settings=personal_settings(language, [m.text for m in memories]),
         memories=memories,
         advice=advice_kind(idea),
     )

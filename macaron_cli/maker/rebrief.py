@@ -34,7 +34,7 @@ def brief_from_state(state: MakeState, store, to: tuple[privacy.Destination, ...
         idea=state.idea,
         language=state.language,
         accent=state.accent,
-        settings=state.settings,
+        app_settings=state.app_settings,
         memories=privacy.release(memories, *to),
         advice=state.advice,
     )

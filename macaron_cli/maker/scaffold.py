@@ -159,7 +159,7 @@ def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
     from macaron_cli.maker.spec_rules import write_spec
 
     own = spec_of(template.manifest) if template.from_app else None
-    return own or write_spec(brief.idea, brief.settings, title)
+    return own or write_spec(brief.idea, brief.app_settings, title)
 
 
 def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
@@ -193,8 +193,8 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
             "title": app_title(template, brief),
             "language": brief.language,
             "accent": brief.accent,
-            "units": brief.settings["units"],
-            "currency": brief.settings["currency"],
+            "units": brief.app_settings["units"],
+            "currency": brief.app_settings["currency"],
         }
     )
     if brief.advice:

@@ -2,7 +2,8 @@
 
 It is what `macaron make --resume APP` continues from, and what the summary and the
 feedback question read. Private (git-ignored), like the brief. The file is MakeState's
-fields as JSON (the lineage as "from"); a key this macaron does not know is kept as it was.
+fields as JSON (under the FILE_KEYS names where they differ); a key this macaron does not
+know is kept as it was.
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.files import write_atomic
 
 FILE = "make.json"
+# Fields stored under another name in the file (the names older makes wrote).
+FILE_KEYS = {"from_app": "from", "app_settings": "settings"}
+FIELDS = {key: name for name, key in FILE_KEYS.items()}
 
 
 @dataclass
@@ -28,7 +32,7 @@ class MakeState:
     from_app: str | None = None  # the person's app it was made from ("from" in the file)
     language: str = "en"
     accent: str = ""
-    settings: dict = field(default_factory=dict)  # units, currency
+    app_settings: dict = field(default_factory=dict)  # units, currency ("settings" in the file)
     advice: str | None = None  # medical | financial | None
     memory_ids: list[str] = field(default_factory=list)
     matched_keywords: list[str] = field(default_factory=list)
@@ -51,22 +55,14 @@ class MakeState:
     unknown: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
-        data = {
-            ("from" if f.name == "from_app" else f.name): getattr(self, f.name)
-            for f in fields(self)
-            if f.name != "unknown"
-        }
+        data = {FILE_KEYS.get(f.name, f.name): getattr(self, f.name) for f in fields(self) if f.name != "unknown"}
         return {**self.unknown, **data}
 
     @classmethod
     def from_json(cls, data: dict) -> MakeState:
-        names = {f.name for f in fields(cls)} - {"unknown"}
-        known = {
-            ("from_app" if key == "from" else key): value
-            for key, value in data.items()
-            if key == "from" or (key in names and key != "from_app")
-        }
-        unknown = {key: value for key, value in data.items() if key != "from" and key not in names}
+        keys = {FILE_KEYS.get(f.name, f.name) for f in fields(cls)} - {"unknown"}
+        known = {FIELDS.get(key, key): value for key, value in data.items() if key in keys}
+        unknown = {key: value for key, value in data.items() if key not in keys}
         return cls(**known, unknown=unknown)
 
 
