@@ -86,7 +86,6 @@ def test_blood_pressure_has_two_values_morning_and_evening_and_pages_any_number(
     [
         ("listahan ng mga utang ko sa mga kaibigan", {"money", "money.debts"}),
         ("magkano ang dolyar sa piso", {"conversions.currency"}),
-        ("convert my running pace between min/km and min/mile", {"conversions.pace"}),
     ],
 )
 def test_what_no_template_renders_is_named_and_the_fit_is_not_good(idea, needs):

@@ -54,6 +54,16 @@ SCALES: dict[str, dict[str, tuple[str, float]]] = {
         "acre": ("ac", 4046.8564224),
         "tsubo": ("坪", 400 / 121),  # 1 坪/평 = 400/121 m²
     },
+    # A runner's pace is time per distance: minutes per mile are minutes per km times the mile.
+    "pace": {  # base: minutes per kilometer
+        "minute-per-kilometer": ("min/km", 1.0),
+        "minute-per-mile": ("min/mi", 1 / 1.609344),
+    },
+    "speed": {  # base: kilometers per hour
+        "kilometer-per-hour": ("km/h", 1.0),
+        "mile-per-hour": ("mph", 1.609344),
+        "meter-per-second": ("m/s", 3.6),
+    },
 }
 TEMPERATURE = {  # unit → (symbol, to kelvin, from kelvin)
     "celsius": ("°C", lambda c: c + 273.15, lambda k: k - 273.15),
@@ -69,6 +79,8 @@ DEFAULT_PAIRS = {
         "temperature": ("celsius", "fahrenheit"),
         "area": ("square-meter", "square-foot"),
         "cooking": ("cup", "gram"),
+        "pace": ("minute-per-kilometer", "minute-per-mile"),
+        "speed": ("kilometer-per-hour", "mile-per-hour"),
     },
     "imperial": {
         "length": ("mile", "kilometer"),
@@ -77,9 +89,11 @@ DEFAULT_PAIRS = {
         "temperature": ("fahrenheit", "celsius"),
         "area": ("square-foot", "square-meter"),
         "cooking": ("cup", "tablespoon"),
+        "pace": ("minute-per-mile", "minute-per-kilometer"),
+        "speed": ("mile-per-hour", "kilometer-per-hour"),
     },
 }
-CATEGORIES = ["length", "weight", "volume", "temperature", "area", "cooking"]
+CATEGORIES = ["length", "weight", "volume", "temperature", "area", "cooking", "pace", "speed"]
 
 
 def catalogue(units_system: str = "metric", pairs: dict | None = None) -> dict:

@@ -61,3 +61,13 @@ def test_saved_results_stay_newest_first_until_deleted(client):
     assert saved[1]["from_symbol"] == "km" and saved[1]["to_symbol"] == "mi"
     assert client.delete(f"/api/saved/{first['id']}").status_code == 204
     assert len(client.get("/api/saved").json()) == 1
+
+
+def test_a_runners_pace_converts_between_minutes_per_km_and_per_mile(client, settings):
+    settings(categories=["pace", "length"])
+    catalogue = client.get("/api/units").json()
+    assert next(iter(catalogue)) == "pace" and catalogue["pace"]["from"] == "minute-per-kilometer"
+    from server import units
+
+    assert round(units.convert(5, "minute-per-kilometer", "minute-per-mile"), 2) == 8.05
+    assert round(units.convert(10, "mile-per-hour", "kilometer-per-hour"), 2) == 16.09
