@@ -99,6 +99,20 @@ def level_of(app: Path, data: bytes) -> str | None:
     return privacy.level_of(entry.get("level", "secret")) if isinstance(entry, dict) else None
 
 
+def written_from(app: Path, ids: set[str]) -> list[Path]:
+    """The app's files, as they are now, that a model wrote from any of the memories `ids`."""
+    labels = load(app)
+    found = []
+    for rel in sorted({str(e.get("path", "")) for e in labels.values() if isinstance(e, dict)} - {""}):
+        path = app / rel
+        if not path.is_file() or path.is_symlink():
+            continue
+        entry = labels.get(content_key(path.read_bytes()))
+        if isinstance(entry, dict) and set(entry.get("sources") or []) & ids:
+            found.append(path)
+    return found
+
+
 def tracked(app: Path) -> list[str]:
     listing = subprocess.run(["git", "-C", str(app), "ls-files", "-z"], capture_output=True, check=False).stdout
     return [rel for rel in listing.decode("utf-8", errors="surrogateescape").split("\0") if rel]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from macaron_cli import config
+from macaron_cli import app_labels, config
 from macaron_cli.errors import UserError
 from macaron_cli.files import make_private, write_atomic
 
@@ -43,6 +43,7 @@ class Forgotten:
     ids: list[str]
     apps: list[str] = field(default_factory=list)  # apps whose brief was regenerated
     mentioned_in: list[Path] = field(default_factory=list)  # app code that still says it
+    written_from: list[Path] = field(default_factory=list)  # app code a model wrote from it (app_labels.py)
 
 
 def forget_command(memory_id: str, json_out: bool = False) -> None:
@@ -53,7 +54,10 @@ def forget_command(memory_id: str, json_out: bool = False) -> None:
     done = forget(memory_id)
     if json_out:
         paths = [str(path) for path in done.mentioned_in]
-        print_json({"forgotten": done.ids, "briefs_rewritten": done.apps, "still_mentioned_in": paths})
+        written = [str(path) for path in done.written_from]
+        print_json(
+            {"forgotten": done.ids, "briefs_rewritten": done.apps, "still_mentioned_in": paths, "written_from": written}
+        )
         return
     say = out()
     older = len(done.ids) - 1
@@ -61,12 +65,16 @@ def forget_command(memory_id: str, json_out: bool = False) -> None:
     say.text(f"Forgot {memory_id}{extra if older else ''}. It is gone from disk too.")
     if done.apps:
         say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
-    for path in done.mentioned_in:
-        from macaron_cli.apps import is_app, ref_for
+    from macaron_cli.apps import is_app, ref_for
 
+    def back(path: Path) -> str:
         app = next((folder for folder in path.parents if is_app(folder)), None)
-        back = f"`macaron rollback {ref_for(app)} --to ID`" if app else "`macaron rollback`"
-        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or {back} to before it.")
+        return f"`macaron rollback {ref_for(app)} --to ID`" if app else "`macaron rollback`"
+
+    for path in done.mentioned_in:
+        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or {back(path)} to before it.")
+    for path in done.written_from:
+        say.text(f"Note: a model wrote {path} from it; edit it, or {back(path)} to before it.")
     if recorded_in:
         say.text(records_stay(recorded_in))
 
@@ -150,6 +158,7 @@ def _finish(store, plan, journal: Path, on_step: Callable[[str], None] | None = 
         _scrub_tree(app / ".macaron", texts)
         if slug in done.apps:
             done.mentioned_in += _mentions(app, texts)
+        done.written_from += [p for p in app_labels.written_from(app, gone) if p not in done.mentioned_in]
     step("apps")
     _drop_history_lines(config.home() / "chat_history", texts)
     _scrub_tree(config.home(), texts, skip={Path(store.uri).name if store.uri else "", JOURNAL_DIR, "chat_history"})

@@ -318,3 +318,26 @@ def test_the_chat_says_which_turns_stay_behind_on_a_model_switch(macaron_home):
         leave(child)
     assert "1 earlier turn stays behind" in switched
     assert cloud.requests and LOCAL_MARK not in cloud.all_bytes() and PRIVATE not in cloud.all_bytes()
+
+
+def test_forget_names_the_files_a_model_wrote_from_the_memory(macaron, macaron_home):
+    """Code a model wrote from a memory may say it in other words: forget names the file."""
+    from macaron_cli import app_labels
+    from macaron_cli.checkpoints import AppRepo
+
+    store = MemoryStore.open()
+    fact = store.add(PRIVATE, domain="health", privacy="private")
+    other = store.add("Likes hiking on Sundays with Mia", domain="hobby", privacy="private")
+    app = config.apps_dir() / "water"
+    (app / "static").mkdir(parents=True)
+    repo = AppRepo.init(app)
+    (app / "static" / "advice.txt").write_text("Spread three litres over the day.\n")
+    (app / "static" / "hike.txt").write_text("Sunday hikes.\n")
+    app_labels.record(app, [fact], files=["static/advice.txt"])
+    assert app_labels.record(app, [other], files=["static/hike.txt"]) == 1  # the control: from another memory
+    repo.checkpoint("draft", "a model wrote it")
+    del store
+
+    run = macaron("memory", "forget", fact.id, "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["written_from"] == [str(app.resolve() / "static" / "advice.txt")]
