@@ -112,7 +112,9 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
     assert set(out) == {
         "app",
         "path",
+        "title",
         "template",
+        "spec",
         "mode",
         "checkpoints",
         "tests",
@@ -122,6 +124,7 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
         "tokens",
         "phases",
         "fit",
+        "missing",
     }
     assert out["template"] == TEMPLATE_FOR[kind] and out["mode"] == "offline" and out["cost_usd"] == 0
     assert out["tests"] == "passed" and out["opened"] is True and Path(out["screenshot"]).exists()
