@@ -20,6 +20,8 @@ from macaron_cli.maker.fit import idea_title
         ("毎朝の体重を記録したい", "毎朝の体重"),
         ("반려견 산책 기록하고 싶어", "반려견 산책"),
         ("记录每天喝了几杯咖啡", "每天喝了几杯咖啡"),
+        ("우리 집 집안일 누가 할지 매주 정하기", "우리 집 집안일 누가 할지 매주 정하기"),
+        ("旅行まであと何日か知りたい", "旅行まであと何日"),
     ],
 )
 def test_a_title_is_the_thing_asked_for_not_the_wish(idea, title):

@@ -103,7 +103,9 @@ _INTERJECTION = re.compile(r"^(?:(?:ugh|um+|uh+|hmm+|argh|oh|well|honestly|lol|o
 _CHORE_TRAIL = re.compile(
     r"\s*(?:を|が)?(?:まとめ|記録し|管理し|メモし|整理し|チェックし|残し|書き残し|つけ|把握し|続け)たい$|"
     r"\s*(?:を|が)?(?:記録|管理|整理|メモ|チェック)(?:する|したい|しよう)?$|"
-    r"\s*(?:을|를)?\s*(?:기록|관리|정리|체크)?\s*(?:하고\s*싶어요?|하기|해\s*줘|할래|하자)$|"
+    r"か?(?:知りたい|わかるように)$|"
+    r"\s*(?:을|를)?\s*(?:기록|관리|정리|체크)\s*(?:하고\s*싶어요?|하기|해\s*줘|할래|하자)$|"
+    r"\s+(?:기록|정리|관리)\s*하고\s*싶어요?$|"
     r"\s*(?:을|를)?\s*(?:기록|관리|정리)$|"
     r"(?:记录|管理|统计)(?:一下)?$",
     re.IGNORECASE,
@@ -126,7 +128,8 @@ def idea_title(idea: str) -> str:
     shorter = _CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip()
     if len(shorter) >= 2:
         title = shorter
-    title = _shorten_cjk(title) if has_cjk(title) else _shorten(title)
+    # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
+    title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
 
 

@@ -42,8 +42,13 @@ function partNow(times) {
   return new Date().getHours() < 12 ? times[0] : times[times.length - 1];
 }
 
+// A unit as the page writes it after a number ("kg", "mL", "時間"), without the number.
+function unitSymbol(fmtQuantity, unit) {
+  return fmtQuantity(0, unit).replace(/^[^\p{L}°]*/u, "") || unit;
+}
+
 function EntryForm({ habit, onAdd }) {
-  const { t, displayUnit } = useApp();
+  const { t, displayUnit, fmtQuantity } = useApp();
   const names = (habit.values || []).length > 1 ? habit.values : [null];
   const [texts, setTexts] = useState(names.map(() => ""));
   const times = habit.times || [];
@@ -59,7 +64,7 @@ function EntryForm({ habit, onAdd }) {
   };
   return html`<form class="mc-row habit-entry" onSubmit=${submit}>
     ${names.map((name, i) => html`<label class="habit-field mc-grow">
-      <span class="mc-note">${name ? t(`value.${name}`) : t("habit.amount_in", { unit: shown.unit })}</span>
+      <span class="mc-note">${name ? t(`value.${name}`) : t("habit.amount_in", { unit: unitSymbol(fmtQuantity, habit.unit) })}</span>
       <input type="number" inputmode="decimal" min="0" step="any" required value=${texts[i]}
         onInput=${(e) => setTexts(texts.map((old, j) => (j === i ? e.currentTarget.value : old)))} />
     </label>`)}
