@@ -55,13 +55,13 @@ def keep_up(app_dir: Path, store=None) -> list[str]:
     """Refresh the app's settings from the person's memories before serving it; what changed.
     A memory that cannot be read never keeps the app from opening."""
     from macaron_cli.errors import MacaronError
-    from macaron_cli.lifelog.refresh import refresh_app
+    from macaron_cli.lifelog.refresh import describe, refresh_app
 
     try:
         done = refresh_app(app_dir, store=store)
     except MacaronError as exc:
         return [f"(settings not refreshed: {exc})"]
-    return [f"Settings now follow what you told me: {k} {old} → {new}." for k, (old, new) in done.changes.items()]
+    return [f"Settings now follow what you told me: {describe(k, old, new)}." for k, (old, new) in done.changes.items()]
 
 
 @dataclass

@@ -118,3 +118,40 @@ def test_refresh_changes_settings_only_and_a_private_memory_never_shapes_them(ma
     assert done.changes == {"units": ("metric", "imperial")} and done.checkpoint is not None
     assert json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))["units"] == "imperial"
     assert refresh_app(app, store=store).changes == {}
+
+
+def test_a_goal_told_to_the_friend_becomes_the_apps_goal_in_its_own_unit(macaron_home, tmp_path):
+    from macaron_cli.checkpoints import AppRepo
+    from tests.support.app_records import make_template_app
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "water")
+    AppRepo.init(app)
+    store = MemoryStore.open()
+    store.add("My daily water goal is 2.5 litres now", kind="preference")
+    store.add("I walk to work every day", kind="fact")
+    done = refresh_app(app, store=store)
+    habits = {h["key"]: h for h in json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))["habits"]}
+    assert habits["water"]["goal"] == 2500 and habits["steps"]["goal"] == 8000
+    from macaron_cli.lifelog.refresh import describe
+
+    assert describe("habits", *done.changes["habits"]) == "water goal 2000 → 2500"
+
+
+def test_the_friend_mentions_a_streak_at_a_greeting_once(macaron_home, tmp_path):
+    import datetime as dt
+
+    from macaron_cli.apps import register
+    from macaron_cli.friend.backends import open_model
+    from macaron_cli.friend.conversation import Conversation
+    from macaron_cli.friend.persona import Persona
+    from tests.support.app_records import make_template_app, post
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "water")
+    days = [(dt.date.today() - dt.timedelta(days=n)).isoformat() for n in range(4)]
+    post(app, *[("/api/entries", {"habit": "water", "amount": 2000, "day": d}) for d in days])
+    register("water", path=str(app), idea="drink more water", template="habit-tracker")
+    store = MemoryStore.open()
+    first = Conversation(store, open_model("none"), Persona()).opening()
+    assert any("goal met 4 days running" in line for line in first), first
+    again = Conversation(store, open_model("none"), Persona()).opening()
+    assert not any("days running" in line for line in again), "said once, never nagging"

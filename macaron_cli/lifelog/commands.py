@@ -46,7 +46,7 @@ def privacy(app_ref: str | None, level: str) -> None:
 
 def refresh(app_ref: str | None) -> None:
     from macaron_cli.apps import resolve_app
-    from macaron_cli.lifelog.refresh import refresh_app
+    from macaron_cli.lifelog.refresh import describe, refresh_app
 
     done = refresh_app(resolve_app(app_ref))
     out = Out()
@@ -54,5 +54,5 @@ def refresh(app_ref: str | None) -> None:
         out.text(f"{done.app} already fits what I remember about you; nothing changed.")
         return
     for key, (old, new) in done.changes.items():
-        out.text(f"{done.app}: {key} {old} → {new}")
+        out.text(f"{done.app}: {describe(key, old, new)}")
     out.text(f"Saved as checkpoint {done.checkpoint}; `macaron rollback {done.app}` undoes it. Your data is untouched.")

@@ -8,11 +8,14 @@ or its data. A change is saved as a checkpoint, so `macaron rollback` undoes it.
 The memories go through the gate for the app folder (privacy.app_folder): what a later
 cloud session in the app could read, so private memories never shape a tracked file.
 The newest memory that says something wins: "I switched to ounces" after "I use ml".
+Goals follow too: "my water goal is 2.5 litres a day" sets the water habit's daily goal
+(in the habit's own unit), "my monthly budget is 2000" the budget's.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +23,82 @@ from macaron_cli.apps import APP_MANIFEST
 
 APP_CONFIG = "config/app.json"
 MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones were overridden long ago
+
+
+# A goal stated in any language macaron speaks: a goal word near a number (and its unit).
+_GOAL_WORD = re.compile(r"\b(goal|target|aim|at least|a day|per day|daily)\b|目標|목표|目标|layunin|araw-araw", re.I)
+_AMOUNT = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?)\s*(fl\.? ?oz|ounces?|ml|millilit\w*|l\b|lit(?:er|re)s?|k?steps?|歩|걸음|步|"
+    r"hours?|h\b|minutes?|min\b|glasses|cups?|pages?|times)?",
+    re.I,
+)
+# A stated amount in the habit's unit: (unit words, the unit they are, the factor to it).
+_TO_UNIT: dict[str, list[tuple[str, float]]] = {
+    "milliliter": [(r"fl\.? ?oz|ounces?", 29.5735), (r"ml|millilit", 1), (r"l$|lit", 1000)],
+    "liter": [(r"fl\.? ?oz|ounces?", 0.0295735), (r"ml|millilit", 0.001), (r"l$|lit", 1)],
+    "minute": [(r"h$|hours?", 60), (r"min", 1)],
+    "hour": [(r"min", 1 / 60), (r"h$|hours?", 1)],
+}
+_BUDGET = re.compile(
+    r"(monthly )?budget\b.*?(\d[\d,]*(?:\.\d+)?)|予算.*?(\d[\d,]*)|예산.*?(\d[\d,]*)|预算.*?(\d[\d,]*)", re.I
+)
+
+
+def goal_said(text: str, names: set[str], unit: str) -> float | None:
+    """The daily goal `text` sets for a habit called one of `names`, in `unit`, or None."""
+    lowered = text.lower()
+    if not any(name and name.lower() in lowered for name in names) or not _GOAL_WORD.search(text):
+        return None
+    for match in _AMOUNT.finditer(text):
+        value, said = float(match.group(1).replace(",", "")), (match.group(2) or "").lower()
+        if not said:
+            return _whole(value)
+        for pattern, factor in _TO_UNIT.get(unit, []):
+            if re.match(pattern, said):
+                return _whole(round(value * factor, 2))
+        if unit not in _TO_UNIT:
+            return _whole(value)  # a counted unit: steps, glasses, pages
+    return None
+
+
+def _whole(value: float) -> float:
+    return int(value) if value == int(value) else value
+
+
+def describe(key: str, old, new) -> str:
+    """One change as a person reads it: "units metric → imperial", "water goal 2000 → 2500"."""
+    if key == "habits" and isinstance(old, list):
+        before = {h.get("key"): h.get("goal") for h in old if isinstance(h, dict)}
+        return ", ".join(
+            f"{h['key']} goal {before.get(h['key'])} → {h.get('goal')}"
+            for h in new
+            if before.get(h["key"]) != h.get("goal")
+        )
+    return f"{key.replace('_', ' ')} {old} → {new}"
+
+
+def goals_said(memories: list, current: dict) -> dict:
+    """New habit goals and monthly budget from the newest memories that state them."""
+    wanted: dict = {}
+    habits = [dict(h) for h in current.get("habits") or [] if isinstance(h, dict) and h.get("key")]
+    changed = False
+    for habit in habits:
+        names = {str(habit["key"]), str(habit.get("label") or "")}
+        for memory in memories:
+            goal = goal_said(memory.text, names, str(habit.get("unit") or ""))
+            if goal is not None:
+                if goal > 0 and goal != habit.get("goal"):
+                    habit["goal"], changed = goal, True
+                break
+    if changed:
+        wanted["habits"] = habits
+    if "monthly_budget" in current:
+        for memory in memories:
+            if match := _BUDGET.search(memory.text):
+                amount = next(g for g in match.groups()[1:] if g)
+                wanted["monthly_budget"] = _whole(float(amount.replace(",", "")))
+                break
+    return wanted
 
 
 @dataclass
@@ -42,7 +121,7 @@ def wanted_settings(memories: list, current: dict, person_language: str | None) 
             wanted["currency"] = code
     if person_language in LANGUAGES and "language" in current:
         wanted["language"] = person_language
-    return wanted
+    return {**wanted, **goals_said(memories, current)}
 
 
 def settings_memories(store) -> list:
