@@ -155,3 +155,4 @@ def test_the_friend_mentions_a_streak_at_a_greeting_once(macaron_home, tmp_path)
     assert any("goal met 4 days running" in line for line in first), first
     again = Conversation(store, open_model("none"), Persona()).opening()
     assert not any("days running" in line for line in again), "said once, never nagging"
+    assert not any(line.startswith("Coming up") for line in again), "what was recorded is not coming up"

@@ -114,7 +114,8 @@ def upcoming(store, destination: Destination, now: datetime | None = None, days:
     cleared by the gate for `destination` (they go into the answer's prompt)."""
     now = now or datetime.now(UTC)
     soon = []
-    for memory in store.list(limit=None, where="event_at IS NOT NULL"):
+    # An app's digest is dated by its latest record: the past, never something coming up.
+    for memory in store.list(limit=None, where="event_at IS NOT NULL AND kind != 'app'"):
         when = _parse(memory.event_at)
         if when is None or not (now - timedelta(hours=12) <= when <= now + timedelta(days=days)):
             continue

@@ -34,11 +34,6 @@ from macaron_cli.models.client import ModelFailure
 
 
 def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResult:
-    import warnings
-
-    # Verification forks processes while the memory store is open; lancedb warns about it,
-    # but the child never touches the store.
-    warnings.filterwarnings("ignore", message="lancedb fork support")
     progress = progress or Progress()
     started = time.monotonic()
     settings = config.load_settings()

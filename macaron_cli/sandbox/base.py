@@ -109,6 +109,12 @@ class Sandbox:
         **popen,
     ) -> subprocess.Popen:
         """Start `cmd` confined, in its own process group, and return at once."""
+        import warnings
+
+        # Digests, `macaron run` and verification start app code while the memory store may
+        # be open in this process; lancedb warns about the fork, but the child only sets its
+        # limits and execs: it never touches the store.
+        warnings.filterwarnings("ignore", message="lancedb fork support")
         cwd = Path(cwd).resolve()
         return subprocess.Popen(
             self.wrap([str(c) for c in cmd], cwd, network),
