@@ -99,6 +99,7 @@ def test_ten_thousand_records_add_up(template, tmp_path):
         "planner": "10000 tasks done",
         "converter": "10000 results kept",
         "collection": "10000 in all",
+        "countdown": "Day 3 is today!",  # of the 10k dates, the first one today
     }[template]
     assert expected in text, text
     assert found["count"] == 10_000
