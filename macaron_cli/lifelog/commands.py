@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from macaron_cli.output import Out
+from macaron_cli.privacy import PERSONAL, PRIVATE, PUBLIC, SECRET
 
 WHO_HEARS = {
-    "public": "any model may hear its digests",
-    "personal": "any model may hear its digests",
-    "private": "its digests go only to models on this machine (or ones you trust)",
-    "secret": "its digests are shown to you only, never to a model",
+    PUBLIC: "any model may hear its digests",
+    PERSONAL: "any model may hear its digests",
+    PRIVATE: "its digests go only to models on this machine (or ones you trust)",
+    SECRET: "its digests are shown to you only, never to a model",
 }
 
 
