@@ -156,3 +156,22 @@ def test_the_friend_mentions_a_streak_at_a_greeting_once(macaron_home, tmp_path)
     again = Conversation(store, open_model("none"), Persona()).opening()
     assert not any("days running" in line for line in again), "said once, never nagging"
     assert not any(line.startswith("Coming up") for line in again), "what was recorded is not coming up"
+
+
+def test_a_broken_digest_is_not_run_again_before_every_answer(macaron_home, tmp_path):
+    from macaron_cli.apps import register
+    from macaron_cli.lifelog.memories import AppDigests
+    from tests.support.app_records import make_template_app
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "water")
+    (app / "server" / "digest.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
+    register("water", path=str(app), idea="drink more water", template="habit-tracker")
+    digests = AppDigests(MemoryStore.open())
+    assert digests.refresh() == [] and "failed" in digests.problems["water"]
+    runs = app / "server" / "digest.py"
+    before = runs.stat().st_mtime_ns
+    digests.problems.clear()
+    assert digests.refresh() == [] and "water" not in digests.problems, "not run again while nothing changed"
+    runs.write_text("from server.macaron_life import *\ndef digest(**kw):\n    return {}\n", encoding="utf-8")
+    assert runs.stat().st_mtime_ns != before
+    assert [d.app for d in digests.refresh()] == ["water"], "a fix is picked up"

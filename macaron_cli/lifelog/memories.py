@@ -106,16 +106,21 @@ class AppDigests:
     problems: dict[str, str] = field(default_factory=dict)
     latest: dict[str, object] = field(default_factory=dict)  # slug → Digest
     _seen: dict[str, str] = field(default_factory=dict)  # slug → the memory's text last kept
+    # slug → the files' stamps when its digest failed: a broken or looping digest is not run
+    # again before every answer, only once something in the app changes.
+    _failed: dict[str, dict] = field(default_factory=dict)
 
     def refresh(self) -> list:
         """Every live app's digest, each kept as its memory when it changed; digests returned."""
-        from macaron_cli.sandbox.digest import read_digest
+        from macaron_cli.sandbox.digest import read_digest, stamps
         from macaron_cli.sandbox.manifest import read_manifest
 
         found = []
         for slug, info in _registry().items():
             path = Path(info.get("path", ""))
             if info.get("deleted") or not path.is_dir() or not (path / "macaron.json").is_file():
+                continue
+            if slug in self._failed and self._failed[slug] == stamps(path):
                 continue
             try:
                 manifest = read_manifest(path)
@@ -129,8 +134,10 @@ class AppDigests:
                     self._seen[slug] = digest_text(digest) + str(info.get("privacy"))
             except MacaronError as exc:
                 self.problems[slug] = str(exc)
+                self._failed[slug] = stamps(path)
                 continue
             self.problems.pop(slug, None)
+            self._failed.pop(slug, None)
             self.latest[slug] = digest
             found.append(digest)
         return found

@@ -97,7 +97,7 @@ def read_digest(
     today = today or dt.date.today()
     period = period or app_period(manifest)
     since = period_start(period, today)
-    key = {"since": since.isoformat(), "today": today.isoformat(), "period": period, "files": _stamps(app_dir)}
+    key = {"since": since.isoformat(), "today": today.isoformat(), "period": period, "files": stamps(app_dir)}
     cache_path = app_dir / PRIVATE_DIR / CACHE_FILE
     if cache:
         found = _cached(cache_path, key)
@@ -159,7 +159,7 @@ def _digest(slug: str, data: dict, cached: bool = False) -> Digest:
 
 
 # ── the cache ───────────────────────────────────────────────────────────────────────────
-def _stamps(app_dir: Path) -> dict[str, list[int]]:
+def stamps(app_dir: Path) -> dict[str, list[int]]:
     """Modification time and size of every file the digest reads: data, settings, code.
     (os.walk and plain strings: the friend asks this of every app before each answer.)"""
     stamps = {}
