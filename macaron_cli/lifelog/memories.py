@@ -106,38 +106,47 @@ class AppDigests:
     problems: dict[str, str] = field(default_factory=dict)
     latest: dict[str, object] = field(default_factory=dict)  # slug → Digest
     _seen: dict[str, str] = field(default_factory=dict)  # slug → the memory's text last kept
-    # slug → the files' stamps when its digest failed: a broken or looping digest is not run
-    # again before every answer, only once something in the app changes.
-    _failed: dict[str, dict] = field(default_factory=dict)
+    _read: dict[str, tuple] = field(default_factory=dict)  # slug → (day, privacy, file stamps) last read
 
     def refresh(self) -> list:
         """Every live app's digest, each kept as its memory when it changed; digests returned."""
+        import datetime as dt
+
         from macaron_cli.sandbox.digest import read_digest, stamps
         from macaron_cli.sandbox.manifest import read_manifest
 
         found = []
+        day = (self.today or dt.date.today()).isoformat()
         for slug, info in _registry().items():
             path = Path(info.get("path", ""))
             if info.get("deleted") or not path.is_dir() or not (path / "macaron.json").is_file():
                 continue
-            if slug in self._failed and self._failed[slug] == stamps(path):
+            # What this session last read, when no file of the app changed since (the usual turn).
+            now = (day, str(info.get("privacy")), stamps(path))
+            if self._read.get(slug) == now:
+                if slug in self.latest:
+                    found.append(self.latest[slug])
                 continue
             try:
                 manifest = read_manifest(path)
                 if not manifest.digest:
+                    self._read[slug] = now
                     continue
                 digest = read_digest(path, today=self.today)
                 digest.app = slug
-                if self._seen.get(slug) != digest_text(digest) + str(info.get("privacy")):
+                if self._seen.get(slug) != digest_text(digest) + now[1]:
                     domain = str(manifest.records.get("domain") or "general")
                     remember(self.store, digest, app_privacy(slug, path, info), domain)
-                    self._seen[slug] = digest_text(digest) + str(info.get("privacy"))
+                    self._seen[slug] = digest_text(digest) + now[1]
             except MacaronError as exc:
+                # A broken or looping digest is not run again before every answer, only
+                # once something in the app changes.
                 self.problems[slug] = str(exc)
-                self._failed[slug] = stamps(path)
+                self._read[slug] = now
+                self.latest.pop(slug, None)
                 continue
+            self._read[slug] = now
             self.problems.pop(slug, None)
-            self._failed.pop(slug, None)
             self.latest[slug] = digest
             found.append(digest)
         return found
