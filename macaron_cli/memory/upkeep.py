@@ -79,7 +79,9 @@ def _upkeep(table, *, shared: bool, vectors: bool) -> None:
     # the last one are many or old. On object storage compaction rewrites every small
     # fragment over the network and races other machines' commits, so there the fragments
     # alone decide.
-    unindexed = max((_unindexed(table, ix.name) for ix in found.values()), default=0)
+    # Every new or rewritten row waits for the full-text index as for any other: its count
+    # stands for all (one look, not one per index, on every write).
+    unindexed = _unindexed(table, found[FTS_COLUMN].name) if FTS_COLUMN in found else 0
     fragments = table.stats()["fragment_stats"]["num_fragments"]
     if fragments > MAX_FRAGMENTS or (
         unindexed
