@@ -6,7 +6,7 @@
 //   boot(App);
 
 import { h, render, createContext } from "preact";
-import { useContext } from "preact/hooks";
+import { useCallback, useContext, useEffect, useState } from "preact/hooks";
 import htm from "htm";
 import { loadI18n } from "./i18n.js";
 
@@ -35,6 +35,35 @@ export async function api(path, { method = "GET", body } = {}) {
     throw new Error(detail || `HTTP ${response.status}`);
   }
   return response.status === 204 ? null : response.json();
+}
+
+// What a view shows from the backend: load() runs now and again whenever deps change; its
+// result is data (null until the first load). attempt(work) runs a change, then loads again,
+// and returns whether it worked; a failure of either lands in error, for the person to read.
+//   const { data: items, error, attempt } = useLoaded(() => api("api/items"), []);
+export function useLoaded(load, deps) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  const reload = useCallback(async () => {
+    try {
+      setData(await load());
+      setError(null);
+    } catch (e) {
+      setError(e.message);
+    }
+  }, deps);
+  useEffect(() => { reload(); }, [reload]);
+  const attempt = async (work) => {
+    try {
+      await work();
+      await reload();
+      return true;
+    } catch (e) {
+      setError(e.message);
+      return false;
+    }
+  };
+  return { data, error, reload, attempt };
 }
 
 // Dark text on a light accent, light text on a dark one (WCAG relative luminance).

@@ -1,7 +1,7 @@
 // Budget and expense tracker: add what you spent, see the month against your budget and
 // by category, browse month by month. Money is in the person's currency (Intl).
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { html, api, boot, useApp, Header } from "./macaron.js";
+import { useState } from "preact/hooks";
+import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
 import { today } from "./i18n.js";
 
 const ICONS = { food: "🍙", transport: "🚃", home: "🏠", fun: "🎈", health: "💊", other: "🧾",
@@ -106,30 +106,10 @@ function ExpenseList({ expenses, onDelete }) {
 function App() {
   const { t, fmtMonth } = useApp();
   const [month, setMonth] = useState(today().slice(0, 7));
-  const [data, setData] = useState(null);
-  const [error, setError] = useState(null);
-
-  const load = useCallback(async () => {
-    try {
-      const [expenses, summary] = await Promise.all([api(`api/expenses?month=${month}`), api(`api/summary?month=${month}`)]);
-      setData({ expenses, summary });
-      setError(null);
-    } catch (e) {
-      setError(e.message);
-    }
+  const { data, error, attempt } = useLoaded(async () => {
+    const [expenses, summary] = await Promise.all([api(`api/expenses?month=${month}`), api(`api/summary?month=${month}`)]);
+    return { expenses, summary };
   }, [month]);
-  useEffect(() => { load(); }, [load]);
-
-  const attempt = async (work) => {
-    try {
-      await work();
-      await load();
-      return true;
-    } catch (e) {
-      setError(e.message);
-      return false;
-    }
-  };
   const add = (expense) => attempt(async () => {
     await api("api/expenses", { method: "POST", body: expense });
     setMonth(expense.day.slice(0, 7));

@@ -1,6 +1,6 @@
 // Collection: add a thing with its details and a rating; the best rated come first.
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { html, api, boot, useApp, Header } from "./macaron.js";
+import { useState } from "preact/hooks";
+import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
 
 // A word macaron knows ("book", "lent to") in the person's language, else as written.
 function known(prefix, name, t) {
@@ -68,27 +68,7 @@ function ItemRow({ item, onRate, onDelete }) {
 
 function App() {
   const { t, config } = useApp();
-  const [items, setItems] = useState(null);
-  const [error, setError] = useState(null);
-  const load = useCallback(async () => {
-    try {
-      setItems(await api("api/items"));
-      setError(null);
-    } catch (e) {
-      setError(e.message);
-    }
-  }, []);
-  useEffect(() => { load(); }, [load]);
-  const attempt = async (work) => {
-    try {
-      await work();
-      await load();
-      return true;
-    } catch (e) {
-      setError(e.message);
-      return false;
-    }
-  };
+  const { data: items, error, attempt } = useLoaded(() => api("api/items"), []);
   const add = (item) => attempt(() => api("api/items", { method: "POST", body: item }));
   const rate = (item, rating) => attempt(() => api(`api/items/${item.id}`, { method: "PATCH", body: { rating } }));
   const remove = (id) => attempt(() => api(`api/items/${id}`, { method: "DELETE" }));

@@ -1,6 +1,6 @@
 // Countdown: add a date that matters; see the days left, the soonest first.
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { html, api, boot, useApp, Header } from "./macaron.js";
+import { useState } from "preact/hooks";
+import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
 import { today } from "./i18n.js";
 
 // Whole days from one calendar day to another (both YYYY-MM-DD, no time zone games).
@@ -48,27 +48,7 @@ function EventCard({ event, now, onDelete }) {
 
 function App() {
   const { t } = useApp();
-  const [events, setEvents] = useState(null);
-  const [error, setError] = useState(null);
-  const load = useCallback(async () => {
-    try {
-      setEvents(await api("api/events"));
-      setError(null);
-    } catch (e) {
-      setError(e.message);
-    }
-  }, []);
-  useEffect(() => { load(); }, [load]);
-  const attempt = async (work) => {
-    try {
-      await work();
-      await load();
-      return true;
-    } catch (e) {
-      setError(e.message);
-      return false;
-    }
-  };
+  const { data: events, error, attempt } = useLoaded(() => api("api/events"), []);
   const add = (event) => attempt(() => api("api/events", { method: "POST", body: event }));
   const remove = (id) => attempt(() => api(`api/events/${id}`, { method: "DELETE" }));
 

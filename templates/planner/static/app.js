@@ -1,7 +1,7 @@
 // Planner: add a task with an optional day, time and category; see what is overdue, for
 // today, coming up and for someday; tick tasks off.
-import { useCallback, useEffect, useState } from "preact/hooks";
-import { html, api, boot, useApp, Header } from "./macaron.js";
+import { useState } from "preact/hooks";
+import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
 import { today } from "./i18n.js";
 
 const PASTELS = ["--macaron-lavender", "--macaron-mint", "--macaron-apricot", "--macaron-pistachio", "--macaron-peach"];
@@ -102,29 +102,7 @@ function Section({ title, tasks, kind, ...handlers }) {
 
 function App() {
   const { t, config, fmtDate } = useApp();
-  const [tasks, setTasks] = useState(null);
-  const [error, setError] = useState(null);
-
-  const load = useCallback(async () => {
-    try {
-      setTasks(await api("api/tasks"));
-      setError(null);
-    } catch (e) {
-      setError(e.message);
-    }
-  }, []);
-  useEffect(() => { load(); }, [load]);
-
-  const attempt = async (work) => {
-    try {
-      await work();
-      await load();
-      return true;
-    } catch (e) {
-      setError(e.message);
-      return false;
-    }
-  };
+  const { data: tasks, error, attempt } = useLoaded(() => api("api/tasks"), []);
   const add = (task) => attempt(() => api("api/tasks", { method: "POST", body: task }));
   const toggle = (task) => attempt(() => api(`api/tasks/${task.id}`, { method: "PATCH", body: { done: !task.done } }));
   const remove = (id) => attempt(() => api(`api/tasks/${id}`, { method: "DELETE" }));
