@@ -41,6 +41,13 @@ def test_cloud_brief_has_personal_memories_but_never_private_or_secret(store):
     assert "kidney" not in brief.markdown()
 
 
+def test_a_template_saying_today_brings_no_memory_for_being_from_today(store):
+    """Every memory in the fixture was made today; "today's log" in what the app is about names
+    no day of the person's, so a memory no word of the idea or the app matches stays out."""
+    brief = build_brief("a sleep tracker", store, Settings(), None, context="Progress bars and today's log.")
+    assert "Kyoto" not in texts(brief) and "bottle" not in texts(brief)
+
+
 def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
     local = build_brief(
         "a hydration tracker", store, Settings(), privacy.draft("http://127.0.0.1:8000", Settings()), context=HABITS

@@ -88,7 +88,8 @@ def find_memories(
     only those the gate clears for every destination."""
     scored: dict[str, tuple[float, object]] = {}
     for query, weight in ((idea, 1.0), (context, 0.5)):
-        for hit in privacy.search(store, query, *destinations, k=k):
+        # An idea and a template's description describe an app, not days of the person's.
+        for hit in privacy.search(store, query, *destinations, k=k, dates=False):
             score = hit.score * weight
             if hit.memory.id not in scored or scored[hit.memory.id][0] < score:
                 scored[hit.memory.id] = (score, hit.memory)

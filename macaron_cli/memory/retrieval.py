@@ -131,7 +131,10 @@ def search(
     expand: bool = True,
     mmr: bool = True,
     vectors: bool | None = None,
+    dates: bool = True,
 ) -> list[Hit]:
+    """`dates=False` for a text that is no question about the person's days (an app's idea, a
+    template's description): its "today" or "daily" names no day to search within."""
     if k < 1:
         raise UserError("k must be at least 1.")
     if not query or not query.strip() or store.table.count_rows() == 0:
@@ -149,7 +152,7 @@ def search(
     now = now or datetime.now(UTC)
     query = without_chatter(query)  # "Lovely day! Anyway, how tall is my sister?" asks only the last
     # The days the question speaks of ("last Tuesday"): searched within as well, and favoured.
-    when = time_spans(query, now)
+    when = time_spans(query, now) if dates else When((), query)
     asked = when.rest if re.search(r"\w", when.rest) else query
     dated_where = f"{when.where()} AND {where}" if when.spans and where else when.where() if when.spans else None
     extra = expand_query(query) if expand else []
