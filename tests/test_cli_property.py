@@ -5,7 +5,7 @@ says no (exit 2) nothing under its homes has changed.
 
 The commands are read from the Typer app, so a new command or option is driven too. The
 CLI runs in this process (a subprocess per example would take minutes). Commands that start
-long work (chat, make, run, draft serve) always get one value the edge must refuse, so they
+long work (chat, make, run, draft serve, memory serve) always get one value the edge must refuse, so they
 never start it; the memory browser (bare `macaron memory`) is not driven here."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from macaron_cli.cli import app
 
-LONG_WORK = {("chat",), ("make",), ("run",), ("draft", "serve")}
+LONG_WORK = {("chat",), ("make",), ("run",), ("draft", "serve"), ("memory", "serve")}
 
 
 def commands(typer_app: typer.Typer, path: tuple[str, ...] = ()):
