@@ -223,7 +223,9 @@ class MemoryBrowser(App):
         return self.forgets
 
     # ── loading ─────────────────────────────────────────────────────────────────────────
-    def reload(self, keep_id: str | None = None) -> None:
+    def reload(self, keep_id: str | None = None, top: bool = False) -> None:
+        """Load the view again; the cursor stays on the memory it was on, or with `top` (a new
+        search) goes to the first row: the best match, whichever rows the typing showed."""
         if self.store is None:  # still opening; _store_ready loads with whatever is chosen by then
             return
         self._request += 1
@@ -231,8 +233,8 @@ class MemoryBrowser(App):
             self._loading_note = self.set_timer(LOADING_NOTE_AFTER_S, self._note_loading)
         # Where the cursor will land (as _show_page decides), so the worker can fetch that row's
         # versions with the page: the detail pane is then drawn once, with the table.
-        landing = (keep_id or self._highlighted_id(), self.table.cursor_row)
-        self._load(self._request, self.filters, self.query_text, self.offset, keep_id, landing)
+        landing = (None, 0) if top else (keep_id or self._highlighted_id(), self.table.cursor_row)
+        self._load(self._request, self.filters, self.query_text, self.offset, keep_id, landing, top)
 
     @work(thread=True, exclusive=True, group="rows")
     def _load(
@@ -243,6 +245,7 @@ class MemoryBrowser(App):
         offset: int,
         keep_id: str | None,
         landing: tuple[str | None, int],
+        top: bool,
     ) -> None:
         worker = get_current_worker()
         with self._store_lock:
@@ -253,7 +256,7 @@ class MemoryBrowser(App):
             if row is not None and row.memory.id not in page.versions:
                 page.versions[row.memory.id] = view.versions(self._store, row.memory)
         if not worker.is_cancelled:
-            self.call_from_thread(self._show_page, page, request, keep_id)
+            self.call_from_thread(self._show_page, page, request, keep_id, top)
 
     def _note_loading(self) -> None:
         # A timer's call is queued as a message, so it can come after the page it was for: then
@@ -261,13 +264,13 @@ class MemoryBrowser(App):
         if self._loading_note is not None:
             self._set_status("loading…")
 
-    def _show_page(self, page: view.Page, request: int, keep_id: str | None) -> None:
+    def _show_page(self, page: view.Page, request: int, keep_id: str | None, top: bool = False) -> None:
         if request != self._request:  # stale: a newer request is on its way
             return
         if self._loading_note is not None:
             self._loading_note.stop()
             self._loading_note = None
-        index = view.landing(page.rows, keep_id or self._highlighted_id(), self.table.cursor_row)
+        index = 0 if top else view.landing(page.rows, keep_id or self._highlighted_id(), self.table.cursor_row)
         self.page = page
         self._fill_table()
         if page.rows:
@@ -437,7 +440,7 @@ class MemoryBrowser(App):
         if query != self.query_text:  # a space between words: same words, nothing to do
             self.query_text = query
             self.offset = 0
-            self.reload()
+            self.reload(top=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "search":  # Enter: read the results (Escape would clear them)
