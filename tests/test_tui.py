@@ -174,6 +174,28 @@ def test_queries_typed_in_one_burst_show_the_last_query_only(store_path):
     drive(store_path, scenario)
 
 
+def test_a_new_search_puts_the_cursor_on_the_best_match(store_path):
+    """The cursor sat on a memory the refined search also finds, lower down: it goes to the
+    top, so a key pressed right after the search acts on the best match, not on that one."""
+    refined = [h.memory.id for h in fresh(store_path).search("mika birthday gift", k=50)]
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "mika")
+        await settle(pilot)
+        lower = shown_ids(app)[1]
+        assert lower in refined[1:]  # the refined search finds it too, below the best match
+        await goto(pilot, app, lower)
+        await pilot.press("slash")
+        await type_text(pilot, " birthday gift")
+        await settle(pilot)
+        assert shown_ids(app) == refined
+        assert app.table.cursor_row == 0 and app._highlighted_id() == refined[0]
+        assert "Why this result" in detail(app) and refined[0] != lower
+
+    drive(store_path, scenario)
+
+
 def test_keys_typed_in_one_burst_after_slash_go_to_the_search_box(store_path):
     """A fast typist (or tmux, or a paste) delivers "/" and the next letters at once: every one
     of them is text in the search box, never an action (e edit, d forget, p pin, q quit …)."""
