@@ -34,7 +34,8 @@ system prompt and extraction prompt, memory_search answers, the draft's messages
 `Cleared` and call `cleared.bound_for(destination)` for the destination they are about to
 send to, which raises `PrivacyViolation` when the memories were cleared for somewhere
 else. `--json`, the ledger and `macaron why` read `Destination.cloud` from the same
-decision.
+decision. A query that filters rows by level (the store's search, the ledger's audit)
+takes its filter from here (`level_filter`), so no other module spells one out.
 
 Text made from memories carries a label (`level_from`: the highest level of what it was
 made from) and is released by it like a memory row (`may_carry`): chat turns and the
@@ -239,6 +240,21 @@ def levels_for(*destinations: Destination) -> frozenset[str]:
     return levels
 
 
+def level_filter(levels: Iterable[str], column: str = "privacy") -> str:
+    """The SQL filter keeping the rows whose `column` is one of `levels` (LanceDB and SQLite
+    read it alike); "false" when no level may. Every filter by level is written here."""
+    chosen = sorted(set(levels))
+    if not chosen:
+        return "false"
+    return f"{column} IN (" + ", ".join(f"'{level}'" for level in chosen) + ")"
+
+
+def kept_from_cloud(column: str = "privacy") -> str:
+    """The SQL filter keeping the rows at a level that may never go to the cloud (the
+    ledger's audit of what went there)."""
+    return level_filter(set(LEVELS) - CLOUD_LEVELS, column)
+
+
 _TOKEN = object()
 
 
@@ -310,9 +326,8 @@ def recent(store, n: int, *destinations: Destination, where: str | None = None) 
     """The `n` newest memories (matching the LanceDB filter `where`) that may go to every one
     of `destinations`: the store filters by level so `n` counts only those, and `release`
     checks again."""
-    allowed = ", ".join(f"'{level}'" for level in sorted(levels_for(*destinations)))
-    level_filter = f"privacy IN ({allowed})"
-    return release(store.list(limit=n, where=f"({where}) AND {level_filter}" if where else level_filter), *destinations)
+    allowed = level_filter(levels_for(*destinations))
+    return release(store.list(limit=n, where=f"({where}) AND {allowed}" if where else allowed), *destinations)
 
 
 def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) -> Cleared:
@@ -399,5 +414,4 @@ def not_for(store, destination: Destination) -> list:
     kept = sorted(set(LEVELS) - destination.levels)
     if store is None or not kept:
         return []
-    where = "privacy IN (" + ", ".join(f"'{level}'" for level in kept) + ")"
-    return store.list(limit=None, where=where)
+    return store.list(limit=None, where=level_filter(kept))

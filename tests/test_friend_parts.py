@@ -106,6 +106,18 @@ def test_a_later_chat_opens_politely_from_what_the_friend_knows(macaron_home):
     assert any("pottery" in line for line in lines) and any("Aoi's birthday" in line for line in lines)
 
 
+def test_the_opening_shows_the_person_private_memories_but_never_a_secret(macaron_home):
+    from macaron_cli.friend.backends import NoModel
+    from macaron_cli.friend.conversation import Conversation
+
+    store = MemoryStore.open()
+    store.add("Interested in pottery", kind="preference", privacy="private")
+    store.add("Saving for a surprise trip to Lisbon", kind="preference", privacy="secret")
+    lines = Conversation(store, NoModel(), Persona()).opening()
+    assert any("pottery" in line for line in lines), lines
+    assert not any("Lisbon" in line for line in lines), lines
+
+
 def test_the_claude_endpoint_is_cloud_even_on_loopback_unless_trusted(macaron_home, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from macaron_cli import privacy
@@ -29,3 +30,52 @@ def _collections_naming(names: set[str], skip: str) -> list[str]:
 
 def test_only_the_privacy_gate_spells_out_the_privacy_levels():
     assert _collections_naming(set(privacy.LEVELS), skip="privacy.py") == []
+
+
+# A filter by level in a query string ("privacy IN (…)", "privacy != 'secret'"), wherever
+# the string is written, f-strings included.
+_SQL_BY_LEVEL = re.compile(r"\bprivacy\s*(?:not\s+in|in|!=|<>|=)\s*[('\"]", re.IGNORECASE)
+_LEVEL_NAMES = {"PUBLIC", "PERSONAL", "PRIVATE", "SECRET", "CLOUD_LEVELS", "LOCAL_LEVELS"}
+
+
+def _names_a_level(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in privacy.LEVELS
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+    return name in _LEVEL_NAMES
+
+
+def _decides_by_level(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return bool(_SQL_BY_LEVEL.search(node.value))
+    return isinstance(node, ast.Compare) and any(map(_names_a_level, [node.left, *node.comparators]))
+
+
+def _decisions_by_level(package: Path, skip: str) -> list[str]:
+    """Each place in `package` (outside `skip`) that decides by a level itself: a query
+    string filtering on `privacy`, or a comparison with a level's name, as file:line."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == skip:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if _decides_by_level(node):
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    return sorted(found)
+
+
+def test_only_the_privacy_gate_decides_by_level():
+    """Which levels may go where is the gate's decision: elsewhere a query asks the gate for
+    its filter (privacy.recent, level_filter) instead of spelling one out."""
+    assert _decisions_by_level(PACKAGE, skip="privacy.py") == []
+
+
+def test_the_check_finds_the_filters_chat_once_spelled_out(tmp_path):
+    (tmp_path / "opening.py").write_text(
+        "known = store.list(limit=1, where=\"kind = 'episode' AND privacy != 'secret'\")\n"
+        'audit = f"WHERE s.cloud = 1 AND s.privacy IN ({levels})"\n'
+        "shown = level != SECRET\n"
+        "label = entry.get('level', 'secret')\n",
+        encoding="utf-8",
+    )
+    assert _decisions_by_level(tmp_path, skip="privacy.py") == ["opening.py:1", "opening.py:2", "opening.py:3"]

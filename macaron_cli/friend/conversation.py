@@ -72,8 +72,9 @@ class Conversation:
     def opening(self) -> list[str]:
         """How a later chat opens: from something the friend knows, and what is coming up soon."""
         lines = [_say(self.persona, "hello")]
-        known = self.store.list(limit=1, where="kind = 'episode' AND privacy != 'secret'") or self.store.list(
-            limit=1, where="kind = 'preference' AND privacy != 'secret'"
+        shown = privacy.person()  # the opening is printed for the person, never sent
+        known = privacy.recent(self.store, 1, shown, where="kind = 'episode'") or privacy.recent(
+            self.store, 1, shown, where="kind = 'preference'"
         )
         if known:
             key = "last_time" if known[0].kind == "episode" else "interest"

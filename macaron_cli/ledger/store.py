@@ -236,8 +236,7 @@ class Ledger:
         """The audit: any private or secret memory that ever went to a cloud endpoint (should be none)."""
         rows = self._db.execute(
             "SELECT s.memory_id, s.endpoint, s.privacy, e.time FROM sends s JOIN events e ON e.id = s.event_id "
-            "WHERE s.cloud = 1 AND s.privacy IN (?, ?)",
-            (privacy.PRIVATE, privacy.SECRET),
+            f"WHERE s.cloud = 1 AND {privacy.kept_from_cloud('s.privacy')}"
         )
         return [dict(r) for r in rows]
 

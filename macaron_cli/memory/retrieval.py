@@ -46,7 +46,7 @@ from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
 from macaron_cli.memory.text import detect_language, has_cjk, meaning_form, query_form, search_form
 from macaron_cli.memory.turns import answer_first
 from macaron_cli.memory.when import When, time_spans
-from macaron_cli.privacy import LEVELS
+from macaron_cli.privacy import LEVELS, level_filter
 
 # The constants below were chosen on bench/memory_locomo.py (dev conversations only).
 # Candidates per retriever, at least (more when k is large). Search by meaning needs deeper
@@ -491,9 +491,7 @@ def _privacy_filter(privacy: Iterable[str] | None) -> str | None:
     bad = [p for p in levels if p not in LEVELS]
     if bad:
         raise UserError(f"unknown privacy level {bad[0]!r}; use {', '.join(LEVELS)}.")
-    if not levels:
-        return "false"
-    return "privacy IN (" + ", ".join(f"'{p}'" for p in levels) + ")"
+    return level_filter(levels)
 
 
 # ── re-weighting ────────────────────────────────────────────────────────────────────────

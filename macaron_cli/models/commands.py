@@ -61,7 +61,7 @@ def draft_status(json_out: bool = False) -> int:
         "api": endpoint.api,
         "local": destination.local,
         "why": destination.reason,
-        "private_memories": "private" in destination.levels,
+        "private_memories": privacy.may_carry(privacy.PRIVATE, destination),
     }
     try:
         with endpoint.client() as client:
