@@ -1,5 +1,5 @@
 """`macaron checkpoint`, `macaron checkpoints` and `macaron rollback`: thin wrappers that
-find the app, call AppRepo and print. Every git decision is in checkpoints.py."""
+find the app, call AppRepo and print. Every git decision is in checkpoints/."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 process with its stdin from a pipe, failures as one line (a damaged index, another git
 at work, else GitFailed with git's last line), and the index kept or set aside.
 
-checkpoints.py decides what to commit and when; this module only runs git.
+checkpoints/ decides what to commit and when; this module only runs git.
 """
 
 from __future__ import annotations
