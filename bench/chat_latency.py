@@ -101,6 +101,7 @@ def main() -> None:
     home = Path(tempfile.mkdtemp(prefix="macaron-bench-chat-"))
     os.environ["MACARON_HOME"] = str(home)
     from macaron_cli import privacy
+    from macaron_cli.config import Settings
     from macaron_cli.friend.backends import AnthropicWireModel
     from macaron_cli.friend.conversation import GUIDE, Conversation
     from macaron_cli.friend.persona import Persona
@@ -124,7 +125,7 @@ def main() -> None:
         return Reply.text("Here is a thought for you. " * 4)
 
     with ModelServer(respond) as server:
-        model = AnthropicWireModel("claude", server.url, "bench", "k", None, privacy.claude(url=server.url))
+        model = AnthropicWireModel("claude", server.url, "bench", "k", None, privacy.claude(Settings(), server.url))
         persona = Persona()
         conv = Conversation(store, model, persona)
 

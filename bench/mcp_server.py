@@ -101,10 +101,11 @@ async def search_latencies(queries: list[str]) -> tuple[list[float], list[float]
     from mcp.client.stdio import stdio_client
 
     from macaron_cli import privacy
+    from macaron_cli.config import Settings
     from macaron_cli.memory import MemoryStore
 
     store = MemoryStore.open()
-    destination = privacy.mcp_client("bench")
+    destination = privacy.mcp_client("bench", Settings())
     params = StdioServerParameters(command=command()[0], args=[*command()[1:], "memory", "serve"], env=env())
     through_mcp, in_process = [], []
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:

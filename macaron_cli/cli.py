@@ -152,9 +152,17 @@ def _run(func: Callable[..., object], /, *, finish_forgets: bool = True, **kwarg
     if finish_forgets:
         from macaron_cli.forgetting import finish_pending
 
-        finish_pending()
+        finish_pending(_open_store)
     result = func(**kwargs)
     return result if isinstance(result, int) else None
+
+
+def _open_store():
+    """The person's memory, opened with their settings (a forget a crash cut short is finished in it)."""
+    from macaron_cli import config
+    from macaron_cli.memory import MemoryStore
+
+    return MemoryStore.open(settings=config.load_settings())
 
 
 _ARGUMENTS = {
@@ -482,9 +490,9 @@ def memory_forget(
     json_out: bool = typer.Option(False, "--json", help="Print what was forgotten as JSON."),
 ) -> int | None:
     """Forget a memory for good (no trace left on disk)."""
-    from macaron_cli import forgetting
+    from macaron_cli.forget_command import forget_command
 
-    return _run(forgetting.forget_command, memory_id=memory_id, json_out=json_out, finish_forgets=False)
+    return _run(forget_command, memory_id=memory_id, json_out=json_out, finish_forgets=False)
 
 
 @memory_app.command("pin")

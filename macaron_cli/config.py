@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from macaron_cli.errors import UserError
 from macaron_cli.files import write_atomic
@@ -23,27 +25,25 @@ def apps_dir() -> Path:
     return Path(os.environ.get("MACARON_APPS_DIR") or Path.home() / "macaron-apps").expanduser()
 
 
-def memory_uri() -> str:
+def memory_uri(settings: Settings) -> str:
     """A local directory, or a LanceDB URI (s3://…, gs://…, az://…) for a memory several
     machines share: MACARON_MEMORY_URI, else `uri` under `[memory]` in config.toml."""
-    return os.environ.get("MACARON_MEMORY_URI") or memory_settings()[0] or str(home() / "memory")
+    return os.environ.get("MACARON_MEMORY_URI") or memory_settings(settings)[0] or str(home() / "memory")
 
 
-def memory_settings() -> tuple[str | None, dict[str, str]]:
+def memory_settings(settings: Settings) -> tuple[str | None, dict[str, str]]:
     """`[memory]` of config.toml: its `uri`, and its `[memory.storage]` table (object-storage
     options such as endpoint and region, passed to LanceDB as strings)."""
     path = config_path()
-    if not path.exists():
-        return None, {}
-    table = load_settings().raw.get("memory", {})
-    storage = table.get("storage", {}) if isinstance(table, dict) else None
-    uri = table.get("uri") if isinstance(table, dict) else None
-    if not isinstance(storage, dict) or not (uri is None or isinstance(uri, str)):
+    table = settings.raw.get("memory", {})
+    storage = table.get("storage", {}) if isinstance(table, Mapping) else None
+    uri = table.get("uri") if isinstance(table, Mapping) else None
+    if not isinstance(storage, Mapping) or not (uri is None or isinstance(uri, str)):
         raise UserError(
             f"{path}: `[memory]` must be a table with `uri` (a string) and a `[memory.storage]` "
             "table; fix those lines or delete them."
         )
-    bad = [k for k, v in storage.items() if isinstance(v, (dict, list))]
+    bad = [k for k, v in storage.items() if isinstance(v, (Mapping, tuple))]
     if bad:
         raise UserError(f"{path}: `memory.storage.{bad[0]}` must be a string, number or true/false; fix that line.")
     return uri, {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in storage.items()}
@@ -71,14 +71,19 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-@dataclass
+@dataclass(frozen=True)
 class Settings:
-    """The person's settings from $MACARON_HOME/config.toml; every key is optional."""
+    """The person's settings from $MACARON_HOME/config.toml; every key is optional.
+
+    Loaded once by the command (load_settings) and passed down to what needs it; frozen, with
+    `raw` read-only all the way down, so no reader can change what another one reads. A new
+    setting: a field here and its type in _TYPES.
+    """
 
     budget_usd: float = 2.0
     # Endpoints (base URLs) the person trusts with private memories (see privacy.py: Claude
     # on a loopback URL is still the cloud unless listed here).
-    trusted_endpoints: list[str] = field(default_factory=list)
+    trusted_endpoints: tuple[str, ...] = ()
     language: str | None = None
     color: str | None = None
     # λ of the memory weight reward0·e^(−λ·age): per day. 0.002 ≈ half weight after a year.
@@ -94,7 +99,22 @@ class Settings:
     # At a greeting the friend may mention one thing an app recorded worth celebrating, or
     # a goal missed two days running (once each); false keeps it quiet.
     app_nudges: bool = True
-    raw: dict = field(default_factory=dict)
+    # The whole file as read (tables as read-only mappings, arrays as tuples), for the
+    # tables that have readers of their own ([mcp], [memory], [prices], persona …).
+    raw: Mapping = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self):
+        object.__setattr__(self, "trusted_endpoints", tuple(self.trusted_endpoints))
+        object.__setattr__(self, "raw", _frozen(self.raw))
+
+
+def _frozen(value):
+    """A read-only copy of a TOML value: tables become mappings no one can change, arrays tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 # The type each known setting must have, for a one-line refusal instead of a crash later.
@@ -159,32 +179,32 @@ class McpSettings:
         return self.clients.get(client.casefold(), "cloud")
 
 
-def mcp_settings(settings: Settings | None = None) -> McpSettings:
+def mcp_settings(settings: Settings) -> McpSettings:
     """The `[mcp]` table, checked: a wrong shape is one line naming the key to fix."""
-    settings = settings or load_settings()
     table = settings.raw.get("mcp", {})
     path = config_path()
     example = '[mcp.clients.NAME] with model = "local", "trusted" or "cloud"'
-    if not isinstance(table, dict):
+    if not isinstance(table, Mapping):
         raise UserError(f"{path}: `mcp` must be a table (`[mcp]`); fix or delete it.")
     allow = table.get("allow_forget", False)
     if not isinstance(allow, bool):
         raise UserError(f"{path}: `mcp.allow_forget` must be true or false, not {allow!r}; fix that line.")
     clients = table.get("clients", {})
-    if not isinstance(clients, dict):
+    if not isinstance(clients, Mapping):
         raise UserError(f"{path}: `mcp.clients` must hold tables such as {example}; fix it.")
     models = {}
     for name, client in clients.items():
-        model = client.get("model", "cloud") if isinstance(client, dict) else None
+        model = client.get("model", "cloud") if isinstance(client, Mapping) else None
         if model not in MCP_CLIENT_MODELS:
             raise UserError(f"{path}: `mcp.clients.{name}` must be a table such as {example}; fix it.")
         models[name.casefold()] = model
     return McpSettings(allow_forget=allow, clients=models)
 
 
-def save_settings(updates: dict) -> None:
+def save_settings(updates: dict) -> Settings:
     """Merge `updates` into config.toml. Only those keys change: the person's comments,
-    layout and every other setting stay byte for byte as they wrote them."""
+    layout and every other setting stay byte for byte as they wrote them. Returns the
+    settings as they now are, for a long-lived command (chat, memory serve) to hold."""
     import tomlkit
 
     load_settings()  # refuse (UserError) to write over a file we cannot read
@@ -195,6 +215,7 @@ def save_settings(updates: dict) -> None:
             _merge(document, key, value)
     ensure_private_dir(home())
     write_atomic(path, tomlkit.dumps(document))
+    return load_settings()
 
 
 def _merge(container, key: str, value) -> None:

@@ -1,6 +1,7 @@
 """`macaron doctor`: what macaron can use on this machine, and the fix for what is missing.
 
-Each check is a small function returning a Check; areas add their own checks to CHECKS.
+Each check is a small function of the person's settings (loaded once, by doctor())
+returning a Check; areas add their own checks to CHECKS.
 """
 
 from __future__ import annotations
@@ -8,6 +9,10 @@ from __future__ import annotations
 import os
 import shutil
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 
 @dataclass
@@ -18,7 +23,7 @@ class Check:
     fix: str = ""
 
 
-def check_claude() -> Check:
+def check_claude(settings: Settings) -> Check:
     key = os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")
     base = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
     if key:
@@ -31,18 +36,17 @@ def check_claude() -> Check:
     )
 
 
-def check_draft() -> Check:
-    from macaron_cli import config
-
-    url = os.environ.get("MACARON_DRAFT_URL") or config.load_settings().draft_url
+def check_draft(settings: Settings) -> Check:
+    url = os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
     if url:
         return Check("draft model", True, f"endpoint {url}")
     return Check("draft model", False, "no local draft endpoint", "macaron draft serve --engine … --model …")
 
 
-def check_embeddings() -> Check:
+def check_embeddings(settings: Settings) -> Check:
     from macaron_cli.memory import embeddings
 
+    embeddings.choose(settings.embedding_model)
     chosen = embeddings.configured()
     name = chosen or embeddings.MODEL_NAME
     if not embeddings.installed():
@@ -64,7 +68,7 @@ def check_embeddings() -> Check:
     return Check("embeddings", True, f"{name} (hybrid search on)")
 
 
-def check_memory() -> Check:
+def check_memory(settings: Settings) -> Check:
     """Where the memory lives, and whether it answers (a remote one over the network)."""
     import time
 
@@ -73,14 +77,14 @@ def check_memory() -> Check:
     from macaron_cli.memory import remote
 
     try:
-        uri = config.memory_uri()
-        where = remote.where(uri)
+        uri = config.memory_uri(settings)
+        where = remote.where(uri, settings)
         if "://" not in uri and not os.path.exists(os.path.expanduser(uri)):
             return Check("memory", True, f"{where}: none yet (made on first use)")
         started = time.perf_counter()
         from macaron_cli.memory.store import MemoryStore
 
-        count = MemoryStore.open(uri).count()
+        count = MemoryStore.open(uri, settings).count()
     except UserError as exc:
         fix = "check AWS_ENDPOINT_URL, AWS_REGION, the credentials, or [memory.storage] in config.toml"
         return Check("memory", False, str(exc), fix if "://" in str(exc) else "")
@@ -88,11 +92,11 @@ def check_memory() -> Check:
     return Check("memory", True, f"{where}: {count} memories, answered in {took:.0f} ms")
 
 
-def check_sandbox() -> Check:
+def check_sandbox(settings: Settings) -> Check:
     """Which backend runs app code, and why each stronger one is not used."""
     from macaron_cli.sandbox import describe_backends
 
-    statuses = describe_backends()
+    statuses = describe_backends(settings)
     active = next((s for s in statuses if s.active), None)
     if active is None:  # MACARON_SANDBOX forces a backend that cannot run here
         forced = next(s for s in statuses if s.forced)
@@ -116,19 +120,17 @@ def check_sandbox() -> Check:
 _FONT_LANGS = {"ja": "ja", "ko": "ko", "zh": "zh-cn"}
 
 
-def check_fonts() -> Check:
+def check_fonts(settings: Settings) -> Check:
     """Fonts for the person's language and for emoji: without them apps show empty boxes."""
     import subprocess
 
-    from macaron_cli import config
     from macaron_cli.sandbox.verify import FONTS_FIX
 
     if not shutil.which("fc-list"):
         return Check(
             "fonts", False, "fontconfig (fc-list) not found, fonts unknown", f"apt-get install fontconfig; {FONTS_FIX}"
         )
-    language = config.load_settings().language or "en"
-    used = _languages_in_use(language)
+    used = _languages_in_use(settings.language or "en", settings)
     wanted = {"emoji": ":charset=1f600:color=true"}
     # Every app may be switched to any of macaron's languages; those in use come first.
     for lang in sorted(_FONT_LANGS, key=lambda code: code not in used):
@@ -149,7 +151,7 @@ def check_fonts() -> Check:
     return Check("fonts", not needed and "emoji" not in missing, detail, FONTS_FIX)
 
 
-def _languages_in_use(language: str) -> set[str]:
+def _languages_in_use(language: str, settings: Settings) -> set[str]:
     """The person's language, their apps' and their memories' (as macaron's font names: ja, ko, zh)."""
     import json
     from pathlib import Path
@@ -170,7 +172,7 @@ def _languages_in_use(language: str) -> set[str]:
         from macaron_cli.memory import MemoryStore
 
         if (config.home() / "memory").exists() or os.environ.get("MACARON_MEMORY_URI"):
-            found.update(MemoryStore.open().distinct("language"))
+            found.update(MemoryStore.open(settings=settings).distinct("language"))
     except (MacaronError, OSError):
         pass
     return {code.split("-")[0].lower() for code in found if code}
@@ -188,14 +190,19 @@ CHECKS = [
     check_memory,
     check_sandbox,
     check_fonts,
-    lambda: check_tool("node", "node", "apt-get install nodejs"),
-    lambda: check_tool("chromium", "chromium", "apt-get install chromium (apps are opened in it to verify them)"),
-    lambda: check_tool("git", "git", "apt-get install git"),
+    lambda settings: check_tool("node", "node", "apt-get install nodejs"),
+    lambda settings: check_tool(
+        "chromium", "chromium", "apt-get install chromium (apps are opened in it to verify them)"
+    ),
+    lambda settings: check_tool("git", "git", "apt-get install git"),
 ]
 
 
 def doctor(json_out: bool = False) -> None:
-    checks = [c() for c in CHECKS]
+    from macaron_cli import config
+
+    settings = config.load_settings()
+    checks = [c(settings) for c in CHECKS]
     if json_out:
         from macaron_cli.output import print_json
 

@@ -25,10 +25,14 @@ import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from macaron_cli import app_labels, config
 from macaron_cli.errors import UserError
 from macaron_cli.files import make_private, write_atomic
+
+if TYPE_CHECKING:
+    from macaron_cli.memory import MemoryStore
 
 JOURNAL_DIR = "forgetting"
 FORGOTTEN = "«forgotten»"
@@ -46,46 +50,12 @@ class Forgotten:
     written_from: list[Path] = field(default_factory=list)  # app code a model wrote from it (app_labels.py)
 
 
-def forget_command(memory_id: str, json_out: bool = False) -> None:
-    """`macaron memory forget ID`."""
-    from macaron_cli.output import out, print_json
-
-    recorded_in = app_of(memory_id)
-    done = forget(memory_id)
-    if json_out:
-        paths = [str(path) for path in done.mentioned_in]
-        written = [str(path) for path in done.written_from]
-        print_json(
-            {"forgotten": done.ids, "briefs_rewritten": done.apps, "still_mentioned_in": paths, "written_from": written}
-        )
-        return
-    say = out()
-    older = len(done.ids) - 1
-    extra = f" (and {older} older version{'s' if older > 1 else ''} or summar{'ies' if older > 1 else 'y'})"
-    say.text(f"Forgot {memory_id}{extra if older else ''}. It is gone from disk too.")
-    if done.apps:
-        say.text(f"Rewrote the brief of {', '.join(done.apps)}.")
-    from macaron_cli.apps import is_app, ref_for
-
-    def back(path: Path) -> str:
-        app = next((folder for folder in path.parents if is_app(folder)), None)
-        return f"`macaron rollback {ref_for(app)} --to ID`" if app else "`macaron rollback`"
-
-    for path in done.mentioned_in:
-        say.text(f"Note: {path} still mentions it (code an agent wrote); edit it, or {back(path)} to before it.")
-    for path in done.written_from:
-        say.text(f"Note: a model wrote {path} from it; edit it, or {back(path)} to before it.")
-    if recorded_in:
-        say.text(records_stay(recorded_in))
-
-
-def app_of(memory_id: str, store=None) -> str | None:
+def app_of(memory_id: str, store) -> str | None:
     """The app whose digest this memory is (source app:<slug>), or None."""
-    from macaron_cli.memory import MemoryStore
     from macaron_cli.memory.records import APP_SOURCE
 
     try:
-        memory = (store or MemoryStore.open()).get(memory_id)
+        memory = store.get(memory_id)
     except UserError:
         return None
     return memory.source[len(APP_SOURCE) :] if memory.source.startswith(APP_SOURCE) else None
@@ -99,12 +69,9 @@ def records_stay(app: str) -> str:
     )
 
 
-def forget(memory_id: str, store=None, on_step: Callable[[str], None] | None = None) -> Forgotten:
+def forget(memory_id: str, store, on_step: Callable[[str], None] | None = None) -> Forgotten:
     """Forget `memory_id` everywhere (see the module's docstring); finishes an interrupted one.
     `on_step(name)` is called as each step is done (see _finish)."""
-    from macaron_cli.memory import MemoryStore
-
-    store = store or MemoryStore.open()
     for path in sorted(_journal_dir().glob("*.json")):
         if path != _journal(memory_id) and (other := _read_plan(path)) is not None:
             _finish(store, other, path, on_step)
@@ -117,13 +84,12 @@ def forget(memory_id: str, store=None, on_step: Callable[[str], None] | None = N
     return _finish(store, plan, path, on_step)
 
 
-def finish_pending(store=None, on_step: Callable[[str], None] | None = None) -> int:
-    """Finish every forget a crash interrupted; returns how many there were."""
+def finish_pending(open_store: Callable[[], MemoryStore], on_step: Callable[[str], None] | None = None) -> int:
+    """Finish every forget a crash interrupted; returns how many there were. `open_store`
+    opens the person's store, only when there is a forget to finish."""
     pending = sorted(_journal_dir().glob("*.json"))
     if pending:
-        from macaron_cli.memory import MemoryStore
-
-        store = store or MemoryStore.open()
+        store = open_store()
         for path in pending:
             if (plan := _read_plan(path)) is not None:
                 _finish(store, plan, path, on_step)

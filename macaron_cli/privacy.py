@@ -51,7 +51,11 @@ import ipaddress
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
 ANTHROPIC_CLOUD = "https://api.anthropic.com"
@@ -144,22 +148,14 @@ class Destination:
         return self.url or ("localhost" if self.local else self.kind)
 
 
-def _settings(settings):
-    if settings is not None:
-        return settings
-    from macaron_cli import config
-
-    return config.load_settings()
-
-
 def _normal(url: str) -> str:
     return url.rstrip("/")
 
 
-def claude(settings=None, url: str | None = None) -> Destination:
+def claude(settings: Settings, url: str | None = None) -> Destination:
     """Claude (chat, the Agent SDK) at ANTHROPIC_BASE_URL: the cloud unless the person trusts that URL."""
     url = _normal(url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_CLOUD)
-    if is_trusted(url, _settings(settings).trusted_endpoints):
+    if is_trusted(url, settings.trusted_endpoints):
         return Destination("claude", url, True, f"{url} is listed in trusted_endpoints")
     if is_loopback(url):
         return Destination(
@@ -172,11 +168,10 @@ def claude(settings=None, url: str | None = None) -> Destination:
     return Destination("claude", url, False, "Claude is a cloud model")
 
 
-def draft(url: str | None = None, settings=None) -> Destination:
+def draft(url: str | None, settings: Settings) -> Destination:
     """The draft model (MACARON_DRAFT_URL or config's draft_url unless `url` is given)."""
-    settings = _settings(settings)
     url = _normal(url or os.environ.get("MACARON_DRAFT_URL") or settings.draft_url or "")
-    served = settings.raw.get("draft_served_url") if isinstance(settings.raw, dict) else None
+    served = settings.raw.get("draft_served_url")
     if not url:
         return Destination("draft", None, False, "no draft model is configured")
     if is_trusted(url, settings.trusted_endpoints):
@@ -201,12 +196,12 @@ def app_folder() -> Destination:
     )
 
 
-def mcp_client(name: str, settings=None) -> Destination:
+def mcp_client(name: str, settings: Settings) -> Destination:
     """An MCP client of `macaron memory serve`, by the name it gave when it connected: the
     cloud (its model is unknown) unless the person declared it local or trusted."""
     from macaron_cli import config
 
-    model = config.mcp_settings(_settings(settings)).model_of(name)
+    model = config.mcp_settings(settings).model_of(name)
     if model == "local":
         return Destination("mcp", None, True, f"you declared {name} local ([mcp.clients] in config.toml)", name)
     if model == "trusted":

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from macaron_cli.apps import ref_for, resolve_app
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.output import safe_text
 from macaron_cli.sandbox import get_sandbox
@@ -25,14 +26,17 @@ STARTUP_TIMEOUT = 30
 
 
 def run_app(app_ref: str | None = None, port: int | None = None, open_browser: bool = False) -> int:
+    from macaron_cli import config
+
     app_dir = resolve_app(app_ref)
+    settings = config.load_settings()
     # SIGTERM (a service manager, `kill`) stops the app as cleanly as Ctrl-C does.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     server = None
     try:
-        for line in keep_up(app_dir):
+        for line in keep_up(app_dir, settings):
             print(line, flush=True)
-        served = serve_app(app_dir, port)
+        served = serve_app(app_dir, settings, port)
         server, url, title = served.process, served.url, safe_text(served.title)
         app = safe_text(ref_for(app_dir))
         print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {served.sandbox})", flush=True)
@@ -51,14 +55,14 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
             stop_tree(server)
 
 
-def keep_up(app_dir: Path, store=None) -> list[str]:
+def keep_up(app_dir: Path, settings: Settings, store=None) -> list[str]:
     """Refresh the app's settings from the person's memories before serving it; what changed.
     A memory that cannot be read never keeps the app from opening."""
     from macaron_cli.errors import MacaronError
     from macaron_cli.lifelog.refresh import describe, refresh_app
 
     try:
-        done = refresh_app(app_dir, store=store)
+        done = refresh_app(app_dir, settings, store=store)
     except MacaronError as exc:
         return [f"(settings not refreshed: {exc})"]
     return [f"Settings now follow what you told me: {describe(k, old, new)}." for k, (old, new) in done.changes.items()]
@@ -76,7 +80,7 @@ class Served:
             stop_tree(self.process)
 
 
-def serve_app(app_dir: Path, port: int | None = None, output=None) -> Served:
+def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output=None) -> Served:
     """Start the app on 127.0.0.1 in the sandbox and return once it answers (`macaron run`,
     the friend's /run). Its settings are first brought up to date with the person's memories."""
     manifest = read_manifest(app_dir)
@@ -85,7 +89,7 @@ def serve_app(app_dir: Path, port: int | None = None, output=None) -> Served:
         port = free_port()
     else:
         _check_port(port)
-    sandbox = get_sandbox(serving=True)
+    sandbox = get_sandbox(serving=True, settings=settings)
     url = f"http://127.0.0.1:{port}/"
     server = sandbox.spawn(
         expand_argv(manifest.run, sandbox.python, port),

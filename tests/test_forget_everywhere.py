@@ -102,6 +102,7 @@ def test_forget_removes_a_chat_fact_from_the_store_summaries_history_and_app_bri
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from macaron_cli import forgetting
+    from macaron_cli.memory import MemoryStore
 
     memory_id, point = sys.argv[1], sys.argv[2]
 
@@ -109,7 +110,7 @@ KILLER = textwrap.dedent("""
         if step == point:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    forgetting.forget(memory_id, on_step=die_at)
+    forgetting.forget(memory_id, MemoryStore.open(), on_step=die_at)
 """)
 
 

@@ -34,7 +34,7 @@ def test_a_journal_finished_by_another_process_meanwhile_is_skipped(macaron_home
             finished_elsewhere.append(step)
             forgetting._finish(MemoryStore.open(), plan, second_journal)
 
-    assert forgetting.finish_pending(on_step=another_process_finishes_the_second) == 2
+    assert forgetting.finish_pending(MemoryStore.open, on_step=another_process_finishes_the_second) == 2
     kept = store.add("Likes hiking on Sundays")
 
     assert finished_elsewhere

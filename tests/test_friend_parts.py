@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from macaron_cli import privacy
+from macaron_cli import config, privacy
 from macaron_cli.config import Settings
 from macaron_cli.friend import onboarding, router
 from macaron_cli.friend.backends import open_model
@@ -121,13 +121,11 @@ def test_the_opening_shows_the_person_private_memories_but_never_a_secret(macaro
 def test_the_claude_endpoint_is_cloud_even_on_loopback_unless_trusted(macaron_home, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
-    assert open_model(None).privacy_levels == CLOUD_LEVELS
-    from macaron_cli import config
-
+    assert open_model(None, config.load_settings()).privacy_levels == CLOUD_LEVELS
     config.save_settings({"trusted_endpoints": ["http://127.0.0.1:9"]})
-    assert "private" in open_model("claude").privacy_levels
+    assert "private" in open_model("claude", config.load_settings()).privacy_levels
     monkeypatch.setenv("MACARON_DRAFT_URL", "http://10.0.0.7:8000")
-    assert open_model("local").privacy_levels == CLOUD_LEVELS  # remote counts as cloud
+    assert open_model("local", config.load_settings()).privacy_levels == CLOUD_LEVELS  # remote counts as cloud
 
 
 def test_model_replies_are_parsed_leniently():
@@ -231,7 +229,7 @@ def test_every_slash_command_in_help_runs_and_every_handler_is_in_help():
     from macaron_cli.friend import repl
 
     console = Console(record=True, width=120)
-    chat = repl.Repl(console, conversation=None)
+    chat = repl.Repl(console, conversation=None, settings=Settings())
     chat.command("/help")
     listed = [line.split()[0] for line in console.export_text().splitlines() if line.startswith("/")]
     assert listed == [f"/{c.name}" for c in repl.COMMANDS]

@@ -51,7 +51,7 @@ def _conversation(monkeypatch, local: ModelServer, cloud: ModelServer, trusted: 
         config.save_settings({"trusted_endpoints": [cloud.url]})
     store = MemoryStore.open()
     store.add(PRIVATE, domain="health", privacy="private")
-    return Conversation(store, open_model("local"), Persona())
+    return Conversation(store, open_model("local", config.load_settings()), Persona())
 
 
 def _turn(conv, text: str) -> str:
@@ -64,7 +64,7 @@ def test_model_switch_leaves_turns_made_from_private_memories_behind(macaron_hom
         conv = _conversation(monkeypatch, local, cloud, trusted)
         assert LOCAL_MARK in _turn(conv, "How much water should I drink?")
         assert PRIVATE in local.requests[-1].raw  # the local model saw the private memory
-        held = conv.switch(open_model("claude"))
+        held = conv.switch(open_model("claude", config.load_settings()))
         _turn(conv, "What should I cook tonight?")
         conv.end()
     to_cloud = "\n".join(r.raw for r in cloud.requests)
@@ -87,7 +87,7 @@ def test_a_summary_written_from_a_recalled_private_memory_is_private(macaron_hom
         from macaron_cli.friend.conversation import Conversation
         from macaron_cli.friend.persona import Persona
 
-        later = Conversation(conv.store, open_model("claude"), Persona())
+        later = Conversation(conv.store, open_model("claude", config.load_settings()), Persona())
         _turn(later, "Remind me about water and kidneys, what did we plan?")
         later.end()
     chats = "\n".join(r.raw for r in cloud.requests if is_chat(r))
@@ -273,7 +273,7 @@ def test_file_labels_follow_content_through_an_edit_and_a_rollback(macaron_home,
     note.write_text("Spread three litres over the day.\n")
     assert app_labels.record(app, [secret_ish]) == 1
     repo.checkpoint("draft", "a model wrote it")
-    cloud = privacy.claude()
+    cloud = privacy.claude(config.Settings())
     assert [rel for rel, _ in app_labels.held_back(app, cloud, [])] == ["static/advice.txt"]
     note.write_text("Drink when thirsty.\n")  # the person's own words now
     repo.checkpoint("edit", "mine")

@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from macaron_cli import config
+from macaron_cli.config import Settings
 from macaron_cli.friend.apps import app_to_open, nudge, set_nudges
 from macaron_cli.lifelog.memories import current_memory, default_privacy, remember
 from macaron_cli.lifelog.refresh import refresh_app, wanted_settings
@@ -84,9 +86,10 @@ def test_a_nudge_is_said_once_and_can_be_turned_off(macaron_home):
     assert nudge(digests) == "Water: goal met 5 days running! (Daily habits)"  # a celebration first
     assert nudge(digests).startswith("Steps: goal missed")
     assert nudge(digests) is None, "never the same nudge twice"
-    set_nudges(False)
+    settings = set_nudges(False)
+    assert not config.load_settings().app_nudges
     other = water_digest(notices=[{"kind": "celebrate", "key": "water:streak:6", "text": "6 days!"}])
-    assert nudge([other]) is None
+    assert nudge([other], on=settings.app_nudges) is None
 
 
 class Said:
@@ -112,12 +115,12 @@ def test_refresh_changes_settings_only_and_a_private_memory_never_shapes_them(ma
     AppRepo.init(app)
     store = MemoryStore.open()
     store.add("I think in ounces", kind="preference", privacy="private")
-    assert refresh_app(app, store=store).changes == {}, "a private memory stays out of a tracked file"
+    assert refresh_app(app, store.settings, store=store).changes == {}, "a private memory stays out of a tracked file"
     store.add("I switched to ounces", kind="preference")
-    done = refresh_app(app, store=store)
+    done = refresh_app(app, store.settings, store=store)
     assert done.changes == {"units": ("metric", "imperial")} and done.checkpoint is not None
     assert json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))["units"] == "imperial"
-    assert refresh_app(app, store=store).changes == {}
+    assert refresh_app(app, store.settings, store=store).changes == {}
 
 
 def test_a_goal_told_to_the_friend_becomes_the_apps_goal_in_its_own_unit(macaron_home, tmp_path):
@@ -129,7 +132,7 @@ def test_a_goal_told_to_the_friend_becomes_the_apps_goal_in_its_own_unit(macaron
     store = MemoryStore.open()
     store.add("My daily water goal is 2.5 litres now", kind="preference")
     store.add("I walk to work every day", kind="fact")
-    done = refresh_app(app, store=store)
+    done = refresh_app(app, store.settings, store=store)
     habits = {h["key"]: h for h in json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))["habits"]}
     assert habits["water"]["goal"] == 2500 and habits["steps"]["goal"] == 8000
     from macaron_cli.lifelog.refresh import describe
@@ -151,9 +154,9 @@ def test_the_friend_mentions_a_streak_at_a_greeting_once(macaron_home, tmp_path)
     post(app, *[("/api/entries", {"habit": "water", "amount": 2000, "day": d}) for d in days])
     register("water", path=str(app), idea="drink more water", template="habit-tracker")
     store = MemoryStore.open()
-    first = Conversation(store, open_model("none"), Persona()).opening()
+    first = Conversation(store, open_model("none", Settings()), Persona()).opening()
     assert any("goal met 4 days running" in line for line in first), first
-    again = Conversation(store, open_model("none"), Persona()).opening()
+    again = Conversation(store, open_model("none", Settings()), Persona()).opening()
     assert not any("days running" in line for line in again), "said once, never nagging"
     assert not any(line.startswith("Coming up") for line in again), "what was recorded is not coming up"
 

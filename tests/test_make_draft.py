@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from macaron_cli import privacy
+from macaron_cli.config import Settings
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.draft import DraftFile, apply_files, draft, parse_files
 from macaron_cli.models.client import Endpoint
@@ -26,7 +27,7 @@ def _brief(idea: str, url: str) -> Brief:
         language="en",
         accent="#B5EAD7",
         app_settings={"units": "metric", "currency": "EUR"},
-        memories=privacy.nothing(privacy.draft(url)),
+        memories=privacy.nothing(privacy.draft(url, Settings())),
     )
 
 
@@ -90,6 +91,7 @@ def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
             app,
             _brief("The person wants a water tracker; goal 2 litres.", server.url),
             Endpoint(server.url, "deepseek", api),
+            Settings(),
         )
     assert (app / "static" / "index.html").read_text() == INDEX
     assert (app / "server" / "main.py").read_text() == "print('water server')\n"
@@ -116,6 +118,7 @@ def test_a_fix_round_carries_the_verification_report(app):
             app,
             _brief("water tracker", server.url),
             Endpoint(server.url, "m", "openai"),
+            Settings(),
             feedback="tests failed: test_home expects <main id=app>",
         )
     assert outcome.written == ["static/index.html"]
@@ -124,7 +127,7 @@ def test_a_fix_round_carries_the_verification_report(app):
 
 def test_an_answer_without_files_changes_nothing_and_says_so(app):
     with ModelServer([Reply.text("I cannot help with that.")]) as server:
-        outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "anthropic"))
+        outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "anthropic"), Settings())
     assert outcome.written == [] and "no whole files" in outcome.rejected[0]
     assert (app / "static" / "index.html").read_text() == "<main id=app>starter</main>\n"
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from macaron_cli import config
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template
@@ -229,7 +230,7 @@ def test_doctor_checks_fonts_for_the_persons_language(macaron_home, monkeypatch,
     (fake / "fc-list").write_text('#!/bin/sh\ncase "$1" in *lang=ko*) exit 0;; *) echo Font;; esac\n')
     (fake / "fc-list").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}:/usr/bin:/bin")
-    check = doctor.check_fonts()
+    check = doctor.check_fonts(config.load_settings())
     assert not check.ok and "ko" in check.detail and "fonts-noto-cjk" in check.fix
 
 
@@ -243,18 +244,20 @@ def test_doctor_checks_fonts_for_the_languages_of_apps_and_memories(macaron_home
     (fake / "fc-list").write_text('#!/bin/sh\ncase "$1" in *lang=ja*|*lang=zh*) exit 0;; *) echo Font;; esac\n')
     (fake / "fc-list").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}:/usr/bin:/bin")
-    assert doctor.check_fonts().ok  # English alone: Japanese and Chinese fonts are missing, unused
+    assert doctor.check_fonts(
+        config.load_settings()
+    ).ok  # English alone: Japanese and Chinese fonts are missing, unused
 
     app = tmp_path / "apps" / "suibun"
     (app / "config").mkdir(parents=True)
     (app / "config" / "app.json").write_text('{"language": "ja"}', encoding="utf-8")
     register("suibun", path=str(app))
-    check = doctor.check_fonts()
+    check = doctor.check_fonts(config.load_settings())
     assert not check.ok and "ja: your language, apps or memories use it" in check.detail
 
     (app / "config" / "app.json").write_text('{"language": "en"}', encoding="utf-8")
     MemoryStore.open().add("我对花生过敏", language="zh")
-    check = doctor.check_fonts()
+    check = doctor.check_fonts(config.load_settings())
     assert not check.ok and "(zh:" in check.detail
 
 

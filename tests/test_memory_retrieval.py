@@ -109,7 +109,9 @@ def test_decay_is_configurable_in_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("MACARON_HOME", str(tmp_path / "home"))
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "config.toml").write_text("decay_per_day = 0.0\n")
-    store = MemoryStore.open(tmp_path / "memory")
+    from macaron_cli import config
+
+    store = MemoryStore.open(tmp_path / "memory", config.load_settings())
     store.add("tax return documents are in the blue folder", id="old", created_at="2015-01-01T00:00:00Z")
     store.add("tax return documents are in the blue folder", id="new")
     hits = store.search("tax return folder", k=2, mmr=False)

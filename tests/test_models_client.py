@@ -112,32 +112,41 @@ def test_a_silent_model_times_out_with_a_clear_error():
 def test_draft_endpoint_comes_from_env_then_config(macaron_home, monkeypatch):
     from macaron_cli import config
 
-    assert draft_endpoint(required=False) is None
+    assert draft_endpoint(config.load_settings(), required=False) is None
     with pytest.raises(UserError, match="macaron draft serve"):
-        draft_endpoint()
-    config.save_settings({"draft_url": "http://127.0.0.1:9000/v1", "draft_model": "deepseek-r1", "draft_api": "openai"})
-    ep = draft_endpoint()
+        draft_endpoint(config.load_settings())
+    settings = config.save_settings(
+        {"draft_url": "http://127.0.0.1:9000/v1", "draft_model": "deepseek-r1", "draft_api": "openai"}
+    )
+    ep = draft_endpoint(settings)
     assert (ep.url, ep.model, ep.api) == ("http://127.0.0.1:9000", "deepseek-r1", "openai")
     monkeypatch.setenv("MACARON_DRAFT_URL", "http://localhost:8001")
     monkeypatch.setenv("MACARON_DRAFT_API", "anthropic")
-    ep = draft_endpoint()
+    ep = draft_endpoint(settings)
     assert (ep.url, ep.model, ep.api) == ("http://localhost:8001", "deepseek-r1", "anthropic")
     monkeypatch.setenv("MACARON_DRAFT_API", "grpc")
     with pytest.raises(UserError, match="MACARON_DRAFT_API=anthropic or openai"):
-        draft_endpoint()
+        draft_endpoint(settings)
 
 
 def test_prices_claude_by_tokens_and_local_models_by_gpu_time():
+    from macaron_cli.config import Settings
+
     # A dated id finds its family's price: Sonnet at $3 / $15 per million tokens.
-    assert prices.token_cost("claude-sonnet-4-5-20250929", 1_000_000, 1_000_000) == pytest.approx(18.0)
-    assert prices.token_cost("claude-haiku-4-5", 2_000_000, 0) == pytest.approx(2.0)
-    assert prices.token_cost("my-finetune", 1000, 1000) is None
+    defaults = Settings()
+    assert prices.token_cost("claude-sonnet-4-5-20250929", 1_000_000, 1_000_000, settings=defaults) == pytest.approx(
+        18.0
+    )
+    assert prices.token_cost("claude-haiku-4-5", 2_000_000, 0, settings=defaults) == pytest.approx(2.0)
+    assert prices.token_cost("my-finetune", 1000, 1000, settings=defaults) is None
 
     class U:
         input_tokens, output_tokens, seconds = 5_000_000, 5_000_000, 1800.0
 
     # On this machine tokens are free; the GPU half-hour costs what the person says it does.
-    assert prices.call_cost("http://127.0.0.1:8000", "deepseek-chat", U, gpu_usd_per_hour=2.0) == pytest.approx(1.0)
-    assert prices.call_cost("http://127.0.0.1:8000", "deepseek-chat", U, gpu_usd_per_hour=0.0) == 0.0
+    local = "http://127.0.0.1:8000"
+    assert prices.call_cost(local, "deepseek-chat", U, Settings(gpu_usd_per_hour=2.0)) == pytest.approx(1.0)
+    assert prices.call_cost(local, "deepseek-chat", U, Settings(gpu_usd_per_hour=0.0)) == 0.0
     # The same model name on a remote endpoint is cloud and costs tokens.
-    assert prices.call_cost("https://api.deepseek.com", "deepseek-chat", U) == pytest.approx(5 * 0.28 + 5 * 0.42)
+    cost = prices.call_cost("https://api.deepseek.com", "deepseek-chat", U, defaults)
+    assert cost == pytest.approx(5 * 0.28 + 5 * 0.42)

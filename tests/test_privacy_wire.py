@@ -95,7 +95,7 @@ def _chat(monkeypatch, trusted: bool):
         monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
         if trusted:
             config.save_settings({"trusted_endpoints": [server.url]})
-        conv = Conversation(store, open_model("claude"), Persona())
+        conv = Conversation(store, open_model("claude", config.load_settings()), Persona())
         question = "How much water should I drink today?"
         record = conv.recall_for(question)
         "".join(conv.reply(question, record))
@@ -199,7 +199,9 @@ def test_chat_hand_off_to_make(macaron_home, monkeypatch):
     with ModelServer(lean_agent) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
         monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-        result = router.hand_off(IDEA, say=lambda line: None, ask=lambda question: True)
+        result = router.hand_off(
+            IDEA, say=lambda line: None, ask=lambda question: True, settings=config.load_settings()
+        )
         requests = list(server.requests)
     assert result.app and requests
     _assert_private_kept("\n".join(r.raw for r in requests), False, "chat's hand-off to make")

@@ -269,7 +269,7 @@ def test_ideas_checkpoint_messages_and_doctor_fixes_show_as_typed(tmp_path, maca
     monkeypatch.setattr(
         doctor,
         "CHECKS",
-        [lambda: doctor.Check("embeddings", False, "missing [x]", "pip install 'macaron[embeddings]'")],
+        [lambda settings: doctor.Check("embeddings", False, "missing [x]", "pip install 'macaron[embeddings]'")],
     )
     assert "pip install 'macaron[embeddings]'" in cli("doctor").stdout
 

@@ -80,9 +80,10 @@ def one_line(digest) -> str:
     return digest.summary or (digest.lines[0] if digest.lines else "")
 
 
-def nudge(digests: list) -> str | None:
-    """One thing worth saying at a greeting (a celebration first), said once; None when off."""
-    if not config.load_settings().app_nudges:
+def nudge(digests: list, on: bool = True) -> str | None:
+    """One thing worth saying at a greeting (a celebration first), said once; None when off
+    (`app_nudges` in the person's settings)."""
+    if not on:
         return None
     said = _said()
     notices = [(d, n) for d in digests for n in d.notices if isinstance(n, dict) and n.get("text")]
@@ -95,8 +96,9 @@ def nudge(digests: list) -> str | None:
     return None
 
 
-def set_nudges(on: bool) -> None:
-    config.save_settings({"app_nudges": on})
+def set_nudges(on: bool) -> config.Settings:
+    """Nudges on or off in config.toml; returns the settings as they now are."""
+    return config.save_settings({"app_nudges": on})
 
 
 def _nudges_path() -> Path:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from macaron_cli import config, privacy
+from macaron_cli import privacy
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.privacy import Destination
 
@@ -149,20 +150,19 @@ def _error_message(exc) -> str:
     return str(exc).splitlines()[0]
 
 
-def default_model_name() -> str:
+def default_model_name(settings: Settings) -> str:
     """Claude when a key or endpoint is set, else the local draft model if one is set up, else none."""
     if any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")):
         return "claude"
-    if os.environ.get("MACARON_DRAFT_URL") or config.load_settings().draft_url:
+    if os.environ.get("MACARON_DRAFT_URL") or settings.draft_url:
         return "local"
     return "none"
 
 
-def open_model(name: str | None, switch: str = "--model") -> ChatModel:
+def open_model(name: str | None, settings: Settings, switch: str = "--model") -> ChatModel:
     """The backend `--model NAME` asks for (the default when None); UserError if unusable,
     naming the fix as `switch` is typed where the person is (`--model`, or `/model` in chat)."""
-    name = (name or default_model_name()).lower()
-    settings = config.load_settings()
+    name = (name or default_model_name(settings)).lower()
     if name == "none":
         return NoModel()
     if name == "claude":
@@ -177,6 +177,6 @@ def open_model(name: str | None, switch: str = "--model") -> ChatModel:
     if name == "local":
         from macaron_cli.models.client import draft_endpoint
 
-        endpoint = draft_endpoint(required=True)
+        endpoint = draft_endpoint(settings, required=True)
         return DraftClientModel(endpoint.client(), privacy.draft(endpoint.url, settings))
     raise UserError(f"unknown model {name!r}; use {switch} claude, local or none.")

@@ -4,32 +4,38 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from macaron_cli.friend import onboarding
 from macaron_cli.friend.backends import open_model
 from macaron_cli.friend.persona import Persona, load_persona, save_persona
 
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
+
 
 def chat(model: str | None = None) -> int:
+    from macaron_cli import config
     from macaron_cli.friend.conversation import Conversation
     from macaron_cli.friend.repl import Repl
     from macaron_cli.memory import MemoryStore
     from macaron_cli.output import console
 
-    chat_model = open_model(model)  # a bad --model fails here, before anything is written
-    store = MemoryStore.open()
+    settings = config.load_settings()
+    chat_model = open_model(model, settings)  # a bad --model fails here, before anything is written
+    store = MemoryStore.open(settings=settings)
     out = console()
-    persona = load_persona()
+    persona = load_persona(settings)
     first_time = persona is None
     interests: list[str] = []
     person_here = sys.stdin.isatty()
     if persona is None and person_here:
-        persona, interests = meet(out, store)
+        persona, interests, settings = meet(out, store)
     elif persona is None:
         # Piped lines are messages, not answers to the quiz (a first line is no name): the
         # friend is met properly the next time `macaron chat` runs in a terminal.
         persona = Persona(language=_system_language())
-    repl = Repl(out, Conversation(store, chat_model, persona))
+    repl = Repl(out, Conversation(store, chat_model, persona), settings)
     if not chat_model.connected:
         from macaron_cli.friend.conversation import NOTEBOOK_NOTICE
 
@@ -40,14 +46,15 @@ def chat(model: str | None = None) -> int:
     return 0
 
 
-def meet(out, store) -> tuple[Persona, list[str]]:
-    """The quiz, the person's macaron, and memories of their interests (before the chat starts)."""
+def meet(out, store) -> tuple[Persona, list[str], Settings]:
+    """The quiz, the person's macaron, and memories of their interests (before the chat
+    starts); with the settings as they are once the persona is saved."""
 
     def say(text: str) -> None:  # as Repl.say: the quiz's words are plain text, never markup
         out.print(text, markup=False, highlight=False)
 
     result = onboarding.run_quiz(lambda prompt: input(prompt), say, default_language=_system_language())
-    save_persona(result.persona)
+    settings = save_persona(result.persona)
     store.add_many(onboarding.seed_memories(result.interests, result.persona.language))
     p = result.persona
     from macaron_cli.output import markup
@@ -60,7 +67,7 @@ def meet(out, store) -> tuple[Persona, list[str]]:
             p.color,
         )
     )
-    return p, result.interests
+    return p, result.interests, settings
 
 
 def offer_gifts(repl, interests: list[str]) -> None:

@@ -69,8 +69,9 @@ class Conversation:
         self.upcoming = upcoming(self.store, model.destination)
         return privacy.transcript(self.labelled(), model.destination)[1] if model.connected else 0
 
-    def opening(self) -> list[str]:
-        """How a later chat opens: from something the friend knows, and what is coming up soon."""
+    def opening(self, nudges: bool = True) -> list[str]:
+        """How a later chat opens: from something the friend knows, and what is coming up soon,
+        and (`nudges`, the person's `app_nudges`) one thing an app recorded worth a word."""
         lines = [_say(self.persona, "hello")]
         shown = privacy.person()  # the opening is printed for the person, never sent
         known = privacy.recent(self.store, 1, shown, where="kind = 'episode'") or privacy.recent(
@@ -83,7 +84,7 @@ class Conversation:
             lines.append(_say(self.persona, "soon", text=memory.text, when=_day(memory.event_at)))
         from macaron_cli.friend.apps import nudge
 
-        said = nudge(self.apps.refresh())
+        said = nudge(self.apps.refresh(), on=nudges)
         if said:
             lines.append(said)
         return lines

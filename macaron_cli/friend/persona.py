@@ -7,6 +7,7 @@ It is saved in config.toml (`color` is also the accent colour of the apps macaro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from macaron_cli import config
@@ -65,14 +66,17 @@ class Persona:
         return {"color": self.color, "language": self.language, "persona": asdict(self)}
 
 
-def load_persona() -> Persona | None:
+def load_persona(settings: config.Settings) -> Persona | None:
     """The saved persona, or None when the person has not met their friend yet."""
-    saved = config.load_settings().raw.get("persona")
-    if not isinstance(saved, dict):
+    saved = settings.raw.get("persona")
+    if not isinstance(saved, Mapping):
         return None
     known = {k: v for k, v in saved.items() if k in Persona.__dataclass_fields__}
+    if isinstance(known.get("traits"), tuple):  # read-only in Settings; the persona's own to change
+        known["traits"] = list(known["traits"])
     return Persona(**known)
 
 
-def save_persona(persona: Persona) -> None:
-    config.save_settings(persona.to_settings())
+def save_persona(persona: Persona) -> config.Settings:
+    """Save the persona in config.toml; returns the settings as they now are."""
+    return config.save_settings(persona.to_settings())

@@ -31,16 +31,19 @@ TYPING_HELP = 'End a line with \\ to continue it; put """ on a line to start and
 
 
 class Repl:
-    def __init__(self, console, conversation: Conversation):
+    def __init__(self, console, conversation: Conversation, settings: config.Settings):
         self.out = console
         self.conv = conversation
+        # The person's settings, loaded once by `macaron chat`; a slash command that saves
+        # one (/nudges, /name) holds the saved settings from then on.
+        self.settings = settings
         self.served: dict = {}  # slug → the app this chat started (stopped when it ends)
 
     # ── the loop ────────────────────────────────────────────────────────────────────────
     def run(self, greet: bool = True) -> None:
         history = _start_history()
         try:
-            for line in self.conv.opening() if greet else []:
+            for line in self.conv.opening(nudges=self.settings.app_nudges) if greet else []:
                 self.say(line)
             while True:
                 self._report_background_errors()
@@ -162,6 +165,7 @@ class Repl:
                 idea,
                 say=lambda line: self.say(f"  … {line}", style="dim"),
                 ask=lambda question: self.ask(f"{question} (y/n)").lower() in YES,
+                settings=self.settings,
                 template=template,
             )
         except KeyboardInterrupt:
@@ -286,9 +290,9 @@ class Repl:
             self.say(f"Opening {slug}…", style="dim")
             try:
                 app_dir = resolve_app(slug)
-                for line in keep_up(app_dir, store=self.conv.store):
+                for line in keep_up(app_dir, self.settings, store=self.conv.store):
                     self.say(line, style="dim")
-                served = serve_app(app_dir, output=subprocess.DEVNULL)
+                served = serve_app(app_dir, self.settings, output=subprocess.DEVNULL)
             except MacaronError as exc:
                 self.say(f"{slug} did not open: {exc}", style="red")
                 return
@@ -301,7 +305,7 @@ class Repl:
         if arg.lower() not in ("on", "off"):
             self.say("/nudges on or /nudges off.", style="yellow")
             return
-        set_nudges(arg.lower() == "on")
+        self.settings = set_nudges(arg.lower() == "on")
         self.say(
             "I'll mention what your apps recorded when we meet."
             if arg.lower() == "on"
@@ -312,7 +316,7 @@ class Repl:
         if arg:
             from macaron_cli.friend.backends import open_model
 
-            held = self.conv.switch(open_model(arg, switch="/model"))
+            held = self.conv.switch(open_model(arg, self.settings, switch="/model"))
             if held:
                 self.say(
                     f"{held} earlier turn{'s' if held > 1 else ''} stay{'' if held > 1 else 's'} behind: "
@@ -335,7 +339,7 @@ class Repl:
             self.say("That is not a name I can use; /name NAME, e.g. /name Sam.", style="yellow")
             return
         persona.call_me = name
-        save_persona(persona)
+        self.settings = save_persona(persona)
         self.say(f"I'll call you {name}.")
 
     def cmd_good(self, arg):

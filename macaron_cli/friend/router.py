@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 # A request for a tool: a verb of making addressed to the friend + something tool-like.
 _ASK = re.compile(
@@ -36,7 +40,13 @@ def idea_from(text: str) -> str:
     return tidy_idea(text)
 
 
-def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], template: str | None = None):
+def hand_off(
+    idea: str,
+    say: Callable[[str], None],
+    ask: Callable[[str], bool],
+    settings: Settings,
+    template: str | None = None,
+):
     """Build the app with `macaron make`'s own pipeline, in this process, telling the chat how it goes.
 
     `say` prints a progress line; `ask` puts a yes/no question to the person (the maker asks
@@ -65,7 +75,7 @@ def hand_off(idea: str, say: Callable[[str], None], ask: Callable[[str], bool], 
         return ask(f"This app would give {advice} advice (it will say it is not professional advice). Build it anyway?")
 
     request = MakeRequest(idea=idea, template=template, confirm=confirm_advice)
-    return make_app(request, progress=ChatProgress())
+    return make_app(request, settings, progress=ChatProgress())
 
 
 def describe_result(result) -> str:

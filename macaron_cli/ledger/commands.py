@@ -6,8 +6,16 @@ import json
 import sys
 from pathlib import Path
 
+from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.output import Out
+
+
+def _memory():
+    """The person's memory, opened with their settings (each command opens it once)."""
+    from macaron_cli.memory import MemoryStore
+
+    return MemoryStore.open(settings=config.load_settings())
 
 
 def _slug(app_ref: str | None) -> tuple[str, Path]:
@@ -23,12 +31,11 @@ def rate(app_ref: str, stars: int) -> None:
     slug, _ = _slug(app_ref)
     from macaron_cli.ledger import signals
     from macaron_cli.ledger.store import Ledger
-    from macaron_cli.memory import MemoryStore
 
     ledger = Ledger.open()
     signals.app_event(slug, "rate", float(stars), ledger=ledger)
     # Only the memories this app's brief used: rating one app says nothing about the others'.
-    changed = signals.settle(MemoryStore.open(), ledger, app=slug)
+    changed = signals.settle(_memory(), ledger, app=slug)
     shaped = (
         " 1 memory that shaped it was updated."
         if len(changed) == 1
@@ -38,15 +45,12 @@ def rate(app_ref: str, stars: int) -> None:
 
 
 def why(target: str) -> None:
-    from macaron_cli import config
-
     if not (config.home() / "ledger.db").exists():  # refuse before opening creates it
         raise UserError("nothing to explain yet: no memory has been used and no app made; chat or make one first.")
     from macaron_cli.ledger.store import Ledger
     from macaron_cli.ledger.why import explain
-    from macaron_cli.memory import MemoryStore
 
-    for line in explain(target, Ledger.open(), MemoryStore.open()):
+    for line in explain(target, Ledger.open(), _memory()):
         Out().text(line)
 
 
@@ -68,9 +72,8 @@ def _unshareable() -> list:
     """Every memory the privacy gate keeps from a file meant to leave this machine: not only
     those that shaped the app's brief (the person may have pasted one into the code)."""
     from macaron_cli import privacy
-    from macaron_cli.memory import MemoryStore
 
-    return privacy.not_for(MemoryStore.open(), privacy.export("a share bundle"))
+    return privacy.not_for(_memory(), privacy.export("a share bundle"))
 
 
 def feedback_export(file: Path | None) -> None:
@@ -78,10 +81,9 @@ def feedback_export(file: Path | None) -> None:
     from macaron_cli.files import atomic_write, check_target
     from macaron_cli.ledger.export import feedback_records
     from macaron_cli.ledger.store import Ledger
-    from macaron_cli.memory import MemoryStore
 
     path = check_target(file) if file else None  # a bad target: one line, nothing written
-    records = feedback_records(Ledger.open(), MemoryStore.open(), load_registry())
+    records = feedback_records(Ledger.open(), _memory(), load_registry())
     lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in records]
     if path is None:
         sys.stdout.writelines(lines)
@@ -97,13 +99,13 @@ def notice_deleted(apps: dict[str, dict]) -> list[str]:
     if gone:
         from macaron_cli import apps as apps_registry
         from macaron_cli.ledger import signals
-        from macaron_cli.memory import MemoryStore
 
         for slug in gone:
             signals.app_event(slug, "deleted")
             apps_registry.register(slug, deleted=True)
             apps[slug]["deleted"] = True
-        signals.settle(MemoryStore.open())  # the memories behind a deleted app lose credit now
+        # The memories behind a deleted app lose credit now.
+        signals.settle(_memory())
     return gone
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from macaron_cli import config
 from macaron_cli.output import Out
 from macaron_cli.privacy import PERSONAL, PRIVATE, PUBLIC, SECRET
 
@@ -21,10 +22,11 @@ def digest(app_ref: str | None, json_out: bool = False) -> None:
     from macaron_cli.sandbox.digest import read_digest
     from macaron_cli.sandbox.manifest import read_manifest
 
+    settings = config.load_settings()
     path = resolve_app(app_ref)
-    found = read_digest(path)
+    found = read_digest(path, settings=settings)
     domain = str(read_manifest(path).records.get("domain") or "general")
-    memory = remember(MemoryStore.open(), found, app_privacy(found.app, path), domain)
+    memory = remember(MemoryStore.open(settings=settings), found, app_privacy(found.app, path), domain)
     if json_out:
         from macaron_cli.output import print_json
 
@@ -40,7 +42,7 @@ def digest(app_ref: str | None, json_out: bool = False) -> None:
 def privacy(app_ref: str | None, level: str) -> None:
     from macaron_cli.lifelog.memories import set_privacy
 
-    slug, changed = set_privacy(app_ref, level)
+    slug, changed = set_privacy(app_ref, level, config.load_settings())
     again = f"; {changed} memor{'y' if changed == 1 else 'ies'} of its digests relabelled" if changed else ""
     Out().text(f"{slug} is now {level}: {WHO_HEARS[level]}{again}.")
 
@@ -49,7 +51,7 @@ def refresh(app_ref: str | None) -> None:
     from macaron_cli.apps import resolve_app
     from macaron_cli.lifelog.refresh import describe, refresh_app
 
-    done = refresh_app(resolve_app(app_ref))
+    done = refresh_app(resolve_app(app_ref), config.load_settings())
     out = Out()
     if not done.changes:
         out.text(f"{done.app} already fits what I remember about you; nothing changed.")

@@ -16,10 +16,15 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from macaron_cli.config import Settings
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory.records import APP_SOURCE, Memory
 from macaron_cli.privacy import LEVELS
+
+if TYPE_CHECKING:
+    from macaron_cli.memory import MemoryStore
 
 SENSITIVE_DOMAINS = {"health": "health", "finance": "money", "fitness": "health"}
 
@@ -101,7 +106,7 @@ class AppDigests:
     """Keeps every app's rolling memory in step with its records, cheaply: an app whose
     files did not change since the last look costs a few `stat` calls (the digest's cache)."""
 
-    store: object
+    store: MemoryStore
     today: dt.date | None = None
     problems: dict[str, str] = field(default_factory=dict)
     latest: dict[str, object] = field(default_factory=dict)  # slug → Digest
@@ -132,7 +137,7 @@ class AppDigests:
                 if not manifest.digest:
                     self._read[slug] = now
                     continue
-                digest = read_digest(path, today=self.today)
+                digest = read_digest(path, today=self.today, settings=self.store.settings)
                 digest.app = slug
                 if self._seen.get(slug) != digest_text(digest) + now[1]:
                     domain = str(manifest.records.get("domain") or "general")
@@ -152,7 +157,7 @@ class AppDigests:
         return found
 
 
-def set_privacy(app_ref: str | None, level: str) -> tuple[str, int]:
+def set_privacy(app_ref: str | None, level: str, settings: Settings) -> tuple[str, int]:
     """`macaron apps privacy APP LEVEL`: the app's level, and its digests' memories relabelled."""
     from macaron_cli.apps import register, resolve_app
 
@@ -163,7 +168,7 @@ def set_privacy(app_ref: str | None, level: str) -> tuple[str, int]:
     register(slug, privacy=level, **({} if slug in _registry() else {"path": str(path)}))
     from macaron_cli.memory import MemoryStore
 
-    return slug, relabel(MemoryStore.open(), slug, level)
+    return slug, relabel(MemoryStore.open(settings=settings), slug, level)
 
 
 def _registry() -> dict[str, dict]:

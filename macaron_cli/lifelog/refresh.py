@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from macaron_cli.apps import APP_MANIFEST
+from macaron_cli.config import Settings
 
 APP_CONFIG = "config/app.json"
 MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones were overridden long ago
@@ -137,9 +138,9 @@ def settings_memories(store) -> list:
     return privacy.release(found, privacy.app_folder()).memories
 
 
-def refresh_app(app_dir: Path, store=None, checkpoint: bool = True) -> Refreshed:
-    """Bring the app's settings up to date with the person's memories; the changes made."""
-    from macaron_cli import config
+def refresh_app(app_dir: Path, settings: Settings, store=None, checkpoint: bool = True) -> Refreshed:
+    """Bring the app's settings up to date with the person's memories (their memory is
+    `store`, else opened with `settings`: only once the app is known good); the changes made."""
     from macaron_cli.errors import UserError
 
     app_dir = Path(app_dir)
@@ -155,8 +156,8 @@ def refresh_app(app_dir: Path, store=None, checkpoint: bool = True) -> Refreshed
     if store is None:
         from macaron_cli.memory import MemoryStore
 
-        store = MemoryStore.open()
-    wanted = wanted_settings(settings_memories(store), current, config.load_settings().language)
+        store = MemoryStore.open(settings=settings)
+    wanted = wanted_settings(settings_memories(store), current, settings.language)
     changes = {k: (current.get(k), v) for k, v in wanted.items() if current.get(k) != v}
     done = Refreshed(app_dir.name, changes)
     if not changes:

@@ -30,7 +30,7 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
     """Build (or refine a draft, with its verification `report`), then fix rounds until
     verification passes or the rounds run out."""
     state, progress = run.state, run.progress
-    meter = CostMeter(budget_usd=state.budget_usd, cost_usd=state.cost_usd)
+    meter = CostMeter(run.settings, budget_usd=state.budget_usd, cost_usd=state.cost_usd)
     meter.tokens.update(state.tokens)
     agent = _agent(run)
     refines = "refine" in run.mode.phases

@@ -22,9 +22,12 @@ def make(json_out: bool = False, **options) -> int:
         confirm=_ask_advice if interactive else None,
         choose_variant=_ask_variant if interactive else None,
     )
+    from macaron_cli import config
+
+    settings = config.load_settings()
     progress = Progress() if json_out else LiveProgress()
     try:
-        result = make_app(request, progress)
+        result = make_app(request, settings, progress)
     finally:
         progress.close()
     if json_out:
@@ -34,7 +37,7 @@ def make(json_out: bool = False, **options) -> int:
     else:
         _summary(result)
         if result.ok and interactive and not request.yes:
-            _ask_fit(result)
+            _ask_fit(result, settings)
     return 0 if result.ok else 1
 
 
@@ -128,23 +131,23 @@ def _summary(result: MakeResult) -> None:
         out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 
-def _ask_fit(result: MakeResult) -> None:
+def _ask_fit(result: MakeResult, settings) -> None:
     from rich.prompt import Prompt
+
+    from macaron_cli.memory import MemoryStore
 
     answer = Prompt.ask("Did it fit you?", choices=["y", "n", "skip"], default="skip")
     if answer == "skip":
         return
-    record_fit(result.app, result.memory_ids, answer == "y")
+    record_fit(result.app, result.memory_ids, answer == "y", MemoryStore.open(settings=settings))
 
 
-def record_fit(app: str, memory_ids: list[str], fitted: bool, store=None) -> int:
+def record_fit(app: str, memory_ids: list[str], fitted: bool, store) -> int:
     """The person's answer: the memories that shaped the app gain or lose reward."""
     from macaron_cli.apps import register
     from macaron_cli.errors import UserError
     from macaron_cli.ledger import signals
-    from macaron_cli.memory import MemoryStore
 
-    store = store or MemoryStore.open()
     changed = 0
     for memory_id in memory_ids:
         try:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from macaron_cli.config import Settings
+
 
 class BudgetExceeded(Exception):
     pass
@@ -19,6 +21,7 @@ class UnpricedBudget(BudgetExceeded):
 
 @dataclass
 class CostMeter:
+    settings: Settings  # the person's own [prices] come first
     budget_usd: float | None = None
     cost_usd: float = 0.0
     tokens: dict = field(default_factory=lambda: {"input": 0, "output": 0, "cache_write": 0, "cache_read": 0})
@@ -40,7 +43,9 @@ class CostMeter:
         }
         for key, value in parts.items():
             self.tokens[key] += value
-        added = token_cost(model, parts["input"], parts["output"], parts["cache_write"], parts["cache_read"])
+        added = token_cost(
+            model, parts["input"], parts["output"], parts["cache_write"], parts["cache_read"], settings=self.settings
+        )
         if added is None and any(parts.values()) and self.budget_usd is not None:
             # Counting it as free would let a budget run forever: stop, and say how to price it.
             raise UnpricedBudget(unpriced_message(model or "unnamed"))

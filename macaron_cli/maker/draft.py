@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from macaron_cli.config import Settings
 from macaron_cli.models.client import Endpoint, ModelClient, Usage
 
 if TYPE_CHECKING:
@@ -295,6 +296,7 @@ def draft(
     app_dir: Path,
     brief: Brief,
     endpoint: Endpoint,
+    settings: Settings,
     *,
     feedback: str | None = None,
     design: str | None = None,
@@ -311,7 +313,7 @@ def draft(
     from macaron_cli import privacy
     from macaron_cli.models.prices import call_cost
 
-    brief_text = brief.text_for(privacy.draft(endpoint.url))
+    brief_text = brief.text_for(privacy.draft(endpoint.url, settings))
     max_tokens = max_tokens or int(os.environ.get("MACARON_DRAFT_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
     files, omitted = app_files(app_dir, prompt_budget_chars(max_tokens), tracked_in)
     messages = build_messages(brief_text, files, omitted, feedback=feedback, design=design)
@@ -334,7 +336,7 @@ def draft(
         usage=usage,
         model=client.model,
         endpoint=endpoint.url,
-        cost_usd=call_cost(endpoint.url, client.model, usage),
+        cost_usd=call_cost(endpoint.url, client.model, usage, settings),
         design=design,
     )
 

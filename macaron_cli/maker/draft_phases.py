@@ -11,6 +11,7 @@ verification report; the pipeline owns the order and the agent's phases.
 
 from __future__ import annotations
 
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DraftOutcome, draft
 from macaron_cli.maker.phase_costs import record_local
@@ -19,7 +20,7 @@ from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import Endpoint, ModelError, draft_endpoint
 
 
-def check_request(request, cloud_configured: bool) -> Endpoint | None:
+def check_request(request, cloud_configured: bool, settings: Settings) -> Endpoint | None:
     """Validate the draft options before anything is written; the draft endpoint if used."""
     from macaron_cli.maker.variants import check_request as check_variants
 
@@ -34,18 +35,18 @@ def check_request(request, cloud_configured: bool) -> Endpoint | None:
             "--draft has Claude refine the local draft, but no Claude is configured: set "
             "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --local-only."
         )
-    endpoint = draft_endpoint()
+    endpoint = draft_endpoint(settings)
     with endpoint.client() as client:
         client.list_models()  # nothing listening: one clear line now, before anything is written
     return endpoint
 
 
-def resume_endpoint(state: MakeState) -> Endpoint | None:
+def resume_endpoint(state: MakeState, settings: Settings) -> Endpoint | None:
     """The draft endpoint for resuming a make that still has local work to do; None when
     only Claude is left (a --draft make past its draft phase) or no draft model was used."""
     mode = mode_named(state.mode)
     local_work = mode.fixed_by == DRAFT_MODEL or (mode.uses_draft and "draft" not in state.phases)
-    return draft_endpoint() if local_work else None
+    return draft_endpoint(settings) if local_work else None
 
 
 def draft_phase(run: MakeRun, endpoint: Endpoint, request):
@@ -53,7 +54,7 @@ def draft_phase(run: MakeRun, endpoint: Endpoint, request):
     if request.variants > 1:
         return _variants_phase(run, endpoint, request)
     run.progress.phase("draft", f"{endpoint.model or 'the local model'} at {endpoint.url} writes a first version")
-    outcome = draft(run.app, run.brief, endpoint)
+    outcome = draft(run.app, run.brief, endpoint, run.settings)
     _note(run.progress, outcome)
     record_local(run.state, "draft", [outcome], endpoint, run.settings)
     return run.verify()
@@ -62,7 +63,7 @@ def draft_phase(run: MakeRun, endpoint: Endpoint, request):
 def fix_phase(run: MakeRun, phase: str, endpoint: Endpoint, report):
     """A --local-only fix round: the local model gets the verification report."""
     run.progress.phase(phase, "the verification report goes back to the local model")
-    outcome = draft(run.app, run.brief, endpoint, feedback=report.feedback())
+    outcome = draft(run.app, run.brief, endpoint, run.settings, feedback=report.feedback())
     _note(run.progress, outcome)
     record_local(run.state, phase, [outcome], endpoint, run.settings)
     return run.verify()
@@ -88,7 +89,7 @@ def _variants_phase(run: MakeRun, endpoint: Endpoint, request):
 
     state, progress = run.state, run.progress
     progress.phase("draft", f"{request.variants} designs at once by {endpoint.model or 'the local model'}")
-    drafted = v.draft_variants(run.app, run.brief, endpoint, request.variants, run.verify)
+    drafted = v.draft_variants(run.app, run.brief, endpoint, run.settings, request.variants, run.verify)
     for variant in drafted:
         progress.note("  " + variant.line())
     outcomes = [x.outcome for x in drafted if x.outcome]

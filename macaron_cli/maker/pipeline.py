@@ -33,10 +33,13 @@ from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import ModelFailure
 
 
-def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResult:
+def make_app(request: MakeRequest, settings: config.Settings, progress: Progress | None = None) -> MakeResult:
+    """`settings`: the person's, loaded by the command that asked (`macaron make`, the chat)."""
+    from macaron_cli.memory import embeddings
+
     progress = progress or Progress()
     started = time.monotonic()
-    settings = config.load_settings()
+    embeddings.choose(settings.embedding_model)  # templates are compared by the person's model too
     if request.resume:
         return resume_app(request, progress, settings)
     idea = (request.idea or "").strip()
@@ -45,7 +48,7 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
     budget = checked_budget(request, settings)
     from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage, starting_code_cleared
 
-    draft = draft_phases.check_request(request, model_configured())
+    draft = draft_phases.check_request(request, model_configured(), settings)
     if request.from_app:
         template = from_app(request.from_app)
     else:
@@ -56,11 +59,11 @@ def make_app(request: MakeRequest, progress: Progress | None = None) -> MakeResu
         progress.note(weak_fit_note(template, request.offline))
     mode = requested_mode(request, model_configured())
     if mode.uses_claude:
-        refuse_unpriced(agent_model(settings), budget)
+        refuse_unpriced(agent_model(settings), budget, settings)
     if draft is not None:
-        refuse_unpriced(draft.model, budget, draft.url)
+        refuse_unpriced(draft.model, budget, settings, draft.url)
         _warm_sdk_import()
-    store = _open_memory()
+    store = _open_memory(settings)
     to = mode.destinations(settings, draft.url if draft else None)
     template = starting_code_cleared(template, to, store, progress)
     progress.phase("brief", "what macaron knows that bears on this")
@@ -145,7 +148,7 @@ def _draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
     """Phase one by the local model (draft_phases.py); then Claude refines, or with
     --local-only the local model fixes what verification finds."""
     state = run.state
-    meter = CostMeter(budget_usd=state.budget_usd, cost_usd=state.cost_usd)
+    meter = CostMeter(run.settings, budget_usd=state.budget_usd, cost_usd=state.cost_usd)
     try:
         if "draft" not in state.phases:
             report = draft_phases.draft_phase(run, draft, request)
@@ -184,14 +187,14 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
     mode = mode_named(state.mode)
     if not _can_resume(mode):
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
-    draft = draft_phases.resume_endpoint(state)
+    draft = draft_phases.resume_endpoint(state, settings)
     if request.budget is not None:
         if request.budget <= 0:
             raise UserError("--budget must be more than 0 USD.")
         state.budget_usd = request.budget
     if request.max_rounds != 3:
         state.max_rounds = request.max_rounds
-    store = _open_memory()
+    store = _open_memory(settings)
     recorded = draft or recorded_draft(state)
     brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
@@ -210,16 +213,16 @@ def _can_resume(mode: Mode) -> bool:
     return not mode.uses_claude or model_configured()
 
 
-def _open_memory():
+def _open_memory(settings: config.Settings):
     """The person's memory, or None when they have none yet (then the memory engine is
     not even imported: it is the slowest import of a make)."""
     from macaron_cli.memory.store import TABLE, MemoryStore
 
-    uri = config.memory_uri()
+    uri = config.memory_uri(settings)
     if "://" not in uri and not (Path(uri) / f"{TABLE}.lance").exists():
         return None
 
-    return MemoryStore.open()
+    return MemoryStore.open(settings=settings)
 
 
 def _offline(run: MakeRun) -> MakeResult:
@@ -231,7 +234,7 @@ def _offline(run: MakeRun) -> MakeResult:
         cost_usd=0.0,
     )
     run.phase_done("scaffold")
-    return finish(run, report, meter=CostMeter())
+    return finish(run, report, meter=CostMeter(run.settings))
 
 
 def weak_fit_note(template, offline_asked: bool) -> str:

@@ -53,13 +53,13 @@ def confirm_advice(brief: Brief, request: MakeRequest) -> None:
     )
 
 
-def refuse_unpriced(model: str | None, budget: float | None, url: str | None = None) -> None:
+def refuse_unpriced(model: str | None, budget: float | None, settings: config.Settings, url: str | None = None) -> None:
     """A budget cannot hold for a model we cannot price: say so before anything is made.
     (A model the SDK picks itself is checked on its first answer, by the meter.) A draft
     model on this machine (`url` local) is priced by GPU time instead."""
     from macaron_cli.models.prices import is_priced, own_prices, price_for, unpriced_message
 
-    own_prices()  # a malformed [prices] table is refused now, not halfway through a make
-    priced = is_priced(url, model) if url else price_for(model) is not None
+    own_prices(settings)  # a malformed [prices] table is refused now, not halfway through a make
+    priced = is_priced(url, model, settings) if url else price_for(model, settings) is not None
     if budget is not None and model and not priced:
         raise UserError(unpriced_message(model) + ".")

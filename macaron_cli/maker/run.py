@@ -121,7 +121,7 @@ class MakeRun:
             return self.store
         from macaron_cli.memory import MemoryStore
 
-        return MemoryStore.open()
+        return MemoryStore.open(settings=self.settings)
 
     def save(self) -> None:
         make_state.save(self.app, self.state)
@@ -146,7 +146,7 @@ class MakeRun:
 
         self.progress.phase("verify", "tests, then open it in a headless browser")
         with self.timed("verify"):
-            report = verify_app(app or self.app, screenshot=True)
+            report = verify_app(app or self.app, screenshot=True, settings=self.settings)
         self.progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
         return report
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DESIGNS, DraftFile, DraftOutcome, apply_files, draft
 from macaron_cli.models.client import Endpoint, ModelFailure
@@ -62,7 +63,9 @@ def check_request(variants: int, pick: int | None, draft_mode: bool) -> None:
         raise UserError(f"--pick must be between 1 and {variants} (the number of --variants).")
 
 
-def draft_variants(app: Path, brief, endpoint: Endpoint, count: int, verify: Callable) -> list[Variant]:
+def draft_variants(
+    app: Path, brief, endpoint: Endpoint, settings: Settings, count: int, verify: Callable
+) -> list[Variant]:
     """Draft `count` designs at once, each in a copy of the app under .macaron/variants/, then verify each."""
     root = app / ".macaron" / "variants"
     shutil.rmtree(root, ignore_errors=True)
@@ -76,7 +79,13 @@ def draft_variants(app: Path, brief, endpoint: Endpoint, count: int, verify: Cal
     def one(variant: Variant) -> None:
         try:
             variant.outcome = draft(
-                variant.path, brief, endpoint, design=variant.design, temperature=VARIANT_TEMPERATURE, tracked_in=app
+                variant.path,
+                brief,
+                endpoint,
+                settings,
+                design=variant.design,
+                temperature=VARIANT_TEMPERATURE,
+                tracked_in=app,
             )
         except ModelFailure as exc:
             variant.error = str(exc)

@@ -10,7 +10,8 @@ so the protocol's first answers never wait for them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
@@ -30,12 +31,16 @@ def client_name(name: str | None) -> str:
 
 
 class MemoryAccess:
-    def __init__(self, home=None):
+    def __init__(self, read_settings: Callable[[], config.Settings], home=None):
+        """`read_settings` reads the person's settings (the command passes config's
+        load_settings): once now, a bad [mcp] table refused before serving; again for the
+        persona a profile names, which chat may change while the server runs."""
         self._home = home
-        self._store = None
-        self._ledger = None
+        self._store: Any = None  # a MemoryStore, opened on first use
+        self._ledger: Any = None
         self._lock = threading.Lock()
-        self.settings = config.load_settings()
+        self._read_settings = read_settings
+        self.settings = read_settings()
         self.allow_forget = config.mcp_settings(self.settings).allow_forget
 
     # ── loading ─────────────────────────────────────────────────────────────────────────
@@ -64,7 +69,7 @@ class MemoryAccess:
             if self._store is None:
                 from macaron_cli.memory import MemoryStore
 
-                self._store = MemoryStore.open(self._home)
+                self._store = MemoryStore.open(self._home, self.settings)
             return self._store
 
     def ledger(self):
@@ -144,7 +149,7 @@ class MemoryAccess:
         destination = self.destination(client)
         preferences = privacy.recent(self.store(), 20, destination, where="kind = 'preference'")
         self._record(client, destination, preferences, "profile")
-        persona = load_persona()
+        persona = load_persona(self._read_settings())
         languages = [persona.language] if persona else []
         languages += sorted({m.language for m in preferences.memories} - set(languages))
         lines = []

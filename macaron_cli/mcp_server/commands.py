@@ -18,9 +18,10 @@ def serve(http: bool, port: int, show_token: bool) -> None:
     if show_token:
         Out().text(token.load_or_create())
         return
+    from macaron_cli import config
     from macaron_cli.mcp_server.access import MemoryAccess
 
-    access = MemoryAccess()  # reads config.toml: a bad [mcp] table is refused before serving
+    access = MemoryAccess(config.load_settings)  # a bad [mcp] table is refused before serving
     if http:
         listening = _bind(port)
         secret = token.load_or_create()

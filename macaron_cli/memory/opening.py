@@ -21,12 +21,12 @@ from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, WriteLock
 from macaron_cli.memory.schema import SCHEMA_VERSION, TABLE, migrate, needs_migration, schema_version_of, table_names
 
 
-def locate(home_or_uri: str | os.PathLike | None) -> tuple[str, Path | None, dict | None]:
+def locate(home_or_uri: str | os.PathLike | None, settings: config.Settings) -> tuple[str, Path | None, dict | None]:
     """The store's URI, its folder when it is on this machine, and the storage options
     of object storage; a local folder is checked and made private first."""
-    uri = str(home_or_uri) if home_or_uri is not None else config.memory_uri()
+    uri = str(home_or_uri) if home_or_uri is not None else config.memory_uri(settings)
     local_dir = None if "://" in uri else Path(uri).expanduser()
-    options = remote.storage_options(uri) if remote.kind(uri) else None  # refuses before any I/O
+    options = remote.storage_options(uri, settings) if remote.kind(uri) else None  # refuses before any I/O
     if local_dir is not None:
         _check_local_dir(local_dir)
         if not local_dir.parent.exists() or local_dir.parent == config.home():

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import sys
 
+from macaron_cli import config
 from macaron_cli.memory import reembed
 from macaron_cli.memory.store import MemoryStore
 
 
 def main(argv: list[str]) -> int:
     try:
-        reembed.run(MemoryStore.open(argv[0]))
+        # The person's settings, as the process that started it was given them: the same model.
+        reembed.run(MemoryStore.open(argv[0], config.load_settings()))
     except Exception:  # nobody is watching; the next search starts another
         return 1
     return 0

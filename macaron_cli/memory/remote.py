@@ -18,10 +18,13 @@ import os
 import time
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from macaron_cli.errors import UserError
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 # Schemes LanceDB opens through object_store; s3+ddb is S3 with a DynamoDB commit store.
 OBJECT_STORES = {"s3": "s3", "s3a": "s3", "s3+ddb": "s3", "gs": "gs", "gcs": "gs", "az": "az", "abfs": "az"}
@@ -58,12 +61,12 @@ def kind(uri: str) -> str | None:
     return OBJECT_STORES.get(uri.split("://", 1)[0].lower())
 
 
-def storage_options(uri: str) -> dict[str, str]:
+def storage_options(uri: str, settings: Settings) -> dict[str, str]:
     """Options for `lancedb.connect(uri, storage_options=…)`; refuses plain HTTP off this machine."""
     from macaron_cli import config
 
     store = kind(uri)
-    _, configured = config.memory_settings()
+    _, configured = config.memory_settings(settings)
     options = dict(configured)
     if store == "s3":
         options = {_AWS_SHORT.get(k, k): v for k, v in options.items()}
@@ -91,13 +94,13 @@ def storage_options(uri: str) -> dict[str, str]:
     return options
 
 
-def where(uri: str) -> str:
+def where(uri: str, settings: Settings) -> str:
     """Where the memory lives, in words (no credentials): for `macaron doctor`."""
     store = kind(uri)
     if store is None:
         return uri
     try:
-        endpoint = next((v for k, v in storage_options(uri).items() if k.endswith("endpoint")), None)
+        endpoint = next((v for k, v in storage_options(uri, settings).items() if k.endswith("endpoint")), None)
     except UserError:
         endpoint = None
     return f"{uri} ({'at ' + endpoint if endpoint else 'on ' + store.upper()}; shared by every machine that uses it)"

@@ -56,29 +56,33 @@ def _same_episode(previous: Memory | None, memory: Memory) -> bool:
 
 
 class MemoryStore:
-    """The person's memory. Open with `MemoryStore.open()`; every method is safe to call often."""
+    """The person's memory. Open with `MemoryStore.open(settings=…)`; every method is safe to call often."""
 
-    def __init__(self, db, uri: str, local_dir: Path | None):
+    def __init__(self, db, uri: str, local_dir: Path | None, settings: config.Settings):
         self._db = db
         self.uri = uri
         self._dir = local_dir
         self._lock = WriteLock(local_dir)
         self._table = db.open_table(TABLE)
         self.vectors = embeddings.available()
-        self.settings = config.load_settings()  # λ of the time decay, trusted endpoints …
+        self.settings = settings  # λ of the time decay, trusted endpoints …
         self._superseded: tuple[int, frozenset] = (-1, frozenset())
         self._complete: tuple[int, bool] = (-1, False)
 
     # ── opening ─────────────────────────────────────────────────────────────────────────
     @classmethod
-    def open(cls, home_or_uri: str | os.PathLike | None = None) -> MemoryStore:
-        uri, local_dir, options = opening.locate(home_or_uri)
+    def open(cls, home_or_uri: str | os.PathLike | None = None, settings: config.Settings | None = None) -> MemoryStore:
+        """The memory at `home_or_uri` (else where the settings say). `settings` are the
+        person's, loaded by the command; without them, the defaults (a test's, a bench's)."""
+        settings = settings or config.Settings()
+        embeddings.choose(settings.embedding_model)
+        uri, local_dir, options = opening.locate(home_or_uri, settings)
         from macaron_cli.memory.lance import lancedb as import_lancedb
 
         lancedb = import_lancedb()
         try:
             db, migrating = opening.connect(lancedb, uri, local_dir, options)
-            store = cls(db, uri, local_dir)
+            store = cls(db, uri, local_dir, settings)
             if store.vectors and store.vector_model() != embeddings.model_info():
                 with store._writing():
                     store._switch_model()

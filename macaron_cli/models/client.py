@@ -21,11 +21,14 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Literal, overload
+from typing import TYPE_CHECKING, Literal, overload
 
 import httpx
 
 from macaron_cli.errors import MacaronError, UserError, WorkFailed
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 ANTHROPIC = "anthropic"
 OPENAI = "openai"
@@ -407,14 +410,11 @@ def _error_text(error) -> str:
 
 # ── where the draft model is ─────────────────────────────────────────────────────────────
 @overload
-def draft_endpoint(required: Literal[True] = True) -> Endpoint: ...
+def draft_endpoint(settings: Settings, required: Literal[True] = True) -> Endpoint: ...
 @overload
-def draft_endpoint(required: bool) -> Endpoint | None: ...
-def draft_endpoint(required: bool = True) -> Endpoint | None:
-    """The local draft model from MACARON_DRAFT_URL/_MODEL/_API, else config.toml."""
-    from macaron_cli import config
-
-    settings = config.load_settings()
+def draft_endpoint(settings: Settings, required: bool) -> Endpoint | None: ...
+def draft_endpoint(settings: Settings, required: bool = True) -> Endpoint | None:
+    """The local draft model from MACARON_DRAFT_URL/_MODEL/_API, else the person's settings."""
     url = os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
     if not url:
         if required:

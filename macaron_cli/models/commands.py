@@ -53,8 +53,9 @@ def draft_serve(
 
 
 def draft_status(json_out: bool = False) -> int:
-    endpoint = draft_endpoint()
-    destination = privacy.draft(endpoint.url, config.load_settings())
+    settings = config.load_settings()
+    endpoint = draft_endpoint(settings)
+    destination = privacy.draft(endpoint.url, settings)
     status: dict[str, Any] = {
         "url": endpoint.url,
         "model": endpoint.model,

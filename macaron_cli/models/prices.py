@@ -18,7 +18,12 @@ DeepSeek endpoint; costs shown to the person and budgets come from here instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 
 @dataclass(frozen=True)
@@ -57,11 +62,11 @@ PRICES: dict[str, Price] = {
 _PLATFORM = re.compile(r"^(?:[a-z]{2,6}\.)?anthropic\.|-v\d+(?::\d+)?$")
 
 
-def price_for(model: str | None) -> Price | None:
+def price_for(model: str | None, settings: Settings) -> Price | None:
     """The price for `model` (the person's own table first), or None when it is not known."""
     if not model:
         return None
-    own = own_prices()
+    own = own_prices(settings)
     name = model.lower()
     for key in (name, name.split("/")[-1]):
         if key in own:
@@ -81,14 +86,14 @@ def unpriced_message(model: str) -> str:
     )
 
 
-def own_prices() -> dict[str, Price]:
+def own_prices(settings: Settings) -> dict[str, Price]:
     """The `prices` setting of config.toml: {model id (lowercase): Price}."""
     from macaron_cli import config
     from macaron_cli.errors import UserError
 
-    table = config.load_settings().raw.get("prices") or {}
+    table = settings.raw.get("prices") or {}
     own = {}
-    for model, entry in table.items() if isinstance(table, dict) else ():
+    for model, entry in table.items() if isinstance(table, Mapping) else ():
         try:
             own[str(model).lower()] = Price(**{k: float(v) for k, v in entry.items()})
         except (AttributeError, TypeError, ValueError):
@@ -105,9 +110,11 @@ def token_cost(
     output_tokens: int = 0,
     cache_write_tokens: int = 0,
     cache_read_tokens: int = 0,
+    *,
+    settings: Settings,
 ) -> float | None:
     """USD for these tokens at `model`'s price; None when the model is not in the table."""
-    price = price_for(model)
+    price = price_for(model, settings)
     if price is None:
         return None
     cache_write = price.cache_write if price.cache_write is not None else price.input * 1.25
@@ -120,16 +127,12 @@ def token_cost(
     ) / 1_000_000
 
 
-def gpu_cost(seconds: float, gpu_usd_per_hour: float | None = None) -> float:
+def gpu_cost(seconds: float, gpu_usd_per_hour: float) -> float:
     """What `seconds` of the person's GPU cost them (config `gpu_usd_per_hour`, default 0)."""
-    if gpu_usd_per_hour is None:
-        from macaron_cli import config
-
-        gpu_usd_per_hour = config.load_settings().gpu_usd_per_hour
     return max(seconds, 0.0) * gpu_usd_per_hour / 3600.0
 
 
-def call_cost(endpoint_url: str | None, model: str | None, usage, gpu_usd_per_hour: float | None = None) -> float:
+def call_cost(endpoint_url: str | None, model: str | None, usage, settings: Settings) -> float:
     """The cost of one call described by a `Usage`: GPU time on this machine, tokens elsewhere.
 
     A remote model missing from the table costs 0 here rather than a guess; the summary
@@ -139,11 +142,11 @@ def call_cost(endpoint_url: str | None, model: str | None, usage, gpu_usd_per_ho
 
     # Who pays, not who may see: a loopback server runs on the person's own GPU.
     if is_loopback(endpoint_url):
-        return gpu_cost(usage.seconds, gpu_usd_per_hour)
-    return token_cost(model, usage.input_tokens, usage.output_tokens) or 0.0
+        return gpu_cost(usage.seconds, settings.gpu_usd_per_hour)
+    return token_cost(model, usage.input_tokens, usage.output_tokens, settings=settings) or 0.0
 
 
-def is_priced(endpoint_url: str | None, model: str | None) -> bool:
+def is_priced(endpoint_url: str | None, model: str | None, settings: Settings) -> bool:
     from macaron_cli.privacy import is_loopback
 
-    return is_loopback(endpoint_url) or price_for(model) is not None
+    return is_loopback(endpoint_url) or price_for(model, settings) is not None

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from macaron_cli.errors import UserError
 from macaron_cli.sandbox.base import Result, Sandbox, SandboxUnavailable
 from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
-from macaron_cli.sandbox.container import DockerSandbox
+from macaron_cli.sandbox.container import DockerSandbox, image_name
 from macaron_cli.sandbox.process import ProcessSandbox
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 __all__ = ["BACKENDS", "Result", "Sandbox", "SandboxUnavailable", "describe_backends", "get_sandbox"]
 
@@ -35,9 +39,9 @@ class BackendStatus:
     forced: bool = False
 
 
-def _unavailable_reason(cls: type[Sandbox]) -> str | None:
+def _unavailable_reason(cls: type[Sandbox], settings: Settings | None) -> str | None:
     try:
-        cls.check_available()
+        cls.check_available(settings)
     except SandboxUnavailable as exc:
         return str(exc)
     return None
@@ -50,33 +54,38 @@ def _forced() -> str | None:
     return name or None
 
 
-def get_sandbox(serving: bool = False) -> Sandbox:
+def get_sandbox(serving: bool = False, settings: Settings | None = None) -> Sandbox:
     """The sandbox to run app code in. `serving=True` skips backends that cannot keep a
-    long-running server reachable from this machine (docker runs commands to completion)."""
+    long-running server reachable from this machine (docker runs commands to completion).
+    `settings`: the person's (their `docker_image`); the defaults when None."""
     forced = _forced()
     if forced:
-        reason = _unavailable_reason(BACKENDS[forced])
+        reason = _unavailable_reason(BACKENDS[forced], settings)
         if reason:
             raise UserError(
                 f"MACARON_SANDBOX={forced} but {forced} is unavailable: {reason}; "
                 "unset MACARON_SANDBOX to use the strongest available."
             )
         if not (serving and forced == "docker"):
-            return BACKENDS[forced]()
+            return _made(BACKENDS[forced], settings)
     for name, cls in BACKENDS.items():
         if serving and name == "docker":
             continue
-        if _unavailable_reason(cls) is None:
-            return cls()
+        if _unavailable_reason(cls, settings) is None:
+            return _made(cls, settings)
     return ProcessSandbox()
 
 
-def describe_backends() -> list[BackendStatus]:
+def _made(cls: type[Sandbox], settings: Settings | None) -> Sandbox:
+    return DockerSandbox(image_name(settings)) if cls is DockerSandbox else cls()
+
+
+def describe_backends(settings: Settings | None = None) -> list[BackendStatus]:
     """Every backend: available or not (and why), and which one `get_sandbox()` uses."""
     forced = _forced()
     statuses, chosen = [], None
     for name, cls in BACKENDS.items():
-        reason = _unavailable_reason(cls)
+        reason = _unavailable_reason(cls, settings)
         available = reason is None
         active = chosen is None and available and (forced in (None, name))
         if active:

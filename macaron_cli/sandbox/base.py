@@ -18,6 +18,10 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 # Output a runaway process prints is cut to this many characters from each end, so one bad
 # app cannot fill macaron's memory or the agent's context.
@@ -65,8 +69,9 @@ class Sandbox:
     python = sys.executable
 
     @classmethod
-    def check_available(cls) -> None:
-        """Raise SandboxUnavailable (with the reason and fix) when it cannot run here."""
+    def check_available(cls, settings: Settings | None = None) -> None:
+        """Raise SandboxUnavailable (with the reason and fix) when it cannot run here (with
+        the person's `settings`: the defaults when None)."""
 
     @classmethod
     def describe(cls) -> str:

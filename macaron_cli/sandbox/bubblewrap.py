@@ -29,7 +29,7 @@ class BubblewrapSandbox(Sandbox):
     strength = "read-only system, only the app folder writable, your files hidden, no network"
 
     @classmethod
-    def check_available(cls) -> None:
+    def check_available(cls, settings: config.Settings | None = None) -> None:
         problem = _probe()
         if problem:
             raise SandboxUnavailable(problem)

@@ -16,16 +16,20 @@ import functools
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from macaron_cli.sandbox.base import Result, Sandbox, SandboxUnavailable, _text
+
+if TYPE_CHECKING:
+    from macaron_cli.config import Settings
 
 DEFAULT_IMAGE = "python:3.11-slim"
 
 
-def image_name() -> str:
-    from macaron_cli import config
-
-    return os.environ.get("MACARON_DOCKER_IMAGE") or config.load_settings().raw.get("docker_image") or DEFAULT_IMAGE
+def image_name(settings: Settings | None = None) -> str:
+    """MACARON_DOCKER_IMAGE, else the person's `docker_image` setting, else the default."""
+    configured = settings.raw.get("docker_image") if settings is not None else None
+    return os.environ.get("MACARON_DOCKER_IMAGE") or configured or DEFAULT_IMAGE
 
 
 class DockerSandbox(Sandbox):
@@ -39,8 +43,8 @@ class DockerSandbox(Sandbox):
         self.image = image or image_name()
 
     @classmethod
-    def check_available(cls) -> None:
-        problem = _probe(image_name())
+    def check_available(cls, settings: Settings | None = None) -> None:
+        problem = _probe(image_name(settings))
         if problem:
             raise SandboxUnavailable(problem)
 

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from macaron_cli.apps import PRIVATE_DIR, private_dir
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.sandbox import Sandbox, get_sandbox
 from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
@@ -85,8 +86,10 @@ def read_digest(
     period: str | None = None,
     sandbox: Sandbox | None = None,
     cache: bool = True,
+    settings: Settings | None = None,
 ) -> Digest:
-    """The app's digest for the period containing `today` (from the cache when nothing changed)."""
+    """The app's digest for the period containing `today` (from the cache when nothing
+    changed), run in `sandbox`, else the strongest one for the person's `settings`."""
     app_dir = Path(app_dir)
     manifest = read_manifest(app_dir)
     if not manifest.digest:
@@ -103,7 +106,7 @@ def read_digest(
         found = _cached(cache_path, key)
         if found is not None:
             return _digest(app_dir.name, found, cached=True)
-    data = run_digest(manifest, since, today, period, sandbox or get_sandbox())
+    data = run_digest(manifest, since, today, period, sandbox or get_sandbox(settings=settings))
     if cache:
         _save_cache(cache_path, key, data)
     return _digest(app_dir.name, data)

@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from macaron_cli.apps import PRIVATE_DIR, private_dir
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.sandbox import Sandbox, get_sandbox, open_check
 from macaron_cli.sandbox.base import Result
@@ -51,11 +52,14 @@ _PYTEST_ENV = {
 }
 
 
-def verify_app(app_dir, screenshot: bool = True, sandbox: Sandbox | None = None) -> VerifyReport:
+def verify_app(
+    app_dir, screenshot: bool = True, sandbox: Sandbox | None = None, settings: Settings | None = None
+) -> VerifyReport:
+    """Verify the app in `sandbox`, else the strongest one for the person's `settings`."""
     app_dir = Path(app_dir).resolve()
     if not app_dir.is_dir():
         raise UserError(f"{app_dir} is not a folder; verify an app's folder.")
-    sandbox = sandbox or get_sandbox()
+    sandbox = sandbox or get_sandbox(settings=settings)
     chromium = _chromium(sandbox)
     try:
         manifest = read_manifest(app_dir)

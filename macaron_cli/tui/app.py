@@ -642,7 +642,10 @@ def browse() -> None:
     """`macaron memory` with no subcommand."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UserError("the memory browser needs a terminal; in scripts use `macaron memory list --json`.")
-    app = MemoryBrowser()
+    from macaron_cli import config
+
+    # The settings are read in the worker that opens the store, as LanceDB is imported there.
+    app = MemoryBrowser(open_store=lambda: MemoryStore.open(settings=config.load_settings()))
     app.run()
     if app.open_error:
         raise UserError(app.open_error)
