@@ -9,7 +9,7 @@ import pytest
 
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.chatter import without_chatter
-from macaron_cli.memory.turns import asks
+from macaron_cli.memory.turns import asking_share, asks
 from macaron_cli.memory.when import time_spans
 
 NOW = datetime(2026, 6, 10, 20, 0, tzinfo=UTC)  # a Wednesday
@@ -63,6 +63,14 @@ def test_a_turn_that_only_asks_is_told_from_one_that_states():
     assert not asks("Me: Mina is 152cm, the shortest in our family.")
 
 
+def test_the_share_of_a_turn_that_asks_is_measured_in_any_script():
+    assert asking_share("Me: Mina is 152cm, the shortest in our family.") == 0.0
+    assert asking_share("Macaron: How tall is your sister?") == 1.0
+    assert 0.3 < asking_share("Me: Mina is 152cm. How tall are you?") < 0.7
+    assert 0.3 < asking_share("マカロン: いい一週間でよかったね！何で元気が出る？") < 0.7
+    assert 0.3 < asking_share("마카롱: 좋은 한 주였네! 뭐가 힘이 돼?") < 0.7
+
+
 def _history(store, turns):
     """Turns of a chat, one session per day: (day, speaker, text, id)."""
     store.add_many(
@@ -110,6 +118,24 @@ def test_the_answer_comes_before_the_question_beside_it(tmp_path):
     hits = store.search("how tall is my sister?", k=3, now=NOW)
     assert [h.memory.id for h in hits][:2] == ["told", "asked"]
     assert "answer" in hits[0].parts and hits[1].parts["question"] < 1.0
+
+
+@pytest.mark.embeddings
+def test_a_fact_comes_before_a_remark_that_asks_about_it(tmp_path):
+    # The companion's remark shares every word with the question, but what it says about
+    # them is a question; the person's own turn, days before, is what answers it.
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("05-01", "Me", "My turtles always cheer me up when work gets stressful.", "told"),
+            ("05-03", "Macaron", "Glad the week went well! What cheers you up when work gets stressful?", "asked"),
+            ("05-05", "Me", "I booked the dentist for Friday.", "dentist"),
+        ],
+    )
+    hits = store.search("What cheers me up when work is stressful?", k=3, now=NOW)
+    assert [h.memory.id for h in hits][:2] == ["told", "asked"]
+    assert "asking" not in hits[0].parts and hits[1].parts["asking"] > 0.5
 
 
 @pytest.mark.parametrize(

@@ -89,7 +89,8 @@ def test_a_forgotten_turn_leaves_no_trace_in_its_neighbours_context(store, tmp_p
         {"id": f"D1:{i}", "text": t, "kind": "episode", "created_at": when, "meta": {"session": 1}}
         for i, t in enumerate(turns)
     )
-    assert store.search("Quetzalwhisper", k=3)[1].memory.id == "D1:1"  # found through its context
+    found = {h.memory.id: h.parts for h in store.search("Quetzalwhisper", k=3)}
+    assert found["D1:1"]["bm25"] > 0  # found by the word, which only its context holds
     store.forget("D1:0")
     assert _bytes_contain(tmp_path / "memory", "Quetzalwhisper") == []
     assert store.search("Quetzalwhisper") == []

@@ -69,6 +69,7 @@ DATED = 0.5  # a memory dated in the days a question names gains half its releva
 DATED_WEIGHT = 0.3  # of the searches within those days, which only add (as expansion does)
 ANSWER = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
 QUESTION = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
+ASKING = 0.5  # of its relevance a memory loses per share of it that asks (memory/turns.py)
 GUESSES = 3  # memories found by meaning alone that a question no word of which matches still shows
 WORD_LISTS = ("bm25", "expansion", "dated")  # the lists whose matches share a word (or day) with the query
 BOOST = 0.15  # the most importance and time can add to a memory's relevance, as a share of it
@@ -191,7 +192,7 @@ def search(
     _context_support(candidates)
     if speaker:
         _favour_speaker(candidates, speaker)
-    answer_first(candidates, ANSWER, QUESTION)
+    answer_first(candidates, ANSWER, QUESTION, ASKING)
     if when.spans:
         _favour_dated(candidates, when)
     # A memory no list found relevant (the least near of those found by meaning, a turn

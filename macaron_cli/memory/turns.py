@@ -2,6 +2,10 @@
 holds what the person told (the fact); the question only asks for it. A question is nearest
 in meaning (and often in words) to a question about the same thing, so without this the
 companion's own "How tall is your sister?" ranks above "Mina is 152cm".
+
+The same holds within one memory: "Wow, nice! What else brings you joy?" matches a question
+about joy by the sentence that asks, which tells nothing. So the share of a memory that
+asks also counts against it, whether or not its reply is found.
 """
 
 from __future__ import annotations
@@ -21,11 +25,23 @@ ASIDE_WORDS = 3
 def asks(text: str) -> bool:
     """True when a turn only asks: it ends with a question, and whatever else it says is a
     short aside. "Mina is 152cm. How tall are you?" states a fact and so is not one."""
-    said = text.split(":", 1)[1] if speaker_of(text) else text
-    sentences = [s.strip() for s in _SENTENCE.findall(said) if s.strip()]
+    sentences = _sentences(text)
     if not sentences or not sentences[-1].endswith(_ASKING):
         return False
     return all(s.endswith(_ASKING) or _aside(s) for s in sentences)
+
+
+def asking_share(text: str) -> float:
+    """How much of a memory asks: the share of its characters in sentences that end with a
+    question mark (0 for "Mina is 152cm.", about half for "Mina is 152cm. How tall are you?")."""
+    sentences = _sentences(text)
+    total = sum(map(len, sentences))
+    return sum(len(s) for s in sentences if s.endswith(_ASKING)) / total if total else 0.0
+
+
+def _sentences(text: str) -> list[str]:
+    said = text.split(":", 1)[1] if speaker_of(text) else text
+    return [s.strip() for s in _SENTENCE.findall(said) if s.strip()]
 
 
 def _aside(sentence: str) -> bool:
@@ -35,11 +51,20 @@ def _aside(sentence: str) -> bool:
     return words <= ASIDE_WORDS and not any(ch.isdigit() for ch in sentence)
 
 
-def answer_first(candidates: dict, share: float, kept: float) -> None:
+def answer_first(candidates: dict, share: float, kept: float, asking: float) -> None:
     """Each reply to a question among the candidates gains `share` of the question's
     relevance beyond its own (so it overtakes the question where they were close), and the
     question keeps `kept` of its own, when the reply states rather than asks. Replies are
-    the candidates whose previous turn (context_id) is the question."""
+    the candidates whose previous turn (context_id) is the question. Then every candidate
+    loses `asking` times the share of it that asks (all of that for a memory that only asks)."""
+    _replies_first(candidates, share, kept)
+    for c in candidates.values():
+        if asked := asking_share(c.row["text"]):
+            c.relevance *= 1.0 - asking * asked
+            c.parts["asking"] = asked
+
+
+def _replies_first(candidates: dict, share: float, kept: float) -> None:
     questions = {key: c for key, c in candidates.items() if c.row["kind"] == "episode" and asks(c.row["text"])}
     if not questions:
         return

@@ -30,6 +30,7 @@ PART_MEANING = {
     "date": "× said on the day asked about",
     "answer": "replies to a matching question",
     "question": "× only asks (its reply answers)",
+    "asking": "share of it that asks, which counts against it",
     "neighbour": "said right beside a match",
     "moment": "from the same moment as other matches",
     "relevance": "the matches, combined",
@@ -39,9 +40,7 @@ PART_MEANING = {
     "expired": "× past its valid-until date",
 }
 # Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
-_BOUNDED_PARTS = {
-    *("bm25", "vector", "expansion", "feedback", "neighbour", "moment", "relevance", "dated", "dated_meaning")
-}
+_BOUNDED_PARTS = set("bm25 vector expansion feedback neighbour moment relevance dated dated_meaning asking".split())
 
 
 class DetailPane(ScrollView):
