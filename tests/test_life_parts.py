@@ -11,7 +11,7 @@ from macaron_cli import config
 from macaron_cli.config import Settings
 from macaron_cli.friend.apps import app_to_open, nudge, set_nudges
 from macaron_cli.lifelog.memories import current_memory, default_privacy, remember
-from macaron_cli.lifelog.refresh import refresh_app, wanted_settings
+from macaron_cli.lifelog.refresh import refresh_app, wanted_app_settings
 from macaron_cli.memory import MemoryStore
 from macaron_cli.sandbox.digest import Digest, period_start
 
@@ -100,8 +100,8 @@ class Said:
 def test_the_newest_memory_about_units_wins():
     current = {"units": "metric", "currency": "USD", "language": "en"}
     newest_first = [Said("I switched to ounces"), Said("I use ml for water"), Said("I get paid in pesos")]
-    assert wanted_settings(newest_first, current, None) == {"units": "imperial", "currency": "PHP"}
-    assert wanted_settings([Said("back to metric, ounces were confusing")], current, "ja") == {
+    assert wanted_app_settings(newest_first, current, None) == {"units": "imperial", "currency": "PHP"}
+    assert wanted_app_settings([Said("back to metric, ounces were confusing")], current, "ja") == {
         "units": "metric",
         "language": "ja",
     }

@@ -109,8 +109,8 @@ class Refreshed:
     checkpoint: int | None = None
 
 
-def wanted_settings(memories: list, current: dict, person_language: str | None) -> dict:
-    """The settings the person's memories (newest first) ask for, where they say anything."""
+def wanted_app_settings(memories: list, current: dict, person_language: str | None) -> dict:
+    """The app settings the person's memories (newest first) ask for, where they say anything."""
     from macaron_cli.maker.personal import LANGUAGES, currency_said, units_said
 
     wanted: dict = {}
@@ -125,7 +125,7 @@ def wanted_settings(memories: list, current: dict, person_language: str | None) 
     return {**wanted, **goals_said(memories, current)}
 
 
-def settings_memories(store) -> list:
+def app_settings_memories(store) -> list:
     """The person's current facts and preferences that may shape a tracked file, newest first."""
     from macaron_cli import privacy
 
@@ -157,7 +157,7 @@ def refresh_app(app_dir: Path, settings: Settings, store=None, checkpoint: bool 
         from macaron_cli.memory import MemoryStore
 
         store = MemoryStore.open(settings=settings)
-    wanted = wanted_settings(settings_memories(store), current, settings.language)
+    wanted = wanted_app_settings(app_settings_memories(store), current, settings.language)
     changes = {k: (current.get(k), v) for k, v in wanted.items() if current.get(k) != v}
     done = Refreshed(app_dir.name, changes)
     if not changes:

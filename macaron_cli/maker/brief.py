@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from macaron_cli import privacy
+from macaron_cli.config import Settings
 from macaron_cli.maker.advice import advice_kind, advice_note
 from macaron_cli.maker.personal import accent_colour, bears_on_settings, idea_language, personal_settings
 from macaron_cli.privacy import Cleared, Destination, PrivacyViolation
@@ -98,10 +99,11 @@ def find_memories(
 
 
 def build_brief(
-    idea: str, store, settings, to: Destination | tuple[Destination, ...] | None, context: str = ""
+    idea: str, store, settings: Settings, to: Destination | tuple[Destination, ...] | None, context: str = ""
 ) -> Brief:
     """The brief for a make whose brief goes to `to` (one destination, or every model that
-    will read it; None: no model now, the app folder)."""
+    will read it; None: no model now, the app folder). `settings` are the person's (their
+    language and colour); the app's own settings (units, currency) come from memories."""
     destinations = (to,) if isinstance(to, Destination) else tuple(to or (privacy.app_folder(),))
     memories = find_memories(store, idea, destinations, context)
     known = {m.id for m in memories}

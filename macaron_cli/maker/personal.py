@@ -1,7 +1,8 @@
 """What an app should say and show for a person: language, units, currency, colour.
 
 Defaults follow the language of the idea; the person's memories (e.g. "I think in
-ounces", "I get paid in pesos") and settings override them.
+ounces", "I get paid in pesos") and their settings in config.toml (language, colour)
+override them.
 """
 
 from __future__ import annotations

@@ -134,13 +134,13 @@ _TWICE = r"朝晩|朝夕|아침저녁|早晚|twice a day|하루 두 번|一日�
 _COUNTED = r"\bhow (?:many|much|often)\b|何回|何杯|몇\s*(?:번|잔|개)|几(?:次|杯|个)|多少|\bilang\b|\bgaano\b"
 
 
-def _measure(key: str, kind: _Kind, text: str, settings: dict, name: str) -> Measure:
+def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str) -> Measure:
     unit, goal, step = kind.unit, kind.goal, kind.step
-    if key == "water" and (settings.get("volume_unit") == "cup" or _found(_UNIT_WORDS["cups"], text)):
+    if key == "water" and (app_settings.get("volume_unit") == "cup" or _found(_UNIT_WORDS["cups"], text)):
         unit, goal, step = "cups", 8, 1
     elif key == "water" and _found(_UNIT_WORDS["glasses"], text):
         unit, goal, step = "glasses", 8, 1
-    elif key == "body_weight" and settings.get("units") == "imperial":
+    elif key == "body_weight" and app_settings.get("units") == "imperial":
         unit, step = "pound", 0.2
     elif key == "steps" and _found(r"\bkm\b|\bkilomet|킬로|公里|キロ", text):
         unit, goal, step = "kilometer", 5, 0.5
@@ -164,7 +164,7 @@ def _measure(key: str, kind: _Kind, text: str, settings: dict, name: str) -> Mea
     )
 
 
-def measures_of(text: str, settings: dict, name: str) -> list[Measure]:
+def measures_of(text: str, app_settings: dict, name: str) -> list[Measure]:
     """The measures an idea names, in the order it names them."""
     found: list[tuple[int, str]] = []
     for key, kind in MEASURES.items():
@@ -180,7 +180,7 @@ def measures_of(text: str, settings: dict, name: str) -> list[Measure]:
     if "blood_pressure" in keys:
         keys = [k for k in keys if k != "body_weight" or _found(r"体重|몸무게|체중|\bweigh", text)]
     label = name if len(keys) == 1 else ""
-    return [_measure(k, MEASURES[k], text, settings, label or k.replace("_", " ")) for k in keys]
+    return [_measure(k, MEASURES[k], text, app_settings, label or k.replace("_", " ")) for k in keys]
 
 
 def other_measure(text: str, name: str) -> Measure:
@@ -222,11 +222,11 @@ MONTHLY_BUDGET = {
 }
 
 
-def money_of(text: str, settings: dict, *, conversion: bool) -> Money | None:
+def money_of(text: str, app_settings: dict, *, conversion: bool) -> Money | None:
     debts, split = bool(_found(_DEBTS, text)), bool(_found(_SPLIT, text))
     if not (debts or split or (_found(_MONEY, text) and not conversion)):
         return None
-    currency = str(settings.get("currency") or "USD")
+    currency = str(app_settings.get("currency") or "USD")
     return Money(currency=currency, debts=debts, split=split, budget=MONTHLY_BUDGET.get(currency))
 
 
@@ -360,10 +360,10 @@ _FAMILIES = {
 _COOKING_PAIR = {"metric": ("cup", "gram"), "imperial": ("cup", "tablespoon")}
 
 
-def _opening(family: str, settings: dict) -> tuple[str, ...]:
+def _opening(family: str, app_settings: dict) -> tuple[str, ...]:
     if family == "cooking":
-        return _COOKING_PAIR.get(str(settings.get("units")), _COOKING_PAIR["metric"])
-    if family == "volume" and settings.get("volume_unit") == "cup":
+        return _COOKING_PAIR.get(str(app_settings.get("units")), _COOKING_PAIR["metric"])
+    if family == "volume" and app_settings.get("volume_unit") == "cup":
         return ("cup", "milliliter")
     return ()
 
@@ -384,7 +384,7 @@ def converting(text: str) -> bool:
     return len(named) >= 2
 
 
-def conversions_of(text: str, settings: dict) -> list[Conversion]:
+def conversions_of(text: str, app_settings: dict) -> list[Conversion]:
     found = []
     for family, words in _FAMILIES.items():
         match = _found(words, text)
@@ -393,9 +393,9 @@ def conversions_of(text: str, settings: dict) -> list[Conversion]:
     families = [f for _, f in sorted(found)]
     if "pace" in families:  # a pace is in minutes per km or mile: not a length of its own
         families = [f for f in families if f != "length"]
-    if "cooking" in families and "volume" not in families and settings.get("volume_unit") == "cup":
+    if "cooking" in families and "volume" not in families and app_settings.get("volume_unit") == "cup":
         families.append("volume")  # a cook who measures in cups converts volumes in cups too
-    return [Conversion(family=f, units=_opening(f, settings)) for f in families]
+    return [Conversion(family=f, units=_opening(f, app_settings)) for f in families]
 
 
 # ── journal ──────────────────────────────────────────────────────────────────────────────
@@ -431,11 +431,11 @@ def journal_of(text: str) -> Journal | None:
 _CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\bkalkulador|\bcalculator"
 
 
-def write_spec(idea: str, settings: dict, name: str) -> AppSpec:
+def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
     """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
     is called). One main shape, as a person asks for one thing, plus what it implies."""
     text = idea.strip()
-    conversions = conversions_of(text, settings) if converting(text) else []
+    conversions = conversions_of(text, app_settings) if converting(text) else []
     if conversions:
         if any(c.family == "currency" for c in conversions):
             conversions = [c for c in conversions if c.family == "currency"] + [
@@ -448,13 +448,13 @@ def write_spec(idea: str, settings: dict, name: str) -> AppSpec:
     if items:
         return AppSpec(items=items)
     tasks = tasks_of(text)
-    money = money_of(text, settings, conversion=False)
+    money = money_of(text, app_settings, conversion=False)
     owed = bool(money and money.debts)
     if tasks and not owed and (tasks.countdown is not None or tasks.assignees or not money):
         return AppSpec(tasks=tasks)
     if money:
         return AppSpec(money=money)
-    measures = measures_of(text, settings, name)
+    measures = measures_of(text, app_settings, name)
     journal = journal_of(text)
     if journal and (not measures or (_found(_DIARY, text) and not _found(_COUNTED, text))):
         return AppSpec(journal=journal)
