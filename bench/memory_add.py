@@ -9,9 +9,11 @@ vectors mean), then times, one after another:
   raw append   LanceDB's table.add of one prepared row (with its vector): the baseline, same run
   embed        the bundled model embedding one memory's text (part of every add with vectors)
   add          MemoryStore.add of one memory, vectors on: redaction, embedding, the append
-               and whatever index upkeep and compaction that write pays for
-  search       MemoryStore.search after those adds (hybrid, query embedding included): the
-               adds must not slow it
+               and whatever index upkeep and compaction that write pays for (in a large store
+               a detached worker compacts meanwhile, on the same cores: that slows these too)
+  search       MemoryStore.search after those adds (hybrid, query embedding included), with
+               the rows they wrote unindexed or being folded in: the adds must not slow it
+  upkeep       how long after the last add the background upkeep was done
 Each as p50 / p95 / max wall ms; the load average at the start (other work on the machine
 slows every timing, the baseline too).
 """
@@ -85,6 +87,11 @@ def main() -> None:
         store.search(qs[0], k=10)
         print(f"  search after adds    {timings(lambda q, store=store: store.search(q, k=10), qs)}")
         embeddings.UNRELATED_BELOW = unrelated
+        start = time.perf_counter()
+        store.settle()
+        fragments = store.table.stats()["fragment_stats"]["num_fragments"]
+        waited = time.perf_counter() - start
+        print(f"  upkeep               done {waited:.1f} s after the searches ({fragments} fragments)")
 
 
 if __name__ == "__main__":

@@ -292,7 +292,7 @@ def test_old_table_versions_are_cleaned_up_as_memories_are_added(tmp_path, monke
 
 def test_a_write_does_not_pay_for_the_whole_store_yet_is_found_at_once(tmp_path, monkeypatch):
     """Past SMALL_STORE rows a write leaves its row unindexed (search scans those few) until
-    MAX_FRAGMENTS writes wait: the one write that finds that many folds them all in."""
+    MAX_FRAGMENTS writes wait: then a detached worker folds them all in, while writes go on."""
     from macaron_cli.memory import upkeep
 
     monkeypatch.setattr(upkeep, "SMALL_STORE", 50)
@@ -308,6 +308,75 @@ def test_a_write_does_not_pay_for_the_whole_store_yet_is_found_at_once(tmp_path,
         assert store.search(f"Pelican number {i}", k=1)[0].memory.text == f"Pelican number {i} nests on the pier"
     assert waiting() == 5  # no write so far paid for folding the others in
     for i in range(5, 8):
-        store.add(f"Pelican number {i} nests on the pier")
+        added = store.add(f"Pelican number {i} nests on the pier")
+        store.pin(added.id)  # an update beside the worker's compaction
+        assert store.search(f"Pelican number {i}", k=1)[0].memory.text == f"Pelican number {i} nests on the pier"
+    store.settle()
     assert waiting() < 5 and store.table.stats()["fragment_stats"]["num_fragments"] <= 6
     assert [h.memory.text for h in store.search("Pelican number 6", k=1)] == ["Pelican number 6 nests on the pier"]
+    assert store.count("pinned") == 3 and store.count() == 68
+
+
+def _upkeep_workers(store_dir) -> list[int]:
+    """Pids of upkeep workers running on this store."""
+    from pathlib import Path
+
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"macaron_cli.memory.upkeep_worker" in argv and str(store_dir).encode() in argv:
+            pids.append(int(proc.name))
+    return pids
+
+
+def _store_with_upkeep_due(tmp_path, monkeypatch):
+    from macaron_cli.memory import upkeep
+
+    monkeypatch.setattr(upkeep, "SMALL_STORE", 50)
+    monkeypatch.setattr(upkeep, "MAX_FRAGMENTS", 4)
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many({"text": f"errand {i}: post office, groceries"} for i in range(60))
+    return store
+
+
+def test_a_forget_beside_the_upkeep_worker_leaves_no_trace(tmp_path, monkeypatch):
+    """The write that finds upkeep due returns while a worker compacts; a forget right then
+    waits for it, and no index or file keeps the forgotten words."""
+    store = _store_with_upkeep_due(tmp_path, monkeypatch)
+    added = [store.add(f"Heron number {i} fishes by the Quillfern weir") for i in range(6)]
+    store.forget(added[-1].id)
+    assert all("number 5" not in h.memory.text for h in store.search("Heron number 5", k=3))
+    store.settle()
+    assert store.count() == 65
+    leftovers = [p for p in (tmp_path / "memory").rglob("*") if p.is_file() and b"number 5 fishes" in p.read_bytes()]
+    assert leftovers == []
+
+
+def test_a_killed_upkeep_worker_loses_nothing(tmp_path, monkeypatch):
+    """kill -9 of the worker at whatever point it reached: every write is there and found,
+    and the next write that finds upkeep due has it done."""
+    import os
+    import signal
+    import time
+
+    store = _store_with_upkeep_due(tmp_path, monkeypatch)
+    for i in range(6):
+        store.add(f"Heron number {i} fishes by the weir")
+    for pid in _upkeep_workers(tmp_path / "memory"):
+        os.kill(pid, signal.SIGKILL)
+    again = MemoryStore.open(tmp_path / "memory")
+    assert again.count() == 66
+    for i in range(6, 12):
+        again.add(f"Heron number {i} fishes by the weir")
+    again.settle()
+    assert again.table.stats()["fragment_stats"]["num_fragments"] <= 4
+    assert [h.memory.text for h in again.search("Heron number 9", k=1)] == ["Heron number 9 fishes by the weir"]
+    assert again.count() == 72
+    for _ in range(300):  # it has let go of the lock; it exits on its own, leaving nothing behind
+        if not _upkeep_workers(tmp_path / "memory"):
+            break
+        time.sleep(0.1)
+    assert _upkeep_workers(tmp_path / "memory") == []

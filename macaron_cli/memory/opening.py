@@ -17,7 +17,7 @@ from pathlib import Path
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import remote
-from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, WriteLock
+from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, UPKEEP_LOCK_NAME, WriteLock
 from macaron_cli.memory.schema import SCHEMA_VERSION, TABLE, migrate, needs_migration, schema_version_of, table_names
 
 
@@ -49,7 +49,8 @@ def connect(lancedb, uri: str, local_dir: Path | None, options: dict | None):
         _check_ours(db.open_table(TABLE), uri)
     migrating = needs_migration(db, names, uri)
     if migrating:
-        with WriteLock(local_dir).held(), private_files():
+        # No upkeep worker may compact a table while it is being rewritten.
+        with WriteLock(local_dir).held(), WriteLock(local_dir, name=UPKEEP_LOCK_NAME).held(), private_files():
             _migrate(db, uri, shared=local_dir is None)
     return db, migrating
 
@@ -95,7 +96,7 @@ def _check_local_dir(path: Path) -> None:
         ) from None
     if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
         raise UserError(f"cannot read and write the memory at {path}; fix its owner or permissions.")
-    foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
+    foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK_NAME, UPKEEP_LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
     if foreign:
         raise UserError(
             f"{path} holds something that is not a macaron memory ({foreign[0]}); "

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import fcntl
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
-from pathlib import Path
 
+from macaron_cli.memory import detached
 from macaron_cli.memory.locking import REEMBED_LOCK_NAME as LOCK_NAME
 from macaron_cli.memory.text import meaning_form
 
@@ -115,19 +114,7 @@ def start_in_background(store) -> bool:
     if store.uri in _started:  # it ended with memories left (it failed): one try per process
         return False
     _started.add(store.uri)
-    env = dict(os.environ)
-    # The child imports this macaron, from wherever this process found it.
-    root = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    subprocess.Popen(
-        [sys.executable, "-m", "macaron_cli.memory.reembed_worker", store.uri],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
+    detached.start("macaron_cli.memory.reembed_worker", store.uri)
     return True
 
 

@@ -23,7 +23,7 @@ from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import embeddings, opening, remote, rewrite, upkeep
 from macaron_cli.memory.derived import ForgetPlan
 from macaron_cli.memory.failures import as_user_error, readable
-from macaron_cli.memory.locking import WriteLock
+from macaron_cli.memory.locking import UPKEEP_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
 from macaron_cli.memory.redact import redacted
 from macaron_cli.memory.rows import MEMORY_COLUMNS, quote, to_row
@@ -63,6 +63,7 @@ class MemoryStore:
         self.uri = uri
         self._dir = local_dir
         self._lock = WriteLock(local_dir)
+        self._upkeep = WriteLock(local_dir, name=UPKEEP_LOCK_NAME)
         self._table = db.open_table(TABLE)
         self.vectors = embeddings.available()
         self.settings = settings  # λ of the time decay, trusted endpoints …
@@ -84,7 +85,7 @@ class MemoryStore:
             db, migrating = opening.connect(lancedb, uri, local_dir, options)
             store = cls(db, uri, local_dir, settings)
             if store.vectors and store.vector_model() != embeddings.model_info():
-                with store._writing():
+                with store._exclusive():
                     store._switch_model()
             if migrating:  # a rewritten table needs its indexes again
                 with store._writing():
@@ -136,6 +137,18 @@ class MemoryStore:
         with self._lock.held(), opening.private_files():
             yield
 
+    @contextmanager
+    def _exclusive(self):
+        """For what must not run beside an upkeep worker's compaction (memory/upkeep_worker.py):
+        forget's rewrite and purge, a changed schema."""
+        with self._writing(), self._upkeep.held():
+            yield
+
+    def settle(self) -> None:
+        """Wait until no upkeep runs in the background (benchmarks and tests compare states)."""
+        with self._upkeep.held():
+            pass
+
     @property
     def table(self):
         """The LanceDB table, for the queries retrieval builds; every write goes through this class."""
@@ -150,7 +163,7 @@ class MemoryStore:
             if "id" in fields and self._existing_ids([memory.id]):
                 raise UserError(f"a memory with id {memory.id!r} already exists; use `macaron memory edit`.")
             self._table.add(rows)
-            self._maintain_indexes()
+            self._maintain_indexes(later=True)
         return memory
 
     @readable
@@ -183,7 +196,8 @@ class MemoryStore:
                     on_batch(count)
         if count:
             with self._writing():
-                self._maintain_indexes()
+                # An import waits for its indexes; a few memories at once (chat's) do not.
+                self._maintain_indexes(later=count < BATCH)
         return count
 
     def prepare(self, memory: Memory) -> Memory:
@@ -270,7 +284,7 @@ class MemoryStore:
         """Carry out a plan. Safe to run again after an interruption at any point: what is
         already gone is skipped and the old versions are purged every time. `on_step` hears
         "rewritten" once the rows are, before the old versions are purged."""
-        with self._writing():
+        with self._exclusive():
             # Under the local lock nothing races these; on a shared memory another machine's
             # commit may land first, and each step is safe to run again.
             remote.retrying(
@@ -283,12 +297,15 @@ class MemoryStore:
 
     def purge_history(self) -> None:
         """Delete every older version of the table (and files no version uses)."""
-        with self._writing():
+        with self._exclusive():
             upkeep.purge_history(self._table, shared=self.shared)
 
-    def _maintain_indexes(self) -> None:
-        """Keep indexes current cheaply after a write (memory/upkeep.py)."""
-        upkeep.maintain(self._table, shared=self.shared, vectors=self.vectors)
+    def _maintain_indexes(self, *, later: bool = False) -> None:
+        """Keep indexes current cheaply after a write (memory/upkeep.py); `later`: in the
+        background where the store is large."""
+        upkeep.maintain(
+            self._table, shared=self.shared, vectors=self.vectors, local_dir=self._dir, lock=self._upkeep, later=later
+        )
 
     # ── reading ─────────────────────────────────────────────────────────────────────────
     @readable

@@ -3,21 +3,27 @@ rebuilt from the rows left after a forget, and old table versions purged.
 
 Each function takes the LanceDB table and what it needs to know about the store: whether
 it is `shared` (on object storage, where other machines commit at any moment and no lock
-reaches them) and whether it has `vectors`. The store calls them under its write lock.
+reaches them) and whether it has `vectors`. The store calls them under its write lock; the
+upkeep of a large local store, which costs about as much as the store is large, runs under
+an upkeep lock of its own, in a detached worker after a single write (memory/upkeep_worker.py).
 """
 
 from __future__ import annotations
 
+import os
 import warnings
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from macaron_cli.memory import remote
+from macaron_cli.memory import detached, locking, remote
+from macaron_cli.memory.locking import UPKEEP_LOCK_NAME
 from macaron_cli.memory.rows import FTS_COLUMN
 
 # Index upkeep and compaction are amortised, so no write's cost grows with the store: new
 # rows wait unindexed (search still finds them, by a scan of those few rows) until REINDEX_AFTER
 # of them (or 1% of the store) wait, MAX_FRAGMENTS writes have piled up, or the oldest
-# pending write is MAX_AGE old; then the one write that finds it so folds them in. A store of
+# pending write is MAX_AGE old; then the write that finds it so has them folded in. A store of
 # fewer than SMALL_STORE rows folds every write in at once: it costs little there, and BM25
 # scores unindexed rows with their own statistics, which would reorder equal matches while
 # they are a large share of a small store.
@@ -31,13 +37,29 @@ SHARED_VECTOR_INDEX_ROWS = 1000
 SCALAR_INDEX_ROWS = 20000
 # Every write adds a data fragment (an import, one per batch). Each query pays for every
 # fragment, so past this many they are compacted into one, which makes a large store's
-# searches markedly quicker (bench/memory_scale.py); the one write in MAX_FRAGMENTS that
-# compacts pays for it (bench/memory_add.py).
+# searches markedly quicker (bench/memory_scale.py); in a large store a worker compacts,
+# not the write (bench/memory_add.py).
 MAX_FRAGMENTS = 32
 MAX_AGE = timedelta(minutes=10)
-AGE_EVERY = 8
 # A local store keeps old table versions this long (see optimize).
 KEEP_VERSIONS = timedelta(seconds=10)
+
+
+def _btree():
+    from lancedb.index import BTree
+
+    return BTree()
+
+
+def _bitmap():
+    from lancedb.index import Bitmap
+
+    return Bitmap()
+
+
+# id: get, edit, forget; context_id: the turns beside a search's best matches; privacy: every
+# search for a cloud model filters on it before ranking.
+_SCALAR = {"id": _btree, "context_id": _btree, "privacy": _bitmap}
 
 
 def vector_index_config(rows: int, dim: int):
@@ -52,71 +74,129 @@ def indexes(table) -> dict:
     return {ix.columns[0]: ix for ix in table.list_indices()}
 
 
-def maintain(table, *, shared: bool, vectors: bool) -> None:
-    """Keep indexes current cheaply: build once, then fold new rows in incrementally."""
-    if not shared:
-        _upkeep(table, shared=False, vectors=vectors)
+@dataclass(frozen=True)
+class Work:
+    """The upkeep a write found due: compact and fold rows in, and the indexes to create."""
+
+    rows: int = 0
+    optimize: bool = False
+    fts: bool = False
+    indexes: tuple[str, ...] = ()  # scalar columns, and "vector"
+
+    def __bool__(self) -> bool:
+        return self.optimize or self.fts or bool(self.indexes)
+
+    def words(self) -> list[str]:
+        """As the upkeep worker's arguments."""
+        return [*(["optimize"] if self.optimize else []), *(["fts"] if self.fts else []), *self.indexes]
+
+    @classmethod
+    def from_words(cls, words: list[str]) -> Work:
+        columns = tuple(w for w in words if w in _SCALAR or w == "vector")
+        return cls(optimize="optimize" in words, fts="fts" in words, indexes=columns)
+
+
+def maintain(table, *, shared: bool, vectors: bool, local_dir: Path | None, lock, later: bool = False) -> None:
+    """Keep indexes current cheaply: build once, then fold new rows in incrementally.
+
+    `lock` is the store's upkeep lock (locking.UPKEEP_LOCK_NAME). With `later`, the upkeep
+    of a large local store runs in a detached worker (memory/upkeep_worker.py), so the write
+    that finds it due returns at once; appends and updates go on beside it (a compaction
+    that an update beats is retried; the update never fails)."""
+    work = due(table, shared=shared, vectors=vectors, since=None if shared else upkept_at(local_dir))
+    if not work:
         return
-    try:
-        _upkeep(table, shared=True, vectors=vectors)
-    except Exception as exc:  # lance raises bare RuntimeError/OSError
-        if not remote.is_conflict(exc):
-            raise
-        # Another machine committed first; its write or the next one does this upkeep.
+    if shared:
+        try:
+            run(table, work, shared=True)
+        except Exception as exc:  # lance raises bare RuntimeError/OSError
+            if not remote.is_conflict(exc):
+                raise
+            # Another machine committed first; its write or the next one does this upkeep.
+        return
+    assert local_dir is not None
+    # Without a full-text index no word search works, so that one is never left for later.
+    if later and work.rows >= SMALL_STORE and not work.fts and not lock.mine and start_worker(local_dir, work):
+        return
+    with lock.held():
+        run(table, work, shared=False)
+        finished(local_dir)
 
 
-def _upkeep(table, *, shared: bool, vectors: bool) -> None:
-    rows = table.count_rows()
+def due(table, *, shared: bool, vectors: bool, since: datetime | None) -> Work:
+    """What upkeep this table needs now: a few cheap looks, none that grows with the store."""
+    stats = table.stats()
+    rows = stats["num_rows"]
     if rows == 0:
-        return
+        return Work()
     found = indexes(table)
-    if FTS_COLUMN not in found:
-        create_fts_index(table)
     # Unindexed rows are still found, but by a scan, and BM25 scores them with their own
     # statistics, which skews it while they are a large share; rewritten rows (an upsert, a
     # forget) fall out of the id index too. optimize() folds them in and compacts. It costs
-    # about as much as the store is large, so a write pays for it only once the writes since
-    # the last one are many or old. On object storage compaction rewrites every small
-    # fragment over the network and races other machines' commits, so there the fragments
-    # alone decide.
+    # about as much as the store is large, so it runs only once the writes since the last one
+    # are many or old. On object storage compaction rewrites every small fragment over the
+    # network and races other machines' commits, so there the fragments alone decide.
     # Every new or rewritten row waits for the full-text index as for any other: its count
     # stands for all (one look, not one per index, on every write).
     unindexed = _unindexed(table, found[FTS_COLUMN].name) if FTS_COLUMN in found else 0
-    fragments = table.stats()["fragment_stats"]["num_fragments"]
-    if fragments > MAX_FRAGMENTS or (
+    fragments = stats["fragment_stats"]["num_fragments"]
+    optimize = fragments > MAX_FRAGMENTS or bool(
         unindexed
         and (
             unindexed >= max(REINDEX_AFTER, rows // 100)
             or (not shared and rows < SMALL_STORE)
-            # Listing the versions costs as many as there are: look at every AGE_EVERY-th write.
-            or (not shared and fragments % AGE_EVERY == 0 and _oldest_version_age(table) > MAX_AGE)
+            or (since is not None and datetime.now(UTC) - since > MAX_AGE)
         )
-    ):
-        optimize(table, shared=shared)
+    )
+    wanted: list[str] = []
     if rows >= SCALAR_INDEX_ROWS:
-        from lancedb.index import Bitmap, BTree
-
-        # id: get, edit, forget; context_id: the turns beside a search's best matches;
-        # privacy: every search for a cloud model filters on it before ranking.
-        for column, kind in (("id", BTree), ("context_id", BTree), ("privacy", Bitmap)):
-            if column not in found:
-                table.create_index(column, config=kind())
+        wanted += [column for column in _SCALAR if column not in found]
     if vectors and rows >= _vector_index_rows(shared) and "vector" not in found:
-        _create_vector_index(table, shared)
+        wanted.append("vector")
+    return Work(rows=rows, optimize=optimize, fts=FTS_COLUMN not in found, indexes=tuple(wanted))
 
 
-def _oldest_version_age(table) -> timedelta:
-    """How long ago the oldest version kept was written: optimize() drops versions older than
-    KEEP_VERSIONS, so this is about the time since the last one ran. (LanceDB stamps versions
-    in local time, without a zone.)"""
-    from datetime import datetime
+def run(table, work: Work, *, shared: bool) -> None:
+    """Do `work` (the caller holds the upkeep lock, or the store is on object storage)."""
+    if work.fts:
+        create_fts_index(table)
+    if work.optimize:
+        optimize(table, shared=shared)
+    for column in work.indexes:
+        if column == "vector":
+            _create_vector_index(table, shared)
+        else:
+            table.create_index(column, config=_SCALAR[column]())
 
-    stamps = [v["timestamp"] for v in table.list_versions()]
-    if not stamps:
-        return timedelta(0)
-    oldest = min(stamps)
-    now = datetime.now(oldest.tzinfo) if oldest.tzinfo else datetime.now()
-    return now - oldest
+
+def upkept_at(local_dir: Path | None) -> datetime | None:
+    """When a local store's upkeep last finished (the upkeep lock file's time)."""
+    if local_dir is None:
+        return None
+    try:
+        return datetime.fromtimestamp((local_dir / UPKEEP_LOCK_NAME).stat().st_mtime, UTC)
+    except FileNotFoundError:  # never yet: due at once
+        return datetime.fromtimestamp(0, UTC)
+
+
+def finished(local_dir: Path) -> None:
+    (local_dir / UPKEEP_LOCK_NAME).touch()
+
+
+def start_worker(local_dir: Path, work: Work) -> bool:
+    """Start the detached upkeep worker with `work`, the upkeep lock held for it from now
+    on. True too when another process holds that lock: the worker running does this write's
+    upkeep, or the next write finds what is left."""
+    fd = locking.taken_now(local_dir / UPKEEP_LOCK_NAME)
+    if fd is None:
+        return True
+    try:
+        detached.start("macaron_cli.memory.upkeep_worker", str(fd), str(local_dir), *work.words(), pass_fds=(fd,))
+    except OSError:  # no process to be had: the write does it itself
+        locking.released(fd)
+        return False
+    os.close(fd)  # the worker's copy of it holds the lock until the worker exits
+    return True
 
 
 def optimize(table, *, shared: bool) -> None:
