@@ -46,6 +46,29 @@ def test_first_meeting_makes_a_macaron_and_remembers_interests(macaron_home):
     assert {"Interested in cooking", "Interested in gardening", "Interested in chess"} <= texts
 
 
+def test_a_gift_made_right_after_the_first_meeting_wears_the_new_macarons_colour(macaron_home):
+    """The chat holds the settings it loaded; meeting the friend saves a colour, and the
+    gift made in the same chat must see it (the settings the chat holds follow the save)."""
+    import json
+    from pathlib import Path
+
+    from macaron_cli.apps import load_registry
+
+    child = spawn_chat(chat_env(), "--model", "none", timeout=600)
+    for answer in ["Robin", "", "b", "gardening, chess", "a", "c", "d"]:
+        child.expect_exact("› ")
+        child.sendline(answer)
+    child.expect_exact("Meet your lavender macaron")
+    child.expect_exact("Want one now?")
+    child.sendline("1")
+    child.expect_exact(PROMPT)
+    leave(child)
+
+    [app] = [Path(info["path"]) for info in load_registry().values()]
+    accent = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))["accent"]
+    assert accent == config.load_settings().color == "#B57EDC"
+
+
 def test_the_quiz_can_be_skipped(macaron_home):
     child = spawn_chat(chat_env(), "--model", "none")
     child.expect_exact("› ")

@@ -205,6 +205,22 @@ def test_the_profile_holds_name_languages_and_what_the_client_may_see(memories, 
     assert LATTE in profile and "quiet cafés" not in profile
 
 
+def test_a_name_given_in_chat_while_serving_is_in_the_next_profile(memories, macaron_home):
+    from macaron_cli.friend.persona import Persona, save_persona
+
+    save_persona(Persona(call_me="Mika"))
+
+    async def go():
+        async with stdio_session() as session:
+            before = (await session.read_resource("macaron://profile")).contents[0].text
+            save_persona(Persona(call_me="Sam"))  # `/name Sam` in a chat meanwhile
+            after = (await session.read_resource("macaron://profile")).contents[0].text
+            return before, after
+
+    before, after = run(go())
+    assert "Name: Mika" in before and "Name: Sam" in after
+
+
 def test_why_shows_each_call_and_what_went_out(memories, macaron):
     async def go():
         async with stdio_session("claude-code") as session:
