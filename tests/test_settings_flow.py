@@ -61,6 +61,32 @@ def test_every_module_allowed_to_read_them_still_exists():
     assert all((PACKAGE / rel).is_file() for rel in READS_SETTINGS)
 
 
+def _stores_opened_without_settings(path: Path) -> list[int]:
+    """Lines of `path` that call MemoryStore.open(…) with neither `settings=` nor a second argument."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "open"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "MemoryStore"
+        and len(node.args) < 2
+        and not any(k.arg == "settings" for k in node.keywords)
+    ]
+
+
+def test_the_package_opens_the_memory_with_the_persons_settings():
+    # Without them a store opens with the defaults: the bundled embedding model, which would
+    # swap out the vectors of a larger model the person chose, and the default decay.
+    found = [
+        f"{path.relative_to(PACKAGE).as_posix()}:{line}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for line in _stores_opened_without_settings(path)
+    ]
+    assert found == []
+
+
 def test_settings_handed_down_cannot_be_changed_by_one_reader_under_another(macaron_home):
     settings = config.save_settings({"trusted_endpoints": ["http://127.0.0.1:9"], "persona": {"call_me": "Sam"}})
     with pytest.raises(dataclasses.FrozenInstanceError):
