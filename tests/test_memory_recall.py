@@ -69,6 +69,9 @@ def test_the_share_of_a_turn_that_asks_is_measured_in_any_script():
     assert 0.3 < asking_share("Me: Mina is 152cm. How tall are you?") < 0.7
     assert 0.3 < asking_share("マカロン: いい一週間でよかったね！何で元気が出る？") < 0.7
     assert 0.3 < asking_share("마카롱: 좋은 한 주였네! 뭐가 힘이 돼?") < 0.7
+    # A request that tells something first asks only in its last clause.
+    assert 0.3 < asking_share("Me: I just adopted a beagle puppy, what food should I buy for him?") < 0.6
+    assert 0.3 < asking_share("我: 我刚搬到上海，周末有什么好玩的地方吗？") < 0.7
 
 
 def _history(store, turns):

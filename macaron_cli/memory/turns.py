@@ -4,8 +4,9 @@ in meaning (and often in words) to a question about the same thing, so without t
 companion's own "How tall is your sister?" ranks above "Mina is 152cm".
 
 The same holds within one memory: "Wow, nice! What else brings you joy?" matches a question
-about joy by the sentence that asks, which tells nothing. So the share of a memory that
-asks also counts against it, whether or not its reply is found.
+about joy, yet tells nothing about it; of two memories that match alike, the one that states
+is likelier the answer. So the share of a memory that asks counts against it, whether or
+not its reply is found.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from macaron_cli.memory.speakers import speaker_of
 # Sentences: up to and including their end mark (any script's), or the end of the text.
 _SENTENCE = re.compile(r"[^.!?。！？…]+(?:[.!?。！？…]+|$)")
 _ASKING = ("?", "？")
+_CLAUSE = re.compile(r"[,，、;；]|\s[-–—]\s")  # what parts a sentence: commas, semicolons, dashes
 # A sentence of at most this many words, and no number, that does not ask is only an aside
 # ("Wow, nice!"); text without spaces (Japanese, Chinese) counts a word per 4 characters.
 ASIDE_WORDS = 3
@@ -32,11 +34,14 @@ def asks(text: str) -> bool:
 
 
 def asking_share(text: str) -> float:
-    """How much of a memory asks: the share of its characters in sentences that end with a
-    question mark (0 for "Mina is 152cm.", about half for "Mina is 152cm. How tall are you?")."""
+    """How much of a memory asks: the share of its characters in the last clause of each
+    sentence that ends with a question mark (0 for "Mina is 152cm.", about half for "Mina is
+    152cm. How tall are you?"). The clause, not the sentence: "I just got a beagle, what
+    food should I buy?" tells what the person has before it asks."""
     sentences = _sentences(text)
     total = sum(map(len, sentences))
-    return sum(len(s) for s in sentences if s.endswith(_ASKING)) / total if total else 0.0
+    asked = sum(len(_CLAUSE.split(s)[-1].strip()) for s in sentences if s.endswith(_ASKING))
+    return asked / total if total else 0.0
 
 
 def _sentences(text: str) -> list[str]:
