@@ -48,7 +48,7 @@ def check_embeddings(settings: Settings) -> Check:
 
     embeddings.choose(settings.embedding_model)
     chosen = embeddings.configured()
-    name = chosen or embeddings.MODEL_NAME
+    name = embeddings.name_in_use()
     if not embeddings.installed():
         if chosen:
             return Check(

@@ -290,6 +290,28 @@ def test_meaning_chooses_what_no_keyword_names_and_caches_vectors_per_model(maca
     assert (macaron_home / "cache").stat().st_mode & 0o777 == 0o700  # what it says of the person's ideas is theirs
 
 
+@pytest.mark.embeddings
+def test_a_larger_embedding_model_gets_template_vectors_of_its_own(macaron_home, monkeypatch):
+    """Vectors of the bundled model are never compared with an idea the larger model embedded."""
+    import numpy as np
+
+    from macaron_cli.maker.choose import _template_vectors, load_templates
+    from macaron_cli.memory import embeddings
+
+    templates = load_templates()
+    bundled = _template_vectors(templates)
+    # The larger model is not installed here: a stand-in that answers in its own space.
+    monkeypatch.setattr(embeddings, "embed", lambda texts: np.ones((len(texts), 8), dtype=np.float32))
+    monkeypatch.setattr(embeddings, "_chosen", None)
+    embeddings.choose("intfloat/multilingual-e5-large")
+    larger = _template_vectors(templates)
+    cached = sorted(p.name for p in (macaron_home / "cache").glob("template-vectors-*.json"))
+    assert cached == sorted(
+        [f"template-vectors-{embeddings.MODEL_NAME}.json", "template-vectors-intfloat_multilingual-e5-large.json"]
+    )
+    assert larger[0][0].shape == (8,) and bundled[0][0].shape != (8,)
+
+
 # ── layout ─────────────────────────────────────────────────────────────────────────────
 @pytest.mark.slow
 def test_text_outside_the_cards_or_the_column_is_found_in_the_page(tmp_path):

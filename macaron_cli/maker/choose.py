@@ -203,8 +203,7 @@ def _template_vectors(templates: list[Template]):
     from macaron_cli import config
     from macaron_cli.memory import embeddings
 
-    model = getattr(embeddings, "MODEL_NAME", "model")
-    name = f"template-vectors-{re.sub(r'[^A-Za-z0-9._-]+', '_', model)}.json"
+    name = f"template-vectors-{re.sub(r'[^A-Za-z0-9._-]+', '_', embeddings.name_in_use())}.json"
     try:
         path = config.cache_dir() / name
         cache = json.loads(path.read_text(encoding="utf-8"))

@@ -50,6 +50,11 @@ def configured() -> str | None:
     return name if name and name != "bundled" else None
 
 
+def name_in_use() -> str:
+    """The name of the model that makes vectors now: the person's choice, else the bundled one."""
+    return configured() or MODEL_NAME
+
+
 def installed() -> bool:
     """True when the model in use can be imported (cheap: imports nothing)."""
     needs = ("numpy", "sentence_transformers") if configured() else _NEEDS
