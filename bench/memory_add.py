@@ -11,11 +11,13 @@ vectors mean), then times, one after another:
   add          MemoryStore.add of one memory, vectors on: redaction, embedding, the append
                and whatever index upkeep and compaction that write pays for (in a large store
                a detached worker compacts meanwhile, on the same cores: that slows these too)
-  search       MemoryStore.search after those adds (hybrid, query embedding included), with
-               the rows they wrote unindexed or being folded in: the adds must not slow it
+  search beside upkeep  MemoryStore.search right after those adds (hybrid, query embedding
+               included), while the upkeep they started may still run in the background
   upkeep       how long after those searches the background upkeep was done
+  search, writes wait  the same searches once it is done: the adds since it started wait
+               unindexed, each in a fragment of its own (how many, in brackets)
   search, all indexed  the same searches once every add is folded in and compacted: the
-               baseline for the searches after adds
+               baseline for the two lines above
 Each as p50 / p95 / max wall ms; the load average at the start (other work on the machine
 slows every timing, the baseline too).
 """
@@ -44,6 +46,12 @@ def timings(fn, items) -> str:
         fn(item)
         times.append(time.perf_counter() - start)
     return f"p50 {pct(times, 0.5):6.1f}  p95 {pct(times, 0.95):6.1f}  max {max(times) * 1000:6.1f} ms"
+
+
+def _pending(store) -> str:
+    fragments = store.table.stats()["fragment_stats"]["num_fragments"]
+    unindexed = max(store.table.index_stats(ix.name).num_unindexed_rows for ix in store.table.list_indices())
+    return f"{unindexed} rows unindexed, {fragments} fragments"
 
 
 def main() -> None:
@@ -87,13 +95,18 @@ def main() -> None:
         # drop every one of them as unrelated and time less work than a real memory costs.
         unrelated, embeddings.UNRELATED_BELOW = embeddings.UNRELATED_BELOW, -1.0
         store.search(qs[0], k=10)
-        print(f"  search after adds    {timings(lambda q, store=store: store.search(q, k=10), qs)}")
+
+        def search(query: str, store=store) -> None:
+            store.search(query, k=10)
+
+        print(f"  search beside upkeep {timings(search, qs)}")
         start = time.perf_counter()
         store.settle()
         waited = time.perf_counter() - start
         print(f"  upkeep               done {waited:.1f} s after those searches")
+        print(f"  search, writes wait  {timings(search, qs)}  ({_pending(store)})")
         upkeep.optimize(store.table, shared=False)  # every add folded in: the baseline of the line above
-        print(f"  search, all indexed  {timings(lambda q, store=store: store.search(q, k=10), qs)}")
+        print(f"  search, all indexed  {timings(search, qs)}")
         embeddings.UNRELATED_BELOW = unrelated
 
 
