@@ -15,6 +15,7 @@ model is re-embedded (memory/reembed.py).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import threading
@@ -97,6 +98,7 @@ def bundled_info() -> dict:
     return {"name": MODEL_NAME, "dim": DIM, "version": f"{PACKAGE} {_release(PACKAGE)}"}
 
 
+@functools.cache  # read from the package's metadata on disk; every write asks
 def _release(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
