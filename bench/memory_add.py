@@ -14,8 +14,8 @@ vectors mean), then times, one after another:
   search beside upkeep  MemoryStore.search right after those adds (hybrid, query embedding
                included), while the upkeep they started may still run in the background
   upkeep       how long after those searches the background upkeep was done
-  search, writes wait  the same searches once it is done: the adds since it started wait
-               unindexed, each in a fragment of its own (how many, in brackets)
+  search, writes wait  the same searches once it is done and as many more adds as may wait
+               before the next upkeep, unindexed, each in a fragment of its own (in brackets)
   search, all indexed  the same searches once every add is folded in and compacted: the
                baseline for the two lines above
 Each as p50 / p95 / max wall ms; the load average at the start (other work on the machine
@@ -104,6 +104,10 @@ def main() -> None:
         store.settle()
         waited = time.perf_counter() - start
         print(f"  upkeep               done {waited:.1f} s after those searches")
+        # As many writes as wait unindexed before the next upkeep is due, each its own fragment.
+        fragments = store.table.stats()["fragment_stats"]["num_fragments"]
+        for text in texts[: max(0, upkeep.MAX_FRAGMENTS - fragments)]:
+            store.add(text)
         print(f"  search, writes wait  {timings(search, qs)}  ({_pending(store)})")
         upkeep.optimize(store.table, shared=False)  # every add folded in: the baseline of the line above
         print(f"  search, all indexed  {timings(search, qs)}")
