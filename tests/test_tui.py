@@ -196,6 +196,19 @@ def test_a_new_search_puts_the_cursor_on_the_best_match(store_path):
     drive(store_path, scenario)
 
 
+def test_every_part_of_a_score_search_names_has_a_meaning_in_the_details():
+    """The "Why this result" lines explain each part in words; a part search starts writing
+    must come with its meaning, or the person sees a bare number."""
+    import re
+
+    from macaron_cli.tui.detail import PART_MEANING
+
+    written = set()
+    for source in (Path(__file__).resolve().parents[1] / "macaron_cli" / "memory").glob("*.py"):
+        written |= set(re.findall(r'parts\["([a-z_]+)"\]\s*=', source.read_text(encoding="utf-8")))
+    assert written and written <= set(PART_MEANING), sorted(written - set(PART_MEANING))
+
+
 def test_keys_typed_in_one_burst_after_slash_go_to_the_search_box(store_path):
     """A fast typist (or tmux, or a paste) delivers "/" and the next letters at once: every one
     of them is text in the search box, never an action (e edit, d forget, p pin, q quit …)."""

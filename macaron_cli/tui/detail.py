@@ -31,6 +31,8 @@ PART_MEANING = {
     "answer": "replies to a matching question",
     "question": "× only asks (its reply answers)",
     "asking": "share of it that asks, which counts against it",
+    "speaker": "× said by someone other than the person asked about",
+    "redundancy": "how much it repeats a result above it",
     "neighbour": "said right beside a match",
     "moment": "from the same moment as other matches",
     "relevance": "the matches, combined",
