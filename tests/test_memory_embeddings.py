@@ -201,6 +201,38 @@ def test_a_store_made_with_another_model_is_reembedded_and_searchable_throughout
     assert "told-ja" in [h.memory.id for h in store.search("Where is my sister moving to?", k=3)]
 
 
+def test_memories_written_elsewhere_without_vectors_send_a_searching_process_to_words(
+    macaron, macaron_home, capsys, monkeypatch
+):
+    """A process that searched (and so knows the store's vectors complete) must notice another
+    process writing memories without vectors, new or replacing old ones, at its next search."""
+    from macaron_cli.memory import reembed
+
+    monkeypatch.setattr(reembed, "start_in_background", lambda s: False)
+    monkeypatch.setattr(reembed, "_noted", False)
+    path = macaron_home / "memory"
+    _told(path)
+    searching = MemoryStore.open(path)
+    assert searching.vectors_complete()
+    assert "told-ja" in [h.memory.id for h in searching.search("Where is my sister moving to?", k=3)]
+
+    vectors_off = {"MACARON_EMBEDDINGS": "off"}
+    added = macaron("memory", "add", "Quokkabrew is the cafe by the station", env=vectors_off)
+    assert added.returncode == 0, added.stderr
+    assert not searching.vectors_complete()
+    assert searching.search("Quokkabrew", k=1)[0].memory.text == "Quokkabrew is the cafe by the station"
+    assert "by words only" in capsys.readouterr().err
+
+    assert reembed.run(searching) == 1 and searching.vectors_complete()
+    # An import run again replaces memories one for one: no row more, one vector less.
+    replay = "import sys; from macaron_cli.memory import MemoryStore; MemoryStore.open(sys.argv[1]).add_many(["
+    replay += f"{{'id': 'told-ja', 'text': {TOLD['ja'][0]!r}}}])"
+    env = {**os.environ, **vectors_off, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    subprocess.run([sys.executable, "-c", replay, str(path)], env=env, check=True)
+    assert not searching.vectors_complete() and not MemoryStore.open(path).vectors_complete()
+    assert reembed.run(searching) == 1 and MemoryStore.open(path).vectors_complete()
+
+
 @pytest.mark.slow
 def test_search_starts_the_reembedding_in_the_background_and_says_so(macaron, macaron_home):
     path = macaron_home / "memory"

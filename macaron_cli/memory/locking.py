@@ -48,13 +48,34 @@ class WriteLock:
         with self._thread_lock:
             if self._depth == 0:
                 self._fd = waited_for(self.path, self.timeout)
-            self._depth += 1
-            try:
+            with self._counted():
                 yield
-            finally:
-                self._depth -= 1
-                if self._depth == 0:
-                    self._release()
+
+    @contextmanager
+    def attempt(self):
+        """Like `held`, without waiting: yields True holding the lock, False if another process has it."""
+        if self.path is None:
+            yield True
+            return
+        with self._thread_lock:
+            if self._depth == 0:
+                self._fd = taken_now(self.path)
+                if self._fd is None:
+                    yield False
+                    return
+            with self._counted():
+                yield True
+
+    @contextmanager
+    def _counted(self):
+        """One more holder in this process; the last one out releases the lock."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._release()
 
     def _release(self) -> None:
         if self._fd is not None:

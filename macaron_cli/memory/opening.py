@@ -17,6 +17,7 @@ from pathlib import Path
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import remote
+from macaron_cli.memory.completeness import PROOF_NAME
 from macaron_cli.memory.locking import LOCK_NAME, REEMBED_LOCK_NAME, UPKEEP_LOCK_NAME, WriteLock
 from macaron_cli.memory.schema import SCHEMA_VERSION, TABLE, migrate, needs_migration, schema_version_of, table_names
 
@@ -96,7 +97,8 @@ def _check_local_dir(path: Path) -> None:
         ) from None
     if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
         raise UserError(f"cannot read and write the memory at {path}; fix its owner or permissions.")
-    foreign = sorted(entries - {LOCK_NAME, REEMBED_LOCK_NAME, UPKEEP_LOCK_NAME, f"{TABLE}.lance", "migrations.lance"})
+    ours = {LOCK_NAME, REEMBED_LOCK_NAME, UPKEEP_LOCK_NAME, PROOF_NAME, f"{TABLE}.lance", "migrations.lance"}
+    foreign = sorted(entries - ours)
     if foreign:
         raise UserError(
             f"{path} holds something that is not a macaron memory ({foreign[0]}); "

@@ -21,6 +21,7 @@ from pathlib import Path
 from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import embeddings, opening, remote, rewrite, upkeep
+from macaron_cli.memory.completeness import VectorProof
 from macaron_cli.memory.derived import ForgetPlan
 from macaron_cli.memory.failures import as_user_error, readable
 from macaron_cli.memory.locking import UPKEEP_LOCK_NAME, WriteLock
@@ -69,6 +70,7 @@ class MemoryStore:
         self.settings = settings  # λ of the time decay, trusted endpoints …
         self._superseded: tuple[int, frozenset] = (-1, frozenset())
         self._complete: tuple[int, bool] = (-1, False)
+        self._proof = VectorProof(local_dir)
 
     # ── opening ─────────────────────────────────────────────────────────────────────────
     @classmethod
@@ -115,14 +117,24 @@ class MemoryStore:
         self._table.add_columns(vector_field())
 
     def vectors_complete(self) -> bool:
-        """True when every memory has a vector of the model in use (cached until the table changes)."""
+        """True when every memory has a vector of the model in use: a local store's proof says
+        so (memory/completeness.py); else a count, cached until the table changes."""
+        model = embeddings.model_info()
+        if self._proof.holds(model):
+            return True
         version = self._table.version
         if self._complete[0] != version:
-            self._complete = (
-                version,
-                self.vector_model() == embeddings.model_info() and self._table.count_rows("vector IS NULL") == 0,
-            )
+            self._complete = (version, self._counted_complete(model))
         return self._complete[1]
+
+    def _counted_complete(self, model: dict) -> bool:
+        if self.vector_model() != model or self._table.count_rows("vector IS NULL"):
+            return False
+        if not self._lock.mine:  # inside a write, what it writes is not counted yet
+            with self._lock.attempt() as ours:  # no write may slip in between the count and the proof
+                if ours and self.vector_model() == model and not self._table.count_rows("vector IS NULL"):
+                    self._proof.prove(model)
+        return True
 
     def _schema(self):
         return memory_schema(self._table.schema.field("vector"))
@@ -135,6 +147,8 @@ class MemoryStore:
     @contextmanager
     def _writing(self):
         with self._lock.held(), opening.private_files():
+            # What this process writes has vectors of its model, or none: the proof may not hold after.
+            self._proof.keep_for(embeddings.model_info() if self.vectors else None)
             yield
 
     @contextmanager
