@@ -117,9 +117,14 @@ def _loopback(url: str) -> bool:
 
 
 def is_conflict(exc: BaseException) -> bool:
-    """A commit another writer's commit beat (LanceDB says "Retryable commit conflict")."""
+    """A commit other writers' commits beat, so it did not land and may simply run again.
+    LanceDB says "Retryable commit conflict", or "Too many concurrent writers" once its own
+    retries ran out (a slow object store and a busy neighbour are enough)."""
     text = str(exc).lower()
-    return "commit conflict" in text or "preempted by concurrent transaction" in text
+    return any(
+        sign in text
+        for sign in ("commit conflict", "preempted by concurrent transaction", "too many concurrent writers")
+    )
 
 
 def retrying(step: Callable[[], T], attempts: int = 8) -> T:

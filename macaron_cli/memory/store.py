@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from macaron_cli import config
@@ -176,7 +177,7 @@ class MemoryStore:
         with self._writing():
             if "id" in fields and self._existing_ids([memory.id]):
                 raise UserError(f"a memory with id {memory.id!r} already exists; use `macaron memory edit`.")
-            self._table.add(rows)
+            remote.retrying(lambda: self._table.add(rows))
             self._maintain_indexes(later=True)
         return memory
 
@@ -196,15 +197,7 @@ class MemoryStore:
                 previous = memory
             rows = self._rows(list(prepared.values()), [contexts[i] for i in prepared])
             with self._writing():
-                if self._existing_ids(list(prepared)):
-                    (
-                        self._table.merge_insert("id")
-                        .when_matched_update_all()
-                        .when_not_matched_insert_all()
-                        .execute(rows, on_bad_vectors="null")
-                    )
-                else:
-                    self._table.add(rows)
+                remote.retrying(partial(self._commit_batch, list(prepared), rows))
                 count += len(prepared)
                 if on_batch:
                     on_batch(count)
@@ -213,6 +206,18 @@ class MemoryStore:
                 # An import waits for its indexes; a few memories at once (chat's) do not.
                 self._maintain_indexes(later=count < BATCH)
         return count
+
+    def _commit_batch(self, ids: list[str], rows) -> None:
+        """One batch of add_many, as one commit: a replayed id replaces its memory."""
+        if self._existing_ids(ids):
+            (
+                self._table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(rows, on_bad_vectors="null")
+            )
+        else:
+            self._table.add(rows)
 
     def prepare(self, memory: Memory) -> Memory:
         """Redact secrets and fill in what can be inferred, before anything is stored."""
