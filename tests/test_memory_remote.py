@@ -107,24 +107,30 @@ def test_an_add_that_lost_to_too_many_writers_lands_once_on_its_next_try(shared)
     """What the two-adders test meets on a busy machine: LanceDB's own retries run out while
     the other machine keeps committing. The commit did not land, so running it again is safe."""
     store = MemoryStore.open()
-    table, real_add, tries = store.table, store.table.add, []
+    table, real_add, real_update, tries = store.table, store.table.add, store.table.update, []
 
-    def busy_bucket_then_free(rows, *args, **kwargs):
-        tries.append(len(rows))
-        if len(tries) == 1:
-            raise RuntimeError(
-                "lance error: Too many concurrent writers. Attempted 7 times, but failed on "
-                "retry_timeout of 30.000 seconds., lance-13.0.0/src/io/commit.rs:128:5"
-            )
-        return real_add(rows, *args, **kwargs)
+    def lost_once(real):
+        def busy_bucket_then_free(*args, **kwargs):
+            tries.append(len(args[0]) if args else "update")
+            if len(tries) in (1, 4):
+                raise RuntimeError(
+                    "lance error: Too many concurrent writers. Attempted 7 times, but failed on "
+                    "retry_timeout of 30.000 seconds., lance-13.0.0/src/io/commit.rs:128:5"
+                )
+            return real(*args, **kwargs)
+
+        return busy_bucket_then_free
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(table, "add", busy_bucket_then_free)
+        patch.setattr(table, "add", lost_once(real_add))
+        patch.setattr(table, "update", lost_once(real_update))
         store.add("Ana waters the ferns on Sundays", id="ferns")
         store.add_many({"id": f"n{i}", "text": f"note {i}"} for i in range(3))
+        store.pin("ferns")
 
-    assert tries == [1, 1, 3]
+    assert tries == [1, 1, 3, "update", "update"]
     assert sorted(m.id for m in MemoryStore.open().iter_all()) == ["ferns", "n0", "n1", "n2"]
+    assert MemoryStore.open().get("ferns").pinned
 
 
 def test_forget_leaves_the_text_in_no_object_of_the_bucket(shared, s3):

@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Callable
 from contextlib import contextmanager
+from functools import partial
 
 from macaron_cli.memory import detached
 from macaron_cli.memory.locking import REEMBED_LOCK_NAME as LOCK_NAME
@@ -88,12 +89,13 @@ def run(store, on_progress: Callable[[int, int], None] | None = None) -> int | N
             previous = ids
             vectors = embeddings.embed([meaning_form(r["text"], r["language"]) for r in rows])
             update = pa.table({"id": ids, "vector": pa.array(list(vectors), type=field.type)})
-            with store._writing():
+            with store._writing() as commit:
                 if store.vector_model() != embeddings.model_info():
                     break  # the store moved on to another model meanwhile
                 # Only rows still there and still without a vector: a memory forgotten meanwhile
                 # must not come back, and a vector written meanwhile is as good as this one.
-                (store._table.merge_insert("id").when_matched_update_all(where="target.vector IS NULL").execute(update))
+                fill_in = store._table.merge_insert("id").when_matched_update_all(where="target.vector IS NULL")
+                commit(partial(fill_in.execute, update))
                 batches += 1
                 if batches % UPKEEP_EVERY == 0:
                     store._maintain_indexes()

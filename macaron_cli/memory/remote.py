@@ -116,15 +116,16 @@ def _loopback(url: str) -> bool:
         return False
 
 
+# What LanceDB says of a commit that other writers' commits beat: "Retryable commit conflict",
+# or "Too many concurrent writers" once its own retries ran out (a slow object store and a
+# busy neighbour are enough).
+_LOST_RACE = ("commit conflict", "preempted by concurrent transaction", "too many concurrent writers")
+
+
 def is_conflict(exc: BaseException) -> bool:
-    """A commit other writers' commits beat, so it did not land and may simply run again.
-    LanceDB says "Retryable commit conflict", or "Too many concurrent writers" once its own
-    retries ran out (a slow object store and a busy neighbour are enough)."""
+    """A commit other writers' commits beat, so it did not land and may simply run again."""
     text = str(exc).lower()
-    return any(
-        sign in text
-        for sign in ("commit conflict", "preempted by concurrent transaction", "too many concurrent writers")
-    )
+    return any(sign in text for sign in _LOST_RACE)
 
 
 def retrying(step: Callable[[], T], attempts: int = 8) -> T:

@@ -147,10 +147,13 @@ class MemoryStore:
 
     @contextmanager
     def _writing(self):
+        """Hold the write lock and yield `commit`, what every write runs through: on a shared
+        memory another machine's commits may beat one, which then did not land and runs again
+        (memory/remote.py)."""
         with self._lock.held(), opening.private_files():
             # What this process writes has vectors of its model, or none: the proof may not hold after.
             self._proof.keep_for(embeddings.model_info() if self.vectors else None)
-            yield
+            yield remote.retrying
 
     @contextmanager
     def _exclusive(self):
@@ -174,10 +177,10 @@ class MemoryStore:
     def add(self, text: str, **fields) -> Memory:
         memory = self.prepare(Memory.from_dict({"text": text, **fields}))
         rows = self._rows([memory])
-        with self._writing():
+        with self._writing() as commit:
             if "id" in fields and self._existing_ids([memory.id]):
                 raise UserError(f"a memory with id {memory.id!r} already exists; use `macaron memory edit`.")
-            remote.retrying(lambda: self._table.add(rows))
+            commit(lambda: self._table.add(rows))
             self._maintain_indexes(later=True)
         return memory
 
@@ -196,8 +199,8 @@ class MemoryStore:
                 contexts[memory.id] = previous if _same_episode(previous, memory) else None
                 previous = memory
             rows = self._rows(list(prepared.values()), [contexts[i] for i in prepared])
-            with self._writing():
-                remote.retrying(partial(self._commit_batch, list(prepared), rows))
+            with self._writing() as commit:
+                commit(partial(self._commit_batch, list(prepared), rows))
                 count += len(prepared)
                 if on_batch:
                     on_batch(count)
@@ -266,9 +269,9 @@ class MemoryStore:
         updated = redacted(updated)
         derived = ("id", "vector", "search_text", "text", "context", "context_id")
         values = {k: v for k, v in to_row(updated).items() if k not in derived}
-        with self._writing():
+        with self._writing() as commit:
             self.get(memory_id)  # still there under the lock
-            self._table.update(where=f"id = {quote(memory_id)}", values=values)
+            commit(lambda: self._table.update(where=f"id = {quote(memory_id)}", values=values))
         return updated
 
     def live_version(self, memory_id: str) -> Memory:
