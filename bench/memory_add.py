@@ -18,6 +18,9 @@ vectors mean), then times, one after another:
                before the next upkeep, unindexed, each in a fragment of its own (in brackets)
   search, all indexed  the same searches once every add is folded in and compacted: the
                baseline for the two lines above
+  chat-like turns  --turns turns of one search and one add each, --pause seconds apart (a
+               person's pace): searches meet whatever writes wait and the upkeep they start,
+               as in use; the add of each turn in brackets
 Each as p50 / p95 / max wall ms; the load average at the start (other work on the machine
 slows every timing, the baseline too).
 """
@@ -40,11 +43,16 @@ from memory_scale import add_random_vectors, pct, queries, synthetic  # noqa: E4
 
 
 def timings(fn, items) -> str:
-    times = []
-    for item in items:
-        start = time.perf_counter()
-        fn(item)
-        times.append(time.perf_counter() - start)
+    return _figures([_timed(fn, item) for item in items])
+
+
+def _timed(fn, item) -> float:
+    start = time.perf_counter()
+    fn(item)
+    return time.perf_counter() - start
+
+
+def _figures(times: list[float]) -> str:
     return f"p50 {pct(times, 0.5):6.1f}  p95 {pct(times, 0.95):6.1f}  max {max(times) * 1000:6.1f} ms"
 
 
@@ -59,13 +67,18 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,30000,100000")
     parser.add_argument("--adds", type=int, default=100)
     parser.add_argument("--searches", type=int, default=100)
+    parser.add_argument("--turns", type=int, default=60)
+    parser.add_argument("--pause", type=float, default=1.0)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="macaron-add-"))
     os.environ["MACARON_HOME"] = str(work / "home")
     from macaron_cli.memory import MemoryStore, embeddings, upkeep
 
     embeddings.embed(["warm the model"])
-    texts = [f"added note {i}: lunch with my cousin at the new ramen place, {i % 7} stars" for i in range(args.adds)]
+    texts = [
+        f"added note {i}: lunch with my cousin at the new ramen place, {i % 7} stars"
+        for i in range(max(args.adds, args.turns))
+    ]
     qs = queries(args.searches)
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.adds} adds per size")
     for n in [int(s) for s in args.sizes.split(",")]:
@@ -111,6 +124,13 @@ def main() -> None:
         print(f"  search, writes wait  {timings(search, qs)}  ({_pending(store)})")
         upkeep.optimize(store.table, shared=False)  # every add folded in: the baseline of the line above
         print(f"  search, all indexed  {timings(search, qs)}")
+        searches, adds = [], []
+        for turn in range(args.turns):
+            time.sleep(args.pause)
+            searches.append(_timed(search, qs[turn % len(qs)]))
+            adds.append(_timed(store.add, f"turn {turn}: {texts[turn]}"))
+        print(f"  chat-like turns      {_figures(searches)}  (add {_figures(adds)})")
+        store.settle()
         embeddings.UNRELATED_BELOW = unrelated
 
 
