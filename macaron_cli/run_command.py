@@ -8,15 +8,15 @@ docker sandbox runs commands to completion and is not used for serving).
 from __future__ import annotations
 
 import signal
-import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from macaron_cli.apps import ref_for, resolve_app
 from macaron_cli.config import Settings
-from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.errors import WorkFailed
 from macaron_cli.output import safe_text
+from macaron_cli.ports import check_free
 from macaron_cli.sandbox import get_sandbox
 from macaron_cli.sandbox.base import stop_tree
 from macaron_cli.sandbox.manifest import DATA_DIR, read_manifest
@@ -88,7 +88,7 @@ def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output
     if port is None:
         port = free_port()
     else:
-        _check_port(port)
+        check_free(port, otherwise="pick another --port, or omit it for a free one")
     sandbox = get_sandbox(serving=True, settings=settings)
     url = f"http://127.0.0.1:{port}/"
     server = sandbox.spawn(
@@ -128,18 +128,6 @@ def _private_data(app_dir: Path, data_files: list[str]) -> None:
     for top in {Path(rel).parts[0] for rel in [DATA_DIR, *data_files] if Path(rel).parts}:
         if top not in (".", "..") and not Path(top).is_absolute():
             make_private(app_dir / top)
-
-
-def _check_port(port: int) -> None:
-    if not 1 <= port <= 65535:
-        raise UserError(f"--port {port} is not a port; use 1–65535, or omit it for a free one.")
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            raise UserError(
-                f"port {port} on 127.0.0.1 is already in use; pick another --port, or omit it for a free one."
-            ) from None
 
 
 def _interrupt(signum, frame) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from macaron_cli import config, privacy
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.models import engines
 from macaron_cli.models.client import ModelClient, ModelFailure, draft_endpoint, normalize_base_url
+from macaron_cli.ports import check_free
 
 PROBE_PROMPT = [{"role": "user", "content": "Count from 1 to 30, separated by spaces."}]
 
@@ -48,7 +48,7 @@ def draft_serve(
     engines.check_installed(engine)
     engines.check_gpus(engine, gpus)
     plan = engines.launch(engine, model, gpus, port)
-    _check_port_free(port)
+    check_free(port, otherwise=f"pick another with --port, or use that server with --attach http://127.0.0.1:{port}")
     return _serve(engine, plan, f"http://127.0.0.1:{port}")
 
 
@@ -110,17 +110,6 @@ def _attach(url: str, model: str | None) -> tuple[str, str, str | None]:
 
 
 # ── serving ─────────────────────────────────────────────────────────────────────────────
-def _check_port_free(port: int) -> None:
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            raise UserError(
-                f"port {port} is already in use; pick another with --port, or use that server "
-                f"with --attach http://127.0.0.1:{port}"
-            ) from None
-
-
 def _serve(engine: str, plan: engines.Launch, url: str) -> int:
     log_path = config.ensure_private_dir(config.home() / "draft") / f"{engine}.log"
     env = {**os.environ, **plan.env}
