@@ -75,10 +75,7 @@ def main() -> None:
     from macaron_cli.memory import MemoryStore, embeddings, upkeep
 
     embeddings.embed(["warm the model"])
-    texts = [
-        f"added note {i}: lunch with my cousin at the new ramen place, {i % 7} stars"
-        for i in range(max(args.adds, args.turns))
-    ]
+    texts = [f"added note {i}: lunch with my cousin at the new ramen place, {i % 7} stars" for i in range(args.adds)]
     qs = queries(args.searches)
     print(f"load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.adds} adds per size")
     for n in [int(s) for s in args.sizes.split(",")]:
@@ -128,7 +125,7 @@ def main() -> None:
         for turn in range(args.turns):
             time.sleep(args.pause)
             searches.append(_timed(search, qs[turn % len(qs)]))
-            adds.append(_timed(store.add, f"turn {turn}: {texts[turn]}"))
+            adds.append(_timed(store.add, f"turn {turn}: {texts[turn % len(texts)]}"))
         print(f"  chat-like turns      {_figures(searches)}  (add {_figures(adds)})")
         store.settle()
         embeddings.UNRELATED_BELOW = unrelated
