@@ -123,6 +123,23 @@ def test_the_answer_comes_before_the_question_beside_it(tmp_path):
     assert "answer" in hits[0].parts and hits[1].parts["question"] < 1.0
 
 
+def test_turns_stamped_a_minute_apart_are_still_one_exchange(tmp_path):
+    # A chat export stamps every message: the reply still answers the question before it.
+    store = MemoryStore.open(tmp_path / "memory")
+    turns = [
+        ("asked", "09:00", "Macaron: 제주도 좋다! 어디 가보고 싶어?"),
+        ("told", "09:01", "Me: 성산일출봉이랑 우도에 꼭 가보고 싶어."),
+        ("later", "11:30", "Me: 판교 쪽으로 이사 가고 싶어."),
+    ]
+    store.add_many(
+        {"id": i, "text": t, "kind": "episode", "created_at": f"2026-05-10T{at}:00+00:00"} for i, at, t in turns
+    )
+    hits = store.search("제주도에서 가고 싶은 곳이 어디라고 했지?", k=3, now=NOW)
+    assert [h.memory.id for h in hits][:2] == ["told", "asked"]
+    later = [h for h in hits if h.memory.id == "later"]  # hours after: an exchange of its own
+    assert hits[0].parts["neighbour"] > 0 and all("neighbour" not in h.parts for h in later)
+
+
 @pytest.mark.embeddings
 def test_a_fact_comes_before_a_remark_that_asks_about_it(tmp_path):
     # The companion's remark shares every word with the question, but what it says about

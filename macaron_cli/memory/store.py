@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 
@@ -35,6 +35,8 @@ from macaron_cli.memory.schema import TABLE, describe, memory_schema, vector_fie
 from macaron_cli.memory.text import detect_language, meaning_form
 
 BATCH = 2000
+# A reply comes within this long of the turn it answers, or it starts an exchange of its own.
+TURN_GAP = timedelta(minutes=30)
 
 
 def _newest_first():
@@ -48,13 +50,15 @@ def _newest_first():
 
 
 def _same_episode(previous: Memory | None, memory: Memory) -> bool:
-    """Consecutive turns of one conversation: episodes stored together, of one moment and session."""
-    return (
-        previous is not None
-        and memory.kind == previous.kind == "episode"
-        and memory.created_at == previous.created_at
-        and memory.meta.get("session") == previous.meta.get("session")
-    )
+    """Consecutive turns of one conversation: episodes stored together, of one session, the
+    later at most TURN_GAP after the earlier (an export that stamps each message apart is
+    still one exchange)."""
+    if previous is None or not memory.kind == previous.kind == "episode":
+        return False
+    if memory.meta.get("session") != previous.meta.get("session"):
+        return False
+    gap = datetime.fromisoformat(memory.created_at) - datetime.fromisoformat(previous.created_at)
+    return timedelta(0) <= gap <= TURN_GAP
 
 
 class MemoryStore:
