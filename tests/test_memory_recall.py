@@ -123,6 +123,25 @@ def test_the_answer_comes_before_the_question_beside_it(tmp_path):
     assert "answer" in hits[0].parts and hits[1].parts["question"] < 1.0
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["6월 14일에 뭐 했다고 했지?", "6月14号我做了什么？", "6月14日に何をしたって言った？", "What did I do on June 14?"],
+)
+def test_a_date_is_searched_for_as_a_day_not_as_its_digits(tmp_path, question):
+    # The birthday's text shares "6월", "일" and a 1 with the question; the glasses were got that day.
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("06-02", "Me", "엄마 생신이 6월 15일이야. 6月15号是妈妈的生日。", "birthday"),
+            ("06-02", "Me", "일주일에 두 번 필라테스 가.", "pilates"),
+            ("06-08", "Me", "카페인 때문에 잠을 못 자.", "coffee"),
+            ("06-14", "Me", "안경을 새로 맞췄어. 新眼镜。", "glasses"),
+        ],
+    )
+    assert store.search(question, k=3, now=NOW)[0].memory.id == "glasses"
+
+
 def test_turns_stamped_a_minute_apart_are_still_one_exchange(tmp_path):
     # A chat export stamps every message: the reply still answers the question before it.
     store = MemoryStore.open(tmp_path / "memory")

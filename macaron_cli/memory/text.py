@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import datetime
+from datetime import date, datetime
 
 from macaron_cli.memory.units import in_words, unit_words
 
@@ -160,7 +160,12 @@ def date_words(iso: str | None) -> str:
         d = datetime.fromisoformat(iso)
     except ValueError:
         return ""
-    return f"{d.day} {_MONTHS[d.month - 1]} {d.year}"
+    return f"{day_words(d)} {d.year}"
+
+
+def day_words(d: date) -> str:
+    """The day of `d` as the index writes it, without the year: '8 May'."""
+    return f"{d.day} {_MONTHS[d.month - 1]}"
 
 
 def index_text(text: str, *, when: str | None = None, context: str | None = None, language: str | None = None) -> str:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from macaron_cli.memory.text import day_words
+
 
 @dataclass(frozen=True)
 class Span:
@@ -31,6 +33,18 @@ class Span:
     def holds(self, iso: str | None) -> bool:
         return iso is not None and self.start.isoformat() <= iso[:10] < self.end.isoformat()
 
+    def in_words(self) -> str:
+        """The span as the index writes days ('1 May', 'May' for the month), with the year
+        where it was said; a span of other days ('last week') has no words."""
+        if self.end - self.start == timedelta(days=1):
+            words = day_words(self.start)
+        elif self.start.day == self.end.day == 1 and (self.end - self.start).days <= 31:  # a month
+            words = day_words(self.start).split(" ", 1)[1]
+        else:
+            return ""
+        year = str(self.start.year)
+        return f"{words} {year}" if year in self.said else words
+
 
 @dataclass(frozen=True)
 class When:
@@ -39,6 +53,12 @@ class When:
 
     def holds(self, iso: str | None) -> bool:
         return any(span.holds(iso) for span in self.spans)
+
+    def in_words(self) -> str:
+        """The question for a search by words: each day it names written as the index writes
+        the days memories were made ("5월 1일" → "1 May"), the rest as asked. Written as
+        asked, a date's parts match any text with a 1, 5월 or 일 in it."""
+        return " ".join([self.rest, *(span.in_words() for span in self.spans)])
 
     def where(self) -> str:
         """A LanceDB filter for memories dated in any span (ISO strings compare as dates)."""
