@@ -159,7 +159,7 @@ def search(
     extra = expand_query(query) if expand else []
     # The word searches run on LanceDB's threads. The query is embedded once the words have
     # shown which speaker it names, if any (memory/speakers.py): only they can name one.
-    words = _fulltext(store, when.in_words() if when.spans else query, depth, where, columns)
+    words = _fulltext(store, when.in_words(), depth, where, columns)  # the query, its days as the index has them
     expansion = _fulltext(store, " ".join(extra), depth, where, columns) if extra else None
     dated_words = _fulltext(store, asked, depth, dated_where, columns) if dated_where else None
     word_rows = _rows(words)

@@ -136,7 +136,7 @@ def meaning_form(text: str, language: str | None = None) -> str:
     return f"{text} ({' '.join(english)})" if english else text
 
 
-_MONTHS = (
+MONTHS = (
     "January",
     "February",
     "March",
@@ -165,7 +165,12 @@ def date_words(iso: str | None) -> str:
 
 def day_words(d: date) -> str:
     """The day of `d` as the index writes it, without the year: '8 May'."""
-    return f"{d.day} {_MONTHS[d.month - 1]}"
+    return f"{d.day} {month_words(d)}"
+
+
+def month_words(d: date) -> str:
+    """The month of `d` as the index writes it: 'May'."""
+    return MONTHS[d.month - 1]
 
 
 def index_text(text: str, *, when: str | None = None, context: str | None = None, language: str | None = None) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from macaron_cli.memory.text import day_words
+from macaron_cli.memory.text import MONTHS, day_words, month_words
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Span:
         if self.end - self.start == timedelta(days=1):
             words = day_words(self.start)
         elif self.start.day == self.end.day == 1 and (self.end - self.start).days <= 31:  # a month
-            words = day_words(self.start).split(" ", 1)[1]
+            words = month_words(self.start)
         else:
             return ""
         year = str(self.start.year)
@@ -70,7 +70,7 @@ class When:
         return f"({ranges})"
 
 
-_EN_MONTHS = "january february march april may june july august september october november december".split()
+_EN_MONTHS = [name.lower() for name in MONTHS]
 _TL_MONTHS = "enero pebrero marso abril mayo hunyo hulyo agosto setyembre oktubre nobyembre disyembre".split()
 _MONTH_NUMBER = {name: n for names in (_EN_MONTHS, _TL_MONTHS) for n, name in enumerate(names, 1)}
 _MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_EN_MONTHS, 1)} | {"sept": 9})
