@@ -627,6 +627,49 @@ def test_a_wide_terminal_gives_the_text_its_width_and_every_column(store_path):
     drive_at(store_path, (80, 24), narrow)
 
 
+def footer_text(app) -> str:
+    """What the key bar shows on screen, in order, cut where the terminal ends."""
+    from textual.widgets import Footer
+
+    footer = app.query_one(Footer)
+    shown = []
+    for key in footer.query("FooterKey"):
+        if key.region.x + key.region.width <= app.size.width and key.region.width:
+            shown.append(key.key_display + " " + key.description)
+    return "  ".join(shown)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 40)])
+def test_q_quit_is_on_the_key_bar_at_every_width(store_path, size):
+    async def scenario(pilot, app):
+        assert "q Quit" in footer_text(app)
+        assert "/ Search" in footer_text(app) and "d Forget" in footer_text(app)
+
+    drive_at(store_path, size, scenario)
+
+
+def test_ctrl_c_quits(store_path):
+    async def scenario(pilot, app):
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code == 0  # exiting, not a notice saying how to quit
+
+    drive_at(store_path, (80, 24), scenario)
+
+
+def test_a_search_shows_each_row_s_rank_in_its_order(store_path):
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "coffee tea gift")
+        await settle(pilot)
+        labels = [label.plain for label in app.table._labels]
+        assert labels[-1] == "rank" and len(app.page.rows) >= 2
+        ranks = [app.table.get_row_at(i)[-1] for i in range(app.table.row_count)]
+        assert ranks == [str(n) for n in range(1, len(ranks) + 1)]
+
+    drive_at(store_path, (160, 40), scenario)
+
+
 def test_escape_clears_the_search_and_enter_keeps_it(store_path):
     async def scenario(pilot, app):
         await pilot.press("slash")

@@ -71,14 +71,18 @@ COLUMNS = (
     ("weight", 10),
     ("last used", 9),
 )
-SCORE_COLUMN = ("score", 5)
+# A search's rows are in the order chat would use them, which diversifying reorders, so the
+# column says the rank; the score and its parts are in the detail pane.
+RANK_COLUMN = ("rank", 4)
 CELL_PADDING = 1
 # The memory's text is what a person reads: on a narrow terminal the columns that say least
 # make room for it, in this order, until it has at least MIN_PREVIEW cells.
 MIN_PREVIEW = 30
 # Below this many rows the detail pane folds to one line (`i` opens it).
 FULL_DETAIL_FROM_HEIGHT = 32
-DROPPED_FIRST = ("last used", "weight", "lang", "domain", "score")
+DROPPED_FIRST = ("last used", "weight", "lang", "domain", "rank")
+TIGHT_KEYS_BELOW = 110
+_PAGES = Binding.Group("Page", compact=True)  # "[ ] Page": one key-bar entry for both
 
 
 Layout = tuple[bool, int, tuple[tuple[str, int | None], ...]]
@@ -86,7 +90,7 @@ Layout = tuple[bool, int, tuple[tuple[str, int | None], ...]]
 
 def fit_columns(room: int, search: bool) -> Layout:
     """The columns that fit `room` cells, and the width the memory's text gets."""
-    columns = COLUMNS + ((SCORE_COLUMN,) if search else ())
+    columns = COLUMNS + ((RANK_COLUMN,) if search else ())
 
     def preview_width(shown) -> int:
         return room - sum(width or 0 for _, width in shown) - 2 * CELL_PADDING * len(shown)
@@ -112,14 +116,19 @@ class MemoryBrowser(App):
         Binding("p", "pin", "Pin"),
         Binding("v", "privacy", "Privacy"),
         Binding("d", "forget", "Forget"),
-        Binding("u", "undo", "Undo"),
+        Binding("u", "undo", "Undo"),  # in the key bar only while there is a forget to undo
         Binding("space", "mark", "Mark"),
+        # Quit before the keys a person needs least, so a narrow key bar never cuts it off.
+        Binding("q", "quit", "Quit"),
         Binding("x", "export", "Export"),
         Binding("i", "toggle_detail", "Details", show=False),
-        Binding("right_square_bracket", "page(1)", "Next", key_display="]"),
-        Binding("left_square_bracket", "page(-1)", "Prev", key_display="["),
-        Binding("q", "quit", "Quit"),
+        Binding("left_square_bracket", "page(-1)", "Prev", key_display="[", group=_PAGES),
+        Binding("right_square_bracket", "page(1)", "Next", key_display="]", group=_PAGES),
+        # Ctrl-C quits as in every terminal program (Textual's default only says how to).
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
+    # A narrow terminal gets a tighter key bar (browser.tcss), so every key up to "q Quit" fits.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (TIGHT_KEYS_BELOW, "-wide")]
 
     def __init__(
         self,
@@ -297,7 +306,7 @@ class MemoryBrowser(App):
             table.set_columns([(label, width or layout[1]) for label, width in layout[2]])
             self._layout = layout
         # A key that finds the same memories redraws nothing; rows that differ are drawn anew.
-        table.set_rows([self._cells(row) for row in self.page.rows])
+        table.set_rows([self._cells(row, rank) for rank, row in enumerate(self.page.rows, 1)])
 
     def on_resize(self) -> None:
         self._fit_detail()
@@ -326,7 +335,7 @@ class MemoryBrowser(App):
         if self._layout is not None:
             self._fill_table()
 
-    def _cells(self, row: view.Row) -> list:
+    def _cells(self, row: view.Row, rank: int) -> list:
         m = row.memory
         width = self._layout[1] if self._layout else MIN_PREVIEW
         text = Text(preview(m.text, width - 2 if m.pinned else width), style="#a59fae" if row.replaced else "")
@@ -343,9 +352,9 @@ class MemoryBrowser(App):
             ago(m.last_used_at, self.now),
         ]
         if row.hit is not None:
-            cells.append(f"{row.hit.score:.3f}")
+            cells.append(str(rank))
         shown = self._layout[2] if self._layout else COLUMNS
-        return [cell for cell, column in zip(cells, (*COLUMNS, SCORE_COLUMN), strict=False) if column in shown]
+        return [cell for cell, column in zip(cells, (*COLUMNS, RANK_COLUMN), strict=False) if column in shown]
 
     @work(thread=True, group="meta")
     def _load_domains(self) -> None:
@@ -472,7 +481,7 @@ class MemoryBrowser(App):
         if self.store is None:
             return action in ("quit", "focus_search", "focus_table", "focus_filters") or None
         if action == "undo":
-            return True if self._forgets.can_undo else None  # None: shown dimmed
+            return bool(self._forgets.can_undo)  # False: not in the key bar
         if action == "page":
             if self.page.is_search:
                 return None
