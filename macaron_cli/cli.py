@@ -319,11 +319,12 @@ def run(
     ),
     port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show the app server's own log, a line per request."),
 ) -> int | None:
     """Serve an app on this machine until Ctrl-C."""
     from macaron_cli import run_command
 
-    return _run(run_command.run_app, app_ref=app_ref, port=port, open_browser=open_browser)
+    return _run(run_command.run_app, app_ref=app_ref, port=port, open_browser=open_browser, verbose=verbose)
 
 
 # ── checkpoints ─────────────────────────────────────────────────────────────────────────

@@ -23,9 +23,15 @@ from macaron_cli.sandbox.manifest import DATA_DIR, read_manifest
 from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
 
 STARTUP_TIMEOUT = 30
+# The app server's own lines a person does not need beside macaron's: a line per request and
+# uvicorn's start-up notes. Its warnings and errors still show; `--verbose` shows everything.
+# (uvicorn reads its options from UVICORN_* variables.)
+QUIET_SERVER = {"UVICORN_ACCESS_LOG": "false", "UVICORN_LOG_LEVEL": "warning"}
 
 
-def run_app(app_ref: str | None = None, port: int | None = None, open_browser: bool = False) -> int:
+def run_app(
+    app_ref: str | None = None, port: int | None = None, open_browser: bool = False, verbose: bool = False
+) -> int:
     from macaron_cli import config
 
     app_dir = resolve_app(app_ref)
@@ -36,7 +42,7 @@ def run_app(app_ref: str | None = None, port: int | None = None, open_browser: b
     try:
         for line in keep_up(app_dir, settings):
             print(line, flush=True)
-        served = serve_app(app_dir, settings, port)
+        served = serve_app(app_dir, settings, port, verbose=verbose)
         server, url, title = served.process, served.url, safe_text(served.title)
         app = safe_text(ref_for(app_dir))
         print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {served.sandbox})", flush=True)
@@ -80,7 +86,7 @@ class Served:
             stop_tree(self.process)
 
 
-def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output=None) -> Served:
+def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output=None, verbose: bool = False) -> Served:
     """Start the app on 127.0.0.1 in the sandbox and return once it answers (`macaron run`,
     the friend's /run). Its settings are first brought up to date with the person's memories."""
     manifest = read_manifest(app_dir)
@@ -95,6 +101,7 @@ def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output
         expand_argv(manifest.run, sandbox.python, port),
         app_dir,
         network=True,
+        env=None if verbose else QUIET_SERVER,
         stdin=subprocess.DEVNULL,
         **({"stdout": output, "stderr": output} if output is not None else {}),
     )

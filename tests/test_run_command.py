@@ -42,7 +42,7 @@ def test_run_serves_the_real_data_and_stops_on_ctrl_c(tmp_path, macaron_home):
     app = copy_app("good", tmp_path / "app", git=True)
     (app / "data").mkdir()
     (app / "data" / "notes.json").write_text('["water the plants"]')
-    proc = _start(app)
+    proc = _start(app, "--verbose")
     url = _url_from(proc)
     with urllib.request.urlopen(url + "api/notes", timeout=10) as response:
         assert response.status == 200
@@ -54,8 +54,22 @@ def test_run_serves_the_real_data_and_stops_on_ctrl_c(tmp_path, macaron_home):
     assert proc.returncode == 0, out + err
     assert "Stopped" in out
     assert "Application shutdown complete" in err  # the server was asked to stop, not killed
+    assert '"GET /api/notes HTTP/1.1" 200' in out + err  # --verbose: the server's own log, a line a request
     with pytest.raises(OSError):  # the server went with it
         urllib.request.urlopen(url, timeout=3)
+
+
+def test_run_prints_its_own_lines_not_the_servers_request_log(tmp_path, macaron_home):
+    app = copy_app("good", tmp_path / "app", git=True)
+    proc = _start(app)
+    url = _url_from(proc)
+    for _ in range(3):
+        with urllib.request.urlopen(url + "api/notes", timeout=10) as response:
+            assert response.status == 200
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Stopped" in out
+    assert "GET /api/notes" not in out + err and "Uvicorn running on" not in out + err
 
 
 def test_run_open_says_when_no_browser_could_open_it(tmp_path, macaron_home, monkeypatch):
