@@ -59,3 +59,12 @@ def test_an_app_is_found_by_slug_title_or_the_start_of_either(tmp_path, macaron_
         resolve_app("毎朝")  # two apps start so: say which
     with pytest.raises(UserError, match="no app named"):
         resolve_app("zzz")
+
+
+@pytest.mark.slow
+def test_the_same_idea_twice_says_it_makes_a_second_app(macaron):
+    first = macaron("make", "a water tracker for my day", "--offline", "--yes")
+    second = macaron("make", "a water tracker for my day", "--offline", "--yes")
+    assert first.returncode == 0 and second.returncode == 0, second.stdout + second.stderr
+    said = " ".join((second.stdout + second.stderr).split())
+    assert "this makes a second one, water-tracker-2" in said and "second one" not in first.stdout + first.stderr

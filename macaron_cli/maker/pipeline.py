@@ -70,11 +70,13 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
     confirm_advice(brief, request)
 
-    from macaron_cli.maker.scaffold import app_title, make_slug, scaffold
+    from macaron_cli.maker.scaffold import app_title, first_of_its_name, make_slug, scaffold
 
     apps_root = config.apps_dir()
     slug = make_slug(idea, template.name, apps_root)
     progress.phase("scaffold", f"{template.name} → {apps_root / slug}")
+    if first := first_of_its_name(slug, apps_root):
+        progress.note(f"  {first} is already an app of yours by that name: this makes a second one, {slug}")
     if template.lineage_reason:
         progress.note(f"  starting from {template.lineage_reason}")
     app = scaffold(template, brief, slug, apps_root)

@@ -128,6 +128,17 @@ def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
     return slug
 
 
+def first_of_its_name(slug: str, apps_root: Path) -> str | None:
+    """The app whose name `slug` took a number after (`water-tracker` for `water-tracker-2`):
+    the same idea made twice is said, never a silent second app."""
+    from macaron_cli.apps import load_registry
+
+    numbered = re.fullmatch(r"(.+)-\d+", slug)
+    if numbered and ((apps_root / numbered[1]).exists() or numbered[1] in load_registry()):
+        return numbered[1]
+    return None
+
+
 def _translated_title(source: Path, language: str) -> str | None:
     """The template's own name for itself in `language` (its static/i18n `app.title`)."""
     path = source / "static" / "i18n" / "app.json"
