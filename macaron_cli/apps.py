@@ -44,6 +44,14 @@ def load_registry() -> dict[str, dict]:
         raise UserError(f"{path} is damaged; fix it or move it away (your apps themselves are untouched).") from None
 
 
+def slugs_starting(prefix: str) -> list[str]:
+    """The person's app slugs that begin with `prefix` (tab completion: never an error)."""
+    try:
+        return sorted(slug for slug in load_registry() if slug.startswith(prefix))
+    except UserError:
+        return []
+
+
 def register(slug: str, **info) -> None:
     """Add or update an app's entry (atomically: a crash never leaves half a file)."""
     data = load_registry()

@@ -135,6 +135,13 @@ app.add_typer(feedback_app, name="feedback")
 _MAX_COUNT = 1_000_000_000
 
 
+def _complete_app(incomplete: str) -> list[str]:
+    """Tab completion of APP: the person's app slugs."""
+    from macaron_cli.apps import slugs_starting
+
+    return slugs_starting(incomplete)
+
+
 def _run(func: Callable[..., object], /, *, finish_forgets: bool = True, **kwargs) -> int | None:
     """Call a command's implementation once its arguments are known to be text and
     macaron's folders to be folders: a bad one is refused before anything is written.
@@ -282,7 +289,9 @@ def apps(
 
 @apps_app.command("digest")
 def apps_digest(
-    app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: here, else the latest."),
+    app_ref: str | None = typer.Argument(
+        None, metavar="[APP]", autocompletion=_complete_app, help="Slug or path; default: here, else the latest."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
 ) -> int | None:
     """What the app recorded this period, summarised by the app itself (run in the sandbox)."""
@@ -293,7 +302,7 @@ def apps_digest(
 
 @apps_app.command("privacy")
 def apps_privacy(
-    app_ref: str = typer.Argument(..., metavar="APP", help="Slug or path."),
+    app_ref: str = typer.Argument(..., metavar="APP", autocompletion=_complete_app, help="Slug or path."),
     level: str = typer.Argument(..., metavar="LEVEL", help="public | personal | private | secret"),
 ) -> int | None:
     """How private what the app records is: which models may hear its digests."""
@@ -304,7 +313,9 @@ def apps_privacy(
 
 @apps_app.command("refresh")
 def apps_refresh(
-    app_ref: str | None = typer.Argument(None, metavar="[APP]", help="Slug or path; default: here, else the latest."),
+    app_ref: str | None = typer.Argument(
+        None, metavar="[APP]", autocompletion=_complete_app, help="Slug or path; default: here, else the latest."
+    ),
 ) -> int | None:
     """Bring the app's settings (units, currency, language) up to date with what macaron remembers."""
     from macaron_cli.lifelog import commands as lifelog
@@ -315,7 +326,10 @@ def apps_refresh(
 @app.command()
 def run(
     app_ref: str | None = typer.Argument(
-        None, metavar="[APP]", help="Slug or path; default: this directory, else the latest."
+        None,
+        metavar="[APP]",
+        autocompletion=_complete_app,
+        help="Slug or path; default: this directory, else the latest.",
     ),
     port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
@@ -330,7 +344,7 @@ def run(
 # ── checkpoints ─────────────────────────────────────────────────────────────────────────
 @app.command()
 def checkpoint(
-    app_ref: str | None = typer.Argument(None, metavar="[APP]"),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]", autocompletion=_complete_app),
     message: str = typer.Option(..., "-m", "--message", help="What this checkpoint is."),
 ) -> int | None:
     """Save the app as it is now (every file, however it was changed)."""
@@ -341,7 +355,7 @@ def checkpoint(
 
 @app.command()
 def checkpoints(
-    app_ref: str | None = typer.Argument(None, metavar="[APP]"),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]", autocompletion=_complete_app),
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
 ) -> int | None:
     """List an app's checkpoints, oldest first."""
@@ -352,7 +366,7 @@ def checkpoints(
 
 @app.command()
 def rollback(
-    app_ref: str | None = typer.Argument(None, metavar="[APP]"),
+    app_ref: str | None = typer.Argument(None, metavar="[APP]", autocompletion=_complete_app),
     to: int | None = typer.Option(None, "--to", min=1, max=_MAX_COUNT, help="Checkpoint id to return to."),
     steps: int | None = typer.Option(None, "--steps", min=1, max=_MAX_COUNT, help="Go back this many checkpoints."),
     undo: bool = typer.Option(False, "--undo", help="Undo the last rollback."),
@@ -378,7 +392,7 @@ def rollback(
 # ── feedback and provenance ─────────────────────────────────────────────────────────────
 @app.command()
 def rate(
-    app_ref: str = typer.Argument(..., metavar="APP"),
+    app_ref: str = typer.Argument(..., metavar="APP", autocompletion=_complete_app),
     stars: int = typer.Argument(..., metavar="1-5"),
 ) -> int | None:
     """Tell macaron how well an app serves you."""
@@ -396,7 +410,7 @@ def why(target: str = typer.Argument("last", metavar="(MEMORY_ID | APP | mcp[:CL
 
 
 @app.command()
-def share(app_ref: str | None = typer.Argument(None, metavar="[APP]")) -> int | None:
+def share(app_ref: str | None = typer.Argument(None, metavar="[APP]", autocompletion=_complete_app)) -> int | None:
     """Bundle an app's code and lineage (no data, no memories) for someone else."""
     from macaron_cli.ledger import commands as ledger
 

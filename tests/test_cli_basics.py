@@ -45,3 +45,35 @@ def test_doctor_lists_what_is_available(macaron):
     assert result.returncode == 0
     names = {c["name"] for c in json.loads(result.stdout)}
     assert {"claude", "embeddings", "chromium", "git"} <= names
+
+
+def test_tab_completion_offers_the_persons_app_slugs(macaron_home, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from macaron_cli.apps import register
+    from tests.conftest import REPO
+
+    for slug in ("water-tracker", "wallet-watch", "mood-diary"):
+        register(slug, path=str(tmp_path / slug))
+
+    def complete(words: str) -> list[str]:
+        # As the shell asks the `macaron` script: the program's name decides the variable.
+        env = {
+            **os.environ,
+            "_MACARON_COMPLETE": "complete_bash",
+            "_TYPER_COMPLETE_ARGS": words,
+            "COMP_WORDS": words,
+            "COMP_CWORD": str(len(words.split(" ")) - 1),
+        }
+        if os.environ.get("MACARON_TEST_INSTALLED") != "1":
+            env["PYTHONPATH"] = str(REPO)
+        script = "import sys; sys.argv[0] = 'macaron'; from macaron_cli.cli import main; main()"
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert complete("macaron run wa") == ["wallet-watch", "water-tracker"]
+    assert complete("macaron rollback m") == ["mood-diary"]
+    assert complete("macaron apps digest ") == ["mood-diary", "wallet-watch", "water-tracker"]
