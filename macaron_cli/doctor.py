@@ -183,8 +183,37 @@ def check_tool(name: str, binary: str, fix: str) -> Check:
     return Check(name, bool(path), path or "not found", "" if path else fix)
 
 
+def check_on_path(settings: Settings) -> Check:
+    """Whether typing `macaron` finds this macaron: a venv's script is not on PATH by itself."""
+    import sys
+    from pathlib import Path
+
+    found = shutil.which("macaron")
+    if found:
+        return Check("on PATH", True, found)
+    script = Path(sys.argv[0]).resolve() if Path(sys.argv[0]).name == "macaron" else None
+    local_bin = Path.home() / ".local" / "bin"
+    if script is None:
+        return Check("on PATH", False, "no `macaron` on PATH", "pip install . in a venv, or pipx install .")
+    if (local_bin / "macaron").exists():
+        # Debian's and Ubuntu's ~/.profile add ~/.local/bin only if it existed at login.
+        return Check(
+            "on PATH",
+            False,
+            f"{local_bin} is not on PATH yet",
+            f'log in again, or: export PATH="{local_bin}:$PATH"',
+        )
+    return Check(
+        "on PATH",
+        False,
+        f"{script} is not on PATH; link it into {local_bin}, then log in again",
+        f"mkdir -p {local_bin} && ln -s {script} {local_bin}/",
+    )
+
+
 CHECKS = [
     check_claude,
+    check_on_path,
     check_draft,
     check_embeddings,
     check_memory,

@@ -77,3 +77,36 @@ def test_tab_completion_offers_the_persons_app_slugs(macaron_home, tmp_path):
     assert complete("macaron run wa") == ["wallet-watch", "water-tracker"]
     assert complete("macaron rollback m") == ["mood-diary"]
     assert complete("macaron apps digest ") == ["mood-diary", "wallet-watch", "water-tracker"]
+
+
+def test_doctor_says_how_to_put_macaron_on_path_and_its_hint_runs_as_printed(macaron_home, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    home = tmp_path / "person"
+    home.mkdir()
+    venv_bin = tmp_path / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    script = venv_bin / "macaron"  # as pip writes a venv's console script
+    path = "" if os.environ.get("MACARON_TEST_INSTALLED") == "1" else f"sys.path.insert(0, {str(REPO)!r}); "
+    script.write_text(f"#!{sys.executable}\nimport sys; {path}from macaron_cli.cli import main; main()\n")
+    script.chmod(0o755)
+
+    def on_path(search: str) -> dict:
+        env = {**os.environ, "HOME": str(home), "PATH": search}
+        done = subprocess.run([str(script), "doctor", "--json"], env=env, capture_output=True, text=True, timeout=120)
+        return next(check for check in json.loads(done.stdout) if check["name"] == "on PATH")
+
+    system = "/usr/bin:/bin"
+    first = on_path(system)
+    assert not first["ok"] and "log in again" in first["detail"]
+    subprocess.run(["bash", "-c", first["fix"]], env={**os.environ, "HOME": str(home)}, check=True)
+    local_bin = home / ".local" / "bin"
+    assert (local_bin / "macaron").resolve() == script.resolve()
+    waiting = on_path(system)  # linked, but this login's PATH predates the folder
+    assert not waiting["ok"] and "log in again" in waiting["fix"]
+    assert on_path(f"{local_bin}:{system}")["ok"]
