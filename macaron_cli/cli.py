@@ -303,7 +303,9 @@ def apps_digest(
 @apps_app.command("privacy")
 def apps_privacy(
     app_ref: str = typer.Argument(..., metavar="APP", autocompletion=_complete_app, help="Slug or path."),
-    level: str = typer.Argument(..., metavar="LEVEL", help="public | personal | private | secret"),
+    level: str | None = typer.Argument(
+        None, metavar="[LEVEL]", help="public | personal | private | secret; none: show the app's level"
+    ),
 ) -> int | None:
     """How private what the app records is: which models may hear its digests."""
     from macaron_cli.lifelog import commands as lifelog

@@ -39,12 +39,26 @@ def digest(app_ref: str | None, json_out: bool = False) -> None:
     out.line("[dim]Kept as memory {} ({}).[/]", memory.id, memory.privacy)
 
 
-def privacy(app_ref: str | None, level: str) -> None:
+def privacy(app_ref: str | None, level: str | None) -> None:
     from macaron_cli.lifelog.memories import set_privacy
 
+    if level is None:
+        show_privacy(app_ref)
+        return
     slug, changed = set_privacy(app_ref, level, config.load_settings())
     again = f"; {changed} memor{'y' if changed == 1 else 'ies'} of its digests relabelled" if changed else ""
     Out().text(f"{slug} is now {level}: {WHO_HEARS[level]}{again}.")
+
+
+def show_privacy(app_ref: str | None) -> None:
+    """`macaron apps privacy APP`: the app's level now, and the command that changes it."""
+    from macaron_cli.apps import resolve_app
+    from macaron_cli.lifelog.memories import app_privacy
+
+    path = resolve_app(app_ref)
+    level = app_privacy(path.name, path)
+    other = PERSONAL if level in (PRIVATE, SECRET) else PRIVATE
+    Out().text(f"{path.name} is {level}: {WHO_HEARS[level]}. `macaron apps privacy {path.name} {other}` changes it.")
 
 
 def refresh(app_ref: str | None) -> None:
@@ -58,4 +72,7 @@ def refresh(app_ref: str | None) -> None:
         return
     for key, (old, new) in done.changes.items():
         out.text(f"{done.app}: {describe(key, old, new)}")
-    out.text(f"Saved as checkpoint {done.checkpoint}; `macaron rollback {done.app}` undoes it. Your data is untouched.")
+    out.text(
+        f"Saved as checkpoint {done.checkpoint}; `macaron rollback {done.app} --steps 1` undoes it."
+        " Your data is untouched."
+    )

@@ -171,6 +171,6 @@ def refresh_app(app_dir: Path, settings: Settings, store=None, checkpoint: bool 
     updated = {**current, **{k: new for k, (_old, new) in changes.items()}}
     write_atomic(path, json.dumps(updated, ensure_ascii=False, indent=2) + "\n")
     if repo is not None:
-        said = ", ".join(f"{k} {new}" for k, (_old, new) in changes.items())
+        said = "; ".join(describe(k, old, new) for k, (old, new) in changes.items())
         done.checkpoint = repo.checkpoint("refresh", f"settings from your memories: {said}").id
     return done
