@@ -101,10 +101,13 @@ def test_the_newest_memory_about_units_wins():
     current = {"units": "metric", "currency": "USD", "language": "en"}
     newest_first = [Said("I switched to ounces"), Said("I use ml for water"), Said("I get paid in pesos")]
     assert wanted_app_settings(newest_first, current, None) == {"units": "imperial", "currency": "PHP"}
-    assert wanted_app_settings([Said("back to metric, ounces were confusing")], current, "ja") == {
-        "units": "metric",
-        "language": "ja",
-    }
+    assert wanted_app_settings([Said("back to metric, ounces were confusing")], current) == {"units": "metric"}
+
+
+def test_an_app_keeps_its_language_and_takes_the_persons_colour():
+    current = {"units": "metric", "language": "ja", "accent": "#FF9AA2"}
+    assert wanted_app_settings([Said("I love matcha")], current, "pistachio") == {"accent": "#B5EAD7"}
+    assert wanted_app_settings([Said("I speak English at work")], current, "#123456") == {"accent": "#123456"}
 
 
 def test_refresh_changes_settings_only_and_a_private_memory_never_shapes_them(macaron_home, tmp_path):
@@ -178,3 +181,22 @@ def test_a_broken_digest_is_not_run_again_before_every_answer(macaron_home, tmp_
     runs.write_text("from server.macaron_life import *\ndef digest(**kw):\n    return {}\n", encoding="utf-8")
     assert runs.stat().st_mtime_ns != before
     assert [d.app for d in digests.refresh()] == ["water"], "a fix is picked up"
+
+
+def test_refresh_keeps_a_japanese_app_japanese_and_brings_the_quiz_colour(macaron_home, tmp_path):
+    import dataclasses
+
+    from macaron_cli.checkpoints import AppRepo
+    from tests.support.app_records import make_template_app
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "mizu")
+    config_path = app / "config" / "app.json"
+    made = json.loads(config_path.read_text(encoding="utf-8"))
+    config_path.write_text(json.dumps({**made, "language": "ja"}), encoding="utf-8")
+    AppRepo.init(app)
+    store = MemoryStore.open()
+    friend_speaks_english = dataclasses.replace(store.settings, language="en", color="pistachio")
+    done = refresh_app(app, friend_speaks_english, store=store)
+    after = json.loads(config_path.read_text(encoding="utf-8"))
+    assert after["language"] == "ja" and "language" not in done.changes
+    assert after["accent"] == "#B5EAD7" and done.changes["accent"] == (made["accent"], "#B5EAD7")

@@ -1,8 +1,8 @@
 """Apps keep up with the person: their settings follow what macaron remembers now.
 
 `macaron apps refresh APP` (and `macaron run`, each time) reads the person's current
-memories about measures, money and their language, and brings the app's settings
-(config/app.json: units, currency, language, colour) up to date without touching its code
+memories about measures and money, and their colour, and brings the app's settings
+(config/app.json: units, currency, goals, colour) up to date without touching its code
 or its data. A change is saved as a checkpoint, so `macaron rollback` undoes it.
 
 The memories go through the gate for the app folder (privacy.app_folder): what a later
@@ -109,9 +109,11 @@ class Refreshed:
     checkpoint: int | None = None
 
 
-def wanted_app_settings(memories: list, current: dict, person_language: str | None) -> dict:
-    """The app settings the person's memories (newest first) ask for, where they say anything."""
-    from macaron_cli.maker.personal import LANGUAGES, currency_said, units_said
+def wanted_app_settings(memories: list, current: dict, colour: str | None = None) -> dict:
+    """The app settings the person's memories (newest first) and their colour ask for, where
+    they say anything. An app keeps its own language: a Japanese idea made a Japanese app,
+    whatever the friend speaks."""
+    from macaron_cli.maker.personal import accent_colour, currency_said, units_said
 
     wanted: dict = {}
     for memory in memories:
@@ -120,8 +122,8 @@ def wanted_app_settings(memories: list, current: dict, person_language: str | No
             wanted["units"] = units
         if "currency" not in wanted and "currency" in current and (code := currency_said(text)):
             wanted["currency"] = code
-    if person_language in LANGUAGES and "language" in current:
-        wanted["language"] = person_language
+    if colour and "accent" in current:  # the quiz's colour is for every app, older ones too
+        wanted["accent"] = accent_colour(colour)
     return {**wanted, **goals_said(memories, current)}
 
 
@@ -157,7 +159,7 @@ def refresh_app(app_dir: Path, settings: Settings, store=None, checkpoint: bool 
         from macaron_cli.memory import MemoryStore
 
         store = MemoryStore.open(settings=settings)
-    wanted = wanted_app_settings(app_settings_memories(store), current, settings.language)
+    wanted = wanted_app_settings(app_settings_memories(store), current, settings.color)
     changes = {k: (current.get(k), v) for k, v in wanted.items() if current.get(k) != v}
     done = Refreshed(app_dir.name, changes)
     if not changes:
