@@ -200,3 +200,27 @@ def test_refresh_keeps_a_japanese_app_japanese_and_brings_the_quiz_colour(macaro
     after = json.loads(config_path.read_text(encoding="utf-8"))
     assert after["language"] == "ja" and "language" not in done.changes
     assert after["accent"] == "#B5EAD7" and done.changes["accent"] == (made["accent"], "#B5EAD7")
+
+
+def test_apps_lists_each_apps_privacy_and_its_latest_digest(macaron, macaron_home, tmp_path):
+    from types import SimpleNamespace
+
+    from macaron_cli.apps import register
+    from macaron_cli.lifelog.memories import remember
+    from tests.support.app_records import make_template_app
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "water")
+    register("water", path=str(app), idea="track my water", created_at="2026-12-01T08:00:00")
+    store = MemoryStore.open()
+    for today, lines in (("2026-12-05", ["water 1,000 mL today"]), ("2026-12-06", ["water 1,300 mL today"])):
+        digest = SimpleNamespace(
+            app="water", period="day", since=today, today=today, count=2, title="Water", lines=lines,
+            language="en", last_record_at=f"{today}T09:00:00",
+        )  # fmt: skip
+        remember(store, digest, "private", "health")
+    listed = macaron("apps")
+    assert listed.returncode == 0, listed.stderr
+    said = " ".join(listed.stdout.split())
+    assert "private" in said and "water 1,300 mL today" in said and "1,000 mL" not in said
+    (row,) = json.loads(macaron("apps", "--json").stdout)
+    assert row["privacy"] == "private" and "1,300 mL" in row["digest"]

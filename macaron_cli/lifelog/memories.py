@@ -68,6 +68,19 @@ def current_memory(store, slug: str, since: str) -> Memory | None:
     return None
 
 
+def latest_digests(store) -> dict[str, Memory]:
+    """Each app's newest digest memory, by slug (for `macaron apps`)."""
+    superseded = store.superseded_ids()
+    latest: dict[str, Memory] = {}
+    for memory in store.list(limit=None, where="kind = 'app'"):
+        slug = memory.meta.get("app")
+        if memory.id in superseded or not isinstance(slug, str):
+            continue
+        if slug not in latest or str(memory.meta.get("today", "")) > str(latest[slug].meta.get("today", "")):
+            latest[slug] = memory
+    return latest
+
+
 def remember(store, digest, privacy: str, domain: str) -> Memory:
     """Keep `digest` as the app's memory for its period (superseding an older version)."""
     meta = {"app": digest.app, "period": digest.period, "since": digest.since, "today": digest.today}
