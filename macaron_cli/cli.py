@@ -282,9 +282,9 @@ def apps(
     """List the apps macaron made for you (no subcommand), or read and tune one."""
     if ctx.invoked_subcommand is not None:
         return None
-    from macaron_cli.ledger import commands as ledger
+    from macaron_cli.lifelog import commands as lifelog
 
-    return _run(ledger.list_apps, json_out=json_out, tree=tree)
+    return _run(lifelog.list_apps, json_out=json_out, tree=tree)
 
 
 @apps_app.command("digest")

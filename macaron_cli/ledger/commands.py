@@ -1,4 +1,4 @@
-"""`macaron apps`, `rate`, `why`, `share`, `feedback export`: each called by cli.py."""
+"""`macaron rate`, `why`, `share`, `feedback export` (and the lineage of `apps --tree`): each called by cli.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from macaron_cli import config
-from macaron_cli.errors import MacaronError, UserError
+from macaron_cli.errors import UserError
 from macaron_cli.output import Out
 
 
@@ -109,55 +109,7 @@ def notice_deleted(apps: dict[str, dict]) -> list[str]:
     return gone
 
 
-def list_apps(json_out: bool = False, tree: bool = False) -> None:
-    from macaron_cli.apps import load_registry
-    from macaron_cli.output import print_json
-
-    apps = load_registry()
-    notice_deleted(apps)
-    rows = [{"app": slug, **info} for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", ""))]
-    if tree:
-        return _print_tree(rows, json_out)
-    _add_privacy_and_digest(rows)
-    if json_out:
-        print_json(rows)
-        return
-    out = Out()
-    if not rows:
-        out.text('No apps yet. Try `macaron make "a water tracker"`.')
-    for row in rows:
-        gone = " [dim](deleted)[/]" if row.get("deleted") else ""
-        out.line(
-            "[bold]{}[/]" + gone + "  {}  [dim]{} · {}[/]",
-            row["app"],
-            row.get("idea", ""),
-            row.get("privacy") or "",
-            row.get("path", ""),
-        )
-        if row.get("digest"):
-            out.line("  [dim]last digest:[/] {}", row["digest"])
-
-
-def _add_privacy_and_digest(rows: list[dict]) -> None:
-    """Each app's privacy now and what its latest digest said (the person's own records: shown
-    to them whatever the level)."""
-    from macaron_cli.lifelog.memories import app_privacy, latest_digests
-
-    live = [row for row in rows if not row.get("deleted") and Path(row.get("path", "")).is_dir()]
-    for row in live:
-        try:
-            row["privacy"] = app_privacy(row["app"], Path(row["path"]), row)
-        except MacaronError:
-            row["privacy"] = None
-    if not live:
-        return
-    digests = latest_digests(_memory())
-    for row in live:
-        if found := digests.get(row["app"]):
-            row["digest"] = found.text
-
-
-def _print_tree(rows: list[dict], json_out: bool) -> None:
+def print_tree(rows: list[dict], json_out: bool) -> None:
     """Lineage: each app under the app (or shared bundle) it was made from, with its outcome."""
     from macaron_cli.ledger import Ledger, node
     from macaron_cli.ledger.reward import outcome_of

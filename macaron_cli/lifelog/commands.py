@@ -1,6 +1,8 @@
-"""`macaron apps digest|privacy|refresh`: each called by cli.py."""
+"""`macaron apps` and `apps digest|privacy|refresh`: each called by cli.py."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.output import Out
@@ -12,6 +14,59 @@ WHO_HEARS = {
     PRIVATE: "its digests go only to models on this machine (or ones you trust)",
     SECRET: "its digests are shown to you only, never to a model",
 }
+
+
+def list_apps(json_out: bool = False, tree: bool = False) -> None:
+    """`macaron apps`: every app, oldest first, with its privacy and latest digest (or the tree)."""
+    from macaron_cli.apps import load_registry
+    from macaron_cli.ledger.commands import notice_deleted, print_tree
+    from macaron_cli.output import print_json
+
+    apps = load_registry()
+    notice_deleted(apps)
+    rows = [{"app": slug, **info} for slug, info in sorted(apps.items(), key=lambda kv: kv[1].get("created_at", ""))]
+    if tree:
+        return print_tree(rows, json_out)
+    _add_privacy_and_digest(rows)
+    if json_out:
+        print_json(rows)
+        return
+    out = Out()
+    if not rows:
+        out.text('No apps yet. Try `macaron make "a water tracker"`.')
+    for row in rows:
+        gone = " [dim](deleted)[/]" if row.get("deleted") else ""
+        out.line(
+            "[bold]{}[/]" + gone + "  {}  [dim]{} · {}[/]",
+            row["app"],
+            row.get("idea", ""),
+            row.get("privacy") or "",
+            row.get("path", ""),
+        )
+        if row.get("digest"):
+            out.line("  [dim]last digest:[/] {}", row["digest"])
+
+
+def _add_privacy_and_digest(rows: list[dict]) -> None:
+    """Each app's privacy now and what its latest digest said (the person's own records: shown
+    to them whatever the level)."""
+    from macaron_cli.errors import MacaronError
+    from macaron_cli.lifelog.memories import app_privacy, latest_digests
+
+    live = [row for row in rows if not row.get("deleted") and Path(row.get("path", "")).is_dir()]
+    for row in live:
+        try:
+            row["privacy"] = app_privacy(row["app"], Path(row["path"]), row)
+        except MacaronError:
+            row["privacy"] = None
+    if not live:
+        return
+    from macaron_cli.memory import MemoryStore
+
+    digests = latest_digests(MemoryStore.open(settings=config.load_settings()))
+    for row in live:
+        if found := digests.get(row["app"]):
+            row["digest"] = found.text
 
 
 def digest(app_ref: str | None, json_out: bool = False) -> None:
