@@ -335,6 +335,16 @@ def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) 
     return release(hits, *destinations)
 
 
+def held_back(store, query: str, destination: Destination, k: int = 3, **kwargs) -> Cleared:
+    """The memories bearing on `query` that `destination` may not hear, released to the person
+    alone: what they asked about their own records is shown on this machine, never withheld
+    from them (an app's private digest when the friend talks through the cloud)."""
+    kept_back = set(LEVELS) - set(destination.levels)
+    if store is None or not kept_back or not query.strip():
+        return nothing(person())
+    return release(store.search(query, k=k, privacy=sorted(kept_back), **kwargs), person())
+
+
 # ── labelled text: what was made from memories ─────────────────────────────────────────
 # Labels travel: every text macaron stores or sends (a chat turn, a summary, a draft, an
 # app file a model wrote) carries the highest level of what it was made from, and this

@@ -139,3 +139,34 @@ def test_open_my_water_tracker_in_every_language_serves_it(macaron, macaron_home
         assert slug in listed and "nothing recorded yet" in listed  # one line of its digest
         leave(child)
     assert not [r for r in chat_requests(server) if "open" in r.last_user_text()], "opening needs no model"
+
+
+def test_the_person_sees_their_own_private_records_and_claude_never_hears_them(macaron, macaron_home):
+    made = macaron("make", "--offline", "track how much water I drink", "--yes", "--json", timeout=300)
+    assert made.returncode == 0, made.stderr
+    slug = json.loads(made.stdout)["app"]
+    today = dt.date.today().isoformat()
+    proc, url = serve(slug)
+    try:
+        for amount in (500, 800):
+            post(url, "/api/entries", {"habit": "water", "amount": amount, "day": today})
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    meet_friend_already()
+
+    # A health app is private by default, and the friend talks through Claude.
+    with ModelServer(responder("Nice, keep it up!")) as cloud:
+        shown = " ".join(ask(cloud, "claude", QUESTION, "And yesterday, how much water?").split())
+    assert f"from your app {slug} (shown here only)" in shown and "1,300 mL" in shown
+    assert shown.count(f"macaron apps privacy {slug} personal") == 1, "the way to share it is said once"
+    assert "1,300" not in cloud.all_bytes() and "1300" not in cloud.all_bytes(), "no request carries the figure"
+    asked = [r for r in chat_requests(cloud) if QUESTION in r.last_user_text()]
+    assert asked and "just shown, on their own screen" in asked[0].system
+
+    # Marked personal, Claude may hear it: the figure goes in its request, and nothing is shown apart.
+    assert macaron("apps", "privacy", slug, "personal").returncode == 0
+    with ModelServer(responder("You drank 1,300 mL today.")) as cloud:
+        shown = " ".join(ask(cloud, "claude").split())
+    asked = [r for r in chat_requests(cloud) if QUESTION in r.last_user_text()]
+    assert asked and "1,300 mL" in asked[0].system and "(shown here only)" not in shown

@@ -4,7 +4,7 @@ at most one nudge at a greeting.
 "open my water tracker" (in every language the friend speaks) names an app by the words
 of its slug, title, idea and template; the friend serves it and prints the URL. A nudge
 is a celebration or a goal missed two days running, from the app's own digest: each is
-said once (remembered in $MACARON_HOME/nudges.json), and `app_nudges = false` in
+said once (remembered in $MACARON_HOME/nudges.json, as other things said once are), and `app_nudges = false` in
 config.toml (or /nudges off) keeps the friend quiet about them.
 """
 
@@ -85,15 +85,21 @@ def nudge(digests: list, on: bool = True) -> str | None:
     (`app_nudges` in the person's settings)."""
     if not on:
         return None
-    said = _said()
     notices = [(d, n) for d in digests for n in d.notices if isinstance(n, dict) and n.get("text")]
     notices.sort(key=lambda pair: pair[1].get("kind") != "celebrate")
     for digest, notice in notices:
-        key = f"{digest.app}:{notice.get('key') or notice['text']}"
-        if key not in said:
-            _remember_said(said | {key})
+        if first_time(f"{digest.app}:{notice.get('key') or notice['text']}"):
             return f"{notice['text']} ({digest.title})"
     return None
+
+
+def first_time(key: str) -> bool:
+    """True the first time `key` is asked about, ever (remembered with the nudges said)."""
+    said = _said()
+    if key in said:
+        return False
+    _remember_said(said | {key})
+    return True
 
 
 def set_nudges(on: bool) -> config.Settings:

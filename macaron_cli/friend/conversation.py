@@ -21,7 +21,16 @@ from macaron_cli import privacy
 from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
-from macaron_cli.friend.recall import RecallRecord, is_current, mark_used, needs_check, recall, reward, upcoming
+from macaron_cli.friend.recall import (
+    RecallRecord,
+    is_current,
+    mark_used,
+    needs_check,
+    own_records,
+    recall,
+    reward,
+    upcoming,
+)
 from macaron_cli.lifelog.memories import AppDigests
 from macaron_cli.memory import Memory, derived
 
@@ -39,6 +48,13 @@ SUMMARY_SYSTEM = (
 FROM_APPS = (
     "Memories marked 'recorded in your app' are what the person logged in one of their apps: answer "
     "questions about it from them, with the numbers as written, and name the app."
+)
+# The person's own records their privacy keeps from this model were shown to them on this
+# machine: the model hears only that, so it can follow on without guessing a figure.
+SHOWN_HERE = (
+    "The person was just shown, on their own screen, what {n} of their apps recorded; their privacy "
+    "setting keeps those records from you. Do not guess or repeat any figure: follow on from what they "
+    "asked (how it went, what's next)."
 )
 # Said once, when the chat starts without a model; the answers themselves do not repeat it.
 NOTEBOOK_NOTICE = (
@@ -94,8 +110,10 @@ class Conversation:
         destination = self.model.destination
         self.apps.refresh()
         context = " ".join(m["content"] for m in self.messages[-2:] if m["role"] == "user")
-        hits = recall(self.store, f"{text} {context}".strip(), destination)
-        self.last = RecallRecord(text, destination, hits)
+        query = f"{text} {context}".strip()
+        hits = recall(self.store, query, destination)
+        shown = own_records(self.store, text, destination) if self.model.connected else None
+        self.last = RecallRecord(text, destination, hits, shown_here=shown or None)
         return self.last
 
     def stale_memory(self, record: RecallRecord, now: datetime | None = None) -> Memory | None:
@@ -117,6 +135,8 @@ class Conversation:
             parts.extend(f"- {h.memory.text} ({_noted(h.memory)})" for h in hits)
             if any(h.memory.kind == "app" for h in hits):
                 parts.append(FROM_APPS)
+        if record.shown_here:
+            parts.append(SHOWN_HERE.format(n=len(record.shown_here)))
         soon = [m for m in self.upcoming.bound_for(destination) if is_current(m, now)]
         if soon:
             parts.append("Coming up in the next days:")

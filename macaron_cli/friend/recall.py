@@ -33,6 +33,9 @@ class RecallRecord:
     destination: Destination
     hits: Cleared  # the gate's hits for `destination`: the only memories the answer's prompt may carry
     answer_id: str | None = None  # the ledger's id for the answer, once recorded
+    # The person's own app records that bear on the question but may not go to `destination`:
+    # shown to the person on this machine, never put into the request.
+    shown_here: Cleared | None = None
 
 
 def _parse(value: str | None) -> datetime | None:
@@ -53,6 +56,13 @@ def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: d
     now = now or datetime.now(UTC)
     hits = privacy.search(store, text, destination, k=k * 2, now=now)
     return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
+
+
+def own_records(store, text: str, destination: Destination) -> Cleared:
+    """The app digests bearing on `text` that `destination` may not hear (the person's own
+    records, to show them here)."""
+    held = privacy.held_back(store, text, destination)
+    return privacy.release([h for h in held if h.memory.kind == "app"], privacy.person())
 
 
 def needs_check(memory: Memory, now: datetime) -> bool:

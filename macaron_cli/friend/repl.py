@@ -112,7 +112,23 @@ class Repl:
         stale = self.conv.stale_memory(record)
         if stale is not None:
             self.check_stale(stale, record)
+        self.show_own_records(record)
         self.stream(self.conv.reply(text, record))
+
+    def show_own_records(self, record) -> None:
+        """What the person's apps recorded that bears on the question, when the model may not
+        hear it: shown here, from the app, so nobody is kept from their own records."""
+        from macaron_cli.friend.apps import first_time
+
+        for memory in record.shown_here.memories if record.shown_here else []:
+            slug = str(memory.meta.get("app") or "")
+            self.say(f"▸ from your app {slug} (shown here only): {memory.text}", style="cyan")
+            if slug and first_time(f"privacy-hint:{slug}"):
+                self.say(
+                    f"  {self.conv.model.name} does not see {slug}'s records; "
+                    f"`macaron apps privacy {slug} personal` lets it.",
+                    style="dim",
+                )
 
     def stream(self, chunks) -> None:
         persona = self.conv.persona
