@@ -14,8 +14,18 @@ import pytest
 
 from macaron_cli.memory import MemoryStore
 from tests.conftest import REPO, macaron_command
-from tests.friend_support import PROMPT, chat_env, chat_requests, leave, meet_friend_already, responder, say, spawn_chat
-from tests.support.model_server import ModelServer
+from tests.friend_support import (
+    PROMPT,
+    SUMMARY_MARK,
+    chat_env,
+    chat_requests,
+    leave,
+    meet_friend_already,
+    responder,
+    say,
+    spawn_chat,
+)
+from tests.support.model_server import ModelServer, Reply
 
 pytestmark = pytest.mark.slow  # a made app served for real, chats in a real terminal
 
@@ -164,9 +174,26 @@ def test_the_person_sees_their_own_private_records_and_claude_never_hears_them(m
     asked = [r for r in chat_requests(cloud) if QUESTION in r.last_user_text()]
     assert asked and "just shown, on their own screen" in asked[0].system
 
-    # Marked personal, Claude may hear it: the figure goes in its request, and nothing is shown apart.
+    # Marked personal, Claude may hear it: the figure goes in its request, and nothing is shown
+    # apart. The chat's summary, written now, carries the figure too.
     assert macaron("apps", "privacy", slug, "personal").returncode == 0
-    with ModelServer(responder("You drank 1,300 mL today.")) as cloud:
+
+    def summarising(req):
+        if SUMMARY_MARK in req.system:
+            return Reply.text("They drank 1,300 mL of water today and felt good about it.")
+        return responder("You drank 1,300 mL today.")(req)
+
+    with ModelServer(summarising) as cloud:
         shown = " ".join(ask(cloud, "claude").split())
     asked = [r for r in chat_requests(cloud) if QUESTION in r.last_user_text()]
     assert asked and "1,300 mL" in asked[0].system and "(shown here only)" not in shown
+    summaries = [m for m in MemoryStore.open().list(limit=None) if "1,300 mL of water" in m.text]
+    assert summaries and summaries[0].kind == "episode"
+
+    # Marked private again: neither the digest nor the summary written while it was personal
+    # goes to Claude; the person still sees their records.
+    assert macaron("apps", "privacy", slug, "private").returncode == 0
+    with ModelServer(responder("Glad to hear it.")) as cloud:
+        shown = " ".join(ask(cloud, "claude", "What did we say about water last time?", QUESTION).split())
+    assert "1,300" not in cloud.all_bytes(), "a summary follows its source's label when read"
+    assert "1,300 mL" in shown

@@ -16,13 +16,17 @@ is cut out, or the memory goes whole when it is a free-form summary or nothing e
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from macaron_cli.memory.records import Memory, now_iso
+from macaron_cli.privacy import level_from
 from macaron_cli.quotes import MIN_QUOTE, Folded, scrub
 
 DERIVED_FROM = "derived_from"
+# How far back a chain of derived memories is followed for its label (a summary of a
+# summary of a digest is three links); past that the stored label stands.
+CHAIN_DEPTH = 6
 
 
 def with_parts(head: str, parts: list[tuple[str, list[str]]], joiner: str = "; ") -> tuple[str, dict]:
@@ -39,8 +43,41 @@ def with_parts(head: str, parts: list[tuple[str, list[str]]], joiner: str = "; "
 
 
 def sources(memory: Memory) -> set[str]:
-    value = memory.meta.get(DERIVED_FROM)
-    return set(value) if isinstance(value, list) else set()
+    return sources_in(memory.meta)
+
+
+def sources_in(meta: dict) -> set[str]:
+    """The ids a memory's `meta` says it was made from."""
+    value = meta.get(DERIVED_FROM) if isinstance(meta, dict) else None
+    return {i for i in value if isinstance(i, str)} if isinstance(value, list) else set()
+
+
+def labelled_from_sources(
+    memories: list[Memory], lookup: Callable[[set[str]], dict[str, tuple[str, set[str]]]]
+) -> list[Memory]:
+    """`memories`, each derived one at least as private as its sources are now: its label is
+    the strictest of its own and theirs, followed along the `derived_from` chain. `lookup`
+    gives the stored (level, sources) of memories by id. Read, never stored: relabelling a
+    source (an app made private, a memory marked secret) changes what was made from it with
+    no rewrite to forget, and relabelling it back undoes it."""
+    chains = {m.id: sources(m) for m in memories if sources(m)}
+    if not chains:
+        return memories
+    known: dict[str, tuple[str, set[str]]] = {m.id: (m.privacy, sources(m)) for m in memories}
+    wanted = set().union(*chains.values()) - set(known)
+    for _ in range(CHAIN_DEPTH):
+        if not wanted:
+            break
+        found = lookup(wanted)
+        known.update(found)
+        wanted = set().union(set(), *(links for _level, links in found.values())) - set(known)
+
+    def strictest(memory_id: str, seen: frozenset) -> str:
+        level, links = known.get(memory_id, (None, set()))
+        inherited = [strictest(link, seen | {link}) for link in links if link not in seen and link in known]
+        return level_from([level, *inherited] if level else inherited)
+
+    return [replace(m, privacy=strictest(m.id, frozenset({m.id}))) if m.id in chains else m for m in memories]
 
 
 def without(memory: Memory, forgotten: set[str]) -> Memory | None:

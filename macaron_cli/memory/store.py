@@ -11,6 +11,7 @@ acknowledged. Search lives in memory/retrieval.py.
 from __future__ import annotations
 
 import builtins
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -23,7 +24,7 @@ from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import embeddings, opening, remote, rewrite, upkeep
 from macaron_cli.memory.completeness import VectorProof
-from macaron_cli.memory.derived import ForgetPlan
+from macaron_cli.memory.derived import ForgetPlan, labelled_from_sources, sources_in
 from macaron_cli.memory.failures import as_user_error, readable
 from macaron_cli.memory.locking import UPKEEP_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
@@ -258,7 +259,7 @@ class MemoryStore:
             raise UserError(
                 f"cannot change {', '.join(unknown)}; changeable: {', '.join(c for c in MEMORY_COLUMNS if c != 'id')}."
             )
-        old = self.get(memory_id)
+        old = self._stored(memory_id)
         if "text" in changes and changes["text"] != old.text:
             if old.id in self.superseded_ids():  # a second new version of it would leave two live ones
                 live = self.live_version(old.id)
@@ -274,7 +275,7 @@ class MemoryStore:
         derived = ("id", "vector", "search_text", "text", "context", "context_id")
         values = {k: v for k, v in to_row(updated).items() if k not in derived}
         with self._writing() as commit:
-            self.get(memory_id)  # still there under the lock
+            self._stored(memory_id)  # still there under the lock
             commit(lambda: self._table.update(where=f"id = {quote(memory_id)}", values=values))
         return updated
 
@@ -344,7 +345,25 @@ class MemoryStore:
     def find(self, memory_id: str) -> Memory | None:
         """The memory with `memory_id`, or None."""
         rows = self._table.search().where(f"id = {quote(memory_id)}").select(MEMORY_COLUMNS).limit(1).to_list()
-        return _memory(rows[0]) if rows else None
+        return self.labelled([_memory(rows[0])])[0] if rows else None
+
+    def _stored(self, memory_id: str) -> Memory:
+        """The memory as stored, its own label (not its sources'): what a write starts from."""
+        rows = self._table.search().where(f"id = {quote(memory_id)}").select(MEMORY_COLUMNS).limit(1).to_list()
+        if not rows:
+            raise UserError(f"no memory with id {memory_id!r}; `macaron memory list` shows the ids.")
+        return _memory(rows[0])
+
+    # ── labels: a derived memory is as private as its sources are now ──────────────────
+    # Every reader gets memories through `labelled` (find, list, iter_all, search), so the
+    # gate, which reads `privacy`, sees the label computed from the sources at every read.
+    def labelled(self, memories: builtins.list[Memory]) -> builtins.list[Memory]:
+        """`memories` with each derived one's label raised to its sources' (memory/derived.py)."""
+        return labelled_from_sources(memories, self._levels_and_sources)
+
+    def _levels_and_sources(self, ids: set[str]) -> dict[str, tuple[str, set[str]]]:
+        rows = self._table.search().where(_id_in(ids)).select(["id", "privacy", "meta"]).limit(None).to_list()
+        return {r["id"]: (r["privacy"], sources_in(json.loads(r["meta"] or "{}"))) for r in rows}
 
     def _existing_ids(self, ids: list[str]) -> set[str]:
         if not ids or self._table.count_rows() == 0:
@@ -373,7 +392,7 @@ class MemoryStore:
             q = q.where(where)
         chosen = q.to_arrow().to_pylist()
         rows = self.whole_rows(chosen, MEMORY_COLUMNS)
-        return [_memory(rows[r["id"]]) for r in chosen if r["id"] in rows]
+        return self.labelled([_memory(rows[r["id"]]) for r in chosen if r["id"] in rows])
 
     def whole_rows(self, found: builtins.list[dict], columns: builtins.list[str]) -> dict[str, dict]:
         """`columns` of rows a query found (each with its `id` and `_rowid`), by id. Queries read
@@ -397,8 +416,7 @@ class MemoryStore:
     @readable
     def iter_all(self) -> Iterator[Memory]:
         for batch in self._table.search().select(MEMORY_COLUMNS).limit(None).to_batches(BATCH):
-            for row in batch.to_pylist():
-                yield _memory(row)
+            yield from self.labelled([_memory(row) for row in batch.to_pylist()])
 
     @readable
     def count(self, where: str | None = None) -> int:
@@ -456,7 +474,9 @@ class MemoryStore:
         """Hybrid retrieval, re-weighted softly; see memory/retrieval.py."""
         from macaron_cli.memory.retrieval import search
 
-        return search(self, query, k=k, privacy=privacy, now=now, **options)
+        hits = search(self, query, k=k, privacy=privacy, now=now, **options)
+        labels = {m.id: m for m in self.labelled([h.memory for h in hits])}
+        return [replace(h, memory=labels[h.memory.id]) for h in hits]
 
 
 def _disk_bytes(path: Path) -> int:
