@@ -221,6 +221,24 @@ def person() -> Destination:
     return Destination("person", None, True, "shown to you only; nothing is sent")
 
 
+# ── what an app records ─────────────────────────────────────────────────────────────────
+# Health and money apps record what a person least wants overheard: their records are
+# private unless the person says otherwise (`macaron apps privacy`, or asked at make time).
+SENSITIVE_DOMAINS = {"health": "health", "fitness": "health", "finance": "money"}
+_ADVICE_DOMAINS = {"medical": "health", "financial": "money"}
+
+
+def sensitive_kind(domain: str, advice: str | None = None) -> str | None:
+    """ "health" or "money" for an app whose records are private by default (by its declared
+    domain, or the medical or financial advice it would give), else None."""
+    return SENSITIVE_DOMAINS.get(domain) or _ADVICE_DOMAINS.get(advice or "")
+
+
+def app_records_level(domain: str, advice: str | None = None) -> str:
+    """The level of what an app records, by default: private for health and money apps."""
+    return PRIVATE if sensitive_kind(domain, advice) else PERSONAL
+
+
 # ── the decision ────────────────────────────────────────────────────────────────────────
 def may_go(memory, destination: Destination) -> bool:
     """May `memory` (a Memory or a search hit) go to `destination`?"""

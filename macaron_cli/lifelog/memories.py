@@ -21,12 +21,10 @@ from typing import TYPE_CHECKING
 from macaron_cli.config import Settings
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory.records import APP_SOURCE, Memory
-from macaron_cli.privacy import LEVELS
+from macaron_cli.privacy import LEVELS, app_records_level
 
 if TYPE_CHECKING:
     from macaron_cli.memory import MemoryStore
-
-SENSITIVE_DOMAINS = {"health": "health", "finance": "money", "fitness": "health"}
 
 
 def source_of(slug: str) -> str:
@@ -34,10 +32,10 @@ def source_of(slug: str) -> str:
 
 
 def default_privacy(domain: str, idea: str = "") -> str:
-    """Private for health and money apps, personal for the rest."""
+    """Private for health and money apps, personal for the rest (the gate's rule)."""
     from macaron_cli.maker.advice import advice_kind
 
-    return "private" if domain in SENSITIVE_DOMAINS or advice_kind(idea) else "personal"
+    return app_records_level(domain, advice_kind(idea))
 
 
 def app_privacy(slug: str, app_dir: Path, info: dict | None = None) -> str:

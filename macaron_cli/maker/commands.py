@@ -21,6 +21,7 @@ def make(json_out: bool = False, **options) -> int:
         **options,
         confirm=_ask_advice if interactive else None,
         choose_variant=_ask_variant if interactive else None,
+        share_records=_ask_share_records if interactive else None,
     )
     from macaron_cli import config
 
@@ -46,6 +47,16 @@ def _ask_advice(kind: str) -> bool:
 
     return Confirm.ask(
         f"This app would give {kind} advice. It will say it is not professional advice. Build it?", default=False
+    )
+
+
+def _ask_share_records(kind: str) -> bool:
+    from rich.prompt import Confirm
+
+    return Confirm.ask(
+        f"This is a {kind} app, so what you record in it stays on this machine and with local models. "
+        "May your friend's cloud model (Claude) hear it too, to answer questions about it?",
+        default=False,
     )
 
 

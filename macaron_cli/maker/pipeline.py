@@ -25,7 +25,7 @@ from macaron_cli.maker.brief import Brief, build_brief
 from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.rebrief import brief_from_state, recorded_draft
-from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advice, refuse_unpriced
+from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advice, records_level, refuse_unpriced
 from macaron_cli.maker.result import MakeResult, finish, stopped
 from macaron_cli.maker.run import MakeRun, Mode, agent_model, mode_named, requested_mode, tests_status
 from macaron_cli.maker.session import model_configured
@@ -69,6 +69,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     progress.phase("brief", "what macaron knows that bears on this")
     brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
     confirm_advice(brief, request)
+    shared_records = records_level(template.manifest, brief, request)
 
     from macaron_cli.maker.scaffold import app_title, first_of_its_name, make_slug, scaffold
 
@@ -101,7 +102,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
         draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
         timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     )
-    _register(app, state, template, brief)
+    _register(app, state, template, brief, shared_records)
 
     from macaron_cli.checkpoints import AppRepo
 
@@ -117,7 +118,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
         return agent_phases(run)
 
 
-def _register(app: Path, state: MakeState, template, brief: Brief) -> None:
+def _register(app: Path, state: MakeState, template, brief: Brief, records_privacy: str | None = None) -> None:
     """The make's record in the app, the app in the registry, the brief in the ledger."""
     from macaron_cli import apps
     from macaron_cli.maker import state as make_state
@@ -133,6 +134,7 @@ def _register(app: Path, state: MakeState, template, brief: Brief) -> None:
         mode=state.mode,
         created_at=now_iso(),
         **({"from": template.from_app} if template.from_app else {}),
+        **({"privacy": records_privacy} if records_privacy else {}),
     )
     _ledger_brief(state.slug, brief, template)
 

@@ -30,6 +30,9 @@ class MakeRequest:
     confirm: Callable[[str], bool] | None = None
     # With --variants and no --pick: shown the drafted designs, returns the number chosen.
     choose_variant: Callable[[list], int] | None = None
+    # Asked once for a health or money app (its kind): may the friend's cloud model hear what
+    # it records? None = no one to ask (--yes, a pipe): its records stay private.
+    share_records: Callable[[str], bool] | None = None
 
 
 def checked_budget(request: MakeRequest, settings: config.Settings) -> float | None:
@@ -51,6 +54,19 @@ def confirm_advice(brief: Brief, request: MakeRequest) -> None:
         f"this app would give {brief.advice} advice, which needs your confirmation: "
         "rerun with --yes if you want it (it will say it is not professional advice)."
     )
+
+
+def records_level(template_manifest: dict, brief: Brief, request: MakeRequest) -> str | None:
+    """The level the person chose for what a health or money app will record, asked once
+    before anything is written; None (the default, private) when not asked or not such an app."""
+    from macaron_cli.privacy import PERSONAL, sensitive_kind
+
+    records = template_manifest.get("records")
+    domain = str(records.get("domain") or "general") if isinstance(records, dict) else "general"
+    kind = sensitive_kind(domain, brief.advice)
+    if kind is None or request.yes or request.share_records is None:
+        return None
+    return PERSONAL if request.share_records(kind) else None
 
 
 def refuse_unpriced(model: str | None, budget: float | None, settings: config.Settings, url: str | None = None) -> None:
