@@ -434,7 +434,8 @@ def transcript(messages: Iterable[dict], destination: Destination) -> tuple[list
 def not_for(store, destination: Destination) -> list:
     """Every memory in `store` that may not go to `destination` (to check that nothing made or
     pasted from one, like an app's code, carries its text there)."""
-    kept = sorted(set(LEVELS) - destination.levels)
-    if store is None or not kept:
+    if store is None or not set(LEVELS) - destination.levels:
         return []
-    return store.list(limit=None, where=level_filter(kept))
+    # Every memory is looked at, not only those stored at a kept level: a memory made from
+    # others is as private as they are now (the store labels it when read).
+    return [m for m in store.iter_all() if not may_go(m, destination)]

@@ -52,3 +52,27 @@ def test_an_mcp_client_loses_a_summary_once_its_source_is_private(macaron_home):
         access.profile("claude-code"),
     ):
         assert "1,300" not in answer
+
+
+def test_a_brief_for_claude_and_a_share_bundle_follow_the_source_label(macaron_home):
+    from macaron_cli.maker.brief import build_brief
+
+    store = MemoryStore.open()
+    digest, summary, _later = made(store)
+    cloud = privacy.claude(store.settings)
+    idea = "a water tracker for my day"
+    assert SUMMARY in build_brief(idea, store, store.settings, cloud).text_for(cloud)
+    store.update(digest.id, privacy="private")
+    assert "1,300" not in build_brief(idea, store, store.settings, cloud).text_for(cloud)
+    held = {m.id for m in privacy.not_for(store, privacy.export("a share bundle"))}
+    assert {digest.id, summary.id} <= held  # a bundle quoting the summary is refused
+
+
+def test_memory_export_writes_the_label_the_summary_has_now(macaron, macaron_home):
+    import json
+
+    store = MemoryStore.open()
+    digest, summary, _later = made(store)
+    store.update(digest.id, privacy="private")
+    exported = {r["id"]: r for r in map(json.loads, macaron("memory", "export").stdout.splitlines())}
+    assert exported[summary.id]["privacy"] == "private"
