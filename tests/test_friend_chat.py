@@ -136,7 +136,10 @@ def test_why_shows_what_shaped_the_answer_and_forget_removes_it(macaron_home):
         child.expect_exact(PROMPT)
         say(child, "How should I plan my marathon training?")
         why = say(child, "/why")
-        assert memory.id in why and "score" in why and "bm25" in why
+        said = " ".join(why.split())
+        lead = "That answer drew on “Training for the Osaka marathon in March” (words in common)."
+        assert lead in said and said.index(lead) < said.index("score"), said  # a sentence first
+        assert memory.id in why and "score" in why and "bm25" in why  # the details follow
         say(child, f"/forget {memory.id}")
         listed = say(child, "/memory marathon")
         assert memory.id not in listed

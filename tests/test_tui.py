@@ -201,7 +201,7 @@ def test_every_part_of_a_score_search_names_has_a_meaning_in_the_details():
     must come with its meaning, or the person sees a bare number."""
     import re
 
-    from macaron_cli.tui.detail import PART_MEANING
+    from macaron_cli.memory.score_parts import PART_MEANING
 
     written = set()
     for source in (Path(__file__).resolve().parents[1] / "macaron_cli" / "memory").glob("*.py"):

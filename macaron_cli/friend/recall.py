@@ -58,6 +58,30 @@ def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: d
     return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
 
 
+def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
+    """/why: one sentence a person reads first (what the answer drew on, and why), then the
+    details (where memories could go, each memory's score and its parts)."""
+    from macaron_cli.memory.score_parts import leading_reason
+
+    hits = list(record.hits)
+    where = record.destination
+    if not hits:
+        lead = "No memory shaped that answer: nothing I remember bore on it."
+    else:
+        top = hits[0]
+        reason = leading_reason(top.parts)
+        others = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
+        lead = f"That answer drew on “{top.memory.text[:80]}”{others}" + (f" ({reason})." if reason else ".")
+    details = [
+        f"Searched for “{record.query[:60]}” among memories allowed to go to {where.url or 'no model (notebook)'}"
+        f" ({where.where}: {where.reason}; {', '.join(sorted(where.levels))})."
+    ]
+    for hit in hits:
+        parts = ", ".join(f"{k} {v:.2f}" for k, v in hit.parts.items())
+        details.append(f"{hit.memory.id}  score {hit.score:.2f} ({parts})  [{hit.memory.privacy}] {hit.memory.text}")
+    return lead, details
+
+
 def own_records(store, text: str, destination: Destination) -> Cleared:
     """The app digests bearing on `text` that `destination` may not hear (the person's own
     records, to show them here)."""

@@ -248,18 +248,12 @@ class Repl:
         if record is None:
             self.say("I haven't answered anything yet.")
             return
-        destination = record.destination
-        where = destination.url or "no model (notebook)"
-        levels = ", ".join(sorted(destination.levels))
-        self.say(
-            f"For “{record.query[:60]}” I searched memories allowed to go to {where} "
-            f"({destination.where}: {destination.reason}; {levels})."
-        )
-        if not record.hits:
-            self.say("No memory shaped that answer.")
-        for hit in record.hits:
-            parts = ", ".join(f"{k} {v:.2f}" for k, v in hit.parts.items())
-            self.say(f"{hit.memory.id}  score {hit.score:.2f} ({parts})  [{hit.memory.privacy}] {hit.memory.text}")
+        from macaron_cli.friend.recall import why_sentences
+
+        lead, details = why_sentences(record)
+        self.say(lead)
+        for line in details:
+            self.say(line, style="dim")
 
     def cmd_make(self, arg):
         if not arg:

@@ -14,35 +14,10 @@ from textual.strip import Strip
 from textual.visual import Visual, visualize
 
 from macaron_cli.memory import Hit, Memory
+from macaron_cli.memory.score_parts import BOUNDED_PARTS, PART_MEANING
 from macaron_cli.privacy import MEANING
 from macaron_cli.tui.cells import ago, preview, privacy_badge, weight_bar
 from macaron_cli.tui.scrolling import set_virtual_size
-
-# What each part of a search score means, in the person's words.
-PART_MEANING = {
-    "bm25": "words in common",
-    "vector": "closeness in meaning",
-    "expansion": "matches what it is for",
-    "feedback": "close in meaning to the best matches",
-    "similarity": "closeness in meaning, as the model measures it",
-    "dated": "said on the day asked about, and matches",
-    "dated_meaning": "said on the day asked about, and close in meaning",
-    "date": "× said on the day asked about",
-    "answer": "replies to a matching question",
-    "question": "× only asks (its reply answers)",
-    "asking": "share of it that asks, which counts against it",
-    "speaker": "× said by someone other than the person asked about",
-    "redundancy": "how much it repeats a result above it",
-    "neighbour": "said right beside a match",
-    "moment": "from the same moment as other matches",
-    "relevance": "the matches, combined",
-    "weight": "importance (reward, recency, pins)",
-    "boost": "× from importance",
-    "gate": "× fit with domain and language",
-    "expired": "× past its valid-until date",
-}
-# Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
-_BOUNDED_PARTS = set("bm25 vector expansion feedback neighbour moment relevance dated dated_meaning asking".split())
 
 
 class DetailPane(ScrollView):
@@ -183,7 +158,7 @@ def _why(hit: Hit) -> Table:
     grid = _grid()
     grid.add_row("score", Text(f"{hit.score:.3f}", style="bold"))
     for name, value in hit.parts.items():
-        shown = weight_bar(value) if name in _BOUNDED_PARTS else Text(f"{value:.2f}".rjust(10))
+        shown = weight_bar(value) if name in BOUNDED_PARTS else Text(f"{value:.2f}".rjust(10))
         grid.add_row(name, Text.assemble(shown, (f"  {PART_MEANING.get(name, '')}", "italic #9a9aae")))
     return grid
 
