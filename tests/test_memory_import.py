@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from macaron_cli.memory import MemoryStore
+from tests.conftest import REPO
 
 RECORDS = [
     {"id": "a1", "text": "I drink green tea every morning"},
@@ -103,3 +107,52 @@ def test_a_line_in_neither_format_is_refused_naming_it(macaron, macaron_home, tm
     result = macaron("memory", "import", src)
     assert result.returncode == 2 and where in result.stderr and "Traceback" not in result.stderr
     assert not (macaron_home / "memory").exists() or _live_texts(macaron_home) == []
+
+
+@pytest.mark.parametrize(
+    "name, text, speaker",
+    [
+        ("notes.jsonl", '{"id": "b1", "text": "I keep bees on the roof"}\n', None),
+        ("chat.txt", "Caroline: I keep bees on the roof\n", "Caroline"),
+    ],
+)
+def test_a_file_that_starts_with_a_byte_order_mark_is_imported(macaron, macaron_home, tmp_path, name, text, speaker):
+    src = tmp_path / name
+    src.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))  # what Notepad saves as "UTF-8 with BOM"
+    report = _import(macaron, src)
+    assert report["added"] == 1
+    [memory] = MemoryStore.open(macaron_home / "memory").iter_all()
+    assert "\ufeff" not in memory.text and memory.text.endswith("I keep bees on the roof")
+    assert memory.meta.get("speaker") == speaker
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n", "\ufeff"])
+def test_an_empty_file_says_it_is_empty(macaron, macaron_home, tmp_path, text):
+    src = tmp_path / "empty.jsonl"
+    src.write_text(text, encoding="utf-8")
+    result = macaron("memory", "import", src)
+    assert result.returncode == 0, result.stderr
+    assert f"{src} is empty: nothing to import." in result.stderr
+    assert "skipped" not in result.stderr + result.stdout
+    assert _import(macaron, src)["format"] == "empty"
+
+
+def test_the_librarys_warnings_stay_off_the_terminal(tmp_path):
+    """An index trained on fewer rows than it asked for makes Lance warn (a note to its
+    developers): through macaron's one import of lancedb, nothing reaches stderr."""
+    script = (
+        "import sys\n"
+        "from macaron_cli.memory.lance import lancedb\n"
+        "db = lancedb().connect(sys.argv[1])\n"
+        "from lancedb.index import IvfPq\n"
+        "rows = [{'id': str(i), 'vector': [float(i % 7), float(i % 5), 1.0, float(i % 3)] * 4} for i in range(300)]\n"
+        "table = db.create_table('t', rows)\n"
+        "table.create_index('vector', config=IvfPq(distance_type='cosine', num_partitions=64, num_sub_vectors=4))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "LANCEDB_LOG"}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "db")], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert "WARN" not in result.stderr, result.stderr

@@ -194,6 +194,12 @@ def import_file(file, json_out=False):
 
     # Validate the whole file first (streaming, never all in memory), so a bad line writes nothing.
     fmt = importing.detect_format(_read_lines(file))
+    if fmt is None:  # nothing to read: said so, and the store is not opened (nor made)
+        if json_out:
+            print_json(importing.Report(str(file), "empty").to_json())
+        else:
+            Out(stderr=True).text(f"{file} is empty: nothing to import.")
+        return
     for lineno, line in enumerate(_read_lines(file), 1):
         if line.strip():
             importing.parse(line, lineno, fmt)  # a UserError naming the line when it is not a memory

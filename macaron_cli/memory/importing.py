@@ -69,11 +69,12 @@ class Report:
         }
 
 
-def detect_format(lines: Iterator[str]) -> str:
+def detect_format(lines: Iterator[str]) -> str | None:
+    """JSONL or a conversation, by the first line that is not blank; None for a file with none."""
     for line in lines:
         if line.strip():
             return JSONL if line.lstrip().startswith("{") else CONVERSATION
-    return JSONL
+    return None
 
 
 def parse(line: str, lineno: int, fmt: str) -> tuple[Memory, set[str]]:
@@ -181,8 +182,9 @@ class Planner:
 
 
 def read_lines(path: Path):
+    # utf-8-sig: a byte order mark (Notepad writes one) is no part of the first record.
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:
             yield from fh
     except FileNotFoundError:
         raise UserError(f"{path} does not exist.") from None

@@ -5,20 +5,26 @@ every generated REST API class (about half of lancedb's import time) although a 
 object-store memory never talks to a REST namespace. We register that package without
 running its __init__; its submodules (the models lancedb does use) import normally, and
 the first access to anything the __init__ defines runs it then, so a REST namespace still
-works. Everything else about lancedb is untouched.
+works. Everything else about lancedb is untouched, but its log: the library's warnings
+(an index trained on fewer rows than it asked for) are notes to its developers, not to the
+person, and would land on their terminal in the middle of a command's own lines.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import types
 
 _REST_CLIENT = "lance_namespace_urllib3_client"
+# Read once, when lancedb is first imported: errors still show, and a person who sets it sees more.
+_LOG_LEVEL = ("LANCEDB_LOG", "error")
 
 
 def lancedb():
     if "lancedb" not in sys.modules:
+        os.environ.setdefault(*_LOG_LEVEL)
         _defer_package_init(_REST_CLIENT)
     import lancedb as module
 
