@@ -576,11 +576,12 @@ def memory_import(
 def memory_export(
     file: Path | None = typer.Argument(None, help="Output JSONL (default: stdout)."),
     json_out: bool = typer.Option(False, "--json", help="With FILE: print where and how many, as JSON."),
+    show_all: bool = typer.Option(False, "--all", help="Older versions too (a newer one replaced them)."),
 ) -> int | None:
-    """Export every memory to JSONL."""
+    """Export every memory to JSONL (the live versions; --all the replaced ones too)."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.export_jsonl, file=file, json_out=json_out)
+    return _run(memory_commands.export_jsonl, file=file, json_out=json_out, show_all=show_all)
 
 
 # ── the local draft model ───────────────────────────────────────────────────────────────

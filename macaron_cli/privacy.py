@@ -336,11 +336,11 @@ def nothing(*destinations: Destination) -> Cleared:
 
 
 def recent(store, n: int, *destinations: Destination, where: str | None = None) -> Cleared:
-    """The `n` newest memories (matching the LanceDB filter `where`) that may go to every one
-    of `destinations`: the store filters by level so `n` counts only those, and `release`
+    """The `n` newest live memories (matching the LanceDB filter `where`) that may go to every
+    one of `destinations`: the store filters by level so `n` counts only those, and `release`
     checks again."""
     allowed = level_filter(levels_for(*destinations))
-    return release(store.list(limit=n, where=f"({where}) AND {allowed}" if where else allowed), *destinations)
+    return release(store.live(limit=n, where=f"({where}) AND {allowed}" if where else allowed), *destinations)
 
 
 def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) -> Cleared:

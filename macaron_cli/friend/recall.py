@@ -149,7 +149,7 @@ def upcoming(store, destination: Destination, now: datetime | None = None, days:
     now = now or datetime.now(UTC)
     soon = []
     # An app's digest is dated by its latest record: the past, never something coming up.
-    for memory in store.list(limit=None, where="event_at IS NOT NULL AND kind != 'app'"):
+    for memory in store.live(limit=None, where="event_at IS NOT NULL AND kind != 'app'"):
         when = _parse(memory.event_at)
         if when is None or not (now - timedelta(hours=12) <= when <= now + timedelta(days=days)):
             continue

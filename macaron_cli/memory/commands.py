@@ -81,10 +81,8 @@ def list_memories(limit, json_out, show_all=False):
         raise UserError("--limit must be at least 1.")
     store = _store()
     replaced = store.superseded_ids()
-    if show_all:
-        memories = store.list(limit=limit)
-    else:  # versions a newer one replaced stay out of the list, as they stay out of search
-        memories = [m for m in store.list(limit=limit + len(replaced)) if m.id not in replaced][:limit]
+    # versions a newer one replaced stay out of the list, as they stay out of search
+    memories = store.list(limit=limit) if show_all else store.live(limit=limit)
     if json_out:
         print_json([{**m.to_dict(), **({"replaced": m.id in replaced} if show_all else {})} for m in memories])
         return
@@ -249,9 +247,12 @@ def _say_imported(report, out: Out) -> None:
 _REASONS_SHOWN = 10
 
 
-def export_jsonl(file, json_out=False):
+def export_jsonl(file, json_out=False, show_all=False):
+    def memories(store):  # the live versions, as every reader sees them; --all: the history too
+        return store.iter_all() if show_all else store.iter_live()
+
     if file is None:
-        for memory in _store().iter_all():
+        for memory in memories(_store()):
             sys.stdout.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
         return
     from macaron_cli.files import atomic_write, check_target
@@ -261,7 +262,7 @@ def export_jsonl(file, json_out=False):
     count = 0
     # Written privately (0600) and renamed into place: an export holds everything the person told us.
     with atomic_write(path) as out:
-        for memory in store.iter_all():
+        for memory in memories(store):
             out.write(json.dumps(memory.to_dict(), ensure_ascii=False) + "\n")
             count += 1
     if json_out:

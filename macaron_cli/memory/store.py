@@ -379,18 +379,47 @@ class MemoryStore:
             self._superseded = (version, frozenset(rows["supersedes"].to_pylist()))
         return self._superseded[1]
 
+    # ── live versions: the rule every reader follows ─────────────────────────────────────
+    # A memory edited (or an app's digest renewed) keeps its old text as a version the new
+    # one supersedes: history, never an answer. Readers ask for `live` and `iter_live`, and
+    # search drops what `superseded_ids` names; `list` and `iter_all` hold every version for
+    # the few that show or need history (`memory list --all`, the memory browser, forget,
+    # import's matching), named in tests/test_live_versions.py.
+    @readable
+    def live(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> builtins.list[Memory]:
+        """Newest first, the versions nothing replaced. `where` is a LanceDB SQL filter."""
+        return self._page(limit, offset, where, self.superseded_ids())
+
+    @readable
+    def iter_live(self) -> Iterator[Memory]:
+        """Every memory nothing replaced, in no order (a batch at a time)."""
+        replaced = self.superseded_ids()
+        return (m for m in self.iter_all() if m.id not in replaced)
+
     # From here on, `list` in this class is this method: annotations say builtins.list.
     @readable
     def list(self, limit: int | None = 50, offset: int = 0, where: str | None = None) -> builtins.list[Memory]:
-        """Newest first. `where` is a LanceDB SQL filter, e.g. "domain = 'food'"."""
+        """Newest first, every version (replaced ones too: see `live`). `where` is a LanceDB
+        SQL filter, e.g. "domain = 'food'"."""
+        return self._page(limit, offset, where, frozenset())
+
+    def _page(self, limit: int | None, offset: int, where: str | None, skipped: frozenset) -> builtins.list[Memory]:
         # Lance sorts and pages (a top-k over two small columns, nothing sorted in Python),
-        # then whole rows are read for this page alone, however large the store.
-        q = self._table.search().select(["id", "created_at"]).with_row_id(True).order_by(_newest_first()).limit(limit)
-        if offset:
-            q = q.offset(offset)
+        # then whole rows are read for this page alone, however large the store. Skipped ids
+        # are dropped from the narrow rows, so the page reads as many more of them.
+        q = self._table.search().select(["id", "created_at"]).with_row_id(True).order_by(_newest_first())
+        if skipped:
+            q = q.limit(None if limit is None else offset + limit + len(skipped))
+        else:
+            q = q.limit(limit)
+            if offset:
+                q = q.offset(offset)
         if where:
             q = q.where(where)
         chosen = q.to_arrow().to_pylist()
+        if skipped:
+            chosen = [r for r in chosen if r["id"] not in skipped]
+            chosen = chosen[offset:] if limit is None else chosen[offset : offset + limit]
         rows = self.whole_rows(chosen, MEMORY_COLUMNS)
         return self.labelled([_memory(rows[r["id"]]) for r in chosen if r["id"] in rows])
 
