@@ -3,13 +3,13 @@
 Where a memory's text can be, besides its own row: the older versions it superseded and
 the memories derived from it (a chat session's summary; memory/derived.py), the store's
 old table versions, the brief of every app it went into (`.macaron/brief.md`) with the
-agents' transcripts and notes beside it, and the chat's line history. `forget` removes it
-from all of them, in steps that can each be run again:
+agents' transcripts and notes beside it, the chat's line history, and the ledger (an MCP
+client's search for it). `forget` removes it from all of them, in steps that can each be run again:
 
 1. a journal (`$MACARON_HOME/forgetting/ID.json`, written atomically) says what will go;
 2. the store drops and rewrites the rows, rebuilds its indexes, purges old versions;
 3. each app that used it gets its brief regenerated and its private folder cleaned;
-4. the chat history loses the lines that said it; then the journal is removed.
+4. the chat history loses the lines that said it, the ledger its text; then the journal is removed.
 
 A forget killed at any point is finished by running the same `macaron memory forget ID`
 again (the journal remembers the id after the memory itself is gone), or by the next
@@ -127,10 +127,32 @@ def _finish(store, plan, journal: Path, on_step: Callable[[str], None] | None = 
         done.written_from += [p for p in app_labels.written_from(app, gone) if p not in done.mentioned_in]
     step("apps")
     _drop_history_lines(config.home() / "chat_history", texts)
-    _scrub_tree(config.home(), texts, skip={Path(store.uri).name if store.uri else "", JOURNAL_DIR, "chat_history"})
+    _scrub_ledger(plan.ids, texts)
+    skip = {Path(store.uri).name if store.uri else "", JOURNAL_DIR, "chat_history", *_ledger_files()}
+    _scrub_tree(config.home(), texts, skip=skip)
     step("home")
     journal.unlink(missing_ok=True)
     return done
+
+
+def _ledger_files() -> list[str]:
+    """The ledger's files: a database, scrubbed by its own rules (a byte changed in place breaks it)."""
+    from macaron_cli.ledger.store import FILE
+
+    return [p.name for p in config.home().glob(f"{FILE}*")]
+
+
+def _scrub_ledger(ids: list[str], texts: list[str]) -> None:
+    from macaron_cli.ledger.store import FILE, Ledger
+
+    if not (config.home() / FILE).is_file():
+        return
+
+    ledger = Ledger.open()
+    try:
+        ledger.forget(ids, texts, FORGOTTEN, MIN_SCRUB)
+    finally:
+        ledger.close()
 
 
 def _no_step(name: str) -> None:

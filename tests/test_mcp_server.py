@@ -317,3 +317,46 @@ def test_a_port_in_use_is_refused_in_one_line(macaron, macaron_home):
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "choose another --port" in result.stderr
     assert not (macaron_home / "mcp-token").exists()
+
+
+def _ledger_bytes(home) -> bytes:
+    return b"".join(p.read_bytes() for p in sorted(home.glob("ledger.db*")))
+
+
+def test_the_ledger_keeps_a_clients_arguments_redacted(memories, macaron_home, macaron):
+    async def go():
+        async with stdio_session("claude-code") as session:
+            await search(session, "my pin is 4921 and my password is Tr0ub4dor&3x")
+            await session.call_tool("search", {"query": "card pin 7305", "k": 0})  # refused: its message too
+
+    run(go())
+    calls = macaron("why", "mcp")
+    assert calls.returncode == 0, calls.stderr
+    assert "«redacted:pin»" in calls.stdout and "«redacted:password»" in calls.stdout
+    kept = calls.stdout.encode() + _ledger_bytes(macaron_home)
+    assert b"4921" not in kept and b"Tr0ub4dor" not in kept and b"7305" not in kept
+
+
+def test_a_forgotten_memory_leaves_the_ledger_and_why(memories, macaron_home, macaron):
+    store = MemoryStore.open()
+    allergy = store.add("I am allergic to hazelnut pralines from Turin").id
+    address = store.add("My sister's new address is 14 Rua das Flores", privacy="private").id
+
+    async def go():
+        async with stdio_session("claude-code") as session:
+            found = await search(session, "am I allergic to hazelnut pralines from Turin?")  # it went out
+            hidden = await search(session, "My sister's new address is 14 Rua das Flores")  # it did not
+            return found, hidden
+
+    found, hidden = run(go())
+    assert "hazelnut" in found and "Rua das Flores" not in hidden
+    assert b"hazelnut pralines" in _ledger_bytes(macaron_home) and b"Rua das Flores" in _ledger_bytes(macaron_home)
+    for memory_id in (allergy, address):
+        forgot = macaron("memory", "forget", memory_id)
+        assert forgot.returncode == 0, forgot.stderr
+    calls = macaron("why", "mcp")
+    assert calls.returncode == 0 and calls.stdout.count("search(") == 2, calls.stderr
+    assert "hazelnut pralines" not in calls.stdout and "Rua das Flores" not in calls.stdout
+    assert b"hazelnut pralines" not in _ledger_bytes(macaron_home)
+    assert b"Rua das Flores" not in _ledger_bytes(macaron_home)
+    assert LATTE.encode() not in _ledger_bytes(macaron_home)  # what was never searched for was never kept

@@ -45,9 +45,10 @@ def rate(app_ref: str, stars: int) -> None:
 
 
 def why(target: str) -> None:
-    if not (config.home() / "ledger.db").exists():  # refuse before opening creates it
+    from macaron_cli.ledger.store import FILE, Ledger
+
+    if not (config.home() / FILE).exists():  # refuse before opening creates it
         raise UserError("nothing to explain yet: no memory has been used and no app made; chat or make one first.")
-    from macaron_cli.ledger.store import Ledger
     from macaron_cli.ledger.why import explain
 
     for line in explain(target, Ledger.open(), _memory()):

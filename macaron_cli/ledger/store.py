@@ -4,12 +4,17 @@ every model request with the memories it carried.
 SQLite (not LanceDB) because the ledger is small rows, appended one at a time and read by
 exact keys: a WAL-mode insert costs well under a millisecond, an indexed `why` stays fast
 at millions of events, and two processes (chat and make) can append at once.
+
+What it keeps of a person's or a client's words (an MCP call's arguments, a refusal's
+message) is redacted as the store redacts a memory, and a forgotten memory's words leave
+it (`forget`) as they leave every other file.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -18,6 +23,7 @@ from pathlib import Path
 
 from macaron_cli import config, privacy
 
+FILE = "ledger.db"  # in $MACARON_HOME
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
   id INTEGER PRIMARY KEY,
@@ -72,7 +78,7 @@ class Ledger:
     @classmethod
     def open(cls, home: Path | None = None) -> Ledger:
         home = config.ensure_private_dir(Path(home) if home else config.home())
-        path = home / "ledger.db"
+        path = home / FILE
         fresh = not path.exists()
         try:
             ledger = cls(path)
@@ -110,11 +116,15 @@ class Ledger:
         sources: Iterable[str] = (),
         time: str | None = None,
     ) -> int:
-        """Append one event about `subject`; `sources` are the nodes that led to it."""
+        """Append one event about `subject`; `sources` are the nodes that led to it. A secret
+        in `data` (a key, a PIN a client searched for) is redacted first, as in the store."""
+        from macaron_cli.memory.redact import redact_value
+
+        kept = redact_value(data or {}, [])
         with self._tx() as db:
             cur = db.execute(
                 "INSERT INTO events(time, kind, subject, value, data) VALUES (?, ?, ?, ?, ?)",
-                (time or _now(), kind, subject, value, json.dumps(data or {}, ensure_ascii=False)),
+                (time or _now(), kind, subject, value, json.dumps(kept, ensure_ascii=False)),
             )
             event_id = cur.lastrowid
             db.executemany(
@@ -161,6 +171,55 @@ class Ledger:
                 [(event_id, m.id, endpoint, int(cloud), m.privacy) for m in items],
             )
         return event_id
+
+    def forget(self, memory_ids: Iterable[str], texts: Iterable[str], replacement: str, minimum: int) -> int:
+        """Take forgotten memories' words out of every event's details: the arguments of each
+        call that sent one of them (a client's search for it, however worded) become
+        `replacement`, and each of `texts` (in any spelling, quotes.py; not one shorter than
+        `minimum`, whose few letters would match inside other words) does wherever it is. No
+        copy is left in the file: the old rows' bytes are zeroed (secure_delete) and the
+        write-ahead log folded in and emptied. Returns how many events changed."""
+        from macaron_cli.quotes import Folded
+
+        texts = [t for t in texts if t and len(t.strip()) >= minimum]
+        sources = [node("memory", i) for i in memory_ids]
+        asked = {
+            r[0]
+            for r in self._db.execute(
+                f"SELECT DISTINCT event_id FROM links WHERE src IN ({','.join('?' * len(sources))})", sources
+            )
+        }
+        changed = []
+        for row in self._rows_that_may_hold(texts, asked):
+            data = json.loads(row["data"])
+            if row["id"] in asked and data.get("arguments"):
+                data["arguments"] = {k: replacement if isinstance(v, str) else v for k, v in data["arguments"].items()}
+            folded = Folded(json.dumps(data, ensure_ascii=False)) if texts else None
+            if folded is not None and any(folded.holds(t, minimum) for t in texts):
+                data = _scrubbed(data, texts, replacement, minimum)
+            kept = json.dumps(data, ensure_ascii=False)
+            if kept != row["data"]:
+                changed.append((kept, row["id"]))
+        if changed:
+            self._db.execute("PRAGMA secure_delete = ON")
+            with self._tx() as db:
+                db.executemany("UPDATE events SET data = ? WHERE id = ?", changed)
+            # A reader holding an old snapshot (a serving MCP process) keeps the log until it lets go.
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return len(changed)
+
+    def _rows_that_may_hold(self, texts: list[str], ids: set[int]) -> Iterable[sqlite3.Row]:
+        """The events `ids` and those whose details may hold one of `texts`: SQLite narrows by
+        each text's longest plain word (what a client sends is plain text: its case may change
+        and escapes around the word, not its ASCII letters); a text without such a word has
+        every event looked at."""
+        anchors = [_anchor(t) for t in texts]
+        if any(a is None for a in anchors):
+            return self._db.execute("SELECT id, data FROM events WHERE data IS NOT NULL")
+        wanted = " OR ".join(["instr(lower(data), ?)"] * len(anchors) + ["id IN (SELECT value FROM json_each(?))"])
+        return self._db.execute(
+            f"SELECT id, data FROM events WHERE data IS NOT NULL AND ({wanted})", [*anchors, json.dumps(sorted(ids))]
+        )
 
     # ── reading ─────────────────────────────────────────────────────────────────────────
     def events(self, subject: str | None = None, kind: str | None = None, limit: int | None = None) -> list[dict]:
@@ -239,6 +298,26 @@ class Ledger:
             f"WHERE s.cloud = 1 AND {privacy.kept_from_cloud('s.privacy')}"
         )
         return [dict(r) for r in rows]
+
+
+def _anchor(text: str) -> str | None:
+    """The longest run of ASCII letters and digits in `text` (lower case), if one has four."""
+    runs = re.findall(r"[a-z0-9]{4,}", text.lower())
+    return max(runs, key=len) if runs else None
+
+
+def _scrubbed(value, texts: list[str], replacement: str, minimum: int):
+    """`value` (an event's details) with the texts scrubbed from every string in it."""
+    from macaron_cli.quotes import scrub
+
+    rules = (texts, replacement, minimum)
+    if isinstance(value, str):
+        return scrub(value, *rules)
+    if isinstance(value, dict):
+        return {scrub(k, *rules): _scrubbed(v, *rules) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, *rules) for v in value]
+    return value
 
 
 def _event(row: sqlite3.Row) -> dict:
