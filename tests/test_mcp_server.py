@@ -4,6 +4,7 @@ over stdio and streamable HTTP, as Claude Code, Cursor or any other agent would.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import stat
@@ -360,3 +361,133 @@ def test_a_forgotten_memory_leaves_the_ledger_and_why(memories, macaron_home, ma
     assert b"hazelnut pralines" not in _ledger_bytes(macaron_home)
     assert b"Rua das Flores" not in _ledger_bytes(macaron_home)
     assert LATTE.encode() not in _ledger_bytes(macaron_home)  # what was never searched for was never kept
+
+
+def test_every_input_has_a_cap_answered_as_an_mcp_error(memories):
+    async def go():
+        async with stdio_session() as session:
+            schema = {t.name: t.inputSchema for t in (await session.list_tools()).tools}
+            answers = [
+                await session.call_tool("search", {"query": "latte " * 1000}),
+                await session.call_tool("search", {"query": "latte", "k": 51}),
+                await session.call_tool("recent", {"n": 51}),
+                await session.call_tool("add", {"text": "I like tea. " * 2000}),
+                await session.call_tool("add", {"text": "tea", "domain": "d" * 200}),
+            ]
+            return schema, answers, await search(session, "latte")
+
+    schema, answers, still = run(go())
+    assert all(a.isError and len(text_of(a).splitlines()) == 1 for a in answers), [text_of(a) for a in answers]
+    assert "at most 2000 characters" in text_of(answers[0]) and "at most 10000" in text_of(answers[3])
+    assert schema["search"]["properties"]["query"]["maxLength"] == 2000  # a client can read the caps
+    assert LATTE in still
+    assert "I like tea" not in {m.text[:10] for m in MemoryStore.open().list(limit=None)}
+
+
+class RawStdio:
+    """`macaron memory serve` driven a line at a time, as a client that writes bytes would."""
+
+    def __init__(self):
+        import queue
+        import threading
+
+        command = [*macaron_command(), "memory", "serve"]
+        self.process = subprocess.Popen(
+            command, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(x) for x in self.process.stdout], daemon=True).start()
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+        assert "result" in self.ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello})
+        self.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+
+    def send(self, raw: bytes) -> None:
+        self.process.stdin.write(raw + b"\n")
+        self.process.stdin.flush()
+
+    def ask(self, request) -> dict:
+        """The answer to one request (a dict, or the raw bytes of a line); a silent server fails."""
+        self.send(request if isinstance(request, bytes) else json.dumps(request).encode())
+        return json.loads(self.lines.get(timeout=60))
+
+    def close(self) -> tuple[int, str]:
+        self.process.stdin.close()
+        code = self.process.wait(timeout=60)
+        return code, self.process.stderr.read().decode("utf-8", "replace")
+
+
+def _call(ident: int, arguments: bytes) -> bytes:
+    head = b'{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "search", "arguments": ' % ident
+    return head + arguments + b"}}"
+
+
+def test_every_malformed_request_is_answered_with_an_error_and_eof_ends_quietly(memories):
+    server = RawStdio()
+    malformed = {
+        1: _call(1, b'{"query": "caf\\ud800"}'),  # a lone surrogate: no text
+        2: _call(2, b'{"query": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+        3: _call(3, b'{"query": "' + "café".encode("latin-1") + b'"}'),  # not UTF-8
+        4: _call(4, b'{"query": "' + b"a" * (5 * 2**20) + b'"}'),  # over the line cap
+        5: b'{"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {"uri": "file:///etc/passwd"}}',
+        6: b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "search", "arguments": ',
+    }
+    answers = {ident: server.ask(line) for ident, line in malformed.items()}
+    listed = server.ask({"jsonrpc": "2.0", "id": 7, "method": "resources/list"})
+    templates = server.ask({"jsonrpc": "2.0", "id": 8, "method": "resources/templates/list"})
+    alive = server.ask(_call(9, b'{"query": "latte"}'))
+    server.send(b"\xff\xfe garbage, not JSON")
+    code, stderr = server.close()
+    for ident, answer in answers.items():
+        assert answer["id"] == ident and "error" in answer, answer
+    assert "root:" not in json.dumps(answers[5])  # nothing of the file
+    assert [r["uri"] for r in listed["result"]["resources"]] == ["macaron://profile"]
+    assert templates["result"]["resourceTemplates"] == []
+    assert LATTE in alive["result"]["content"][0]["text"]
+    assert code == 0 and stderr == "", stderr
+
+
+def test_a_client_hanging_up_over_http_is_not_an_error(memories, macaron_home, macaron):
+    command = [*macaron_command(), "memory", "serve", "--http", "--port", "0"]
+    process = subprocess.Popen(command, env=_env(), stderr=subprocess.PIPE, text=True)
+    url = re.search(r"http://127\.0\.0\.1:\d+/mcp", process.stderr.readline()).group(0)
+    token = macaron("memory", "serve", "--show-token").stdout.strip()
+
+    async def go():
+        for _ in range(2):  # each client ends its session and goes: an ordinary disconnect
+            async with (
+                httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=120) as http,
+                streamable_http_client(url, http_client=http) as (read, write, _),
+                ClientSession(read, write, client_info=Implementation(name="claude-ai", version="1")) as session,
+            ):
+                await session.initialize()
+                await search(session, "latte")
+
+    try:
+        run(go())
+    finally:
+        process.terminate()
+        stderr = process.stderr.read()
+        process.wait(timeout=30)
+    assert "Error" not in stderr and "Traceback" not in stderr, stderr
+
+
+def test_a_stderr_nobody_reads_never_stalls_the_http_server(memories, macaron_home, macaron):
+    import socket
+
+    command = [*macaron_command(), "memory", "serve", "--http", "--port", "0"]
+    process = subprocess.Popen(command, env=_env(), stderr=subprocess.PIPE)  # read once, then never again
+    url = re.search(rb"http://127\.0\.0\.1:(\d+)/mcp", process.stderr.readline())
+    port = int(url.group(1))
+    token = macaron("memory", "serve", "--show-token").stdout.strip()
+    try:
+        for _ in range(2000):  # each is a warning line: far more than a pipe holds
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as bad:
+                bad.sendall(b"NOT HTTP AT ALL\r\n\r\n")
+                bad.recv(1024)
+        headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {token}"}
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        answer = httpx.post(url.group(0).decode(), json=ping, headers=headers, timeout=60)
+        assert answer.status_code != 401 and answer.status_code < 500, answer.text
+    finally:
+        process.kill()
+        process.wait(timeout=30)

@@ -18,6 +18,10 @@ from macaron_cli.errors import UserError
 
 SOURCE_PREFIX = "mcp:"
 MAX_K = 50
+# Caps on what a client sends (the tools' input schemas say them too): a question, a memory
+# of a few paragraphs, a name. A 1 MB query took 75 s to search, 20 MB asked for 50 GiB.
+MAX_QUERY = 2_000
+MAX_TEXT = 10_000
 # A client that sends nothing after initialize still gets a warm store this soon.
 WARM_AT_LATEST_S = 2.0
 NOTHING = "Nothing relevant remembered."
@@ -89,6 +93,7 @@ class MemoryAccess:
             raise UserError(f"k must be from 1 to {MAX_K}, not {k}.")
         if not query.strip():
             raise UserError("the query is empty; say what to look for, in any language.")
+        _at_most("query", query, MAX_QUERY)
         destination = self.destination(client)
         found = privacy.search(self.store(), query, destination, k=k)
         self._record(client, destination, found, "search", query=query, k=k)
@@ -110,6 +115,7 @@ class MemoryAccess:
             fields["domain"] = domain
         from macaron_cli.memory.redact import redact
 
+        _at_most("text", text, MAX_TEXT)
         Memory.from_dict({"text": text, **fields})  # refuse bad input before the store opens
         memory = self.store().add(text, **fields)
         self.ledger().record(
@@ -176,6 +182,11 @@ class MemoryAccess:
             purpose=f"mcp {tool}",
             details={"tool": tool, "arguments": arguments},
         )
+
+
+def _at_most(name: str, text: str, limit: int) -> None:
+    if len(text) > limit:
+        raise UserError(f"the {name} is {len(text):,} characters; at most {limit:,} are taken.")
 
 
 def _subject(client: str) -> str:

@@ -27,9 +27,14 @@ def serve(http: bool, port: int, show_token: bool) -> None:
         secret = token.load_or_create()
         _serve_http(access, listening, secret)
     else:
+        import anyio
+
+        from macaron_cli.mcp_server import logs, stdio
         from macaron_cli.mcp_server.server import build
 
-        build(access).run("stdio")
+        server = build(access)
+        with logs.kept_off_the_wire():
+            anyio.run(stdio.serve, server)
 
 
 def _bind(port: int) -> socket.socket:
@@ -47,12 +52,15 @@ def _serve_http(access, listening: socket.socket, secret: str) -> None:
     import anyio
     import uvicorn
 
+    from macaron_cli.mcp_server import logs
     from macaron_cli.mcp_server.server import build
     from macaron_cli.mcp_server.token import BearerToken, token_path
 
     port = listening.getsockname()[1]
     app = build(access, host=HOST, port=port, streamable_http_path=PATH).streamable_http_app()
-    server = uvicorn.Server(uvicorn.Config(BearerToken(app, secret), log_level="warning", lifespan="on"))
+    # uvicorn's own log setup is skipped: logs.py sets up every logger the server has.
+    config = uvicorn.Config(BearerToken(app, secret), log_level="warning", lifespan="on", log_config=None)
+    server = uvicorn.Server(config)
     # On stderr, so a script (or a test) reads the address as soon as it is listening.
     Out(stderr=True).line(
         "macaron memory: MCP over streamable HTTP at http://{}:{}{}\n"
@@ -65,4 +73,5 @@ def _serve_http(access, listening: socket.socket, secret: str) -> None:
         token_path(),
     )
     sys.stderr.flush()
-    anyio.run(lambda: server.serve(sockets=[listening]))
+    with logs.kept_off_the_wire():
+        anyio.run(lambda: server.serve(sockets=[listening]))

@@ -17,7 +17,8 @@ from mcp.server.fastmcp.exceptions import ToolError
 from pydantic import Field, ValidationError
 
 from macaron_cli.errors import UserError
-from macaron_cli.mcp_server.access import MAX_K, MemoryAccess, client_name
+from macaron_cli.mcp_server.access import MAX_K, MAX_QUERY, MAX_TEXT, MemoryAccess, client_name
+from macaron_cli.memory.records import MAX_NAME
 
 INSTRUCTIONS = (
     "The person's own memory, kept by macaron on their machine: facts, preferences and "
@@ -81,7 +82,7 @@ def build(access: MemoryAccess, **settings) -> _Server:
     @server.tool(structured_output=False)
     async def search(
         ctx: Context,
-        query: Annotated[str, Field(description="what to look for, in any language")],
+        query: Annotated[str, Field(max_length=MAX_QUERY, description="what to look for, in any language")],
         k: Annotated[int, Field(ge=1, le=MAX_K, description="how many memories at most")] = 5,
     ) -> str:
         """Search what the person told macaron (facts, preferences, episodes) by meaning and
@@ -91,10 +92,18 @@ def build(access: MemoryAccess, **settings) -> _Server:
     @server.tool(structured_output=False)
     async def add(
         ctx: Context,
-        text: Annotated[str, Field(description="the memory, one fact or preference in the person's words")],
-        domain: Annotated[str | None, Field(description="e.g. food, health, work, family, hobby")] = None,
+        text: Annotated[
+            str, Field(max_length=MAX_TEXT, description="the memory, one fact or preference in the person's words")
+        ],
+        domain: Annotated[
+            str | None, Field(max_length=MAX_NAME, description="e.g. food, health, work, family, hobby")
+        ] = None,
         privacy: Annotated[
-            str | None, Field(description="public | personal (default) | private | secret (never shown to a model)")
+            str | None,
+            Field(
+                max_length=MAX_NAME,
+                description="public | personal (default) | private | secret (never shown to a model)",
+            ),
         ] = None,
     ) -> str:
         """Remember something the person asked you to remember. Secrets (keys, passwords,
@@ -114,7 +123,7 @@ def build(access: MemoryAccess, **settings) -> _Server:
         @server.tool(structured_output=False)
         async def forget(
             ctx: Context,
-            id: Annotated[str, Field(description="the memory's id, e.g. m_0123456789ab")],
+            id: Annotated[str, Field(max_length=MAX_NAME, description="the memory's id, e.g. m_0123456789ab")],
         ) -> str:
             """Forget a memory for good, when the person asks you to (older versions too)."""
             return await answer(ctx, access.forget, id)
