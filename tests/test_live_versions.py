@@ -146,7 +146,7 @@ def test_live_pages_count_only_live_versions(macaron_home):
     texts = [f"note number {i}" for i in range(6)]
     ids = [store.add(text, created_at=f"2026-01-0{i + 1}T00:00:00+00:00").id for i, text in enumerate(texts)]
     for i in (1, 3):  # replaced: their new versions are the newest two
-        store.update(ids[i], text=texts[i] + " (edited)")
+        store.update(ids[i], text=texts[i] + " (edited)", created_at=f"2026-02-0{i}T00:00:00+00:00")
     live = [m.text for m in store.live(limit=None)]
     assert live == ["note number 3 (edited)", "note number 1 (edited)"] + [texts[i] for i in (5, 4, 2, 0)]
     assert [m.text for m in store.live(limit=3, offset=2)] == live[2:5]
