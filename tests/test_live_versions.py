@@ -92,6 +92,7 @@ HISTORY_READERS = {
     ("tui/*", "*"): "the memory browser shows replaced versions, greyed",
     ("lifelog/memories.py", "current_memory"): "skips superseded_ids itself",
     ("lifelog/memories.py", "relabel"): "a new label reaches every version",
+    ("lifelog/memories.py", "latest_digests"): "skips superseded_ids itself",
     ("lifelog/refresh.py", "app_settings_memories"): "skips superseded_ids itself",
     # `/memory` in chat lists replaced versions too: repl.py is another change's; the fix is
     # `store.live(limit=10)` there.
