@@ -32,7 +32,8 @@ from __future__ import annotations
 # fmt: off
 CORPUS = [
     # ── English ──────────────────────────────────────────────────────────────────────────
-    ("trying to lose weight again lol. kg please, NOT pounds. want to log it each morning plus body fat %", "en", "habit-tracker",
+    ("trying to lose weight again lol. kg please, NOT pounds. want to log it each morning plus body fat %",
+     "en", "habit-tracker",
      {"measures": {"weight": "kilogram", "body_fat": "percent"}, "not_units": ["pound"], "times": ["morning"]}),
     ("me and my sister Priya take turns walking the dog, need something to see whose turn it is", "en", "planner",
      {"people": ["me", "Priya"], "repeat": "daily"}),
@@ -42,7 +43,8 @@ CORPUS = [
      {"measures": {"blood_pressure": "mmHg", "pulse": "bpm"}, "times": ["morning", "evening"]}),
     ("fasting glucose in mmol/L and again 2h after dinner", "en", "habit-tracker",
      {"measures": {"blood_sugar": "mmol/L"}, "times": ["fasting", "after_meal"]}),
-    ("keep forgetting to water my plants!! the fern needs it every 3 days, the cactus every 2 weeks", "en", "collection",
+    ("keep forgetting to water my plants!! the fern needs it every 3 days, the cactus every 2 weeks",
+     "en", "collection",
      {"item": "plant", "every": True}),
     ("countdown to our wedding on June 12 2027!!", "en", "countdown",
      {"event": "wedding", "date": "2027-06-12"}),

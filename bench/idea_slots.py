@@ -131,13 +131,18 @@ def _tracked(slot: str, want, app: dict) -> bool:
     spec, cfg, renders = app["spec"], app["config"], set(app["renders"])
     money, tasks, items = spec.get("money") or {}, spec.get("tasks") or {}, spec.get("items") or {}
     checks: dict[str, Callable[[], bool]] = {
-        "measures": lambda: "measures" in renders
-        and all(
-            (m := _measure(app, k)) is not None and (u is None or _same(m["unit"], u, _UNITS)) for k, u in want.items()
+        "measures": lambda: (
+            "measures" in renders
+            and all(
+                (m := _measure(app, k)) is not None and (u is None or _same(m["unit"], u, _UNITS))
+                for k, u in want.items()
+            )
         ),
         "goal": lambda: all((m := _measure(app, k)) is not None and m.get("goal") == v for k, v in want.items()),
-        "times": lambda: "measures.times" in renders
-        and any(set(want) <= set(m.get("times") or []) for m in spec.get("measures") or []),
+        "times": lambda: (
+            "measures.times" in renders
+            and any(set(want) <= set(m.get("times") or []) for m in spec.get("measures") or [])
+        ),
         "check": lambda: any(m.get("unit") == "times" and m.get("goal") == 1 for m in spec.get("measures") or []),
         "not_units": lambda: True,  # judged as the opposite, below
         "people": lambda: bool(renders & {"tasks.assignees", "money.people"}) and _names(want) <= _names(_people(app)),
@@ -149,9 +154,7 @@ def _tracked(slot: str, want, app: dict) -> bool:
         "event": lambda: bool(tasks.get("event")) and "tasks.countdown" in renders,
         "date": lambda: tasks.get("countdown") == _countdown_date(want) and "tasks.countdown" in renders,
         "item": lambda: bool(items) and _same(items.get("name"), want, _ITEMS) and "items" in renders,
-        "attributes": lambda: all(
-            any(_same(a, w, _ATTRIBUTES) for a in items.get("attributes") or []) for w in want
-        ),
+        "attributes": lambda: all(any(_same(a, w, _ATTRIBUTES) for a in items.get("attributes") or []) for w in want),
         "rating": lambda: bool(items.get("rating")) and "items.rating" in renders,
         "every": lambda: bool(items.get("every")) and "items.every" in renders,
         "repeat": lambda: tasks.get("repeat") == want and "tasks.repeat" in renders,
@@ -188,9 +191,9 @@ def opposite(slots: dict, app: dict) -> list[str]:
             out.append(f"a converter to {refused} for an idea that refused {refused}")
     for key, unit in (slots.get("measures") or {}).items():
         m = _measure(app, key)
-        if unit and m and not _same(m["unit"], unit, _UNITS):
-            if any(unit in group and any(_same(m["unit"], g, _UNITS) for g in group) for group in _SAME_QUANTITY):
-                out.append(f"{key} in {m['unit']} though the idea said {unit}")
+        other = unit and m and not _same(m["unit"], unit, _UNITS)
+        if other and any(unit in g and any(_same(m["unit"], u, _UNITS) for u in g) for g in _SAME_QUANTITY):
+            out.append(f"{key} in {m['unit']} though the idea said {unit}")
     if "target" in slots and (spec.get("money") or {}).get("budget") and app["template"] == "budget":
         out.append("a savings target shown as a budget that deposits overspend")
     if slots.get("check") and any(m.get("values") for m in spec.get("measures") or []):
