@@ -151,7 +151,7 @@ def _tracked(slot: str, want, app: dict) -> bool:
         "budget": lambda: money.get("budget") == want and cfg.get("monthly_budget") == want,
         "target": lambda: money.get("target") == want and "money.target" in renders,
         "categories": lambda: len(money.get("categories") or tasks.get("categories") or []) >= len(want),
-        "event": lambda: bool(tasks.get("event")) and "tasks.countdown" in renders,
+        "event": lambda: bool(tasks.get("event")) and "tasks.event" in renders,
         "date": lambda: tasks.get("countdown") == _countdown_date(want) and "tasks.countdown" in renders,
         "item": lambda: bool(items) and _same(items.get("name"), want, _ITEMS) and "items" in renders,
         "attributes": lambda: all(any(_same(a, w, _ATTRIBUTES) for a in items.get("attributes") or []) for w in want),

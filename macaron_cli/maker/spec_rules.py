@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from macaron_cli.maker.slots import OTHER_SYSTEM, Slots, read
 from macaron_cli.maker.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
 
 
@@ -48,6 +49,20 @@ MEASURES: dict[str, _Kind] = {
     "blood_sugar": _Kind(
         r"blood\s*sugar|glucose|血糖|혈당|asukal sa dugo", "mg/dL", "quantity", None, 1, free_entry=True
     ),
+    "pulse": _Kind(
+        r"\bpulse\b|\bheart ?rate\b|脈拍|心拍|맥박|심박|心率|脉搏|\bpulso", "bpm", "quantity", None, 1, free_entry=True
+    ),
+    "body_fat": _Kind(
+        r"\bbody ?fat\b|体脂肪|체지방|体脂|\btaba sa katawan", "percent", "quantity", None, 0.1, free_entry=True
+    ),
+    "feeding": _Kind(
+        r"\bbottles?\b|\bfeed(?:s|ing)?\b|\bformula\b|ミルク|授乳|수유|분유|喂奶|奶量|\bpagdede|\bdumede",
+        "milliliter",
+        "quantity",
+        None,
+        10,
+        free_entry=True,
+    ),
     "body_weight": _Kind(
         r"\bweigh(?:t|ing)?\b(?!\s*(?:to|into|in)\b)|体重|몸무게|체중|\btimbang ko\b|\bbigat ko\b",
         "kilogram",
@@ -82,7 +97,8 @@ MEASURES: dict[str, _Kind] = {
         free_entry=True,
     ),
     "medication": _Kind(
-        r"\bmedic|\bpills?\b|\btablets?\b|\bvitamins?|服薬|薬を|お薬|약\s*복용|약을|\b약\b|복약|영양제|吃药|服药|维生素|"
+        r"\bmedic|\bpills?\b|\btablets?\b|\bvitamins?|\binsulin|\bshots?\b|インスリン|인슐린|胰岛素|服薬|薬を|お薬|"
+        r"약\s*복용|약을|\b약\b|(?<=[가-힣])약(?=\s|을|은|$)|복약|영양제|吃药|服药|[压糖]药|维生素|"
         r"\bgamot|bitamina",
         "times",
         "count",
@@ -118,6 +134,11 @@ MEASURES: dict[str, _Kind] = {
     "vegetables": _Kind(r"\bvegetables?|\bveggies?|野菜|채소|야채|蔬菜|吃菜|\bgulay", "servings", "count", 5, 1),
     "glasses": _Kind(r"\bglass(?:es)?\b|\bbaso\b|杯|잔", "glasses", "count", None, 1),
 }
+# Measures that follow from another's words and a unit said (a run in km; how long it took).
+_KINDS = MEASURES | {
+    "running": _Kind("", "kilometer", "quantity", None, 0.1, free_entry=True),
+    "run_time": _Kind("", "minute", "duration", None, 1, free_entry=True),
+}
 # Asking for a unit by name wins over the measure's own ("cups of water", "how many glasses").
 _UNIT_WORDS = {
     "cups": r"\bcups?\b|杯|잔|\btasa\b|カップ",
@@ -134,16 +155,41 @@ _TWICE = r"朝晩|朝夕|아침저녁|早晚|twice a day|하루 두 번|一日�
 _COUNTED = r"\bhow (?:many|much|often)\b|何回|何杯|몇\s*(?:번|잔|개)|几(?:次|杯|个)|多少|\bilang\b|\bgaano\b"
 
 
-def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str) -> Measure:
+# A goal said in one unit, for a measure kept in another ("2 litres" of water kept in ml).
+_SCALE = {("liter", "milliliter"): 1000, ("hour", "minute"): 60, ("minute", "hour"): 1 / 60}
+_DISTANCE = r"\brun(?:s|ning)?\b|\bjog|\bwalk|ランニング|ジョギング|走|러닝|달리기|조깅|跑步|\btakbo"
+
+
+def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots) -> tuple[str, float | None, float]:
+    """The unit a measure is kept in: the one the idea said (not one it refused), else the
+    person's ways (imperial, cups), else the kind's own; with the goal and step in it."""
     unit, goal, step = kind.unit, kind.goal, kind.step
+    said = [u for u in slots.units if u not in slots.refused]
+    refused_other = [OTHER_SYSTEM[u] for u in slots.refused if u in OTHER_SYSTEM]
     if key == "water" and (app_settings.get("volume_unit") == "cup" or _found(_UNIT_WORDS["cups"], text)):
         unit, goal, step = "cups", 8, 1
     elif key == "water" and _found(_UNIT_WORDS["glasses"], text):
         unit, goal, step = "glasses", 8, 1
-    elif key == "body_weight" and app_settings.get("units") == "imperial":
-        unit, step = "pound", 0.2
+    elif key == "body_weight":
+        chosen = next((u for u in [*said, *refused_other] if u in ("kilogram", "pound")), None)
+        unit = chosen or ("pound" if app_settings.get("units") == "imperial" else "kilogram")
+        step = 0.2 if unit == "pound" else step
+    elif key == "blood_sugar":
+        unit = next((u for u in [*said, *refused_other] if u in ("mmol/L", "mg/dL")), unit)
+        step = 0.1 if unit == "mmol/L" else step
+    elif key == "running":
+        unit = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), "kilometer")
     elif key == "steps" and _found(r"\bkm\b|\bkilomet|킬로|公里|キロ", text):
         unit, goal, step = "kilometer", 5, 0.5
+    if slots.goal is not None:
+        factor = 1.0 if slots.goal.unit in ("", unit) else _SCALE.get((slots.goal.unit, unit))
+        if factor is not None:
+            goal = round(slots.goal.value * factor, 2)
+    return unit, goal, step
+
+
+def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, slots: Slots) -> Measure:
+    unit, goal, step = _unit_of(key, kind, text, app_settings, slots)
     times: tuple[str, ...] = ()
     if (_found(_MORNING, text) and _found(_EVENING, text)) or _found(_TWICE, text):
         times = ("morning", "evening")
@@ -151,6 +197,9 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str) ->
         times = ("morning",)
     elif _found(_EVENING, text) and key not in ("sleep",):
         times = ("evening",)
+    if key not in ("sleep", "steps", "water"):  # occasions: a reading before and after meals
+        occasions = tuple(t for t in slots.times if t in ("fasting", "after_meal", "afternoon"))
+        times = tuple(dict.fromkeys([*occasions, *times])) if occasions else times
     return Measure(
         key=key,
         name=name,
@@ -164,8 +213,9 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str) ->
     )
 
 
-def measures_of(text: str, app_settings: dict, name: str) -> list[Measure]:
+def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = None) -> list[Measure]:
     """The measures an idea names, in the order it names them."""
+    slots = slots or read(text)
     found: list[tuple[int, str]] = []
     for key, kind in MEASURES.items():
         match = _found(kind.words, text)
@@ -179,8 +229,18 @@ def measures_of(text: str, app_settings: dict, name: str) -> list[Measure]:
         keys = [k for k in keys if k not in ("water", "glasses")]
     if "blood_pressure" in keys:
         keys = [k for k in keys if k != "body_weight" or _found(r"体重|몸무게|체중|\bweigh", text)]
+    if "feeding" in keys:  # a baby's milk is fed, not drunk as the person's water
+        keys = [k for k in keys if k not in ("water", "glasses", "medication")]
+    if "body_fat" in keys and not _found(r"体重|몸무게|체중|\bweigh|\btimbang", text):
+        keys = [k for k in keys if k != "body_weight"]  # "body fat" is not a weight of its own
+    if slots.check and "medication" in keys:  # "did I take my blood-pressure pill": taken or not, no reading
+        keys = [k for k in keys if k not in ("blood_pressure", "blood_sugar", "pulse")]
+    if "exercise" in keys and _found(_DISTANCE, text) and {"kilometer", "mile"} & {*slots.units, *slots.refused}:
+        keys[keys.index("exercise")] = "running"  # a distance run, in the unit said
+        if _found(r"\bhow long\b|\btime\b|タイム|시간|时间|用时|\bgaano katagal|\boras\b", text):
+            keys.append("run_time")
     label = name if len(keys) == 1 else ""
-    return [_measure(k, MEASURES[k], text, app_settings, label or k.replace("_", " ")) for k in keys]
+    return [_measure(k, _KINDS[k], text, app_settings, label or k.replace("_", " "), slots) for k in keys]
 
 
 def other_measure(text: str, name: str) -> Measure:
@@ -222,12 +282,22 @@ MONTHLY_BUDGET = {
 }
 
 
-def money_of(text: str, app_settings: dict, *, conversion: bool) -> Money | None:
+def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | None = None) -> Money | None:
+    """Money the idea keeps: in the currency it names (else the person's); a savings target
+    said is a goal for deposits, never a budget they overspend; the people it is shared with."""
+    slots = slots or read(text)
     debts, split = bool(_found(_DEBTS, text)), bool(_found(_SPLIT, text))
-    if not (debts or split or (_found(_MONEY, text) and not conversion)):
+    said = slots.target or slots.budget
+    if not (debts or split or ((_found(_MONEY, text) or said) and not conversion)):
         return None
-    currency = str(app_settings.get("currency") or "USD")
-    return Money(currency=currency, debts=debts, split=split, budget=MONTHLY_BUDGET.get(currency))
+    currency = slots.currency or str(app_settings.get("currency") or "USD")
+    people = slots.people
+    if (debts or split) and people and "me" not in people:
+        people = ("me", *people)  # the person is one side of every debt and every split
+    if slots.target:
+        return Money(currency=currency, debts=debts, split=split, people=people, target=slots.target.value)
+    budget = slots.budget.value if slots.budget else MONTHLY_BUDGET.get(currency)
+    return Money(currency=currency, debts=debts, split=split, people=people, budget=budget)
 
 
 # ── items: a collection ──────────────────────────────────────────────────────────────────
@@ -245,7 +315,7 @@ _ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "wine": (r"\bwines?\b|\bbeers?\b|\bsake\b|ワイン|와인|葡萄酒|红酒|\balak\b", ("region", "price")),
     "recipe": (r"\brecipes?\b|レシピ|레시피|食谱|菜谱|\bresipe", ("ingredients",)),
-    "plant": (r"\bplants?\b|植物|식물|植物|\bhalaman", ("watered",)),
+    "plant": (r"\bplants?\b|植物|식물|화분|多肉|\bhalaman|\bfern|\bcact(?:us|i)\b|モンステラ|サボテン", ("watered",)),
     "game": (r"\bboard games?\b|\bvideo games?\b|ゲーム|게임|游戏|\blaro\b", ("platform",)),
 }
 _RATING = (
@@ -259,9 +329,12 @@ _COLLECTION = (
 )
 
 
-def items_of(text: str) -> Items | None:
+def items_of(text: str, slots: Slots | None = None) -> Items | None:
+    slots = slots or read(text)
     rated = bool(_found(_RATING, text))
     for name, (words, attributes) in _ITEMS.items():
+        if name == "plant" and _found(words, text) and slots.every:  # each plant with its own rhythm of care
+            return Items(name=name, attributes=attributes, rating=rated, every=True)
         if _found(words, text) and (rated or _found(_COLLECTION, text)):
             if (
                 name == "book"
@@ -284,7 +357,7 @@ _TASKS = (
     r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
     r"やること|タスク|家事|予定|用事|締め切り|할\s*일|집안일|일정|마감|待办|任务|家务|日程|安排|截止|"
     r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\bget (?:\w+ )?done\b|\bneed to do\b|\bthings to do\b|"
-    r"要做的|要办的|事情|" + _CHORES
+    r"要做的|要办的|事情|\bturns?\b|\brotas?\b|\bshifts?\b|シフト|当番|근무표|당번|排班|值日|\btoka\b|" + _CHORES
 )
 _ASSIGNEES = (
     r"\bwho\b|\bturns?\b|\brota\b|\bassign|\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?|担当|分担|当番|誰が|"
@@ -303,14 +376,17 @@ _COUNTDOWN = (
 )
 
 
-def tasks_of(text: str) -> Tasks | None:
+def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
+    slots = slots or read(text)
     countdown = bool(_found(_COUNTDOWN, text))
     if not (countdown or _found(_TASKS, text)):
         return None
     chores = bool(_found(_CHORES, text))
-    people = ("me", "you") if chores and _found(_ASSIGNEES, text) else ()
+    people = slots.people or (("me", "you") if chores and _found(_ASSIGNEES, text) else ())
     repeat = "weekly" if _found(_WEEKLY, text) else ("daily" if chores and _found(_DAILY_TASK, text) else None)
-    return Tasks(assignees=people, repeat=repeat, countdown="" if countdown else None)
+    if countdown:
+        return Tasks(countdown=slots.date or "", event=slots.event)
+    return Tasks(assignees=people, repeat=repeat)
 
 
 # ── conversions ──────────────────────────────────────────────────────────────────────────
@@ -322,6 +398,7 @@ _CONVERTING = (
     r"\bhow much is (?:a |one )?\w+ in\b|"
     r"何円|いくら.*(?:円|ドル)|몇\s*원|얼마.*(?:원|달러)|多少(?:人民币|日元|韩元|美元|钱)"
 )
+_CONVERT_VERB = r"\bconvert|\bconversion|換算|変換|변환|환산|换算|转换|\bi-?convert|\bpalitan"
 _FAMILIES = {
     "pace": r"\bpace\b|min/km|min/mile|minutes? per (?:km|mile)|ペース|페이스|配速|\bbilis ng takbo",
     "shoe_size": r"\bshoe sizes?|\bshoe|靴のサイズ|靴|신발\s*사이즈|신발|鞋码|鞋子尺码|\bsapatos",
@@ -336,7 +413,8 @@ _FAMILIES = {
         r"\bluto\b|\bpagluluto|\bresip|\bkutsara|\btasa\b"
     ),
     "temperature": (
-        r"\btemperature|\bcelsius|\bfahrenheit|°[cf]\b|\boven|温度|気温|体温|온도|기온|체온|气温|温度|摄氏|华氏|\btemperatura"
+        r"\btemperature|\bcelsius|\bfahrenheit|°[cf]\b|\boven|温度|気温|体温|摂氏|華氏|온도|기온|체온|섭씨|화씨|气温|摄氏|华氏|"
+        r"\btemperatura"
     ),
     "area": (
         r"\barea\b|\bsquare (?:feet|foot|met)|\bsq ?ft|\btsubo|\bpyeong|\bacres?|\bhectares?|"
@@ -376,10 +454,16 @@ _UNITS = (
 )
 
 
-def converting(text: str) -> bool:
-    """Whether the idea asks to convert: a verb of converting, or two units named."""
-    if _found(_CONVERTING, text) or _found(_FAMILIES["pace"], text):
+def converting(text: str, slots: Slots | None = None) -> bool:
+    """Whether the idea asks to convert: a verb of converting, or two units named (a unit
+    refused is not one of them: "in kg, not pounds" keeps a record in kg)."""
+    slots = slots or read(text)
+    if slots.refused:  # "in kilos, not pounds": a record kept in one unit, unless converting is asked
+        return bool(_found(_CONVERT_VERB, text))
+    if _found(_CONVERTING, text):
         return True
+    if _found(_FAMILIES["pace"], text) and not _found(_DISTANCE, text):
+        return True  # a pace beside a run is something the run records
     named = {m.group(0).casefold() for m in re.finditer(_UNITS, text, re.IGNORECASE)}
     return len(named) >= 2
 
@@ -435,7 +519,8 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
     """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
     is called). One main shape, as a person asks for one thing, plus what it implies."""
     text = idea.strip()
-    conversions = conversions_of(text, app_settings) if converting(text) else []
+    slots = read(text)
+    conversions = conversions_of(text, app_settings) if converting(text, slots) else []
     if conversions:
         if any(c.family == "currency" for c in conversions):
             conversions = [c for c in conversions if c.family == "currency"] + [
@@ -444,17 +529,17 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
         return AppSpec(conversions=tuple(conversions))
     if _found(_CALCULATOR, text):
         return AppSpec()  # sums to work out: no record kept, the closest template's calculator
-    items = items_of(text)
+    items = items_of(text, slots)
     if items:
         return AppSpec(items=items)
-    tasks = tasks_of(text)
-    money = money_of(text, app_settings, conversion=False)
-    owed = bool(money and money.debts)
+    tasks = tasks_of(text, slots)
+    money = money_of(text, app_settings, conversion=False, slots=slots)
+    owed = bool(money and (money.debts or money.target))
     if tasks and not owed and (tasks.countdown is not None or tasks.assignees or not money):
         return AppSpec(tasks=tasks)
     if money:
         return AppSpec(money=money)
-    measures = measures_of(text, app_settings, name)
+    measures = measures_of(text, app_settings, name, slots)
     journal = journal_of(text)
     if journal and (not measures or (_found(_DIARY, text) and not _found(_COUNTED, text))):
         return AppSpec(journal=journal)

@@ -72,6 +72,7 @@ class Money:
     debts: bool = False  # who owes whom, not only what was spent
     split: bool = False  # shared bills divided between people
     budget: float | None = None  # per month, whole currency units
+    target: float | None = None  # a savings goal, whole currency units: entries are deposits toward it
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class Items:
     name: str  # what one item is ("book", "restaurant")
     attributes: tuple[str, ...] = ()  # what each item records ("author", "lent to")
     rating: bool = False  # a rating per item (1–5)
+    every: bool = False  # care every few days per item (watering): when it was last done, when next
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class Tasks:
     repeat: str | None = None  # daily | weekly | monthly
     countdown: str | None = None  # a date counted down to (YYYY-MM-DD), or "" when unknown yet
     categories: tuple[str, ...] = ()
+    event: str | None = None  # what the countdown is to ("wedding"), as the person said it
 
 
 @dataclass(frozen=True)
@@ -128,15 +131,23 @@ class AppSpec:
         if self.money:
             out.append("money")
             out += [f"money.{flag}" for flag in ("debts", "split") if getattr(self.money, flag)]
+            if self.money.people:
+                out.append("money.people")
+            if self.money.target is not None:
+                out.append("money.target")
         if self.items:
             out.append("items")
             if self.items.rating:
                 out.append("items.rating")
+            if self.items.every:
+                out.append("items.every")
         if self.tasks:
             out.append("tasks")
             out += [f"tasks.{flag}" for flag in ("assignees", "repeat") if getattr(self.tasks, flag)]
             if self.tasks.countdown is not None:
                 out.append("tasks.countdown")
+            if self.tasks.event:
+                out.append("tasks.event")
         out += [f"conversions.{c.family}" for c in self.conversions]
         if self.journal:
             out.append(f"journal.{self.journal.kind}")
@@ -227,8 +238,8 @@ def _currency(raw: Any, where: str) -> str:
 
 
 def _money(raw: Any) -> Money:
-    d = _fields(raw, "money", {"currency", "categories", "people", "debts", "split", "budget"})
-    budget = d.get("budget")
+    d = _fields(raw, "money", {"currency", "categories", "people", "debts", "split", "budget", "target"})
+    budget, target = d.get("budget"), d.get("target")
     return Money(
         currency=_currency(d.get("currency"), "money.currency"),
         categories=_texts(d.get("categories"), "money.categories"),
@@ -236,20 +247,22 @@ def _money(raw: Any) -> Money:
         debts=_flag(d.get("debts", False), "money.debts"),
         split=_flag(d.get("split", False), "money.split"),
         budget=None if budget is None else _number(budget, "money.budget", positive=True),
+        target=None if target is None else _number(target, "money.target", positive=True),
     )
 
 
 def _items(raw: Any) -> Items:
-    d = _fields(raw, "items", {"name", "attributes", "rating"})
+    d = _fields(raw, "items", {"name", "attributes", "rating", "every"})
     return Items(
         name=_text(d.get("name"), "items.name"),
         attributes=_texts(d.get("attributes"), "items.attributes"),
         rating=_flag(d.get("rating", False), "items.rating"),
+        every=_flag(d.get("every", False), "items.every"),
     )
 
 
 def _tasks(raw: Any) -> Tasks:
-    d = _fields(raw, "tasks", {"assignees", "repeat", "countdown", "categories"})
+    d = _fields(raw, "tasks", {"assignees", "repeat", "countdown", "categories", "event"})
     repeat = d.get("repeat")
     countdown = d.get("countdown")
     if countdown not in (None, ""):
@@ -262,6 +275,7 @@ def _tasks(raw: Any) -> Tasks:
         repeat=None if repeat is None else _choice(repeat, REPEATS, "tasks.repeat"),
         countdown=None if countdown is None else str(countdown),
         categories=_texts(d.get("categories"), "tasks.categories"),
+        event=None if d.get("event") is None else _text(d["event"], "tasks.event"),
     )
 
 

@@ -9,10 +9,11 @@ function daysBetween(from, to) {
   return Math.round((b - a) / 86400000);
 }
 
-function AddEvent({ onAdd }) {
+// The first date comes filled in with the event and day the idea named ("our wedding on 12 June").
+function AddEvent({ onAdd, said }) {
   const { t } = useApp();
-  const [name, setName] = useState("");
-  const [day, setDay] = useState("");
+  const [name, setName] = useState(said.name || "");
+  const [day, setDay] = useState(said.day || "");
   const submit = async (event) => {
     event.preventDefault();
     if (!name.trim() || !day) return;
@@ -47,7 +48,7 @@ function EventCard({ event, now, onDelete }) {
 }
 
 function App() {
-  const { t } = useApp();
+  const { t, config } = useApp();
   const { data: events, error, attempt } = useLoaded(() => api("api/events"), []);
   const add = (event) => attempt(() => api("api/events", { method: "POST", body: event }));
   const remove = (id) => attempt(() => api(`api/events/${id}`, { method: "DELETE" }));
@@ -60,7 +61,7 @@ function App() {
   return html`
     <${Header} subtitle=${next ? t("countdown.next", { name: next.name, n: daysBetween(now, next.day) }) : t("countdown.nothing_ahead")} />
     ${error && html`<p class="mc-error" role="alert">${t("common.error", { message: error })}</p>`}
-    <${AddEvent} onAdd=${add} />
+    <${AddEvent} onAdd=${add} said=${events.length ? {} : { name: config.event, day: config.day }} />
     <section class="mc-card">
       ${events.length === 0
         ? html`<p class="mc-empty">${t("countdown.empty")}</p>`
