@@ -97,6 +97,7 @@ def choose_template(
     the rules write from the idea when none is given), need nothing it lacks (a manifest's
     "requires") and render most of the rest of it, the closest by meaning and keywords.
     Its `missing` names what the spec needs that it does not render (then fit is not good)."""
+    from macaron_cli.maker.fit import uncovered
     from macaron_cli.maker.spec import main_shape, missing
     from macaron_cli.maker.spec_rules import write_spec
 
@@ -127,7 +128,7 @@ def choose_template(
         chosen = _closest(idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness
-    chosen.missing = missing(spec, chosen.manifest)
+    chosen.missing = missing(spec, chosen.manifest) + uncovered(idea, spec, chosen.manifest)
     if chosen.missing and chosen.fit == "good":
         chosen.fit = "partial"
     return chosen

@@ -196,3 +196,65 @@ def _at(data: dict, path: str) -> Any:
         return value.get(name)
     rows = [row for row in value or [] if isinstance(row, dict) and row.get(name) not in (None, [], "")]
     return {row[by]: row[name] for row in rows} if by else [row[name] for row in rows]
+
+
+# ── coverage: what was said and is not shown ─────────────────────────────────────────────
+# Apps people ask for that no template is yet: named, so make never calls such an app a good fit.
+_UNSERVED = {
+    "a study deck (flashcards, spaced review)": (
+        r"\bflash ?cards?|\bvocab|\breviewer cards?|\bquiz me|暗記カード|単語カード|単語帳|フラッシュカード|"
+        r"암기\s*카드|단어장|단어\s*카드|플래시\s*카드|单词卡|背单词|记忆卡|闪卡"
+    ),
+    "a timer (work and break minutes)": (
+        r"\bpomodoro|\btimer\b|ポモドーロ|タイマー|뽀모도로|타이머|番茄钟|计时器|番茄工作法"
+    ),
+    "a weekly meal plan (days × meals)": (
+        r"\bmeal ?plan|\bmeal prep|\bplan (?:\w+ )?(?:dinners|meals|lunches)|献立|식단표|식단\s*짜|菜单|一周.{0,4}菜"
+    ),
+    "scaling a recipe to more servings": (
+        r"\bscale (?:the |a )?(?:recipe|ingredients)|\bservings\b.*\bfor \d+|分量を.*倍|인분"
+    ),
+}
+# Units a measure or a conversion shows when it uses them (what "in mmol/L" asks for).
+_SHOWN_UNITS = frozenset(
+    ("mmol/L", "mg/dL", "percent", "bpm", "kilogram", "pound", "kilometer", "mile", "centimeter", "inch")
+)
+
+
+def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
+    """What the idea said that the app neither keeps nor shows, in words a person reads
+    ("the people named: Jake, Mia"): every slot the idea fills is rendered or named here,
+    beside what the spec needs that the template does not render (spec.missing)."""
+    from macaron_cli.maker.slots import read
+
+    said = read(idea)
+    renders = {str(r) for r in manifest.get("renders") or []}
+    out = [what for what, words in _UNSERVED.items() if re.search(words, idea, re.IGNORECASE)]
+    tasks, money, items = spec.tasks, spec.money, spec.items
+    kept = set((tasks.assignees if tasks else ()) + (money.people if money else ()))
+    if said.people and not (set(said.people) <= kept and renders & {"tasks.assignees", "money.people"}):
+        out.append("the people named: " + ", ".join(said.people))
+    units = {m.unit for m in spec.measures}
+    for unit in said.units:
+        if unit in _SHOWN_UNITS and unit not in units and not spec.conversions:
+            out.append(f"values in {unit}")
+    wanted = [t for t in said.times if t in ("fasting", "after_meal", "morning", "afternoon", "evening")]
+    if all(m.key == "sleep" for m in spec.measures):  # a night's sleep is not logged at a time of day
+        wanted = []
+    if spec.measures and wanted and not set(wanted) <= {t for m in spec.measures for t in m.times}:
+        out.append("times of day: " + ", ".join(t.replace("_", " ") for t in wanted))
+    if said.goal is not None and spec.measures and all(m.goal is None for m in spec.measures) and not money:
+        out.append(f"the goal: {said.goal.value:g} {said.goal.unit}".rstrip())
+    if said.target and not (money and money.target and "money.target" in renders):
+        out.append(f"a savings target: {said.target.value:,.0f} {said.target.unit}".rstrip())
+    if said.budget and not (money and money.budget == said.budget.value):
+        out.append(f"a budget of {said.budget.value:,.0f} {said.budget.unit}".rstrip())
+    if said.currency and money and money.currency != said.currency:
+        out.append(f"amounts in {said.currency}")
+    if said.check and not any(m.unit == "times" for m in spec.measures):
+        out.append("a taken-or-not check")
+    if said.every and not (items and items.every and "items.every" in renders):
+        out.append("care every few days (when last done, when next due)")
+    if said.date and not (tasks and tasks.countdown == said.date and "tasks.countdown" in renders):
+        out.append(f"the day {said.date}" + (f" ({said.event})" if said.event else ""))
+    return list(dict.fromkeys(out))

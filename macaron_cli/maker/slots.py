@@ -158,7 +158,7 @@ _CURRENCY_WORDS = [
 ]
 _SAVING = (
     r"\bsav(?:e|ing)\b|\bsave up\b|\bsavings\b|\bfund\b|\bputting in\b|\bput away\b|貯金|貯め|ためたい|積み立て|"
-    r"모으|모아|저축|적금|존돈|存钱|攒钱|存了|储蓄|攒|\bipon\b|\bnag-?iipon|\bmag-?ipon"
+    r"모으|모아|저축|적금|存钱|攒钱|存了|储蓄|攒|\bipon\b|\bnag-?iipon|\bmag-?ipon|\bput(?:ting)? aside|\bset aside"
 )
 _BUDGET = r"\bbudget|予算|まで|以内|안에서|이내|한도|预算|以内|不超过|\bbadyet"
 
@@ -194,13 +194,15 @@ _NOT_NAMES = frozenset(
 _EN_BEFORE_NAME = (
     r"(?:\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bpartner|\bson|\bdaughter)s?\s+"
 )
+_EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
 _TL_MARKER = r"\b(?:si|ni|nila|kay|kina|sina)\s+"
 _JA_RELATION = r"(?:夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚)の"
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
 _KO_RELATION = r"(?:룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료)\s*"
 _ZH_RELATION = r"(?:室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹)"
 _JA_NOT_NAMES = frozenset(("赤", "お母", "お父", "お兄", "お姉", "おばあ", "おじい"))
-_KO_LIST = r"((?:[가-힣]{2}(?:이)?(?:랑|하고|와|과|,\s*)\s*)*[가-힣]{2})(?:이)?(?:랑|하고|와|과|한테|,)"
+_KO_NAME = r"(?!들|누구|우리|저희|가족|사람)[가-힣]{2}"  # 친구들이랑, 누구한테: not names
+_KO_LIST = rf"((?:{_KO_NAME}(?:이)?(?:랑|하고|와|과|,\s*)\s*)*{_KO_NAME})(?:이)?(?:랑|하고|와|과|한테|,)"
 _ZH_KIN = r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆"
 _ZH_NAME = r"(?:小|阿|老)(?![时孩朋区说师板家公婆人姨])[\u4e00-\u9fff]"
 
@@ -213,19 +215,19 @@ def _people(text: str) -> list[str]:
         if name and name not in _NOT_NAMES and not any(n == name for _, n in found):
             found.append((pos, name))
 
-    # Latin script: capitalised words that are not the sentence's first word, nor known words.
+    # Latin script: a capitalised word is a person's name in a list of names (with me), after a
+    # relation ("my sister Priya"), or doing something ("Tom owes", "Emma does"): not a place.
+    listed = {w for m in re.finditer(_EN_LIST, text) for w in re.findall(r"[A-Z][a-z]+", m.group(0))}
     for m in re.finditer(r"(?<![\w'])([A-Z][a-z]+)\b", text):
-        start = m.start()
-        first = start == 0 or re.search(r"[.!?:;]\s*$", text[:start]) is not None
-        acts = re.match(r"\s+(?:owes|does|did|takes|has|pays|paid|and|or)\b|,", text[m.end() :])
-        if not first or acts or _any(_EN_BEFORE_NAME + "$", text[:start]):
-            add(start, m.group(1))
+        acts = re.match(r"\s+(?:owes|does|did|takes|has|pays|paid|cooks|cleans|washes)\b", text[m.end() :])
+        if m.group(1) in listed or acts or _any(_EN_BEFORE_NAME + "$", text[: m.start()]):
+            add(m.start(), m.group(1))
     for m in re.finditer(_TL_MARKER + r"([A-Z][a-z]+)(?:\s+at\s+([A-Z][a-z]+))?", text):
         add(m.start(1), m.group(1))
         if m.group(2):
             add(m.start(2), m.group(2))
     # Japanese: 田中さん, 夫の健太と私, 友達のさくらとゆいに.
-    for m in re.finditer(rf"({_JA_NAME})(?:さん|くん|君|ちゃん)", text):
+    for m in re.finditer(rf"({_JA_NAME})(?:さん|くん|君|ちゃん(?!と))", text):  # not ちゃんと (properly)
         if m.group(1) not in _JA_NOT_NAMES and not m.group(1).endswith("屋"):  # 赤ちゃん, ラーメン屋さん
             add(m.start(1), m.group(1))
     for m in re.finditer(rf"{_JA_RELATION}((?:{_JA_NAME}(?:と|・|、))*{_JA_NAME})(?=と|に|で|が|・|、)", text):
@@ -233,10 +235,10 @@ def _people(text: str) -> list[str]:
             if name not in ("私", "わたし", "僕", "俺"):
                 add(m.start(1), name)
     # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나.
-    for m in re.finditer(r"(?<![가-힣])([가-힣]{2})(?:이)?(?:한테|에게|께)", text):
+    for m in re.finditer(rf"(?<![가-힣])({_KO_NAME})(?:이)?(?:한테|에게|께)", text):
         add(m.start(1), m.group(1))
     for m in re.finditer(_KO_RELATION + _KO_LIST, text):
-        for name in re.findall(r"([가-힣]{2})(?:이)?(?:랑|하고|와|과|,|$)", m.group(1) + ","):
+        for name in re.findall(rf"({_KO_NAME})(?:이)?(?:랑|하고|와|과|,|$)", m.group(1) + ","):
             add(m.start(1), name)
     if re.search(r"(?:^|[,，]\s*)나\s*[,，]", text):
         for m in re.finditer(r"(?<=[,，])\s*([가-힣]{2})(?=\s*[,，]|\s+[가-힣]{2}\s)", text):
@@ -249,9 +251,9 @@ def _people(text: str) -> list[str]:
             add(m.start(), m.group(0))
     for m in re.finditer(rf"{_ZH_RELATION}([\u4e00-\u9fff]{{2}})(?=[、，,和])", text):
         add(m.start(1), m.group(1))
-    listed = text[text.find("：") :] if "：" in text else ""  # 朋友借了我的钱：李明500，张伟200
-    for m in re.finditer(r"(?<=[：:，,、])([\u4e00-\u9fff]{2,3})(?=\d)", listed):
-        add(m.start(1), m.group(1))
+    after_colon = text[text.find("：") :] if "：" in text else ""  # 朋友借了我的钱：李明500，张伟200
+    for m in re.finditer(r"(?<=[：:，,、])([\u4e00-\u9fff]{2,3})(?=\d)", after_colon):
+        add(len(text) - len(after_colon) + m.start(1), m.group(1))
     names = [n for _, n in sorted(found)]
     me = re.search(_ME, text, re.IGNORECASE)
     if me and (names or _any(r"\bbetween\b|分担|당번|分工|轮流|toka|\bturns?\b", text)):
@@ -283,6 +285,7 @@ _CHECK = (
     r"有没有吃|有没有|打个?勾|"
     r"\bcheck lang\b|\bnainom na\b|\bkung nainom"
 )
+_HOW_MANY = r"\bhow (?:many|much)\b|何[杯回本個]|몇\s*(?:잔|번|개|ml)|几[杯次个]|多少|\bilang\b"
 _EVERY = (
     r"\bevery \d+ (?:days?|weeks?)\b|\bevery (?:few|couple of) days\b|(?<![\d年])[週月]1(?![\d日])|日おき|"
     r"며칠에 한 번|며칠마다|"
@@ -333,6 +336,8 @@ def read(idea: str, today: date | None = None) -> Slots:
     amounts = _amounts(text)
     money, currency = _money(text)
     saving, budgeting = _any(_SAVING, text), _any(_BUDGET, text)
+    if not saving and money:
+        saving = _any(_GOAL, text)  # "aiming for 40k pesos": a sum to reach
     lone = [Amount(v, currency or "") for v in _bare_sums(text)] if not money and (saving or budgeting) else []
     sums = money or lone
     times = [t for t, words in TIMES.items() if _any(words, text)]
@@ -356,7 +361,8 @@ def read(idea: str, today: date | None = None) -> Slots:
         budget=sums[0] if budgeting and sums and not saving else None,
         period=next((p for p, words in _PERIODS.items() if _any(words, text)), None),
         times=tuple(times),
-        check="check" in found and not set(units) - {"times"},  # "how many ml did she drink" is a reading
+        # "how many ml did she drink", "何杯飲んだか" count: a reading, not taken-or-not
+        check="check" in found and not set(units) - {"times"} and not _any(_HOW_MANY, text),
         every="every" in found,
         event=event.group(0) if event else None,
         date=_date(text, today or date.today()),

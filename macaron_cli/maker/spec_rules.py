@@ -64,7 +64,8 @@ MEASURES: dict[str, _Kind] = {
         free_entry=True,
     ),
     "body_weight": _Kind(
-        r"\bweigh(?:t|ing)?\b(?!\s*(?:to|into|in)\b)|体重|몸무게|체중|\btimbang ko\b|\bbigat ko\b",
+        r"\bweigh(?:t|ing)?\b(?!\s*(?:to|into)\b)(?!\s*in (?:pounds|lbs?|kg|kilos?)\s+(?:to|into)\b)|体重|몸무게|체중|"
+        r"\btimbang(?: ko)?\b|\bbigat ko\b",
         "kilogram",
         "quantity",
         None,
@@ -398,6 +399,7 @@ _CONVERTING = (
     r"\bhow much is (?:a |one )?\w+ in\b|"
     r"何円|いくら.*(?:円|ドル)|몇\s*원|얼마.*(?:원|달러)|多少(?:人民币|日元|韩元|美元|钱)"
 )
+_KEEPING = r"\blog\b|\btrack|\brecord|記録|기록|记录|记一下|\bitala|\bi-?track"
 _CONVERT_VERB = r"\bconvert|\bconversion|換算|変換|변환|환산|换算|转换|\bi-?convert|\bpalitan"
 _FAMILIES = {
     "pace": r"\bpace\b|min/km|min/mile|minutes? per (?:km|mile)|ペース|페이스|配速|\bbilis ng takbo",
@@ -458,7 +460,7 @@ def converting(text: str, slots: Slots | None = None) -> bool:
     """Whether the idea asks to convert: a verb of converting, or two units named (a unit
     refused is not one of them: "in kg, not pounds" keeps a record in kg)."""
     slots = slots or read(text)
-    if slots.refused:  # "in kilos, not pounds": a record kept in one unit, unless converting is asked
+    if slots.refused or _found(_KEEPING, text):  # "log it in kilos, not pounds": a record in one unit
         return bool(_found(_CONVERT_VERB, text))
     if _found(_CONVERTING, text):
         return True
