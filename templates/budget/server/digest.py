@@ -18,13 +18,25 @@ def category_name(category: str, words) -> str:
     return words(key) if words.has(key) else category
 
 
+def _minor(amount, currency: str) -> int:
+    """A setting in whole currency units (1500 dollars) in the currency's minor unit."""
+    return round(float(amount) * 10 ** minor_digits(currency)) if isinstance(amount, int | float) and amount else 0
+
+
 def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -> dict:
     conn = read_only()
     if conn is None or not has_table(conn, "expenses"):
         return {}
     currency = settings["currency"]
     span = (since.isoformat(), today.isoformat())
+    budget_minor, goal_minor = (_minor(settings.get(key), currency) for key in ("monthly_budget", "savings_goal"))
+    if goal_minor:  # a savings goal: deposits toward it, never a budget they overspend
+        budget_minor = 0
     with conn:
+        saved = conn.execute(
+            "SELECT COALESCE(SUM(amount_minor), 0) FROM expenses WHERE day <= ? AND currency = ?",
+            (today.isoformat(), currency),
+        ).fetchone()[0]
         by_category = conn.execute(
             "SELECT category, SUM(amount_minor) AS total, COUNT(*) AS n FROM expenses "
             "WHERE day BETWEEN ? AND ? AND currency = ? GROUP BY category ORDER BY total DESC, category",
@@ -43,9 +55,16 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     total = sum(r["total"] for r in by_category)
     count = sum(r["n"] for r in by_category)
     label = period_label(words, period)
-    budget = settings.get("monthly_budget") or 0
-    budget_minor = round(float(budget) * 10 ** minor_digits(currency)) if isinstance(budget, int | float) else 0
-    if budget_minor and period == "month":
+    if goal_minor:
+        first = words(
+            "digest.saved",
+            period=label,
+            total=words.money(total, currency),
+            count=count,
+            saved=words.money(saved, currency),
+            goal=words.money(goal_minor, currency),
+        )
+    elif budget_minor and period == "month":
         first = words(
             "digest.spent",
             period=label,
@@ -90,6 +109,8 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "total_minor": total,
             "today_minor": spent_today,
             "budget_minor": budget_minor,
+            "goal_minor": goal_minor,
+            "saved_minor": saved,
             "by_category": {r["category"]: r["total"] for r in by_category},
         },
     }

@@ -70,9 +70,13 @@ def month_summary(month: str = Query(default_factory=this_month, pattern=MONTH))
             "WHERE day LIKE ? AND currency = ? GROUP BY category ORDER BY total DESC",
             (f"{month}-%", config["currency"]),
         ).fetchall()
+        saved = conn.execute(  # a savings goal counts every deposit ever made, not one month's
+            "SELECT COALESCE(SUM(amount_minor), 0) FROM expenses WHERE currency = ?", (config["currency"],)
+        ).fetchone()[0]
     return {
         "month": month,
         "currency": config["currency"],
+        "all_time_minor": saved,
         "total_minor": sum(r["total"] for r in rows),
         "count": sum(r["n"] for r in rows),
         "by_category": {r["category"]: r["total"] for r in rows},

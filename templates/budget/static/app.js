@@ -5,7 +5,7 @@ import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
 import { today } from "./i18n.js";
 
 const ICONS = { food: "🍙", transport: "🚃", home: "🏠", fun: "🎈", health: "💊", other: "🧾",
-  shopping: "🛍️", bills: "💡", education: "📚", travel: "✈️", gifts: "🎁", pets: "🐾" };
+  shopping: "🛍️", bills: "💡", education: "📚", travel: "✈️", gifts: "🎁", pets: "🐾", savings: "🐷" };
 
 function categoryName(category, t) {
   const key = `category.${category}`;
@@ -57,8 +57,27 @@ function AddExpense({ onAdd }) {
   </form>`;
 }
 
+// A savings goal: every deposit toward it, all months together; reaching it is never "over".
+function Savings({ summary, goal }) {
+  const { t, fmtMoney } = useApp();
+  const saved = summary.all_time_minor;
+  const share = Math.min(saved / goal, 1);
+  return html`<section class="mc-card summary savings">
+    <p class="mc-muted">${t("budget.saved")}</p>
+    <p class="total" data-total>${fmtMoney(saved)}</p>
+    <div class="mc-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
+      aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>
+    <p class="mc-muted">${saved >= goal ? t("budget.goal_reached", { goal: fmtMoney(goal) })
+      : t("budget.to_goal", { amount: fmtMoney(goal - saved), goal: fmtMoney(goal) })}</p>
+    <p class="mc-note">${t("budget.this_month", { amount: fmtMoney(summary.total_minor) })}</p>
+    <p class="mc-note">${t("common.not_advice")}</p>
+  </section>`;
+}
+
 function Summary({ summary }) {
   const { t, config, fmtMoney, moneyDigits } = useApp();
+  const goal = Math.round((Number(config.savings_goal) || 0) * 10 ** moneyDigits);
+  if (goal > 0) return html`<${Savings} summary=${summary} goal=${goal} />`;
   const budget = Math.round((Number(config.monthly_budget) || 0) * 10 ** moneyDigits);
   const spent = summary.total_minor;
   const share = budget > 0 ? Math.min(spent / budget, 1) : 0;
@@ -85,10 +104,10 @@ function Summary({ summary }) {
 }
 
 function ExpenseList({ expenses, onDelete }) {
-  const { t, fmtMoney, fmtDate } = useApp();
+  const { t, config, fmtMoney, fmtDate } = useApp();
   if (expenses.length === 0) return html`<p class="mc-empty">${t("budget.empty")}</p>`;
   return html`<section class="mc-card">
-    <h2>${t("budget.expenses")}</h2>
+    <h2>${t(Number(config.savings_goal) > 0 ? "budget.deposits" : "budget.expenses")}</h2>
     <ul class="mc-list expenses">
       ${expenses.map((e) => html`<li key=${e.id} class="expense">
         <span class="expense-icon" aria-hidden="true">${ICONS[e.category] || "•"}</span>

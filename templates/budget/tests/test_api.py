@@ -55,3 +55,10 @@ def test_deleted_expenses_leave_the_totals(client):
     assert client.delete(f"/api/expenses/{expense['id']}").status_code == 204
     assert client.get("/api/summary", params={"month": "2026-07"}).json()["total_minor"] == 0
     assert client.delete(f"/api/expenses/{expense['id']}").status_code == 404
+
+
+def test_deposits_toward_a_savings_goal_add_up_over_every_month(client):
+    spend(client, 50_000, day="2026-06-03")
+    spend(client, 20_000, day="2026-07-03")
+    summary = client.get("/api/summary", params={"month": "2026-07"}).json()
+    assert summary["all_time_minor"] == 70_000 and summary["total_minor"] == 20_000

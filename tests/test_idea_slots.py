@@ -1,0 +1,84 @@
+"""Apps that do what was said (issue 43): the idea read as slots (people, money in its
+currency, units said and refused, goals, targets, times of day, dates), an app that never
+shows the opposite of what was said, and make naming what the app leaves out."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from macaron_cli.maker.choose import choose_template
+from macaron_cli.maker.slots import Amount, read
+from tests.test_make_fit import made
+
+
+@pytest.mark.parametrize(
+    "idea,people",
+    [
+        ("who cleans the bathroom this week, me or Dana or Felix", ["me", "Dana", "Felix"]),
+        ("同居人の翔太と私で掃除当番を決めたい", ["翔太", "me"]),
+        ("친구 지민이한테 2만원 빌렸어", ["지민"]),
+        ("我和室友小刘轮流倒垃圾", ["me", "小刘"]),
+        ("hatian sa upa nila Rico at Mae", ["Rico", "Mae"]),
+    ],
+)
+def test_the_people_an_idea_names_are_read_in_each_language(idea, people):
+    assert set(read(idea).people) == set(people)
+
+
+def test_money_numbers_and_dates_are_read_with_their_units():
+    assert read("putting aside ₱2,500 every payday, aiming for 40k pesos").target == Amount(40000, "PHP")
+    assert read("한 달 식비 50만원 안에서").budget == Amount(500000, "KRW")
+    assert read("每天至少走六千步").goal == Amount(6000, "steps")
+    assert read("blood sugar in mmol/L, definitely not mg/dL").refused == ("mg/dL",)
+    day = read("how long until the concert on 9 October 2031").date
+    assert day == "2031-10-09" and date.fromisoformat(day) > date.today()
+
+
+def test_weight_in_kilos_not_pounds_is_a_kilogram_log_not_a_converter(tmp_path, macaron_home):
+    template, config = made("my weight in kilos not pounds, plus my body fat, each morning", tmp_path)
+    assert template.name == "habit-tracker"
+    units = {h["key"]: h["unit"] for h in config["habits"]}
+    assert units["body_weight"] == "kilogram" and units["body_fat"] == "percent"
+    assert "pound" not in units.values()
+
+
+def test_blood_sugar_in_mmol_is_kept_in_mmol_before_and_after_meals(tmp_path, macaron_home):
+    template, config = made("记一下血糖，单位mmol/L，饭前和饭后", tmp_path)
+    (sugar,) = config["habits"]
+    assert template.name == "habit-tracker" and sugar["unit"] == "mmol/L"
+
+
+def test_blood_pressure_beside_its_pulse_keeps_both(tmp_path, macaron_home):
+    _, config = made("혈압하고 심박수 같이 기록", tmp_path)
+    assert [h["key"] for h in config["habits"]] == ["blood_pressure", "pulse"]
+
+
+def test_a_savings_target_is_never_a_budget_that_deposits_overspend(tmp_path, macaron_home):
+    template, config = made("모으고 싶은 돈 500만원, 여행 가려고", tmp_path)
+    assert template.fit == "good" and config["currency"] == "KRW"
+    assert config["savings_goal"] == 5_000_000 and config["categories"][0] == "savings"
+
+
+def test_a_rota_between_named_people_lets_a_task_go_to_each_of_them(tmp_path, macaron_home):
+    template, config = made("weekly cleaning rota for Hana, Omar and me", tmp_path)
+    assert template.name == "planner" and {"Hana", "Omar", "me"} <= set(config["people"])
+
+
+def test_a_countdown_comes_filled_in_with_the_event_and_its_day(tmp_path, macaron_home):
+    template, config = made("days until my sister's wedding on 20 May 2031", tmp_path)
+    assert template.name == "countdown" and config["day"] == "2031-05-20" and config["event"] == "wedding"
+
+
+@pytest.mark.parametrize(
+    "idea",
+    [
+        "flashcards to learn German words",  # a study deck: nothing serves it yet
+        "shared groceries with Ken and Yui, who owes whom",  # people the budget cannot show
+        "log my weight, goal 60 kg, and my waist in cm",  # a second measure no rule reads
+    ],
+)
+def test_what_the_app_leaves_out_is_named_and_the_fit_is_not_good(idea):
+    template = choose_template(idea)
+    assert template.fit != "good" and template.missing
