@@ -297,9 +297,8 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
         people = ("me", *people)  # the person is one side of every debt and every split
     if slots.target:
         # Deposits toward it, in a category of their own: never counted against a budget.
-        return Money(
-            currency=currency, categories=("savings",), debts=debts, split=split, people=people, target=slots.target.value
-        )
+        target = slots.target.value
+        return Money(currency, ("savings",), people, debts=debts, split=split, target=target)
     budget = slots.budget.value if slots.budget else MONTHLY_BUDGET.get(currency)
     return Money(currency=currency, debts=debts, split=split, people=people, budget=budget)
 
