@@ -201,11 +201,17 @@ def opposite(slots: dict, app: dict) -> list[str]:
     return out
 
 
+# Families a template serves in one of its modes (the budget with a savings goal is a savings app).
+def _serves(family: str, app: dict) -> bool:
+    money = app["spec"].get("money") or {}
+    return family == "savings" and bool(money.get("target")) and "money.target" in app["renders"]
+
+
 def judge(row: tuple) -> dict:
     idea, lang, family, slots = row
     app = understand(idea, lang)
     short = [s for s, want in slots.items() if not _tracked(s, want, app)]
-    family_right = app["template"] == family
+    family_right = app["template"] == family or _serves(family, app)
     everything = family_right and not short
     return {
         "idea": idea,

@@ -239,9 +239,11 @@ def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
         if unit in _SHOWN_UNITS and unit not in units and not spec.conversions:
             out.append(f"values in {unit}")
     wanted = [t for t in said.times if t in ("fasting", "after_meal", "morning", "afternoon", "evening")]
-    if all(m.key == "sleep" for m in spec.measures):  # a night's sleep is not logged at a time of day
+    if spec.measures and all(m.key == "sleep" for m in spec.measures):  # a night's sleep is not logged at a time of day
         wanted = []
-    if spec.measures and wanted and not set(wanted) <= {t for m in spec.measures for t in m.times}:
+    kept_times = {t for m in spec.measures for t in m.times}
+    shifts = bool(tasks and tasks.countdown is None)  # shifts by time of day: a task has a time, not a shift
+    if wanted and (shifts or (spec.measures and not set(wanted) <= kept_times)):
         out.append("times of day: " + ", ".join(t.replace("_", " ") for t in wanted))
     if said.goal is not None and spec.measures and all(m.goal is None for m in spec.measures) and not money:
         out.append(f"the goal: {said.goal.value:g} {said.goal.unit}".rstrip())

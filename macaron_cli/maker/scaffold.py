@@ -205,7 +205,8 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
             "language": brief.language,
             "accent": brief.accent,
             "units": brief.app_settings["units"],
-            "currency": brief.app_settings["currency"],
+            # Money the idea names in a currency ("in yen", "50k pesos") is kept in it.
+            "currency": spec.money.currency if spec.money else brief.app_settings["currency"],
         }
     )
     if brief.advice:

@@ -195,6 +195,9 @@ _EN_BEFORE_NAME = (
     r"(?:\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bpartner|\bson|\bdaughter)s?\s+"
 )
 _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
+_HOUSEMATES = (
+    r"\broom-?mates?|\bflat-?mates?|\bhouse-?mates?|ルームメイト|同居人|룸메|室友|合租|\bkasama sa (?:bahay|kwarto)"
+)
 _TL_MARKER = r"\b(?:si|ni|nila|kay|kina|sina)\s+"
 _JA_RELATION = r"(?:夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚)の"
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
@@ -255,6 +258,8 @@ def _people(text: str) -> list[str]:
     for m in re.finditer(r"(?<=[：:，,、])([\u4e00-\u9fff]{2,3})(?=\d)", after_colon):
         add(len(text) - len(after_colon) + m.start(1), m.group(1))
     names = [n for _, n in sorted(found)]
+    if names and "me" not in names and _any(_HOUSEMATES, text):
+        return [*names, "me"]  # the person lives with their roommates: one of those who share
     me = re.search(_ME, text, re.IGNORECASE)
     if me and (names or _any(r"\bbetween\b|分担|당번|分工|轮流|toka|\bturns?\b", text)):
         names = ["me", *names] if me.start() < min((p for p, _ in found), default=len(text)) else [*names, "me"]
@@ -336,7 +341,7 @@ def read(idea: str, today: date | None = None) -> Slots:
     amounts = _amounts(text)
     money, currency = _money(text)
     saving, budgeting = _any(_SAVING, text), _any(_BUDGET, text)
-    if not saving and money:
+    if not saving and money and not budgeting:
         saving = _any(_GOAL, text)  # "aiming for 40k pesos": a sum to reach
     lone = [Amount(v, currency or "") for v in _bare_sums(text)] if not money and (saving or budgeting) else []
     sums = money or lone

@@ -75,14 +75,14 @@ MEASURES: dict[str, _Kind] = {
     "coffee": _Kind(r"\bcoffees?\b|\blattes?\b|espresso|コーヒー|커피|咖啡|\bkape\b", "cups", "count", None, 1),
     "tea": _Kind(r"\bteas?\b(?!spoon)|お茶|紅茶|緑茶|\b차를|茶(?!匙)|\btsaa\b", "cups", "count", None, 1),
     "water": _Kind(
-        r"\bwater\b|\bhydrat|水分|飲み水|水を.{0,4}飲|お水|\b물\b|물\s*마시|물을|수분|喝水|饮水|喝多少水|\btubig",
+        r"\bwater\b|\bhydrat|水分|飲み水|水を.{0,4}飲|お水|\b물\b|물\s*마시|물을|수분|喝.{0,3}水|饮水|\btubig",
         "milliliter",
         "quantity",
         2000,
         250,
     ),
     "sleep": _Kind(
-        r"\bsleep|\bslept|\bbedtime|睡眠|寝た|眠り|수면|잠을|잤|\b잠\b|\b잔\s*시간|睡觉|睡了|\btulog",
+        r"\bsleep|\bslept|\bbedtime|睡眠|寝た|眠り|수면|잠을|잤|\b잠\b|\b잔\s*시간|睡觉|睡了|tulog",
         "hour",
         "duration",
         8,
@@ -90,7 +90,7 @@ MEASURES: dict[str, _Kind] = {
         free_entry=True,
     ),
     "steps": _Kind(
-        r"\bsteps?\b|\bwalk|歩数|歩いた|散歩|걸음|만보|걷기|步数|走路|散步|走了|\bhakbang|\blakad",
+        r"\bsteps?\b|\bwalk|歩数|歩いた|散歩|걸음|만보|걷기|步数|走路|散步|走了|走多少步|\d+\s*步|\bhakbang|\blakad",
         "steps",
         "count",
         8000,
@@ -125,7 +125,7 @@ MEASURES: dict[str, _Kind] = {
     ),
     "meditation": _Kind(r"\bmeditat|\bmindful|瞑想|명상|冥想|打坐|\bmeditasyon", "minute", "duration", 10, 5),
     "practice": _Kind(
-        r"\bpractis|\bpractic|\bpiano|\bguitar|\bviolin|練習|연습|练习|练琴|\bensayo|\bpraktis",
+        r"\bpractis|\bpractic|\bpiano|\bguitar|\bviolin|練習|연습|练习|练琴|钢琴|吉他|\bensayo|\bpraktis",
         "minute",
         "duration",
         20,
@@ -306,7 +306,7 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
 # ── items: a collection ──────────────────────────────────────────────────────────────────
 _ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
     "book": (
-        r"\bbooks?\b|\bnovels?\b|\bmanga\b|本(?!当)|読んだ本|책|书|\bnobela|\blibro",
+        r"\bbooks?\b|\bnovels?\b|\bmanga\b|漫画|マンガ|만화|本(?!当)|読んだ本|책|书|\bnobela|\blibro",
         ("author", "lent to"),
     ),
     "film": (r"\bfilms?\b|\bmovies?\b|\bdramas?\b|映画|ドラマ|영화|드라마|电影|电视剧|\bpelikula", ("year", "where")),
@@ -353,7 +353,7 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
 # ── tasks: chores, repeats, countdowns ─────────────────────────────────────────────────────
 _CHORES = (
     r"\bchores?\b|\bhousework|\bdishes\b|\blaundry|\bvacuum|\bcleaning\b|\bclean the\b|\btrash\b|\bgarbage|"
-    r"家事|洗い物|洗濯|掃除|ゴミ出し|집안일|설거지|빨래|청소|쓰레기|家务|洗碗|洗衣|打扫|倒垃圾|"
+    r"家事|洗い物|洗濯|掃除|ゴミ|ごみ|집안일|설거지|빨래|청소|쓰레기|家务|洗碗|洗衣|打扫|倒垃圾|"
     r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura"
 )
 _TASKS = (
@@ -372,9 +372,10 @@ _WEEKLY = (
 )
 _DAILY_TASK = r"\bevery day\b|\bdaily\b|毎日|매일|每天|\baraw-araw"
 _COUNTDOWN = (
-    r"\bcount ?down|\bdays? (?:left|until|till|to go)|\bhow (?:long|many days) (?:until|till|before)|"
+    r"\bcount(?:ing)? ?down|\bdays? (?:left|until|till|to go)|\bdays? (?:\w+ ){1,4}left\b|"
+    r"\bhow (?:long|many days) (?:until|till|before)|"
     r"\buntil (?:my|the|our)\b|"
-    r"まで(?:あと)?|あと何日|카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남|倒计时|还有几天|还有多少天|距离|"
+    r"まであと|あと何日|カウントダウン|카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남|倒计时|还有几天|还有多少天|距离|"
     r"\bilang araw (?:na lang|bago)|\bbago ang"
 )
 
