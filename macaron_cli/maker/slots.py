@@ -39,6 +39,7 @@ class Slots:
     every: bool = False  # care every few days (watering)
     event: str | None = None  # what is counted down to, as said
     date: str | None = None  # its day, YYYY-MM-DD
+    listed: tuple[str, ...] = ()  # things an enumeration names (categories, an item's details)
     found: dict[str, str] = field(default_factory=dict)  # slot → the words that said it
 
 
@@ -266,6 +267,54 @@ def _people(text: str) -> list[str]:
     return names
 
 
+# ── lists: categories, an item's details ──────────────────────────────────────────────────
+_SEPARATORS = (
+    r"\s*(?:,(?!\d{3})|、|，|\+|&|/)\s*|\s+(?:and|or|at)\s+|"
+    r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[と和](?=[\u4e00-\u9fff\u30a0-\u30ff])|(?<=[가-힣])(?:이랑|랑|하고)\s+"
+)
+_LEAD_WORDS = r"^(?:(?:for|with|of|on|in|sa|ng|para sa|the|my|our|a|an|mga)\s+|分|也|还有|按)+"
+_TAIL_WORDS = r"\s*(?:も|도|메모|기록|notes?|記録|记录|的|ko|namin)$"
+_NOT_LISTED = r"\d|\b(?:me|score|scores|rating|stars?)\b|点数|별점|평점|打分|评分|\bnaka-?|\bpesos?\b|\bmarka\b"
+
+
+def _listed(text: str, people: list[str]) -> list[str]:
+    """The things an enumeration names ("groceries + gas + eating out", "分餐饮、交通、购物",
+    "巻数と感想", "분위기랑 가격"): the longest run of two or more short parts. A long part
+    before a run gives its words after the last preposition ("budget … for groceries"), a
+    long part after it its first word ("internet split three ways")."""
+    best: list[str] = []
+    for clause in re.split(r"[.!?。！？;；:：]", text):
+        run: list[str] = []
+        for part in re.split(_SEPARATORS, clause):
+            word = _bare(part)
+            if _short(word, people):
+                run.append(word)
+                continue
+            latin = not has_cjk_text(part)
+            if run and latin and _short(first := _bare(part.split()[0] if part.split() else ""), people):
+                run.append(first)
+            best = max(best, run, key=len)
+            tail = _bare(re.split(r"\b(?:for|with|of|on|sa|ng|para sa)\b", part)[-1]) if latin else ""
+            run = [tail] if tail != word and _short(tail, people) else []
+        best = max(best, run, key=len)
+    return best if len(best) >= 2 else []
+
+
+def _bare(part: str) -> str:
+    return re.sub(_TAIL_WORDS, "", re.sub(_LEAD_WORDS, "", part.strip(), flags=re.IGNORECASE)).strip()
+
+
+def _short(word: str, people: list[str]) -> bool:
+    limit = 4 if has_cjk_text(word) and " " not in word else 18
+    fits = 0 < len(word) <= limit and len(word.split()) <= 2
+    named = any(p in word for p in people) or _any(_ME, word)
+    return fits and not named and not _any(_NOT_LISTED, word)
+
+
+def has_cjk_text(text: str) -> bool:
+    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]", text) is not None
+
+
 # ── time: periods, times of day, dates and events ─────────────────────────────────────────
 _PERIODS = {
     "daily": r"\ba day\b|\bper day\b|\beach day\b|\bevery ?day\b|\bdaily\b|1日|一日|毎日|하루|매일|每天|每日|一天|"
@@ -354,8 +403,10 @@ def read(idea: str, today: date | None = None) -> Slots:
         for name, m in (("check", _any(_CHECK, text)), ("every", _any(_EVERY, text)), ("event", event))
         if m
     }
+    people = _people(text)
     return Slots(
-        people=tuple(_people(text)),
+        people=tuple(people),
+        listed=tuple(_listed(text, people)),
         units=tuple(units),
         refused=tuple(refused),
         amounts=tuple(a for _, a in amounts if a.unit not in refused),

@@ -300,7 +300,8 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
         target = slots.target.value
         return Money(currency, ("savings",), people, debts=debts, split=split, target=target)
     budget = slots.budget.value if slots.budget else MONTHLY_BUDGET.get(currency)
-    return Money(currency=currency, debts=debts, split=split, people=people, budget=budget)
+    categories = slots.listed  # "groceries + gas + eating out", "分餐饮、交通、购物"
+    return Money(currency, categories, people, debts=debts, split=split, budget=budget)
 
 
 # ── items: a collection ──────────────────────────────────────────────────────────────────
@@ -338,6 +339,8 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
     for name, (words, attributes) in _ITEMS.items():
         if name == "plant" and _found(words, text) and slots.every:  # each plant with its own rhythm of care
             return Items(name=name, attributes=attributes, rating=rated, every=True)
+        if slots.listed and _found(words, text) and (rated or _found(_COLLECTION, text)):
+            return Items(name=name, attributes=slots.listed, rating=rated)  # the details said, in order
         if _found(words, text) and (rated or _found(_COLLECTION, text)):
             if (
                 name == "book"
