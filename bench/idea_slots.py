@@ -63,6 +63,7 @@ _SAME_QUANTITY = [{"kilogram", "pound"}, {"mmol/L", "mg/dL"}, {"kilometer", "mil
 _IMPERIAL_OF = {"pound": "body_weight", "mile": "running"}
 _ME = {"me", "私", "나", "我", "ako", "i"}
 _ITEMS = {"manga": {"book", "manga", "漫画"}, "ramen shop": {"restaurant", "ramen"}, "cafe": {"restaurant", "cafe"}}
+_PAIR_UNITS = {"pyeong": "tsubo", "square meter": "square-meter"}
 _ATTRIBUTES = {
     "volume": {"volume", "巻数"},
     "impressions": {"impressions", "感想", "note"},
@@ -169,7 +170,7 @@ def _tracked(slot: str, want, app: dict) -> bool:
             f in {c["family"] for c in spec.get("conversions") or []} and f"conversions.{f}" in renders for f in want
         ),
         "pair": lambda: any(
-            [u.casefold() for u in c.get("units") or []] == [w.casefold() for w in want]
+            [u.casefold() for u in c.get("units") or []] == [_PAIR_UNITS.get(w, w).casefold() for w in want]
             for c in spec.get("conversions") or []
         ),
         "journal": lambda: (spec.get("journal") or {}).get("kind") == want and f"journal.{want}" in renders,

@@ -205,6 +205,9 @@ _UNSERVED = {
         r"\bflash ?cards?|\bvocab|\breviewer cards?|\bquiz me|暗記カード|単語カード|単語帳|フラッシュカード|"
         r"암기\s*카드|단어장|단어\s*카드|플래시\s*카드|单词卡|背单词|记忆卡|闪卡"
     ),
+    "taking turns (whose turn is next)": (
+        r"\btake turns|\btaking turns|\bwhose turn|\bin turns\b|交代で|順番に|돌아가면서|번갈아|轮流|\bsalitan"
+    ),
     "a timer (work and break minutes)": (
         r"\bpomodoro|\btimer\b|ポモドーロ|タイマー|뽀모도로|타이머|番茄钟|计时器|番茄工作法"
     ),

@@ -268,6 +268,13 @@ _MONEY = (
 )
 
 
+# Kinds of spending by the budget's own category keys (translated there), as people name them.
+_CATEGORY_WORDS = {
+    "food": r"食費|食事代|외식비|식비|餐饮|饮食|伙食|\bfood\b|\bgroceries\b|\bpagkain\b",
+    "transport": r"交通費|교통비|交通费|\btransport|\bcommut|\bpamasahe\b",
+    "bills": r"光熱費|電気代|관리비|공과금|水电费|电费|\bbills\b|\butilities|\bkuryente\b",
+    "home": r"家賃|월세|房租|\brent\b|\bupa\b",
+}
 # A monthly budget of the same weight in each currency (round figures a person would set).
 MONTHLY_BUDGET = {
     "USD": 1500,
@@ -300,7 +307,8 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
         target = slots.target.value
         return Money(currency, ("savings",), people, debts=debts, split=split, target=target)
     budget = slots.budget.value if slots.budget else MONTHLY_BUDGET.get(currency)
-    categories = slots.listed  # "groceries + gas + eating out", "分餐饮、交通、购物"
+    # "groceries + gas + eating out", "分餐饮、交通、购物"; else the one kind of spending named (食費)
+    categories = slots.listed or tuple(k for k, words in _CATEGORY_WORDS.items() if _found(words, text))[:1]
     return Money(currency, categories, people, debts=debts, split=split, budget=budget)
 
 
@@ -398,7 +406,7 @@ def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
 
 # ── conversions ──────────────────────────────────────────────────────────────────────────
 _CONVERTING = (
-    r"\bconvert|\bconversion|\bturn .* into\b|\bhow many \w+ (?:is|are|in)\b|"
+    r"\bconvert|\bconversion|\bturn .* into\b|\bhow many \w+ (?:is|are|in)\b|\bexchange rate|為替|환율|汇率|"
     r"\bto (?:miles|km|kg|pounds|celsius|fahrenheit)\b|"
     r"換算|変換|何.*になる|변환|환산|바꿔|바꾸|换算|转换|等于多少|互换|\bpalit|\bi-convert|\bilang \w+ ang isang|"
     r"\bin (?:pounds|kilos|miles|km|celsius|fahrenheit)\b|\bmagkano ang (?:isang )?\w+ sa\b|"
@@ -476,6 +484,45 @@ def converting(text: str, slots: Slots | None = None) -> bool:
     return len(named) >= 2
 
 
+# Units a converter names, as people write them: family → unit id (the converter's) → words.
+_CONVERTER_UNITS: dict[str, dict[str, str]] = {
+    "weight": {
+        "ounce": r"\boz\b|\bounces?\b|オンス|온스|盎司",
+        "gram": r"\bgrams?\b|(?<=\d)\s?g\b|グラム|그램|克(?!力)",
+        "kilogram": r"\bkg\b|\bkilos?(?:grams?)?\b|キロ|킬로|公斤",
+        "pound": r"\blbs?\b|\bpounds?\b|ポンド|파운드|磅",
+    },
+    "length": {
+        "inch": r"\binch(?:es)?\b|インチ|인치|英寸|\bpulgada",
+        "centimeter": r"\bcm\b|centimet|センチ|센티|厘米|公分|\bsentimetro",
+        "kilometer": r"\bkm\b|kilomet|キロメートル|킬로미터|公里",
+        "mile": r"\bmiles?\b|マイル|마일|英里|\bmilya",
+        "foot": r"\bfeet\b|\bfoot\b|フィート|피트|英尺",
+    },
+    "area": {
+        "tsubo": r"\btsubo\b|\bpyeong\b|坪|평(?!균)",
+        "square-meter": r"\bsquare met|\bm²|\bsqm\b|平米|平方メートル|제곱미터|平方米",
+        "square-foot": r"\bsquare f(?:ee|oo)t|\bsq ?ft\b|平方フィート|제곱피트|平方英尺",
+    },
+    "cooking": {
+        "cup": r"\bcups?\b|カップ|컵|量杯|\btasa\b",
+        "tablespoon": r"\btablespoons?\b|\btbsp\b|大さじ|큰술|汤匙|\bkutsara\b",
+        "gram": r"\bgrams?\b|グラム|그램|克(?!力)",
+    },
+}
+
+
+def _said_pair(family: str, text: str) -> tuple[str, ...]:
+    """The two units of a family the idea names, in the order it names them ("oz to grams")."""
+    found = []
+    for unit, words in _CONVERTER_UNITS.get(family, {}).items():
+        m = _found(words, text)
+        if m:
+            found.append((m.start(), unit))
+    units = [u for _, u in sorted(found)]
+    return tuple(units[:2]) if len(units) >= 2 else ()
+
+
 def conversions_of(text: str, app_settings: dict) -> list[Conversion]:
     found = []
     for family, words in _FAMILIES.items():
@@ -487,7 +534,10 @@ def conversions_of(text: str, app_settings: dict) -> list[Conversion]:
         families = [f for f in families if f != "length"]
     if "cooking" in families and "volume" not in families and app_settings.get("volume_unit") == "cup":
         families.append("volume")  # a cook who measures in cups converts volumes in cups too
-    return [Conversion(family=f, units=_opening(f, app_settings)) for f in families]
+    if "cooking" in families and _said_pair("weight", text) and not _said_pair("cooking", text):
+        families = ["weight" if f == "cooking" else f for f in families]  # "oz to grams when baking": weights
+        families = list(dict.fromkeys(families))
+    return [Conversion(family=f, units=_said_pair(f, text) or _opening(f, app_settings)) for f in families]
 
 
 # ── journal ──────────────────────────────────────────────────────────────────────────────
