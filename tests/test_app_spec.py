@@ -84,8 +84,8 @@ def test_blood_pressure_has_two_values_morning_and_evening_and_pages_any_number(
 @pytest.mark.parametrize(
     "idea,needs",
     [
-        ("listahan ng mga utang ko sa mga kaibigan", {"money", "money.debts"}),
         ("magkano ang dolyar sa piso", {"conversions.currency"}),
+        ("鞋码换算，中国码和美国码", {"conversions.shoe_size"}),
     ],
 )
 def test_what_no_template_renders_is_named_and_the_fit_is_not_good(idea, needs):
@@ -116,11 +116,11 @@ def test_the_spec_is_saved_in_macaron_json_and_the_app_reads_it(tmp_path, macaro
 
 @pytest.mark.slow
 def test_make_json_names_the_spec_and_what_the_app_cannot_do_yet(macaron, macaron_home):
-    run = macaron("make", "listahan ng mga utang ko sa mga kaibigan", "--offline", "--json", "--yes", timeout=600)
+    run = macaron("make", "magkano ang dolyar sa piso", "--offline", "--json", "--yes", timeout=600)
     out = json.loads(run.stdout)
-    assert out["spec"]["money"]["debts"] is True and out["spec"]["money"]["currency"] == "PHP"
-    assert "money.debts" in out["missing"] and out["fit"] != "good"
-    assert out["title"] and out["template"] == "budget"
+    assert out["spec"]["conversions"][0]["family"] == "currency"
+    assert "conversions.currency" in out["missing"] and out["fit"] != "good"
+    assert out["title"] and out["template"] == "converter"
 
 
 @pytest.mark.parametrize(

@@ -75,7 +75,7 @@ def test_a_countdown_comes_filled_in_with_the_event_and_its_day(tmp_path, macaro
     "idea",
     [
         "flashcards to learn German words",  # a study deck: nothing serves it yet
-        "shared groceries with Ken and Yui, who owes whom",  # people the budget cannot show
+        "a 50 minute focus timer with 10 minute breaks",  # a timer: nothing serves it yet
         "log my weight, goal 60 kg, and my waist in cm",  # a second measure no rule reads
     ],
 )

@@ -254,11 +254,11 @@ def other_measure(text: str, name: str) -> Measure:
 # ── money ────────────────────────────────────────────────────────────────────────────────
 _DEBTS = (
     r"\bowe[sd]?\b|\bdebts?\b|\blent\b|\blend\b|\bborrow|\bpaid me back|\bIOUs?\b|借金|貸した|借りた|貸し借り|"
-    r"빚|빌려|갚|借钱|欠(?:我|你|他|她|了)?|借给|还钱|\butang|\bpinahiram|\bhiniram"
+    r"빚|빌려|갚|借钱|借了.{0,3}钱|欠(?:我|你|他|她|了)?|借给|还钱|\butang|\bpinahiram|\bhiniram"
 )
 _SPLIT = (
     r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|"
-    r"分摊|AA制|(?<![a-z])AA(?![a-z])|平分|"
+    r"分摊|平摊|AA制|(?<![a-z])AA(?![a-z])|平分|半分ずつ|반반|"
     r"均摊|\bhatian|\bhati-hati|\bhahatiin"
 )
 _MONEY = (

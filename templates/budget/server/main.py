@@ -31,6 +31,11 @@ db = database(
     );
     CREATE INDEX expenses_by_day ON expenses (day);
     """,
+        # Money between people: who paid a shared bill, or who was lent money and who paid it back.
+        """
+    ALTER TABLE expenses ADD COLUMN who TEXT;
+    ALTER TABLE expenses ADD COLUMN repaid INTEGER NOT NULL DEFAULT 0;
+    """,
     ]
 )
 
@@ -40,10 +45,13 @@ class NewExpense(BaseModel):
     category: str
     note: str = Field(default="", max_length=500)
     day: dt.date | None = None
+    who: str | None = Field(default=None, max_length=80)  # one of config "people"
+    repaid: bool = False  # debts: money paid back, not lent
 
 
 def expense_json(row) -> dict:
-    return {key: row[key] for key in ("id", "day", "amount_minor", "currency", "category", "note", "created_at")}
+    keys = ("id", "day", "amount_minor", "currency", "category", "note", "who", "created_at")
+    return {key: row[key] for key in keys} | {"repaid": bool(row["repaid"])}
 
 
 def this_month() -> str:
@@ -66,8 +74,9 @@ def month_summary(month: str = Query(default_factory=this_month, pattern=MONTH))
     config = load_config()
     with db() as conn:
         rows = conn.execute(
-            "SELECT category, SUM(amount_minor) AS total, COUNT(*) AS n FROM expenses "
-            "WHERE day LIKE ? AND currency = ? GROUP BY category ORDER BY total DESC",
+            # Money paid back (debts) takes away from what was lent.
+            "SELECT category, SUM(CASE WHEN repaid THEN -amount_minor ELSE amount_minor END) AS total, COUNT(*) AS n "
+            "FROM expenses WHERE day LIKE ? AND currency = ? GROUP BY category ORDER BY total DESC",
             (f"{month}-%", config["currency"]),
         ).fetchall()
         saved = conn.execute(  # a savings goal counts every deposit ever made, not one month's
@@ -89,12 +98,25 @@ def add_expense(expense: NewExpense) -> dict:
     categories = config.get("categories") or DEFAULT_CATEGORIES
     if expense.category not in categories:
         raise HTTPException(status_code=422, detail=f"category is one of {', '.join(categories)}")
+    people = config.get("people") or []
+    if expense.who is not None and expense.who not in people:
+        raise HTTPException(status_code=422, detail=f"who is one of {', '.join(people) or 'the people in config'}")
     day = (expense.day or dt.date.today()).isoformat()
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
         cursor = conn.execute(
-            "INSERT INTO expenses (day, amount_minor, currency, category, note, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (day, expense.amount_minor, config["currency"], expense.category, expense.note.strip(), now),
+            "INSERT INTO expenses (day, amount_minor, currency, category, note, who, repaid, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                day,
+                expense.amount_minor,
+                config["currency"],
+                expense.category,
+                expense.note.strip(),
+                expense.who,
+                int(expense.repaid),
+                now,
+            ),
         )
         row = conn.execute("SELECT * FROM expenses WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return expense_json(row)
@@ -105,3 +127,28 @@ def delete_expense(expense_id: int) -> None:
     with db() as conn:
         if conn.execute("DELETE FROM expenses WHERE id = ?", (expense_id,)).rowcount == 0:
             raise not_found("expense")
+
+
+@app.get("/api/balances")
+def balances() -> dict:
+    """Where each person stands, every month together, in the configured currency. Shared
+    bills: what each paid less an equal share of all of them. Debts: lent less paid back."""
+    config = load_config()
+    people = config.get("people") or []
+    with db() as conn:
+        rows = conn.execute(
+            "SELECT who, SUM(CASE WHEN repaid THEN -amount_minor ELSE amount_minor END) AS total FROM expenses "
+            "WHERE currency = ? AND who IS NOT NULL GROUP BY who",
+            (config["currency"],),
+        ).fetchall()
+    totals = {r["who"]: r["total"] for r in rows}
+    if config.get("debts"):
+        return {"mode": "debts", "people": [{"name": p, "balance_minor": totals.get(p, 0)} for p in people]}
+    share = sum(totals.get(p, 0) for p in people) / len(people) if people else 0
+    return {
+        "mode": "split",
+        "people": [
+            {"name": p, "paid_minor": paid, "balance_minor": round(paid - share)}
+            for p, paid in ((p, totals.get(p, 0)) for p in people)
+        ],
+    }

@@ -7,10 +7,12 @@ import { today } from "./i18n.js";
 const ICONS = { food: "🍙", transport: "🚃", home: "🏠", fun: "🎈", health: "💊", other: "🧾",
   shopping: "🛍️", bills: "💡", education: "📚", travel: "✈️", gifts: "🎁", pets: "🐾", savings: "🐷" };
 
-function categoryName(category, t) {
-  const key = `category.${category}`;
-  return t(key) === key ? category : t(key);
+// A word the app knows ("food", "me") in the person's language, else as written.
+function named(prefix, word, t) {
+  const key = `${prefix}.${word}`;
+  return t(key) === key ? word : t(key);
 }
+const categoryName = (category, t) => named("category", category, t);
 
 function shiftMonth(month, by) {
   const [y, m] = month.split("-").map(Number);
@@ -25,13 +27,17 @@ function AddExpense({ onAdd }) {
   const [category, setCategory] = useState(categories[0]);
   const [note, setNote] = useState("");
   const [day, setDay] = useState(today());
+  const people = config.people || [];
+  const [who, setWho] = useState(people[0]);
+  const [repaid, setRepaid] = useState(false);
   const minor = toMinor(amount);
   const valid = Number.isFinite(minor) && minor > 0;
 
   const submit = async (event) => {
     event.preventDefault();
     if (!valid) return;
-    if (await onAdd({ amount_minor: minor, category, note, day })) {
+    const between = people.length > 0 ? { who, repaid: Boolean(config.debts) && repaid } : {};
+    if (await onAdd({ amount_minor: minor, category, note, day, ...between })) {
       setAmount("");
       setNote("");
     }
@@ -48,6 +54,12 @@ function AddExpense({ onAdd }) {
       ${categories.map((c) => html`<button type="button" key=${c} class="category" aria-pressed=${category === c}
           onClick=${() => setCategory(c)}><span aria-hidden="true">${ICONS[c] || "•"}</span> ${categoryName(c, t)}</button>`)}
     </div>
+    ${people.length > 0 && html`<div class="categories" role="group" aria-label=${t("budget.who")}>
+      ${config.debts && [false, true].map((back) => html`<button type="button" key=${String(back)} class="category"
+          aria-pressed=${repaid === back} onClick=${() => setRepaid(back)}>${t(back ? "budget.repaid" : "budget.lent")}</button>`)}
+      ${people.map((p) => html`<button type="button" key=${p} class="category" aria-pressed=${who === p}
+          onClick=${() => setWho(p)}>👤 ${named("person", p, t)}</button>`)}
+    </div>`}
     <div class="mc-row">
       <label class="mc-sr-only" for="note">${t("common.note")}</label>
       <input id="note" class="mc-grow" placeholder=${t("common.note")} value=${note} onInput=${(e) => setNote(e.currentTarget.value)} />
@@ -78,12 +90,13 @@ function Summary({ summary }) {
   const { t, config, fmtMoney, moneyDigits } = useApp();
   const goal = Math.round((Number(config.savings_goal) || 0) * 10 ** moneyDigits);
   if (goal > 0) return html`<${Savings} summary=${summary} goal=${goal} />`;
-  const budget = Math.round((Number(config.monthly_budget) || 0) * 10 ** moneyDigits);
+  // Money lent is not spending: no budget for it to be over.
+  const budget = config.debts ? 0 : Math.round((Number(config.monthly_budget) || 0) * 10 ** moneyDigits);
   const spent = summary.total_minor;
   const share = budget > 0 ? Math.min(spent / budget, 1) : 0;
   const over = budget > 0 && spent > budget;
   return html`<section class="mc-card summary">
-    <p class="mc-muted">${t("budget.spent")}</p>
+    <p class="mc-muted">${t(config.debts ? "budget.lent_this_month" : "budget.spent")}</p>
     <p class="total" data-total>${fmtMoney(spent)}</p>
     ${budget > 0 && html`
       <div class=${`mc-progress${over ? " over" : ""}`} role="progressbar" aria-valuemin="0" aria-valuemax="100"
@@ -113,7 +126,7 @@ function ExpenseList({ expenses, onDelete }) {
         <span class="expense-icon" aria-hidden="true">${ICONS[e.category] || "•"}</span>
         <div class="mc-grow">
           <div>${e.note || categoryName(e.category, t)}</div>
-          <div class="mc-note">${fmtDate(e.day)} · ${categoryName(e.category, t)}</div>
+          <div class="mc-note">${fmtDate(e.day)} · ${categoryName(e.category, t)}${e.who ? ` · ${named("person", e.who, t)}` : ""}${e.repaid ? ` · ${t("budget.repaid")}` : ""}</div>
         </div>
         <span class="amount">${fmtMoney(e.amount_minor, e.currency)}</span>
         <button class="mc-button-icon" aria-label=${t("common.delete")} onClick=${() => onDelete(e.id)}>✕</button>
@@ -122,12 +135,34 @@ function ExpenseList({ expenses, onDelete }) {
   </section>`;
 }
 
+// Where each person stands: shared bills against an equal share, or what each still owes.
+function Balances({ balances }) {
+  const { t, fmtMoney } = useApp();
+  const line = (p) => {
+    const name = named("person", p.name, t);
+    const amount = fmtMoney(Math.abs(p.balance_minor));
+    if (p.balance_minor === 0) return t("budget.settled", { name });
+    if (p.name === "me") return t(p.balance_minor > 0 ? "budget.you_are_owed" : "budget.you_owe", { amount });
+    if (balances.mode === "debts") return p.balance_minor > 0 ? t("budget.owes_you", { name, amount }) : t("budget.is_owed", { name, amount });
+    return p.balance_minor > 0 ? t("budget.is_owed", { name, amount }) : t("budget.owes", { name, amount });
+  };
+  return html`<section class="mc-card balances">
+    <h2>${t("budget.balances")}</h2>
+    <ul class="mc-list">${balances.people.map((p) => html`<li key=${p.name} class="balance">
+      <span class="mc-grow">${line(p)}</span>
+      ${p.paid_minor !== undefined && html`<span class="mc-note">${t("budget.paid", { amount: fmtMoney(p.paid_minor) })}</span>`}
+    </li>`)}</ul>
+  </section>`;
+}
+
 function App() {
-  const { t, fmtMonth } = useApp();
+  const { t, config, fmtMonth } = useApp();
   const [month, setMonth] = useState(today().slice(0, 7));
+  const shared = (config.people || []).length > 0;
   const { data, error, attempt } = useLoaded(async () => {
-    const [expenses, summary] = await Promise.all([api(`api/expenses?month=${month}`), api(`api/summary?month=${month}`)]);
-    return { expenses, summary };
+    const [expenses, summary, balances] = await Promise.all([api(`api/expenses?month=${month}`),
+      api(`api/summary?month=${month}`), shared ? api("api/balances") : null]);
+    return { expenses, summary, balances };
   }, [month]);
   const add = (expense) => attempt(async () => {
     await api("api/expenses", { method: "POST", body: expense });
@@ -145,6 +180,7 @@ function App() {
       <button class="mc-button-quiet" aria-label=${t("budget.next_month")} onClick=${() => setMonth(shiftMonth(month, 1))}>›</button>
     </nav>
     <${Summary} summary=${data.summary} />
+    ${data.balances && html`<${Balances} balances=${data.balances} />`}
     <${AddExpense} onAdd=${add} />
     <${ExpenseList} expenses=${data.expenses} onDelete=${remove} />
   `;

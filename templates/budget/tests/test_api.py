@@ -62,3 +62,21 @@ def test_deposits_toward_a_savings_goal_add_up_over_every_month(client):
     spend(client, 20_000, day="2026-07-03")
     summary = client.get("/api/summary", params={"month": "2026-07"}).json()
     assert summary["all_time_minor"] == 70_000 and summary["total_minor"] == 20_000
+
+
+def test_shared_bills_balance_against_an_equal_share(client, settings):
+    settings(people=["me", "Marco", "Lena"], split=True)
+    spend(client, 9000, "home", who="Marco")
+    spend(client, 3000, "home", who="me")
+    assert spend(client, 100, who="Someone else").status_code == 422
+    balance = {p["name"]: p["balance_minor"] for p in client.get("/api/balances").json()["people"]}
+    assert balance == {"me": -1000, "Marco": 5000, "Lena": -4000}
+
+
+def test_money_lent_less_what_was_paid_back_is_still_owed(client, settings):
+    settings(people=["Tom", "Sara"], debts=True)
+    spend(client, 4000, "other", who="Tom")
+    spend(client, 2500, "other", who="Sara")
+    spend(client, 1000, "other", who="Tom", repaid=True)
+    balance = {p["name"]: p["balance_minor"] for p in client.get("/api/balances").json()["people"]}
+    assert balance == {"Tom": 3000, "Sara": 2500}
