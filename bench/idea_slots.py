@@ -56,13 +56,18 @@ _UNITS = {
     "mile": {"mile", "mi"},
     "second": {"second", "s"},
     "cups": {"cups", "cup"},
-    "glasses": {"glasses", "glass"},
+    "glasses": {"glasses", "glass", "cups"},  # 杯, baso: one word for a cup or a glass
 }
 # Units of one quantity: showing another than the one said is the opposite of what was said.
 _SAME_QUANTITY = [{"kilogram", "pound"}, {"mmol/L", "mg/dL"}, {"kilometer", "mile"}, {"milliliter", "fl oz"}]
 _IMPERIAL_OF = {"pound": "body_weight", "mile": "running"}
 _ME = {"me", "私", "나", "我", "ako", "i"}
-_ITEMS = {"manga": {"book", "manga", "漫画"}, "ramen shop": {"restaurant", "ramen"}, "cafe": {"restaurant", "cafe"}}
+_ITEMS = {
+    "tea": {"tea", "茶叶"},
+    "manga": {"book", "manga", "漫画"},
+    "ramen shop": {"restaurant", "ramen"},
+    "cafe": {"restaurant", "cafe"},
+}
 _PAIR_UNITS = {"pyeong": "tsubo", "square meter": "square-meter"}
 _ATTRIBUTES = {
     "volume": {"volume", "巻数"},

@@ -40,6 +40,8 @@ class Slots:
     event: str | None = None  # what is counted down to, as said
     date: str | None = None  # its day, YYYY-MM-DD
     listed: tuple[str, ...] = ()  # things an enumeration names (categories, an item's details)
+    item: str | None = None  # what a list is of, as said ("茶叶" in 收藏的茶叶, "plants" in "list of plants")
+    with_whom: str | None = None  # who one did it with, as asked ("和谁一起看的", "with whom")
     found: dict[str, str] = field(default_factory=dict)  # slot → the words that said it
 
 
@@ -300,6 +302,20 @@ def _listed(text: str, people: list[str]) -> list[str]:
     return best if len(best) >= 2 else []
 
 
+# What a list is of, in each language's way of saying it.
+_ITEM_NOUN = (
+    r"(?:收藏|看过|读过|去过|喝过|买过)的([\u4e00-\u9fff]{1,4}?)(?=[，,、和]|$)",
+    r"([\u30a0-\u30ff\u4e00-\u9fff]{1,6})の(?:一覧|リスト|コレクション)",
+    r"([가-힣]{1,6})\s*(?:목록|리스트|컬렉션)",
+    r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
+    r"\blistahan ng mga (\w+)",
+)
+_WITH_WHOM = (
+    r"\bwith whom\b|\bwho (?:i|we) (?:went|watched|saw|ate) (?:it )?with\b|誰と|누구(?:랑|와|하고)|和谁|跟谁|"
+    r"\bkasama (?:sino|ko)"
+)
+
+
 def _bare(part: str) -> str:
     return re.sub(_TAIL_WORDS, "", re.sub(_LEAD_WORDS, "", part.strip(), flags=re.IGNORECASE)).strip()
 
@@ -407,6 +423,8 @@ def read(idea: str, today: date | None = None) -> Slots:
     return Slots(
         people=tuple(people),
         listed=tuple(_listed(text, people)),
+        item=next((m.group(1) for p in _ITEM_NOUN if (m := re.search(p, text, re.IGNORECASE))), None),
+        with_whom=with_whom.group(0) if (with_whom := _any(_WITH_WHOM, text)) else None,
         units=tuple(units),
         refused=tuple(refused),
         amounts=tuple(a for _, a in amounts if a.unit not in refused),

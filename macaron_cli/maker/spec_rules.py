@@ -336,7 +336,7 @@ _RATING = (
 )
 _COLLECTION = (
     r"\bcollection|\blist of\b|\bwish ?list|\blent\b|\bread so far|\bwatched|\bvisited|\btried\b|"
-    r"コレクション|リスト|一覧|読んだ|観た|見た|行った|목록|읽은|본\s|가본|收藏|清单|读过|看过|去过|"
+    r"コレクション|リスト|一覧|読んだ|観た|見た|行った|목록|리스트|읽은|본\s|가본|收藏|清单|读过|看过|去过|"
     r"\blistahan ng mga|\bnabasa|\bnapanood"
 )
 
@@ -344,11 +344,12 @@ _COLLECTION = (
 def items_of(text: str, slots: Slots | None = None) -> Items | None:
     slots = slots or read(text)
     rated = bool(_found(_RATING, text))
+    said = slots.listed + ((slots.with_whom,) if slots.with_whom else ())  # the details each item records
     for name, (words, attributes) in _ITEMS.items():
         if name == "plant" and _found(words, text) and slots.every:  # each plant with its own rhythm of care
             return Items(name=name, attributes=attributes, rating=rated, every=True)
-        if slots.listed and _found(words, text) and (rated or _found(_COLLECTION, text)):
-            return Items(name=name, attributes=slots.listed, rating=rated)  # the details said, in order
+        if said and _found(words, text) and (rated or _found(_COLLECTION, text)):
+            return Items(name=name, attributes=said, rating=rated)  # the details said, in order
         if _found(words, text) and (rated or _found(_COLLECTION, text)):
             if (
                 name == "book"
@@ -358,6 +359,8 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
             ):
                 return None  # reading books is a habit, unless they are kept as a list
             return Items(name=name, attributes=attributes, rating=rated)
+    if slots.item and (said or rated) and _found(_COLLECTION, text):  # a list of a thing no kind names (茶叶)
+        return Items(name=slots.item, attributes=said, rating=rated)
     return None
 
 
