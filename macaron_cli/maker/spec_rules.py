@@ -347,7 +347,7 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
     said = slots.listed + ((slots.with_whom,) if slots.with_whom else ())  # the details each item records
     for name, (words, attributes) in _ITEMS.items():
         if name == "plant" and _found(words, text) and slots.every:  # each plant with its own rhythm of care
-            return Items(name=name, attributes=attributes, rating=rated, every=True)
+            return Items(name=name, attributes=said, rating=rated, every=True)  # last watered: the care itself
         if said and _found(words, text) and (rated or _found(_COLLECTION, text)):
             return Items(name=name, attributes=said, rating=rated)  # the details said, in order
         if _found(words, text) and (rated or _found(_COLLECTION, text)):

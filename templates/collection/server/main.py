@@ -25,6 +25,11 @@ db = database(
     );
     CREATE INDEX items_by_rating ON items (rating, created_at);
     """,
+        # Care every few days (plants): how often, and when it was last done.
+        """
+    ALTER TABLE items ADD COLUMN every_days INTEGER;
+    ALTER TABLE items ADD COLUMN last_done TEXT;
+    """,
     ]
 )
 
@@ -34,6 +39,8 @@ class ItemFields(BaseModel):
     rating: int | None = Field(default=None, ge=1, le=5)
     details: dict[str, str] | None = None
     note: str | None = Field(default=None, max_length=2000)
+    every_days: int | None = Field(default=None, ge=1, le=366)  # care every this many days
+    last_done: dt.date | None = None
 
 
 class NewItem(ItemFields):
@@ -47,8 +54,20 @@ def item_json(row) -> dict:
         "rating": row["rating"],
         "details": json.loads(row["details"]),
         "note": row["note"],
+        "every_days": row["every_days"],
+        "last_done": row["last_done"],
+        "next_due": next_due(row),
         "created_at": row["created_at"],
     }
+
+
+def next_due(row) -> str | None:
+    """The day care is due next: the last time plus its interval (today when never done)."""
+    if not row["every_days"]:
+        return None
+    if not row["last_done"]:
+        return dt.date.today().isoformat()
+    return (dt.date.fromisoformat(row["last_done"]) + dt.timedelta(days=row["every_days"])).isoformat()
 
 
 def checked_details(details: dict[str, str] | None) -> str:
@@ -79,8 +98,9 @@ def add_item(item: NewItem) -> dict:
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
         cursor = conn.execute(
-            "INSERT INTO items (name, rating, details, note, created_at) VALUES (?, ?, ?, ?, ?)",
-            (item.name.strip(), item.rating, details, item.note, now),
+            "INSERT INTO items (name, rating, details, note, every_days, last_done, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (item.name.strip(), item.rating, details, item.note, item.every_days, _day(item.last_done), now),
         )
         row = conn.execute("SELECT * FROM items WHERE id = ?", (cursor.lastrowid,)).fetchone()
     return item_json(row)
@@ -97,6 +117,8 @@ def change_item(item_id: int, change: ItemFields) -> dict:
             fields["details"] = checked_details(change.details)
         if fields.get("name") is None:
             fields.pop("name", None)  # a name can be changed, never removed
+        if "last_done" in fields:
+            fields["last_done"] = _day(change.last_done)
         for column, value in fields.items():
             conn.execute(f"UPDATE items SET {column} = ? WHERE id = ?", (value, item_id))  # columns: the model's own
         row = conn.execute("SELECT * FROM items WHERE id = ?", (item_id,)).fetchone()
@@ -108,3 +130,20 @@ def delete_item(item_id: int) -> None:
     with db() as conn:
         if conn.execute("DELETE FROM items WHERE id = ?", (item_id,)).rowcount == 0:
             raise not_found("item")
+
+
+@app.post("/api/items/{item_id}/done")
+def done_today(item_id: int) -> dict:
+    """Care given today (watered): the next time is counted from now."""
+    with db() as conn:
+        if (
+            conn.execute("UPDATE items SET last_done = ? WHERE id = ?", (dt.date.today().isoformat(), item_id)).rowcount
+            == 0
+        ):
+            raise not_found("item")
+        row = conn.execute("SELECT * FROM items WHERE id = ?", (item_id,)).fetchone()
+    return item_json(row)
+
+
+def _day(day: dt.date | None) -> str | None:
+    return day.isoformat() if day else None

@@ -1,6 +1,7 @@
 // Collection: add a thing with its details and a rating; the best rated come first.
 import { useState } from "preact/hooks";
 import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
+import { today } from "./i18n.js";
 
 // A word macaron knows ("book", "lent to") in the person's language, else as written.
 function known(prefix, name, t) {
@@ -22,12 +23,15 @@ function AddItem({ onAdd }) {
   const [name, setName] = useState("");
   const [details, setDetails] = useState({});
   const [rating, setRating] = useState(null);
+  const [every, setEvery] = useState("");
   const noun = known("item", config.item || "item", t);
   const submit = async (event) => {
     event.preventDefault();
     if (!name.trim()) return;
-    if (await onAdd({ name, details, rating: config.rating ? rating : null })) {
+    const care = config.every && Number(every) > 0 ? { every_days: Number(every) } : {};
+    if (await onAdd({ name, details, rating: config.rating ? rating : null, ...care })) {
       setName("");
+      setEvery("");
       setDetails({});
       setRating(null);
     }
@@ -45,12 +49,27 @@ function AddItem({ onAdd }) {
         <input value=${details[a] || ""} onInput=${(e) => setDetails({ ...details, [a]: e.currentTarget.value })} />
       </label>`)}
     </div>`}
+    ${config.every && html`<label class="detail"><span class="mc-note">${t("collection.every_label")}</span>
+      <input type="number" min="1" max="366" inputmode="numeric" value=${every} onInput=${(e) => setEvery(e.currentTarget.value)} />
+    </label>`}
     ${config.rating && html`<div class="mc-row"><span class="mc-note">${t("collection.rating")}</span>
       <${Stars} value=${rating} onRate=${setRating} label=${t("collection.rating")} /></div>`}
   </form>`;
 }
 
-function ItemRow({ item, onRate, onDelete }) {
+// Care every few days: how often, when last, when next; due (or late) stands out.
+function Care({ item, onDone }) {
+  const { t, fmtDate } = useApp();
+  const due = item.next_due <= today();
+  return html`<span class="item-meta care">
+    <span class="mc-chip">${t("collection.every", { n: item.every_days })}</span>
+    <span class="mc-chip">${t("collection.last_done", { date: item.last_done ? fmtDate(item.last_done) : t("collection.never") })}</span>
+    <span class=${`mc-chip${due ? " due" : ""}`}>${due ? t("collection.due") : t("collection.next", { date: fmtDate(item.next_due) })}</span>
+    <button type="button" class="mc-button-quiet" onClick=${() => onDone(item)}>${t("collection.done")}</button>
+  </span>`;
+}
+
+function ItemRow({ item, onRate, onDelete, onDone }) {
   const { t, config } = useApp();
   const details = Object.entries(item.details || {});
   return html`<li class="item">
@@ -59,6 +78,7 @@ function ItemRow({ item, onRate, onDelete }) {
       ${details.length > 0 && html`<span class="item-meta">
         ${details.map(([k, v]) => html`<span class="mc-chip" key=${k}>${known("attr", k, t)}: ${v}</span>`)}
       </span>`}
+      ${item.every_days && html`<${Care} item=${item} onDone=${onDone} />`}
     </div>
     ${config.rating && html`<${Stars} value=${item.rating} label=${t("collection.rate", { name: item.name })}
       onRate=${(n) => onRate(item, n)} />`}
@@ -72,6 +92,7 @@ function App() {
   const add = (item) => attempt(() => api("api/items", { method: "POST", body: item }));
   const rate = (item, rating) => attempt(() => api(`api/items/${item.id}`, { method: "PATCH", body: { rating } }));
   const remove = (id) => attempt(() => api(`api/items/${id}`, { method: "DELETE" }));
+  const done = (item) => attempt(() => api(`api/items/${item.id}/done`, { method: "POST" }));
 
   if (!items) return html`<p class="mc-muted">${error ? t("common.error", { message: error }) : t("common.loading")}</p>`;
   return html`
@@ -81,7 +102,7 @@ function App() {
     <section class="mc-card">
       ${items.length === 0
         ? html`<p class="mc-empty">${t("collection.empty", { item: known("item", config.item || "item", t) })}</p>`
-        : html`<ul class="mc-list">${items.map((item) => html`<${ItemRow} key=${item.id} item=${item} onRate=${rate} onDelete=${remove} />`)}</ul>`}
+        : html`<ul class="mc-list">${items.map((item) => html`<${ItemRow} key=${item.id} item=${item} onRate=${rate} onDelete=${remove} onDone=${done} />`)}</ul>`}
     </section>
   `;
 }

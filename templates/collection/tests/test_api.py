@@ -32,3 +32,15 @@ def test_deleting_an_item(client):
     item = add(client).json()
     assert client.delete(f"/api/items/{item['id']}").status_code == 204
     assert client.delete(f"/api/items/{item['id']}").status_code == 404
+
+
+def test_care_every_few_days_says_when_it_is_next_due(client):
+    import datetime as dt
+
+    fern = client.post("/api/items", json={"name": "Fern", "every_days": 3}).json()
+    assert fern["last_done"] is None and fern["next_due"] == dt.date.today().isoformat()  # never watered: due now
+    watered = client.post(f"/api/items/{fern['id']}/done").json()
+    assert watered["last_done"] == dt.date.today().isoformat()
+    assert watered["next_due"] == (dt.date.today() + dt.timedelta(days=3)).isoformat()
+    assert client.post("/api/items", json={"name": "Cactus", "every_days": 0}).status_code == 422
+    assert client.post("/api/items/999/done").status_code == 404
