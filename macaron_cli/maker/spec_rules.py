@@ -107,7 +107,8 @@ MEASURES: dict[str, _Kind] = {
         1,
     ),
     "exercise": _Kind(
-        r"\bexercis|\bworkouts?|\bgym\b|\btraining|\bjog|\brun(?:s|ning)?\b|運動|筋トレ|ジョギング|트레이닝|운동|"
+        r"\bexercis|\bworkouts?|\bgym\b|\btraining|\bjog|\brun(?:s|ning)?\b|運動|筋トレ|ジョギング|ランニング|트레이닝|운동|"
+        r"러닝|달리기|"
         r"运动|锻炼|健身|跑步|\behersisyo|\btakbo",
         "minute",
         "duration",
@@ -139,6 +140,7 @@ MEASURES: dict[str, _Kind] = {
 _KINDS = MEASURES | {
     "running": _Kind("", "kilometer", "quantity", None, 0.1, free_entry=True),
     "run_time": _Kind("", "minute", "duration", None, 1, free_entry=True),
+    "pace": _Kind("", "min/km", "quantity", None, 0.1, free_entry=True),
 }
 # Asking for a unit by name wins over the measure's own ("cups of water", "how many glasses").
 _UNIT_WORDS = {
@@ -178,8 +180,9 @@ def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots)
     elif key == "blood_sugar":
         unit = next((u for u in [*said, *refused_other] if u in ("mmol/L", "mg/dL")), unit)
         step = 0.1 if unit == "mmol/L" else step
-    elif key == "running":
-        unit = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), "kilometer")
+    elif key in ("running", "pace"):
+        distance = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), "kilometer")
+        unit = distance if key == "running" else {"kilometer": "min/km", "mile": "min/mi"}[distance]
     elif key == "steps" and _found(r"\bkm\b|\bkilomet|킬로|公里|キロ", text):
         unit, goal, step = "kilometer", 5, 0.5
     if slots.goal is not None:
@@ -240,6 +243,8 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
         keys[keys.index("exercise")] = "running"  # a distance run, in the unit said
         if _found(r"\bhow long\b|\btime\b|タイム|시간|时间|用时|\bgaano katagal|\boras\b", text):
             keys.append("run_time")
+        if _found(_FAMILIES["pace"], text):
+            keys.append("pace")  # minutes per km, beside the distance
     label = name if len(keys) == 1 else ""
     return [_measure(k, _KINDS[k], text, app_settings, label or k.replace("_", " "), slots) for k in keys]
 
