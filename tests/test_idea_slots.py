@@ -4,6 +4,7 @@ shows the opposite of what was said, and make naming what the app leaves out."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 import pytest
@@ -82,3 +83,15 @@ def test_a_countdown_comes_filled_in_with_the_event_and_its_day(tmp_path, macaro
 def test_what_the_app_leaves_out_is_named_and_the_fit_is_not_good(idea):
     template = choose_template(idea)
     assert template.fit != "good" and template.missing
+
+
+def test_kilos_said_win_over_a_person_who_thinks_in_pounds(tmp_path, macaron_home):
+    from macaron_cli.maker.brief import Brief
+    from macaron_cli.maker.scaffold import make_slug, scaffold
+
+    idea = "weigh-in every Monday, kilos not pounds"
+    brief = Brief(idea=idea, language="en", accent="#FF9AA2", app_settings={"units": "imperial", "currency": "USD"})
+    template = choose_template(idea)
+    app = scaffold(template, brief, make_slug(idea, template.name, tmp_path), tmp_path)
+    config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
+    assert config["units"] == "metric" and config["habits"][0]["unit"] == "kilogram"

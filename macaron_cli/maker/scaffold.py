@@ -204,7 +204,7 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
             "title": app_title(template, brief),
             "language": brief.language,
             "accent": brief.accent,
-            "units": brief.app_settings["units"],
+            "units": units_for(brief),
             # Money the idea names in a currency ("in yen", "50k pesos") is kept in it.
             "currency": spec.money.currency if spec.money else brief.app_settings["currency"],
         }
@@ -212,6 +212,24 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
     if brief.advice:
         cfg["notice"] = advice_note(brief.language)
     return cfg
+
+
+_IMPERIAL_UNITS = {"pound", "mile", "inch"}
+_METRIC_UNITS = {"kilogram", "kilometer", "centimeter"}
+
+
+def units_for(brief: Brief) -> str:
+    """The measurement system the app shows: what the idea says ("kg, not pounds" is metric
+    whatever the person's memories say), else the person's."""
+    from macaron_cli.maker.slots import read
+
+    said = read(brief.idea)
+    refused, named = set(said.refused), set(said.units)
+    if refused & _METRIC_UNITS or (named & _IMPERIAL_UNITS and not named & _METRIC_UNITS):
+        return "imperial"
+    if refused & _IMPERIAL_UNITS or (named & _METRIC_UNITS and not named & _IMPERIAL_UNITS):
+        return "metric"
+    return str(brief.app_settings["units"])
 
 
 def write_json(path: Path, data: dict) -> None:
