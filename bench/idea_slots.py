@@ -236,17 +236,20 @@ def _pct(n: int, d: int) -> str:
     return f"{n}/{d} = {100 * n / d:.0f}%" if d else "0/0"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quiet", action="store_true", help="figures only")
-    parser.add_argument("--json", action="store_true", help="print every row as JSON too")
-    args = parser.parse_args()
-
+def _chooser() -> str:
+    """What chose the templates: the memory's embedding model with keywords, or keywords."""
     from macaron_cli.memory import embeddings
 
-    judge_by = f"meaning ({embeddings.MODEL_NAME}) + keywords" if embeddings.available() else "keywords only"
+    return f"meaning ({embeddings.MODEL_NAME}) + keywords" if embeddings.available() else "keywords only"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for flag, said in (("--quiet", "figures only"), ("--json", "print every row as JSON too")):
+        parser.add_argument(flag, action="store_true", help=said)
+    args = parser.parse_args()
     rows = [judge(row) for row in CORPUS]
-    print(f"{len(rows)} fresh ideas; template by {judge_by}")
+    print(f"{len(rows)} fresh ideas; template by {_chooser()}")
     print(f"{'lang':<5} {'family':>14} {'everything':>14} {'honest-short':>14} {'opposite':>9}")
     for lang in [*dict.fromkeys(r["lang"] for r in rows), "all"]:
         some = [r for r in rows if lang in ("all", r["lang"])]
