@@ -332,7 +332,11 @@ _ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "wine": (r"\bwines?\b|\bbeers?\b|\bsake\b|ワイン|와인|葡萄酒|红酒|\balak\b", ("region", "price")),
     "recipe": (r"\brecipes?\b|レシピ|레시피|食谱|菜谱|\bresipe", ("ingredients",)),
-    "plant": (r"\bplants?\b|植物|식물|화분|多肉|\bhalaman|\bfern|\bcact(?:us|i)\b|モンステラ|サボテン", ("watered",)),
+    "plant": (
+        r"\bplants?\b|植物|식물|화분|多肉|\bhalaman|\bfern|\bcact(?:us|i)\b|\bmonstera|\bpothos|\bsucculents?|"
+        r"\borchids?|\bbonsai|モンステラ|サボテン|観葉|몬스테라|선인장|绿萝|仙人掌|盆栽",
+        ("watered",),
+    ),
     "game": (r"\bboard games?\b|\bvideo games?\b|ゲーム|게임|游戏|\blaro\b", ("platform",)),
 }
 _RATING = (
@@ -351,7 +355,8 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
     rated = bool(_found(_RATING, text))
     said = slots.listed + ((slots.with_whom,) if slots.with_whom else ())  # the details each item records
     for name, (words, attributes) in _ITEMS.items():
-        if name == "plant" and _found(words, text) and slots.every:  # each plant with its own rhythm of care
+        watering = _found(r"\bwater(?:ing)?\b|水やり|물\s*주|浇水|\bdilig", text)
+        if name == "plant" and slots.every and (_found(words, text) or watering):  # each plant, its own rhythm
             return Items(name=name, attributes=said, rating=rated, every=True)  # last watered: the care itself
         if said and _found(words, text) and (rated or _found(_COLLECTION, text)):
             return Items(name=name, attributes=said, rating=rated)  # the details said, in order

@@ -4,10 +4,10 @@ import pytest
 
 
 # The template's own budget (in USD, as the tests' settings are): make sizes the person's
-# to their currency.
+# to their currency, and may make it a savings goal or money between people.
 @pytest.fixture(autouse=True)
 def starter_budget(settings):
-    settings(monthly_budget=1500)
+    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False)
 
 
 def spend(client, amount_minor=1250, category="food", **fields):
@@ -65,7 +65,7 @@ def test_deposits_toward_a_savings_goal_add_up_over_every_month(client):
 
 
 def test_shared_bills_balance_against_an_equal_share(client, settings):
-    settings(people=["me", "Marco", "Lena"], split=True)
+    settings(people=["me", "Marco", "Lena"], split=True, debts=False)
     spend(client, 9000, "home", who="Marco")
     spend(client, 3000, "home", who="me")
     assert spend(client, 100, who="Someone else").status_code == 422
@@ -74,7 +74,7 @@ def test_shared_bills_balance_against_an_equal_share(client, settings):
 
 
 def test_money_lent_less_what_was_paid_back_is_still_owed(client, settings):
-    settings(people=["Tom", "Sara"], debts=True)
+    settings(people=["Tom", "Sara"], debts=True, split=False)
     spend(client, 4000, "other", who="Tom")
     spend(client, 2500, "other", who="Sara")
     spend(client, 1000, "other", who="Tom", repaid=True)

@@ -4,10 +4,10 @@ import pytest
 
 
 # The template's own budget (in USD, as the tests' settings are): make sizes the person's
-# to their currency.
+# to their currency, and may make it a savings goal or money between people.
 @pytest.fixture(autouse=True)
 def starter_budget(settings):
-    settings(monthly_budget=1500)
+    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False)
 
 
 def test_add_an_expense_reload_and_it_is_still_there(page, settings):
