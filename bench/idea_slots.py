@@ -16,7 +16,8 @@ the config the app opens with (personal_config) and the `fit`/`missing` make rep
   that deposits overspend, or readings where a taken-or-not check was asked.
 
 First run, on the code before any tuning (e27c8d2; family / everything asked / honest when
-short / ideas showing the opposite of what was said):
+short / ideas showing the opposite of what was said; this judge, run again on e27c8d2 after
+its later refinements, gives the same figures):
 
     lang          family     everything   honest-short  opposite
     en       18/30 = 60%     3/30 = 10%     7/27 = 26%         3
@@ -25,6 +26,17 @@ short / ideas showing the opposite of what was said):
     zh       23/30 = 77%     5/30 = 17%     4/25 = 16%         2
     tl       22/30 = 73%     6/30 = 20%     6/24 = 25%         0
     all    107/150 = 71%   24/150 = 16%   29/126 = 23%         9
+
+After the slot reader, coverage and the savings / people / plant-care / countdown renderings
+(branch ideas):
+
+    lang          family     everything   honest-short  opposite
+    en       26/30 = 87%    22/30 = 73%     8/8 = 100%         0
+    ja       26/30 = 87%    26/30 = 87%     4/4 = 100%         0
+    ko       27/30 = 90%    24/30 = 80%      5/6 = 83%         0
+    zh       27/30 = 90%    26/30 = 87%     4/4 = 100%         0
+    tl       26/30 = 87%    24/30 = 80%     6/6 = 100%         0
+    all    132/150 = 88%  122/150 = 81%    27/28 = 96%         0
 """
 
 from __future__ import annotations
