@@ -28,15 +28,8 @@ its later refinements, gives the same figures):
     all    107/150 = 71%   24/150 = 16%   29/126 = 23%         9
 
 After the slot reader, coverage and the savings / people / plant-care / countdown renderings
-(branch ideas):
-
-    lang          family     everything   honest-short  opposite
-    en       26/30 = 87%    22/30 = 73%     8/8 = 100%         0
-    ja       26/30 = 87%    26/30 = 87%     4/4 = 100%         0
-    ko       27/30 = 90%    24/30 = 80%      5/6 = 83%         0
-    zh       27/30 = 90%    26/30 = 87%     4/4 = 100%         0
-    tl       26/30 = 87%    24/30 = 80%     6/6 = 100%         0
-    all    132/150 = 88%  122/150 = 81%    27/28 = 96%         0
+(branch ideas): family 132/150 (88%), everything asked 122/150 (81%; en 22, ja 26, ko 24,
+zh 26, tl 24 of 30), honest when short 27/28 (96%), no idea showing the opposite.
 """
 
 from __future__ import annotations
