@@ -108,7 +108,7 @@ MEASURES: dict[str, _Kind] = {
     ),
     "exercise": _Kind(
         r"\bexercis|\bworkouts?|\bgym\b|\btraining|\bjog|\brun(?:s|ning)?\b|運動|筋トレ|ジョギング|ランニング|트레이닝|운동|"
-        r"러닝|달리기|"
+        r"러닝|달리기|\bstretch|ストレッチ|스트레칭|拉伸|\bunat|"
         r"运动|锻炼|健身|跑步|\behersisyo|\btakbo",
         "minute",
         "duration",
@@ -194,6 +194,9 @@ def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots)
 
 def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, slots: Slots) -> Measure:
     unit, goal, step = _unit_of(key, kind, text, app_settings, slots)
+    measured, free_entry = kind.kind, kind.free_entry
+    if slots.check and not kind.values:  # "did I stretch, just a tick": done or not, once a day
+        unit, goal, step, measured, free_entry = "times", 1, 1, "count", False
     times: tuple[str, ...] = ()
     if (_found(_MORNING, text) and _found(_EVENING, text)) or _found(_TWICE, text):
         times = ("morning", "evening")
@@ -208,10 +211,10 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
         key=key,
         name=name,
         unit=unit,
-        kind=kind.kind,
+        kind=measured,
         goal=goal,
         step=step,
-        free_entry=kind.free_entry,
+        free_entry=free_entry,
         values=kind.values,
         times=times,
     )
@@ -250,7 +253,10 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
 
 
 def other_measure(text: str, name: str) -> Measure:
-    """One thing to count that no kind names: counted in the unit the idea asks for."""
+    """One thing to count that no kind names: counted in the unit the idea asks for (a tick
+    a day when it asks only whether it was done)."""
+    if read(text).check:
+        return Measure(key="habit", name=name, unit="times", kind="count", goal=1, step=1)
     unit = next((u for u, pattern in _UNIT_WORDS.items() if _found(pattern, text)), "times")
     kind = "duration" if unit in ("hour", "minute") else "count"
     return Measure(key="habit", name=name, unit=unit, kind=kind, goal=None, step=1, free_entry=unit != "times")
