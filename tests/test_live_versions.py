@@ -89,14 +89,11 @@ HISTORY_READERS = {
     ("memory/rewrite.py", "*"): "forget removes every version",
     ("memory/importing.py", "__init__"): "import matches a record against every version",
     ("privacy.py", "not_for"): "a replaced private text is still private",
-    ("tui/*", "*"): "the memory browser shows replaced versions, greyed",
-    ("lifelog/memories.py", "current_memory"): "skips superseded_ids itself",
+    ("tui/view.py", "load"): "the browser's h shows replaced versions, greyed",
+    ("tui/view.py", "iter_view"): "exporting what the browser shows, history included when shown",
+    ("tui/view.py", "versions"): "the detail pane's chain of versions",
+    ("tui/forgetting.py", "*"): "undo of a forget brings back every version",
     ("lifelog/memories.py", "relabel"): "a new label reaches every version",
-    ("lifelog/memories.py", "latest_digests"): "skips superseded_ids itself",
-    ("lifelog/refresh.py", "app_settings_memories"): "skips superseded_ids itself",
-    # `/memory` in chat lists replaced versions too: repl.py is another change's; the fix is
-    # `store.live(limit=10)` there.
-    ("friend/repl.py", "cmd_memory"): "known bypass, to move to store.live",
 }
 
 

@@ -19,6 +19,7 @@ from macaron_cli.tui.dialogs import EditDialog, ExportDialog, PrivacyDialog
 from tests.support.tui import NOW, SAMPLE, fill, settle
 
 SIZE = (120, 36)
+LIVE = len(SAMPLE) - 1  # m_remote_old is replaced by m_remote_new: history, not in the list
 
 
 @pytest.fixture
@@ -93,8 +94,8 @@ def detail(app) -> str:
 def test_opens_on_every_memory_newest_first(store_path):
     async def scenario(pilot, app):
         assert shown_ids(app)[:3] == ["m_gift", "m_remote_new", "m_pastel"]
-        assert len(app.page.rows) == len(SAMPLE)
-        assert "1–14 of 14" in status(app)
+        assert len(app.page.rows) == LIVE and "m_remote_old" not in shown_ids(app)  # replaced: history
+        assert f"1–{LIVE} of {LIVE}" in status(app)
         assert "Surprise gift for Mika" in detail(app) and "never sent to any model" in detail(app)
 
     drive(store_path, scenario)
@@ -105,7 +106,7 @@ def test_a_loading_note_that_comes_after_the_page_does_not_hide_the_count(store_
         # A slow load's "loading…" timer fires, but its call is queued behind the page.
         app._note_loading()
         await pilot.pause()
-        assert "1–14 of 14" in status(app)
+        assert f"1–{LIVE} of {LIVE}" in status(app)
 
     drive(store_path, scenario)
 
@@ -115,8 +116,15 @@ def test_detail_shows_the_chain_of_versions(store_path):
         await goto(pilot, app, "m_remote_new")
         text = detail(app)
         assert "this   m_remote_new" in text and "older  m_remote_old" in text
+        await pilot.press("h")  # the replaced versions in the list too, greyed
+        await settle(pilot)
+        assert len(app.page.rows) == len(SAMPLE) and "with replaced versions" in status(app)
+        assert [row.replaced for row in app.page.rows if row.memory.id == "m_remote_old"] == [True]
         await goto(pilot, app, "m_remote_old")
         assert "newer  m_remote_new" in detail(app)
+        await pilot.press("h")
+        await settle(pilot)
+        assert "m_remote_old" not in shown_ids(app) and f"of {LIVE}" in status(app)
 
     drive(store_path, scenario)
 
@@ -133,7 +141,7 @@ def test_search_updates_as_you_type_and_explains_the_score(store_path):
         for _ in "coffee":
             await pilot.press("backspace")
         await settle(pilot)
-        assert len(app.page.rows) == len(SAMPLE)  # an empty search shows everything again
+        assert len(app.page.rows) == LIVE  # an empty search shows everything again
         assert table_shows_the_page(app)
 
     drive(store_path, scenario)
@@ -169,7 +177,7 @@ def test_queries_typed_in_one_burst_show_the_last_query_only(store_path):
             assert table_shows_the_page(app)
             burst(app, ["backspace"] * len(query))
             await settle(pilot)
-        assert len(app.page.rows) == len(SAMPLE) and table_shows_the_page(app)
+        assert len(app.page.rows) == LIVE and table_shows_the_page(app)
 
     drive(store_path, scenario)
 
@@ -560,7 +568,7 @@ def test_opens_the_store_itself_after_showing_the_window(store_path):
     async def main():
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            assert len(app.page.rows) == len(SAMPLE)
+            assert len(app.page.rows) == LIVE
 
     asyncio.run(main())
 
@@ -680,7 +688,7 @@ def test_escape_clears_the_search_and_enter_keeps_it(store_path):
         await pilot.press("escape")
         await settle(pilot)
         assert not app.page.is_search and app.query_one("#search", Input).value == ""
-        assert app.page.total == len(SAMPLE)
+        assert app.page.total == LIVE
 
     drive_at(store_path, (80, 24), scenario)
 

@@ -220,7 +220,7 @@ class Repl:
         if arg:
             rows = [(h.memory, f"{h.score:.2f}") for h in store.search(arg, k=10)]
         else:
-            rows = [(m, "") for m in store.list(limit=10)]
+            rows = [(m, "") for m in store.live(limit=10)]
         if not rows:
             self.say("Nothing yet." if not arg else "Nothing matches.")
         for memory, score in rows:

@@ -59,20 +59,15 @@ def digest_text(digest) -> str:
 def current_memory(store, slug: str, since: str) -> Memory | None:
     """The app's memory for the period starting `since` (the newest version), if any."""
     where = f"kind = 'app' AND source = '{source_of(slug)}'"
-    superseded = store.superseded_ids()
-    for memory in store.list(limit=None, where=where):
-        if memory.id not in superseded and memory.meta.get("since") == since:
-            return memory
-    return None
+    return next((m for m in store.live(limit=None, where=where) if m.meta.get("since") == since), None)
 
 
 def latest_digests(store) -> dict[str, Memory]:
     """Each app's newest digest memory, by slug (for `macaron apps`)."""
-    superseded = store.superseded_ids()
     latest: dict[str, Memory] = {}
-    for memory in store.list(limit=None, where="kind = 'app'"):
+    for memory in store.live(limit=None, where="kind = 'app'"):
         slug = memory.meta.get("app")
-        if memory.id in superseded or not isinstance(slug, str):
+        if not isinstance(slug, str):
             continue
         if slug not in latest or str(memory.meta.get("today", "")) > str(latest[slug].meta.get("today", "")):
             latest[slug] = memory

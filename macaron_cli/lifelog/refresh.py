@@ -131,12 +131,7 @@ def app_settings_memories(store) -> list:
     """The person's current facts and preferences that may shape a tracked file, newest first."""
     from macaron_cli import privacy
 
-    superseded = store.superseded_ids()
-    found = [
-        m
-        for m in store.list(limit=MEMORY_SCAN, where="kind IN ('fact', 'preference') AND valid_until IS NULL")
-        if m.id not in superseded
-    ]
+    found = store.live(limit=MEMORY_SCAN, where="kind IN ('fact', 'preference') AND valid_until IS NULL")
     return privacy.release(found, privacy.app_folder()).memories
 
 

@@ -11,6 +11,7 @@ import gc
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,6 +122,7 @@ class MemoryBrowser(App):
         # Quit before the keys a person needs least, so a narrow key bar never cuts it off.
         Binding("q", "quit", "Quit"),
         Binding("x", "export", "Export"),
+        Binding("h", "toggle_replaced", "History"),
         Binding("i", "toggle_detail", "Details", show=False),
         Binding("left_square_bracket", "page(-1)", "Prev", key_display="[", group=_PAGES),
         Binding("right_square_bracket", "page(1)", "Next", key_display="]", group=_PAGES),
@@ -396,6 +398,8 @@ class MemoryBrowser(App):
                 f"{page.offset + 1:,}–{last:,} of {page.total:,} · newest first"
                 f" · page {page.offset // view.PAGE_SIZE + 1:,}/{pages:,}"
             )
+            if self.filters.replaced:
+                message += " · with replaced versions (h hides them)"
         if self.marked:
             message += f" · {len(self.marked)} marked"
         self._set_status(message)
@@ -472,6 +476,7 @@ class MemoryBrowser(App):
             kind=chosen("#filter-kind"),
             privacy=chosen("#filter-privacy"),
             pinned=self.query_one("#filter-pinned", Checkbox).value,
+            replaced=self.filters.replaced,
         )
         self.offset = 0
         self.reload()
@@ -504,6 +509,12 @@ class MemoryBrowser(App):
 
     def action_focus_filters(self) -> None:
         self.screen.set_focus(self.query_one("#filter-domain", Select))
+
+    def action_toggle_replaced(self) -> None:
+        """h: the replaced versions of edited memories in the list too (greyed), or not."""
+        self.filters = replace(self.filters, replaced=not self.filters.replaced)
+        self.offset = 0
+        self.reload()
 
     def action_page(self, delta: int) -> None:
         target = self.offset + delta * view.PAGE_SIZE

@@ -23,6 +23,7 @@ class Filters:
     kind: str | None = None
     privacy: str | None = None
     pinned: bool = False
+    replaced: bool = False  # show the versions a newer one replaced too (history), greyed
 
     def where(self) -> str | None:
         """The same filters as a LanceDB SQL condition (None when nothing is filtered)."""
@@ -80,8 +81,10 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
         total = len(rows)
     else:
         where = filters.where()
-        rows = [Row(m) for m in store.list(PAGE_SIZE, offset, where)]
-        total = store.count(where)
+        if filters.replaced:
+            rows, total = [Row(m) for m in store.list(PAGE_SIZE, offset, where)], store.count(where)
+        else:
+            rows, total = [Row(m) for m in store.live(PAGE_SIZE, offset, where)], live_count(store, where)
     replaced = replaced_ids(store, [r.memory.id for r in rows])
     for row in rows:
         row.replaced = row.memory.id in replaced
@@ -92,6 +95,15 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
         row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None
     }
     return Page(rows, total, offset if not query else 0, query, replaced, alone)
+
+
+def live_count(store: MemoryStore, where: str | None) -> int:
+    """How many memories under the filter no newer version replaced."""
+    replaced = store.superseded_ids()
+    if not replaced:
+        return store.count(where)
+    among = is_one_of("id", sorted(replaced))
+    return store.count(where) - store.count(f"({where}) AND {among}" if where else among)
 
 
 def replaced_ids(store: MemoryStore, ids: list[str]) -> set[str]:
@@ -115,7 +127,7 @@ def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
         return
     offset = 0
     while True:
-        batch = store.list(1000, offset, filters.where())
+        batch = (store.list if filters.replaced else store.live)(1000, offset, filters.where())
         yield from batch
         if len(batch) < 1000:
             return
