@@ -132,6 +132,20 @@ def test_what_a_client_adds_is_found_redacted_and_marked_as_its_own(memories, ma
     assert (stored.source, stored.domain, stored.privacy) == ("mcp:cursor", "travel", "personal")
 
 
+def test_adding_the_same_text_twice_returns_the_memory_already_there(memories, macaron_home):
+    async def go():
+        async with stdio_session("cursor") as session:
+            first = await session.call_tool("add", {"text": "I prefer aisle seats on long flights"})
+            again = await session.call_tool("add", {"text": "I prefer aisle seats on long flights"})
+            latte = await session.call_tool("add", {"text": LATTE})  # told in chat before
+            return text_of(first), text_of(again), text_of(latte)
+
+    first, again, latte = run(go())
+    memory_id = re.search(r"m_[0-9a-f]{12}", first).group(0)
+    assert f"Already remembered as {memory_id}" in again and f"Already remembered as {memories['latte']}" in latte
+    assert sum(m.text == "I prefer aisle seats on long flights" for m in MemoryStore.open().live(limit=None)) == 1
+
+
 def test_private_goes_only_to_a_client_declared_local_and_secret_to_none(memories, macaron_home):
     _config(macaron_home, '[mcp.clients.my-local-agent]\nmodel = "local"\n')
 

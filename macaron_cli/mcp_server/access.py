@@ -117,7 +117,11 @@ class MemoryAccess:
 
         _at_most("text", text, MAX_TEXT)
         Memory.from_dict({"text": text, **fields})  # refuse bad input before the store opens
-        memory = self.store().add(text, **fields)
+        store = self.store()
+        same = store.live_with_text(text)
+        if same is not None and privacy.may_go(same, self.destination(client)):
+            return f"Already remembered as {same.id} ({same.privacy}, {same.domain}); nothing added."
+        memory = store.add(text, **fields)
         self.ledger().record(
             "mcp_add",
             _subject(client),

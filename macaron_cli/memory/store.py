@@ -391,6 +391,14 @@ class MemoryStore:
         return self._page(limit, offset, where, self.superseded_ids())
 
     @readable
+    def live_with_text(self, text: str) -> Memory | None:
+        """The live memory that says exactly `text` (as it would be stored: redacted), if any."""
+        from macaron_cli.memory.redact import redact
+
+        found = self.live(limit=1, where=f"text = {quote(redact(text)[0])}")
+        return found[0] if found else None
+
+    @readable
     def iter_live(self) -> Iterator[Memory]:
         """Every memory nothing replaced, in no order (a batch at a time)."""
         replaced = self.superseded_ids()
