@@ -68,13 +68,42 @@ def build_baseline(db, name: str, rows: list[dict]):
     return lambda q, k: [r["id"] for r in table.search(q, query_type="fts").select(["id", "_score"]).limit(k).to_list()]
 
 
+def dense_baseline(store):
+    """Exact cosine over the vectors the store holds (embedded once, by the hybrid import)."""
+    import numpy as np
+
+    from macaron_cli.memory import embeddings
+
+    table = store.table.to_arrow().select(["id", "vector"])
+    ids = table.column("id").to_pylist()
+    matrix = np.asarray(table.column("vector").to_pylist(), dtype="float32")
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
+
+    def search(q: str, k: int) -> list[str]:
+        vector = embeddings.embed([q])[0]
+        return [ids[i] for i in np.argsort(-(matrix @ vector), kind="stable")[:k]]
+
+    return search
+
+
+def has_purposes() -> bool:
+    """Whether this code's search takes a purpose (so the bench runs on older code too)."""
+    import inspect
+
+    from macaron_cli.memory import retrieval
+
+    return "purpose" in inspect.signature(retrieval.search).parameters
+
+
 def evaluate(name: str, search, items) -> dict:
     per_cat = defaultdict(lambda: {"r1": [], "r5": [], "r10": [], "h10": [], "mrr": []})
     latencies = []
+    short = 0
     for question, category, evidence, conv in items:
         start = time.perf_counter()
         found = search(conv, question, 10)
         latencies.append(time.perf_counter() - start)
+        short += len(found) < 10
         first = next((rank for rank, memory_id in enumerate(found, 1) if memory_id in evidence), None)
         for bucket in (per_cat[category], per_cat["all"]):
             bucket["r1"].append(1.0 if evidence & set(found[:1]) else 0.0)
@@ -86,6 +115,7 @@ def evaluate(name: str, search, items) -> dict:
     return {
         "name": name,
         "cats": per_cat,
+        "short": short,
         "p50": statistics.median(latencies) * 1000,
         "p95": latencies[int(0.95 * (len(latencies) - 1))] * 1000,
     }
@@ -102,7 +132,10 @@ def report(result: dict) -> None:
             f"H@10 {100 * statistics.mean(b['h10']):5.1f} MRR {100 * statistics.mean(b['mrr']):5.1f}"
         )
     print(line)
-    print(f"{'':<8}   query p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms")
+    print(
+        f"{'':<8}   query p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms; "
+        f"fewer than 10 hits: {result['short']} of {len(cats['all']['r1'])}"
+    )
 
 
 def main() -> None:
@@ -154,7 +187,17 @@ def main() -> None:
                 for d, t, w, s in turns(sample["conversation"])
             )
         print(f"hybrid import (embedding every turn) {time.perf_counter() - start:.1f} s")
+        dense = {i: dense_baseline(store) for i, store in hybrid.items()}
+        results.insert(1, evaluate("dense", lambda conv, q, k: dense[conv](q, k), items))
         results.append(evaluate("hybrid", lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k)], items))
+        if has_purposes():
+            results.append(
+                evaluate(
+                    "chat",
+                    lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k, purpose="chat")],
+                    items,
+                )
+            )
     elif not args.no_embeddings:
         print("hybrid: skipped (vectors are off or the model is missing)")
     for result in results:

@@ -9,6 +9,8 @@ overall, hit@k for:
   dense     the bundled model's vectors alone (cosine, no words): the baseline, same run
   words     MemoryStore.search by words alone (MACARON_EMBEDDINGS=off)
   hybrid    MemoryStore.search (words + vectors, fused and re-weighted)
+  chat      the same, searched as the friend and agents search a turn (purpose "chat")
+and how many questions got fewer than k hits,
 plus the query embedding latency p50/p95 and the import rate with vectors, and the load
 average when the run started (other processes on the machine slow every timing).
 """
@@ -80,14 +82,19 @@ def main() -> None:
                     f"({len(memories)} memories)"
                 )
             results[name] = {q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k)] for q in queries}
+            if name == "hybrid" and _has_purposes():
+                results["chat"] = {
+                    q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k, purpose="chat")] for q in queries
+                }
 
-    print(f"\nhit@{args.k}      " + "".join(f"{k:>14}" for k in (*KINDS, "same-language", "all")))
+    print(f"\nhit@{args.k}      " + "".join(f"{k:>14}" for k in (*KINDS, "same-language", "all", f"< {args.k} hits")))
     for name, found in results.items():
         cells = []
         for group in (*[(k,) for k in KINDS], ("lexical", "paraphrase"), KINDS):
             chosen = [q for q in queries if q["kind"] in group]
             hits = sum(bool(set(found[q["id"]]) & set(q["expect"])) for q in chosen)
             cells.append(f"{hits}/{len(chosen)} {100 * hits / len(chosen):3.0f}%")
+        cells.append(str(sum(len(found[q["id"]]) < args.k for q in queries)))
         print(f"{name:<12}" + "".join(f"{c:>14}" for c in cells))
     if args.misses:
         for q in queries:
@@ -96,6 +103,15 @@ def main() -> None:
                     f"  miss {q['id']} {q['kind']} {q['language']}: {q['query']!r} → expected {q['expect']}, "
                     f"got {results['hybrid'][q['id']]}"
                 )
+
+
+def _has_purposes() -> bool:
+    """Whether this code's search takes a purpose (so the bench runs on older code too)."""
+    import inspect
+
+    from macaron_cli.memory import retrieval
+
+    return "purpose" in inspect.signature(retrieval.search).parameters
 
 
 if __name__ == "__main__":

@@ -273,3 +273,36 @@ def test_a_store_indexed_before_units_is_reindexed_with_them(tmp_path):
     store._db.open_table(MIGRATIONS_TABLE).delete("name = '006_numbers_with_units'")
     store.table.update(where="id = 'it'", values={"search_text": "My sister is 152 厘米 厘 米 tall"})
     assert MemoryStore.open(tmp_path / "memory").search("152cm", k=1)[0].memory.id == "it"
+
+
+WORRIES = [
+    ("exam", "I have my driving test next Friday and I'm nervous about parallel parking"),
+    ("sister", "My sister Mina lives in Osaka"),
+    ("tea", "I prefer tea over coffee in the evening"),
+    ("boss", "My boss said my last report was sloppy and I felt awful all week"),
+    ("dog", "Our dog Pepper loves the beach"),
+    ("rent", "My landlord raised the rent"),
+]
+
+
+@pytest.mark.embeddings
+def test_a_chat_turn_with_no_rare_word_still_gets_the_nearest_memories(tmp_path):
+    """A person's turn in a chat is no keyword search: the friend (and an agent) always gets
+    the nearest memories by meaning, up to k, below any that shares a word with it; a person's
+    search of a word no memory holds still finds nothing."""
+    from macaron_cli import privacy
+    from macaron_cli.config import load_settings
+    from macaron_cli.friend.recall import recall
+
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many({"id": i, "text": t} for i, t in WORRIES)
+    turn = "do you really think so? I'm still worried about it"
+
+    recalled = list(recall(store, turn, privacy.claude(load_settings()), k=4))
+    assert len(recalled) == 4
+    assert all(h.parts["floor"] == 0 for h in recalled if "nearest" in h.parts)  # `why` says which rule
+    assert store.search("Zyxwvquor", k=4) == []
+    # Anything that shares a word ranks above what is only near in meaning.
+    shared = list(recall(store, "is the beach still worrying me", privacy.claude(load_settings()), k=4))
+    assert shared[0].memory.id == "dog" and shared[0].parts["floor"] == 1
+    assert len(shared) == 4 and all(h.parts["floor"] == 0 for h in shared[1:] if "nearest" in h.parts)

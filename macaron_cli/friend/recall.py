@@ -1,9 +1,10 @@
 """What the friend remembers before each answer, and what it learns from how that went.
 
-Recall searches the memory with the person's words (the engine widens them by their
-goal and drops superseded versions), through the privacy gate for the current model's
-destination (macaron_cli/privacy.py), and drops facts that were
-superseded or have expired. What was recalled is kept for /why. Memories used in an
+Recall searches the memory with the person's words as a chat turn (the engine widens them by
+their goal, drops superseded versions, and fills up to k with the nearest memories by meaning,
+below those that share a word: an emotional turn with no rare word still deserves them),
+through the privacy gate for the current model's destination (macaron_cli/privacy.py), and
+drops facts that were superseded or have expired. What was recalled is kept for /why. Memories used in an
 answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 (reward·e^(−λ·age)) lets memories that are never used fade.
 """
@@ -16,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from macaron_cli import privacy
 from macaron_cli.memory import Hit, Memory
-from macaron_cli.memory.records import now_iso
+from macaron_cli.memory.records import CHAT, now_iso
 from macaron_cli.privacy import Cleared, Destination
 
 RECALL_K = 6
@@ -54,7 +55,7 @@ def is_current(memory: Memory, now: datetime) -> bool:
 def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: datetime | None = None) -> Cleared:
     """The current memories that bear on `text`, cleared by the gate for `destination`."""
     now = now or datetime.now(UTC)
-    hits = privacy.search(store, text, destination, k=k * 2, now=now)
+    hits = privacy.search(store, text, destination, k=k * 2, now=now, purpose=CHAT)
     return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
+from macaron_cli.memory.records import CHAT
 
 SOURCE_PREFIX = "mcp:"
 MAX_K = 50
@@ -95,7 +96,7 @@ class MemoryAccess:
             raise UserError("the query is empty; say what to look for, in any language.")
         _at_most("query", query, MAX_QUERY)
         destination = self.destination(client)
-        found = privacy.search(self.store(), query, destination, k=k)
+        found = privacy.search(self.store(), query, destination, k=k, purpose=CHAT)  # an agent's turn: never starved
         self._record(client, destination, found, "search", query=query, k=k)
         return _lines(found.bound_for(destination).memories)
 

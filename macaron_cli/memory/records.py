@@ -329,6 +329,12 @@ def parse_jsonl_line(line: str, lineno: int) -> Memory:
     return Memory.from_dict(data, where=f"line {lineno}")
 
 
+# What a search is for (memory/retrieval.py, step 6): a person's LOOKUP shows only what
+# passes the relevance floor; a CHAT turn (the friend's, an agent's) always gets the nearest.
+LOOKUP, CHAT = "lookup", "chat"
+PURPOSES = (LOOKUP, CHAT)
+
+
 @dataclass
 class Hit:
     """A search result: the memory, its final score and the parts that made the score."""

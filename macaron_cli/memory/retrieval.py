@@ -20,6 +20,12 @@
    (estimated from the best candidates, or given by the caller) scales a memory by at
    most GATE. Never a hard filter.
 5. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
+6. The floor by purpose: a LOOKUP (`memory search WORD`) shows only what passes the
+   relevance floor, and so says "none" for a word no memory holds; a CHAT turn (the
+   friend's, an agent's) is no keyword search ("do you really think so? I'm still
+   worried"), so below what passes the floor it always gets the nearest memories by
+   meaning, up to k. Each hit's `floor` part says which rule let it in (1 the floor, 0
+   nearness alone, with its `nearest` similarity).
 
 Each list reads whole memories as it finds them: with LanceDB, a separate read of the few
 that can win costs more than the columns it saves (each column read has a fixed cost).
@@ -40,7 +46,7 @@ from macaron_cli.errors import UserError
 from macaron_cli.memory.chatter import without_chatter
 from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.pending import begin, reader
-from macaron_cli.memory.records import Hit, Memory
+from macaron_cli.memory.records import CHAT, LOOKUP, PURPOSES, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
 from macaron_cli.memory.text import detect_language, has_cjk, meaning_form, query_form, search_form
@@ -133,11 +139,16 @@ def search(
     mmr: bool = True,
     vectors: bool | None = None,
     dates: bool = True,
+    purpose: str = LOOKUP,
 ) -> list[Hit]:
     """`dates=False` for a text that is no question about the person's days (an app's idea, a
-    template's description): its "today" or "daily" names no day to search within."""
+    template's description): its "today" or "daily" names no day to search within.
+    `purpose=CHAT` for a turn of a conversation: up to k hits whenever the memory has them
+    (the module's step 6)."""
     if k < 1:
         raise UserError("k must be at least 1.")
+    if purpose not in PURPOSES:
+        raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
     if not query or not query.strip() or store.table.count_rows() == 0:
         return []
     where = _privacy_filter(privacy)
@@ -181,9 +192,7 @@ def search(
         if use_vectors:
             lists.append(("dated_meaning", DATED_WEIGHT, _nearest(store, meaning, depth, dated_where, columns)))
 
-    candidates = _fuse(lists, depth, unrelated)
-    if not candidates:
-        return []
+    candidates = _fuse(lists, depth, unrelated)  # may be none: a chat turn still gets the nearest (step 6)
     if use_vectors:  # feedback only adds to what the lists found
         share = FEEDBACK_WEIGHT / _primary_weight(lists)
         _add_list(candidates, "feedback", share, _feedback(meaning, candidates), depth)
@@ -216,6 +225,10 @@ def search(
             c.parts["expired"] = expired
     ranked = sorted(contenders.values(), key=lambda c: c.score, reverse=True)
     chosen = _mmr(ranked, k) if mmr else ranked[:k]
+    for c in chosen:
+        c.parts["floor"] = 1.0
+    if purpose == CHAT and use_vectors and len(chosen) < k:
+        chosen += _nearest_below(store, nearest, chosen, k)
     return [Hit(c.memory, c.score, c.parts) for c in chosen]
 
 
@@ -469,6 +482,27 @@ def _above_floor(candidates: dict[str, Candidate], related: float, guess: bool) 
     return {
         key: c for key, c in candidates.items() if key in shown or key in beside or c.row.get("context_id") in shown
     }
+
+
+def _nearest_below(store: Store, nearest: list[dict], chosen: list[Candidate], k: int) -> list[Candidate]:
+    """A chat turn's hits past the floor: the nearest memories by meaning not chosen yet, up to
+    k in all, nearest first, each scored below every hit that passed the floor (a memory that
+    shares a word with the turn always ranks above one that is only near in meaning)."""
+    taken = {c.row["id"] for c in chosen} | store.superseded_ids()
+    bar = min((c.score for c in chosen), default=1.0)
+    below: list[Candidate] = []
+    for row in nearest:
+        if len(chosen) + len(below) >= k:
+            break
+        if row["id"] in taken:
+            continue
+        similarity = _raw_score(row)
+        c = Candidate(row)
+        c.parts["nearest"] = similarity
+        c.parts["floor"] = 0.0
+        c.score = bar * similarity / (1.0 + similarity)  # under the bar, in the order of nearness
+        below.append(c)
+    return below
 
 
 def _favour_dated(candidates: dict[str, Candidate], when: When) -> None:

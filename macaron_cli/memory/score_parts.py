@@ -25,6 +25,8 @@ PART_MEANING = {
     "boost": "× from importance",
     "gate": "× fit with domain and language",
     "expired": "× past its valid-until date",
+    "floor": "1: matches the words, day or meaning; 0: kept for a chat turn as nearest by meaning",
+    "nearest": "closeness in meaning of a memory kept only for being among the nearest",
 }
 # Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
 BOUNDED_PARTS = set("bm25 vector expansion feedback neighbour moment relevance dated dated_meaning asking".split())
