@@ -43,6 +43,47 @@ def test_a_date_as_people_write_it_becomes_that_day(question, day):
     assert when.spans[0].said not in when.rest
 
 
+@pytest.mark.parametrize(
+    "question, days",
+    [
+        # Year first is always year, month, day; the month comes first in ja/ko/zh/tl.
+        ("What did I eat on 2024/1/10?", [date(2024, 1, 10)]),
+        ("2024.01.10에 뭐 먹었어?", [date(2024, 1, 10)]),
+        ("1/10に何を食べた？", [date(2026, 1, 10)]),
+        ("1/10我吃了什么？", [date(2026, 1, 10)]),
+        ("Ano ang kinain ko noong 1/10/2024?", [date(2024, 1, 10)]),
+        # English is written both ways: both days, the one nearer to now first.
+        ("what did we do on 10.01.2024", [date(2024, 10, 1), date(2024, 1, 10)]),
+        ("dinner on 10-01-24?", [date(2024, 10, 1), date(2024, 1, 10)]),
+        ("what happened 1/10", [date(2026, 1, 10), date(2025, 10, 1)]),
+        ("the party on 13/01/2024", [date(2024, 1, 13)]),  # no 13th month: one reading
+        ("12/25/2025 gifts", [date(2025, 12, 25)]),
+    ],
+)
+def test_a_date_in_numbers_is_read_in_the_languages_order(question, days):
+    when = time_spans(question, NOW)
+    assert [(s.start, (s.end - s.start).days) for s in when.spans] == [(day, 1) for day in days]
+    assert not any(ch.isdigit() for ch in when.rest)
+
+
+@pytest.mark.parametrize("question", ["Add 1/2 cup of milk", "rated it 8/10 stars", "open 24/7", "v1.2.3 at 10.30"])
+def test_numbers_that_are_no_date_stay_as_they_are(question):
+    assert time_spans(question, NOW).spans == ()
+
+
+def test_a_question_with_a_date_in_numbers_finds_what_was_said_that_day(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("05-01", "Me", "Dinner was grilled salmon at home.", "salmon"),
+            ("06-02", "Me", "Dinner was dumplings at home.", "dumplings"),
+        ],
+    )
+    assert store.search("What was dinner on 2/6/2026?", k=2, now=NOW)[0].memory.id == "dumplings"
+    assert store.search("5/1の夕飯は？ dinner", k=2, now=NOW)[0].memory.id == "salmon"
+
+
 @pytest.mark.parametrize("question", ["May I ask you something?", "How tall is my sister?", "magkano ang linggo"])
 def test_no_date_is_read_into_a_question_without_one(question):
     when = time_spans(question, NOW)

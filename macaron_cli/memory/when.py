@@ -7,6 +7,12 @@ its own time zone). Retrieval (memory/retrieval.py) searches within those days t
 favours the memories dated in them (by `event_at`, else `created_at`, as the date is
 written there).
 
+Dates in numbers ("10.01.2024", "2024/1/10", "1/10", "10-01-24") are read in the order of
+the question's language: year first always comes with month then day; Japanese, Korean,
+Chinese and Tagalog write the month before the day; English is written both ways (1/10 is
+10 January in London, 1 October in Manila's English as in New York), so where both
+readings are days, both are searched, the one nearer to `now` first.
+
 A date without a year is the latest one not after `now`; a weekday alone is the latest such
 day up to today; "last <weekday>" (先週の, 지난주, 上周, noong nakaraang) is that day of the
 week before this one (weeks start on Monday).
@@ -19,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from macaron_cli.memory.text import MONTHS, day_words, month_words
+from macaron_cli.memory.text import MONTHS, day_words, detect_language, month_words
 
 
 @dataclass(frozen=True)
@@ -256,11 +262,54 @@ _PATTERNS: list[tuple[re.Pattern, Resolver]] = [
 ]
 
 
-def time_spans(query: str, now: datetime) -> When:
-    """The days `query` speaks of (none when it names no time), and the query without them."""
-    today = (now.astimezone() if now.tzinfo else now).date()
+# Dates in numbers. Year first: 2024/1/10, 2024.01.10, 2024-1-10. Year last: 10.01.2024,
+# 1/10/2024, 10-01-24. Day and month alone only with a slash (1/10), and not a fraction of
+# something (1/2 cup, 24/7, 8/10 stars): a dash or dot between two numbers is a range or a
+# decimal far more often than a date.
+_YEAR_FIRST = re.compile(r"(?<![\d./-])(\d{4})([./-])(\d{1,2})\2(\d{1,2})(?![\d./-]|\.\d)")
+_YEAR_LAST = re.compile(r"(?<![\d./-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/-]|\.\d)")
+_MONTH_DAY = re.compile(
+    r"(?<![\d./-])(\d{1,2})/(\d{1,2})(?![\d/-]|\.\d|\s*(?:%|of\b|cups?\b|tsp|tbsp|stars?\b|points?\b))", re.I
+)
+_DAY_FIRST_TOO = {"en"}  # languages whose people write the day first as often as the month
+
+
+def _numeric_dates(query: str, today: date, language: str) -> tuple[list[Span], str]:
+    """The days written in numbers in `query` (every reading the language allows, the
+    nearest to today first), and the query without them."""
     spans: list[Span] = []
-    rest = query
+
+    def take(m: re.Match, readings: list[tuple[date, date]]) -> str:
+        if not readings:
+            return m.group(0)
+        readings = sorted(set(readings), key=lambda days: abs((days[0] - today).days))
+        spans.extend(Span(start, end, m.group(0)) for start, end in readings)
+        return " "
+
+    def year_first(m: re.Match) -> str:
+        return take(m, [d for d in [_month_day(int(m[3]), int(m[4]), int(m[1]), today)] if d])
+
+    def both_orders(first: int, second: int, year: int | None) -> list[tuple[date, date]]:
+        orders = [(first, second)] + ([(second, first)] if language in _DAY_FIRST_TOO else [])
+        return [d for month, day in orders if (d := _month_day(month, day, year, today))]
+
+    def year_last(m: re.Match) -> str:
+        year = int(m[4])
+        if year < 100:  # '24: this century, unless that is more than a year ahead
+            year += 2000 if 2000 + year <= today.year + 1 else 1900
+        return take(m, both_orders(int(m[1]), int(m[3]), year))
+
+    rest = _YEAR_FIRST.sub(year_first, query)
+    rest = _YEAR_LAST.sub(year_last, rest)
+    rest = _MONTH_DAY.sub(lambda m: m[0] if m[0] == "24/7" else take(m, both_orders(int(m[1]), int(m[2]), None)), rest)
+    return spans, rest
+
+
+def time_spans(query: str, now: datetime, language: str | None = None) -> When:
+    """The days `query` speaks of (none when it names no time), and the query without them.
+    `language` decides the order of a date in numbers (by default, the query's own)."""
+    today = (now.astimezone() if now.tzinfo else now).date()
+    spans, rest = _numeric_dates(query, today, language or detect_language(query))
     for pattern, resolver in _PATTERNS:
 
         def take(m: re.Match, resolve: Resolver = resolver) -> str:
