@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,11 +38,45 @@ def test_the_speaker_of_a_transcript_line(line, speaker):
         ("What do Melanie's kids like?", "Melanie"),
         ("When did Caroline and Melanie go to the festival?", None),  # both: favour neither
         ("What did we paint?", None),
-        ("what did caroline paint?", None),  # names are written as the transcript writes them
+        ("what did caroline paint?", "Caroline"),  # typed without capitals
+        ("What did Mel paint?", "Melanie"),  # a nickname
+        ("Did Carol paint?", "Caroline"),
+        ("What did Melaine paint?", "Melanie"),  # misspelt by two letters swapped
+        ("What did Carolien paint?", "Caroline"),
+        ("What did Caroline and mel paint?", "Caroline"),  # "mel" is no name in a capitalised question
     ],
 )
 def test_the_speaker_a_question_names(question, named):
     assert named_speaker(question, {"Caroline", "Melanie"}) == named
+
+
+@pytest.mark.parametrize(
+    "question, speakers",
+    [
+        ("Can you paint?", {"Candice"}),  # the first word is capitalised anyway
+        ("What did Jo paint?", {"Joanna"}),  # too short to be her nickname
+        ("What did Alex paint?", {"Alan"}),  # one letter off only counts for names of five or more
+        ("What did Jenny paint?", {"Jennifer", "Jenna"}),  # either of them
+    ],
+)
+def test_a_word_that_only_looks_like_a_name_names_nobody(question, speakers):
+    assert named_speaker(question, speakers) is None
+
+
+def test_a_common_word_is_no_name_in_a_question_that_writes_names_with_capitals():
+    assert named_speaker("What will Mark paint?", {"Will", "Mark"}) == "Mark"
+
+
+def test_a_nickname_with_its_ending_names_the_speaker():
+    assert named_speaker("What did Jenny say?", {"Jennifer W", "Mark"}) == "Jennifer W"
+    assert named_speaker("What did Katie bake?", {"Katherine", "Mark"}) == "Katherine"
+
+
+def test_a_line_of_a_conversation_file_names_its_speaker_in_any_case():
+    assert speaker_of("caroline: hi") is None  # in a memory's text alone, it may be a note
+    assert speaker_of("caroline: hi", any_case=True) == "caroline"
+    assert speaker_of("mom: dinner at 7?", any_case=True) == "mom"
+    assert speaker_of("10:30 dentist", any_case=True) is None
 
 
 def test_the_name_is_left_out_of_the_question_searched_by_meaning():
@@ -68,6 +104,32 @@ def test_a_question_about_one_speaker_finds_what_they_said_first(tmp_path, embed
     assert hits[0].memory.id == "t2"
     others = [h for h in hits if h.memory.text.startswith("Caroline:")]
     assert others and all(h.parts["speaker"] < 1 for h in others)  # `why` says why they count less
+
+
+def test_a_chat_exported_with_lower_case_names_finds_what_each_said(macaron, macaron_home, tmp_path):
+    chat = tmp_path / "chat.txt"
+    chat.write_text("\n".join(text.lower() for _, text in CONVERSATION) + "\n")
+    assert macaron("memory", "import", chat).returncode == 0
+
+    found = macaron("memory", "search", "What did Melanie paint at the lake?", "--json")
+    hits = json.loads(found.stdout)
+    assert hits[0]["text"].startswith("melanie: lovely! mine was a painting")
+    assert all(h["parts"]["speaker"] < 1 for h in hits if h["text"].startswith("caroline:"))
+
+
+def test_a_speaker_is_found_by_the_name_they_sign_with(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many(
+        {"id": i, "text": text, "kind": "episode", "source": "import", "meta": {"speaker": text.split(":")[0]}}
+        for i, text in [
+            ("m1", "mom: I planted tomatoes in the garden today - Linda"),
+            ("s1", "Sam: I planted roses in the garden, mom."),
+            ("m2", "mom: The garden needs rain. Love, Linda"),
+        ]
+    )
+    hits = store.search("What did Linda plant in the garden?", k=3)
+    assert hits[0].memory.id == "m1"
+    assert next(h for h in hits if h.memory.id == "s1").parts["speaker"] < 1
 
 
 def test_memories_that_are_not_turns_are_never_held_back(tmp_path):

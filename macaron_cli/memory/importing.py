@@ -86,7 +86,7 @@ def parse(line: str, lineno: int, fmt: str) -> tuple[Memory, set[str]]:
             memory.source = "import"
         return memory, stated
     text = line.strip()
-    speaker = speaker_of(text)
+    speaker = speaker_of(text, any_case=True)  # a contact saved as "mom" is still a speaker
     if speaker is None:
         raise UserError(
             f"line {lineno}: expected `Name: what they said` (a conversation, a memory per line) "

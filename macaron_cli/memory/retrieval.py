@@ -48,7 +48,7 @@ from macaron_cli.memory.expansion import expand_query
 from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import CHAT, LOOKUP, PURPOSES, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
-from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
+from macaron_cli.memory.speakers import name_in, speaker_of_row, speakers_in, without_name
 from macaron_cli.memory.text import detect_language, has_cjk, meaning_form, query_form, search_form
 from macaron_cli.memory.turns import answer_first
 from macaron_cli.memory.when import When, time_spans
@@ -174,12 +174,13 @@ def search(
     expansion = _fulltext(store, " ".join(extra), depth, where, columns) if extra else None
     dated_words = _fulltext(store, asked, depth, dated_where, columns) if dated_where else None
     word_rows = _rows(words)
-    speaker = named_speaker(query, {s for row in word_rows if (s := speaker_of(row["text"]))})
+    named = name_in(query, speakers_in(word_rows))  # (the speaker, the name as the query wrote it)
+    speaker = named[0] if named else None
     unrelated = -1.0
     if use_vectors:
         from macaron_cli.memory import embeddings
 
-        meaning = embeddings.embed([meaning_form(without_name(asked, speaker) if speaker else asked)])[0]
+        meaning = embeddings.embed([meaning_form(without_name(asked, named[1]) if named else asked)])[0]
         nearest = _nearest(store, meaning, depth, where, columns)
         unrelated = embeddings.unrelated_below()
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]
@@ -456,7 +457,7 @@ def _favour_speaker(candidates: dict[str, Candidate], speaker: str) -> None:
     """Turns said by others than the speaker the query names keep 1 − OTHER_SPEAKER of
     their relevance (memories that are not turns of a conversation keep all of it)."""
     for c in candidates.values():
-        said_by = speaker_of(c.row["text"])
+        said_by = speaker_of_row(c.row)
         if said_by is not None and said_by != speaker:
             c.relevance *= 1.0 - OTHER_SPEAKER
             c.parts["speaker"] = 1.0 - OTHER_SPEAKER
