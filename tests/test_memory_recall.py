@@ -164,6 +164,37 @@ def test_the_answer_comes_before_the_question_beside_it(tmp_path):
     assert "answer" in hits[0].parts and hits[1].parts["question"] < 1.0
 
 
+def test_a_reply_answers_its_question_with_another_message_between(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("05-01", "Macaron", "How tall is your sister?", "asked"),
+            ("05-01", "Macaron", "I remember she plays basketball at school.", "between"),
+            ("05-01", "Me", "Mina is 152cm, the shortest in our family.", "told"),
+            ("05-02", "Me", "My sister moved to Osaka for work.", "moved"),
+        ],
+    )
+    hits = store.search("how tall is my sister?", k=3, now=NOW)
+    assert hits[0].memory.id == "told" and "answer" in hits[0].parts
+
+
+def test_crossed_questions_each_find_their_own_answer(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    _history(
+        store,
+        [
+            ("05-01", "Macaron", "How was the trip to Rome?", "trip"),
+            ("05-01", "Me", "What are you reading lately?", "reading"),
+            ("05-01", "Macaron", "A novel about lighthouses.", "novel"),
+            ("05-01", "Me", "Oh nice!", "nice"),
+            ("05-01", "Me", "Rome was wonderful, we walked everywhere.", "rome"),
+        ],
+    )
+    hits = store.search("How was the trip to Rome?", k=3, now=NOW)
+    assert hits[0].memory.id == "rome" and "answer" in hits[0].parts
+
+
 @pytest.mark.parametrize(
     "question",
     ["6월 14일에 뭐 했다고 했지?", "6月14号我做了什么？", "6月14日に何をしたって言った？", "What did I do on June 14?"],

@@ -34,6 +34,7 @@ from macaron_cli.memory.rows import id_in as _id_in
 from macaron_cli.memory.rows import memory_from_row as _memory
 from macaron_cli.memory.schema import TABLE, describe, memory_schema, vector_field, vector_model
 from macaron_cli.memory.text import detect_language, meaning_form
+from macaron_cli.memory.turns import Thread
 
 BATCH = 2000
 # A reply comes within this long of the turn it answers, or it starts an exchange of its own.
@@ -194,15 +195,14 @@ class MemoryStore:
         """Add records in batches of BATCH; a record whose id exists replaces it (so an
         interrupted import can simply be run again). Streams: any iterable works.
         `on_batch(total)` is called after each batch is durably committed."""
-        count, previous = 0, None
+        count, thread = 0, Thread(_same_episode)  # which turn each follows (memory/turns.py)
         for batch in _batched(memories):
             prepared: dict[str, Memory] = {}
             contexts: dict[str, Memory | None] = {}
             for item in batch:
                 memory = self.prepare(item if isinstance(item, Memory) else Memory.from_dict(item))
                 prepared[memory.id] = memory  # the last of duplicate ids wins, as in a replay
-                contexts[memory.id] = previous if _same_episode(previous, memory) else None
-                previous = memory
+                contexts[memory.id] = thread.context(memory)
             rows = self._rows(list(prepared.values()), [contexts[i] for i in prepared])
             with self._writing() as commit:
                 commit(partial(self._commit_batch, list(prepared), rows))

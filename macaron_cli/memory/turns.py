@@ -7,13 +7,19 @@ The same holds within one memory: "Wow, nice! What else brings you joy?" matches
 about joy, yet tells nothing about it; of two memories that match alike, the one that states
 is likelier the answer. So the share of a memory that asks counts against it, whether or
 not its reply is found.
+
+Which question a reply answers: people interleave ("How was Rome?" "I made pasta btw" "It was
+wonderful!"), so a turn follows the nearest question still unanswered from another speaker
+of the same exchange, not merely the turn before it (Thread).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from macaron_cli.memory.speakers import speaker_of
+from macaron_cli.memory.records import Memory
+from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 
 # Sentences: up to and including their end mark (any script's), or the end of the text.
 _SENTENCE = re.compile(r"[^.!?。！？…]+(?:[.!?。！？…]+|$)")
@@ -76,10 +82,64 @@ def _replies_first(candidates: dict, share: float, kept: float) -> None:
     base = {key: c.relevance for key, c in candidates.items()}
     for key, c in candidates.items():
         before = c.row.get("context_id")
-        if before in questions and key not in questions:
+        if before in questions and key not in questions and not _same_speaker(c.row, questions[before].row):
             question = questions[before]
             if base[key] < base[before]:
                 c.relevance += share * (base[before] - base[key])
                 c.parts["answer"] = share * (base[before] - base[key])
             question.relevance = min(question.relevance, kept * base[before])
             question.parts["question"] = kept
+
+
+def _same_speaker(row: dict, other: dict) -> bool:
+    """Both said by the one speaker (the asker going on, "I remember she plays basketball"):
+    no reply. Unknown speakers (a memory without a name) may be either."""
+    speaker = speaker_of_row(row)
+    return speaker is not None and speaker == speaker_of_row(other)
+
+
+WINDOW = 8  # earlier turns a reply may answer: further back, a question is no longer pending
+
+
+class Thread:
+    """Turns stored in order, each linked to the turn it follows (its context): the nearest
+    earlier question from another speaker that no statement has answered yet, else the
+    turn just before it. `follows(earlier, later)` says whether two turns are one exchange
+    (the same session, the later soon after)."""
+
+    def __init__(self, follows: Callable[[Memory | None, Memory], bool]):
+        self.follows = follows
+        self.recent: list[Memory] = []
+        self.answered: set[str] = set()
+
+    def context(self, memory: Memory) -> Memory | None:
+        previous = self.recent[-1] if self.recent else None
+        context = previous if self.follows(previous, memory) else None
+        speaker = _speaker(memory)
+        if context is not None and speaker is not None:
+            question = self._pending_question(memory, speaker)
+            if question is not None:
+                context = question
+                if _states(memory.text):  # "Oh!" or a question back leaves it pending
+                    self.answered.add(question.id)
+        self.recent = [*self.recent[-(WINDOW - 1) :], memory]
+        return context
+
+    def _pending_question(self, memory: Memory, speaker: str) -> Memory | None:
+        for turn in reversed(self.recent):
+            if not self.follows(turn, memory):
+                return None
+            said_by = _speaker(turn)
+            if turn.id not in self.answered and said_by not in (None, speaker) and asks(turn.text):
+                return turn
+        return None
+
+
+def _speaker(memory: Memory) -> str | None:
+    return speaker_of_row({"text": memory.text, "meta": memory.meta})
+
+
+def _states(text: str) -> bool:
+    """A turn that says something: not only asking, and not only asides ("Oh!", "haha")."""
+    sentences = _sentences(text)
+    return not asks(text) and not all(_aside(s) for s in sentences)
