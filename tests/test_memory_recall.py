@@ -71,15 +71,15 @@ def test_numbers_that_are_no_date_stay_as_they_are(question):
     assert time_spans(question, NOW).spans == ()
 
 
+DINNERS = [
+    ("05-01", "Me", "Dinner was grilled salmon at home.", "salmon"),
+    ("06-02", "Me", "Dinner was dumplings.", "dumplings"),
+]
+
+
 def test_a_question_with_a_date_in_numbers_finds_what_was_said_that_day(tmp_path):
     store = MemoryStore.open(tmp_path / "memory")
-    _history(
-        store,
-        [
-            ("05-01", "Me", "Dinner was grilled salmon at home.", "salmon"),
-            ("06-02", "Me", "Dinner was dumplings at home.", "dumplings"),
-        ],
-    )
+    _history(store, DINNERS)
     assert store.search("What was dinner on 2/6/2026?", k=2, now=NOW)[0].memory.id == "dumplings"
     assert store.search("5/1の夕飯は？ dinner", k=2, now=NOW)[0].memory.id == "salmon"
 
@@ -164,35 +164,36 @@ def test_the_answer_comes_before_the_question_beside_it(tmp_path):
     assert "answer" in hits[0].parts and hits[1].parts["question"] < 1.0
 
 
-def test_a_reply_answers_its_question_with_another_message_between(tmp_path):
+@pytest.mark.parametrize(
+    "turns, question, answer",
+    [
+        (  # the asker goes on before the reply
+            [
+                ("Macaron", "How tall is your sister?", "asked"),
+                ("Macaron", "I remember she plays basketball at school.", "between"),
+                ("Me", "Mina is 152cm, the shortest in our family.", "told"),
+            ],
+            "how tall is my sister?",
+            "told",
+        ),
+        (  # crossed questions, and an aside before the reply
+            [
+                ("Macaron", "How was the trip to Rome?", "trip"),
+                ("Me", "What are you reading lately?", "reading"),
+                ("Macaron", "A novel about lighthouses.", "novel"),
+                ("Me", "Oh nice!", "nice"),
+                ("Me", "Rome was wonderful, we walked everywhere.", "rome"),
+            ],
+            "How was the trip to Rome?",
+            "rome",
+        ),
+    ],
+)
+def test_a_reply_answers_its_question_with_other_messages_between(tmp_path, turns, question, answer):
     store = MemoryStore.open(tmp_path / "memory")
-    _history(
-        store,
-        [
-            ("05-01", "Macaron", "How tall is your sister?", "asked"),
-            ("05-01", "Macaron", "I remember she plays basketball at school.", "between"),
-            ("05-01", "Me", "Mina is 152cm, the shortest in our family.", "told"),
-            ("05-02", "Me", "My sister moved to Osaka for work.", "moved"),
-        ],
-    )
-    hits = store.search("how tall is my sister?", k=3, now=NOW)
-    assert hits[0].memory.id == "told" and "answer" in hits[0].parts
-
-
-def test_crossed_questions_each_find_their_own_answer(tmp_path):
-    store = MemoryStore.open(tmp_path / "memory")
-    _history(
-        store,
-        [
-            ("05-01", "Macaron", "How was the trip to Rome?", "trip"),
-            ("05-01", "Me", "What are you reading lately?", "reading"),
-            ("05-01", "Macaron", "A novel about lighthouses.", "novel"),
-            ("05-01", "Me", "Oh nice!", "nice"),
-            ("05-01", "Me", "Rome was wonderful, we walked everywhere.", "rome"),
-        ],
-    )
-    hits = store.search("How was the trip to Rome?", k=3, now=NOW)
-    assert hits[0].memory.id == "rome" and "answer" in hits[0].parts
+    _history(store, [("05-01", speaker, text, memory_id) for speaker, text, memory_id in turns])
+    hits = store.search(question, k=3, now=NOW)
+    assert hits[0].memory.id == answer and "answer" in hits[0].parts
 
 
 @pytest.mark.parametrize(
