@@ -4,14 +4,17 @@
 
 The file (bench/recall-dev.json, written for macaron) holds five histories (en/ja/ko/zh/tl)
 of a person and their companion, every turn one memory, and questions asked at a given
-moment (`now`), each of a class: dated, chatty, numeric, particle, plain. Each history is
+moment (`now`), each of a class: dated, chatty, numeric, particle, plain, broader (bench/broader-dev.json:
+a general word for the specific things a history names). Each history is
 one person's memory (its own store); a question searches its language's. It prints per
 class and overall, for:
   dense     the bundled model's vectors alone (cosine, no words): a baseline, same run
   words     MemoryStore.search by words alone (MACARON_EMBEDDINGS=off)
   hybrid    MemoryStore.search (words + vectors, fused, re-weighted, re-ranked)
-hit@1 (the answer is first), hit@5, and MRR (1 / the answer's rank, 0 past 10), and the
-load average when the run started (other processes slow every timing, not these figures).
+  chat      the same, searched as the friend and agents search a turn (purpose "chat")
+hit@1 (the answer is first), hit@5, and MRR (1 / the answer's rank, 0 past 10), how many
+questions got fewer than 10 hits, and the load average when the run started (other processes
+slow every timing, not these figures).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 DEFAULT_DATA = REPO / "bench" / "recall-dev.json"
-CLASSES = ("dated", "chatty", "numeric", "particle", "plain")
+CLASSES = ("dated", "chatty", "numeric", "particle", "plain", "broader")
 DEPTH = 10
 
 
@@ -60,7 +63,10 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["MACARON_HOME"] = str(Path(tmp) / "home")  # default settings, nothing of the person's
-        for name, env in (("words", "off"), ("hybrid", None)):
+        runs = [("words", "off", {}), ("hybrid", None, {})]
+        if _has_purposes():
+            runs.append(("chat", None, {"purpose": "chat"}))
+        for name, env, options in runs:
             if env:
                 os.environ["MACARON_EMBEDDINGS"] = env
             else:
@@ -70,7 +76,7 @@ def main() -> None:
                 store = MemoryStore.open(Path(tmp) / f"{name}-{language}")
                 store.add_many(dict(m) for m in history)
                 for q in (q for q in queries if q["language"] == language):
-                    hits = store.search(q["query"], k=DEPTH, now=datetime.fromisoformat(q["now"]))
+                    hits = store.search(q["query"], k=DEPTH, now=datetime.fromisoformat(q["now"]), **options)
                     ranked[name][q["id"]] = [h.memory.id for h in hits]
 
     groups = [c for c in CLASSES if any(q["kind"] == c for q in queries)]
@@ -80,6 +86,8 @@ def main() -> None:
     for name, found in ranked.items():
         cells = [_cell([q for q in queries if q["kind"] == g], found) for g in groups]
         print(f"{name:<8}" + "".join(cells) + _cell(queries, found))
+    short = {name: sum(len(f) < DEPTH for f in found.values()) for name, found in ranked.items()}
+    print("fewer than 10 hits: " + ", ".join(f"{name} {n}" for name, n in short.items()))
     if args.misses:
         texts = {m["id"]: m["text"] for m in memories}
         for q in queries:
@@ -87,6 +95,15 @@ def main() -> None:
             if got[:1] != q["expect"][:1]:
                 first = texts.get(got[0], "nothing") if got else "nothing"
                 print(f"  {q['id']} {q['kind']}: {q['query']!r} → first {first!r} (answer at {_rank(q, got) or '-'})")
+
+
+def _has_purposes() -> bool:
+    """Whether this code's search takes a purpose (so the bench runs on older code too)."""
+    import inspect
+
+    from macaron_cli.memory import retrieval
+
+    return "purpose" in inspect.signature(retrieval.search).parameters
 
 
 def _rank(q: dict, found: list[str]) -> int | None:

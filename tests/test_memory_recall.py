@@ -379,3 +379,30 @@ def test_a_chat_turn_with_no_rare_word_still_gets_the_nearest_memories(tmp_path)
     shared = list(recall(store, "is the beach still worrying me", privacy.claude(load_settings()), k=4))
     assert shared[0].memory.id == "dog" and shared[0].parts["floor"] == 1
     assert len(shared) == 4 and all(h.parts["floor"] == 0 for h in shared[1:] if "nearest" in h.parts)
+
+
+BROADER = [
+    ("chores1", "Me: I did the washing up after dinner and then hoovered the living room."),
+    ("pet", "Me: Pepper, our beagle, chewed my slippers again."),
+    ("sister", "Me: My sister Mina called from Osaka last night."),
+    ("garden", "Me: I grew tomatoes, courgettes and spinach on the balcony this year."),
+    ("cello", "Me: I've been practising the cello every evening."),
+    ("bike", "Me: My bike got a flat tyre on the way to the office."),
+    ("fever", "Me: I had a fever and a sore throat all weekend."),
+    ("sofa", "Me: We bought a new sofa and a bookshelf at IKEA."),
+    ("rain", "Me: It poured all day and the garden flooded."),
+    ("tea", "Me: I've switched from coffee to green tea in the mornings."),
+    ("novel", "Me: I finished 'The Remains of the Day' on the train."),
+    ("d1", "Me: Work was busy, lots of meetings about the budget."),
+    ("d2", "Me: I watched a documentary about volcanoes."),
+    ("d3", "Me: The train was late again this morning."),
+]
+
+
+@pytest.mark.embeddings
+def test_a_general_word_finds_the_specific_thing_the_history_names(tmp_path, macaron_home):
+    """ "relative" is in no memory ("sister" is), while "lives" matches the living room: the
+    question's words no memory holds are searched by meaning on their own."""
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many({"id": i, "text": t, "kind": "episode"} for i, t in BROADER)
+    assert store.search("Which relative lives in Japan?", k=5)[0].memory.id == "sister"

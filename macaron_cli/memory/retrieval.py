@@ -6,6 +6,9 @@
    `relevance`.
    Goal-based query expansion (memory/expansion.py) adds a lower-weighted second query,
    and relevance feedback scores the candidates by meaning again, near the best matches.
+   A broader word (a question's "chores" for the history's washing up and hoovering) is
+   in no memory: the words of the question that no word match holds are searched by
+   meaning on their own, a lower-weighted list whose best few pass the floor.
 2. Context: memories are rarely alone. A turn of a conversation next to a relevant turn,
    and a memory of a moment many relevant memories share, are likelier to matter too, so
    each gains a share of its neighbours' relevance (the turns beside the best few are
@@ -49,7 +52,14 @@ from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import CHAT, LOOKUP, PURPOSES, Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, id_in, memory_from_row, quote
 from macaron_cli.memory.speakers import name_in, speaker_of_row, speakers_in, without_name
-from macaron_cli.memory.text import detect_language, has_cjk, meaning_form, query_form, search_form
+from macaron_cli.memory.text import (
+    content_words,
+    detect_language,
+    has_cjk,
+    meaning_form,
+    query_form,
+    search_form,
+)
 from macaron_cli.memory.turns import answer_first
 from macaron_cli.memory.when import When, time_spans
 from macaron_cli.privacy import LEVELS, level_filter
@@ -76,6 +86,7 @@ DATED_WEIGHT = 0.3  # of the searches within those days, which only add (as expa
 ANSWER = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
 QUESTION = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
 ASKING = 0.5  # of its relevance a memory loses per share of it that asks (memory/turns.py)
+BROADER_WEIGHT = 0.8  # of the search by meaning of the question's words no memory holds
 GUESSES = 3  # memories found by meaning alone that a question no word of which matches still shows
 WORD_LISTS = ("bm25", "expansion", "dated")  # the lists whose matches share a word (or day) with the query
 BOOST = 0.15  # the most importance and time can add to a memory's relevance, as a share of it
@@ -117,6 +128,7 @@ class Candidate:
     parts: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     tokens: set[str] | None = None
+    broader: float = 0.0  # the share of relevance the broader words gave (not counted for guesses)
     _memory: Memory | None = field(default=None, init=False, repr=False)
 
     @property
@@ -177,10 +189,15 @@ def search(
     named = name_in(query, speakers_in(word_rows))  # (the speaker, the name as the query wrote it)
     speaker = named[0] if named else None
     unrelated = -1.0
+    # One word alone (a name, a made-up word) means little to the model: no guesses for it,
+    # nor a search by the meaning of the words no memory holds.
+    guess = len(query.split()) > 1 or has_cjk(query)
+    broader = _unheld_words(asked, word_rows, named[1] if named else None) if use_vectors and guess else ""
     if use_vectors:
         from macaron_cli.memory import embeddings
 
-        meaning = embeddings.embed([meaning_form(without_name(asked, named[1]) if named else asked)])[0]
+        texts = [meaning_form(without_name(asked, named[1]) if named else asked)] + ([broader] if broader else [])
+        meaning, *rest = embeddings.embed(texts)  # one call: the model's fixed cost is paid once
         nearest = _nearest(store, meaning, depth, where, columns)
         unrelated = embeddings.unrelated_below()
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]
@@ -197,6 +214,12 @@ def search(
     if use_vectors:  # feedback only adds to what the lists found
         share = FEEDBACK_WEIGHT / _primary_weight(lists)
         _add_list(candidates, "feedback", share, _feedback(meaning, candidates), depth)
+        if broader:  # after feedback: what the question's meaning finds stays its own
+            # Only for memories no word matches: the words found say more than a broader guess.
+            rows = [
+                r for r in _nearest(store, rest[0], depth, where, columns) if not _by_words(candidates.get(r["id"]))
+            ]
+            _add_list(candidates, "broader", BROADER_WEIGHT / _primary_weight(lists), rows, depth, unrelated)
     _add_adjacent_turns(store, candidates, where, columns)
     _drop_superseded(store, candidates)
     _context_support(candidates)
@@ -209,8 +232,6 @@ def search(
     # beside a match that gained nothing) is no answer, however few the others are.
     candidates = {key: c for key, c in candidates.items() if c.relevance > 0}
     if use_vectors:
-        # One word alone (a name, a made-up word) means little to the model: no guesses for it.
-        guess = len(query.split()) > 1 or has_cjk(query)
         candidates = _above_floor(candidates, embeddings.related_above(), guess)
     contenders = _contenders(candidates, max(3 * k, k + 10) if mmr else k)
     lam = store.settings.decay_per_day
@@ -361,7 +382,7 @@ def _add_list(
     scores = [_raw_score(r) for r in rows]
     # Every memory is somewhat near in meaning, so a non-match is the least near one;
     # a word list that stopped short of `depth` holds every match, the rest score 0.
-    floor = min(scores, default=0.0) if name in ("vector", "feedback", "dated_meaning") or len(rows) >= depth else 0.0
+    floor = min(scores, default=0.0) if name in _BY_MEANING or len(rows) >= depth else 0.0
     for row, raw, score in zip(rows, scores, _spread(scores, floor), strict=True):
         c = fused.get(row["id"])
         if c is None:
@@ -370,8 +391,23 @@ def _add_list(
             c = fused[row["id"]] = Candidate(row)
         c.parts[name] = score
         c.relevance += share * score
+        if name == "broader":
+            c.broader = share * score
         if name == "vector":
             c.parts["similarity"] = raw  # the cosine itself: the floor reads it (_above_floor)
+
+
+_BY_MEANING = ("vector", "feedback", "dated_meaning", "broader")  # lists where every memory is somewhat near
+
+
+def _unheld_words(question: str, word_rows: list[dict], name: str | None) -> str:
+    """The question's words that carry meaning yet no memory the word search found holds
+    ("chores", where the history says "washing up"): a broader word, or one the person
+    never used. Their meaning alone finds the specific things (None of CJK: its words
+    are not told apart here)."""
+    held = " ".join(row["text"] for row in word_rows).lower()
+    skip = {name.lower()} if name else set()
+    return " ".join(w for w in content_words(question) if w not in held and w not in skip)
 
 
 def _contenders(candidates: dict[str, Candidate], pool: int) -> dict[str, Candidate]:
@@ -463,6 +499,11 @@ def _favour_speaker(candidates: dict[str, Candidate], speaker: str) -> None:
             c.parts["speaker"] = 1.0 - OTHER_SPEAKER
 
 
+def _by_words(c: Candidate | None) -> bool:
+    """Whether a word list (or the day named) found the candidate."""
+    return c is not None and any(c.parts.get(name, 0.0) > 0 for name in WORD_LISTS)
+
+
 def _above_floor(candidates: dict[str, Candidate], related: float, guess: bool) -> dict[str, Candidate]:
     """The relevance floor: only memories that match the query by words (or by the day it
     names), clearly by meaning (`related`), or that are turns beside one that does. Nearest by
@@ -471,14 +512,22 @@ def _above_floor(candidates: dict[str, Candidate], related: float, guess: bool) 
     a question (`guess`) matches a memory clearly close in meaning, as in a paraphrase, the
     best guesses by meaning stay too: the GUESSES nearest (the model's similarities for a
     paraphrase, or across languages, can be as low as for unrelated text)."""
-    by_words = {key for key, c in candidates.items() if any(c.parts.get(name, 0.0) > 0 for name in WORD_LISTS)}
+    by_words = {key for key, c in candidates.items() if _by_words(c)}
     shown = by_words | {key for key, c in candidates.items() if c.parts.get("similarity", -1.0) >= related}
     # Words that found nothing close in meaning ("eat" in a memory of last night's dinner, for
     # "Which seafood can't I eat?") say as little as no words: meaning guesses then too.
     meant = any(candidates[key].parts.get("similarity", -1.0) >= related for key in by_words)
     if guess and not meant:
-        nearest = sorted((c for c in candidates.values() if "similarity" in c.parts), key=lambda c: -c.relevance)
+        # By the question's meaning, as without broader words: they pass their own best below.
+        nearest = sorted(
+            (c for c in candidates.values() if "similarity" in c.parts), key=lambda c: c.broader - c.relevance
+        )
         shown |= {c.row["id"] for c in nearest[:GUESSES]}
+    # The nearest to a broader word ("chores": the washing up) pass as a word match would.
+    broader = sorted(
+        (c for c in candidates.values() if c.parts.get("broader", 0) > 0), key=lambda c: -c.parts["broader"]
+    )[:GUESSES]
+    shown |= {c.row["id"] for c in broader}
     beside = {c.row.get("context_id") for key, c in candidates.items() if key in shown}
     return {
         key: c for key, c in candidates.items() if key in shown or key in beside or c.row.get("context_id") in shown

@@ -27,9 +27,12 @@ PART_MEANING = {
     "expired": "× past its valid-until date",
     "floor": "1: matches the words, day or meaning; 0: kept for a chat turn as nearest by meaning",
     "nearest": "closeness in meaning of a memory kept only for being among the nearest",
+    "broader": "close in meaning to the question's words no memory holds (a general word)",
 }
 # Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
-BOUNDED_PARTS = set("bm25 vector expansion feedback neighbour moment relevance dated dated_meaning asking".split())
+BOUNDED_PARTS = set(
+    "bm25 vector expansion feedback neighbour moment relevance dated dated_meaning asking broader".split()
+)
 
 
 def leading_reason(parts: dict[str, float]) -> str | None:

@@ -211,6 +211,13 @@ _EN_WORDS = frozenset(
 )
 
 
+def content_words(text: str) -> list[str]:
+    """The Latin-script words of `text` that carry meaning, in lower case: three letters or
+    more, and none of English's or Tagalog's small words ("what", "did", "ang")."""
+    words = (w.lower() for w in _LATIN_WORD.findall(text))
+    return [w for w in words if len(w) >= 3 and w not in _EN_WORDS and w not in _TL_SMALL]
+
+
 def detect_language(text: str) -> str:
     """A cheap script-based guess; the person or the model can always say better."""
     if re.search(r"[\u3040-\u30ff]", text):
