@@ -365,18 +365,22 @@ def test_a_chat_turn_with_no_rare_word_still_gets_the_nearest_memories(tmp_path)
     search of a word no memory holds still finds nothing."""
     from macaron_cli import privacy
     from macaron_cli.config import load_settings
-    from macaron_cli.friend.recall import recall
+    from macaron_cli.friend.recall import RecallRecord, recall, why_sentences
 
     store = MemoryStore.open(tmp_path / "memory")
     store.add_many({"id": i, "text": t} for i, t in WORRIES)
     turn = "do you really think so? I'm still worried about it"
 
-    recalled = list(recall(store, turn, privacy.claude(load_settings()), k=4))
+    destination = privacy.claude(load_settings())
+    cleared = recall(store, turn, destination, k=4)
+    recalled = list(cleared)
     assert len(recalled) == 4
-    assert all(h.parts["floor"] == 0 for h in recalled if "nearest" in h.parts)  # `why` says which rule
+    assert all(h.parts["floor"] == 0 for h in recalled if "nearest" in h.parts)
+    _lead, details = why_sentences(RecallRecord(turn, destination, cleared))  # /why says which rule let them in
+    assert "kept as the nearest in meaning" in " ".join(details)
     assert store.search("Zyxwvquor", k=4) == []
     # Anything that shares a word ranks above what is only near in meaning.
-    shared = list(recall(store, "is the beach still worrying me", privacy.claude(load_settings()), k=4))
+    shared = list(recall(store, "is the beach still worrying me", destination, k=4))
     assert shared[0].memory.id == "dog" and shared[0].parts["floor"] == 1
     assert len(shared) == 4 and all(h.parts["floor"] == 0 for h in shared[1:] if "nearest" in h.parts)
 

@@ -77,6 +77,12 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
         f"Searched for “{record.query[:60]}” among memories allowed to go to {where.url or 'no model (notebook)'}"
         f" ({where.where}: {where.reason}; {', '.join(sorted(where.levels))})."
     ]
+    nearest = sum(1 for hit in hits if hit.parts.get("floor") == 0)
+    if nearest:  # which rule let them in: a chat turn is never left without memories
+        details.append(
+            f"{len(hits) - nearest} matched what you said; {nearest} kept as the nearest in meaning "
+            "(a chat turn always gets the closest memories, below any that share a word)."
+        )
     for hit in hits:
         parts = ", ".join(f"{k} {v:.2f}" for k, v in hit.parts.items())
         details.append(f"{hit.memory.id}  score {hit.score:.2f} ({parts})  [{hit.memory.privacy}] {hit.memory.text}")

@@ -29,6 +29,7 @@ PART_MEANING = {
     "nearest": "closeness in meaning of a memory kept only for being among the nearest",
     "broader": "close in meaning to the question's words no memory holds (a general word)",
 }
+NEAREST_ONLY = "among the nearest in meaning; it shares no word with what was said"
 # Parts on a 0–1 scale get a bar; multipliers and importance are shown as numbers.
 BOUNDED_PARTS = set(
     "bm25 vector expansion feedback neighbour moment relevance dated dated_meaning asking broader".split()
@@ -36,7 +37,10 @@ BOUNDED_PARTS = set(
 
 
 def leading_reason(parts: dict[str, float]) -> str | None:
-    """The strongest 0–1 part of a hit's score, said in words ("words in common")."""
+    """The strongest 0–1 part of a hit's score, said in words ("words in common"); for a
+    hit a chat turn kept only as nearest in meaning (retrieval's floor by purpose), that rule."""
+    if parts.get("floor") == 0:
+        return NEAREST_ONLY
     found = [(value, name) for name, value in parts.items() if name in BOUNDED_PARTS - {"asking", "relevance"}]
     if not found or max(found)[0] <= 0:
         return None
