@@ -150,3 +150,68 @@ def test_prices_claude_by_tokens_and_local_models_by_gpu_time():
     # The same model name on a remote endpoint is cloud and costs tokens.
     cost = prices.call_cost("https://api.deepseek.com", "deepseek-chat", U, defaults)
     assert cost == pytest.approx(5 * 0.28 + 5 * 0.42)
+
+
+# ── the server's own limits ─────────────────────────────────────────────────────────────
+@pytest.mark.parametrize(
+    "said, context, source",
+    [
+        ({"model_card": {"max_model_len": 32768}}, 32768, "max_model_len in /v1/models"),  # vLLM, SGLang
+        (
+            {"routes": {"/props": {"default_generation_settings": {"n_ctx": 8192}}}},
+            8192,
+            "n_ctx in /props",
+        ),  # llama.cpp
+        (
+            {"routes": {"/api/show": {"parameters": "stop <|end|>\nnum_ctx 4096"}}},
+            4096,
+            "num_ctx in /api/show",
+        ),  # Ollama
+    ],
+)
+def test_the_context_is_read_where_each_engine_says_it(said, context, source):
+    from macaron_cli.models.limits import read_limits
+
+    with ModelServer(**said) as server, ModelClient(server.url, "m", api="openai") as client:
+        limits = read_limits(client)
+    assert (limits.context, limits.source, limits.said) == (context, source, True)
+
+
+def test_a_server_that_does_not_say_its_context_gets_the_assumed_one_marked(monkeypatch):
+    from macaron_cli.models.limits import read_limits
+
+    monkeypatch.setenv("MACARON_DRAFT_CONTEXT", "6000")
+    with ModelServer() as server, ModelClient(server.url, "m", api="openai") as client:
+        limits = read_limits(client)
+    assert (limits.context, limits.said) == (6000, False) and "MACARON_DRAFT_CONTEXT" in limits.source
+
+
+def test_a_context_refusal_as_an_http_error_names_the_size_not_try_again():
+    from macaron_cli.models.client import ContextExceeded
+
+    refusal = Reply.error(
+        400,
+        "invalid_request_error",
+        "This model's maximum context length is 8192 tokens. "
+        "However, you requested 9000 tokens (8000 in the messages, 1000 in the completion).",
+    )
+    with ModelServer([refusal]) as server, pytest.raises(ContextExceeded) as caught:
+        ModelClient(server.url, "m", api="openai").complete(None, MESSAGES)
+    assert caught.value.context == 8192 and caught.value.prompt_tokens == 8000
+    assert "8,192 tokens" in str(caught.value) and "try again" not in str(caught.value)
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_a_length_finish_is_reported_as_cut(api):
+    with ModelServer([Reply.text(ANSWER, stop_reason="max_tokens")]) as server:
+        client = ModelClient(server.url, "m", api=api)
+        client.complete(None, MESSAGES, max_tokens=5)
+    assert client.last_usage.cut and client.last_usage.stop in ("length", "max_tokens")
+
+
+def test_a_server_without_usage_gives_estimates_marked_as_such():
+    with ModelServer([Reply.text(ANSWER, usage=False)]) as server:
+        client = ModelClient(server.url, "m", api="openai")
+        client.complete(None, MESSAGES)
+    usage = client.last_usage
+    assert usage.estimated and usage.output_tokens > 0 and usage.input_tokens > 0

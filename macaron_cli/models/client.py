@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -54,15 +55,56 @@ class ModelError(WorkFailed, ModelFailure):
     """The model answered with an error, timed out, or cut its stream short (exit 1)."""
 
 
+class ContextExceeded(ModelError):
+    """The server refused the request: prompt and answer do not fit its context. Retrying
+    the same request cannot help, so the message names the size and the settings."""
+
+    def __init__(self, base_url: str, context: int | None, prompt_tokens: int | None = None):
+        self.context, self.prompt_tokens = context, prompt_tokens
+        size = f"its context of {context:,} tokens" if context else "its context (it did not say how large)"
+        asked = f" (the prompt alone was {prompt_tokens:,} tokens)" if prompt_tokens else ""
+        told = f"MACARON_DRAFT_CONTEXT={context}" if context else "MACARON_DRAFT_CONTEXT to its size"
+        super().__init__(
+            f"the model server at {base_url} refused the request: it does not fit {size}{asked}; "
+            f"set {told} so macaron sends less, or start the server with a larger context "
+            "(`macaron draft serve` reads MACARON_DRAFT_CONTEXT; engines: --n_ctx, -c, --max-model-len)"
+        )
+
+
+# How servers word a context refusal: vLLM and llama-cpp-python ("maximum context length
+# is N tokens"), llama.cpp's llama-server ("exceeds the available context size", n_ctx).
+_CONTEXT_SIZE = re.compile(r"(?:maximum context length is|context window of|context size of|n_ctx\W+)\s*(\d+)", re.I)
+_CONTEXT_WORDS = re.compile(r"context (?:length|window|size)|n_ctx", re.I)
+_PROMPT_SIZE = re.compile(r"\((\d+) in the messages|requested tokens \((\d+)\)|n_prompt_tokens\W+(\d+)", re.I)
+
+
+def context_refusal(base_url: str, error) -> ContextExceeded | None:
+    """A ContextExceeded when a server's error (its text or JSON) is a context refusal."""
+    text = json.dumps(error) if isinstance(error, dict) else str(error)
+    if not _CONTEXT_WORDS.search(text):
+        return None
+    size, prompt = _CONTEXT_SIZE.search(text), _PROMPT_SIZE.search(text)
+    tokens = next((int(g) for g in prompt.groups() if g), None) if prompt else None
+    return ContextExceeded(base_url, int(size[1]) if size else None, tokens)
+
+
 @dataclass
 class Usage:
-    """Tokens and time of one request. `estimated` when the server sent no usage."""
+    """Tokens and time of one request. `estimated` when the server sent no usage (then
+    the answer's chunks and the prompt's characters stand in). `stop`: why the answer
+    ended as the server said it ("stop", "end_turn"; "length" and "max_tokens" mean cut)."""
 
     input_tokens: int = 0
     output_tokens: int = 0
     seconds: float = 0.0
     first_token_seconds: float | None = None
     estimated: bool = False
+    stop: str | None = None
+
+    @property
+    def cut(self) -> bool:
+        """The answer ended because it ran out of tokens, not because the model finished."""
+        return self.stop in ("length", "max_tokens")
 
     @property
     def tokens_per_second(self) -> float:
@@ -78,6 +120,7 @@ class Usage:
             self.seconds + other.seconds,
             self.first_token_seconds,
             self.estimated or other.estimated,
+            other.stop or self.stop,
         )
 
     def to_dict(self) -> dict:
@@ -179,7 +222,7 @@ class ModelClient:
         """Yield the answer's text as it arrives; `last_usage` is set when it ends."""
         api = self.api or ANTHROPIC
         started = time.perf_counter()
-        usage = Usage()
+        usage = Usage(estimated=True)  # until the server reports its own figures
         self.last_usage = usage
         body = self._body(api, system, messages, max_tokens, temperature)
         with self._stream_request(api, body) as response:
@@ -191,7 +234,10 @@ class ModelClient:
                 if self.api is None:
                     self._remember(api)
                 prompt_chars = len(system or "") + sum(len(_plain_text(m["content"])) for m in messages)
-                yield from self._read(api, response, usage, started, prompt_chars)
+                try:
+                    yield from self._read(api, response, usage, started, prompt_chars)
+                except _EmptyStream as exc:
+                    raise self._refusal(api, body) or ModelError(str(exc)) from None
                 return
         yield from self.stream(system, messages, max_tokens, temperature)
 
@@ -201,7 +247,7 @@ class ModelClient:
         parse = _anthropic_chunks if api == ANTHROPIC else _openai_chunks
         chunks = 0
         try:
-            for text in parse(_sse_events(response), usage):
+            for text in parse(_sse_events(response), usage, self.base_url):
                 if text:
                     if usage.first_token_seconds is None:
                         usage.first_token_seconds = time.perf_counter() - started
@@ -216,10 +262,10 @@ class ModelClient:
             raise ModelError(
                 f"the model at {self.base_url} cut its answer short ({exc.__class__.__name__}); try again"
             ) from None
-        if not usage.output_tokens and chunks:
-            # Engines stream about one token per chunk: a fair count when the server sends
-            # none (llama-cpp-python); the prompt at about four characters a token.
-            usage.output_tokens, usage.estimated = chunks, True
+        if usage.estimated:
+            # No usage from the server (llama-cpp-python): engines stream about one token
+            # per chunk, and a prompt is about four characters a token. Marked as estimated.
+            usage.output_tokens = usage.output_tokens or chunks
             usage.input_tokens = usage.input_tokens or prompt_chars // 4
         usage.seconds = time.perf_counter() - started
 
@@ -229,6 +275,39 @@ class ModelClient:
         """The whole answer at once: (text, usage). Streams underneath so timeouts stay per chunk."""
         text = "".join(self.stream(system, messages, max_tokens, temperature))
         return text, self.last_usage
+
+    def probe(self, method: str, path: str, body: dict | None = None) -> dict | None:
+        """A JSON answer from one of the server's own routes (/props, /api/show), or None
+        when the server has no such route or answers something else."""
+        try:
+            response = self._http.request(
+                method, self.base_url + path, json=body, headers=self._headers(self.api or OPENAI)
+            )
+        except httpx.HTTPError as exc:
+            raise self._transport_error(exc) from None
+        if response.status_code != 200:
+            return None
+        try:
+            data = response.json()
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _refusal(self, api: str, body: dict) -> ContextExceeded | None:
+        """Why a stream ended before its first event. llama-cpp-python refuses a prompt
+        over its context that way, without a word; the same request unstreamed, for one
+        token, gets its reason (the refusal comes before any generation)."""
+        if api != OPENAI:
+            return None
+        try:
+            response = self._http.post(
+                self.base_url + "/v1/chat/completions",
+                json={**{k: v for k, v in body.items() if k != "stream_options"}, "stream": False, "max_tokens": 1},
+                headers=self._headers(api),
+            )
+        except httpx.HTTPError:
+            return None
+        return context_refusal(self.base_url, _error_message(response)) if response.status_code != 200 else None
 
     def close(self) -> None:
         self._http.close()
@@ -299,6 +378,9 @@ class ModelClient:
             return
         response.read()
         message = _error_message(response)
+        refused = context_refusal(self.base_url, message) if response.status_code in (400, 413, 422) else None
+        if refused:
+            raise refused
         if response.status_code in (401, 403):
             raise ModelUnreachable(
                 f"the model server at {self.base_url} refused the request (HTTP "
@@ -358,7 +440,7 @@ def _sse_events(response: httpx.Response) -> Iterator[tuple[str | None, str]]:
         yield name, "\n".join(data)
 
 
-def _anthropic_chunks(events, usage: Usage) -> Iterator[str]:
+def _anthropic_chunks(events, usage: Usage, base_url: str) -> Iterator[str]:
     finished = False
     for _, data in events:
         event = json.loads(data)
@@ -369,39 +451,55 @@ def _anthropic_chunks(events, usage: Usage) -> Iterator[str]:
                 yield delta.get("text", "")
         elif kind == "message_start":
             u = event.get("message", {}).get("usage", {})
+            if u:
+                usage.estimated = False
             usage.input_tokens = (
                 u.get("input_tokens", 0) + u.get("cache_read_input_tokens", 0) + u.get("cache_creation_input_tokens", 0)
             )
         elif kind == "message_delta":
             usage.output_tokens = event.get("usage", {}).get("output_tokens", usage.output_tokens)
+            usage.stop = (event.get("delta") or {}).get("stop_reason") or usage.stop
         elif kind == "message_stop":
             finished = True
         elif kind == "error":
-            raise ModelError(f"the model stopped with an error: {event.get('error', {}).get('message', event)}")
+            _raise_stream_error(base_url, event.get("error", event))
     if not finished:
         raise ModelError("the model's answer was cut short (no message_stop); try again")
 
 
-def _openai_chunks(events, usage: Usage) -> Iterator[str]:
-    finished = False
+def _openai_chunks(events, usage: Usage, base_url: str) -> Iterator[str]:
+    finished, seen = False, 0
     for _, data in events:
+        seen += 1
         if data.strip() == "[DONE]":
             finished = True
             break
         event = json.loads(data)
         if "error" in event:
-            raise ModelError(f"the model stopped with an error: {_error_text(event['error'])}")
+            _raise_stream_error(base_url, event["error"])
         for choice in event.get("choices") or []:
             text = (choice.get("delta") or {}).get("content")
             if text:
                 yield text
             if choice.get("finish_reason"):
-                finished = True
+                finished, usage.stop = True, choice["finish_reason"]
         if event.get("usage"):
             usage.input_tokens = event["usage"].get("prompt_tokens", 0)
             usage.output_tokens = event["usage"].get("completion_tokens", 0)
+            usage.estimated = False
+    if not seen:
+        raise _EmptyStream("the model server closed its answer before sending anything; try again")
     if not finished:
         raise ModelError("the model's answer was cut short (no finish); try again")
+
+
+class _EmptyStream(ModelError):
+    """A stream that ended before its first event (see ModelClient._refusal)."""
+
+
+def _raise_stream_error(base_url: str, error) -> None:
+    """An error event inside a stream: a context refusal says so, anything else as the server put it."""
+    raise context_refusal(base_url, error) or ModelError(f"the model stopped with an error: {_error_text(error)}")
 
 
 def _error_text(error) -> str:

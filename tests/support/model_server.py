@@ -49,6 +49,9 @@ class Reply:
     error_message: str = "scripted error"
     cut_after_events: int | None = None  # close the SSE stream after this many events
     chunk_delay: float = 0.0  # seconds between streamed text chunks
+    usage: bool = True  # False: an OpenAI server that reports no usage (llama-cpp-python)
+    stream_error: dict | None = None  # an error event after the text, then the stream ends
+    silent_refusal: bool = False  # a streamed request ends before any event (llama-cpp-python)
 
     @classmethod
     def text(cls, text: str, **kw) -> Reply:
@@ -61,6 +64,17 @@ class Reply:
     @classmethod
     def error(cls, status: int = 529, error_type: str = "overloaded_error", message: str = "Overloaded") -> Reply:
         return cls(status=status, error_type=error_type, error_message=message)
+
+    @classmethod
+    def context_refusal(cls, context: int, prompt_tokens: int, max_tokens: int = 0) -> Reply:
+        """llama-cpp-python refusing a prompt over its context: a streamed request gets an
+        empty stream, the same request unstreamed its HTTP 400 with the sizes."""
+        message = (
+            f"This model's maximum context length is {context} tokens. However, you requested "
+            f"{prompt_tokens + max_tokens} tokens ({prompt_tokens} in the messages, {max_tokens} in the "
+            "completion). Please reduce the length of the messages or completion."
+        )
+        return cls(status=400, error_type="invalid_request_error", error_message=message, silent_refusal=True)
 
 
 @dataclass
@@ -130,12 +144,23 @@ class ModelServer:
     """Run with `with ModelServer(responder) as server:`; `server.url` is the base URL."""
 
     def __init__(
-        self, responder: Responder | list[Reply] | None = None, model: str = "scripted-model", host: str = "127.0.0.1"
+        self,
+        responder: Responder | list[Reply] | None = None,
+        model: str = "scripted-model",
+        host: str = "127.0.0.1",
+        *,
+        model_card: dict | None = None,
+        routes: dict[str, dict] | None = None,
     ):
         if isinstance(responder, list):
             responder = sequence(responder)
         self.responder = responder or (lambda req: Reply.text("Hello from the scripted model."))
         self.model = model
+        # What an engine says about itself: model_card joins the model's entry in /v1/models
+        # (vLLM's max_model_len), routes answer GET or POST on other paths (llama.cpp's
+        # /props, Ollama's /api/show) with JSON; any other route is a 404.
+        self.model_card = model_card or {}
+        self.routes = routes or {}
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         # host: another of this machine's addresses makes a draft-model server count as a
@@ -185,9 +210,12 @@ class ModelServer:
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
-                    self._json(
-                        200, {"object": "list", "data": [{"id": server.model, "object": "model", "type": "model"}]}
-                    )
+                    card = {"id": server.model, "object": "model", "type": "model", **server.model_card}
+                    self._json(200, {"object": "list", "data": [card]})
+                elif self.path in server.routes:
+                    self._json(200, server.routes[self.path])
+                elif self.path in ("/props", "/api/show"):
+                    self._json(404, {"detail": "Not Found"})
                 else:
                     self._json(200, {"ok": True})
 
@@ -198,15 +226,21 @@ class ModelServer:
                 except json.JSONDecodeError:
                     return self._json(400, {"error": "bad json"})
                 path = self.path.split("?")[0]
+                if path in server.routes:
+                    return self._json(200, server.routes[path])
+                if path.startswith("/api/"):
+                    return self._json(404, {"detail": "Not Found"})
                 if path.endswith("/messages/count_tokens"):
                     return self._json(200, {"input_tokens": len(json.dumps(body)) // 4})
                 api = "openai" if path.endswith("/chat/completions") else "anthropic"
                 if not (path.endswith("/messages") or api == "openai"):
                     return self._json(404, {"error": f"no route {path}"})
                 reply = server._record(Request(api, self.path, dict(self.headers), body))
+                stream = bool(body.get("stream"))
+                if reply.silent_refusal and stream:
+                    return self._sse([], None)
                 if reply.status != 200:
                     return self._error(api, reply)
-                stream = bool(body.get("stream"))
                 model = body.get("model", server.model)
                 if api == "anthropic":
                     return (
@@ -333,6 +367,9 @@ def _anthropic_events(reply: Reply, model: str):
                     0,
                 )
         yield "content_block_stop", {"type": "content_block_stop", "index": i}, 0
+    if reply.stream_error:
+        yield "error", {"type": "error", "error": reply.stream_error}, 0
+        return
     yield (
         "message_delta",
         {
@@ -361,11 +398,17 @@ def _openai_completion(reply: Reply, model: str) -> dict:
         "created": int(time.time()),
         "model": model,
         "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
-        "usage": {
-            "prompt_tokens": reply.input_tokens,
-            "completion_tokens": reply.output_tokens,
-            "total_tokens": reply.input_tokens + reply.output_tokens,
-        },
+        **(
+            {
+                "usage": {
+                    "prompt_tokens": reply.input_tokens,
+                    "completion_tokens": reply.output_tokens,
+                    "total_tokens": reply.input_tokens + reply.output_tokens,
+                }
+            }
+            if reply.usage
+            else {}
+        ),
     }
 
 
@@ -408,12 +451,16 @@ def _openai_events(reply: Reply, model: str):
                 0,
             )
             calls += 1
+    if reply.stream_error:
+        yield None, {"error": reply.stream_error}, 0
+        return
     usage = {
         "prompt_tokens": reply.input_tokens,
         "completion_tokens": reply.output_tokens,
         "total_tokens": reply.input_tokens + reply.output_tokens,
     }
-    yield None, chunk({}, "tool_calls" if calls else "stop", usage), 0
+    finish = "tool_calls" if calls else "length" if reply.stop_reason == "max_tokens" else "stop"
+    yield None, chunk({}, finish, usage if reply.usage else None), 0
     yield None, "[DONE]", 0
 
 
