@@ -8,9 +8,11 @@ files. So the model gets the brief and the template's files, and answers with
     …the whole file…
     ```
 
-for every file it writes. macaron parses those blocks, drops anything cut short or aimed
-outside the app (or at files the app must keep: manifest, git, private state, data), and
-writes the rest. Verification and checkpoints are the pipeline's business.
+for every file it writes. macaron reads those blocks (answer.py, strictly), drops anything
+cut short or aimed outside the app (or at files the app must keep: manifest, git, private
+state, data), and writes the rest. The prompt and the answer are sized to the server's own
+context (models/limits.py). What was written, skipped and why is the outcome; verification
+and checkpoints are the pipeline's business.
 
 The same call, given a verification report, is a fix round (`--local-only`), and given a
 design direction, one of several variants (`--variants N`).
@@ -28,7 +30,9 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from macaron_cli.config import Settings
-from macaron_cli.models.client import Endpoint, ModelClient, Usage
+from macaron_cli.maker.answer import DraftFile, read_answer
+from macaron_cli.models.client import ContextExceeded, Endpoint, ModelClient, Usage
+from macaron_cli.models.limits import ServerLimits, answer_room, fitted, wanted_answer
 
 if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
@@ -36,8 +40,7 @@ if TYPE_CHECKING:
 # Paths a draft may never write (the app's contract with macaron and the person's data).
 PROTECTED = (".git", ".macaron", ".claude", "CLAUDE.md", "macaron.json", "static/macaron-tokens.css")
 MAX_FILE_CHARS = 24_000  # bigger files are shown by name only: weak models rewrite them badly
-CHARS_PER_TOKEN = 3  # conservative for code, so the prompt fits the context we asked for
-DEFAULT_MAX_TOKENS = 8192
+FORMAT = "each file as a `### FILE: path` line, then the whole file in one fenced code block that closes"
 
 # Different enough to be worth comparing, each a sentence a small model can follow.
 DESIGNS = [
@@ -59,27 +62,33 @@ Do not print files you leave unchanged. Never touch macaron.json, CLAUDE.md, .cl
 .macaron/, static/macaron-tokens.css or data files. Write no Markdown files."""
 
 
-@dataclass
-class DraftFile:
-    path: str
-    content: str
+__all__ = ["DraftFile", "DraftOutcome", "apply_files", "draft"]
 
 
 @dataclass
 class DraftOutcome:
-    """What one draft (or local fix) call did and cost."""
+    """What one draft (or local fix) call did and cost, and what the person should know."""
 
     written: list[str] = field(default_factory=list)
-    rejected: list[str] = field(default_factory=list)  # "path: why"
+    skipped: list[dict] = field(default_factory=list)  # {"path", "why"}
+    notes: list[str] = field(default_factory=list)  # about the answer as a whole (cut, no files)
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     endpoint: str = ""
     cost_usd: float = 0.0
     design: str | None = None
+    max_tokens: int = 0
+    limits: ServerLimits | None = None
 
     @property
     def seconds(self) -> float:
         return self.usage.seconds
+
+    def problem(self) -> str | None:
+        """Why the answer gave the app nothing, for the person and the next round; None when it did."""
+        if self.written:
+            return None
+        return "; ".join(self.notes) or "no whole files were found in the answer"
 
 
 # ── the prompt ──────────────────────────────────────────────────────────────────────────
@@ -103,25 +112,56 @@ def entry_files(app_dir: Path) -> list[str]:
     return found
 
 
+CODE = (".js", ".mjs", ".ts", ".jsx", ".tsx", ".css", ".html", ".py")
+CODE_DIRS = ("static/", "server/", "src/", "public/")
+
+
+def _rank(rel: str, text: str, entries: list[str], runtime) -> int | None:
+    """Which files the model must see first: the app's own UI and server code (its page
+    and main module first), then its own data (strings, settings), then tests, then the
+    shared runtime; None for files never shown whole (configuration, vendored libraries,
+    notes): the model is told their names only."""
+    name = PurePosixPath(rel).name
+    if "/vendor/" in f"/{rel}" or name.startswith(".") or len(text) > MAX_FILE_CHARS:
+        return None
+    if rel.startswith("tests/") or name.startswith("test_") or name == "conftest.py":
+        return 4 if not runtime(rel, text) else None
+    if not rel.endswith((*CODE, ".json")):
+        return None  # .gitignore, pytest.ini, requirements.txt, README.md, LICENSE …
+    if runtime(rel, text):
+        return 5  # the same in every app (templates/_shared): shown only when there is room
+    if rel in entries:
+        return 0
+    if rel.endswith(CODE):
+        return 1 if rel.startswith(CODE_DIRS) or "/" not in rel else 2
+    return 3
+
+
+def _runtime_check():
+    """Whether a file is the shared runtime, byte for byte (templates/_shared)."""
+    from macaron_cli.resources import SHARED, templates_dir
+
+    shared = templates_dir() / SHARED
+
+    def runtime(rel: str, text: str) -> bool:
+        try:
+            return (shared / rel).read_text(encoding="utf-8") == text
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    return runtime
+
+
 def app_files(
     app_dir: Path, budget_chars: int, tracked_in: Path | None = None
 ) -> tuple[list[tuple[str, str]], list[str]]:
-    """(path, text) of the app's tracked text files that fit the budget, and the names of the rest.
-
-    The entry files (entry_files) are always shown, first and whole: a fix round that
-    cannot see the page or the server's main module guesses at both. The rest fills what
-    is left of the budget. `tracked_in`: the git repo whose file list to use when
-    `app_dir` is a plain copy of it.
-    """
+    """(path, text) of the files the model should see, most needed first, within the
+    budget; and the names of the rest. `tracked_in`: the git repo whose file list to use
+    when `app_dir` is a plain copy of it."""
     listed = subprocess.run(["git", "-C", str(tracked_in or app_dir), "ls-files", "-z"], capture_output=True, text=True)
     paths = [p for p in listed.stdout.split("\0") if p] if listed.returncode == 0 else []
-    entries = [rel for rel in entry_files(app_dir) if rel in paths or not paths]
-    # The UI and the server first: they are what a design changes; tests last.
-    paths.sort(
-        key=lambda p: (p not in entries, p.startswith("tests/"), not p.startswith(("static/", "server/", "src/")), p)
-    )
-    shown, named, used = [], [], 0
-    protected = _protected(app_dir)
+    entries, runtime, protected = entry_files(app_dir), _runtime_check(), _protected(app_dir)
+    ranked, named = [], []
     for rel in paths:
         if _is_protected(rel, protected):
             continue
@@ -129,19 +169,19 @@ def app_files(
             text = (app_dir / rel).read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue  # binary (icons, fonts) or vanished
-        if rel not in entries and (len(text) > MAX_FILE_CHARS or used + len(text) > budget_chars):
+        rank = _rank(rel, text, entries, runtime)
+        if rank is None:
+            named.append(rel)
+        else:
+            ranked.append((rank, entries.index(rel) if rel in entries else 0, rel, text))
+    shown, used = [], 0
+    for _, _, rel, text in sorted(ranked):
+        if used + len(text) > budget_chars:
             named.append(rel)
             continue
         shown.append((rel, text))
         used += len(text)
-    return shown, named
-
-
-def prompt_budget_chars(max_tokens: int) -> int:
-    """How much of the app fits in the prompt beside the answer."""
-    from macaron_cli.models.engines import context_length
-
-    return max(4_000, (context_length() - max_tokens) * CHARS_PER_TOKEN - 6_000)
+    return shown, sorted(named)
 
 
 def build_messages(
@@ -164,9 +204,9 @@ def build_messages(
             "\n# What verification found\nThe app was tested and opened in a browser. Fix these "
             f"problems, changing as little as you can:\n{feedback.strip()}\n"
         )
-        parts.append("\nNow print every file you change, whole, in the format above.")
+        parts.append(f"\nNow print every file you change, whole: {FORMAT}.")
     else:
-        parts.append("\nNow adapt the app to the brief: print every file you change, whole, in the format above.")
+        parts.append(f"\nNow adapt the app to the brief: print every file you change, whole: {FORMAT}.")
     return [{"role": "user", "content": "".join(parts)}]
 
 
@@ -189,64 +229,6 @@ def _lang(rel: str) -> str:
     }.get(PurePosixPath(rel).suffix, "")
 
 
-# ── parsing the answer ──────────────────────────────────────────────────────────────────
-_HEADER = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?\s*(?:file(?:name)?\s*[:=]\s*)?`?(?P<path>[\w./-]+\.[\w]+)`?\s*(?:\*\*)?:?\s*$",
-    re.IGNORECASE,
-)
-_FENCE = re.compile(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)\s*(?P<rest>.*)$")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
-
-
-def parse_files(text: str) -> list[DraftFile]:
-    """Whole files from fenced blocks, each named by a header line just above it or by the
-    fence's info string (```static/app.js). A block left open (the answer was cut short)
-    is dropped: a half file is worse than the old one. Later copies of a path win."""
-    text = _THINK.sub("", text)
-    if "<think>" in text:  # reasoning that never closed: nothing after it is an answer
-        text = text.split("<think>")[0]
-    lines = text.splitlines()
-    files: dict[str, str] = {}
-    pending: str | None = None  # a path named on a line shortly before the fence
-    since_header = 0
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        opening = _FENCE.match(line.strip())
-        if opening:
-            fence = opening["fence"]
-            path = _path_in_info(opening["info"], opening["rest"]) or (pending if since_header <= 2 else None)
-            end = next(
-                (
-                    j
-                    for j in range(i + 1, len(lines))
-                    if lines[j].strip().startswith(fence[0] * len(fence)) and lines[j].strip().strip(fence[0]) == ""
-                ),
-                None,
-            )
-            if end is None:
-                break  # cut short: drop the unfinished file
-            if path:
-                files[path] = "\n".join(lines[i + 1 : end]) + "\n"
-            pending, i = None, end + 1
-            continue
-        header = _HEADER.match(line)
-        if header:
-            pending, since_header = header["path"].removeprefix("./"), 0
-        elif line.strip():
-            since_header += 1
-        i += 1
-    return [DraftFile(path, content) for path, content in files.items()]
-
-
-def _path_in_info(info: str, rest: str) -> str | None:
-    """```static/app.js or ```js static/app.js or ```html title="index.html"."""
-    for candidate in (info, rest.strip().strip('"').removeprefix("title=").strip('"')):
-        if candidate and ("/" in candidate or re.fullmatch(r"[\w.-]+\.\w+", candidate)) and "." in candidate:
-            return candidate.removeprefix("./")
-    return None
-
-
 # ── applying it ─────────────────────────────────────────────────────────────────────────
 def _protected(app_dir: Path) -> tuple[str, ...]:
     """PROTECTED plus the app's own data files (from its manifest)."""
@@ -262,33 +244,37 @@ def _is_protected(rel: str, protected: tuple[str, ...]) -> bool:
     return any(rel == p or rel.startswith(p.rstrip("/") + "/") for p in protected)
 
 
-def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[str]]:
-    """Write the files that stay inside the app and off its protected paths.
+def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[dict]]:
+    """Write the files that stay inside the app, off its protected paths, and differ from
+    what is there (an echo of a file as it was changes nothing and is not a write).
 
-    Returns (written paths, "path: reason" for each refused one).
+    Returns (written paths, {"path", "why"} for each one not written).
     """
     root = app_dir.resolve()
     protected = _protected(app_dir)
-    written, rejected = [], []
+    written: list[str] = []
+    skipped: list[dict] = []
     for f in files:
         rel = f.path.replace("\\", "/").removeprefix("./")
         pure = PurePosixPath(rel)
-        if pure.is_absolute() or ".." in pure.parts or not rel:
-            rejected.append(f"{f.path}: outside the app")
-            continue
-        if _is_protected(rel, protected):
-            rejected.append(f"{f.path}: macaron keeps this file")
-            continue
         target = (root / rel).resolve()
-        if not target.is_relative_to(root):  # a symlink inside the app pointing out
-            rejected.append(f"{f.path}: outside the app")
+        if pure.is_absolute() or ".." in pure.parts or not rel or not target.is_relative_to(root):
+            why = "outside the app"  # `..`, an absolute path, or a symlink inside the app pointing out
+        elif _is_protected(rel, protected):
+            why = "macaron keeps this file"
+        elif target.is_dir():
+            why = "a folder, not a file"
+        elif target.is_file() and target.read_text(encoding="utf-8", errors="replace") == f.content:
+            why = "unchanged: printed as it already was"
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(target.name + ".macaron-tmp")
+            tmp.write_text(f.content, encoding="utf-8")
+            os.replace(tmp, target)
+            written.append(rel)
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".macaron-tmp")
-        tmp.write_text(f.content, encoding="utf-8")
-        os.replace(tmp, target)
-        written.append(rel)
-    return written, rejected
+        skipped.append({"path": f.path, "why": why})
+    return written, skipped
 
 
 # ── one call ────────────────────────────────────────────────────────────────────────────
@@ -309,36 +295,91 @@ def draft(
 
     The brief goes in as `brief.text_for(destination)`, the destination being the privacy
     gate's decision about `endpoint`: a brief cleared for somewhere else raises before any
-    request is made."""
+    request is made. The prompt and max_tokens fit the server's context; when the server
+    refuses a request as too long for a context smaller than assumed, it is fitted to the
+    size the refusal names and sent once more."""
     from macaron_cli import privacy
+    from macaron_cli.models.limits import assumed, read_limits
     from macaron_cli.models.prices import call_cost
 
     brief_text = brief.text_for(privacy.draft(endpoint.url, settings))
-    max_tokens = max_tokens or int(os.environ.get("MACARON_DRAFT_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
-    files, omitted = app_files(app_dir, prompt_budget_chars(max_tokens), tracked_in)
-    messages = build_messages(brief_text, files, omitted, feedback=feedback, design=design)
+    wanted = max_tokens or wanted_answer()
     own_client = client is None
     client = client or endpoint.client()
+    notes: list[str] = []
     started = time.perf_counter()
     try:
-        text, usage = client.complete(SYSTEM, messages, max_tokens=max_tokens, temperature=temperature)
+        limits = read_limits(client)
+
+        def ask(limits: ServerLimits) -> tuple[str, Usage, int]:
+            fixed = len(SYSTEM) + len(brief_text) + len(feedback or "") + 1_500  # the prompt's own words
+            _, budget = fitted(limits, wanted, fixed)
+            files, omitted = app_files(app_dir, budget, tracked_in)
+            messages = build_messages(brief_text, files, omitted, feedback=feedback, design=design)
+            room = answer_room(limits, wanted, len(SYSTEM) + sum(len(m["content"]) for m in messages))
+            text, usage = client.complete(SYSTEM, messages, max_tokens=room, temperature=temperature)
+            return text, usage, room
+
+        try:
+            text, usage, room = ask(limits)
+        except ContextExceeded as refused:
+            if not refused.context or refused.context >= limits.context:
+                raise
+            notes.append(
+                f"the server's context is {refused.context:,} tokens, not the {limits.context:,} macaron "
+                f"assumed: the prompt was fitted again (set MACARON_DRAFT_CONTEXT={refused.context})"
+            )
+            limits = assumed(refused.context)
+            text, usage, room = ask(limits)
     finally:
         if own_client:
             client.close()
     usage.seconds = usage.seconds or time.perf_counter() - started
-    written, rejected = apply_files(app_dir, parse_files(text))
-    if not written and not rejected:
-        rejected.append("(answer): no whole files in fenced blocks were found")
+    answer = read_answer(text)
+    written, skipped = apply_files(app_dir, answer.files)
+    skipped = answer.dropped + skipped
+    if usage.cut:
+        notes.append(cut_note(usage, room, limits, wanted))
+    if not written:
+        notes.append(_nothing_note(text, answer.files, skipped))
     _save_answer(app_dir, text)
     return DraftOutcome(
         written=written,
-        rejected=rejected,
+        skipped=skipped,
+        notes=notes,
         usage=usage,
         model=client.model,
         endpoint=endpoint.url,
         cost_usd=call_cost(endpoint.url, client.model, usage, settings),
         design=design,
+        max_tokens=room,
+        limits=limits,
     )
+
+
+def cut_note(usage: Usage, asked: int, limits: ServerLimits, wanted: int) -> str:
+    """'The answer was cut at N tokens', and what to change so it is not."""
+    about = "about " if usage.estimated else ""
+    said = f"the answer was cut at {about}{usage.output_tokens:,} tokens"
+    if usage.output_tokens < asked * 0.9:
+        return (
+            f"{said}, before the {asked:,} asked for: the server's context ({limits.context:,} tokens, "
+            f"{limits.source}) was full; start the server with a larger context"
+        )
+    if asked < wanted:
+        return (
+            f"{said}, all that fits beside the prompt in the server's context of {limits.context:,} tokens; "
+            "start the server with a larger context (MACARON_DRAFT_CONTEXT for `macaron draft serve`)"
+        )
+    return f"{said}, the most macaron asks for; raise MACARON_DRAFT_MAX_TOKENS (now {wanted:,})"
+
+
+def _nothing_note(text: str, files: list[DraftFile], skipped: list[dict]) -> str:
+    if not text.strip():
+        return "the answer was empty"
+    if not files:
+        return f"no whole files were found in the answer ({FORMAT})"
+    return f"every file it printed was skipped ({'; '.join(s['path'] + ': ' + s['why'] for s in skipped[:3])})"
 
 
 def _save_answer(app_dir: Path, text: str) -> None:
