@@ -112,9 +112,9 @@ def test_an_answer_cut_anywhere_gives_only_whole_files_never_half_ones(answer, d
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(PATHS, CONTENT), max_size=4), st.lists(LINE, max_size=6))
 def test_fences_under_bare_path_lines_are_never_files(blocks, talk):
-    text = "".join(
-        f"{line}\n" for line in talk if not re.match(r"^ {0,3}#{1,6}[ \t]*FILE:", line, re.I)
-    ) + "".join(f"{path}\n```\n{content}```\n" for path, content in blocks)
+    text = "".join(f"{line}\n" for line in talk if not re.match(r"^ {0,3}#{1,6}[ \t]*FILE:", line, re.I)) + "".join(
+        f"{path}\n```\n{content}```\n" for path, content in blocks
+    )
     assert read_answer(text).files == []
 
 

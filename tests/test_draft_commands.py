@@ -119,3 +119,23 @@ def test_deepseek_flags_per_engine_and_family(monkeypatch):
     assert ollama.env["OLLAMA_HOST"] == "127.0.0.1:8006" and ollama.after_start == [
         ["ollama", "pull", "deepseek-r1:14b"]
     ]
+
+
+def test_status_shows_the_servers_context_and_the_answer_a_draft_asks_for(macaron):
+    props = {"default_generation_settings": {"n_ctx": 8192}}  # llama.cpp's llama-server
+    with ModelServer(_openai_only, routes={"/props": props}) as server:
+        env = {"MACARON_DRAFT_URL": server.url, "MACARON_DRAFT_API": "openai"}
+        report = json.loads(macaron("draft", "status", "--json", env=env).stdout)
+        human = macaron("draft", "status", env=env).stdout
+    assert (report["context"], report["context_source"], report["context_said"]) == (8192, "n_ctx in /props", True)
+    assert report["max_tokens"] == 4096  # half the context: the other half carries the app's files
+    assert "context   8,192 tokens (n_ctx in /props)" in human and "at most 4,096 tokens" in human
+
+
+def test_status_says_when_the_context_is_only_assumed(macaron):
+    with ModelServer(_openai_only) as server:  # llama-cpp-python says its context nowhere
+        env = {"MACARON_DRAFT_URL": server.url, "MACARON_DRAFT_API": "openai", "MACARON_DRAFT_CONTEXT": "8192"}
+        human = macaron("draft", "status", env=env).stdout
+        report = json.loads(macaron("draft", "status", "--json", env=env).stdout)
+    assert "8,192 tokens (assumed: the server does not say; MACARON_DRAFT_CONTEXT sets it)" in human
+    assert report["context_said"] is False and report["probe_tokens_estimated"] is False

@@ -14,8 +14,8 @@ import pytest
 from macaron_cli import privacy
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import Brief
-from macaron_cli.maker.draft import DraftFile, apply_files, draft, parse_files
-from macaron_cli.models.client import Endpoint
+from macaron_cli.maker.draft import DraftFile, apply_files, draft
+from macaron_cli.models.client import ContextExceeded, Endpoint
 from tests.support.model_server import ModelServer, Reply
 
 
@@ -94,13 +94,14 @@ def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
             Settings(),
         )
     assert (app / "static" / "index.html").read_text() == INDEX
-    assert (app / "server" / "main.py").read_text() == "print('water server')\n"
-    assert outcome.written == ["static/index.html", "server/main.py"]
+    assert outcome.written == ["static/index.html"]
+    # A bold file name and a path in a fence's info string are talk, never files.
+    assert (app / "server" / "main.py").read_text() == "print('starter server')\n"
+    assert (app / "data" / "app.db").read_text() == "the person's data"
     assert not (app.parent / "outside.txt").exists()
     assert json.loads((app / "macaron.json").read_text())["name"] == "water"
-    assert (app / "data" / "app.db").read_text() == "the person's data"
     assert not (app / "static" / "app.js").exists(), "a file cut short is never written"
-    assert sorted(r.split(":")[0] for r in outcome.rejected) == ["../outside.txt", "data/app.db", "macaron.json"]
+    assert sorted(s["path"] for s in outcome.skipped) == ["../outside.txt", "macaron.json", "static/app.js"]
     # Usage and cost: tokens from the server; a model on this machine costs its GPU time only.
     assert (outcome.usage.input_tokens, outcome.usage.output_tokens) == (900, 300)
     assert outcome.cost_usd == 0.0 and outcome.model == "deepseek"
@@ -128,34 +129,165 @@ def test_a_fix_round_carries_the_verification_report(app):
 def test_an_answer_without_files_changes_nothing_and_says_so(app):
     with ModelServer([Reply.text("I cannot help with that.")]) as server:
         outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "anthropic"), Settings())
-    assert outcome.written == [] and "no whole files" in outcome.rejected[0]
+    assert outcome.written == [] and outcome.problem().startswith("no whole files were found")
     assert (app / "static" / "index.html").read_text() == "<main id=app>starter</main>\n"
-
-
-def test_parse_accepts_the_header_styles_weak_models_write():
-    text = (
-        "<think>maybe ```js\nnot this```</think>\n"
-        "`static/style.css`:\n```css\nbody{}\n```\n"
-        "```js static/app.js\nlet a = 1;\n```\n"
-        "File: server/main.py\n\n```python\nx = 1\n```\n"
-        "```python\nno name: ignored\n```\n"
-        "### FILE: static/style.css\n````css\n/* ```not a fence end``` */\nbody{color:red}\n````\n"
-    )
-    files = {f.path: f.content for f in parse_files(text)}
-    assert files == {
-        "static/style.css": "/* ```not a fence end``` */\nbody{color:red}\n",  # the later copy wins
-        "static/app.js": "let a = 1;\n",
-        "server/main.py": "x = 1\n",
-    }
 
 
 def test_apply_refuses_a_symlink_that_leads_out_of_the_app(app, tmp_path):
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (app / "static" / "link").symlink_to(outside)
-    written, rejected = apply_files(app, [DraftFile("static/link/x.js", "bad")])
-    assert written == [] and rejected == ["static/link/x.js: outside the app"]
+    written, skipped = apply_files(app, [DraftFile("static/link/x.js", "bad")])
+    assert written == [] and skipped == [{"path": "static/link/x.js", "why": "outside the app"}]
     assert not (outside / "x.js").exists()
+
+
+# ── the local model as it really answers (what a small model on a CPU did) ─────────────────
+def _draft(app, server, api="openai", **kw):
+    return draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", api), Settings(), **kw)
+
+
+def test_an_echo_of_the_prompt_with_no_file_writes_nothing_and_says_why(app):
+    echo = "# The brief\nThe person wants a water tracker.\n\nAlso in the app: static/index.html, server/main.py\n"
+    with ModelServer([Reply.text(echo)]) as server:
+        outcome = _draft(app, server)
+    assert outcome.written == [] and outcome.skipped == []
+    assert outcome.problem() == (
+        "no whole files were found in the answer (each file as a `### FILE: path` line, then the whole "
+        "file in one fenced code block that closes)"
+    )
+
+
+def test_an_echo_of_the_files_as_they_are_is_not_a_write(app):
+    def echo(req):
+        return Reply.text(req.last_user_text())  # the prompt back, files and all
+
+    with ModelServer(echo) as server:
+        outcome = _draft(app, server)
+    assert outcome.written == []
+    assert {s["why"] for s in outcome.skipped} == {"unchanged: printed as it already was"}
+    assert outcome.problem().startswith("every file it printed was skipped")
+
+
+def test_an_empty_answer_from_a_server_without_usage_is_nothing_written_and_estimated(app):
+    with ModelServer([Reply.text("", usage=False)]) as server:
+        outcome = _draft(app, server)
+    assert outcome.written == [] and outcome.problem() == "the answer was empty"
+    # The server read the prompt though it said nothing of it: an estimate, marked so.
+    assert outcome.usage.estimated and outcome.usage.input_tokens > 100 and outcome.usage.output_tokens == 0
+
+
+def test_usage_from_the_server_is_taken_as_it_is(app):
+    with ModelServer([Reply.text("### FILE: static/app.js\n```js\nx\n```\n", input_tokens=6013)]) as server:
+        outcome = _draft(app, server)
+    assert (outcome.usage.input_tokens, outcome.usage.estimated) == (6013, False)
+
+
+def test_a_bare_path_line_before_a_fence_writes_no_junk(app):
+    answer = (
+        "The app:\n.config/app/config.json\n```json\n# The brief\nThe person wants a water tracker.\n```\n"
+        "```\n.config/app/config.json\n```\n"
+    )
+    with ModelServer([Reply.text(answer, usage=False)]) as server:
+        outcome = _draft(app, server)
+    assert outcome.written == [] and not (app / ".config").exists()
+    assert "no whole files were found" in outcome.problem()
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_an_answer_cut_at_max_tokens_says_so_and_keeps_only_whole_files(app, api):
+    cut = "### FILE: static/index.html\n```html\n" + INDEX + "```\n### FILE: static/app.js\n```js\nconst half ="
+    with ModelServer([Reply.text(cut, stop_reason="max_tokens", output_tokens=512)]) as server:
+        outcome = _draft(app, server, api, max_tokens=512)
+    assert outcome.written == ["static/index.html"] and not (app / "static" / "app.js").exists()
+    [note] = outcome.notes
+    assert note.startswith("the answer was cut at 512 tokens") and "MACARON_DRAFT_MAX_TOKENS" in note
+
+
+def test_an_answer_cut_by_a_full_context_names_the_context(app):
+    props = {"default_generation_settings": {"n_ctx": 4096}}
+    with ModelServer(
+        [Reply.text("### FILE: a.js\n```js\nconst a", stop_reason="max_tokens", usage=False)], routes={"/props": props}
+    ) as server:
+        outcome = _draft(app, server)
+    [request] = server.requests
+    prompt = len(request.messages[0]["content"]) + len(request.last_user_text())
+    assert prompt // 3 + request.body["max_tokens"] <= 4096, "the prompt and the answer fit the server's context"
+    assert any("the answer was cut at about" in n and "4,096 tokens" in n for n in outcome.notes)
+
+
+CONTEXT_ERROR = {
+    "code": 400,
+    "message": "the request exceeds the available context size, try increasing it",
+    "type": "exceed_context_size_error",
+    "n_prompt_tokens": 9000,
+    "n_ctx": 8192,
+}
+
+
+@pytest.mark.parametrize("api", ["anthropic", "openai"])
+def test_a_context_error_inside_the_stream_names_the_size_and_the_setting(app, api):
+    props = {"default_generation_settings": {"n_ctx": 8192}}  # the server said it: no second try
+    with (
+        ModelServer([Reply.text("", stream_error=CONTEXT_ERROR)], routes={"/props": props}) as server,
+        pytest.raises(ContextExceeded) as refused,
+    ):
+        _draft(app, server, api)
+    message = str(refused.value)
+    assert "8,192 tokens" in message and "MACARON_DRAFT_CONTEXT" in message and "try again" not in message
+    assert len(server.requests) == 1
+
+
+def test_a_context_smaller_than_assumed_is_learnt_from_the_refusal_and_the_draft_fitted(app):
+    (app / "static" / "app.js").write_text("// the app\n" + "const x = 1;\n" * 1200)  # ~16 KB
+    subprocess.run(["git", "-C", str(app), "add", "-A"], check=True)
+
+    def llama_cpp_python(req):
+        """A 4096-token server that says its size nowhere and refuses a longer prompt silently
+        in a stream (it cuts max_tokens to fit by itself)."""
+        prompt = (len(req.messages[0]["content"]) + len(req.last_user_text())) // 3
+        if prompt >= 4096:
+            return Reply.context_refusal(4096, prompt, req.body["max_tokens"])
+        return Reply.text("### FILE: static/app.js\n```js\nconst y = 2;\n```\n", usage=False)
+
+    with ModelServer(llama_cpp_python) as server:
+        outcome = _draft(app, server)
+    streamed = [r for r in server.requests if r.body.get("stream")]
+    refitted = streamed[1]
+    assert len(streamed) == 2
+    assert (len(refitted.messages[0]["content"]) + len(refitted.last_user_text())) // 3 + refitted.body[
+        "max_tokens"
+    ] <= 4096
+    assert outcome.written == ["static/app.js"]
+    assert outcome.notes == [
+        "the server's context is 4,096 tokens, not the 16,384 macaron assumed: the prompt was fitted "
+        "again (set MACARON_DRAFT_CONTEXT=4096)"
+    ]
+
+
+def test_the_prompt_carries_the_code_to_change_not_configuration_within_the_context(app):
+    app_js = "// the app's UI\n" + "render(habit);\n" * 300
+    (app / "static" / "app.js").write_text(app_js)
+    (app / "pytest.ini").write_text("[pytest]\naddopts = -q\n")
+    (app / "requirements.txt").write_text("fastapi\n")
+    subprocess.run(["git", "-C", str(app), "add", "-A"], check=True)
+    card = {"max_model_len": 8192}  # as vLLM says it
+    with ModelServer([Reply.text("")], model="m", model_card=card) as server:
+        outcome = _draft(app, server)
+    [request] = server.requests
+    prompt = request.last_user_text()
+    assert "### FILE: static/app.js" in prompt and app_js.strip() in prompt
+    assert "### FILE: server/main.py" in prompt and "### FILE: static/index.html" in prompt
+    for config in (".gitignore", "pytest.ini", "requirements.txt"):
+        assert f"### FILE: {config}" not in prompt and config in prompt  # named, not shown
+    assert "addopts" not in prompt
+    whole = len(request.messages[0]["content"]) + len(prompt)
+    assert whole // 3 + request.body["max_tokens"] <= 8192
+    assert outcome.limits.to_json() == {
+        "context": 8192,
+        "context_source": "max_model_len in /v1/models",
+        "context_said": True,
+    }
 
 
 # ── make --draft end to end ─────────────────────────────────────────────────────────────
@@ -383,3 +515,83 @@ def test_variants_are_offered_to_pick_in_a_terminal(macaron):
     assert child.exitstatus == 0
     apps = json.loads(macaron("apps", "--json").stdout)
     assert (Path(apps[0]["path"]) / NOTE).read_text() == "design bold\n"
+
+
+# ── a draft that writes nothing is not a success ────────────────────────────────────────
+ECHO = "# The brief\nThe person wants a water tracker.\n\nstatic/app.js\n```js\n// as it was\n```\n"
+
+
+def echo_then_files(req) -> Reply:
+    """A small model: first an echo with no file (and no usage figures); told why, it answers."""
+    if "no whole files were found" in req.last_user_text():
+        return Reply.text(files_answer("Drafted on the second try.", PASSING), usage=False)
+    return Reply.text(ECHO, usage=False)
+
+
+@pytest.mark.slow
+def test_local_only_a_draft_with_no_file_is_said_and_the_fix_round_told_why(macaron):
+    with ModelServer(echo_then_files) as local:
+        run = macaron(
+            "make",
+            "a water tracker",
+            "--local-only",
+            "--yes",
+            "--json",
+            env={"MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": "openai"},  # like llama-cpp-python
+            timeout=600,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        asked = [r.last_user_text() for r in local.requests if r.body.get("stream")]
+    out = json.loads(run.stdout)
+    draft, fix = out["phases"]
+    assert (draft["name"], draft["by"], draft["local"], draft["written"]) == ("draft", "draft", True, [])
+    assert (fix["name"], fix["written"]) == ("fix-1", sorted([NOTE, TEST_FILE]))
+    assert out["notes"][0].startswith("draft: the local model wrote no file (no whole files were found")
+    # The template passed verification, yet the fix round ran, told what was wrong with the answer.
+    assert len(asked) == 2 and "no whole files were found" in asked[1]
+    assert [c["message"].splitlines()[0] for c in out["checkpoints"]][1:] == [
+        "the local model wrote no file: the app is as it was",
+        "local fix round 1",
+    ]
+    assert out["status"] == "done" and (Path(out["path"]) / NOTE).read_text() == "Drafted on the second try.\n"
+    # No usage from the server: the tokens are estimates, and say so.
+    assert draft["estimated"] and out["tokens"]["estimated"] is True and draft["input_tokens"] > 0
+    why = macaron("why", out["app"]).stdout
+    assert "tokens (estimated for draft, fix-1: the model server gave no usage)" in why
+
+
+@pytest.mark.slow
+def test_local_only_when_no_answer_writes_a_file_the_make_says_the_app_is_the_template(macaron):
+    with ModelServer([Reply.text("")]) as local:
+        run = macaron(
+            "make",
+            "a water tracker",
+            "--local-only",
+            "--max-rounds",
+            "1",
+            "--yes",
+            env={"MACARON_DRAFT_URL": local.url},
+            timeout=600,
+        )
+        answers = len([r for r in local.requests if r.body.get("stream")])
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert answers == 2, "the draft and one fix round (--max-rounds 1)"
+    assert "✓" not in run.stdout and "No model changed the app: it is the template" in run.stdout
+    assert "draft: the local model wrote no file (the answer was empty)" in run.stdout
+    assert "fix-1: the local model wrote no file (the answer was empty)" in run.stdout
+    assert json.loads(macaron("apps", "--json").stdout)[0]["tests"] == "passed"  # the template, kept and runnable
+
+
+@pytest.mark.slow
+def test_draft_with_an_empty_local_answer_tells_claude_to_build_it(macaron):
+    with ModelServer([Reply.text("")]) as local, ModelServer(claude) as cloud:
+        env = {"MACARON_DRAFT_URL": local.url, "ANTHROPIC_BASE_URL": cloud.url, "ANTHROPIC_API_KEY": "test-key"}
+        run = macaron("make", "a water tracker", "--draft", "--yes", "--json", env=env, timeout=600)
+        assert run.returncode == 0, run.stdout + run.stderr
+        told = any("the local model changed no file: the answer was empty" in r.raw for r in cloud.requests)
+    out = json.loads(run.stdout)
+    assert told, "Claude never heard that the draft wrote nothing"
+    draft, refine = out["phases"]
+    assert draft["written"] == [] and refine["written"] == [TEST_FILE] and refine["local"] is False
+    assert out["notes"] == ["draft: the local model wrote no file (the answer was empty)"]
+    assert out["status"] == "done"

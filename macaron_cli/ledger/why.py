@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from macaron_cli.errors import UserError
 from macaron_cli.ledger.reward import outcome_of
 from macaron_cli.ledger.store import Ledger, node
@@ -102,10 +104,30 @@ def explain_app(app: str, ledger: Ledger, store=None) -> list[str]:
         lines.append(f"  brief sent to {e['data'].get('endpoint')} ({where}) with these memories:")
     for src in ledger.sources_of(node("brief", app)):
         lines.append(f"    {_memory_line(src.split(':', 1)[1], store)}")
+    lines += _tokens_line(app)
     outcome = outcome_of(ledger, node("app", app))
     signals = ", ".join(f"{k} {v:g}" for k, v in sorted(outcome.signals.items()) if v)
     lines.append(f"  outcome so far: {outcome.reward:+.2f}" + (f" ({signals})" if signals else ""))
     return lines
+
+
+def _tokens_line(app: str) -> list[str]:
+    """The models' tokens for the app, from its make's record; estimates said as such."""
+    import json
+
+    from macaron_cli.apps import PRIVATE_DIR, load_registry
+
+    path = load_registry().get(app, {}).get("path") or ""
+    try:  # the make's record (maker/state.py; read as JSON: the maker imports the ledger)
+        phases = json.loads((Path(path) / PRIVATE_DIR / "make.json").read_text(encoding="utf-8"))["phase_costs"]
+    except (TypeError, OSError, ValueError, KeyError):
+        return []
+    if not isinstance(phases, list) or not phases:
+        return []
+    total = sum(p.get("input_tokens", 0) + p.get("output_tokens", 0) for p in phases)
+    guessed = [p["phase"] for p in phases if p.get("estimated")]
+    said = f" (estimated for {', '.join(guessed)}: the model server gave no usage)" if guessed else ""
+    return [f"  models used {total:,} tokens{said}"]
 
 
 def explain_answer(answer: str, ledger: Ledger, store=None) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any
 from macaron_cli import config, privacy
 from macaron_cli.maker import prompts
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
-from macaron_cli.maker.phase_costs import record_agent
+from macaron_cli.maker.phase_costs import answer_problem, record_agent
 from macaron_cli.maker.result import MakeResult, finish, stopped
 from macaron_cli.maker.run import MakeRun, agent_model
 from macaron_cli.maker.session import ModelError
@@ -39,7 +39,9 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
             progress.phase("refine", "Claude refines the local draft with its verification report")
             meter.check()
             report = report or run.verify()
-            _turn(run, meter, agent, prompts.refine(run.brief, state, report.feedback()))
+            # A draft that wrote nothing: Claude hears it, with the local model's own problem.
+            feedback = "\n\n".join(filter(None, [answer_problem(state), report.feedback()]))
+            _turn(run, meter, agent, prompts.refine(run.brief, state, feedback))
             report = run.verify()
             _checkpoint(run, agent, "refine", "Claude refined the local draft", report, meter)
         elif not refines and "build" not in state.phases:
@@ -111,7 +113,7 @@ def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
 
 def _checkpoint(run: MakeRun, agent: _Agent, phase: str, message: str, report, meter: CostMeter) -> None:
     if not any(p["phase"] == phase for p in run.state.phase_costs):  # a resumed phase is costed once
-        record_agent(run.state, phase, agent.model, meter, agent.claude)
+        record_agent(run.state, phase, agent.model, meter, agent.claude, run.changed_files())
     run.checkpoint(phase, message, report, meter)
 
 

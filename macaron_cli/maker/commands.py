@@ -87,10 +87,10 @@ def _phase_lines(result: MakeResult) -> list[str]:
             "claude" if p.get("by", "agent" if p["where"] == "cloud" else "draft") == "agent" else ""
         )
         where = f"{p['where']} {model}".strip()
-        lines.append(
-            f"    {p['phase']:<9} {where:<28} {p['input_tokens'] + p['output_tokens']:>9,} tokens "
-            f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}"
-        )
+        tokens = f"{p['input_tokens'] + p['output_tokens']:>9,} tokens" + (" (estimated)" if p.get("estimated") else "")
+        written = p.get("written")
+        files = "" if written is None else f"  wrote {len(written)} file(s)" if written else "  wrote no file"
+        lines.append(f"    {p['phase']:<9} {where:<28} {tokens} {p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}{files}")
     return lines
 
 
@@ -106,7 +106,13 @@ def _summary(result: MakeResult) -> None:
             "knows about you ({}).",
             why,
         )
-    mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
+    mark = (
+        "[green]✓[/]"
+        if result.ok
+        else "[yellow]■[/]"
+        if result.status in ("budget", "model-error", "unchanged")
+        else "[red]✗[/]"
+    )
     out.line(
         mark + " [bold]{}[/] from the {} template  [dim]{}[/]", result.title or result.app, result.template, result.path
     )
@@ -134,11 +140,13 @@ def _summary(result: MakeResult) -> None:
     out.text(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
     for line in _phase_lines(result):
         out.text(line)
+    for note in result.notes:
+        out.text(f"  ! {note}")
     for problem in result.problems[:5]:
         out.text(f"  ✗ {problem}")
     if result.message:
         out.text(result.message)
-    if result.ok or result.status == "tests-failed":
+    if result.ok or result.status in ("tests-failed", "unchanged"):
         out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
-from macaron_cli.maker.draft import DraftOutcome, draft
-from macaron_cli.maker.phase_costs import record_local
+from macaron_cli.maker.draft import FORMAT, DraftOutcome, draft
+from macaron_cli.maker.phase_costs import answer_problem, nothing_written, record_local
 from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, mode_named, requested_mode
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import Endpoint, ModelError, draft_endpoint
@@ -61,12 +61,32 @@ def draft_phase(run: MakeRun, endpoint: Endpoint, request):
 
 
 def fix_phase(run: MakeRun, phase: str, endpoint: Endpoint, report):
-    """A --local-only fix round: the local model gets the verification report."""
+    """A --local-only fix round: the local model gets the verification report, and what
+    was wrong with its last answer when that answer changed nothing."""
     run.progress.phase(phase, "the verification report goes back to the local model")
-    outcome = draft(run.app, run.brief, endpoint, run.settings, feedback=report.feedback())
+    outcome = draft(run.app, run.brief, endpoint, run.settings, feedback=fix_feedback(run, report))
     _note(run.progress, outcome)
     record_local(run.state, phase, [outcome], endpoint, run.settings)
     return run.verify()
+
+
+def fix_feedback(run: MakeRun, report) -> str:
+    problem = answer_problem(run.state)
+    parts = [f"{problem}\nAnswer again with the files to change, {FORMAT}."] if problem else []
+    if not report.ok:
+        parts.append(report.feedback())
+    return "\n\n".join(parts)
+
+
+def needs_fix(run: MakeRun, report) -> bool:
+    """Another local round is due: verification failed, or no answer has changed the app yet."""
+    return not report.ok or nothing_written(run.state)
+
+
+def checkpoint_message(run: MakeRun, did: str) -> str:
+    """The checkpoint's message says what the phase did, and so when it did nothing."""
+    last = run.state.phase_costs[-1] if run.state.phase_costs else {}
+    return did if last.get("written") else "the local model wrote no file: the app is as it was"
 
 
 def fixes_locally(run: MakeRun) -> bool:
@@ -76,12 +96,15 @@ def fixes_locally(run: MakeRun) -> bool:
 
 def _note(progress, outcome: DraftOutcome) -> None:
     u = outcome.usage
-    progress.note(
-        f"  wrote {len(outcome.written)} file(s) ({', '.join(outcome.written[:6])}); "
-        f"{u.output_tokens} tokens in {u.seconds:.1f}s"
-    )
-    for rejected in outcome.rejected:
-        progress.note(f"  skipped {rejected}")
+    tokens = f"{'about ' if u.estimated else ''}{u.output_tokens} tokens in {u.seconds:.1f}s"
+    if outcome.written:
+        progress.note(f"  wrote {len(outcome.written)} file(s) ({', '.join(outcome.written[:6])}); {tokens}")
+    else:
+        progress.note(f"  wrote no file; {tokens}")
+    for skipped in outcome.skipped:
+        progress.note(f"  skipped {skipped['path']}: {skipped['why']}")
+    for note in outcome.notes:
+        progress.note(f"  {note}")
 
 
 def _variants_phase(run: MakeRun, endpoint: Endpoint, request):
@@ -93,10 +116,11 @@ def _variants_phase(run: MakeRun, endpoint: Endpoint, request):
     for variant in drafted:
         progress.note("  " + variant.line())
     outcomes = [x.outcome for x in drafted if x.outcome]
-    record_local(state, "draft", outcomes, endpoint, run.settings)
     if not any(x.outcome and x.outcome.written for x in drafted):
+        record_local(state, "draft", outcomes, endpoint, run.settings)
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
     chosen = v.choose(drafted, request.pick, getattr(request, "choose_variant", None))
+    record_local(state, "draft", outcomes, endpoint, run.settings, kept=chosen.outcome)
     v.adopt(run.app, chosen)
     state.variant = {
         "picked": chosen.number,

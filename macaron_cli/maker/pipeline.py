@@ -156,16 +156,18 @@ def _draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
     try:
         if "draft" not in state.phases:
             report = draft_phases.draft_phase(run, draft, request)
-            _local_checkpoint(run, meter, "draft", "the local model drafted the app", report)
+            message = draft_phases.checkpoint_message(run, "the local model drafted the app")
+            _local_checkpoint(run, meter, "draft", message, report)
         else:
             report = run.verify()
         if not draft_phases.fixes_locally(run):
             return agent_phases(run, report=report)
-        while state.rounds < state.max_rounds and not report.ok:
+        while state.rounds < state.max_rounds and draft_phases.needs_fix(run, report):
             state.rounds += 1
             phase = f"fix-{state.rounds}"
             report = draft_phases.fix_phase(run, phase, draft, report)
-            _local_checkpoint(run, meter, phase, f"local fix round {state.rounds}", report)
+            message = draft_phases.checkpoint_message(run, f"local fix round {state.rounds}")
+            _local_checkpoint(run, meter, phase, message, report)
     except ModelFailure as exc:
         return stopped(run, meter, "model-error", f"The local model failed: {exc}")
     return finish(run, report, meter)

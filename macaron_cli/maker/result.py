@@ -3,13 +3,18 @@ the MakeResult that `make` prints (and `--json` writes) and the registry's recor
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from macaron_cli import app_labels
+from macaron_cli.maker import phase_costs
 from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.run import MakeRun, tests_status
+
+UNCHANGED = (
+    "No model changed the app: it is the template, personalised from the brief. A model that "
+    "follows the draft format (a larger one) may do better; `macaron draft status` shows yours."
+)
 
 
 @dataclass
@@ -18,7 +23,7 @@ class MakeResult:
     path: str
     template: str
     mode: str
-    status: str = "done"  # done | tests-failed | budget | model-error
+    status: str = "done"  # done | tests-failed | unchanged (no model wrote a file) | budget | model-error
     message: str = ""
     checkpoints: list = field(default_factory=list)
     tests: str | None = None  # passed | failed | None (not run)
@@ -34,7 +39,8 @@ class MakeResult:
     fit: str = "good"  # "partial": its template renders part of the spec; "weak": none fitted well
     spec: dict | None = None  # what the app tracks (macaron.json's spec)
     missing: list = field(default_factory=list)  # what the spec needs that the template does not render
-    phases: list = field(default_factory=list)  # each phase's tokens, seconds and cost, local or cloud
+    phases: list = field(default_factory=list)  # each phase's tokens, seconds, cost, local or cloud, files
+    notes: list = field(default_factory=list)  # what the person should know: a phase that wrote nothing …
 
     @property
     def ok(self) -> bool:
@@ -56,19 +62,16 @@ class MakeResult:
             "cost_usd": round(self.cost_usd, 6),
             "tokens": self.tokens,
             "phases": self.phases,
+            "notes": self.notes,
+            "status": self.status,
             "fit": self.fit,
             "missing": self.missing,
         }
 
 
-def _dirty(app: Path) -> bool:
-    out = subprocess.run(["git", "-C", str(app), "status", "--porcelain"], capture_output=True, text=True)
-    return bool(out.stdout.strip())
-
-
 def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeResult:
     """Keep everything done so far as a checkpoint, and say how to go on."""
-    if _dirty(run.app):
+    if run.changed_files():
         app_labels.record(run.app, run.brief.memories)
         run.repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
     run.state.status, run.state.cost_usd, run.state.tokens = status, meter.cost_usd, dict(meter.tokens)
@@ -83,7 +86,8 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
 
 def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state = run.state
-    state.status = "done" if report.ok else "tests-failed"
+    unchanged = run.mode.needs_model and phase_costs.nothing_written(state)
+    state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     run.save()
     from macaron_cli.apps import register
@@ -97,9 +101,11 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
         memory_ids=state.memory_ids,
     )
     result = _result(run, report, meter)
+    result.status = state.status
     if not report.ok:
-        result.status = "tests-failed"
         result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
+    elif unchanged:
+        result.message = UNCHANGED
     return result
 
 
@@ -115,7 +121,11 @@ def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
         opened=bool(report and report.opened),
         screenshot=str(report.screenshot) if report and report.screenshot else None,
         cost_usd=meter.cost_usd,
-        tokens={**meter.tokens, "total": meter.total_tokens},
+        tokens={
+            **meter.tokens,
+            "total": meter.total_tokens,
+            "estimated": any(p.get("estimated") for p in state.phase_costs),
+        },
         problems=list(report.problems) if report else [],
         memory_ids=state.memory_ids,
         subagents=sorted(set(state.subagents)),
@@ -125,6 +135,7 @@ def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
         spec=_spec_json(run.app),
         missing=state.missing,
         phases=state.phase_costs,
+        notes=phase_costs.notes(state.phase_costs),
     )
 
 

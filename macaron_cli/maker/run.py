@@ -9,6 +9,7 @@ and its repo, the make's record, the brief, the memory, the command's settings, 
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -149,6 +150,24 @@ class MakeRun:
             report = verify_app(app or self.app, screenshot=True, settings=self.settings)
         self.progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
         return report
+
+    def changed_files(self) -> list[str]:
+        """The files changed since the last checkpoint (git-ignored data and .macaron aside)."""
+        out = subprocess.run(
+            ["git", "-C", str(self.app), "status", "--porcelain", "-z", "--untracked-files=all"],
+            capture_output=True,
+            text=True,
+        ).stdout
+        entries, changed = out.split("\0"), []
+        i = 0
+        while i < len(entries):
+            entry = entries[i]
+            if len(entry) > 3:
+                changed.append(entry[3:])
+                i += 1 if entry[0] not in "RC" else 2  # a rename is followed by its old path
+            else:
+                i += 1
+        return sorted(changed)
 
     def checkpoint(self, phase: str, message: str, report, meter: CostMeter) -> None:
         """Commit the phase's work as checkpoint `phase`, with its tests and the cost so far."""

@@ -96,7 +96,7 @@ def draft_variants(
         if variant.outcome and variant.outcome.written:
             variant.report = verify(variant.path)
         elif not variant.error:
-            variant.error = "; ".join(variant.outcome.rejected) if variant.outcome else "no answer"
+            variant.error = variant.outcome.problem() if variant.outcome else "no answer"
     return variants
 
 

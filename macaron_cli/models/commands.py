@@ -67,6 +67,7 @@ def draft_status(json_out: bool = False) -> int:
     try:
         with endpoint.client() as client:
             status["models"] = client.list_models()
+            status.update(_limits(client))
             client.complete(None, PROBE_PROMPT, max_tokens=48, temperature=0)
             usage = client.last_usage
             status.update(
@@ -76,6 +77,7 @@ def draft_status(json_out: bool = False) -> int:
                 tokens_per_second=round(usage.tokens_per_second, 1),
                 first_token_seconds=round(usage.first_token_seconds or 0.0, 3),
                 probe_tokens=usage.output_tokens,
+                probe_tokens_estimated=usage.estimated,
             )
     except ModelFailure as exc:
         if not json_out:
@@ -94,8 +96,18 @@ def draft_status(json_out: bool = False) -> int:
     _say(f"endpoint  {status['url']}  ({where})")
     _say(f"model     {status['model']}  ({status['api']} wire)")
     _say(f"speed     {status['tokens_per_second']} tokens/s, first token after {status['first_token_seconds']} s")
+    _say(f"context   {status['context']:,} tokens ({status['context_source']})")
+    _say(f"answers   at most {status['max_tokens']:,} tokens a draft, the app's files in the rest")
     _say(f"private memories {'may' if status['private_memories'] else 'may not'} be sent to it")
     return 0
+
+
+def _limits(client: ModelClient) -> dict:
+    """The server's context as it says it (or as assumed) and the answer a draft asks for in it."""
+    from macaron_cli.models.limits import fitted, read_limits, wanted_answer
+
+    limits = read_limits(client)
+    return {**limits.to_json(), "max_tokens": fitted(limits, wanted_answer(), 0)[0]}
 
 
 # ── attaching ───────────────────────────────────────────────────────────────────────────
