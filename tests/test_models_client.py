@@ -215,3 +215,14 @@ def test_a_server_without_usage_gives_estimates_marked_as_such():
         client.complete(None, MESSAGES)
     usage = client.last_usage
     assert usage.estimated and usage.output_tokens > 0 and usage.input_tokens > 0
+
+
+def test_a_server_macaron_started_has_the_context_it_was_started_with():
+    from macaron_cli.config import Settings
+    from macaron_cli.models.limits import read_limits
+
+    with ModelServer() as server, ModelClient(server.url, "m", api="openai") as client:
+        started = Settings(raw={"draft_served_url": server.url, "draft_served_context": 4096})
+        elsewhere = Settings(raw={"draft_served_url": "http://127.0.0.1:1", "draft_served_context": 4096})
+        assert (read_limits(client, started).context, read_limits(client, started).said) == (4096, True)
+        assert read_limits(client, elsewhere).said is False

@@ -309,7 +309,7 @@ def draft(
     notes: list[str] = []
     started = time.perf_counter()
     try:
-        limits = read_limits(client)
+        limits = read_limits(client, settings)
 
         def ask(limits: ServerLimits) -> tuple[str, Usage, int]:
             fixed = len(SYSTEM) + len(brief_text) + len(feedback or "") + 1_500  # the prompt's own words
@@ -378,7 +378,7 @@ def _nothing_note(text: str, files: list[DraftFile], skipped: list[dict]) -> str
     if not text.strip():
         return "the answer was empty"
     if not files:
-        return f"no whole files were found in the answer ({FORMAT})"
+        return "no whole files were found in the answer"
     return f"every file it printed was skipped ({'; '.join(s['path'] + ': ' + s['why'] for s in skipped[:3])})"
 
 

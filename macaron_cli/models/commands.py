@@ -67,7 +67,7 @@ def draft_status(json_out: bool = False) -> int:
     try:
         with endpoint.client() as client:
             status["models"] = client.list_models()
-            status.update(_limits(client))
+            status.update(_limits(client, settings))
             client.complete(None, PROBE_PROMPT, max_tokens=48, temperature=0)
             usage = client.last_usage
             status.update(
@@ -102,11 +102,11 @@ def draft_status(json_out: bool = False) -> int:
     return 0
 
 
-def _limits(client: ModelClient) -> dict:
+def _limits(client: ModelClient, settings: config.Settings) -> dict:
     """The server's context as it says it (or as assumed) and the answer a draft asks for in it."""
     from macaron_cli.models.limits import fitted, read_limits, wanted_answer
 
-    limits = read_limits(client)
+    limits = read_limits(client, settings)
     return {**limits.to_json(), "max_tokens": fitted(limits, wanted_answer(), 0)[0]}
 
 
@@ -144,7 +144,9 @@ def _serve(engine: str, plan: engines.Launch, url: str) -> int:
             if subprocess.run(command, env=env, stdout=subprocess.DEVNULL).returncode != 0:
                 raise WorkFailed(f"`{' '.join(command)}` failed; check the model name")
         _, served, api = _attach(url, plan.served_model)
-        config.save_settings({"draft_served_url": url})  # the gate: macaron started this one
+        # The gate: macaron started this one; and the context it started it with (the
+        # llama-cpp-python server says it nowhere).
+        config.save_settings({"draft_served_url": url, "draft_served_context": engines.context_length()})
         _say(f"Draft model ready: {served} at {url} ({api} wire), saved in {config.config_path()}. Ctrl-C stops it.")
         code = proc.wait()
         raise WorkFailed(f"{engine} stopped (exit {code}); last lines of {log_path}:\n{_tail(log_path)}")

@@ -3,7 +3,8 @@
 Engines say it in different places: vLLM and SGLang as `max_model_len` on each model of
 `/v1/models`, llama.cpp's llama-server as `n_ctx` in `/props`, Ollama as `num_ctx` among
 the parameters of `/api/show`. llama-cpp-python's server says it nowhere (`/v1/models`
-has ids only, `/props` is a 404): there the context is the one macaron asks engines for
+has ids only, `/props` is a 404): there the context is the one `macaron draft serve`
+started it with (recorded as draft_served_context), else the one macaron asks engines for
 (MACARON_DRAFT_CONTEXT, default 16384), marked as assumed; if the server refuses a
 request as too long, its refusal names the real size (client.ContextExceeded).
 """
@@ -14,6 +15,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from macaron_cli.config import Settings
 from macaron_cli.models.client import ModelClient
 from macaron_cli.models.engines import context_length
 
@@ -33,12 +35,16 @@ class ServerLimits:
         return {"context": self.context, "context_source": self.source, "context_said": self.said}
 
 
-def read_limits(client: ModelClient) -> ServerLimits:
-    """The server's context as it says it, else the one macaron assumes."""
+def read_limits(client: ModelClient, settings: Settings | None = None) -> ServerLimits:
+    """The server's context as it says it, else as macaron started it, else assumed."""
     for found in (_vllm, _llama_server, _ollama):
         said = found(client)
         if said:
             return ServerLimits(*said, said=True)
+    served = settings.raw if settings else {}
+    started = _positive(served.get("draft_served_context"))
+    if started and served.get("draft_served_url") == client.base_url:
+        return ServerLimits(started, "macaron started the server with it (draft serve)", said=True)
     return assumed()
 
 
