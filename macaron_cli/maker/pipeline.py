@@ -169,13 +169,19 @@ def _draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
             message = draft_phases.checkpoint_message(run, f"local fix round {state.rounds}")
             _local_checkpoint(run, meter, phase, message, report)
     except ModelFailure as exc:
+        _counted(run, meter)  # the local phases' tokens so far stay in the record
         return stopped(run, meter, "model-error", f"The local model failed: {exc}")
     return finish(run, report, meter)
 
 
-def _local_checkpoint(run: MakeRun, meter: CostMeter, phase: str, message: str, report) -> None:
+def _counted(run: MakeRun, meter: CostMeter) -> None:
+    """The meter holds what the local phases recorded (phase_costs.record adds to the state)."""
     meter.cost_usd = run.state.cost_usd
     meter.tokens.update(run.state.tokens)
+
+
+def _local_checkpoint(run: MakeRun, meter: CostMeter, phase: str, message: str, report) -> None:
+    _counted(run, meter)
     run.checkpoint(phase, message, report, meter)
 
 

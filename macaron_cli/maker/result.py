@@ -64,6 +64,7 @@ class MakeResult:
             "phases": self.phases,
             "notes": self.notes,
             "status": self.status,
+            "message": self.message,
             "fit": self.fit,
             "missing": self.missing,
         }

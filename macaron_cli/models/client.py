@@ -299,12 +299,13 @@ class ModelClient:
         token, gets its reason (the refusal comes before any generation)."""
         if api != OPENAI:
             return None
-        try:
-            response = self._http.post(
-                self.base_url + "/v1/chat/completions",
-                json={**{k: v for k, v in body.items() if k != "stream_options"}, "stream": False, "max_tokens": 1},
-                headers=self._headers(api),
-            )
+        try:  # on a new connection: the server may have dropped the pooled one with the stream
+            with httpx.Client(timeout=self.timeout) as fresh:
+                response = fresh.post(
+                    self.base_url + "/v1/chat/completions",
+                    json={**{k: v for k, v in body.items() if k != "stream_options"}, "stream": False, "max_tokens": 1},
+                    headers=self._headers(api),
+                )
         except httpx.HTTPError:
             return None
         return context_refusal(self.base_url, _error_message(response)) if response.status_code != 200 else None
