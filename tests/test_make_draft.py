@@ -231,7 +231,8 @@ def test_a_context_error_inside_the_stream_names_the_size_and_the_setting(app, a
     ):
         _draft(app, server, api)
     message = str(refused.value)
-    assert "8,192 tokens" in message and "MACARON_DRAFT_CONTEXT" in message and "try again" not in message
+    assert "8,192 tokens" in message and "try again" not in message
+    assert "though macaron fitted it to that size; start the server with a larger context" in message
     assert len(server.requests) == 1
 
 
@@ -260,6 +261,17 @@ def test_a_context_smaller_than_assumed_is_learnt_from_the_refusal_and_the_draft
         "the server's context is 4,096 tokens, not the 16,384 macaron assumed: the prompt was fitted "
         "again (set MACARON_DRAFT_CONTEXT=4096)"
     ]
+
+
+def test_a_long_verification_report_is_cut_to_fit_the_context(app):
+    report = "Verification failed:\n- test_home expects <main id=app>\n" + "    E   assert False\n" * 2000
+    props = {"default_generation_settings": {"n_ctx": 4096}}
+    with ModelServer([Reply.text("")], routes={"/props": props}) as server:
+        _draft(app, server, feedback=report)
+    [request] = server.requests
+    prompt = request.last_user_text()
+    assert "test_home expects <main id=app>" in prompt and "the rest is left out to fit the model's context" in prompt
+    assert (len(request.messages[0]["content"]) + len(prompt)) // 3 + request.body["max_tokens"] <= 4096
 
 
 def test_the_prompt_carries_the_code_to_change_not_configuration_within_the_context(app):

@@ -312,25 +312,27 @@ def draft(
         limits = read_limits(client, settings)
 
         def ask(limits: ServerLimits) -> tuple[str, Usage, int]:
-            fixed = len(SYSTEM) + len(brief_text) + len(feedback or "") + 1_500  # the prompt's own words
-            _, budget = fitted(limits, wanted, fixed)
-            files, omitted = app_files(app_dir, budget, tracked_in)
-            messages = build_messages(brief_text, files, omitted, feedback=feedback, design=design)
+            messages = _prompt(app_dir, brief_text, limits, wanted, feedback, design, tracked_in)
             room = answer_room(limits, wanted, len(SYSTEM) + sum(len(m["content"]) for m in messages))
             text, usage = client.complete(SYSTEM, messages, max_tokens=room, temperature=temperature)
             return text, usage, room
 
         try:
-            text, usage, room = ask(limits)
-        except ContextExceeded as refused:
-            if not refused.context or refused.context >= limits.context:
-                raise
-            notes.append(
-                f"the server's context is {refused.context:,} tokens, not the {limits.context:,} macaron "
-                f"assumed: the prompt was fitted again (set MACARON_DRAFT_CONTEXT={refused.context})"
-            )
-            limits = assumed(refused.context)
-            text, usage, room = ask(limits)
+            try:
+                text, usage, room = ask(limits)
+            except ContextExceeded as refused:
+                if not refused.context or refused.context >= limits.context:
+                    raise
+                notes.append(
+                    f"the server's context is {refused.context:,} tokens, not the {limits.context:,} macaron "
+                    f"assumed: the prompt was fitted again (set MACARON_DRAFT_CONTEXT={refused.context})"
+                )
+                limits = assumed(refused.context)
+                text, usage, room = ask(limits)
+        except ContextExceeded as refused:  # fitted to the context it names, and still too long
+            raise ContextExceeded(
+                client.base_url, refused.context or limits.context, refused.prompt_tokens, fitted=True
+            ) from None
     finally:
         if own_client:
             client.close()
@@ -355,6 +357,27 @@ def draft(
         max_tokens=room,
         limits=limits,
     )
+
+
+PROMPT_WORDS = 1_500  # the prompt's own words around the brief, the files and the report
+
+
+def _prompt(
+    app_dir: Path,
+    brief_text: str,
+    limits: ServerLimits,
+    wanted: int,
+    feedback: str | None,
+    design: str | None,
+    tracked_in: Path | None,
+) -> list[dict]:
+    """The messages, fitted: the brief, the report (its start, which names the problems, when
+    all of it does not fit), then the files most needed, as many as the context holds."""
+    _, room = fitted(limits, wanted, len(SYSTEM) + len(brief_text) + PROMPT_WORDS)
+    if feedback and len(feedback) > room:
+        feedback = feedback[: max(0, room - 80)] + "\n[… the rest is left out to fit the model's context]"
+    files, omitted = app_files(app_dir, max(0, room - len(feedback or "")), tracked_in)
+    return build_messages(brief_text, files, omitted, feedback=feedback, design=design)
 
 
 def cut_note(usage: Usage, asked: int, limits: ServerLimits, wanted: int) -> str:
