@@ -336,7 +336,7 @@ def draft(
     finally:
         if own_client:
             client.close()
-    usage.seconds = usage.seconds or time.perf_counter() - started
+    usage.seconds = time.perf_counter() - started  # the whole call: limits, a refused try, the answer
     answer = read_answer(text)
     written, skipped = apply_files(app_dir, answer.files)
     skipped = answer.dropped + skipped

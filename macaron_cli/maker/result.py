@@ -9,7 +9,7 @@ from pathlib import Path
 from macaron_cli import app_labels
 from macaron_cli.maker import phase_costs
 from macaron_cli.maker.cost import CostMeter
-from macaron_cli.maker.run import MakeRun, tests_status
+from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, tests_status
 
 UNCHANGED = (
     "No model changed the app: it is the template, personalised from the brief. A model that "
@@ -87,7 +87,9 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
 
 def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state = run.state
-    unchanged = run.mode.needs_model and phase_costs.nothing_written(state)
+    # Only the local model's makes end "unchanged": a coder that wrote nothing is in the notes,
+    # its make still ends on verification (agent makes that resume after a draft, tests, chat).
+    unchanged = run.mode.fixed_by == DRAFT_MODEL and phase_costs.nothing_written(state)
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     run.save()
