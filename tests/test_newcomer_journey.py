@@ -1,5 +1,5 @@
 """A newcomer's first hour, end to end, with the `macaron` a fresh venv installs: make an
-app, run it, chat piped and on a terminal, browse the memory in tmux at 80×24 and 160×48
+app, run it, two more in Japanese and Korean that keep their languages, chat piped and on a terminal, browse the memory in tmux at 80×24 and 160×48
 (rows on screen, search, forget, quit), and roll the app back and undo it from elsewhere.
 
 The venv reuses the test machine's packages (--system-site-packages): the README's own
@@ -90,6 +90,25 @@ def test_a_newcomers_first_hour(newcomer, macaron_home, tmp_path):
     served.send_signal(signal.SIGINT)
     assert served.wait(timeout=30) == 0
 
+    # two more apps, in Japanese and Korean, while the friend speaks English: each keeps its
+    # own language through `macaron run` and `apps refresh`
+    (macaron_home / "config.toml").write_text('language = "en"\n', encoding="utf-8")
+    languages = {app["app"]: "en"}
+    for idea, language in (("毎朝の体重を記録したい", "ja"), ("오늘 기분을 적는 일기장", "ko")):
+        other = newcomer("make", idea, "--offline", "--yes", "--json")
+        assert other.returncode == 0, other.stderr
+        languages[json.loads(other.stdout)["app"]] = language
+    for slug, language in languages.items():
+        assert newcomer("apps", "refresh", slug).returncode == 0
+        run = subprocess.Popen([str(newcomer.exe), "run", slug], env=newcomer.env, stdout=subprocess.PIPE, text=True)
+        while run.poll() is None and "is running at" not in (said := run.stdout.readline()):
+            assert "language" not in said, said  # no "language ja → en"
+        run.send_signal(signal.SIGINT)
+        assert run.wait(timeout=30) == 0
+        config = json.loads(newcomer("apps", "--json").stdout)
+        path = Path(next(a["path"] for a in config if a["app"] == slug))
+        assert json.loads((path / "config" / "app.json").read_text(encoding="utf-8"))["language"] == language
+
     # chat, piped: the line is a message, not a name; notebook mode is said once, with how
     piped = newcomer("chat", input="hi, what do you remember about my sister?\n")
     assert piped.returncode == 0, piped.stderr
@@ -161,6 +180,7 @@ def _browse_search_forget_quit(newcomer, width: int, height: int, query: str) ->
         size = tmux("display", "-p", "-t", "browser", "#{window_width}x#{window_height}").stdout.strip()
         assert size == f"{width}x{height}", size
         shown = wait_for(lambda s: " of " in s and "newest first" in s)
+        assert "q Quit" in shown.rstrip().splitlines()[-1], shown  # the key bar, its last line, keeps Quit
         rows = [line for line in shown.splitlines() if re.search(r"│ +\S", line) and "Mina" in line]
         assert len(rows) >= 3, shown  # the memories are on screen, not just a header
         tmux("send-keys", "-t", "browser", "/", query)
