@@ -1,6 +1,7 @@
 """A newcomer's first hour, end to end, with the `macaron` a fresh venv installs: make an
-app, run it, two more in Japanese and Korean that keep their languages, chat piped and on a terminal, browse the memory in tmux at 80×24 and 160×48
-(rows on screen, search, forget, quit), and roll the app back and undo it from elsewhere.
+app, run it, two more in Japanese and Korean that keep their languages, chat piped and on a
+terminal, browse the memory in tmux at 80×24 and 160×48 (rows on screen, search, forget,
+quit), and roll the app back and undo it from elsewhere.
 
 The venv reuses the test machine's packages (--system-site-packages): the README's own
 two-command quick start, which installs everything, is what `.ci/run` runs."""
