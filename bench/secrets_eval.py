@@ -14,6 +14,13 @@ each secret part). A look-alike row is a false alarm when anything at all is fla
 secrets_heldout.jsonl was written after the detector and measured once before any change
 for it: macaron caught 37 of 41 and flagged 1 of 30 look-alikes (the old rules 18 and
 4, detect-secrets 3 and 0). It has been seen since; a new outside check needs new text.
+
+secrets_outside.jsonl holds the shapes an outside check found missed (issue 38): keys after
+"key=", cards in ideographic spaces or full-width digits, IBANs in lower case or dashes,
+backup code lists, TOTP seeds, key words before high-entropy values in seven languages,
+and 45 look-alikes (orders, dates, phones, tracking codes, words). Run before any rule
+changed for it: caught 17 of 42, 0 false alarms of 45; after widths.py, codes.py, the IBAN
+and "key" rules: 42 of 42, 0 of 45 (the other corpora unchanged: all caught, 0 alarms).
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ CORPUS = [
         Path(__file__).parent / "fixtures" / "secrets_corpus.jsonl",
         Path(__file__).parents[1] / "bench" / "secrets_corpus.jsonl",
         Path(__file__).parents[1] / "bench" / "secrets_heldout.jsonl",
+        Path(__file__).parents[1] / "bench" / "secrets_outside.jsonl",
     )
     for line in path.read_text(encoding="utf-8").splitlines()
 ]
@@ -108,6 +109,79 @@ def test_an_iban_with_good_check_digits_is_redacted(bban, spaced):
     assert "iban" in found and written not in out and out.endswith(" bitte")
     wrong = iban[:2] + f"{(check + 1) % 100:02d}" + iban[4:]
     assert redact(f"Konto {wrong}")[1] == []  # the check digits are what make it one
+
+
+_FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@given(
+    digits=st.text("0123456789", min_size=15, max_size=15),
+    space=st.sampled_from(["\u3000", "\u00a0", "\u202f", "\u2009", "\u2002", " "]),
+    full_width=st.booleans(),
+    before=st.sampled_from(["カード番号は", "卡号", "카드 번호", "card", "ang card ko:"]),
+)
+def test_a_card_number_in_full_width_digits_or_any_unicode_space_is_redacted(digits, space, full_width, before):
+    number = _luhn_complete("4" + digits[:14])
+    written = space.join(number[i : i + 4] for i in range(0, 16, 4))
+    written = written.translate(_FULL_WIDTH) if full_width else written
+    out, found = redact(f"{before} {written} です")
+    assert "card-number" in found and written not in out and out.endswith(" です"), out
+
+
+@given(
+    bban=st.text("0123456789", min_size=18, max_size=18),
+    separator=st.sampled_from(["", " ", "-", "."]),
+    lower=st.booleans(),
+)
+def test_an_iban_in_any_case_and_any_grouping_is_redacted(bban, separator, lower):
+    check = 98 - int("".join(str(int(c, 36)) for c in bban + "DE00")) % 97
+    iban = f"DE{check:02d}{bban}"
+    written = separator.join(iban[i : i + 4] for i in range(0, 22, 4))
+    written = written.lower() if lower else written
+    out, found = redact(f"rent goes to {written} monthly")
+    assert "iban" in found and written not in out and out.endswith(" monthly"), out
+
+
+@given(
+    codes=st.lists(st.text("0123456789abcdef", min_size=10, max_size=10), min_size=2, max_size=10),
+    label=st.sampled_from(["backup codes:", "Recovery codes", "バックアップコード:", "복구 코드", "备用验证码："]),
+    gap=st.sampled_from([" ", ", ", "\n"]),
+)
+def test_a_list_of_backup_codes_is_redacted_and_its_label_kept(codes, label, gap):
+    # a code a service prints has digits in each half: "4f2a9-c81d0"
+    written = [f"{c[:4]}1-{c[5:9]}2" for c in codes]
+    out, found = redact(f"{label} {gap.join(written)}")
+    assert found and out.startswith(label) and not any(w in out for w in written), out
+
+
+@given(seed=st.binary(min_size=10, max_size=20), grouped=st.booleans(), lower=st.booleans())
+def test_an_authenticator_seed_outside_an_otpauth_url_is_redacted(seed, grouped, lower):
+    import base64
+
+    value = base64.b32encode(seed).decode().rstrip("=")
+    if not any(ch in "234567" for ch in value):
+        value = "7" + value[1:]  # one in about 25 seeds has no digit; a person's seed of this kind is kept
+    written = " ".join(value[i : i + 4] for i in range(0, len(value), 4)) if grouped else value
+    written = written.lower() if lower else written
+    out, found = redact(f"2FA secret: {written}")
+    assert found and written not in out and out.startswith("2FA secret:"), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BUY MILK EGGS SOAP RICE",
+        "backup codes: 2 left, ask IT for more",
+        "recovery codes are in the drawer",
+        "the secret is THAT DOGS LOVE MEAT",
+        "keyboard shortcut key=ctrl+shift+p",
+        "my house key is under the mat",
+        "order 4971 4339 2948 3691 shipped",
+        "meeting at 2024\u300011\u300018",
+    ],
+)
+def test_words_and_numbers_that_look_like_the_new_shapes_are_kept(text):
+    assert redact(text) == (text, [])
 
 
 def _seed(entropy: bytes) -> str:

@@ -3,14 +3,16 @@
 Three kinds of evidence, each in its module: a form proven by check digits (formats.py:
 card numbers, IBANs, seed phrases, bitcoin keys, national ids), a shape a service gives
 its keys or a place credentials sit (tokens.py: known prefixes, private key blocks,
-passwords in URLs and headers), and a sentence that names a secret followed by a value
-that looks like one (phrases.py, in the eight languages). Measured on a corpus of
-secrets and look-alikes: `python3 bench/secrets_eval.py`.
+passwords in URLs and headers), a sentence that names a secret followed by a value
+that looks like one (phrases.py, in the eight languages), and the codes an account gives
+for a second factor (codes.py: backup code lists, authenticator seeds). Every finder reads
+the text in one form (widths.py: full-width digits, Unicode spaces). Measured on corpora
+of secrets and look-alikes: `python3 bench/secrets_eval.py`.
 """
 
 from __future__ import annotations
 
-from macaron_cli.memory.secrets import formats, phrases, tokens
+from macaron_cli.memory.secrets import codes, formats, phrases, tokens, widths
 
 Span = tuple[int, int, str]
 
@@ -18,8 +20,9 @@ Span = tuple[int, int, str]
 def find(text: str) -> list[Span]:
     """Non-overlapping (start, end, kind) spans of the secrets in `text`, in order; where
     two finders overlap, the union goes, named by the longer finding."""
+    text = widths.normal(text)  # one character for one: the spans hold for the text as written
     spans = sorted(
-        (s for finder in (tokens.find, formats.find, phrases.find) for s in finder(text) if s[1] > s[0]),
+        (s for finder in (tokens.find, formats.find, phrases.find, codes.find) for s in finder(text) if s[1] > s[0]),
         key=lambda s: (s[0], -(s[1] - s[0])),
     )
     merged: list[list] = []

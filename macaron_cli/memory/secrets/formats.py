@@ -1,5 +1,5 @@
 """Numbers and words that are secrets by their form, proven by their check digits: card
-numbers (any grouping: spaces, dashes, dots), IBANs, seed phrases, bitcoin keys, and
+numbers (any grouping: spaces, dashes, dots), IBANs (any case, any grouping), seed phrases, bitcoin keys, and
 national ids whose format carries a checksum. Each finder yields (start, end, kind)."""
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ _NOT_A_CARD = re.compile(
     r"pedido|seguimiento|注文|追跡|주문|송장|订单|快递|运单)[^\n]{0,24}$"
 )
 _CARD_WORDS = re.compile(r"(?i)card|karte|carte|tarjeta|カード|카드|卡|visa|mastercard|amex")
-_IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
+# An IBAN as people copy it: any case, grouped by spaces, dashes or dots (mod 97 decides).
+_IBAN = re.compile(r"(?i)(?<![A-Z0-9])[A-Z]{2}\d{2}(?:[ .-]?[A-Z0-9]){11,30}(?![A-Z0-9])")
+_IBAN_GAP = " .-"
 _WIF = re.compile(r"(?<![1-9A-HJ-NP-Za-km-z])[59KLc][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-HJ-NP-Za-km-z])")
 _XPRV = re.compile(r"\b[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}\b")
 _WORD = re.compile(r"[a-z]+")
@@ -77,14 +79,18 @@ def _cards(text: str) -> Iterator[Span]:
 
 def _ibans(text: str) -> Iterator[Span]:
     for m in _IBAN.finditer(text):
-        compact = m.group(0).replace(" ", "")
+        compact = re.sub(r"[ .-]", "", m.group(0)).upper()
+        # a country outside the table is checked on the whole run: only in capitals, as
+        # banks print them, so "ab12 …" in a sentence is not a one-in-97 chance of one
+        if compact[:2] not in checksums.IBAN_LENGTH and not m.group(0)[:2].isupper():
+            continue
         length = checksums.IBAN_LENGTH.get(compact[:2], len(compact))
         if len(compact) < length or not checksums.iban_ok(compact[:length]):
             continue
-        # the span of the first `length` characters that are not spaces
+        # the span of the first `length` characters that are not separators
         end, seen = m.start(), 0
         while seen < length:
-            seen += text[end] != " "
+            seen += text[end] not in _IBAN_GAP
             end += 1
         yield m.start(), end, "iban"
 

@@ -139,6 +139,9 @@ LABELS: dict[str, tuple[str, str]] = {
             r"令牌",
         ),
     ),
+    # a bare "key" ("maps key: …", "STRIPE_KEY=…"): only a machine-made value (_JUDGES), as
+    # "the key to good bread is patience" and "key=ctrl+shift+p" are keys of another kind
+    "key": (_words(r"keys?"), _words(r"キー", r"키")),
     "cvv": (
         _words(
             r"cvv2?",
@@ -226,6 +229,7 @@ _JUDGES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool], Callable[
     "pin": (values.looks_like_code, values.looks_like_code, values.looks_like_pin),
     "code": (values.looks_like_pin, values.looks_like_pin, values.looks_like_pin),
     "api-key": (values.looks_like_key, values.looks_like_key, values.looks_like_token),
+    "key": (values.looks_like_token, values.looks_like_token, values.looks_like_token),
     "cvv": (values.looks_like_cvv, values.looks_like_cvv, values.looks_like_cvv),
     "national-id": (values.looks_like_id_number, values.looks_like_id_number, values.looks_like_id_number),
 }
@@ -291,7 +295,7 @@ _PATTERNS = {kind: _compile(kind) for kind in LABELS}
 def find(text: str) -> Iterator[Span]:
     for label_kind, (said, said_cjk, bare) in _PATTERNS.items():
         after_verb, after_colon, after_label = _JUDGES[label_kind]
-        kind = "pin" if label_kind == "code" else label_kind
+        kind = {"code": "pin", "key": "api-key"}.get(label_kind, label_kind)
         if not bare.search(text):  # no label of this kind at all: one scan, not three
             continue
         for m in said.finditer(text):
