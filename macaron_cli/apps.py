@@ -83,7 +83,7 @@ def resolve_app(ref: str | None) -> Path:
     title: `macaron run 반려견`), or the one we are in, or the latest."""
     if ref:
         candidate = Path(ref).expanduser()
-        if candidate.is_dir():
+        if _is_dir(candidate):
             if not is_app(candidate.resolve()):
                 raise UserError(f"{candidate} is not a macaron app (no {APP_MANIFEST} in a git repo).")
             return candidate.resolve()
@@ -92,7 +92,7 @@ def resolve_app(ref: str | None) -> Path:
         if entry:
             return Path(entry["path"])
         by_dir = config.apps_dir() / ref
-        if is_app(by_dir):
+        if _is_dir(by_dir) and is_app(by_dir):
             return by_dir
         return _by_name(ref, apps)
     here = Path.cwd().resolve()
@@ -104,6 +104,15 @@ def resolve_app(ref: str | None) -> Path:
         raise UserError('no apps yet; make one with `macaron make "…"`.')
     latest = max(apps.values(), key=lambda e: e.get("created_at", ""))
     return Path(latest["path"])
+
+
+def _is_dir(path: Path) -> bool:
+    """Is there a folder at `path`? A name no file system takes (too long: a title of 91
+    characters in Japanese is 273 bytes) names no folder, so the ref is read as a name."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def app_title(slug: str, entry: dict) -> str:

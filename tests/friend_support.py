@@ -59,6 +59,7 @@ def spawn_chat(env: dict, *args: str, timeout: float = 90) -> pexpect.spawn:
         [*cmd[1:], "chat", *args],
         env=env,
         encoding="utf-8",
+        codec_errors="replace",  # readline scrolls a long line sideways, cutting a character in two
         timeout=timeout,
         dimensions=(50, 200),
     )

@@ -310,3 +310,36 @@ def test_name_changes_what_the_friend_calls_you_and_model_errors_say_the_chat_co
     child.expect_exact("Sam")  # the greeting uses it
     child.expect_exact(PROMPT)
     leave(child)
+
+
+def test_a_command_with_a_bad_argument_never_ends_the_chat_or_loses_it(macaron_home):
+    # 91 characters, 273 bytes: no file system takes it as a file name
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact(PROMPT)
+    say(child, "I'm learning to play the cello")
+    answer = say(child, "/run " + "お" * 91)
+    assert "no app named" in answer and "Traceback" not in answer and "File name too long" not in answer
+    assert "Noted." in say(child, "I practise every evening")
+    leave(child)
+    assert child.exitstatus == 0
+    episodes = [m.text for m in MemoryStore.open().list(limit=None) if m.kind == "episode"]
+    assert len(episodes) == 1 and "cello" in episodes[0] and "every evening" in episodes[0]
+
+
+def test_what_was_said_before_a_command_survives_a_chat_that_is_killed(macaron_home):
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact(PROMPT)
+    say(child, "My sister Hana moves to Osaka in May")
+    say(child, "/apps")  # the turns are kept before a command runs
+    child.kill(9)  # the terminal closed, the machine slept: no goodbye
+    child.close()
+    assert not [m for m in MemoryStore.open().list(limit=None) if m.kind == "episode"]
+
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("what was said is kept")
+    child.expect_exact(PROMPT)
+    leave(child)
+    episodes = [m.text for m in MemoryStore.open().list(limit=None) if m.kind == "episode"]
+    assert episodes == ["Talked about: My sister Hana moves to Osaka in May"]

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from macaron_cli import privacy
+from macaron_cli.friend import kept_turns
 from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
@@ -250,14 +251,43 @@ class Conversation:
         # model wrote goes whole.
         if summary:
             meta = {derived.DERIVED_FROM: list(summary.sources)} if summary.sources else {}
+            episode = self.store.add(
+                summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta
+            )
         else:
-            asked = [t for t in turns if t["role"] == "user"][:4]
-            parts = [(t["content"][:80], self.extractor.learned_from.get(t["content"], [])) for t in asked]
-            text, meta = derived.with_parts("Talked about: ", parts)
-            summary = privacy.Derived.made(text, *asked, *learned)
-        return self.store.add(
-            summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta
-        )
+            episode = _episode_in_their_words(self.store, turns, self.extractor.learned_from, learned)
+        kept_turns.clear()  # the episode holds them now
+        return episode
+
+    # ── what was said, kept while the chat lasts ────────────────────────────────────────
+    def keep_turns(self) -> None:
+        """Write what was said so far where the next chat finds it, if this one never ends
+        as it should (a slash command reaches far: apps, files, the coder)."""
+        if any(m["role"] == "user" for m in self.messages):
+            kept_turns.save(self.labelled(), self.extractor.learned_from)
+
+    def keep_left_behind(self) -> Memory | None:
+        """The turns a chat that stopped early left behind, kept as its episode now."""
+        turns = kept_turns.take()
+        if not any(t.get("role") == "user" for t in turns):
+            kept_turns.clear()
+            return None
+        learned_from = {t["content"]: t.get("learned") or [] for t in turns if t.get("role") == "user"}
+        # each turn's label already holds what was learned from it (labelled() when saved)
+        episode = _episode_in_their_words(self.store, turns, learned_from, [])
+        kept_turns.clear()
+        return episode
+
+
+def _episode_in_their_words(store, turns: list[dict], learned_from: dict, learned: list) -> Memory:
+    """A session kept in the person's own words (no model summed it up): "Talked about: …",
+    each part linked to what was learned from it, so forgetting one cuts it out
+    (memory/derived.py); as private as those turns and what was learned."""
+    asked = [t for t in turns if t["role"] == "user"][:4]
+    parts = [(t["content"][:80], learned_from.get(t["content"], [])) for t in asked]
+    text, meta = derived.with_parts("Talked about: ", parts)
+    summary = privacy.Derived.made(text, *asked, *learned)
+    return store.add(summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta)
 
 
 def _noted(memory: Memory) -> str:

@@ -42,6 +42,10 @@ class Repl:
     # ── the loop ────────────────────────────────────────────────────────────────────────
     def run(self, greet: bool = True) -> None:
         history = _start_history()
+        left_behind = self.conv.keep_left_behind()
+        if left_behind is not None:
+            kept = left_behind.id
+            self.say(f"(the last chat stopped before its goodbye; what was said is kept as {kept})", style="dim")
         try:
             for line in self.conv.opening(nudges=self.settings.app_nudges) if greet else []:
                 self.say(line)
@@ -65,7 +69,7 @@ class Repl:
                 self.turn(text)
         finally:
             _save_history(history)
-        self.finish()
+            self.finish()  # even when something unforeseen ends the chat: what was said is kept
 
     def read(self) -> str:
         first = input(PROMPT)
@@ -203,11 +207,17 @@ class Repl:
         if command is None:
             self.say(f"Unknown command /{name}; /help lists them.", style="yellow")
             return None
+        if self.conv is not None:  # a command reaches far (apps, files, the coder): what was said is safe first
+            self.conv.keep_turns()
         try:
             return command.handler(self, arg)
         except MacaronError as exc:
             self.say(str(exc), style="red")
-            return None
+        except Exception as exc:  # a command's bad argument never ends the chat
+            from macaron_cli.errors import exit_for
+
+            self.say(f"/{command.name} did not work: {exit_for(exc)[1]}", style="red")
+        return None
 
     def cmd_help(self, arg):
         self.say(help_text())
