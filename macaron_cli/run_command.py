@@ -71,7 +71,10 @@ def keep_up(app_dir: Path, settings: Settings, store=None) -> list[str]:
         done = refresh_app(app_dir, settings, store=store)
     except MacaronError as exc:
         return [f"(settings not refreshed: {exc})"]
-    return [f"Settings now follow what you told me: {describe(k, old, new)}." for k, (old, new) in done.changes.items()]
+    return [
+        *(f"Settings now follow what you told me: {describe(k, old, new)}." for k, (old, new) in done.changes.items()),
+        *(f"({unread}.)" for unread in done.unread),
+    ]
 
 
 @dataclass

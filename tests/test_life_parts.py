@@ -143,6 +143,45 @@ def test_a_goal_told_to_the_friend_becomes_the_apps_goal_in_its_own_unit(macaron
     assert describe("habits", *done.changes["habits"]) == "water goal 2000 → 2500"
 
 
+def test_a_goal_in_litres_never_becomes_a_count_of_glasses_and_refresh_says_why(macaron, macaron_home, tmp_path):
+    from macaron_cli.checkpoints import AppRepo
+    from tests.support.app_records import make_template_app
+
+    app = make_template_app("habit-tracker", tmp_path / "apps" / "water")
+    config_path = app / "config" / "app.json"
+    app_json = json.loads(config_path.read_text(encoding="utf-8"))
+    for habit in app_json["habits"]:
+        if habit["key"] == "water":
+            habit.update(unit="glasses", goal=8, step=1)
+    config_path.write_text(json.dumps(app_json), encoding="utf-8")
+    AppRepo.init(app)
+    store = MemoryStore.open()
+    store.add("my water goal is 2.5 litres", kind="preference")
+    done = macaron("apps", "refresh", str(app))
+    assert done.returncode == 0, done.stderr
+    water = next(h for h in json.loads(config_path.read_text(encoding="utf-8"))["habits"] if h["key"] == "water")
+    assert water["goal"] == 8, "2.5 litres is not 2.5 glasses"
+    assert "water goal left as it is: you said 2.5 l, and the app keeps it in glasses" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("said", "unit", "goal"),
+    [
+        ("my water goal is 2000 ml a day", "liter", 2),
+        ("my water goal is 64 oz a day", "milliliter", 1892.7),
+        ("water goal: 10 glasses a day", "glasses", 10),
+        ("my steps goal is 10k steps a day", "steps", 10000),
+        ("meditation goal: 1 hour a day", "minute", 60),
+    ],
+)
+def test_a_goal_is_read_in_the_habits_own_unit(said, unit, goal):
+    from macaron_cli.lifelog.refresh import goals_said
+
+    key = said.split()[1] if said.startswith("my") else said.split()[0]
+    current = {"habits": [{"key": key, "unit": unit, "goal": 1}]}
+    assert goals_said([Said(said)], current)["habits"][0]["goal"] == goal
+
+
 def test_the_friend_mentions_a_streak_at_a_greeting_once(macaron_home, tmp_path):
     import datetime as dt
 

@@ -122,6 +122,8 @@ def refresh(app_ref: str | None) -> None:
 
     done = refresh_app(resolve_app(app_ref), config.load_settings())
     out = Out()
+    for unread in done.unread:
+        out.text(f"{done.app}: {unread}.")
     if not done.changes:
         out.text(f"{done.app} already fits what I remember about you; nothing changed.")
         return

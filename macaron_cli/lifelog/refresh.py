@@ -9,7 +9,9 @@ The memories go through the gate for the app folder (privacy.app_folder): what a
 cloud session in the app could read, so private memories never shape a tracked file.
 The newest memory that says something wins: "I switched to ounces" after "I use ml".
 Goals follow too: "my water goal is 2.5 litres a day" sets the water habit's daily goal
-(in the habit's own unit), "my monthly budget is 2000" the budget's.
+in the habit's own unit (2500 for millilitres; memory/units.py reads and converts), "my
+monthly budget is 2000" the budget's. A goal in a unit the habit cannot take (litres for
+a habit that counts glasses) is left as it is, and the refresh says why.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
+from macaron_cli.memory import units
 
 APP_CONFIG = "config/app.json"
 MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones were overridden long ago
@@ -28,38 +31,61 @@ MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones wer
 
 # A goal stated in any language macaron speaks: a goal word near a number (and its unit).
 _GOAL_WORD = re.compile(r"\b(goal|target|aim|at least|a day|per day|daily)\b|目標|목표|目标|layunin|araw-araw", re.I)
-_AMOUNT = re.compile(
-    r"(\d[\d,]*(?:\.\d+)?)\s*(fl\.? ?oz|ounces?|ml|millilit\w*|l\b|lit(?:er|re)s?|k?steps?|歩|걸음|步|"
-    r"hours?|h\b|minutes?|min\b|glasses|cups?|pages?|times)?",
-    re.I,
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# What a habit counts rather than measures ("8 glasses", "10000 steps"): read as the habit's
+# own unit only when that is the word said, or when no unit is said at all.
+_COUNTED = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?)\s*(k(?= ?steps))?\s*(glass(?:es)?|cups?|steps?|pages?|times|歩|걸음|步|杯|잔|回|번|次)", re.I
 )
-# A stated amount in the habit's unit: (unit words, the unit they are, the factor to it).
-_TO_UNIT: dict[str, list[tuple[str, float]]] = {
-    "milliliter": [(r"fl\.? ?oz|ounces?", 29.5735), (r"ml|millilit", 1), (r"l$|lit", 1000)],
-    "liter": [(r"fl\.? ?oz|ounces?", 0.0295735), (r"ml|millilit", 0.001), (r"l$|lit", 1)],
-    "minute": [(r"h$|hours?", 60), (r"min", 1)],
-    "hour": [(r"min", 1 / 60), (r"h$|hours?", 1)],
-}
+
 _BUDGET = re.compile(
     r"(monthly )?budget\b.*?(\d[\d,]*(?:\.\d+)?)|予算.*?(\d[\d,]*)|예산.*?(\d[\d,]*)|预算.*?(\d[\d,]*)", re.I
 )
 
 
-def goal_said(text: str, names: set[str], unit: str) -> float | None:
-    """The daily goal `text` sets for a habit called one of `names`, in `unit`, or None."""
+@dataclass(frozen=True)
+class Unread:
+    """A goal the person stated in a unit the habit cannot take (litres for a habit that
+    counts glasses): the goal is left as it is, and this says why."""
+
+    habit: str
+    said: str
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.habit} goal left as it is: you said {self.said}, and the app keeps it in {self.unit}"
+
+
+def goal_said(text: str, names: set[str], unit: str) -> float | Unread | None:
+    """The daily goal `text` sets for a habit called one of `names`, in the habit's `unit`
+    (converted where the units measure the same thing: litres to millilitres); `Unread`
+    when the text sets one in a unit that cannot become it; None when it sets none."""
     lowered = text.lower()
-    if not any(name and name.lower() in lowered for name in names) or not _GOAL_WORD.search(text):
+    habit = next((name for name in sorted(names) if name and name.lower() in lowered), None)
+    if habit is None or not _GOAL_WORD.search(text):
         return None
-    for match in _AMOUNT.finditer(text):
-        value, said = float(match.group(1).replace(",", "")), (match.group(2) or "").lower()
-        if not said:
-            return _whole(value)
-        for pattern, factor in _TO_UNIT.get(unit, []):
-            if re.match(pattern, said):
-                return _whole(round(value * factor, 2))
-        if unit not in _TO_UNIT:
-            return _whole(value)  # a counted unit: steps, glasses, pages
+    own = units.unit_of(unit)
+    counted = _COUNTED.search(text)
+    measured = units.amounts(text)
+    if measured and not (counted and counted.start() <= measured[0][0]):
+        _, value, said = measured[0]
+        converted = units.convert(value, said, own)
+        if converted is not None:
+            return _whole(round(converted, 2))
+        return Unread(habit, f"{_whole(value)} {said[0]}", unit or "times")
+    if counted:
+        if own or not _same_count(counted.group(3), unit):
+            return Unread(habit, counted.group(0), unit or "times")
+        return _whole(float(counted.group(1).replace(",", "")) * (1000 if counted.group(2) else 1))
+    bare = _NUMBER.search(text)
+    if bare:
+        return _whole(float(bare.group(0).replace(",", "")))  # "my water goal is 8": the habit's unit
     return None
+
+
+def _same_count(word: str, unit: str) -> bool:
+    """Is "glasses" the habit's "glass" (or "steps" its "steps")? Compared without plurals."""
+    return word.lower().rstrip("s").removesuffix("e") == unit.lower().rstrip("s").removesuffix("e") or not unit
 
 
 def _whole(value: float) -> float:
@@ -78,8 +104,9 @@ def describe(key: str, old, new) -> str:
     return f"{key.replace('_', ' ')} {old} → {new}"
 
 
-def goals_said(memories: list, current: dict) -> dict:
-    """New habit goals and monthly budget from the newest memories that state them."""
+def goals_said(memories: list, current: dict, unread: list[Unread] | None = None) -> dict:
+    """New habit goals and monthly budget from the newest memories that state them; a goal
+    the newest one states in a unit the habit cannot take goes to `unread` instead."""
     wanted: dict = {}
     habits = [dict(h) for h in current.get("habits") or [] if isinstance(h, dict) and h.get("key")]
     changed = False
@@ -87,6 +114,10 @@ def goals_said(memories: list, current: dict) -> dict:
         names = {str(habit["key"]), str(habit.get("label") or "")}
         for memory in memories:
             goal = goal_said(memory.text, names, str(habit.get("unit") or ""))
+            if isinstance(goal, Unread):
+                if unread is not None:
+                    unread.append(goal)
+                break
             if goal is not None:
                 if goal > 0 and goal != habit.get("goal"):
                     habit["goal"], changed = goal, True
@@ -107,12 +138,15 @@ class Refreshed:
     app: str
     changes: dict = field(default_factory=dict)  # setting → (old, new)
     checkpoint: int | None = None
+    unread: list[Unread] = field(default_factory=list)  # goals said in a unit the app cannot take
 
 
-def wanted_app_settings(memories: list, current: dict, colour: str | None = None) -> dict:
+def wanted_app_settings(
+    memories: list, current: dict, colour: str | None = None, unread: list[Unread] | None = None
+) -> dict:
     """The app settings the person's memories (newest first) and their colour ask for, where
     they say anything. An app keeps its own language: a Japanese idea made a Japanese app,
-    whatever the friend speaks."""
+    whatever the friend speaks. A goal said in a unit the app cannot take goes to `unread`."""
     from macaron_cli.maker.personal import accent_colour, currency_said, units_said
 
     wanted: dict = {}
@@ -124,7 +158,7 @@ def wanted_app_settings(memories: list, current: dict, colour: str | None = None
             wanted["currency"] = code
     if colour and "accent" in current:  # the quiz's colour is for every app, older ones too
         wanted["accent"] = accent_colour(colour)
-    return {**wanted, **goals_said(memories, current)}
+    return {**wanted, **goals_said(memories, current, unread)}
 
 
 def app_settings_memories(store) -> list:
@@ -154,9 +188,10 @@ def refresh_app(app_dir: Path, settings: Settings, store=None, checkpoint: bool 
         from macaron_cli.memory import MemoryStore
 
         store = MemoryStore.open(settings=settings)
-    wanted = wanted_app_settings(app_settings_memories(store), current, settings.color)
+    unread: list[Unread] = []
+    wanted = wanted_app_settings(app_settings_memories(store), current, settings.color, unread)
     changes = {k: (current.get(k), v) for k, v in wanted.items() if current.get(k) != v}
-    done = Refreshed(app_dir.name, changes)
+    done = Refreshed(app_dir.name, changes, unread=unread)
     if not changes:
         return done
     from macaron_cli.checkpoints import AppRepo

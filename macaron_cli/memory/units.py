@@ -1,6 +1,7 @@
 """Numbers with units, written any way, as one word: "152cm", "152 centimeters", "152厘米",
 "152センチ", "152센티" and "152 sentimetro" all give `152cm`; "5k", "5 km", "5キロ", "5公里"
-give `5km`; "$40", "40 dollars", "40美元" give `40usd`; "4만 원" and "40,000원" give `40000krw`.
+give `5km`; "$40", "40 dollars", "40美元" give `40usd`; "4만 원" and "40,000원" give `40000krw`;
+"2.5 litres", "2.5L", "2.5リットル" give `2p5l`.
 
 The full-text index holds these words beside each memory's text, and a query gains them too
 (memory/text.py), so a number asked about in one form finds the memory that wrote it in
@@ -14,6 +15,9 @@ import re
 
 # Units after a number: the canonical names each spelling gives. Longest spellings first.
 _AFTER: list[tuple[str, tuple[str, ...]]] = [
+    (r"millilit(?:er|re)s?|mililitro|ml|毫升|ミリリットル|밀리리터", ("ml",)),
+    (r"fl\.? ?oz|fluid ounces?", ("floz",)),
+    (r"lit(?:er|re)s?|litro|ltrs?|l|公升|升|リットル|리터", ("l",)),
     (r"centimet(?:er|re)s?|sentimetro|cm|厘米|公分|センチ(?:メートル)?|센티(?:미터)?", ("cm",)),
     (r"millimet(?:er|re)s?|milimetro|mm|毫米|ミリ(?:メートル)?|밀리(?:미터)?", ("mm",)),
     (r"kilomet(?:er|re)s?|kilometro|kms?|k|公里|千米|キロメートル|킬로미터", ("km",)),
@@ -22,6 +26,7 @@ _AFTER: list[tuple[str, tuple[str, ...]]] = [
     (r"met(?:er|re)s?|metro|m|米|メートル|미터", ("m",)),
     (r"miles?|milya|mi", ("mi",)),
     (r"pounds?|lbs?", ("lb",)),
+    (r"ounces?|oz", ("floz", "oz")),  # of water a volume, of flour a weight
     (r"dollars?|bucks|usd|美元|ドル|달러|dolyar", ("usd",)),
     (r"euros?|eur|欧元|ユーロ|유로", ("eur",)),
     (r"yen|jpy|円|日元|엔", ("jpy",)),
@@ -31,6 +36,14 @@ _AFTER: list[tuple[str, tuple[str, ...]]] = [
     (r"minutes?|mins?|minuto|分钟|分鐘|分間?|분", ("min",)),
     (r"hours?|hrs?|h|oras|小时|小時|時間|시간", ("h",)),
 ]
+# What one of each unit is in its kind's first unit: the units `convert` can change between.
+_SIZE: dict[str, tuple[str, float]] = {
+    "ml": ("volume", 1), "l": ("volume", 1000), "floz": ("volume", 29.5735),
+    "mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1), "km": ("length", 1000),
+    "mi": ("length", 1609.344),
+    "kg": ("weight", 1), "lb": ("weight", 0.45359237), "oz": ("weight", 0.028349523),
+    "min": ("time", 1), "h": ("time", 60),
+}  # fmt: skip
 # Currency signs before a number.
 _BEFORE = {"$": ("usd",), "€": ("eur",), "¥": ("jpy", "cny"), "￥": ("jpy", "cny"), "₩": ("krw",), "₱": ("php",)}
 
@@ -77,3 +90,33 @@ def _value(number: str, multiplier: int) -> str:
     """'1,200' → '1200'; '1.5' → '1p5' (a full-text word has no dot)."""
     value = float(number.replace(",", "")) * multiplier
     return str(int(value)) if value == int(value) else f"{value:g}".replace(".", "p")
+
+
+def unit_of(word: str) -> tuple[str, ...]:
+    """The canonical units a unit's name gives ("milliliter" → ml, "hours" → h; "キロ" both
+    km and kg); none for what is counted (steps, glasses, times)."""
+    word = word.strip()
+    return next((names for pattern, names in _SPELLINGS if pattern.match(word)), ())
+
+
+def amounts(text: str) -> list[tuple[int, float, tuple[str, ...]]]:
+    """Every number in `text` with a unit, as (where it starts, value, its canonical units),
+    in order."""
+    found: list[tuple[int, float, tuple[str, ...]]] = []
+    for m in _AFTER_UNIT.finditer(text):
+        value = float(m.group(1).replace(",", "")) * (10000 if m.group(2) else 1)
+        found.append((m.start(), value, unit_of(m.group(3))))
+    for m in _BEFORE_UNIT.finditer(text):
+        multiplier = 1000 if (m.group(3) or "").lower() == "k" else 10000 if m.group(3) else 1
+        found.append((m.start(), float(m.group(2).replace(",", "")) * multiplier, _BEFORE[m.group(1)]))
+    return sorted(found)
+
+
+def convert(value: float, said: tuple[str, ...], to: tuple[str, ...]) -> float | None:
+    """`value` in one of the units `said` as a value in one of `to` (the same kind: volume,
+    length, weight, time), or None when no pair of them measures the same thing."""
+    for unit in said:
+        for target in to:
+            if unit in _SIZE and target in _SIZE and _SIZE[unit][0] == _SIZE[target][0]:
+                return value * _SIZE[unit][1] / _SIZE[target][1]
+    return None
