@@ -387,6 +387,20 @@ def level_from(sources: Iterable = (), floor: str = FLOOR) -> str:
     return max([floor, *(level_of(s) for s in sources)], key=LEVELS.index)
 
 
+def quoting(text: str, level: str, store) -> str:
+    """The label of `text`, written at `level` from something other than memories (an app's
+    digest of its own records), when it may quote the person's memories word for word: as
+    private as the most private memory it quotes. A quote is judged as chat extraction,
+    share and forget judge one (quotes.py, at least MIN_QUOTE characters, any spelling)."""
+    from macaron_cli.quotes import MIN_QUOTE, quoted_in
+
+    stricter = LEVELS[LEVELS.index(level_of(level)) + 1 :]
+    if store is None or not stricter or len(text) < MIN_QUOTE:
+        return level_of(level)
+    quoted = quoted_in(text, store.list(limit=None, where=level_filter(stricter)), MIN_QUOTE)
+    return level_from([level, *quoted])
+
+
 def may_carry(label, destination: Destination) -> bool:
     """May text with this label (a level, or anything `level_of` reads) go to `destination`?"""
     return level_of(label) in destination.levels

@@ -183,3 +183,33 @@ def test_a_malicious_digest_is_stopped_by_the_sandbox(attack, water_app, macaron
     with pytest.raises(TimeoutError):
         listener.accept()
     listener.close()
+
+
+@pytest.mark.parametrize("level", ["private", "secret"])
+def test_a_digest_that_quotes_a_private_memory_takes_its_label(macaron, macaron_home, tmp_path, level):
+    from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.memory import MemoryStore
+
+    quoted = "biopsy results with Dr. Kimura"
+    MemoryStore.open().add(quoted, privacy=level)
+    app = make_template_app("planner", tmp_path / "apps" / "plans")
+    AppRepo.init(app)
+    post(app, ("/api/tasks", {"title": quoted.upper(), "day": DAY, "time": "09:00"}))  # any spelling
+    shown = json.loads(macaron("apps", "digest", str(app), "--json").stdout)
+    assert quoted.upper() in " ".join(shown["lines"]) and shown["privacy"] == level
+    store = MemoryStore.open()
+    assert store.get(shown["memory"]).privacy == level
+    relabelled = macaron("apps", "privacy", str(app), "public")
+    assert relabelled.returncode == 0, relabelled.stderr
+    assert MemoryStore.open().get(shown["memory"]).privacy == level, "the app's level never lowers a quote's"
+
+
+def test_a_digest_that_quotes_nothing_private_keeps_the_apps_level(macaron, macaron_home, tmp_path):
+    from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.memory import MemoryStore
+
+    MemoryStore.open().add("biopsy results with Dr. Kimura on Friday", privacy="private")
+    app = make_template_app("planner", tmp_path / "apps" / "plans")
+    AppRepo.init(app)
+    post(app, ("/api/tasks", {"title": "call mom about the weekend", "day": DAY, "time": "09:00"}))
+    assert json.loads(macaron("apps", "digest", str(app), "--json").stdout)["privacy"] == "personal"

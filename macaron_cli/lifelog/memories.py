@@ -7,8 +7,10 @@ period starts a new memory and the last one stays as history.
 
 Privacy is the app's level (`macaron apps privacy`): private by default for health and
 money apps (their declared domain, or an idea the maker would ask about as medical or
-financial advice), personal otherwise. The gate then decides, as for any memory, which
-model may hear it.
+financial advice), personal otherwise; raised by the gate (privacy.quoting) when the
+digest quotes a more private memory word for word (a planner task that holds a private
+memory's text), as a fact learned in chat is. The gate then decides, as for any memory,
+which model may hear it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING
 from macaron_cli.config import Settings
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory.records import APP_SOURCE, Memory
-from macaron_cli.privacy import LEVELS, app_records_level
+from macaron_cli.privacy import LEVELS, app_records_level, quoting
 
 if TYPE_CHECKING:
     from macaron_cli.memory import MemoryStore
@@ -75,10 +77,12 @@ def latest_digests(store) -> dict[str, Memory]:
 
 
 def remember(store, digest, privacy: str, domain: str) -> Memory:
-    """Keep `digest` as the app's memory for its period (superseding an older version)."""
+    """Keep `digest` as the app's memory for its period (superseding an older version), at
+    the app's level or at that of a more private memory it quotes."""
     meta = {"app": digest.app, "period": digest.period, "since": digest.since, "today": digest.today}
     meta["count"] = digest.count
     text = digest_text(digest)
+    privacy = quoting(text, privacy, store)  # a quoted private memory makes the digest private
     event_at = digest.last_record_at or f"{digest.today}T00:00:00"
     old = current_memory(store, digest.app, digest.since)
     if old is None:
@@ -101,8 +105,9 @@ def relabel(store, slug: str, privacy: str) -> int:
     """Give every memory of the app's digests its new level; how many changed."""
     changed = 0
     for memory in store.list(limit=None, where=f"kind = 'app' AND source = '{source_of(slug)}'"):
-        if memory.privacy != privacy:
-            store.update(memory.id, privacy=privacy)
+        level = quoting(memory.text, privacy, store)  # never below a private memory it quotes
+        if memory.privacy != level:
+            store.update(memory.id, privacy=level)
             changed += 1
     return changed
 
