@@ -159,6 +159,98 @@ def test_feedback_export_withholds_escaped_copies(macaron, tmp_path, level):
         assert record["diff"].count("[withheld private memory]") == 2
 
 
+# ── archives among the app's files: opened, at any depth ─────────────────────────────────
+def _committed_app(files: dict[str, bytes], idea: str = "a notes app") -> tuple[str, Path]:
+    """An offline app whose person committed these files (archives among them)."""
+    from macaron_cli.apps import register
+    from macaron_cli.ledger import signals
+
+    app = config.apps_dir() / "notes"
+    (app / "static").mkdir(parents=True)
+    (app / "macaron.json").write_text(json.dumps({"name": "notes", "data_files": ["data/"]}))
+    (app / ".gitignore").write_text(".macaron/\ndata/\n")
+    for rel, data in files.items():
+        (app / rel).parent.mkdir(parents=True, exist_ok=True)
+        (app / rel).write_bytes(data)
+    git = ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "my notes"], check=True)
+    register("notes", path=str(app), idea=idea, template="habit-tracker", mode="offline")
+    signals.brief_made("notes", privacy.nothing(privacy.app_folder()), template="habit-tracker", domain="family")
+    return "notes", app
+
+
+def _packed_home() -> bytes:
+    """`tar czf notes.tgz ~/.macaron`, as an agent that was prompt-injected did."""
+    import io
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        tar.add(config.home(), arcname=".macaron")
+    return out.getvalue()
+
+
+def _nested(text: str) -> bytes:
+    """A zip holding a gzip'd text file: the text two archives deep."""
+    import gzip
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("notes/today.txt.gz", gzip.compress(text.encode()))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("command", [("share", "notes"), ("feedback", "export", "out.jsonl")], ids=["share", "export"])
+def test_a_packed_macaron_home_in_the_app_is_refused(macaron, tmp_path, command):
+    MemoryStore.open().add("Likes hiking on Sundays with Mia", domain="hobby")  # personal: shareable text
+    _committed_app({"static/notes.tgz": _packed_home(), "static/index.html": b"<p>hi</p>"})
+    run = macaron(*command, cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert "static/notes.tgz" in run.stderr and ("memory store" in run.stderr or "macaron home" in run.stderr)
+    assert not list(tmp_path.glob("*.macaron.tar.gz")) and not (tmp_path / "out.jsonl").exists()
+
+
+def test_an_archive_of_ordinary_files_is_shared_with_the_code(macaron, tmp_path):
+    MemoryStore.open().add(PASTED, domain="family", privacy="private")
+    _committed_app({"static/fonts.zip": _nested("just a font licence, nothing personal")})
+    run = macaron("share", "notes", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    with tarfile.open(next(tmp_path.glob("*.macaron.tar.gz"))) as tar:
+        assert "code/static/fonts.zip" in tar.getnames()
+
+
+@pytest.mark.parametrize("level", ["private", "secret", "personal"], ids=["private", "secret", "personal-control"])
+def test_share_looks_inside_archives_for_a_protected_memory(macaron, tmp_path, level):
+    MemoryStore.open().add(PASTED, domain="family", privacy=level)
+    _committed_app({"static/backup.zip": _nested(f"todo: {PASTED.upper()}")})
+    run = macaron("share", "notes", cwd=tmp_path)
+    if level == "personal":
+        assert run.returncode == 0, run.stderr
+    else:
+        assert run.returncode == 2 and f"{level} memory" in run.stderr and "static/backup.zip" in run.stderr
+        assert not list(tmp_path.glob("*.macaron.tar.gz"))
+
+
+@pytest.mark.parametrize("level", ["private", "personal"], ids=["private", "personal-control"])
+def test_feedback_export_scrubs_the_idea_and_looks_inside_archives(macaron, tmp_path, level):
+    MemoryStore.open().add(PASTED, domain="family", privacy=level)
+    _committed_app({"static/index.html": b"<p>hi</p>"}, idea=f"a reminder for {PASTED}")
+    target = tmp_path / "feedback.jsonl"
+    run = macaron("feedback", "export", target)
+    assert run.returncode == 0, run.stderr
+    exported = target.read_text()
+    assert quotes.holds(exported, PASTED) is (level == "personal")
+    if level == "private":
+        assert json.loads(exported)["idea"] == "a reminder for [withheld private memory]"
+        subprocess.run(["rm", "-rf", str(config.apps_dir() / "notes")], check=True)
+        _committed_app({"static/backup.zip": _nested(PASTED)})
+        refused = macaron("feedback", "export", target)
+        assert refused.returncode == 2 and "static/backup.zip" in refused.stderr, refused.stderr
+
+
 # ── forget finds quotes, not only links ─────────────────────────────────────────────────
 FORGET = "My kidney condition means I drink 3 litres of water a day"
 

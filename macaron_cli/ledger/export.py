@@ -3,7 +3,10 @@
 One JSONL line per app: the brief (only what the privacy gate clears for a file meant to
 leave this machine: public and personal memories), the diff from scaffold to now, the
 last verification report, the outcome reward and the person's choices. Private and
-secret content never leaves in an export.
+secret content never leaves in an export: every field written (the idea, the app's name,
+the diff, the report) has the text of every memory the gate keeps from it scrubbed, in any
+spelling; and an app whose committed files carry the memory store, or an archive holding
+a protected text, refuses the export (outgoing.py), as `share` refuses its bundle.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 from macaron_cli import privacy
+from macaron_cli.ledger.outgoing import committed_files, refuse_carried
 from macaron_cli.ledger.reward import outcome_of
 from macaron_cli.ledger.store import Ledger, node
 
@@ -36,26 +40,40 @@ def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
         memories = [{"id": m.id, "text": m.text, "kind": m.kind, "domain": m.domain} for m in cleared]
         info = registry.get(app, {})
         path = Path(info["path"]) if info.get("path") else None
-        records.append(
-            {
-                "app": app,
-                "idea": info.get("idea"),
-                "template": made["data"].get("template"),
-                "from": made["data"].get("from"),
-                "brief": {"memories": memories},
-                "diff": _scrub(_labelled_out(_diff(path), path, destination), held),
-                "verification": json.loads(_scrub(json.dumps(_report(path), ensure_ascii=False), held)),
-                "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
-                "choice": {k: info[k] for k in ("variant", "mode") if k in info},
-            }
-        )
+        if path is not None and (path / ".git").exists():
+            refuse_carried(path, committed_files(path), held, destination, then="export again", plain=False)
+        record = {
+            "app": app,
+            "idea": info.get("idea"),
+            "template": made["data"].get("template"),
+            "from": made["data"].get("from"),
+            "brief": {"memories": memories},
+            "diff": _labelled_out(_diff(path), path, destination),
+            "verification": _report(path),
+            "reward": round(outcome_of(ledger, made["subject"]).reward, 4),
+            "choice": {k: info[k] for k in ("variant", "mode") if k in info},
+        }
+        records.append(_scrubbed(record, held))
     return records
+
+
+def _scrubbed(value, held: list):
+    """`value` with every string in it (keys too, at any depth) scrubbed of withheld text."""
+    if isinstance(value, str):
+        return _scrub(value, held)
+    if isinstance(value, dict):
+        return {_scrubbed(k, held): _scrubbed(v, held) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, held) for v in value]
+    return value
 
 
 def _scrub(text: str, held: list) -> str:
     """`text` with the text of every withheld memory replaced (any spelling: quotes.py)."""
     from macaron_cli.quotes import MIN_QUOTE, normalise, scrub
 
+    if len(text) < MIN_QUOTE:
+        return text
     levels = {normalise(m.text): m.privacy for m in held}
     return scrub(text, [m.text for m in held], lambda q: f"[withheld {levels[normalise(q)]} memory]", MIN_QUOTE)
 

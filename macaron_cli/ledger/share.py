@@ -9,6 +9,8 @@ A bundle leaves this machine, so it asks the privacy gate: no memory that may no
 code, in any spelling (quotes.py: escaped, another case, rewrapped); `share` refuses,
 naming the file, rather than bundle their text. A file a model wrote from private
 memories is refused by its label (app_labels.py), even when it quotes none of them.
+Archives among the files are opened and the same asked of what they hold, and no part
+of the memory store may be anywhere in it (outgoing.py).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from macaron_cli import __version__
+from macaron_cli import __version__, privacy
 from macaron_cli.errors import UserError
+from macaron_cli.ledger.outgoing import refuse_carried
 
 BUNDLE_SUFFIX = ".macaron.tar.gz"
 
@@ -39,10 +42,12 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
         return not (any(name == d or name.startswith(d + "/") for d in data_files) or name.startswith(".macaron"))
 
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src:  # before writing anything
-        for member in src.getmembers():
-            content = src.extractfile(member) if member.isfile() else None
-            if content is not None and kept(member.name.rstrip("/")):
-                _check_withheld(member.name, content.read(), withheld or [], app_dir)
+        files = (
+            (member.name, content.read())
+            for member in src.getmembers()
+            if kept(member.name.rstrip("/")) and (content := src.extractfile(member) if member.isfile() else None)
+        )
+        refuse_carried(app_dir, files, withheld or [], privacy.export("a share bundle"), then="share again")
     bundle = out_dir / f"{app_dir.name}{BUNDLE_SUFFIX}"
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as src, tarfile.open(bundle, "w:gz") as dst:
         for member in src.getmembers():
@@ -56,24 +61,6 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
         info.size = len(payload)
         dst.addfile(info, io.BytesIO(payload))
     return bundle
-
-
-def _check_withheld(name: str, content: bytes, withheld: list, app_dir: Path) -> None:
-    from macaron_cli import app_labels, privacy
-    from macaron_cli.quotes import MIN_QUOTE, quoted_in
-
-    app, level = app_dir.name, app_labels.level_of(app_dir, content)
-    if level and not privacy.may_carry(level, privacy.export("a share bundle")):
-        raise UserError(
-            f"{name} in {app} was written by a model from your {level} memories, and a bundle leaves this "
-            f"machine; rewrite it (or `macaron rollback {app}` to before it), checkpoint, then share again."
-        )
-    for memory in quoted_in(content.decode("utf-8", errors="ignore"), withheld, minimum=MIN_QUOTE)[:1]:
-        preview = memory.text if len(memory.text) <= 40 else memory.text[:37] + "…"
-        raise UserError(
-            f'{name} in {app} holds your {memory.privacy} memory {memory.id} ("{preview}"), and a '
-            f"bundle leaves this machine; take it out, `macaron checkpoint {app} -m …`, then share again."
-        )
 
 
 def is_bundle(path: str | Path) -> bool:
