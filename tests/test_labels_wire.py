@@ -213,6 +213,28 @@ def test_a_packed_macaron_home_in_the_app_is_refused(macaron, tmp_path, command)
     assert not list(tmp_path.glob("*.macaron.tar.gz")) and not (tmp_path / "out.jsonl").exists()
 
 
+def test_a_copy_of_the_homes_config_or_ledger_inside_an_archive_is_refused(macaron, tmp_path):
+    import io
+    import sqlite3
+    import zipfile
+
+    config.home().mkdir(parents=True, exist_ok=True)
+    (config.home() / "config.toml").write_text('language = "en"\ntrusted_endpoints = ["http://127.0.0.1:9000"]\n')
+    ledger = tmp_path / "old.db"  # an old copy of the ledger, under another name: its tables say what it is
+    with sqlite3.connect(ledger) as db:
+        db.execute("CREATE TABLE applied_credits (memory TEXT)")
+    copies = {"settings.toml": (config.home() / "config.toml").read_bytes(), "old.db": ledger.read_bytes()}
+    for name, data in copies.items():
+        subprocess.run(["rm", "-rf", str(config.apps_dir() / "notes")], check=True)
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as archive:
+            archive.writestr(f"backup/{name}", data)
+        _committed_app({"static/backup.zip": out.getvalue()})
+        run = macaron("share", "notes", cwd=tmp_path)
+        assert run.returncode == 2 and f"static/backup.zip:backup/{name}" in run.stderr, run.stderr
+    assert not list(tmp_path.glob("*.macaron.tar.gz"))
+
+
 def test_an_archive_of_ordinary_files_is_shared_with_the_code(macaron, tmp_path):
     MemoryStore.open().add(PASTED, domain="family", privacy="private")
     _committed_app({"static/fonts.zip": _nested("just a font licence, nothing personal")})

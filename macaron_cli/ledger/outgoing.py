@@ -20,6 +20,8 @@ from macaron_cli.quotes import MIN_QUOTE, quoted_in
 _LANCE_PARTS = ("_versions", "_transactions", "_deletions", "_indices", "_latest.manifest")
 _LANCE_SUFFIXES = (".lance", ".manifest", ".txn")
 _HOME_FILE_LIMIT = 64 * 1024 * 1024
+# A home file this short ("{}", a one-line setting) is as likely an app's own: not a sign.
+_HOME_FILE_MIN = 32
 
 
 def refuse_carried(
@@ -89,8 +91,8 @@ def _store_file(name: str, content: bytes, home: dict[str, str]) -> str | None:
         path.suffix in _LANCE_SUFFIXES and any(p.endswith(".lance") or p.startswith("_") for p in path.parts[:-1])
     ):
         return "part of a memory store (LanceDB)"
-    if path.name == "ledger.db":
-        return "macaron's ledger (ledger.db)"
+    if content.startswith(b"SQLite format 3\x00") and (path.name == "ledger.db" or b"applied_credits" in content):
+        return "macaron's ledger (ledger.db)"  # by its name, or its own table's name inside
     copied = home.get(hashlib.sha256(content).hexdigest()) if content else None
     return f"a copy of {copied} from your macaron home" if copied else None
 
@@ -104,7 +106,7 @@ def _home_files() -> dict[str, str]:
         return found
     for path in entries:
         try:
-            if path.is_file() and not path.is_symlink() and 0 < path.stat().st_size <= _HOME_FILE_LIMIT:
+            if path.is_file() and not path.is_symlink() and _HOME_FILE_MIN <= path.stat().st_size <= _HOME_FILE_LIMIT:
                 found[hashlib.sha256(path.read_bytes()).hexdigest()] = path.name
         except OSError:
             continue
