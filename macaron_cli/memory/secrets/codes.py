@@ -22,7 +22,9 @@ _BACKUP_LABEL = re.compile(
     r"|(?:복구|백업|예비) ?코드|备用(?:验证)?码|恢复码|備用(?:驗證)?碼|恢復碼"
 )
 # After the label: words saying whose (no digits) and a colon, or "is/are/は/는", or nothing.
-_LEAD = re.compile(r"(?:(?:[^\S\n]+[^\s\d:：]+){0,5}?\s*[:=]|\s*(?:is|are|は|が|는|은|是|为|ay)?)[^\S\n]*\n?[^\S\n]*")
+_LEAD = re.compile(
+    r"(?:(?:[^\S\n]+[^\s\d:：]+){0,5}?\s*[:=：＝]|\s*(?:is|are|は|が|는|은|是|为|ay)?)[^\S\n]*\n?[^\S\n]*"
+)
 # One item of a list: "4f2a9-c81d0", "8123 4471", "kx7p-2mrq-9tdw", "1. 49201837"
 _ITEM = re.compile(r"(?:\d{1,2}[.)]\s+)?([A-Za-z0-9]{3,}(?:[ -][A-Za-z0-9]{3,}){0,5})")
 _ITEM_GAP = re.compile(r"\s*[,;/|]?\s*")
