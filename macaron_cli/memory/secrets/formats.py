@@ -92,6 +92,8 @@ def _ibans(text: str) -> Iterator[Span]:
         while seen < length:
             seen += text[end] not in _IBAN_GAP
             end += 1
+        if end < len(text) and text[end].isalnum():
+            continue  # it would end inside a word: a run that took letters of the next one
         yield m.start(), end, "iban"
 
 
