@@ -250,6 +250,11 @@ def make(
     max_rounds: int = typer.Option(3, "--max-rounds", min=0, max=100, help="Verify-and-fix rounds at most."),
     resume: str | None = typer.Option(None, "--resume", help="Resume an interrupted make of this app."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Answer yes to confirmations, skip the feedback question."),
+    accept_unsandboxed: bool = typer.Option(
+        False,
+        "--accept-unsandboxed",
+        help="Where bubblewrap or socat is missing, let the coder run unconfined: it could read your files.",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
 ) -> int | None:
     """Turn one sentence into a personal mini-app in its own git repo."""
@@ -269,6 +274,7 @@ def make(
         max_rounds=max_rounds,
         resume=resume,
         yes=yes,
+        accept_unsandboxed=accept_unsandboxed,
         json_out=json_out,
     )
 

@@ -74,6 +74,7 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
 
 def _agent(run: MakeRun) -> _Agent:
     """The agent's guard, its memory tool and its model; first the brief it reads."""
+    from macaron_cli.maker.containment import memory_places
     from macaron_cli.maker.hooks import log_denial, pre_tool_use
     from macaron_cli.maker.scaffold import write_brief
     from macaron_cli.maker.tools import memory_server
@@ -89,7 +90,8 @@ def _agent(run: MakeRun) -> _Agent:
         run.progress.note(f"  ⛔ refused {name}: {reason}")
 
     server = memory_server(run.store, claude, private / "memory_calls.jsonl", _ledger_search(run.state.slug, claude))
-    hook = pre_tool_use(run.app, [config.home()], on_deny)
+    # The guard's second line: the sandbox (containment.py) is the first.
+    hook = pre_tool_use(run.app, memory_places(config.memory_uri(run.settings)), on_deny)
     return _Agent(hook=hook, server=server, model=agent_model(run.settings), claude=claude)
 
 
@@ -98,7 +100,14 @@ def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
 
     state = run.state
     options = agent_options(
-        run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id, budget_usd=state.budget_usd
+        run.app,
+        agent.hook,
+        agent.server,
+        settings=run.settings,
+        accept_unsandboxed=run.accept_unsandboxed,
+        model=agent.model,
+        resume=state.session_id,
+        budget_usd=state.budget_usd,
     )
     try:
         with run.timed("agent"):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
-from macaron_cli.maker import draft_phases
+from macaron_cli.maker import containment, draft_phases
 from macaron_cli.maker.agent_phases import agent_phases
 from macaron_cli.maker.brief import Brief, build_brief
 from macaron_cli.maker.cost import CostMeter
@@ -60,6 +60,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     mode = requested_mode(request, model_configured())
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget, settings)
+        containment.require(request.accept_unsandboxed)
     if draft is not None:
         refuse_unpriced(draft.model, budget, settings, draft.url)
         _warm_sdk_import()
@@ -107,7 +108,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     from macaron_cli.checkpoints import AppRepo
 
     repo = AppRepo.init(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress)
+    run = MakeRun(app, repo, state, brief, store, settings, progress, request.accept_unsandboxed)
     with repo.lock():
         if not mode.needs_model:
             return _offline(run)
@@ -199,6 +200,8 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
     mode = mode_named(state.mode)
     if not _can_resume(mode):
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
+    if mode.uses_claude:
+        containment.require(request.accept_unsandboxed)
     draft = draft_phases.resume_endpoint(state, settings)
     if request.budget is not None:
         if request.budget <= 0:
@@ -210,7 +213,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
     recorded = draft or recorded_draft(state)
     brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress)
+    run = MakeRun(app, repo, state, brief, store, settings, progress, request.accept_unsandboxed)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
         if draft:  # local work left: the draft, or --local-only fix rounds

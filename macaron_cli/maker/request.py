@@ -25,6 +25,8 @@ class MakeRequest:
     max_rounds: int = 3
     resume: str | None = None
     yes: bool = False
+    # Let the cloud coder run without its sandbox where bubblewrap or socat is missing.
+    accept_unsandboxed: bool = False
     # Asked before building an app that gives medical or financial advice; None = no one
     # to ask (then only `yes` confirms).
     confirm: Callable[[str], bool] | None = None

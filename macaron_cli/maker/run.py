@@ -111,6 +111,7 @@ class MakeRun:
     store: MemoryStore | None
     settings: config.Settings
     progress: Progress
+    accept_unsandboxed: bool = False  # the person let the coder run without its sandbox
 
     @property
     def mode(self) -> Mode:

@@ -3,7 +3,8 @@
 `agent_options` is the one place the SDK is configured (FACTS.md): project settings so
 the app's CLAUDE.md and `.claude/agents/` load, the endpoint and keys from the
 environment, a private CLAUDE_CONFIG_DIR so the person's ~/.claude is untouched, one
-retry, the guard hook and the memory tool. `run_turn` streams one prompt's work,
+retry, the guard hook and the memory tool, and the walls every tool runs within
+(containment.py: a sandbox, refused when it cannot run here). `run_turn` streams one prompt's work,
 reporting progress and cost, and turns budget and model failures into exceptions.
 """
 
@@ -11,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from macaron_cli import config
 from macaron_cli.apps import PRIVATE_DIR
+from macaron_cli.maker import containment
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.tools import TOOL_NAME
@@ -74,6 +78,9 @@ def agent_env(app: Path) -> dict[str, str]:
         "CLAUDE_CODE_MAX_RETRIES": os.environ.get("CLAUDE_CODE_MAX_RETRIES", "1"),
         "ENABLE_TOOL_SEARCH": "false",  # the memory tool must be visible, not deferred
         "MACARON_APP_DATA": str(app / "data"),
+        # The sandbox shows the Python running macaron (the one apps are verified on) but
+        # hides the rest of the person's home, where version managers keep their shims.
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", os.defpath)]),
     }
     for name in (
         "ANTHROPIC_BASE_URL",
@@ -96,13 +103,19 @@ def agent_options(
     hook,
     mcp_server,
     *,
+    settings: config.Settings,
+    accept_unsandboxed: bool = False,
     model: str | None = None,
     resume: str | None = None,
     budget_usd: float | None = None,
     stderr=None,
 ):
+    """The session's options; a UserError when the sandbox cannot run here and the person
+    did not accept running the coder without it (`accept_unsandboxed`)."""
     from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
+    containment.require(accept_unsandboxed)
+    walls = containment.walls(app, config.memory_uri(settings))
     return ClaudeAgentOptions(
         cwd=str(app),
         setting_sources=["project"],
@@ -113,6 +126,7 @@ def agent_options(
         mcp_servers={"macaron": mcp_server},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[hook])]},
         env=agent_env(app),
+        settings=str(containment.settings_file(walls)),
         model=model,
         resume=resume,
         # A runaway backstop only: our own meter (cost.py) enforces the real budget.

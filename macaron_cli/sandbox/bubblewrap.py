@@ -81,11 +81,9 @@ def _private_dirs() -> list[Path]:
     return found
 
 
-def _runtime_dirs() -> list[Path]:
-    """The Python installation (and its packages) that runs apps, where the sandbox would
-    hide it: under one of the person's hidden folders, or under /tmp (a venv there is common
-    in CI and containers, and the sandbox's /tmp is an empty tmpfs)."""
-    hidden = [*_private_dirs(), Path("/tmp")]
+def python_install_dirs() -> list[Path]:
+    """The Python installation running macaron (and its packages), every folder of it,
+    resolved and sorted: what runs an app and its tests, and what the coder's shell needs."""
     executable = Path(sys.executable)
     real = executable.resolve()
     candidates: set[str | Path] = {
@@ -99,9 +97,16 @@ def _runtime_dirs() -> list[Path]:
         *site.getsitepackages(),
         site.getusersitepackages(),
     }
-    paths = sorted({Path(c).resolve() for c in candidates if Path(c).is_dir()})
+    return sorted({Path(c).resolve() for c in candidates if Path(c).is_dir()})
+
+
+def _runtime_dirs() -> list[Path]:
+    """The Python installation (and its packages) that runs apps, where the sandbox would
+    hide it: under one of the person's hidden folders, or under /tmp (a venv there is common
+    in CI and containers, and the sandbox's /tmp is an empty tmpfs)."""
+    hidden = [*_private_dirs(), Path("/tmp")]
     shown: list[Path] = []
-    for path in paths:  # sorted, so a folder comes before the folders inside it
+    for path in python_install_dirs():  # sorted, so a folder comes before the folders inside it
         if any(path.is_relative_to(h) for h in hidden) and not any(path.is_relative_to(s) for s in shown):
             shown.append(path)
     return shown

@@ -1,0 +1,162 @@
+"""The coder's walls, built by the platform rather than by matching strings (issue 38).
+
+The Agent SDK's bundled CLI runs every Bash command in bubblewrap (its `sandbox` settings;
+socat bridges the sandbox's network proxy): the system read-only, writes only in the app
+(its .git, .claude and .macaron read-only), no network (no domain allowed; the CLI itself,
+outside the sandbox, still reaches the model), and its own PID namespace. Permission deny
+rules (`Read(//abs/path/**)`, `Edit(…)`) hide the same places from the file tools (Read,
+Grep, Glob, Write, Edit, subagents included) and are merged into the sandbox's rules.
+
+Hidden: the person's home, macaron's home (memory store, ledger, chats, registry), a local
+memory store kept elsewhere, the apps folder and every other registered app. Shown inside
+them: the app itself and the Python installation that runs it (often under the home).
+
+A deny rule wins over every allow for the file tools, so their rules are the hidden
+folders walked down: each entry but the shown folders and the folders on the way to them.
+The sandbox carves out directly (`allowRead`), so a file made later in a hidden folder is
+hidden from the shell too. Measured against the bundled CLI: FACTS.md, "The coder's reach".
+
+Without bubblewrap or socat the CLI only says "Sandbox disabled" and runs every command
+unconfined: `require` refuses a make that uses a cloud coder then, unless the person
+accepted that risk (`--accept-unsandboxed`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from macaron_cli import apps, config
+from macaron_cli.errors import UserError
+
+ACCEPT_FLAG = "--accept-unsandboxed"
+# The commands the CLI's sandbox runs, and the Debian packages that hold them.
+NEEDED = {"bwrap": "bubblewrap", "socat": "socat"}
+# Inside the app, only macaron writes these: the CLI's project settings (their hooks would
+# run outside the sandbox) and macaron's private record (the brief, make.json, the CLI's
+# own config and transcripts). The CLI itself keeps .git's config and hooks read-only
+# (git runs them as the person); naming .git here too breaks its sandbox (measured).
+READ_ONLY_IN_APP = (".claude", apps.PRIVATE_DIR)
+SETTINGS_FILE = "coder-walls.json"
+
+
+def missing() -> list[str]:
+    """Why the sandbox cannot run here: one phrase per missing part (empty when it can)."""
+    from macaron_cli.sandbox.base import SandboxUnavailable
+    from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
+
+    lacking = [f"{package} (no `{command}`)" for command, package in NEEDED.items() if not shutil.which(command)]
+    if shutil.which("bwrap"):
+        try:
+            BubblewrapSandbox.check_available()
+        except SandboxUnavailable as exc:  # installed, but namespaces are refused here
+            lacking.append(str(exc))
+    return lacking
+
+
+def require(accept_risk: bool) -> None:
+    """Refuse (UserError, before anything is written) a cloud coder that would run unconfined."""
+    lacking = missing()
+    if not lacking or accept_risk:
+        return
+    packages = " ".join(NEEDED.values())
+    raise UserError(
+        f"the coder's sandbox cannot run here: {'; '.join(lacking)}. Install it (sudo apt-get install {packages}), "
+        f"or make with --offline, or pass {ACCEPT_FLAG} to let the coder run unconfined "
+        "(it could read your memory and files and reach the network)."
+    )
+
+
+@dataclass(frozen=True)
+class Walls:
+    app: Path
+    hidden: tuple[Path, ...]  # what the coder may not see
+    shown: tuple[Path, ...]  # seen again inside them: the app, the Python that runs it
+
+    def denied(self) -> list[Path]:
+        """The hidden folders walked down to the shown ones: the paths the file tools' deny
+        rules name."""
+        found: list[Path] = []
+        for root in self.hidden:
+            _walk_down(root, self.shown, found)
+        unique = sorted(set(found))
+        return [p for p in unique if not any(p != q and p.is_relative_to(q) for q in unique)]
+
+    def settings(self) -> dict:
+        """The CLI's settings: the sandbox and the permission rules."""
+        rules = [_rule(p) for p in self.denied()]
+        return {
+            "permissions": {
+                "deny": [f"{tool}({rule})" for tool in ("Read", "Edit") for rule in rules]
+                + [f"Edit({_rule(self.app / name)})" for name in READ_ONLY_IN_APP]
+            },
+            "sandbox": {
+                "enabled": True,
+                "autoAllowBashIfSandboxed": True,
+                "allowUnsandboxedCommands": False,  # no `dangerouslyDisableSandbox` way out
+                "network": {"allowedDomains": []},
+                "filesystem": {
+                    "denyRead": [str(p) for p in self.hidden],
+                    "allowRead": [str(p) for p in self.shown],
+                    "denyWrite": [str(self.app / name) for name in READ_ONLY_IN_APP],
+                },
+            },
+        }
+
+
+def walls(app: Path, memory_uri: str) -> Walls:
+    """The coder's walls for `app`; `memory_uri` is the store's (config.memory_uri)."""
+    from macaron_cli.sandbox.bubblewrap import python_install_dirs
+
+    app = app.resolve()
+    places = [Path.home(), *memory_places(memory_uri), config.apps_dir()]
+    places += [Path(e["path"]) for e in apps.load_registry().values() if isinstance(e.get("path"), str)]
+    hidden: list[Path] = []
+    for place in places:
+        path = place.expanduser().resolve()
+        # Never the root itself; never the app (its folder inside a hidden one is shown).
+        if len(path.parts) > 1 and path != app and path.exists() and path not in hidden:
+            hidden.append(path)
+    return Walls(app=app, hidden=tuple(hidden), shown=(app, *python_install_dirs()))
+
+
+def settings_file(walls: Walls) -> Path:
+    """The settings written where the CLI reads them (a file: a big home makes rules longer
+    than one command-line argument may be) and the person can see what the coder could reach."""
+    from macaron_cli.files import write_atomic
+
+    path = walls.app / apps.PRIVATE_DIR / SETTINGS_FILE
+    config.ensure_private_dir(path.parent)
+    write_atomic(path, json.dumps(walls.settings(), ensure_ascii=False, indent=1))
+    return path
+
+
+def memory_places(memory_uri: str) -> list[Path]:
+    """Where the person's memory lies on this machine: macaron's home (the ledger, chats and
+    registry too) and the memory store when it is kept elsewhere on disk."""
+    if memory_uri.startswith("file://"):
+        return [config.home(), Path(memory_uri.removeprefix("file://"))]
+    return [config.home()] if "://" in memory_uri else [config.home(), Path(memory_uri)]
+
+
+def _walk_down(path: Path, shown: tuple[Path, ...], found: list[Path]) -> None:
+    if any(path.is_relative_to(s) for s in shown):
+        return
+    if not any(s.is_relative_to(path) for s in shown) or path.is_symlink() or not path.is_dir():
+        found.append(path)
+        return
+    try:
+        children = sorted(path.iterdir())
+    except OSError:  # unreadable here: unreadable to the coder too
+        return
+    for child in children:
+        _walk_down(child, shown, found)
+
+
+def _rule(path: Path) -> str:
+    """A permission rule's path: `//` starts an absolute one; a folder covers what is in it.
+    Glob characters in a name are escaped (the rules are gitignore patterns)."""
+    text = "".join("\\" + c if c in "*?[]\\" else c for c in str(path))
+    return "/" + text + ("/**" if path.is_dir() and not path.is_symlink() else "")
