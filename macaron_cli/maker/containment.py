@@ -18,13 +18,15 @@ hidden from the shell too. Measured against the bundled CLI: FACTS.md, "The code
 
 Without bubblewrap or socat the CLI only says "Sandbox disabled" and runs every command
 unconfined: `require` refuses a make that uses a cloud coder then, unless the person
-accepted that risk (`--accept-unsandboxed`).
+accepted that risk (`--accept-unsandboxed`); `SandboxWatch` refuses the shell if the CLI
+still says so (a need `require` does not know of).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +71,36 @@ def require(accept_risk: bool) -> None:
     )
 
 
+class SandboxWatch:
+    """The second check, at run time: the CLI's stderr says when its sandbox did not start
+    (it then runs every command unconfined); from then on the shell is refused, unless the
+    person accepted that risk. Chained before the guard hook (hooks.py)."""
+
+    DISABLED = "Sandbox disabled"  # the CLI's own words (claude-agent-sdk 0.2.190)
+
+    def __init__(self, accept_risk: bool, stderr: Callable[[str], None] | None = None):
+        self.accept_risk = accept_risk
+        self.disabled: str | None = None
+        self._stderr = stderr
+
+    def stderr(self, line: str) -> None:
+        if self.DISABLED in line:
+            self.disabled = line.strip().lstrip("⚠ ").strip()
+        if self._stderr:
+            self._stderr(line)
+
+    async def hook(self, input_data, tool_use_id, context):
+        if self.disabled is None or self.accept_risk or input_data.get("tool_name") != "Bash":
+            return {}
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": f"no shell: the sandbox did not start ({self.disabled})",
+            }
+        }
+
+
 @dataclass(frozen=True)
 class Walls:
     app: Path
@@ -90,7 +122,7 @@ class Walls:
         return {
             "permissions": {
                 "deny": [f"{tool}({rule})" for tool in ("Read", "Edit") for rule in rules]
-                + [f"Edit({_rule(self.app / name)})" for name in READ_ONLY_IN_APP]
+                + [f"Edit({_rule(self.app / name, folder=True)})" for name in READ_ONLY_IN_APP]
             },
             "sandbox": {
                 "enabled": True,
@@ -155,8 +187,11 @@ def _walk_down(path: Path, shown: tuple[Path, ...], found: list[Path]) -> None:
         _walk_down(child, shown, found)
 
 
-def _rule(path: Path) -> str:
-    """A permission rule's path: `//` starts an absolute one; a folder covers what is in it.
-    Glob characters in a name are escaped (the rules are gitignore patterns)."""
+def _rule(path: Path, folder: bool | None = None) -> str:
+    """A permission rule's path: `//` starts an absolute one; a folder covers what is in it
+    (`folder`: None asks the disk). Glob characters in a name are escaped (the rules are
+    gitignore patterns)."""
     text = "".join("\\" + c if c in "*?[]\\" else c for c in str(path))
-    return "/" + text + ("/**" if path.is_dir() and not path.is_symlink() else "")
+    if folder is None:
+        folder = path.is_dir() and not path.is_symlink()
+    return "/" + text + ("/**" if folder else "")

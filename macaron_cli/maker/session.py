@@ -116,6 +116,7 @@ def agent_options(
 
     containment.require(accept_unsandboxed)
     walls = containment.walls(app, config.memory_uri(settings))
+    watch = containment.SandboxWatch(accept_unsandboxed, stderr)
     return ClaudeAgentOptions(
         cwd=str(app),
         setting_sources=["project"],
@@ -124,14 +125,14 @@ def agent_options(
         permission_mode="acceptEdits",  # works as root, unlike bypassPermissions
         system_prompt={"type": "preset", "preset": "claude_code", "append": SYSTEM_APPEND},
         mcp_servers={"macaron": mcp_server},
-        hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[hook])]},
+        hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[watch.hook, hook])]},
         env=agent_env(app),
         settings=str(containment.settings_file(walls)),
         model=model,
         resume=resume,
         # A runaway backstop only: our own meter (cost.py) enforces the real budget.
         max_budget_usd=budget_usd * 3 if budget_usd else None,
-        stderr=stderr,
+        stderr=watch.stderr,
     )
 
 
