@@ -4,6 +4,7 @@ fix rounds, each a turn of the Agent SDK's session, verified and checkpointed.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from macaron_cli import config, privacy
@@ -99,15 +100,9 @@ def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
     from macaron_cli.maker.session import agent_options, run_turn
 
     state = run.state
-    options = agent_options(
-        run.app,
-        agent.hook,
-        agent.server,
-        settings=run.settings,
-        accept_unsandboxed=run.accept_unsandboxed,
-        model=agent.model,
-        resume=state.session_id,
-        budget_usd=state.budget_usd,
+    walled = partial(agent_options, settings=run.settings, accept_unsandboxed=run.accept_unsandboxed)
+    options = walled(
+        run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id, budget_usd=state.budget_usd
     )
     try:
         with run.timed("agent"):
