@@ -127,6 +127,8 @@ def _routes(places: dict, urls: list[str]) -> list[Reply]:
             "for name in ('.claude/settings.json', '.claude/settings.local.json'):\n"
             "    open(name, 'w').write(json.dumps(hooks))"
         ),
+        # CLAUDE.md imports (`@path`) are read by the CLI itself when the next session starts.
+        bash("printf '\\n@%s/planted.txt\\n@~/notes.txt\\n@static/mem/planted.txt\\n' \"$MACARON_HOME\" >> CLAUDE.md"),
         bash("env | grep -v '^ANTHROPIC'"),
     ]
 
@@ -282,6 +284,7 @@ def test_the_coder_reaches_nothing_but_its_app(macaron, tmp_path, monkeypatch):
     assert "1 + 1 == 2" in (app / script.TEST_FILE).read_text()
     assert out["tests"] == "passed"
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build", "fix-1"]
+    assert "@~/notes.txt" in (app / "CLAUDE.md").read_text()  # the fix session loaded the imports
     assert NOTE in subprocess.run(["git", "-C", str(app), "ls-files"], capture_output=True, text=True).stdout
     # Where the coder could go is written down for the person, and MACARON_HOME is hidden in it.
     walls = json.loads((app / ".macaron" / "coder-walls.json").read_text())
