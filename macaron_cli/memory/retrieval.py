@@ -403,8 +403,12 @@ _BY_MEANING = ("vector", "feedback", "dated_meaning", "broader")  # lists where 
 def _unheld_words(question: str, word_rows: list[dict], name: str | None) -> str:
     """The question's words that carry meaning yet no memory the word search found holds
     ("chores", where the history says "washing up"): a broader word, or one the person
-    never used. Their meaning alone finds the specific things (None of CJK: its words
-    are not told apart here)."""
+    never used. Their meaning alone finds the specific things. English only: the bundled
+    model places a lone word of another language nearest that language's memories, not its
+    meaning's (a Tagalog question's "pangalan" finds a Tagalog memory, not the parrot), and
+    CJK words are not told apart here."""
+    if detect_language(question) != "en":
+        return ""
     held = " ".join(row["text"] for row in word_rows).lower()
     skip = {name.lower()} if name else set()
     return " ".join(w for w in content_words(question) if w not in held and w not in skip)
