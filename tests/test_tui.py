@@ -709,3 +709,18 @@ def test_long_text_ends_in_an_ellipsis_within_its_cells(text):
     for width in range(5, 20):
         cut = preview(text, width)
         assert cell_len(cut) <= width and cut.endswith("…")
+
+
+@pytest.mark.embeddings
+def test_a_search_shows_the_matches_then_the_nearest_in_meaning_marked(store_path):
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "coffee")
+        await settle(pilot)
+        ranks = [str(app.table.get_row_at(i)[-1]) for i in range(app.table.row_count)]
+        assert shown_ids(app)[0] == "m_coffee" and ranks[0] == "1"  # the word match first
+        nearest = [rank for rank in ranks if rank.startswith("≈")]
+        assert nearest and ranks.index(nearest[0]) > 0  # then the nearest in meaning, marked
+        assert f"≈ {len(nearest)} nearest in meaning" in status(app)
+
+    drive_at(store_path, (160, 40), scenario)

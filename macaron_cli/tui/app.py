@@ -353,8 +353,8 @@ class MemoryBrowser(App):
             weight_bar(row.weight, unbounded=True),
             ago(m.last_used_at, self.now),
         ]
-        if row.hit is not None:
-            cells.append(str(rank))
+        if row.hit is not None:  # "≈": no word in common, kept as nearest in meaning
+            cells.append(Text(f"≈{rank}", style="#a59fae") if row.nearest_only else str(rank))
         shown = self._layout[2] if self._layout else COLUMNS
         return [cell for cell, column in zip(cells, (*COLUMNS, RANK_COLUMN), strict=False) if column in shown]
 
@@ -385,8 +385,11 @@ class MemoryBrowser(App):
     def _update_status(self) -> None:
         page = self.page
         if page.is_search:
-            found = f"{page.total} match{'es' if page.total != 1 else ''}" if page.total else "no match"
-            message = f"{found} for “{page.query}” · ranked as chat ranks them"
+            near = sum(row.nearest_only for row in page.rows)
+            matched = page.total - near
+            found = f"{matched} match{'es' if matched != 1 else ''}" if matched else "no match"
+            message = f"{found} for “{page.query}”" + (f" · ≈ {near} nearest in meaning" if near else "")
+            message += " · ranked as chat ranks them"
         elif page.total == 0:
             message = "no memories" + (
                 " under these filters" if self.filters.where() else " yet: `macaron chat` makes some"

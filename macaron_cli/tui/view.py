@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from macaron_cli.memory import Hit, Memory, MemoryStore
+from macaron_cli.memory.records import CHAT
 from macaron_cli.memory.store import quote
 
 PAGE_SIZE = 100
@@ -52,6 +53,11 @@ class Row:
     weight: float = 0.0  # importance now, as search weighs it
     replaced: bool = False  # a newer version supersedes this one
 
+    @property
+    def nearest_only(self) -> bool:
+        """A search result that shares no word with the query, kept as near in meaning."""
+        return self.hit is not None and self.hit.parts.get("floor") == 0
+
 
 @dataclass
 class Page:
@@ -76,6 +82,7 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
             query,
             k=_FILTERED_SEARCH_K if narrowed else SEARCH_K,
             privacy=[filters.privacy] if filters.privacy else None,
+            purpose=CHAT,  # what chat would get: the matches, then the nearest in meaning (marked)
         )
         rows = [Row(h.memory, h) for h in hits if filters.admits(h.memory)][:SEARCH_K]
         total = len(rows)
