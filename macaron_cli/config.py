@@ -49,6 +49,17 @@ def memory_settings(settings: Settings) -> tuple[str | None, dict[str, str]]:
     return uri, {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in storage.items()}
 
 
+# Where the model keys macaron runs with come from (the coder's shell sees them in its
+# environment: the CLI needs them), so what leaves this machine can be checked for them.
+MODEL_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+_SHORTEST_KEY = 16  # shorter values are placeholders ("local-endpoint"), not keys
+
+
+def model_keys() -> list[str]:
+    """The model keys set in this environment (their values), to keep out of what is shared."""
+    return [v for name in MODEL_KEY_VARIABLES if len(v := os.environ.get(name, "").strip()) >= _SHORTEST_KEY]
+
+
 def config_path() -> Path:
     return home() / "config.toml"
 

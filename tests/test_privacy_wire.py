@@ -324,3 +324,18 @@ def test_share_refuses_code_that_carries_a_private_memory(macaron, tmp_path):
         ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "x"], check=True
     )
     assert macaron("share", slug, cwd=tmp_path).returncode == 0
+
+
+def test_share_refuses_a_bundle_holding_the_model_key_even_in_an_archive(macaron, tmp_path):
+    import gzip
+
+    key = "sk-ant-api03-" + "Q7vX2mPz9LkT4wYb8NcR1sHd6FjG3aE5uK0oIiVqWeZt"
+    slug, app = _app_made_locally(tmp_path, "goal: 2 litres\n")
+    (app / "static" / "cache.gz").write_bytes(gzip.compress(f"token={key}\n".encode()))
+    subprocess.run(["git", "-C", str(app), "add", "-A"], check=True)
+    subprocess.run(
+        ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"], check=True
+    )
+    run = macaron("share", slug, cwd=tmp_path, env={"ANTHROPIC_API_KEY": key})
+    assert run.returncode == 2 and "holds your model key" in run.stderr and "cache.gz" in run.stderr
+    assert key not in run.stderr and not list(tmp_path.glob("*.macaron.tar.gz"))

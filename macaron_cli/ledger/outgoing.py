@@ -34,9 +34,15 @@ def refuse_carried(
     scrubs protected text out of plain files itself, as the feedback export's diff does)."""
     app = app_dir.name
     home = _home_files()
+    keys = [key.encode() for key in config.model_keys()]
     for name, data in files:
         try:
             for inner, content in archives.walk(name, data):
+                if any(key in content for key in keys):  # a coder could copy it from its shell
+                    raise UserError(
+                        f"{inner} in {app} holds your model key; take it out, "
+                        f"`macaron checkpoint {app} -m …`, then {then}."
+                    )
                 found = _store_file(inner, content, home)
                 if found:
                     raise UserError(
