@@ -305,6 +305,24 @@ def test_http_needs_the_token_and_then_answers_like_stdio(http_server, macaron_h
     assert LATTE in latte and THERAPY not in therapy
 
 
+def test_http_refuses_a_body_larger_than_a_message_and_goes_on(http_server, macaron):
+    token = macaron("memory", "serve", "--show-token").stdout.strip()
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {token}"}
+    huge = '{"jsonrpc": "2.0", "id": 1, "method": "ping", "pad": "' + "x" * (5 * 2**20) + '"}'
+    said = httpx.post(http_server, content=huge, headers={**headers, "Content-Type": "application/json"})
+    assert said.status_code == 413 and "at most" in said.text
+
+    def chunks():  # no length given: counted as it comes
+        for _ in range(6):
+            yield b"x" * 2**20
+
+    streamed = httpx.post(http_server, content=chunks(), headers={**headers, "Content-Type": "application/json"})
+    assert streamed.status_code == 413
+    hello = {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}  # fmt: skip
+    assert httpx.post(http_server, json=hello, headers=headers).status_code == 200
+
+
 def test_http_listens_on_loopback_only(http_server):
     port = int(http_server.rsplit(":", 1)[1].split("/")[0])
     from tests.support.addresses import non_loopback_address

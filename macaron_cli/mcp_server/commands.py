@@ -53,13 +53,15 @@ def _serve_http(access, listening: socket.socket, secret: str) -> None:
     import uvicorn
 
     from macaron_cli.mcp_server import logs
+    from macaron_cli.mcp_server.body_limit import BodyLimit
     from macaron_cli.mcp_server.server import build
     from macaron_cli.mcp_server.token import BearerToken, token_path
 
     port = listening.getsockname()[1]
     app = build(access, host=HOST, port=port, streamable_http_path=PATH).streamable_http_app()
     # uvicorn's own log setup is skipped: logs.py sets up every logger the server has.
-    config = uvicorn.Config(BearerToken(app, secret), log_level="warning", lifespan="on", log_config=None)
+    guarded = BearerToken(BodyLimit(app), secret)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on", log_config=None)
     server = uvicorn.Server(config)
     # On stderr, so a script (or a test) reads the address as soon as it is listening.
     Out(stderr=True).line(
