@@ -318,8 +318,8 @@ def test_http_refuses_a_body_larger_than_a_message_and_goes_on(http_server, maca
 
     streamed = httpx.post(http_server, content=chunks(), headers={**headers, "Content-Type": "application/json"})
     assert streamed.status_code == 413
-    hello = {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
-        "protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}  # fmt: skip
+    probe = {"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}
+    hello = {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": probe}
     assert httpx.post(http_server, json=hello, headers=headers).status_code == 200
 
 
