@@ -353,14 +353,18 @@ def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) 
     return release(hits, *destinations)
 
 
-def held_back(store, query: str, destination: Destination, k: int = 3, **kwargs) -> Cleared:
-    """The memories bearing on `query` that `destination` may not hear, released to the person
-    alone: what they asked about their own records is shown on this machine, never withheld
-    from them (an app's private digest when the friend talks through the cloud)."""
+def held_back(store, query: str, destination: Destination, kind: str, k: int = 3, **kwargs) -> Cleared:
+    """The memories of `kind` bearing on `query` that `destination` may not hear, released to
+    the person alone: what they asked about their own records is shown on this machine, never
+    withheld from them (an app's private digest when the friend talks through the cloud)."""
     kept_back = set(LEVELS) - set(destination.levels)
-    if store is None or not kept_back or not query.strip():
+    if store is None or not kept_back or not query.strip() or not kind.isalpha():
         return nothing(person())
-    return release(store.search(query, k=k, privacy=sorted(kept_back), **kwargs), person())
+    # Most people have no such memory: a count, not a second search, says so.
+    if not store.count(f"kind = '{kind}' AND {level_filter(kept_back)}"):
+        return nothing(person())
+    hits = store.search(query, k=k, privacy=sorted(kept_back), **kwargs)
+    return release([h for h in hits if h.memory.kind == kind], person())
 
 
 # ── labelled text: what was made from memories ─────────────────────────────────────────
@@ -387,18 +391,21 @@ def level_from(sources: Iterable = (), floor: str = FLOOR) -> str:
     return max([floor, *(level_of(s) for s in sources)], key=LEVELS.index)
 
 
-def quoting(text: str, level: str, store) -> str:
+def quoting(text: str, level: str, store, apart_from: str | None = None) -> str:
     """The label of `text`, written at `level` from something other than memories (an app's
     digest of its own records), when it may quote the person's memories word for word: as
     private as the most private memory it quotes. A quote is judged as chat extraction,
-    share and forget judge one (quotes.py, at least MIN_QUOTE characters, any spelling)."""
+    share and forget judge one (quotes.py, at least MIN_QUOTE characters, any spelling).
+    Memories from the source `apart_from` are the text's own earlier versions (a digest's
+    last one, labelled by the app's level then): never a quote, or a label once private
+    would stay so after the person relabels the app."""
     from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
     stricter = LEVELS[LEVELS.index(level_of(level)) + 1 :]
     if store is None or not stricter or len(text) < MIN_QUOTE:
         return level_of(level)
-    quoted = quoted_in(text, store.list(limit=None, where=level_filter(stricter)), MIN_QUOTE)
-    return level_from([level, *quoted])
+    others = [m for m in store.list(limit=None, where=level_filter(stricter)) if m.source != apart_from]
+    return level_from([level, *quoted_in(text, others, MIN_QUOTE)])
 
 
 def may_carry(label, destination: Destination) -> bool:

@@ -92,8 +92,7 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
 def own_records(store, text: str, destination: Destination) -> Cleared:
     """The app digests bearing on `text` that `destination` may not hear (the person's own
     records, to show them here)."""
-    held = privacy.held_back(store, text, destination)
-    return privacy.release([h for h in held if h.memory.kind == "app"], privacy.person())
+    return privacy.held_back(store, text, destination, kind="app")
 
 
 def needs_check(memory: Memory, now: datetime) -> bool:

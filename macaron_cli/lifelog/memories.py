@@ -82,7 +82,8 @@ def remember(store, digest, privacy: str, domain: str) -> Memory:
     meta = {"app": digest.app, "period": digest.period, "since": digest.since, "today": digest.today}
     meta["count"] = digest.count
     text = digest_text(digest)
-    privacy = quoting(text, privacy, store)  # a quoted private memory makes the digest private
+    # A quoted private memory makes the digest private; its own earlier versions are no quote.
+    privacy = quoting(text, privacy, store, apart_from=source_of(digest.app))
     event_at = digest.last_record_at or f"{digest.today}T00:00:00"
     old = current_memory(store, digest.app, digest.since)
     if old is None:
