@@ -26,6 +26,7 @@ ONE_SHOWS = {
     "converter": "5 km = 3.1069 mi",
     "collection": "Kindred",
     "countdown": "Wedding",
+    "timer": "25",  # the minutes, in every language
 }
 
 
@@ -100,6 +101,7 @@ def test_ten_thousand_records_add_up(template, tmp_path):
         "converter": "10000 results kept",
         "collection": "10000 in all",
         "countdown": "Day 3 is today!",  # of the 10k dates, the first one today
+        "timer": "250,000 minutes of focus, sessions done: 10000",
     }[template]
     assert expected in text, text
     assert found["count"] == 10_000

@@ -73,10 +73,23 @@ def test_a_countdown_comes_filled_in_with_the_event_and_its_day(tmp_path, macaro
 
 
 @pytest.mark.parametrize(
+    "idea,work,rest",
+    [
+        ("a 50 minute focus timer with 10 minute breaks", 50, 10),
+        ("ポモドーロタイマーがほしい", 25, 5),
+        ("番茄钟 专注45分钟 休息15分钟 记录完成几个", 45, 15),
+    ],
+)
+def test_a_pomodoro_is_a_timer_with_the_minutes_said(idea, work, rest, tmp_path, macaron_home):
+    template, config = made(idea, tmp_path)
+    assert template.name == "timer" and template.fit == "good" and not template.missing
+    assert (config["work_minutes"], config["break_minutes"]) == (work, rest)
+
+
+@pytest.mark.parametrize(
     "idea",
     [
         "flashcards to learn German words",  # a study deck: nothing serves it yet
-        "a 50 minute focus timer with 10 minute breaks",  # a timer: nothing serves it yet
         "log my weight, goal 60 kg, and my waist in cm",  # a second measure no rule reads
     ],
 )

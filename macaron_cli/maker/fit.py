@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from macaron_cli.maker.spec import AppSpec
+from macaron_cli.maker.spec_families import DECK, MEAL_PLAN, TIMER
 from macaron_cli.memory.text import has_cjk
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
@@ -199,23 +200,19 @@ def _at(data: dict, path: str) -> Any:
 
 
 # ── coverage: what was said and is not shown ─────────────────────────────────────────────
-# Apps people ask for that no template is yet: named, so make never calls such an app a good fit.
-_UNSERVED = {
-    "a study deck (flashcards, spaced review)": (
-        r"\bflash ?cards?|\bvocab|\breviewer cards?|\bquiz me|暗記カード|単語カード|単語帳|フラッシュカード|"
-        r"암기\s*카드|단어장|단어\s*카드|플래시\s*카드|单词卡|背单词|记忆卡|闪卡"
-    ),
+# Apps named by what they are: the words, and what an app must render to be one (None: no
+# template is one yet), so make never calls an app a good fit that is not what was asked.
+_FAMILIES = {
+    "a study deck (flashcards, spaced review)": (DECK, None),
     "taking turns (whose turn is next)": (
-        r"\btake turns|\btaking turns|\bwhose turn|\bin turns\b|交代で|順番に|돌아가면서|번갈아|轮流|\bsalitan"
+        r"\btake turns|\btaking turns|\bwhose turn|\bin turns\b|交代で|順番に|돌아가면서|번갈아|轮流|\bsalitan",
+        None,
     ),
-    "a timer (work and break minutes)": (
-        r"\bpomodoro|\btimer\b|ポモドーロ|タイマー|뽀모도로|타이머|番茄钟|计时器|番茄工作法"
-    ),
-    "a weekly meal plan (days × meals)": (
-        r"\bmeal ?plan|\bmeal prep|\bplan (?:\w+ )?(?:dinners|meals|lunches)|献立|식단표|식단\s*짜|菜单|一周.{0,4}菜"
-    ),
+    "a timer (work and break minutes)": (TIMER, "timer"),
+    "a weekly meal plan (days × meals)": (MEAL_PLAN, None),
     "scaling a recipe to more servings": (
-        r"\bscale (?:the |a )?(?:recipe|ingredients)|\bservings\b.*\bfor \d+|分量を.*倍|인분"
+        r"\bscale (?:the |a )?(?:recipe|ingredients)|\bservings\b.*\bfor \d+|分量を.*倍|인분",
+        None,
     ),
 }
 # Units a measure or a conversion shows when it uses them (what "in mmol/L" asks for).
@@ -232,7 +229,11 @@ def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
 
     said = read(idea)
     renders = {str(r) for r in manifest.get("renders") or []}
-    out = [what for what, words in _UNSERVED.items() if re.search(words, idea, re.IGNORECASE)]
+    out = [
+        what
+        for what, (words, need) in _FAMILIES.items()
+        if re.search(words, idea, re.IGNORECASE) and (need is None or need not in renders)
+    ]
     tasks, money, items = spec.tasks, spec.money, spec.items
     kept = set((tasks.assignees if tasks else ()) + (money.people if money else ()))
     if said.people and not (set(said.people) <= kept and renders & {"tasks.assignees", "money.people"}):

@@ -19,12 +19,15 @@ if TYPE_CHECKING:
         SPEC_VERSION,
         AppSpec,
         Conversion,
+        Deck,
         Items,
         Journal,
         Measure,
         Money,
+        Plan,
         SpecError,
         Tasks,
+        Timer,
         parse_spec,
         spec_of,
     )
@@ -40,6 +43,7 @@ else:
         _declared.Tasks,
     )
     Conversion, Journal, SpecError = _declared.Conversion, _declared.Journal, _declared.SpecError
+    Timer, Deck, Plan = _declared.Timer, _declared.Deck, _declared.Plan
     parse_spec, spec_of = _declared.parse_spec, _declared.spec_of
     SPEC_VERSION, CONVERSION_FAMILIES = _declared.SPEC_VERSION, _declared.CONVERSION_FAMILIES
 
@@ -48,12 +52,15 @@ __all__ = [
     "SPEC_VERSION",
     "AppSpec",
     "Conversion",
+    "Deck",
     "Items",
     "Journal",
     "Measure",
     "Money",
+    "Plan",
     "SpecError",
     "Tasks",
+    "Timer",
     "app_spec",
     "parse_spec",
     "spec_of",
@@ -101,6 +108,11 @@ _NEEDS_IN_WORDS = {
     "tasks.assignees": "who does each task",
     "tasks.repeat": "tasks that repeat",
     "tasks.countdown": "a countdown to a date",
+    "timer": "a timer (work and break minutes)",
+    "deck": "a study deck (cards with two sides)",
+    "deck.review": "spaced review (cards come back)",
+    "plan": "a plan for the week",
+    "plan.meals": "a weekly meal plan (days × meals)",
 }
 
 

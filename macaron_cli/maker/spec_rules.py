@@ -592,11 +592,22 @@ def journal_of(text: str) -> Journal | None:
 _CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\bkalkulador|\bcalculator"
 
 
+def _family_of(text: str) -> AppSpec | None:
+    """An app named by what it is (a pomodoro timer), whatever else the idea mentions."""
+    from macaron_cli.maker.spec_families import timer_of
+
+    timer = timer_of(text)
+    return AppSpec(timer=timer) if timer else None
+
+
 def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
     """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
     is called). One main shape, as a person asks for one thing, plus what it implies."""
     text = idea.strip()
     slots = read(text)
+    family = _family_of(text)
+    if family is not None:
+        return family
     conversions = conversions_of(text, app_settings) if converting(text, slots) else []
     if conversions:
         if any(c.family == "currency" for c in conversions):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from macaron_cli.resources import compose_template, templates_dir
 
-TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown"]
+TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown", "timer"]
 LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
 DAY = "2026-12-03"  # a Thursday; the week began on Monday 2026-11-30
 
@@ -23,6 +23,7 @@ ONE = {
     "converter": ("/api/conversions", {"value": 5, "from_unit": "kilometer", "to_unit": "mile"}),
     "collection": ("/api/items", {"name": "Kindred", "rating": 5}),
     "countdown": ("/api/events", {"name": "Wedding", "day": "2026-12-24"}),
+    "timer": ("/api/sessions", {"minutes": 25, "day": DAY}),
 }
 
 # Rows for bulk loads: (table, columns, a row for record n).
@@ -61,6 +62,11 @@ BULK = {
         "events",
         "name, day, created_at",
         lambda n, day: (f"day {n}", day, f"{day}T20:00:00"),
+    ),
+    "timer": (
+        "sessions",
+        "day, minutes, created_at",
+        lambda n, day: (day, 25, f"{day}T10:00:00"),
     ),
 }
 

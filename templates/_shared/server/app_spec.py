@@ -11,7 +11,11 @@ for, whatever template renders it:
 - items: a collection with attributes and a rating (books lent, restaurants, films);
 - tasks: assignees, weekly repeats, a countdown to a date;
 - conversions: unit families (length, pace, shoe sizes, area, currency with a rate);
-- journal: dated entries of words, with a mood or a meal.
+- journal: dated entries of words, with a mood or a meal;
+- timer: work and break minutes (a pomodoro), the sessions done kept;
+- deck: study cards with two sides (the languages, or question and answer), reviewed again
+  and again on a simple spaced schedule;
+- plan: a week planned ahead, days by meals (breakfast, lunch, dinner).
 Only the standard library: the app runtime and macaron both import it.
 """
 
@@ -25,6 +29,7 @@ from typing import Any
 
 SPEC_VERSION = 1
 MEASURE_KINDS = ("count", "amount", "duration", "quantity")
+MEALS = ("breakfast", "lunch", "dinner", "snack")
 JOURNAL_KINDS = ("mood", "food", "notes")
 REPEATS = ("daily", "weekly", "monthly")
 # Unit families a converter may be asked for (what a renderer can say it renders).
@@ -105,6 +110,24 @@ class Journal:
 
 
 @dataclass(frozen=True)
+class Timer:
+    work: int = 25  # minutes of work (focus) per session
+    rest: int = 5  # minutes of break after it
+
+
+@dataclass(frozen=True)
+class Deck:
+    sides: tuple[str, ...] = ()  # what each side holds: languages ("en", "ja") or words ("question", "answer")
+    review: bool = True  # cards come back on a spaced schedule (again soon, good later)
+
+
+@dataclass(frozen=True)
+class Plan:
+    meals: tuple[str, ...] = ("breakfast", "lunch", "dinner")  # of MEALS, in the order of a day
+    days: int = 7  # the days planned ahead (a week)
+
+
+@dataclass(frozen=True)
 class AppSpec:
     version: int = SPEC_VERSION
     measures: tuple[Measure, ...] = ()
@@ -113,6 +136,9 @@ class AppSpec:
     tasks: Tasks | None = None
     conversions: tuple[Conversion, ...] = ()
     journal: Journal | None = None
+    timer: Timer | None = None
+    deck: Deck | None = None
+    plan: Plan | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The spec as macaron.json stores it (only what is set)."""
@@ -151,6 +177,12 @@ class AppSpec:
         out += [f"conversions.{c.family}" for c in self.conversions]
         if self.journal:
             out.append(f"journal.{self.journal.kind}")
+        if self.timer:
+            out.append("timer")
+        if self.deck:
+            out += ["deck", "deck.review"] if self.deck.review else ["deck"]
+        if self.plan:
+            out += ["plan", "plan.meals"]
         return list(dict.fromkeys(out))
 
 
@@ -292,9 +324,43 @@ def _conversion(raw: Any, where: str) -> Conversion:
     )
 
 
+def _minutes(raw: Any, where: str) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 240:
+        raise SpecError(f"{where} must be whole minutes from 1 to 240")
+    return raw
+
+
+def _timer(raw: Any) -> Timer:
+    d = _fields(raw, "timer", {"work", "rest"})
+    return Timer(work=_minutes(d.get("work", 25), "timer.work"), rest=_minutes(d.get("rest", 5), "timer.rest"))
+
+
+def _deck(raw: Any) -> Deck:
+    d = _fields(raw, "deck", {"sides", "review"})
+    sides = _texts(d.get("sides"), "deck.sides")
+    if sides and len(sides) != 2:
+        raise SpecError("deck.sides must be a pair: [front, back]")
+    return Deck(sides=sides, review=_flag(d.get("review", True), "deck.review"))
+
+
+def _plan(raw: Any) -> Plan:
+    d = _fields(raw, "plan", {"meals", "days"})
+    meals = tuple(
+        _choice(m, MEALS, f"plan.meals[{n}]") for n, m in enumerate(d.get("meals") or ["breakfast", "lunch", "dinner"])
+    )
+    days = d.get("days", 7)
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 7:
+        raise SpecError("plan.days must be a whole number of days from 1 to 7")
+    return Plan(meals=tuple(dict.fromkeys(meals)), days=days)
+
+
 def parse_spec(raw: Any) -> AppSpec:
     """A spec from its JSON form, checked field by field; SpecError names what is wrong."""
-    d = _fields(raw, "spec", {"version", "measures", "money", "items", "tasks", "conversions", "journal"})
+    d = _fields(
+        raw,
+        "spec",
+        {"version", "measures", "money", "items", "tasks", "conversions", "journal", "timer", "deck", "plan"},
+    )
     version = d.get("version", SPEC_VERSION)
     if version != SPEC_VERSION:
         raise SpecError(f"spec.version {version!r} is not one this app reads ({SPEC_VERSION})")
@@ -318,6 +384,9 @@ def parse_spec(raw: Any) -> AppSpec:
         tasks=None if d.get("tasks") is None else _tasks(d["tasks"]),
         conversions=tuple(_conversion(c, f"conversions[{n}]") for n, c in enumerate(conversions)),
         journal=journal,
+        timer=None if d.get("timer") is None else _timer(d["timer"]),
+        deck=None if d.get("deck") is None else _deck(d["deck"]),
+        plan=None if d.get("plan") is None else _plan(d["plan"]),
     )
 
 
