@@ -27,6 +27,7 @@ ONE_SHOWS = {
     "collection": "Kindred",
     "countdown": "Wedding",
     "timer": "25",  # the minutes, in every language
+    "deck": "gato",
 }
 
 
@@ -102,6 +103,7 @@ def test_ten_thousand_records_add_up(template, tmp_path):
         "collection": "10000 in all",
         "countdown": "Day 3 is today!",  # of the 10k dates, the first one today
         "timer": "250,000 minutes of focus, sessions done: 10000",
+        "deck": "Cards in the deck: 10000, due today: 10000.",
     }[template]
     assert expected in text, text
     assert found["count"] == 10_000

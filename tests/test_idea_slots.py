@@ -87,10 +87,24 @@ def test_a_pomodoro_is_a_timer_with_the_minutes_said(idea, work, rest, tmp_path,
 
 
 @pytest.mark.parametrize(
+    "idea,sides",
+    [
+        ("flashcards to learn German words", ["de", "en"]),
+        ("韓国語の単語帳、ハングルと日本語で", ["ko", "ja"]),
+        ("reviewer cards, tanong sa harap, sagot sa likod", ["question", "answer"]),
+    ],
+)
+def test_flashcards_are_a_study_deck_with_the_sides_said(idea, sides, tmp_path, macaron_home):
+    template, config = made(idea, tmp_path)
+    assert template.name == "deck" and template.fit == "good" and not template.missing
+    assert config["sides"] == sides
+
+
+@pytest.mark.parametrize(
     "idea",
     [
-        "flashcards to learn German words",  # a study deck: nothing serves it yet
         "log my weight, goal 60 kg, and my waist in cm",  # a second measure no rule reads
+        "recipe is for 2, scale the ingredients for 6 people",  # scaling: nothing serves it yet
     ],
 )
 def test_what_the_app_leaves_out_is_named_and_the_fit_is_not_good(idea):

@@ -203,7 +203,7 @@ def _at(data: dict, path: str) -> Any:
 # Apps named by what they are: the words, and what an app must render to be one (None: no
 # template is one yet), so make never calls an app a good fit that is not what was asked.
 _FAMILIES = {
-    "a study deck (flashcards, spaced review)": (DECK, None),
+    "a study deck (flashcards, spaced review)": (DECK, "deck"),
     "taking turns (whose turn is next)": (
         r"\btake turns|\btaking turns|\bwhose turn|\bin turns\b|交代で|順番に|돌아가면서|번갈아|轮流|\bsalitan",
         None,

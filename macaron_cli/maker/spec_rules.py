@@ -594,10 +594,13 @@ _CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\b
 
 def _family_of(text: str) -> AppSpec | None:
     """An app named by what it is (a pomodoro timer), whatever else the idea mentions."""
-    from macaron_cli.maker.spec_families import timer_of
+    from macaron_cli.maker.spec_families import deck_of, timer_of
 
     timer = timer_of(text)
-    return AppSpec(timer=timer) if timer else None
+    if timer:
+        return AppSpec(timer=timer)
+    deck = deck_of(text)
+    return AppSpec(deck=deck) if deck else None
 
 
 def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from macaron_cli.resources import compose_template, templates_dir
 
-TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown", "timer"]
+TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown", "timer", "deck"]
 LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
 DAY = "2026-12-03"  # a Thursday; the week began on Monday 2026-11-30
 
@@ -24,6 +24,7 @@ ONE = {
     "collection": ("/api/items", {"name": "Kindred", "rating": 5}),
     "countdown": ("/api/events", {"name": "Wedding", "day": "2026-12-24"}),
     "timer": ("/api/sessions", {"minutes": 25, "day": DAY}),
+    "deck": ("/api/cards", {"front": "gato", "back": "cat", "day": DAY}),
 }
 
 # Rows for bulk loads: (table, columns, a row for record n).
@@ -67,6 +68,11 @@ BULK = {
         "sessions",
         "day, minutes, created_at",
         lambda n, day: (day, 25, f"{day}T10:00:00"),
+    ),
+    "deck": (
+        "cards",
+        "front, back, box, due, created_at",
+        lambda n, day: (f"word {n}", f"meaning {n}", 0, day, f"{day}T19:00:00"),
     ),
 }
 
