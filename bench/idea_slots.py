@@ -169,7 +169,13 @@ def _tracked(slot: str, want, app: dict) -> bool:
         "rating": lambda: bool(items.get("rating")) and "items.rating" in renders,
         "every": lambda: bool(items.get("every")) and "items.every" in renders,
         "repeat": lambda: tasks.get("repeat") == want and "tasks.repeat" in renders,
-        "meals": lambda: (spec.get("journal") or {}).get("kind") == "food" and set(want) <= set(cfg.get("meals") or []),
+        "meals": lambda: (
+            (
+                (spec.get("journal") or {}).get("kind") == "food"
+                or ("plan.meals" in renders and set(want) <= set((spec.get("plan") or {}).get("meals") or []))
+            )
+            and set(want) <= set(cfg.get("meals") or [])
+        ),
         "days": lambda: "plan.meals" in renders,
         "sides": lambda: "deck" in renders,
         "review": lambda: "deck.review" in renders,

@@ -28,6 +28,7 @@ ONE_SHOWS = {
     "countdown": "Wedding",
     "timer": "25",  # the minutes, in every language
     "deck": "gato",
+    "meal-plan": "curry",
 }
 
 
@@ -104,6 +105,7 @@ def test_ten_thousand_records_add_up(template, tmp_path):
         "countdown": "Day 3 is today!",  # of the 10k dates, the first one today
         "timer": "250,000 minutes of focus, sessions done: 10000",
         "deck": "Cards in the deck: 10000, due today: 10000.",
+        "meal-plan": "dishes planned: 10000, on 4 days",
     }[template]
     assert expected in text, text
     assert found["count"] == 10_000

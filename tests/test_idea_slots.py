@@ -101,6 +101,20 @@ def test_flashcards_are_a_study_deck_with_the_sides_said(idea, sides, tmp_path, 
 
 
 @pytest.mark.parametrize(
+    "idea,meals",
+    [
+        ("plan my lunches for the week", ["lunch"]),
+        ("今週の献立を朝と晩だけ決めたい", ["breakfast", "dinner"]),
+        ("meal plan para sa pamilya", ["breakfast", "lunch", "dinner"]),
+    ],
+)
+def test_a_meal_plan_is_a_week_of_the_meals_said(idea, meals, tmp_path, macaron_home):
+    template, config = made(idea, tmp_path)
+    assert template.name == "meal-plan" and template.fit == "good" and not template.missing
+    assert config["meals"] == meals
+
+
+@pytest.mark.parametrize(
     "idea",
     [
         "log my weight, goal 60 kg, and my waist in cm",  # a second measure no rule reads

@@ -209,7 +209,7 @@ _FAMILIES = {
         None,
     ),
     "a timer (work and break minutes)": (TIMER, "timer"),
-    "a weekly meal plan (days × meals)": (MEAL_PLAN, None),
+    "a weekly meal plan (days × meals)": (MEAL_PLAN, "plan.meals"),
     "scaling a recipe to more servings": (
         r"\bscale (?:the |a )?(?:recipe|ingredients)|\bservings\b.*\bfor \d+|分量を.*倍|인분",
         None,

@@ -594,13 +594,16 @@ _CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\b
 
 def _family_of(text: str) -> AppSpec | None:
     """An app named by what it is (a pomodoro timer), whatever else the idea mentions."""
-    from macaron_cli.maker.spec_families import deck_of, timer_of
+    from macaron_cli.maker.spec_families import deck_of, plan_of, timer_of
 
     timer = timer_of(text)
     if timer:
         return AppSpec(timer=timer)
     deck = deck_of(text)
-    return AppSpec(deck=deck) if deck else None
+    if deck:
+        return AppSpec(deck=deck)
+    plan = plan_of(text)
+    return AppSpec(plan=plan) if plan else None
 
 
 def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:

@@ -10,7 +10,10 @@ from pathlib import Path
 
 from macaron_cli.resources import compose_template, templates_dir
 
-TEMPLATES = ["habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown", "timer", "deck"]
+TEMPLATES = [
+    *("habit-tracker", "budget", "diary", "planner", "converter", "collection", "countdown"),
+    *("timer", "deck", "meal-plan"),
+]
 LANGUAGES = ["en", "ja", "ko", "zh", "tl"]
 DAY = "2026-12-03"  # a Thursday; the week began on Monday 2026-11-30
 
@@ -25,6 +28,7 @@ ONE = {
     "countdown": ("/api/events", {"name": "Wedding", "day": "2026-12-24"}),
     "timer": ("/api/sessions", {"minutes": 25, "day": DAY}),
     "deck": ("/api/cards", {"front": "gato", "back": "cat", "day": DAY}),
+    "meal-plan": ("/api/plan", {"day": DAY, "meal": "dinner", "dish": "curry"}),
 }
 
 # Rows for bulk loads: (table, columns, a row for record n).
@@ -73,6 +77,11 @@ BULK = {
         "cards",
         "front, back, box, due, created_at",
         lambda n, day: (f"word {n}", f"meaning {n}", 0, day, f"{day}T19:00:00"),
+    ),
+    "meal-plan": (
+        "planned",
+        "day, meal, dish, created_at",
+        lambda n, day: (day, ("lunch", "dinner")[n % 2], f"dish {n}", f"{day}T18:00:00"),
     ),
 }
 
