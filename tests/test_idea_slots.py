@@ -73,45 +73,23 @@ def test_a_countdown_comes_filled_in_with_the_event_and_its_day(tmp_path, macaro
 
 
 @pytest.mark.parametrize(
-    "idea,work,rest",
+    "idea,family,said",
     [
-        ("a 50 minute focus timer with 10 minute breaks", 50, 10),
-        ("ポモドーロタイマーがほしい", 25, 5),
-        ("番茄钟 专注45分钟 休息15分钟 记录完成几个", 45, 15),
+        ("a 50 minute focus timer with 10 minute breaks", "timer", {"work_minutes": 50, "break_minutes": 10}),
+        ("ポモドーロタイマーがほしい", "timer", {"work_minutes": 25, "break_minutes": 5}),
+        ("番茄钟 专注45分钟 休息15分钟 记录完成几个", "timer", {"work_minutes": 45, "break_minutes": 15}),
+        ("flashcards to learn German words", "deck", {"sides": ["de", "en"]}),
+        ("韓国語の単語帳、ハングルと日本語で", "deck", {"sides": ["ko", "ja"]}),
+        ("reviewer cards, tanong sa harap, sagot sa likod", "deck", {"sides": ["question", "answer"]}),
+        ("plan my lunches for the week", "meal-plan", {"meals": ["lunch"]}),
+        ("今週の献立を朝と晩だけ決めたい", "meal-plan", {"meals": ["breakfast", "dinner"]}),
+        ("meal plan para sa pamilya", "meal-plan", {"meals": ["breakfast", "lunch", "dinner"]}),
     ],
 )
-def test_a_pomodoro_is_a_timer_with_the_minutes_said(idea, work, rest, tmp_path, macaron_home):
+def test_a_timer_a_deck_and_a_meal_plan_open_with_what_was_said(idea, family, said, tmp_path, macaron_home):
     template, config = made(idea, tmp_path)
-    assert template.name == "timer" and template.fit == "good" and not template.missing
-    assert (config["work_minutes"], config["break_minutes"]) == (work, rest)
-
-
-@pytest.mark.parametrize(
-    "idea,sides",
-    [
-        ("flashcards to learn German words", ["de", "en"]),
-        ("韓国語の単語帳、ハングルと日本語で", ["ko", "ja"]),
-        ("reviewer cards, tanong sa harap, sagot sa likod", ["question", "answer"]),
-    ],
-)
-def test_flashcards_are_a_study_deck_with_the_sides_said(idea, sides, tmp_path, macaron_home):
-    template, config = made(idea, tmp_path)
-    assert template.name == "deck" and template.fit == "good" and not template.missing
-    assert config["sides"] == sides
-
-
-@pytest.mark.parametrize(
-    "idea,meals",
-    [
-        ("plan my lunches for the week", ["lunch"]),
-        ("今週の献立を朝と晩だけ決めたい", ["breakfast", "dinner"]),
-        ("meal plan para sa pamilya", ["breakfast", "lunch", "dinner"]),
-    ],
-)
-def test_a_meal_plan_is_a_week_of_the_meals_said(idea, meals, tmp_path, macaron_home):
-    template, config = made(idea, tmp_path)
-    assert template.name == "meal-plan" and template.fit == "good" and not template.missing
-    assert config["meals"] == meals
+    assert template.name == family and template.fit == "good" and not template.missing
+    assert {key: config[key] for key in said} == said
 
 
 @pytest.mark.parametrize(

@@ -154,6 +154,14 @@ def period_label(words: Words, period: str) -> str:
     return words(f"digest.this_{period}")
 
 
+def recorded_days(conn: sqlite3.Connection, table: str, today: dt.date, back: int = 62) -> set[str]:
+    """The days (YYYY-MM-DD) in the `back` days up to today on which `table` has a row: what
+    days_running counts. `table` is the template's own table name, never the person's text."""
+    start = (today - dt.timedelta(days=back)).isoformat()
+    rows = conn.execute(f"SELECT DISTINCT day FROM {table} WHERE day BETWEEN ? AND ?", (start, today.isoformat()))
+    return {r[0] for r in rows}
+
+
 def days_running(days_met: set[str], today: dt.date) -> int:
     """How many days in a row, ending today (or yesterday, while today is still open), are in `days_met`."""
     day = today if today.isoformat() in days_met else today - dt.timedelta(days=1)
@@ -173,6 +181,22 @@ def empty_digest(words: Words, title: str) -> dict:
         "last_record_at": None,
         "notices": [],
         "facts": {},
+    }
+
+
+def digest_with_latest(lines: list[str], count: int, latest: list, shown: list[str], words, facts: dict) -> dict:
+    """A digest from its lines (the first is the summary) and the latest records (rows with
+    day and created_at, newest first) as `shown`, which become its last line."""
+    if shown:
+        lines = [*lines, words("digest.latest", items=" / ".join(shown))]
+    return {
+        "summary": lines[0],
+        "lines": lines,
+        "count": count,
+        "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, shown, strict=True)],
+        "last_record_at": latest[0]["created_at"] if latest else None,
+        "notices": [],
+        "facts": facts,
     }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from server.macaron_life import days_running, has_table, period_label, read_only
+from server.macaron_life import days_running, digest_with_latest, has_table, period_label, read_only, recorded_days
 
 LATEST = 3
 EXCERPT = 40
@@ -29,13 +29,7 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "SELECT COUNT(*) FROM cards WHERE substr(created_at, 1, 10) BETWEEN ? AND ?",
             (since.isoformat(), today.isoformat()),
         ).fetchone()[0]
-        studied = {
-            r[0]
-            for r in conn.execute(
-                "SELECT DISTINCT day FROM reviews WHERE day BETWEEN ? AND ?",
-                ((today - dt.timedelta(days=62)).isoformat(), today.isoformat()),
-            )
-        }
+        studied = recorded_days(conn, "reviews", today)
         latest = conn.execute(  # cards answered and cards added, the latest first
             "SELECT r.day, r.grade, r.created_at, c.front FROM reviews r JOIN cards c ON c.id = r.card_id "
             "WHERE r.day <= ? UNION ALL "
@@ -55,14 +49,11 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         return f"{words.day(row['day'])} {front} ({words('deck.' + row['grade'])})"
 
     items = [shown(r) for r in latest]
-    if items:
-        lines.append(words("digest.latest", items=" / ".join(items)))
-    return {
-        "summary": first,
-        "lines": lines,
-        "count": reviews + added,
-        "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, items, strict=True)],
-        "last_record_at": latest[0]["created_at"] if latest else None,
-        "notices": [],
-        "facts": {"reviews": reviews, "good": good, "cards": cards, "due": due, "added": added, "streak": streak},
-    }
+    return digest_with_latest(
+        lines,
+        reviews + added,
+        latest,
+        items,
+        words,
+        {"reviews": reviews, "good": good, "cards": cards, "due": due, "added": added, "streak": streak},
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from server.macaron_life import days_running, has_table, period_label, read_only
+from server.macaron_life import days_running, digest_with_latest, has_table, period_label, read_only, recorded_days
 
 DEFAULT_MOODS = ["😢", "😕", "😐", "🙂", "😄"]
 LATEST = 3
@@ -33,13 +33,7 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "GROUP BY meal ORDER BY n DESC, meal",
             span,
         ).fetchall()
-        written = {
-            r[0]
-            for r in conn.execute(
-                "SELECT DISTINCT day FROM entries WHERE day BETWEEN ? AND ?",
-                ((today - dt.timedelta(days=62)).isoformat(), today.isoformat()),
-            )
-        }
+        written = recorded_days(conn, "entries", today)
         latest = conn.execute(
             "SELECT day, mood, meal, text, created_at FROM entries WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
             (today.isoformat(), LATEST),
@@ -65,20 +59,17 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         return " ".join(filter(None, (words.day(row["day"]), face, meal, text)))
 
     items = [shown(r) for r in latest]
-    if items:
-        lines.append(words("digest.latest", items=" / ".join(items)))
-    return {
-        "summary": first,
-        "lines": lines,
-        "count": count,
-        "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, items, strict=True)],
-        "last_record_at": latest[0]["created_at"] if latest else None,
-        "notices": [],
-        "facts": {
+    return digest_with_latest(
+        lines,
+        count,
+        latest,
+        items,
+        words,
+        {
             "entries": count,
             "days": days,
             "average_mood": mood,
             "streak": streak,
             "meals": {r["meal"]: r["n"] for r in meals},
         },
-    }
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from server.macaron_life import has_table, period_label, read_only
+from server.macaron_life import digest_with_latest, has_table, period_label, read_only
 
 ORDER = {"breakfast": 0, "lunch": 1, "dinner": 2, "snack": 3}
 LATEST = 3
@@ -22,7 +22,9 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "SELECT COUNT(*), COUNT(DISTINCT day) FROM planned WHERE day BETWEEN ? AND ?",
             (since.isoformat(), today.isoformat()),
         ).fetchone()
-        todays = conn.execute("SELECT meal, dish FROM planned WHERE day = ? ORDER BY id", (today.isoformat(),)).fetchall()
+        todays = conn.execute(
+            "SELECT meal, dish FROM planned WHERE day = ? ORDER BY id", (today.isoformat(),)
+        ).fetchall()
         ahead = conn.execute(
             "SELECT COUNT(*) FROM planned WHERE day > ? AND day <= ?",
             (today.isoformat(), (today + dt.timedelta(days=7)).isoformat()),
@@ -39,14 +41,16 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         lines.append(words("digest.today", meals=", ".join(f"{words('meal.' + r['meal'])} {r['dish']}" for r in meals)))
     lines.append(words("digest.ahead", count=ahead))
     items = [f"{words.day(r['day'])} {words('meal.' + r['meal'])} {r['dish']}" for r in latest]
-    if items:
-        lines.append(words("digest.latest", items=" / ".join(items)))
-    return {
-        "summary": first,
-        "lines": lines,
-        "count": count,
-        "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, items, strict=True)],
-        "last_record_at": latest[0]["created_at"] if latest else None,
-        "notices": [],
-        "facts": {"planned": count, "days": days, "ahead": ahead, "today": [{"meal": r["meal"], "dish": r["dish"]} for r in meals]},
-    }
+    return digest_with_latest(
+        lines,
+        count,
+        latest,
+        items,
+        words,
+        {
+            "planned": count,
+            "days": days,
+            "ahead": ahead,
+            "today": [{"meal": r["meal"], "dish": r["dish"]} for r in meals],
+        },
+    )

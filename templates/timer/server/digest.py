@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from server.macaron_life import days_running, has_table, period_label, read_only
+from server.macaron_life import days_running, digest_with_latest, has_table, period_label, read_only, recorded_days
 
 LATEST = 3
 
@@ -22,13 +22,7 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             (since.isoformat(), today.isoformat()),
         ).fetchone()
         today_count = conn.execute("SELECT COUNT(*) FROM sessions WHERE day = ?", (today.isoformat(),)).fetchone()[0]
-        focused = {
-            r[0]
-            for r in conn.execute(
-                "SELECT DISTINCT day FROM sessions WHERE day BETWEEN ? AND ?",
-                ((today - dt.timedelta(days=62)).isoformat(), today.isoformat()),
-            )
-        }
+        focused = recorded_days(conn, "sessions", today)
         latest = conn.execute(
             "SELECT day, minutes, created_at FROM sessions WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
             (today.isoformat(), LATEST),
@@ -40,14 +34,11 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     if streak >= 2:
         lines.append(words("digest.streak", n=streak))
     items = [f"{words.day(r['day'])} {words('digest.minutes', n=r['minutes'])}" for r in latest]
-    if items:
-        lines.append(words("digest.latest", items=" / ".join(items)))
-    return {
-        "summary": first,
-        "lines": lines,
-        "count": count,
-        "latest": [{"day": r["day"], "text": text} for r, text in zip(latest, items, strict=True)],
-        "last_record_at": latest[0]["created_at"] if latest else None,
-        "notices": [],
-        "facts": {"sessions": count, "minutes": minutes, "today": today_count, "streak": streak},
-    }
+    return digest_with_latest(
+        lines,
+        count,
+        latest,
+        items,
+        words,
+        {"sessions": count, "minutes": minutes, "today": today_count, "streak": streak},
+    )
