@@ -39,6 +39,15 @@ def test_a_spec_survives_its_json_form_and_says_what_it_needs():
     assert in_words("measures.values") == "several values per entry (e.g. systolic/diastolic)"
 
 
+def test_a_timer_a_deck_and_a_meal_plan_are_specs_of_their_own():
+    spec = parse_spec({"timer": {"work": 50, "rest": 10}})
+    assert parse_spec(spec.to_json()) == spec and spec.needs() == ["timer"]
+    deck = parse_spec({"deck": {"sides": ["en", "ja"]}})
+    assert deck.needs() == ["deck", "deck.review"] and deck.deck.sides == ("en", "ja")
+    plan = parse_spec({"plan": {"meals": ["lunch", "dinner"]}})
+    assert plan.needs() == ["plan", "plan.meals"] and plan.plan.days == 7
+
+
 @pytest.mark.parametrize(
     "broken,complaint",
     [
@@ -49,6 +58,9 @@ def test_a_spec_survives_its_json_form_and_says_what_it_needs():
         ({"money": {"currency": "dollars"}}, "money.currency"),
         ({"tasks": {"countdown": "next friday"}}, "tasks.countdown"),
         ({"conversions": [{"family": "vibes"}]}, "conversions[0].family"),
+        ({"timer": {"work": 0}}, "timer.work"),
+        ({"deck": {"sides": ["en"]}}, "deck.sides"),
+        ({"plan": {"meals": ["elevenses"]}}, "plan.meals[0]"),
         ({"measure": []}, "unknown field 'measure'"),
     ],
 )

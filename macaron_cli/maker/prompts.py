@@ -12,7 +12,8 @@ def build(brief, state: MakeState) -> str:
         f"This repository holds the `{state.template}` template, already personalised "
         f"(config/app.json: language {brief.language}, accent {brief.accent}).",
         'First, the spec: `macaron.json` holds "spec", what the app tracks (measures with units, money, '
-        "items, tasks, conversions; its schema is server/app_spec.py), written from the idea by rules. "
+        "items, tasks, conversions, a timer, a study deck, a meal plan; its schema is server/app_spec.py), "
+        "written from the idea by rules. "
         "Correct it to what the person asked for before any code (it must stay valid: "
         '`python -c "import json; from server.app_spec import parse_spec; '
         "parse_spec(json.load(open('macaron.json'))['spec'])\"`), then build the app it describes.",
