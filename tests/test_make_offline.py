@@ -54,6 +54,9 @@ CORPUS = [
     ("the board games on our shelf with a score for each", "en", "collection"),
     ("読んだマンガの一覧に星をつける", "ja", "collection"),
     ("크리스마스까지 며칠 남았는지 세기", "ko", "countdown"),
+    ("vocab flashcards for my French class", "en", "deck"),
+    ("Gusto ko ng pomodoro timer para sa thesis ko", "tl", "timer"),
+    ("来週の献立を晩ごはんだけ決めたい", "ja", "meal-plan"),
 ]
 TEMPLATE_FOR = {
     "habits": "habit-tracker",
@@ -63,6 +66,9 @@ TEMPLATE_FOR = {
     "calculator": "converter",
     "collection": "collection",
     "countdown": "countdown",
+    "deck": "deck",
+    "timer": "timer",
+    "meal-plan": "meal-plan",
 }
 INSTALLED = {t.name for t in load_templates()}
 COVERED = [c for c in CORPUS if TEMPLATE_FOR[c[2]] in INSTALLED]
