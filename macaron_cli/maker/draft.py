@@ -176,7 +176,9 @@ def app_files(
             ranked.append((rank, entries.index(rel) if rel in entries else 0, rel, text))
     shown, used = [], 0
     for _, _, rel, text in sorted(ranked):
-        if used + len(text) > budget_chars:
+        # The entry files are always shown, whole: a round that cannot see the page or the
+        # server's main module guesses at both. The rest fills what is left of the budget.
+        if rel not in entries and used + len(text) > budget_chars:
             named.append(rel)
             continue
         shown.append((rel, text))
