@@ -177,6 +177,7 @@ _ARGUMENTS = {
     "app_ref": "APP",
     "text": "text",
     "idea": "idea",
+    "request": "REQUEST",
     "query": "query",
     "target": "MEMORY_ID, APP, mcp or last",
 }
@@ -277,6 +278,24 @@ def make(
         accept_unsandboxed=accept_unsandboxed,
         json_out=json_out,
     )
+
+
+@app.command()
+def change(
+    app_ref: str | None = typer.Argument(
+        None, metavar="[APP]", autocompletion=_complete_app, help="Slug or path; default: here, else the latest."
+    ),
+    request: str | None = typer.Argument(None, metavar="REQUEST", help='What to change: "add my pulse".'),
+    offline: bool = typer.Option(False, "--offline", help="No model: change the app's spec by rules."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
+) -> int | None:
+    """Change one of your apps by asking; your records are kept."""
+    from macaron_cli.maker import change as changing
+
+    if request is None:  # one argument: the request, for the app you are in (else the newest)
+        app_ref, request = None, app_ref or ""
+    return _run(changing.change, app_ref=app_ref, request=request, offline=offline, yes=yes, json_out=json_out)
 
 
 @apps_app.callback(invoke_without_command=True)

@@ -1,0 +1,409 @@
+"""Reading a change to an existing app by rules, with no model (en, ja, ko, zh, tl).
+
+A change request ("add my pulse", "Sam moved out", "目標を3リットルに", "달러로") is read
+with make's own understanding: the slots (slots.py) and the kinds of measure, item and money
+the spec rules know (spec_rules.py). Each rule below edits one part of the app's current spec
+or settings; what no rule can do is named in `missing`, never pretended.
+
+Nothing here touches the person's records: a removed measure leaves the spec (the app stops
+showing it) while its rows stay in the app's data; a renamed measure keeps its key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from macaron_cli.maker.slots import Slots, read
+from macaron_cli.maker.spec import AppSpec, Items, Measure, Tasks, missing
+from macaron_cli.maker.spec_rules import _RATING, _SCALE, MEASURES, measures_of
+
+
+def _found(pattern: str, text: str) -> re.Match[str] | None:
+    return re.search(pattern, text, re.IGNORECASE)
+
+
+_REMOVE = (
+    r"\b(?:remove|delete|drop|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"
+    r"don'?t (?:need|track|want)|get rid of|moved out|has left|hide)\b|"
+    r"削除|消して|外して|やめ|いらない|要らない|抜いて|なくして|出て行|引っ越し|"
+    r"빼|삭제|없애|제거|그만|이사\s*갔|나갔|"
+    r"去掉|删除|删掉|移除|不要|不用再|搬走|搬出去|不再|"
+    r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b"
+)
+_RENAME = (
+    r"\brename|\bcall (?:it|the app|this app|this)\b|\bretitle|名前を|タイトルを|이름을|제목을|改名|名字改|标题|"
+    r"\bpalitan ang pangalan|\bpangalanan"
+)
+_QUOTED = r"[“\"「『‘'](.+?)[”\"」』’']"
+_NEW_NAME = r"(?:\bto|\bas|\binto)\s+(.+?)$|に(?:して|変え|変更)|(?:으로|로)\s*(?:바꿔|변경|해)|(?:改成|改为|叫)(.+?)$|\bng\s+(.+?)$"
+_LANGUAGES = {
+    "ja": r"\bjapanese\b|日本語|일본어|日语|日文|\bhapon\b",
+    "ko": r"\bkorean\b|韓国語|한국어|韩语|韩文|\bkoreano\b",
+    "zh": r"\bchinese\b|中国語|중국어|中文|汉语|\btsino\b",
+    "tl": r"\btagalog\b|\bfilipino\b|タガログ語|타갈로그어|他加禄语",
+    "en": r"\benglish\b|英語|영어|英文|英语|\bingles\b",
+}
+_IMPERIAL = r"\bimperial\b|ヤード・?ポンド法|야드파운드법|英制|\bimperyal\b"
+_METRIC = r"\bmetric\b|メートル法|미터법|公制|\bmetriko\b"
+_SYSTEM_OF = {"pound": "imperial", "mile": "imperial", "inch": "imperial"}
+_SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metric"}
+# Units a count of water is kept in, with the goal and step that fit each.
+_WATER_UNITS = {"cups": (8, 1), "glasses": (8, 1), "milliliter": (2000, 250)}
+_TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
+# What people ask of an app that is code, not settings: said with how to get it.
+_BEYOND = {
+    "a dark mode": r"\bdark (?:mode|theme)|ダークモード|다크\s*모드|深色模式|暗黑模式",
+    "syncing with a device or service": r"\bsync|\bsmart ?watch|\bfitbit|\bhealth ?kit|同期|동기화|同步|连接手表",
+    "reminders and notifications": r"\bremind|\bnotif|\balarm|リマインド|通知|알림|알람|提醒|\bpaalala",
+    "charts and graphs": r"\bcharts?\b|\bgraphs?\b|グラフ|그래프|图表|\btsart",
+    "exporting or sharing records": r"\bexport|\bcsv\b|\bpdf\b|エクスポート|내보내|导出",
+    "logging in and accounts": r"\blog ?in\b|\bpassword|\baccount|ログイン|로그인|登录",
+}
+_PERSON_STARTERS = frozenset(
+    """Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My Our Can Could
+    Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Idagdag Alisin Tanggalin Isama
+    Ilagay Gawin Palitan Gamitin Ang Mga Sa Ng Si Ni Wala Count Every Each Only Just It This That""".split()
+)
+_KO_PERSON = r"([가-힣]{2,3}?)(?:이)?(?:를|을|도|는|은|가)\s*(?:추가|넣어|빼|제외|삭제|이사|나갔|당번)"
+_ZH_PERSON = (
+    r"把([\u4e00-\u9fff]{2,3}?)(?:加|添|去|删|移|从)|(?:加上|添加|去掉|删掉|删除|移除)([\u4e00-\u9fff]{2,3}?)(?=$|[，。,]|到|从)"
+)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One request read: the spec and settings after it, and what it could not do."""
+
+    spec: AppSpec
+    settings: dict[str, Any]  # config/app.json keys the request sets (title, language, units, currency)
+    done: tuple[str, ...]  # what changed, in words
+    missing: tuple[str, ...]  # what it asked that the rules cannot do, in words
+
+
+@dataclass
+class _Ask:
+    text: str
+    slots: Slots
+    remove: bool
+    spec: AppSpec
+    settings: dict[str, Any]
+    manifest: dict
+    done: list[str]
+    missing: list[str]
+    touched: set[str]  # measure keys or parts the request was about
+
+
+def understand(request: str, spec: AppSpec, config: dict, manifest: dict) -> Edit:
+    """The request applied to the app's spec and settings, by rules."""
+    text = request.strip()
+    ask = _Ask(text, read(text), bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
+    for rule in _RULES:
+        before = (ask.spec, dict(ask.settings), len(ask.done))
+        rule(ask, config)
+        new_needs = set(missing(ask.spec, manifest)) - set(missing(before[0], manifest))
+        if new_needs:  # the template cannot show it: say so, write none of it
+            from macaron_cli.maker.spec import in_words
+
+            words = "; ".join(in_words(n) for n in sorted(new_needs))
+            ask.missing.append(f"{words} (the {manifest.get('template', 'app')} template does not show it)")
+            ask.spec, ask.settings, ask.done[:] = before[0], before[1], ask.done[: before[2]]
+    for what, words in _BEYOND.items():
+        if _found(words, text):
+            ask.missing.append(what)
+    if not ask.done and not ask.missing:
+        ask.missing.append(f"“{text}” is not a change the rules know")
+    return Edit(ask.spec, ask.settings, tuple(ask.done), tuple(dict.fromkeys(ask.missing)))
+
+
+# ── measures ─────────────────────────────────────────────────────────────────────────────
+def _named_keys(text: str, spec: AppSpec) -> list[str]:
+    """The kinds of measure the request names, by make's own words, in the order named."""
+    found = sorted((m.start(), key) for key, kind in MEASURES.items() if (m := _found(kind.words, text)))
+    keys = [key for _, key in found]
+    if any(m.key == "water" for m in spec.measures):  # "in glasses" is water's unit, not a thing of its own
+        keys = [k for k in keys if k != "glasses"]
+    for m in spec.measures:  # a measure by the name the person gave it
+        if m.key not in keys and m.name and m.name.casefold() in text.casefold():
+            keys.append(m.key)
+    return keys
+
+
+def _measures(ask: _Ask, config: dict) -> None:
+    if _found(_RENAME, ask.text):
+        return
+    keys = _named_keys(ask.text, ask.spec)
+    ask.touched.update(keys)
+    have = {m.key for m in ask.spec.measures}
+    if ask.remove:
+        gone = [k for k in keys if k in have]
+        if gone and len(gone) == len(have):
+            ask.missing.append("removing every measure (the app would keep nothing)")
+            return
+        if gone:
+            kept = tuple(m for m in ask.spec.measures if m.key not in gone)
+            ask.spec = replace(ask.spec, measures=kept)
+            shown = ", ".join(k.replace("_", " ") for k in gone)
+            ask.done.append(f"stopped showing {shown} (its records kept)")
+        return
+    new = [k for k in keys if k not in have]
+    if not new:
+        return
+    if not ask.spec.measures:
+        ask.missing.append(f"numbers over time ({', '.join(new)}): this app keeps none")
+        return
+    settings = {"units": config.get("units", "metric"), "currency": config.get("currency", "USD")}
+    made = [m for m in measures_of(ask.text, settings, "", ask.slots) if m.key in new]
+    made = [replace(m, name=m.key.replace("_", " "), goal=m.goal if ask.slots.goal is None else None) for m in made]
+    if made:
+        ask.spec = replace(ask.spec, measures=ask.spec.measures + tuple(made))
+        ask.done.append("added " + ", ".join(f"{m.name} ({m.unit})" for m in made))
+
+
+def _target_measure(ask: _Ask) -> Measure | None:
+    """The measure a goal, unit or time is about: the one named, else the only one."""
+    named = [m for m in ask.spec.measures if m.key in ask.touched]
+    if named:
+        return named[0]
+    return ask.spec.measures[0] if len(ask.spec.measures) == 1 else None
+
+
+def _replace_measure(ask: _Ask, measure: Measure) -> None:
+    ask.spec = replace(ask.spec, measures=tuple(measure if m.key == measure.key else m for m in ask.spec.measures))
+
+
+def _rename(ask: _Ask, config: dict) -> None:
+    """A new name: the app's title, or a measure's (its key, which its records use, kept)."""
+    if not _found(_RENAME, ask.text):
+        return
+    quoted = re.search(_QUOTED, ask.text)
+    said = re.search(_NEW_NAME, ask.text, re.IGNORECASE)
+    name = quoted.group(1) if quoted else next((g for g in (said.groups() if said else ()) if g), None)
+    if not name or not name.strip(" .!。"):
+        ask.missing.append("a new name: say it in quotes, e.g. rename it to “Morning water”")
+        return
+    name = name.strip(" .!。")
+    keys = [k for k in _named_keys(ask.text.replace(name, ""), ask.spec) if k in {m.key for m in ask.spec.measures}]
+    if keys:
+        measure = next(m for m in ask.spec.measures if m.key == keys[0])
+        _replace_measure(ask, replace(measure, name=name))
+        ask.done.append(f"{measure.key.replace('_', ' ')} is now called {name} (its records kept)")
+        return
+    ask.settings["title"] = name
+    ask.done.append(f"the app is now called {name}")
+
+
+def _goal(ask: _Ask, config: dict) -> None:
+    slots, money = ask.slots, ask.spec.money
+    if money and (slots.budget or slots.target or slots.goal):
+        if slots.target or (money.target is not None and not slots.budget):
+            value = (slots.target or slots.budget or slots.goal).value  # type: ignore[union-attr]
+            ask.spec = replace(ask.spec, money=replace(money, target=value))
+            ask.done.append(f"savings target {value:,.0f} {money.currency}")
+        else:
+            value = (slots.budget or slots.goal).value  # type: ignore[union-attr]
+            ask.spec = replace(ask.spec, money=replace(money, budget=value))
+            ask.done.append(f"budget {value:,.0f} {money.currency} a month")
+        return
+    if slots.goal is None or not ask.spec.measures or ask.remove:
+        return
+    measure = _target_measure(ask) or _by_unit(ask.spec, slots.goal.unit)
+    if measure is None:
+        ask.missing.append("which measure the goal is for: name it (e.g. “water goal 3 liters”)")
+        return
+    factor = 1.0 if slots.goal.unit in ("", measure.unit) else _SCALE.get((slots.goal.unit, measure.unit))
+    if factor is None and slots.goal.unit in _WATER_UNITS and measure.key == "water":
+        return  # a unit for water: _units does it
+    if factor is None:
+        ask.missing.append(f"a goal in {slots.goal.unit} for {measure.name} (kept in {measure.unit})")
+        return
+    goal = round(slots.goal.value * factor, 2)
+    _replace_measure(ask, replace(measure, goal=goal))
+    ask.done.append(f"{measure.key.replace('_', ' ')} goal {goal:g} {measure.unit}")
+
+
+def _by_unit(spec: AppSpec, unit: str) -> Measure | None:
+    return next((m for m in spec.measures if unit and (m.unit == unit or (unit, m.unit) in _SCALE)), None)
+
+
+def _units(ask: _Ask, config: dict) -> None:
+    """The system the app shows (records are kept metric and shown either way), or the
+    unit a count of water is kept in."""
+    slots = ask.slots
+    water = next((m for m in ask.spec.measures if m.key == "water"), None)
+    said = [u for u in slots.units if u in _WATER_UNITS or u == "liter"]
+    if water and said and said[0] in _WATER_UNITS and said[0] != water.unit and not ask.remove:
+        goal, step = _WATER_UNITS[said[0]]
+        _replace_measure(ask, replace(water, unit=said[0], goal=goal, step=step))
+        ask.done.append(f"water in {said[0]} (goal {goal} {said[0]})")
+    system = "imperial" if _found(_IMPERIAL, ask.text) else "metric" if _found(_METRIC, ask.text) else None
+    named = [_SYSTEM_OF[u] for u in slots.units if u in _SYSTEM_OF]
+    refused = [_SYSTEM_OF[u] for u in slots.refused if u in _SYSTEM_OF]
+    system = system or (named[0] if named else None) or ({"metric": "imperial", "imperial": "metric"}.get(refused[0]) if refused else None)
+    if system and config.get("units") != system:
+        ask.settings["units"] = system
+        ask.done.append(f"{system} units")
+
+
+def _currency(ask: _Ask, config: dict) -> None:
+    slots, money = ask.slots, ask.spec.money
+    if not slots.currency or slots.budget or slots.target:
+        return
+    if money and money.currency != slots.currency:
+        ask.spec = replace(ask.spec, money=replace(money, currency=slots.currency))
+    if config.get("currency") != slots.currency:
+        ask.settings["currency"] = slots.currency
+        ask.done.append(f"amounts in {slots.currency}")
+
+
+def _times(ask: _Ask, config: dict) -> None:
+    said = tuple(t for t in ask.slots.times if t in _TIMES)
+    if not said or not ask.spec.measures:
+        return
+    measure = _target_measure(ask)
+    if measure is None:
+        ask.missing.append("which measure the times of day are for: name it")
+        return
+    if ask.remove:
+        times = tuple(t for t in measure.times if t not in said)
+    elif _found(r"\bonly\b|だけ|만\b|只", ask.text):
+        times = said
+    else:
+        times = tuple(dict.fromkeys(measure.times + said))
+    if times != measure.times:
+        _replace_measure(ask, replace(measure, times=times))
+        ask.done.append(f"{measure.key.replace('_', ' ')} logged: {', '.join(times) or 'any time'}")
+
+
+# ── people ───────────────────────────────────────────────────────────────────────────────
+def people_named(text: str, slots: Slots) -> list[str]:
+    """The people a change names: make's slots, and a capitalised name anywhere in it
+    ("Sam moved out", "put Mia on the chores"), a name before a Korean or Chinese verb."""
+    names = [p for p in slots.people if p != "me"]
+    for m in re.finditer(r"(?<![\w'])([A-Z][a-z]+)\b", text):
+        word = m.group(1)
+        if word not in _PERSON_STARTERS and not any(_found(k.words, word) for k in MEASURES.values()):
+            names.append(word)
+    for m in re.finditer(_KO_PERSON, text):
+        names.append(m.group(1))
+    for m in re.finditer(_ZH_PERSON, text):
+        names.append(next(g for g in m.groups() if g))
+    from macaron_cli.maker.slots import _NOT_NAMES
+
+    return [n for n in dict.fromkeys(names) if n not in _NOT_NAMES]
+
+
+def _people(ask: _Ask, config: dict) -> None:
+    tasks, money = ask.spec.tasks, ask.spec.money
+    if _found(_RENAME, ask.text) or ask.touched or not (tasks or money):
+        return
+    names = people_named(ask.text, ask.slots)
+    if not names:
+        return
+    current = tasks.assignees if tasks else money.people  # type: ignore[union-attr]
+    if ask.remove:
+        gone = [n for n in names if n in current]
+        after = tuple(p for p in current if p not in gone)
+        verb = "took off"
+    else:
+        gone = [n for n in names if n not in current]
+        after = current + tuple(gone)
+        verb = "added"
+    if not gone:
+        return
+    if tasks:
+        ask.spec = replace(ask.spec, tasks=replace(tasks, assignees=after))
+    elif money:
+        ask.spec = replace(ask.spec, money=replace(money, people=after))
+    ask.done.append(f"{verb} {', '.join(gone)}")
+    ask.touched.add("people")
+
+
+# ── items, tasks ─────────────────────────────────────────────────────────────────────────
+_ATTRIBUTE_ADD = (
+    r"(?:\badd|\binclude|\balso (?:record|keep|note|track|save)|\brecord|\bkeep)\s+(?:a |an |the )?(?:field |column )?"
+    r"(?:for |of )?(?:the |its )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|column|too|as well|for each \w+|of each \w+|to each \w+)\b|[.,!]|$)",
+    r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:も記録|も残|も入れ|を追加|の欄を追加)",
+    r"([가-힣]{1,6}?)\s*(?:도|을|를)\s*(?:기록|추가|넣어|적)",
+    r"(?:加上|添加|加一个|增加|也记录?|再记)([\u4e00-\u9fff]{1,4}?)(?:栏|字段|一栏)?(?:$|[，。,])",
+    r"(?:idagdag|isama|ilagay|itala)\s+(?:rin |din )?(?:ang |kung )?([a-z][a-z ]{1,20}?)(?:\s+(?:sa bawat|ng bawat)\b|[.,!]|$)",
+)
+_ATTRIBUTE_REMOVE = (
+    r"(?:\bremove|\bdrop|\bdelete|\bdon'?t need)\s+(?:the )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|column))?(?:[.,!]|$)",
+    r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:を削除|を消して|はいらない|を外して)",
+    r"([가-힣]{1,6}?)\s*(?:은|는|을|를)?\s*(?:빼|삭제|없애)",
+    r"(?:去掉|删掉|删除|不要)([\u4e00-\u9fff]{1,4}?)(?:栏|字段)?(?:$|[，。,])",
+    r"(?:alisin|tanggalin)\s+(?:ang )?([a-z][a-z ]{1,20}?)(?:[.,!]|$)",
+)
+
+
+def _items(ask: _Ask, config: dict) -> None:
+    items = ask.spec.items
+    if items is None or _found(_RENAME, ask.text):
+        return
+    if _found(_RATING, ask.text):
+        rating = not ask.remove
+        if rating != items.rating:
+            ask.spec = replace(ask.spec, items=replace(items, rating=rating))
+            ask.done.append("a rating per item" if rating else "no rating")
+        return
+    said = _attribute(ask.text, _ATTRIBUTE_REMOVE if ask.remove else _ATTRIBUTE_ADD)
+    if not said:
+        return
+    if ask.remove:
+        kept = tuple(a for a in items.attributes if a.casefold() != said.casefold())
+        if kept != items.attributes:
+            ask.spec = replace(ask.spec, items=Items(items.name, kept, items.rating, items.every))
+            ask.done.append(f"no {said} per {items.name} (what was written kept)")
+    elif said.casefold() not in (a.casefold() for a in items.attributes):
+        ask.spec = replace(ask.spec, items=replace(items, attributes=items.attributes + (said,)))
+        ask.done.append(f"each {items.name} records {said}")
+
+
+def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
+    for pattern in patterns:
+        m = re.search(pattern, text, re.IGNORECASE)
+        if m:
+            said = re.sub(r"\s+(?:too|also|as well|rin|din)$", "", m.group(1).strip())
+            return said or None
+    return None
+
+
+def _tasks(ask: _Ask, config: dict) -> None:
+    tasks, slots = ask.spec.tasks, ask.slots
+    if tasks is None:
+        if slots.period and ask.spec.measures and not ask.touched - {"people"} and slots.period != "daily":
+            ask.missing.append(f"a {slots.period} goal (this app's goals are per day)")
+        return
+    if tasks.countdown is not None and (slots.date or slots.event):
+        changed = replace(tasks, countdown=slots.date or tasks.countdown, event=slots.event or tasks.event)
+        if changed != tasks:
+            ask.spec = replace(ask.spec, tasks=changed)
+            ask.done.append(" on ".join(x for x in (changed.event, changed.countdown) if x))
+        return
+    if slots.period and slots.period != tasks.repeat and tasks.countdown is None:
+        ask.spec = replace(ask.spec, tasks=Tasks(tasks.assignees, slots.period, None, tasks.categories, tasks.event))
+        ask.done.append(f"repeats {slots.period}")
+
+
+def _language(ask: _Ask, config: dict) -> None:
+    found = sorted((m.start(), code) for code, words in _LANGUAGES.items() if (m := _found(words, ask.text)))
+    if found and config.get("language") != found[0][1]:
+        ask.settings["language"] = found[0][1]
+        ask.done.append(f"shown in {found[0][1]}")
+
+
+_RULES: tuple[Callable[[_Ask, dict], None], ...] = (
+    _rename,
+    _measures,
+    _people,
+    _items,
+    _goal,
+    _units,
+    _currency,
+    _times,
+    _tasks,
+    _language,
+)
