@@ -214,15 +214,19 @@ def _summary(result: ChangeResult) -> None:
     from macaron_cli.output import Out
 
     out, err = Out(), Out(stderr=True)
-    if result.missing:
+    if result.status == "nothing":
         err.line(
-            "[yellow]The rules cannot do[/]: {}. A model can: connect one, then run {}",
+            "Nothing changed: the rules cannot do {}. A model can: connect one, then run {}",
             "; ".join(result.missing),
             missing_hint(result),
         )
-    if result.status == "nothing":
-        err.text("Nothing was changed.")
         return
+    if result.missing:
+        err.line(
+            "[yellow]Not done[/]: {} (the rules cannot). A model can: connect one, then run {}",
+            "; ".join(result.missing),
+            missing_hint(result),
+        )
     if result.status == "declined":
         out.text(result.message)
         return

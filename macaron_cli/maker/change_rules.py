@@ -33,6 +33,10 @@ _REMOVE = (
     r"去掉|删除|删掉|移除|不要|不用再|搬走|搬出去|不再|"
     r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b"
 )
+_ADD = (
+    r"\b(?:add|put|include|joined|moved in|also)\b|追加|入れて|加えて|加わ|추가|넣어|들어왔|加上|添加|加到|加入|"
+    r"\bidagdag\b|\bisama\b|\bilagay\b|\bsumali\b"
+)
 _RENAME = (
     r"\brename|\bcall (?:it|the app|this app|this)\b|\bretitle|名前を|タイトルを|이름을|제목을|改名|名字改|标题|"
     r"\bpalitan ang pangalan|\bpangalanan"
@@ -65,7 +69,7 @@ _BEYOND = {
 _PERSON_STARTERS = frozenset(
     """Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My Our Can Could
     Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Idagdag Alisin Tanggalin Isama
-    Ilagay Gawin Palitan Gamitin Ang Mga Sa Ng Si Ni Wala Count Every Each Only Just It This That""".split()
+    Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin Ang Mga Sa Ng Si Ni Wala Count Every Each Only Just It This That""".split()
 )
 _KO_PERSON = r"([가-힣]{2,3}?)(?:이)?(?:를|을|도|는|은|가)\s*(?:추가|넣어|빼|제외|삭제|이사|나갔|당번)"
 _ZH_PERSON = (
@@ -220,6 +224,8 @@ def _goal(ask: _Ask, config: dict) -> None:
         ask.missing.append(f"a goal in {slots.goal.unit} for {measure.name} (kept in {measure.unit})")
         return
     goal = round(slots.goal.value * factor, 2)
+    if goal == measure.goal:
+        return
     _replace_measure(ask, replace(measure, goal=goal))
     ask.done.append(f"{measure.key.replace('_', ' ')} goal {goal:g} {measure.unit}")
 
@@ -234,7 +240,8 @@ def _units(ask: _Ask, config: dict) -> None:
     slots = ask.slots
     water = next((m for m in ask.spec.measures if m.key == "water"), None)
     said = [u for u in slots.units if u in _WATER_UNITS or u == "liter"]
-    if water and said and said[0] in _WATER_UNITS and said[0] != water.unit and not ask.remove:
+    about_water = ask.touched <= {"water"}  # "coffee" says cups for the coffee, not the water
+    if water and about_water and said and said[0] in _WATER_UNITS and said[0] != water.unit and not ask.remove:
         goal, step = _WATER_UNITS[said[0]]
         _replace_measure(ask, replace(water, unit=said[0], goal=goal, step=step))
         ask.done.append(f"water in {said[0]} (goal {goal} {said[0]})")
@@ -300,7 +307,7 @@ def _people(ask: _Ask, config: dict) -> None:
     if _found(_RENAME, ask.text) or ask.touched or not (tasks or money):
         return
     names = people_named(ask.text, ask.slots)
-    if not names:
+    if not names or not (ask.remove or _found(_ADD, ask.text)):
         return
     current = tasks.assignees if tasks else money.people  # type: ignore[union-attr]
     if ask.remove:

@@ -1,0 +1,148 @@
+"""How many change requests the rules read right (`macaron change --offline`), in five languages.
+
+Each case: an app as an offline make would make it (the idea, its language), a request, and
+what should change: {field path: value after} as `change --json` reports it in "changed"
+(a measure added whole as its key → its unit; removed → None). An empty expectation
+means the rules must refuse: nothing changed, the request named in `missing`.
+
+    python3 bench/change_corpus.py            # the figure, and each case that comes out wrong
+    python3 bench/change_corpus.py --all      # every case
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+BP = ("blood pressure every morning", "en")
+WATER = ("track my daily water intake", "en")
+CHORES = ("chores for me, Tom and Lily every week", "en")
+SPENDING = ("track my monthly spending in yen", "en")
+BOOKS = ("a list of books I've read with a rating", "en")
+WEDDING = ("count down to my wedding", "en")
+WEIGHT_BP = ("my weight and blood pressure every morning", "en")
+JA_WEIGHT = ("毎朝の体重を記録したい", "ja")
+JA_WATER = ("毎日の水分補給を記録したい", "ja")
+JA_SPLIT = ("ルームメイトの健太と私で家賃を割り勘", "ja")
+JA_BUDGET = ("家計簿で支出を管理したい", "ja")
+KO_WATER = ("매일 물 마시는 양을 기록하고 싶어요", "ko")
+KO_CHORES = ("룸메이트 지훈이랑 민수랑 집안일 당번", "ko")
+KO_EXAM = ("시험까지 며칠 남았는지 세기", "ko")
+ZH_STEPS = ("记录每天的步数", "zh")
+ZH_BUDGET = ("记账本，管理每月支出", "zh")
+ZH_CHORES = ("和室友小王一起分家务", "zh")
+ZH_WATER = ("每日喝水打卡", "zh")
+TL_WATER = ("Gusto ko ng talaan ng pag-inom ko ng tubig araw-araw", "tl")
+TL_CHORES = ("Hatian ng gawaing bahay nina Ana at Ben", "tl")
+TL_BUDGET = ("Gusto ko ng badyet para sa gastos ko buwan-buwan", "tl")
+
+# (app, request, {changed path: after}); {} = refused.
+CORPUS: list[tuple[tuple[str, str], str, dict]] = [
+    (WATER, "also track my coffee", {"measures.coffee": "cups"}),
+    (WEIGHT_BP, "remove my weight", {"measures.body_weight": None}),
+    (WATER, "set the water goal to 2.5 liters", {"measures.water.goal": 2500}),
+    (CHORES, "Lily moved out, take her off the list", {"tasks.assignees": ["me", "Tom"]}),
+    (CHORES, "add Ben to the chores", {"tasks.assignees": ["me", "Tom", "Lily", "Ben"]}),
+    (SPENDING, "show amounts in euros", {"money.currency": "EUR", "currency": "EUR"}),
+    (SPENDING, "make the budget 150000 yen", {"money.budget": 150000}),
+    (BOOKS, "add a field for the publisher", {"items.attributes": ["author", "lent to", "publisher"]}),
+    (WEDDING, "the wedding is on May 20", {"tasks.countdown": "2027-05-20"}),
+    (WATER, "rename the app to “Hydration”", {"title": "Hydration"}),
+    (JA_WEIGHT, "show it in imperial units", {"units": "imperial"}),
+    (WATER, "add a calendar view with drag and drop", {}),
+    (WATER, "send me a push notification every hour", {}),
+    (BP, "log it in the evening too", {"measures.blood_pressure.times": ["morning", "evening"]}),
+    (CHORES, "make the chores repeat daily", {"tasks.repeat": "daily"}),
+    (JA_WEIGHT, "歩数も記録したい", {"measures.steps": "steps"}),
+    (JA_WATER, "目標を1.5リットルにして", {"measures.water.goal": 1500}),
+    (JA_SPLIT, "健太さんを外して", {"money.people": ["me"]}),
+    (JA_WATER, "韓国語で表示して", {"language": "ko"}),
+    (JA_WATER, "ダークモードにして", {}),
+    (JA_BUDGET, "予算を10万円にして", {"money.budget": 100000}),
+    (KO_WATER, "커피도 기록할래", {"measures.coffee": "cups"}),
+    (KO_WATER, "목표를 3리터로 바꿔 줘", {"measures.water.goal": 3000}),
+    (KO_CHORES, "수진을 추가해 줘", {"tasks.assignees": ["민수", "지훈", "me", "수진"]}),
+    (KO_WATER, "영어로 바꿔 줘", {"language": "en"}),
+    (KO_WATER, "애플워치랑 동기화해 줘", {}),
+    (KO_EXAM, "시험은 12월 20일이야", {"tasks.countdown": "2026-12-20"}),
+    (ZH_STEPS, "目标改成一万步", {"measures.steps.goal": 10000}),
+    (ZH_STEPS, "加上睡眠", {"measures.sleep": "hour"}),
+    (ZH_BUDGET, "改用日元", {"money.currency": "JPY", "currency": "JPY"}),
+    (ZH_CHORES, "把小李加到家务里", {"tasks.assignees": ["小王", "me", "小李"]}),
+    (ZH_WATER, "加一个图表", {}),
+    (ZH_WATER, "标题改成“喝水日记”", {"title": "喝水日记"}),
+    (TL_WATER, "Idagdag ang kape", {"measures.coffee": "cups"}),
+    (TL_WATER, "Gawing 3 litro ang goal", {"measures.water.goal": 3000}),
+    (TL_CHORES, "Idagdag si Carlo sa mga gawain", {"tasks.assignees": ["me", "you", "Carlo"]}),
+    (TL_WATER, "Ipakita sa English", {"language": "en"}),
+    (TL_WATER, "Lagyan ng dark mode", {}),
+    (TL_BUDGET, "Gawing 20000 piso ang badyet", {"money.budget": 20000}),
+]
+
+
+def made(idea: str, lang: str) -> tuple[dict, dict]:
+    """The macaron.json and config/app.json an offline make writes for the idea."""
+    from macaron_cli.maker.brief import Brief
+    from macaron_cli.maker.choose import choose_template
+    from macaron_cli.maker.personal import personal_settings
+    from macaron_cli.maker.scaffold import app_spec_for, app_title, personal_config
+
+    brief = Brief(idea=idea, language=lang, accent="#FF9AA2", app_settings=personal_settings(lang, []))
+    template = choose_template(idea)
+    title = app_title(template, brief)
+    spec = app_spec_for(template, brief, title)
+    defaults = json.loads((template.path / "config" / "app.json").read_text(encoding="utf-8"))
+    manifest = {**template.manifest, "template": template.name, "title": title, "spec": spec.to_json()}
+    return manifest, personal_config(template, brief, defaults, spec)
+
+
+def outcome(app: tuple[str, str], request: str) -> tuple[dict, list[str]]:
+    """What the request changes ({path: after}, a measure added whole as its unit) and what it refuses."""
+    from macaron_cli.maker.change import changed, rendered
+    from macaron_cli.maker.change_rules import understand
+    from macaron_cli.maker.spec import spec_of
+
+    manifest, config = made(*app)
+    spec = spec_of(manifest)
+    assert spec is not None, app
+    edit = understand(request, spec, config, manifest)
+    _, cfg = rendered(manifest, config, edit)
+    moved = changed(spec, edit.spec, config, cfg)
+    after = {path: (m["after"]["unit"] if isinstance(m["after"], dict) else m["after"]) for path, m in moved.items()}
+    return after, list(edit.missing)
+
+
+def right(want: dict, got: dict, missing: list[str]) -> bool:
+    if not want:
+        return not got and bool(missing)
+    return got == want
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="print every case, not only the wrong ones")
+    args = parser.parse_args()
+    ok = 0
+    by_language: dict[str, list[int]] = {}
+    for app, request, want in CORPUS:
+        got, missing = outcome(app, request)
+        good = right(want, got, missing)
+        ok += good
+        tally = by_language.setdefault(app[1], [0, 0])
+        tally[0] += good
+        tally[1] += 1
+        if args.all or not good:
+            mark = "ok " if good else "BAD"
+            print(f"{mark} [{app[1]}] {request!r}: got {got} missing {missing}; want {want or 'refused'}")
+    langs = ", ".join(f"{lang} {n}/{total}" for lang, (n, total) in by_language.items())
+    print(f"{ok}/{len(CORPUS)} change requests read right ({langs})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
