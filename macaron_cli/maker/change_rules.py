@@ -143,6 +143,9 @@ def _measures(ask: _Ask, config: dict) -> None:
     have = {m.key for m in ask.spec.measures}
     if ask.remove:
         gone = [k for k in keys if k in have]
+        if keys and not gone:
+            ask.missing.append(f"{', '.join(k.replace('_', ' ') for k in keys)}: this app does not track it")
+            return
         if gone and len(gone) == len(have):
             ask.missing.append("removing every measure (the app would keep nothing)")
             return

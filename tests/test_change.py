@@ -1,0 +1,199 @@
+"""`macaron change APP "REQUEST"` offline: the app changes as asked, in five languages, each
+change a checkpoint that rollback undoes, every recorded entry still there; what the rules
+cannot do is said, and nothing is written."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.checkpoints import AppRepo
+from tests.conftest import REPO
+from tests.support.app_dirs import git
+
+
+def _corpus():
+    spec = importlib.util.spec_from_file_location("change_corpus", REPO / "bench" / "change_corpus.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CORPUS = _corpus()
+
+
+@pytest.mark.parametrize(("app", "request_", "want"), CORPUS.CORPUS, ids=[c[1] for c in CORPUS.CORPUS])
+def test_each_request_in_the_corpus_changes_what_it_asks(macaron_home, app, request_, want):
+    got, missing = CORPUS.outcome(app, request_)
+    assert CORPUS.right(want, got, missing), (got, missing)
+
+
+def scaffolded(idea: str, lang: str, apps_root: Path) -> str:
+    """An app as an offline make writes it, short of verifying it (these tests verify in the change)."""
+    from macaron_cli.apps import register
+    from macaron_cli.maker.brief import Brief
+    from macaron_cli.maker.choose import choose_template
+    from macaron_cli.maker.personal import personal_settings
+    from macaron_cli.maker.scaffold import make_slug, scaffold
+
+    brief = Brief(idea=idea, language=lang, accent="#FF9AA2", app_settings=personal_settings(lang, []))
+    template = choose_template(idea)
+    slug = make_slug(idea, template.name, apps_root)
+    app = scaffold(template, brief, slug, apps_root)
+    AppRepo.init(app).checkpoint("scaffold", f"scaffold from {template.name}")
+    register(slug, path=str(app), idea=idea, title=slug, template=template.name, created_at="2026-12-01T00:00:00")
+    return slug
+
+
+def manifest(macaron_home: Path, slug: str) -> dict:
+    return json.loads((macaron_home.parent / "apps" / slug / "macaron.json").read_text(encoding="utf-8"))
+
+
+def app_config(macaron_home: Path, slug: str) -> dict:
+    return json.loads((macaron_home.parent / "apps" / slug / "config" / "app.json").read_text(encoding="utf-8"))
+
+
+def change(macaron, slug: str, request: str, *extra: str):
+    return macaron("change", slug, request, "--offline", "--yes", "--json", *extra, timeout=300)
+
+
+# ── refusals: said in one line, nothing written ───────────────────────────────────────────
+@pytest.mark.parametrize(
+    "request_", ["add a dark mode toggle", "スマートウォッチと同期して", "알림을 보내 줘", "加一个图表", "Lagyan ng dark mode"]
+)
+def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_written(
+    macaron, macaron_home, tmp_path, request_
+):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    app = tmp_path / "apps" / slug
+    before = (app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()
+    shown = macaron("change", slug, request_, "--offline")
+    assert shown.returncode == 2, shown.stderr
+    line = shown.stderr.strip()
+    assert "\n" not in line and "Nothing changed" in line and f"macaron make --from {slug}" in line
+    assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
+    assert [c.phase for c in AppRepo.open(app).checkpoints()] == ["scaffold"]
+    assert not git(app, "status", "--porcelain").strip()
+    as_json = change(macaron, slug, request_)
+    assert as_json.returncode == 2
+    result = json.loads(as_json.stdout)
+    assert result["changed"] == {} and result["missing"] and result["request"] == request_
+
+
+def test_with_a_model_connected_it_says_change_by_model_is_not_built_and_writes_nothing(
+    macaron, macaron_home, tmp_path
+):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    shown = macaron("change", slug, "also track my coffee", env={"ANTHROPIC_API_KEY": "sk-test"})
+    assert shown.returncode == 2
+    assert "not built yet" in shown.stderr and "--offline" in shown.stderr
+    hint = shown.stderr.split("change it by rules: ")[1].strip()
+    assert hint == f"macaron change {slug} 'also track my coffee' --offline"
+    assert [c.phase for c in AppRepo.open(tmp_path / "apps" / slug).checkpoints()] == ["scaffold"]
+
+
+def test_an_empty_request_is_refused(macaron, macaron_home, tmp_path):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    shown = macaron("change", slug, "  ", "--offline")
+    assert shown.returncode == 2 and "say what to change" in shown.stderr
+
+
+# ── changes, verified in the browser ──────────────────────────────────────────────────────
+@pytest.mark.slow
+def test_three_changes_keep_all_hundred_entries_and_rollback_undoes_the_last(macaron, macaron_home):
+    from tests.test_one_life import get, post, serve
+
+    made = macaron("make", "--offline", "--yes", "--json", "blood pressure every morning", timeout=300)
+    slug = json.loads(made.stdout)["app"]
+    days = [(dt.date(2026, 11, 1) + dt.timedelta(days=n)).isoformat() for n in range(10)]
+    proc, url = serve(slug)
+    try:
+        for n in range(100):
+            body = {"habit": "blood_pressure", "amount": 110 + n % 30, "amount2": 70 + n % 20, "day": days[n % 10]}
+            post(url, "/api/entries", body)
+    finally:
+        proc.terminate()
+        proc.wait()
+
+    requests = ["脈拍も記録したい", "rename blood pressure to “BP”", "맥박은 빼 줘"]
+    results = []
+    for request in requests:
+        shown = change(macaron, slug, request)
+        assert shown.returncode == 0, shown.stdout + shown.stderr
+        results.append(json.loads(shown.stdout))
+    assert results[0]["changed"]["measures.pulse"]["after"]["unit"] == "bpm"
+    assert list(results[1]["changed"]) == ["measures.blood_pressure.name"]
+    assert results[2]["changed"]["measures.pulse"]["after"] is None
+    assert all(r["tests"] == "passed" and r["opened"] for r in results)
+    spec = manifest(macaron_home, slug)["spec"]
+    assert [(m["key"], m["name"]) for m in spec["measures"]] == [("blood_pressure", "BP")]
+
+    proc, url = serve(slug)
+    try:
+        entries = [e for day in days for e in get(url, f"/api/days/{day}")["entries"]]
+    finally:
+        proc.terminate()
+        proc.wait()
+    assert len(entries) == 100 and {e["habit"] for e in entries} == {"blood_pressure"}
+
+    listed = macaron("checkpoints", slug)
+    for n, request in enumerate(requests, 1):
+        assert f"change-{n}" in listed.stdout and request in listed.stdout
+    undone = macaron("rollback", slug, "--steps", "1", "--yes")
+    assert undone.returncode == 0, undone.stderr
+    assert [m["key"] for m in manifest(macaron_home, slug)["spec"]["measures"]] == ["blood_pressure", "pulse"]
+    why = macaron("why", slug)
+    assert "change-3" in why.stdout and "맥박은 빼 줘" in why.stdout
+
+
+CHANGES = [
+    # (idea, its language, [(request, {changed path: after}), …]): each kind of change once at least.
+    (
+        "chores for me, Tom and Lily every week",
+        "en",
+        [
+            ("Idagdag si Carlo sa mga gawain", {"tasks.assignees": ["me", "Tom", "Lily", "Carlo"]}),
+            ("Tom moved out, take him off", {"tasks.assignees": ["me", "Lily", "Carlo"]}),
+            ("make the chores repeat daily", {"tasks.repeat": "daily"}),
+        ],
+    ),
+    (
+        "track my monthly spending in yen",
+        "en",
+        [("予算を15万円にして", {"money.budget": 150000}), ("改用美元", {"money.currency": "USD", "currency": "USD"})],
+    ),
+    ("a list of books I've read with a rating", "en", [("가격도 기록해 줘", {"items.attributes": ["author", "lent to", "가격"]})]),
+    ("count down to my wedding", "en", [("the wedding is on May 20", {"tasks.countdown": "2027-05-20"})]),
+    (
+        "track my daily water intake",
+        "en",
+        [
+            ("目标改成3升", {"measures.water.goal": 3000}),
+            ("show it in imperial units, in Korean", {"units": "imperial", "language": "ko"}),
+            ("log it in the morning and evening", {"measures.water.times": ["morning", "evening"]}),
+            ("rename the app to “Hydration”", {"title": "Hydration"}),
+        ],
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("idea", "lang", "steps"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_each_kind_of_change_through_the_cli(macaron, macaron_home, tmp_path, idea, lang, steps):
+    slug = scaffolded(idea, lang, tmp_path / "apps")
+    for n, (request, want) in enumerate(steps, 1):
+        shown = change(macaron, slug, request)
+        assert shown.returncode == 0, shown.stdout + shown.stderr
+        result = json.loads(shown.stdout)
+        got = {path: move["after"] for path, move in result["changed"].items()}
+        assert got.keys() == want.keys(), got
+        assert all(want[p] is None or got[p] == want[p] for p in want), got
+        assert result["checkpoints"][-1]["phase"] == f"change-{n}" and result["tests"] == "passed"
+        assert result["opened"] and result["request"] == request
+    cfg = app_config(macaron_home, slug)
+    assert cfg.get("title") and cfg.get("language")
