@@ -64,7 +64,8 @@ def change(macaron, slug: str, request: str, *extra: str):
 
 # ── refusals: said in one line, nothing written ───────────────────────────────────────────
 @pytest.mark.parametrize(
-    "request_", ["add a dark mode toggle", "スマートウォッチと同期して", "알림을 보내 줘", "加一个图表", "Lagyan ng dark mode"]
+    "request_",
+    ["add a dark mode toggle", "スマートウォッチと同期して", "알림을 보내 줘", "加一个图表", "Lagyan ng dark mode"],
 )
 def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_written(
     macaron, macaron_home, tmp_path, request_
@@ -167,7 +168,11 @@ CHANGES = [
         "en",
         [("予算を15万円にして", {"money.budget": 150000}), ("改用美元", {"money.currency": "USD", "currency": "USD"})],
     ),
-    ("a list of books I've read with a rating", "en", [("가격도 기록해 줘", {"items.attributes": ["author", "lent to", "가격"]})]),
+    (
+        "a list of books I've read with a rating",
+        "en",
+        [("가격도 기록해 줘", {"items.attributes": ["author", "lent to", "가격"]})],
+    ),
     ("count down to my wedding", "en", [("the wedding is on May 20", {"tasks.countdown": "2027-05-20"})]),
     (
         "track my daily water intake",

@@ -107,7 +107,9 @@ def explain_app(app: str, ledger: Ledger, store=None) -> list[str]:
     lines += _tokens_line(app)
     for e in ledger.events(subject=node("app", app), kind="change"):
         done = "; ".join(e["data"].get("done") or [])
-        lines.append(f"  changed {e['time'][:16]} ({e['data'].get('checkpoint')}): “{e['data'].get('request')}” → {done}")
+        lines.append(
+            f"  changed {e['time'][:16]} ({e['data'].get('checkpoint')}): “{e['data'].get('request')}” → {done}"
+        )
     outcome = outcome_of(ledger, node("app", app))
     signals = ", ".join(f"{k} {v:g}" for k, v in sorted(outcome.signals.items()) if v)
     lines.append(f"  outcome so far: {outcome.reward:+.2f}" + (f" ({signals})" if signals else ""))

@@ -177,22 +177,15 @@ def changed(before: AppSpec, after: AppSpec, config: dict, new_config: dict) -> 
 # ── the command ──────────────────────────────────────────────────────────────────────────
 def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool) -> int:
     from macaron_cli import config
-    from macaron_cli.maker.progress import LiveProgress
+    from macaron_cli.maker.progress import run_shown
 
     interactive = sys.stdin.isatty() and not json_out and not yes
-    progress = Progress() if json_out else LiveProgress()
-    try:
-        result = change_app(
-            app_ref, request, config.load_settings(), offline, progress, confirm=_ask if interactive else None
-        )
-    finally:
-        progress.close()
-    if json_out:
-        from macaron_cli.output import print_json
+    settings = config.load_settings()
 
-        print_json(result.to_json())
-    else:
-        _summary(result)
+    def work(progress: Progress) -> ChangeResult:
+        return change_app(app_ref, request, settings, offline, progress, confirm=_ask if interactive else None)
+
+    result = run_shown(work, json_out, _summary)
     return 0 if result.ok else 2 if result.status in ("nothing", "declined") else 1
 
 

@@ -42,7 +42,10 @@ _RENAME = (
     r"\bpalitan ang pangalan|\bpangalanan"
 )
 _QUOTED = r"[“\"「『‘'](.+?)[”\"」』’']"
-_NEW_NAME = r"(?:\bto|\bas|\binto)\s+(.+?)$|に(?:して|変え|変更)|(?:으로|로)\s*(?:바꿔|변경|해)|(?:改成|改为|叫)(.+?)$|\bng\s+(.+?)$"
+_NEW_NAME = (
+    r"(?:\bto|\bas|\binto)\s+(.+?)$|に(?:して|変え|変更)|(?:으로|로)\s*(?:바꿔|변경|해)|"
+    r"(?:改成|改为|叫)(.+?)$|\bng\s+(.+?)$"
+)
 _LANGUAGES = {
     "ja": r"\bjapanese\b|日本語|일본어|日语|日文|\bhapon\b",
     "ko": r"\bkorean\b|韓国語|한국어|韩语|韩文|\bkoreano\b",
@@ -69,11 +72,16 @@ _BEYOND = {
 _PERSON_STARTERS = frozenset(
     """Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My Our Can Could
     Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Idagdag Alisin Tanggalin Isama
-    Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin Ang Mga Sa Ng Si Ni Wala Count Every Each Only Just It This That""".split()
+    Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin Ang Mga Sa Ng
+    Si Ni Wala Count Every Each Only Just It This That""".split()
 )
-_KO_PERSON = r"([가-힣]{2,3}?)(?:이)?(?:를|을|도|는|은|가)\s*(?:추가|넣어|빼|제외|삭제|이사|나갔|당번)"
+_KO_PERSON = (
+    r"([가-힣]{2,3}?)(?:이)?(?:를|을|도|는|은|가)\s*"
+    r"(?:추가|넣어|빼|제외|삭제|이사|나갔|당번)"
+)
 _ZH_PERSON = (
-    r"把([\u4e00-\u9fff]{2,3}?)(?:加|添|去|删|移|从)|(?:加上|添加|去掉|删掉|删除|移除)([\u4e00-\u9fff]{2,3}?)(?=$|[，。,]|到|从)"
+    r"把([\u4e00-\u9fff]{2,3}?)(?:加|添|去|删|移|从)|"
+    r"(?:加上|添加|去掉|删掉|删除|移除)([\u4e00-\u9fff]{2,3}?)(?=$|[，。,]|到|从)"
 )
 
 
@@ -129,9 +137,9 @@ def _named_keys(text: str, spec: AppSpec) -> list[str]:
     keys = [key for _, key in found]
     if any(m.key == "water" for m in spec.measures):  # "in glasses" is water's unit, not a thing of its own
         keys = [k for k in keys if k != "glasses"]
-    for m in spec.measures:  # a measure by the name the person gave it
-        if m.key not in keys and m.name and m.name.casefold() in text.casefold():
-            keys.append(m.key)
+    for measure in spec.measures:  # a measure by the name the person gave it
+        if measure.key not in keys and measure.name and measure.name.casefold() in text.casefold():
+            keys.append(measure.key)
     return keys
 
 
@@ -251,7 +259,11 @@ def _units(ask: _Ask, config: dict) -> None:
     system = "imperial" if _found(_IMPERIAL, ask.text) else "metric" if _found(_METRIC, ask.text) else None
     named = [_SYSTEM_OF[u] for u in slots.units if u in _SYSTEM_OF]
     refused = [_SYSTEM_OF[u] for u in slots.refused if u in _SYSTEM_OF]
-    system = system or (named[0] if named else None) or ({"metric": "imperial", "imperial": "metric"}.get(refused[0]) if refused else None)
+    system = (
+        system
+        or (named[0] if named else None)
+        or ({"metric": "imperial", "imperial": "metric"}.get(refused[0]) if refused else None)
+    )
     if system and config.get("units") != system:
         ask.settings["units"] = system
         ask.done.append(f"{system} units")
@@ -334,11 +346,13 @@ def _people(ask: _Ask, config: dict) -> None:
 # ── items, tasks ─────────────────────────────────────────────────────────────────────────
 _ATTRIBUTE_ADD = (
     r"(?:\badd|\binclude|\balso (?:record|keep|note|track|save)|\brecord|\bkeep)\s+(?:a |an |the )?(?:field |column )?"
-    r"(?:for |of )?(?:the |its )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|column|too|as well|for each \w+|of each \w+|to each \w+)\b|[.,!]|$)",
+    r"(?:for |of )?(?:the |its )?([a-z][a-z ]{1,20}?)"
+    r"(?:\s+(?:field|column|too|as well|for each \w+|of each \w+|to each \w+)\b|[.,!]|$)",
     r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:も記録|も残|も入れ|を追加|の欄を追加)",
     r"([가-힣]{1,6}?)\s*(?:도|을|를)\s*(?:기록|추가|넣어|적)",
     r"(?:加上|添加|加一个|增加|也记录?|再记)([\u4e00-\u9fff]{1,4}?)(?:栏|字段|一栏)?(?:$|[，。,])",
-    r"(?:idagdag|isama|ilagay|itala)\s+(?:rin |din )?(?:ang |kung )?([a-z][a-z ]{1,20}?)(?:\s+(?:sa bawat|ng bawat)\b|[.,!]|$)",
+    r"(?:idagdag|isama|ilagay|itala)\s+(?:rin |din )?(?:ang |kung )?([a-z][a-z ]{1,20}?)"
+    r"(?:\s+(?:sa bawat|ng bawat)\b|[.,!]|$)",
 )
 _ATTRIBUTE_REMOVE = (
     r"(?:\bremove|\bdrop|\bdelete|\bdon'?t need)\s+(?:the )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|column))?(?:[.,!]|$)",
@@ -368,7 +382,7 @@ def _items(ask: _Ask, config: dict) -> None:
             ask.spec = replace(ask.spec, items=Items(items.name, kept, items.rating, items.every))
             ask.done.append(f"no {said} per {items.name} (what was written kept)")
     elif said.casefold() not in (a.casefold() for a in items.attributes):
-        ask.spec = replace(ask.spec, items=replace(items, attributes=items.attributes + (said,)))
+        ask.spec = replace(ask.spec, items=replace(items, attributes=(*items.attributes, said)))
         ask.done.append(f"each {items.name} records {said}")
 
 

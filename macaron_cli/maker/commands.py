@@ -14,7 +14,7 @@ FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it 
 
 def make(json_out: bool = False, **options) -> int:
     """`options` are MakeRequest's fields as cli.py parsed them; asking belongs here."""
-    from macaron_cli.maker.progress import LiveProgress, Progress
+    from macaron_cli.maker.progress import run_shown
 
     interactive = sys.stdin.isatty() and not json_out
     request = MakeRequest(
@@ -26,19 +26,9 @@ def make(json_out: bool = False, **options) -> int:
     from macaron_cli import config
 
     settings = config.load_settings()
-    progress = Progress() if json_out else LiveProgress()
-    try:
-        result = make_app(request, settings, progress)
-    finally:
-        progress.close()
-    if json_out:
-        from macaron_cli.output import print_json
-
-        print_json(result.to_json())
-    else:
-        _summary(result)
-        if result.ok and interactive and not request.yes:
-            _ask_fit(result, settings)
+    result = run_shown(lambda progress: make_app(request, settings, progress), json_out, _summary)
+    if not json_out and result.ok and interactive and not request.yes:
+        _ask_fit(result, settings)
     return 0 if result.ok else 1
 
 

@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 
 class Progress:
@@ -87,3 +89,20 @@ class LiveProgress(Progress):
         if self.live:
             self.live.stop()
             self.live = None
+
+
+def run_shown(work: Callable[[Progress], Any], json_out: bool, summary: Callable[[Any], None]) -> Any:
+    """A command's work with live progress (silent for --json), then its result shown: one
+    JSON object, or the summary for a person. Make and change end alike."""
+    progress = Progress() if json_out else LiveProgress()
+    try:
+        result = work(progress)
+    finally:
+        progress.close()
+    if json_out:
+        from macaron_cli.output import print_json
+
+        print_json(result.to_json())
+    else:
+        summary(result)
+    return result
