@@ -84,6 +84,22 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (TL_BUDGET, "Gawing 20000 piso ang badyet", {"money.budget": 20000}),
 ]
 
+# Written after the rules were tuned on CORPUS, and never tuned on: how the rules read new requests.
+HELD_OUT: list[tuple[tuple[str, str], str, dict]] = [
+    (BOOKS, "remove the lent to field", {"items.attributes": ["author"]}),
+    (WATER, "I want to log my sleep as well", {"measures.sleep": "hour"}),
+    (BOOKS, "let me scan barcodes with the camera", {}),
+    (JA_WATER, "タイトルを「お水ログ」にして", {"title": "お水ログ"}),
+    (WEDDING, "結婚式は6月7日です", {"tasks.countdown": "2027-06-07"}),
+    (KO_WATER, "아침이랑 저녁에 기록할래", {"measures.water.times": ["morning", "evening"]}),
+    (BP, "체중도 기록해 줘", {"measures.body_weight": "kilogram"}),
+    (ZH_STEPS, "用英文显示", {"language": "en"}),
+    (ZH_CHORES, "每周重复", {"tasks.repeat": "weekly"}),
+    (TL_BUDGET, "Gawing dolyar ang pera", {"money.currency": "USD", "currency": "USD"}),
+    (TL_WATER, "Alisin ang tubig", {}),
+    (TL_CHORES, "Tanggalin si Ben", {}),  # make read no Ben into this app: nothing to take off
+]
+
 
 def made(idea: str, lang: str) -> tuple[dict, dict]:
     """The macaron.json and config/app.json an offline make writes for the idea."""
@@ -127,20 +143,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="print every case, not only the wrong ones")
     args = parser.parse_args()
-    ok = 0
-    by_language: dict[str, list[int]] = {}
-    for app, request, want in CORPUS:
-        got, missing = outcome(app, request)
-        good = right(want, got, missing)
-        ok += good
-        tally = by_language.setdefault(app[1], [0, 0])
-        tally[0] += good
-        tally[1] += 1
-        if args.all or not good:
-            mark = "ok " if good else "BAD"
-            print(f"{mark} [{app[1]}] {request!r}: got {got} missing {missing}; want {want or 'refused'}")
-    langs = ", ".join(f"{lang} {n}/{total}" for lang, (n, total) in by_language.items())
-    print(f"{ok}/{len(CORPUS)} change requests read right ({langs})")
+    for name, cases in (("corpus", CORPUS), ("held out", HELD_OUT)):
+        ok = 0
+        by_language: dict[str, list[int]] = {}
+        for app, request, want in cases:
+            got, missing = outcome(app, request)
+            good = right(want, got, missing)
+            ok += good
+            tally = by_language.setdefault(app[1], [0, 0])
+            tally[0] += good
+            tally[1] += 1
+            if args.all or not good:
+                mark = "ok " if good else "BAD"
+                print(f"{mark} [{app[1]}] {request!r}: got {got} missing {missing}; want {want or 'refused'}")
+        langs = ", ".join(f"{lang} {n}/{total}" for lang, (n, total) in by_language.items())
+        print(f"{name}: {ok}/{len(cases)} change requests read right ({langs})")
     return 0
 
 

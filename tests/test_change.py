@@ -202,3 +202,20 @@ def test_each_kind_of_change_through_the_cli(macaron, macaron_home, tmp_path, id
         assert result["opened"] and result["request"] == request
     cfg = app_config(macaron_home, slug)
     assert cfg.get("title") and cfg.get("language")
+
+
+@pytest.mark.slow
+def test_the_hints_a_change_prints_run_as_printed(macaron, macaron_home, tmp_path, monkeypatch):
+    from tests.test_hints_run import run_hint
+
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    refused = macaron("change", slug, "add a dark mode toggle", "--offline")
+    hint = refused.stderr.split("then run ")[1].strip()
+    code, said = run_hint(hint)
+    assert code == 0, said  # a new app made from this one (a model, once connected, does the rest)
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    waiting = macaron("change", slug, "also track my coffee")
+    hint = waiting.stderr.split("change it by rules: ")[1].strip()
+    code, said = run_hint(hint)
+    assert code == 0 and "added coffee" in said, said

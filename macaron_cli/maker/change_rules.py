@@ -333,6 +333,8 @@ def _people(ask: _Ask, config: dict) -> None:
         gone = [n for n in names if n not in current]
         after = current + tuple(gone)
         verb = "added"
+    if not gone and ask.remove:
+        ask.missing.append(f"{', '.join(names)}: not among the people in this app")
     if not gone:
         return
     if tasks:
