@@ -38,9 +38,22 @@ class ChangeResult(MakeResult):
         return {**super().to_json(), "request": self.request, "changed": self.changed}
 
 
-def change_app(app_ref: str | None, request: str, settings, offline: bool, progress: Progress, confirm=None):
-    """The change, checkpointed and verified; a ChangeResult (status "nothing" when no rule
-    could do any of it: nothing is written then)."""
+@dataclass
+class Planned:
+    """A change read and not yet written: what `change_app` writes once the person agrees."""
+
+    app: Path
+    manifest: dict
+    config: dict
+    spec: AppSpec
+    edit: Edit
+    result: ChangeResult
+    which: str | None  # how the app was found when none was named ("your newest app")
+
+
+def plan_change(app_ref: str | None, request: str, offline: bool) -> Planned:
+    """The request read against the app's spec; nothing written. Refused (UserError) before
+    anything is read when there is no request or a model would be needed."""
     from macaron_cli.apps import ref_for, resolve_app
     from macaron_cli.maker.session import model_configured
 
@@ -49,8 +62,6 @@ def change_app(app_ref: str | None, request: str, settings, offline: bool, progr
         raise UserError('say what to change: macaron change APP "add my pulse".')
     app = resolve_app(app_ref)
     slug = ref_for(app)
-    if app_ref is None:
-        progress.note(f"changing {slug} ({_which(app)})")
     if not offline and model_configured():
         raise UserError(
             "changing an app with a model is not built yet; change it by rules: "
@@ -60,8 +71,7 @@ def change_app(app_ref: str | None, request: str, settings, offline: bool, progr
     spec = spec_of(manifest)
     if spec is None:
         raise UserError(
-            f"{slug} has no spec of what it tracks (made before specs, or hand-edited); "
-            f'make it again with `macaron make --from {slug} "…"`.'
+            f"{slug} has no spec of what it tracks (made before specs, or hand-edited); rules cannot change it."
         )
     config = _read(app / APP_CONFIG)
     edit = understand(request, spec, config, manifest)
@@ -71,11 +81,15 @@ def change_app(app_ref: str | None, request: str, settings, offline: bool, progr
     result.language = str(config.get("language", "en"))
     if not edit.done:
         result.status = "nothing"
-        return result
-    if confirm is not None and not confirm(result.title, edit):
-        result.status, result.message = "declined", "Nothing was changed."
-        return result
-    return _apply(app, slug, manifest, config, spec, edit, result, settings, progress)
+    return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app))
+
+
+def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
+    """The change written, verified and checkpointed (a plan with nothing to do is returned as it is)."""
+    if not planned.edit.done:
+        return planned.result
+    p = planned
+    return _apply(p.app, p.result.app, p.manifest, p.config, p.spec, p.edit, p.result, settings, progress)
 
 
 def _which(app: Path) -> str:
@@ -178,29 +192,33 @@ def changed(before: AppSpec, after: AppSpec, config: dict, new_config: dict) -> 
 def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool) -> int:
     from macaron_cli import config
     from macaron_cli.maker.progress import run_shown
+    from macaron_cli.output import Out
 
-    interactive = sys.stdin.isatty() and not json_out and not yes
+    planned = plan_change(app_ref, request, offline)
+    if planned.which and not json_out:
+        Out(stderr=True).text(f"changing {planned.result.app} ({planned.which})")
     settings = config.load_settings()
-
-    def work(progress: Progress) -> ChangeResult:
-        return change_app(app_ref, request, settings, offline, progress, confirm=_ask if interactive else None)
-
-    result = run_shown(work, json_out, _summary)
+    if planned.edit.done and sys.stdin.isatty() and not json_out and not yes and not _ask(planned):
+        planned.result.status, planned.result.message = "declined", "Nothing was changed."
+        _summary(planned.result)
+        return 2
+    result = run_shown(lambda progress: change_app(planned, settings, progress), json_out, _summary)
     return 0 if result.ok else 2 if result.status in ("nothing", "declined") else 1
 
 
-def _ask(title: str, edit: Edit) -> bool:
-    from rich.prompt import Confirm
+def _ask(planned: Planned) -> bool:
+    """The change in words, then yes or no (asked before any progress is drawn)."""
+    import typer
 
     from macaron_cli.output import Out
 
-    Out(stderr=True).line("Change [bold]{}[/]: {}", title, "; ".join(edit.done))
-    return Confirm.ask("Go ahead?", default=True)
+    Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, "; ".join(planned.edit.done))
+    return typer.confirm("Go ahead?", default=True)
 
 
 def missing_hint(result: ChangeResult) -> str:
     """How to get what the rules cannot do: a model making it from this app."""
-    return f"macaron make --from {result.app} {shlex.quote(result.request)}"
+    return f"macaron make --from {result.app} {shlex.quote(result.request)} --yes"
 
 
 def _summary(result: ChangeResult) -> None:
