@@ -29,7 +29,8 @@ def print_json(obj) -> None:
         text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     except ValueError:
         text = json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False)
-    sys.stdout.write(text + "\n")
+    # A lone surrogate (a file name that was not UTF-8) is no character a UTF-8 reader takes.
+    sys.stdout.write(_SURROGATE.sub("\ufffd", text) + "\n")
 
 
 def _finite(obj):

@@ -57,7 +57,9 @@ def test_memory_commands_agree_on_versions_and_speak_json(macaron, macaron_home,
     assert json.loads(macaron("memory", "pin", newer["id"], "--json").stdout)["pinned"] is True
     assert len(json.loads(macaron("memory", "search", "sister", "--limit", "1", "--json").stdout)) == 1
     assert len(json.loads(macaron("memory", "search", "sister", "--k", "1", "--json").stdout)) == 1  # older name
-    exported = json.loads(macaron("memory", "export", tmp_path / "all.jsonl", "--json").stdout)
+    exported = json.loads(macaron("memory", "export", tmp_path / "live.jsonl", "--json").stdout)
+    assert exported["exported"] == 1  # live versions; --all keeps the history
+    exported = json.loads(macaron("memory", "export", tmp_path / "all.jsonl", "--all", "--json").stdout)
     assert exported["exported"] == 2
     gone = json.loads(macaron("memory", "forget", newer["id"], "--json").stdout)
     assert set(gone["forgotten"]) == {newer["id"], first["id"]}

@@ -89,6 +89,7 @@ HISTORY_READERS = {
     ("memory/rewrite.py", "*"): "forget removes every version",
     ("memory/importing.py", "__init__"): "import matches a record against every version",
     ("privacy.py", "not_for"): "a replaced private text is still private",
+    ("privacy.py", "quoting"): "a digest quoting a replaced private text is still quoting it",
     ("tui/view.py", "load"): "the browser's h shows replaced versions, greyed",
     ("tui/view.py", "iter_view"): "exporting what the browser shows, history included when shown",
     ("tui/view.py", "versions"): "the detail pane's chain of versions",
