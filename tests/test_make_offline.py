@@ -131,8 +131,12 @@ def test_offline_make_yields_a_verified_app_in_the_ideas_language(idea, language
         "phases",
         "fit",
         "missing",
+        "notes",
+        "status",
+        "message",
     }
     assert out["template"] == TEMPLATE_FOR[kind] and out["mode"] == "offline" and out["cost_usd"] == 0
+    assert out["status"] == "done" and out["notes"] == []  # nothing left unsaid
     assert out["tests"] == "passed" and out["opened"] is True and Path(out["screenshot"]).exists()
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold"]
     assert out["app"].isascii()
