@@ -359,7 +359,8 @@ def test_draft_then_refine(macaron):
     assert any(BROKEN in r.raw for r in refines), "the draft's verification report never reached Claude"
     # Costs per phase: the local draft from our table (GPU time, 0 by default), the refine
     # at Claude prices; the totals add up.
-    draft, refine = out["phases"]
+    spec, draft, refine = out["phases"]  # the draft model said what the app tracks first (test_model_spec.py)
+    assert (spec["phase"], spec["where"], spec["cost_usd"]) == ("spec", "local", 0.0)
     assert (draft["phase"], draft["where"], draft["model"]) == ("draft", "local", "deepseek-coder")
     assert (draft["input_tokens"], draft["output_tokens"], draft["cost_usd"]) == (4000, 500, 0.0)
     assert (refine["phase"], refine["where"]) == ("refine", "cloud") and refine["cost_usd"] > 0
@@ -489,7 +490,7 @@ def test_draft_interrupted_at_refine_resumes_with_claude_alone(macaron):
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "draft", "refine"]
     assert (app / NOTE).read_text() == "Drafted locally.\n" and (app / TEST_FILE).read_text() == PASSING
     assert out["tests"] == "passed" and out["mode"] == "draft"
-    assert [p["phase"] for p in out["phases"]] == ["draft", "refine"]
+    assert [p["phase"] for p in out["phases"]] == ["spec", "draft", "refine"]
 
 
 @pytest.mark.slow

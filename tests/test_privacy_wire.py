@@ -171,9 +171,10 @@ def test_make_brief_memory_search_and_fix_round(macaron, trusted):
         if trusted:
             config.save_settings({"trusted_endpoints": [server.url]})
         out = _make(macaron, server, "--max-rounds", "1")
-        requests = list(server.requests)
+        requests, asked_spec = list(server.requests), list(server.spec_requests)
     app = Path(out["path"])
     assert [c["phase"] for c in out["checkpoints"]] == ["scaffold", "build", "fix-1"]
+    _assert_private_kept("\n".join(r.raw for r in asked_spec), trusted, "the spec request")
     _assert_private_kept((app / ".macaron" / "brief.md").read_text(), trusted, "brief.md")
     build = [r for r in requests if FIX_MARK not in r.raw]
     _assert_private_kept("\n".join(r.raw for r in build), trusted, "make's brief (build)")
@@ -236,10 +237,16 @@ def test_draft_and_refine_share_one_brief_cleared_for_both(macaron):
     with ModelServer(drafter) as local, ModelServer(refiner) as cloud:
         out = _make(macaron, cloud, "--draft", extra={"MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": "openai"})
         drafts, refines = list(local.requests), list(cloud.requests)
-    assert drafts and refines
+        asked_spec = list(local.spec_requests)
+    assert drafts and refines and not cloud.spec_requests  # the model that writes first is asked
+    _assert_private_kept("\n".join(r.raw for r in asked_spec), False, "the spec request (with --draft)")
     _assert_private_kept("\n".join(r.raw for r in drafts), False, "draft (with --draft)")
     _assert_private_kept("\n".join(r.raw for r in refines), False, "refine")
-    assert [(p["phase"], p["where"]) for p in out["phases"]] == [("draft", "local"), ("refine", "cloud")]
+    assert [(p["phase"], p["where"]) for p in out["phases"]] == [
+        ("spec", "local"),
+        ("draft", "local"),
+        ("refine", "cloud"),
+    ]
     assert sorted(d["cloud"] for d in _ledger_requests(out["app"])) == [False, True]
 
 

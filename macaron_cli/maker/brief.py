@@ -12,12 +12,16 @@ the app's git history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from macaron_cli import privacy
 from macaron_cli.config import Settings
 from macaron_cli.maker.advice import advice_kind, advice_note
 from macaron_cli.maker.personal import accent_colour, bears_on_settings, idea_language, personal_settings
 from macaron_cli.privacy import Cleared, Destination, PrivacyViolation
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.spec import AppSpec
 
 MAX_MEMORIES = 8
 # What the person said about measures, money and language shapes every app's defaults,
@@ -35,6 +39,9 @@ class Brief:
     # The memories that went into the brief, as the gate cleared them (never a plain list).
     memories: Cleared = field(default_factory=lambda: privacy.nothing(privacy.app_folder()))
     advice: str | None = None  # 'medical' | 'financial' | None
+    # What the model planned before the template was chosen (model_spec.py); None: the rules write them.
+    spec: AppSpec | None = None
+    title: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.memories, Cleared):

@@ -49,14 +49,8 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage, starting_code_cleared
 
     draft = draft_phases.check_request(request, model_configured(), settings)
-    if request.from_app:
-        template = from_app(request.from_app)
-    else:
-        template = choose_template(idea, request.template)
-        if not request.template:
-            template = prefer_lineage(template)
-    if template.fit == "weak":
-        progress.note(weak_fit_note(template, request.offline))
+    if request.template:
+        choose_template(idea, request.template)  # an unknown name: one line before any model is asked
     mode = requested_mode(request, model_configured())
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget, settings)
@@ -66,9 +60,23 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
         _warm_sdk_import()
     store = _open_memory(settings)
     to = mode.destinations(settings, draft.url if draft else None)
+    planned, brief = None, None
+    if mode.needs_model and not request.from_app:  # the model's spec chooses the template
+        progress.phase("brief", "what macaron knows that bears on this")
+        brief = build_brief(idea, store, settings, to)
+        planned = _planned(brief, mode, settings, draft, progress)
+    if request.from_app:
+        template = from_app(request.from_app)
+    else:
+        template = choose_template(idea, request.template, spec=planned.spec if planned else None)
+        if not request.template:
+            template = prefer_lineage(template)
+    if template.fit == "weak":
+        progress.note(weak_fit_note(template, request.offline))
     template = starting_code_cleared(template, to, store, progress)
-    progress.phase("brief", "what macaron knows that bears on this")
-    brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
+    if brief is None:
+        progress.phase("brief", "what macaron knows that bears on this")
+        brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
     confirm_advice(brief, request)
     shared_records = records_level(template.manifest, brief, request)
 
@@ -103,6 +111,8 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
         draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
         timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     )
+    if planned is not None:
+        _record_spec_cost(state, planned, mode, settings, draft)
     _register(app, state, template, brief, shared_records)
 
     from macaron_cli.checkpoints import AppRepo
@@ -138,6 +148,41 @@ def _register(app: Path, state: MakeState, template, brief: Brief, records_priva
         **({"privacy": records_privacy} if records_privacy else {}),
     )
     _ledger_brief(state.slug, brief, template)
+
+
+def _planned(brief: Brief, mode: Mode, settings: config.Settings, draft, progress: Progress):
+    """The model's spec and title, set on the brief (the scaffold writes them); the rules'
+    when the model gives none that holds, said in one line."""
+    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.maker.model_spec import ask_spec, spec_model
+    from macaron_cli.maker.spec_rules import write_spec
+
+    endpoint, destination = spec_model(mode, settings, draft)
+    progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
+    rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
+    planned = ask_spec(brief, endpoint, destination, rules)
+    if planned.note:
+        progress.note(f"  {planned.note}")
+    brief.spec, brief.title = planned.spec, planned.title
+    return planned
+
+
+def _record_spec_cost(state: MakeState, planned, mode: Mode, settings: config.Settings, draft) -> None:
+    """The spec request's tokens and cost in the make's totals (a phase of its own)."""
+    from macaron_cli.maker import phase_costs
+    from macaron_cli.maker.model_spec import spec_model
+    from macaron_cli.models.prices import call_cost
+
+    if planned.usage is None:
+        return
+    endpoint, destination = spec_model(mode, settings, draft)
+    usage, by = planned.usage, "draft" if mode.uses_draft else "agent"
+    cost = call_cost(endpoint.url, endpoint.model, usage, settings)
+    phase_costs.record(
+        state, "spec", destination.where, endpoint.model, usage.input_tokens, usage.output_tokens, usage.seconds, cost, by
+    )
+    if by == "agent":  # the agent's clock, which its phases' seconds are read from
+        state.timings["agent"] = round(state.timings.get("agent", 0.0) + usage.seconds, 3)
 
 
 def _warm_sdk_import() -> None:

@@ -153,7 +153,7 @@ def app_title(template: Template, brief: Brief) -> str:
     header): a water tracker is called after water, not "Daily habits"."""
     from macaron_cli.maker.fit import idea_title
 
-    title = idea_title(brief.idea)
+    title = brief.title or idea_title(brief.idea)
     if title:
         return title
     translated = _translated_title(template.path, brief.language)
@@ -165,12 +165,13 @@ def app_title(template: Template, brief: Brief) -> str:
 
 def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
     """What the app tracks: the spec the person's own app declared (`--from`), else the
-    one the rules write from the idea for this person (units, currency)."""
+    one the model planned (model_spec.py), else the one the rules write from the idea for
+    this person (units, currency)."""
     from macaron_cli.maker.spec import spec_of
     from macaron_cli.maker.spec_rules import write_spec
 
     own = spec_of(template.manifest) if template.from_app else None
-    return own or write_spec(brief.idea, brief.app_settings, title)
+    return own or brief.spec or write_spec(brief.idea, brief.app_settings, title)
 
 
 def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:

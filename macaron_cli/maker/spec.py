@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         SpecError,
         Tasks,
         Timer,
+        json_schema,
         parse_spec,
         spec_of,
     )
@@ -44,7 +45,7 @@ else:
     )
     Conversion, Journal, SpecError = _declared.Conversion, _declared.Journal, _declared.SpecError
     Timer, Deck, Plan = _declared.Timer, _declared.Deck, _declared.Plan
-    parse_spec, spec_of = _declared.parse_spec, _declared.spec_of
+    parse_spec, spec_of, json_schema = _declared.parse_spec, _declared.spec_of, _declared.json_schema
     SPEC_VERSION, CONVERSION_FAMILIES = _declared.SPEC_VERSION, _declared.CONVERSION_FAMILIES
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "Tasks",
     "Timer",
     "app_spec",
+    "json_schema",
     "parse_spec",
     "spec_of",
 ]

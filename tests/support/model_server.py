@@ -10,6 +10,11 @@ real HTTP exactly as it would to the real API. It speaks:
 A `responder(request) -> Reply` decides each answer; every request is recorded in
 `server.requests` so tests can assert on what reached "the model" (privacy tests
 search these bytes). Bench scripts import it too.
+
+A make first asks the model for the app's spec (macaron_cli/maker/model_spec.py): that
+request is answered by `spec` (default: an answer with no spec, so the rules write it as
+before) and recorded in `server.spec_requests`, so the scripted conversation that writes
+the app keeps its order and counts; `all_bytes()` holds both.
 """
 
 from __future__ import annotations
@@ -125,6 +130,15 @@ class Request:
         return [t.get("name") or t.get("function", {}).get("name") for t in tools]
 
 
+def is_spec_request(req: Request) -> bool:
+    """Make's request for the app's spec (model_spec.py), told by its system prompt."""
+    from macaron_cli.maker.model_spec import SPEC_MARK
+
+    first = req.messages[0] if req.messages else {}
+    system = req.system or (_content_text(first.get("content")) if first.get("role") == "system" else "")
+    return system.startswith(SPEC_MARK)
+
+
 def _content_text(content) -> str:
     if isinstance(content, str):
         return content
@@ -151,6 +165,7 @@ class ModelServer:
         *,
         model_card: dict | None = None,
         routes: dict[str, dict] | None = None,
+        spec: Responder | None = None,
     ):
         if isinstance(responder, list):
             responder = sequence(responder)
@@ -162,6 +177,8 @@ class ModelServer:
         self.model_card = model_card or {}
         self.routes = routes or {}
         self.requests: list[Request] = []
+        self.spec = spec or (lambda req: Reply.text("{}"))
+        self.spec_requests: list[Request] = []
         self._lock = threading.Lock()
         # host: another of this machine's addresses makes a draft-model server count as a
         # cloud endpoint (macaron_cli/privacy.py; Claude is the cloud even on loopback).
@@ -187,12 +204,13 @@ class ModelServer:
 
     def all_bytes(self) -> str:
         """Everything the model received, for privacy assertions."""
-        return "\n".join(r.raw for r in self.requests)
+        return "\n".join(r.raw for r in self.spec_requests + self.requests)
 
     def _record(self, req: Request) -> Reply:
+        spec = is_spec_request(req)
         with self._lock:
-            self.requests.append(req)
-        return self.responder(req)
+            (self.spec_requests if spec else self.requests).append(req)
+        return self.spec(req) if spec else self.responder(req)
 
     def _handler_class(self):
         server = self

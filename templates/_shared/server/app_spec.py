@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
 SPEC_VERSION = 1
@@ -195,6 +195,62 @@ def _lists(value: Any) -> Any:
     return value
 
 
+_DECLARED = {cls.__name__: cls for cls in (Measure, Money, Items, Tasks, Conversion, Journal, Timer, Deck, Plan)}
+
+
+# ── the schema ─────────────────────────────────────────────────────────────────────────
+# What the dataclasses' types do not say: the choices and shapes the validation below holds
+# a field to (the same constants it checks against), so the schema and the checks agree.
+_CHOICES = {
+    ("Measure", "kind"): MEASURE_KINDS,
+    ("Tasks", "repeat"): REPEATS,
+    ("Conversion", "family"): CONVERSION_FAMILIES,
+    ("Journal", "kind"): JOURNAL_KINDS,
+    ("Plan", "meals"): MEALS,
+}
+_PATTERNS = {("Measure", "key"): _KEY.pattern, ("Money", "currency"): _CURRENCY.pattern}
+
+
+def json_schema() -> dict[str, Any]:
+    """The spec's JSON Schema, read from the dataclasses above (what a model is asked to
+    answer against); parse_spec stays the judge of what is valid."""
+    return _object_schema(AppSpec) | {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "AppSpec"}
+
+
+def _object_schema(cls: type) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    required = []
+    for f in fields(cls):
+        props[f.name] = _type_schema(str(f.type), cls.__name__, f.name)
+        if f.default is MISSING:
+            required.append(f.name)
+    if cls is AppSpec:
+        props["version"] = {"const": SPEC_VERSION}
+    out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    return out | ({"required": required} if required else {})
+
+
+def _type_schema(annotation: str, owner: str, name: str) -> dict[str, Any]:
+    """A field's annotation ("float | None", "tuple[Measure, ...]") as JSON Schema."""
+    annotation = annotation.strip()
+    if annotation.endswith("| None"):
+        inner = _type_schema(annotation[: -len("| None")], owner, name)
+        return {"anyOf": [inner, {"type": "null"}]}
+    if annotation.startswith("tuple["):
+        item = _type_schema(annotation[len("tuple[") :].split(",")[0], owner, name)
+        return {"type": "array", "items": item, "maxItems": _MAX_LIST}
+    if annotation in _DECLARED:
+        return _object_schema(_DECLARED[annotation])
+    if annotation == "str":
+        out: dict[str, Any] = {"type": "string", "maxLength": _MAX_TEXT}
+        if (owner, name) in _CHOICES:
+            out = {"enum": list(_CHOICES[owner, name])}
+        if (owner, name) in _PATTERNS:
+            out["pattern"] = _PATTERNS[owner, name]
+        return out
+    return {"type": {"float": "number", "int": "integer", "bool": "boolean"}[annotation]}
+
+
 # ── validation ─────────────────────────────────────────────────────────────────────────
 def _text(raw: Any, where: str, *, empty: bool = False) -> str:
     if not isinstance(raw, str) or (not raw.strip() and not empty):
@@ -232,6 +288,11 @@ def _flag(raw: Any, where: str) -> bool:
     return raw
 
 
+def _names(cls: type) -> set[str]:
+    """The fields a JSON object of this shape may have: the dataclass's own."""
+    return {f.name for f in fields(cls)}
+
+
 def _fields(raw: Any, where: str, allowed: set[str]) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping):
         raise SpecError(f"{where} must be an object")
@@ -242,7 +303,7 @@ def _fields(raw: Any, where: str, allowed: set[str]) -> Mapping[str, Any]:
 
 
 def _measure(raw: Any, where: str) -> Measure:
-    d = _fields(raw, where, {"key", "name", "unit", "kind", "goal", "step", "free_entry", "values", "times"})
+    d = _fields(raw, where, _names(Measure))
     key = _text(d.get("key"), f"{where}.key")
     if not _KEY.match(key):
         raise SpecError(f"{where}.key must be lower-case letters, digits and _ (e.g. 'blood_pressure')")
@@ -270,7 +331,7 @@ def _currency(raw: Any, where: str) -> str:
 
 
 def _money(raw: Any) -> Money:
-    d = _fields(raw, "money", {"currency", "categories", "people", "debts", "split", "budget", "target"})
+    d = _fields(raw, "money", _names(Money))
     budget, target = d.get("budget"), d.get("target")
     return Money(
         currency=_currency(d.get("currency"), "money.currency"),
@@ -284,7 +345,7 @@ def _money(raw: Any) -> Money:
 
 
 def _items(raw: Any) -> Items:
-    d = _fields(raw, "items", {"name", "attributes", "rating", "every"})
+    d = _fields(raw, "items", _names(Items))
     return Items(
         name=_text(d.get("name"), "items.name"),
         attributes=_texts(d.get("attributes"), "items.attributes"),
@@ -294,7 +355,7 @@ def _items(raw: Any) -> Items:
 
 
 def _tasks(raw: Any) -> Tasks:
-    d = _fields(raw, "tasks", {"assignees", "repeat", "countdown", "categories", "event"})
+    d = _fields(raw, "tasks", _names(Tasks))
     repeat = d.get("repeat")
     countdown = d.get("countdown")
     if countdown not in (None, ""):
@@ -312,7 +373,7 @@ def _tasks(raw: Any) -> Tasks:
 
 
 def _conversion(raw: Any, where: str) -> Conversion:
-    d = _fields(raw, where, {"family", "units", "rate"})
+    d = _fields(raw, where, _names(Conversion))
     units = _texts(d.get("units"), f"{where}.units")
     if units and len(units) != 2:
         raise SpecError(f"{where}.units must be a pair: [from, to]")
@@ -356,11 +417,7 @@ def _plan(raw: Any) -> Plan:
 
 def parse_spec(raw: Any) -> AppSpec:
     """A spec from its JSON form, checked field by field; SpecError names what is wrong."""
-    d = _fields(
-        raw,
-        "spec",
-        {"version", "measures", "money", "items", "tasks", "conversions", "journal", "timer", "deck", "plan"},
-    )
+    d = _fields(raw, "spec", _names(AppSpec))
     version = d.get("version", SPEC_VERSION)
     if version != SPEC_VERSION:
         raise SpecError(f"spec.version {version!r} is not one this app reads ({SPEC_VERSION})")
@@ -376,7 +433,7 @@ def parse_spec(raw: Any) -> AppSpec:
         raise SpecError("measures must each have their own key")
     journal = d.get("journal")
     if journal is not None:
-        journal = Journal(_choice(_fields(journal, "journal", {"kind"}).get("kind"), JOURNAL_KINDS, "journal.kind"))
+        journal = Journal(_choice(_fields(journal, "journal", _names(Journal)).get("kind"), JOURNAL_KINDS, "journal.kind"))
     return AppSpec(
         measures=parsed,
         money=None if d.get("money") is None else _money(d["money"]),

@@ -1,0 +1,144 @@
+"""The app's spec from the model, before anything is chosen from it.
+
+With a model configured, the model that writes the app first says what the app tracks:
+one request with the spec's JSON Schema (app_spec.json_schema, read from its one
+declaration) and the brief as the gate cleared it for that model. The answer is judged by
+the spec's own validation; the rules fill a part that is invalid, and write the whole spec
+when the model gives none that holds (said in one line). The template, title, fit and
+`missing` then follow from this spec, not from the rules' guess.
+
+`ask_spec` is the one way to ask, for `macaron make` and for a change to an app (with the
+app's current spec to start from).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from macaron_cli import config, privacy
+from macaron_cli.maker.spec import AppSpec, SpecError, json_schema, parse_spec
+from macaron_cli.models.client import Endpoint, ModelFailure, Usage
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.brief import Brief
+
+MODEL_TITLE_MAX = 40  # fit.MAX_TITLE: a header's width
+MAX_TOKENS = 2000
+CLAUDE_MODEL = "claude-sonnet-4-5"  # when neither config.toml nor ANTHROPIC_MODEL names one
+
+SPEC_MARK = "You plan a small personal app"  # how the request's system prompt begins
+SYSTEM = SPEC_MARK + """ from what a person asked for. Answer with one JSON
+object and nothing else:
+{{"title": "<the app's name: a short noun phrase in the idea's own language naming what the
+app keeps (\\"Blood sugar\\", \\"家計簿\\"); never a sentence, never the word app>",
+ "spec": <what the app tracks, valid against the schema below>}}
+
+In the spec, use what the person said: their units (never a unit they refused), their
+currency, the people they named, their goals, targets, budgets, times of day and dates.
+Leave out what they did not ask for. Keys are lower-case snake_case. Currency codes are
+ISO 4217. A countdown date is YYYY-MM-DD.
+
+The spec's JSON Schema:
+{schema}
+"""
+
+
+@dataclass(frozen=True)
+class Planned:
+    """What the app tracks and is called, and who said so."""
+
+    spec: AppSpec
+    title: str | None = None  # the model's name for the app; None: the rules name it
+    by: str = "rules"  # "model" | "rules"
+    note: str = ""  # one line when the rules wrote or filled part of it
+    usage: Usage | None = None
+
+
+def ask_spec(
+    brief: Brief,
+    endpoint: Endpoint,
+    destination: privacy.Destination,
+    fallback: AppSpec,
+    current: AppSpec | None = None,
+) -> Planned:
+    """The model's spec for `brief` (its text cleared for `destination` only by the gate),
+    judged against `fallback`, the rules' spec. `current`: the app's spec when changing one."""
+    prompt = brief.text_for(destination)
+    if current is not None:
+        prompt += "\nThe app's spec now (change only what the request asks):\n" + json.dumps(current.to_json())
+    system = SYSTEM.format(schema=json.dumps(json_schema(), ensure_ascii=False))
+    try:
+        with endpoint.client(read_timeout=120.0) as client:
+            text, usage = client.complete(system, [{"role": "user", "content": prompt}], MAX_TOKENS, temperature=0)
+    except ModelFailure as exc:
+        return Planned(fallback, note=f"the model gave no spec ({exc}); the rules wrote it")
+    return judged(text, fallback, usage)
+
+
+def judged(text: str, fallback: AppSpec, usage: Usage | None = None) -> Planned:
+    """The model's answer as a Planned spec: each part it got right is kept; a part the
+    spec's validation refuses is the rules' (or left out); nothing valid: the rules'."""
+    answer = _json_object(text)
+    if answer is None:
+        return Planned(fallback, note="the model's spec was not JSON; the rules wrote it", usage=usage)
+    raw = answer.get("spec", answer)
+    title = _title(answer.get("title"))
+    if not isinstance(raw, dict):
+        return Planned(fallback, note="the model's spec was not an object; the rules wrote it", usage=usage)
+    rules = fallback.to_json()
+    kept: dict[str, Any] = {}
+    wrong: list[str] = []
+    took: list[str] = []  # the parts of the model's that hold
+    for shape, value in raw.items():
+        if shape == "version" or value in (None, [], {}):
+            continue
+        try:
+            parse_spec({shape: value})
+        except SpecError as exc:
+            wrong.append(str(exc))
+            if shape in rules:
+                kept[shape] = rules[shape]
+            continue
+        kept[shape] = value
+        took.append(shape)
+    spec = parse_spec(kept)
+    if not took or not spec.needs():  # nothing of the model's holds: the rules' spec, whole
+        why = f"was not valid ({wrong[0]})" if wrong else "was empty"
+        return Planned(fallback, title, note=f"the model's spec {why}; the rules wrote it", usage=usage)
+    note = f"the rules filled what the model's spec had wrong ({wrong[0]})" if wrong else ""
+    return Planned(spec, title, by="model", note=note, usage=usage)
+
+
+def _json_object(text: str) -> dict | None:
+    """The one JSON object in an answer (models wrap it in prose or a ``` fence)."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        return None
+    try:
+        found = json.loads(text[start : end + 1])
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def _title(raw: Any) -> str | None:
+    if not isinstance(raw, str):
+        return None
+    title = " ".join(raw.split())
+    return title if 0 < len(title) <= MODEL_TITLE_MAX else None
+
+
+def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple[Endpoint, privacy.Destination]:
+    """The model a make asks for its spec, and where that request goes: the model that
+    writes first (the local draft model with --draft/--local-only, else Claude)."""
+    if mode.uses_draft and draft is not None:
+        return draft, privacy.draft(draft.url, settings)
+    import os
+
+    from macaron_cli.maker.run import agent_model
+    from macaron_cli.models.client import claude_endpoint
+
+    model = agent_model(settings) or os.environ.get("ANTHROPIC_MODEL") or CLAUDE_MODEL
+    return claude_endpoint(model), privacy.claude(settings)
