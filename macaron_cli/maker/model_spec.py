@@ -14,22 +14,26 @@ app's current spec to start from).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from macaron_cli import config, privacy
+from macaron_cli.maker import phase_costs
 from macaron_cli.maker.spec import AppSpec, SpecError, json_schema, parse_spec
 from macaron_cli.models.client import Endpoint, ModelFailure, Usage
 
 if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
+    from macaron_cli.maker.state import MakeState
 
 MODEL_TITLE_MAX = 40  # fit.MAX_TITLE: a header's width
 MAX_TOKENS = 2000
 CLAUDE_MODEL = "claude-sonnet-4-5"  # when neither config.toml nor ANTHROPIC_MODEL names one
 
 SPEC_MARK = "You plan a small personal app"  # how the request's system prompt begins
-SYSTEM = SPEC_MARK + """ from what a person asked for. Answer with one JSON
+SYSTEM = (
+    SPEC_MARK
+    + """ from what a person asked for. Answer with one JSON
 object and nothing else:
 {{"title": "<the app's name: a short noun phrase in the idea's own language naming what the
 app keeps (\\"Blood sugar\\", \\"家計簿\\"); never a sentence, never the word app>",
@@ -43,6 +47,7 @@ ISO 4217. A countdown date is YYYY-MM-DD.
 The spec's JSON Schema:
 {schema}
 """
+)
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,9 @@ class Planned:
     title: str | None = None  # the model's name for the app; None: the rules name it
     by: str = "rules"  # "model" | "rules"
     note: str = ""  # one line when the rules wrote or filled part of it
-    usage: Usage | None = None
+    usage: Usage | None = None  # set when the model answered
+    asked: Endpoint | None = None  # the model asked
+    where: str = ""  # the gate's word for where the request went (local | cloud)
 
 
 def ask_spec(
@@ -74,7 +81,7 @@ def ask_spec(
             text, usage = client.complete(system, [{"role": "user", "content": prompt}], MAX_TOKENS, temperature=0)
     except ModelFailure as exc:
         return Planned(fallback, note=f"the model gave no spec ({exc}); the rules wrote it")
-    return judged(text, fallback, usage)
+    return replace(judged(text, fallback, usage), asked=endpoint, where=destination.where)
 
 
 def judged(text: str, fallback: AppSpec, usage: Usage | None = None) -> Planned:
@@ -142,3 +149,18 @@ def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple
 
     model = agent_model(settings) or os.environ.get("ANTHROPIC_MODEL") or CLAUDE_MODEL
     return claude_endpoint(model), privacy.claude(settings)
+
+
+def record_cost(state: MakeState, planned: Planned, settings: config.Settings, by: str) -> None:
+    """The spec request's tokens and cost in the make's totals, as a phase of its own;
+    `by` is the model that answered (draft | agent), for the sums."""
+    from macaron_cli.models.prices import call_cost
+
+    usage, endpoint = planned.usage, planned.asked
+    if usage is None or endpoint is None:
+        return
+    cost = call_cost(endpoint.url, endpoint.model, usage, settings)
+    tokens = (usage.input_tokens, usage.output_tokens)
+    phase_costs.record(state, "spec", planned.where, endpoint.model, *tokens, usage.seconds, cost, by)
+    if by == "agent":  # the agent's clock, which its phases' seconds are read from
+        state.timings["agent"] = round(state.timings.get("agent", 0.0) + usage.seconds, 3)

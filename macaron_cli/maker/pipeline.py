@@ -112,7 +112,9 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
         timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     )
     if planned is not None:
-        _record_spec_cost(state, planned, mode, settings, draft)
+        from macaron_cli.maker.model_spec import record_cost
+
+        record_cost(state, planned, settings, by="draft" if mode.uses_draft else "agent")
     _register(app, state, template, brief, shared_records)
 
     from macaron_cli.checkpoints import AppRepo
@@ -165,24 +167,6 @@ def _planned(brief: Brief, mode: Mode, settings: config.Settings, draft, progres
         progress.note(f"  {planned.note}")
     brief.spec, brief.title = planned.spec, planned.title
     return planned
-
-
-def _record_spec_cost(state: MakeState, planned, mode: Mode, settings: config.Settings, draft) -> None:
-    """The spec request's tokens and cost in the make's totals (a phase of its own)."""
-    from macaron_cli.maker import phase_costs
-    from macaron_cli.maker.model_spec import spec_model
-    from macaron_cli.models.prices import call_cost
-
-    if planned.usage is None:
-        return
-    endpoint, destination = spec_model(mode, settings, draft)
-    usage, by = planned.usage, "draft" if mode.uses_draft else "agent"
-    cost = call_cost(endpoint.url, endpoint.model, usage, settings)
-    phase_costs.record(
-        state, "spec", destination.where, endpoint.model, usage.input_tokens, usage.output_tokens, usage.seconds, cost, by
-    )
-    if by == "agent":  # the agent's clock, which its phases' seconds are read from
-        state.timings["agent"] = round(state.timings.get("agent", 0.0) + usage.seconds, 3)
 
 
 def _warm_sdk_import() -> None:
