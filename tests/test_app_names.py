@@ -68,3 +68,45 @@ def test_the_same_idea_twice_says_it_makes_a_second_app(macaron):
     assert first.returncode == 0 and second.returncode == 0, second.stdout + second.stderr
     said = " ".join((second.stdout + second.stderr).split())
     assert "this makes a second one, water-tracker-2" in said and "second one" not in first.stdout + first.stderr
+
+
+# ── slugs ───────────────────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize(
+    "idea,slug",
+    [
+        ("毎晩の腹筋の回数を記録したい", "maiban-fukkin-kaisuu"),
+        ("ねこのごはんの時間をメモしたい", "neko-gohan-jikan"),
+        ("赤ちゃんのミルクの量を残したい", "akachan-miruku-ryou"),
+    ],
+)
+def test_a_japanese_slug_is_read_as_japanese_not_as_chinese(idea, slug, tmp_path, macaron_home):
+    pytest.importorskip("sudachipy")
+    from macaron_cli.maker.scaffold import make_slug
+
+    assert make_slug(idea, "habit-tracker", tmp_path) == slug
+
+
+def test_without_a_dictionary_a_japanese_slug_reads_the_kana_and_never_chinese(monkeypatch):
+    from macaron_cli.maker import japanese
+    from macaron_cli.maker.scaffold import slug_words
+
+    monkeypatch.setattr(japanese, "readings", lambda text: None)
+    assert slug_words("ジョギングの距離") == ["jogingu"]  # 距離 has no reading without one: left out
+    assert "juli" not in slug_words("ジョギングの距離")
+    assert slug_words("咖啡的数量")[0] == "kafei"  # Chinese stays pinyin
+
+
+@pytest.mark.parametrize(
+    "kana,romaji",
+    [
+        ("ジュニュウ", "junyuu"),
+        ("ちょきん", "chokin"),
+        ("ぜっけん", "zekken"),
+        ("メーター", "meetaa"),
+        ("フォーク", "fooku"),
+    ],
+)
+def test_kana_is_romanised_as_people_type_it(kana, romaji):
+    from macaron_cli.maker.japanese import romaji as read
+
+    assert read(kana) == romaji

@@ -94,11 +94,20 @@ _PARTICLE = re.compile(r"^[\u3040-\u309f]{1,2}$")  # の, を, には: grammar, 
 
 
 def slug_words(text: str) -> list[str]:
-    """The words of a slug in ASCII, transliterated from any script ("毎朝の体重" →
-    meichao, tizhong; "반려견 산책" → banlyeogyeon, sanchaeg), so apps made from ideas in
-    Japanese, Korean or Chinese are told apart by name, not by a number."""
+    """The words of a slug in ASCII, transliterated from any script ("반려견 산책" →
+    banlyeogyeon, sanchaeg; "每天的咖啡" → meitian, kafei), Japanese by its own readings
+    ("毎朝の体重" → maiasa, taijuu: japanese.py), so apps made from ideas in Japanese, Korean
+    or Chinese are told apart by name, not by a number."""
     from anyascii import anyascii
 
+    from macaron_cli.maker import japanese
+
+    if japanese.is_japanese(text):
+        read = japanese.readings(text)
+        if read is None:  # no dictionary: the kana read, kanji left out rather than read as Chinese
+            runs = [r for r in _SCRIPT_RUNS.findall(text) if not _HAN.match(r) and not _PARTICLE.match(r)]
+            read = [japanese.romaji(r) if japanese.KANA.match(r) else anyascii(r) for r in runs]
+        return [w for word in read for w in re.findall(r"[a-z0-9]+", anyascii(word).lower())]
     words = []
     for run in _SCRIPT_RUNS.findall(text):
         if _PARTICLE.match(run):
