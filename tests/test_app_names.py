@@ -28,6 +28,25 @@ def test_a_title_is_the_thing_asked_for_not_the_wish(idea, title):
     assert idea_title(idea) == title
 
 
+@pytest.mark.parametrize(
+    "idea,title",
+    [
+        ("omg I keep forgetting to water the basil 😅 can you help??", "Water the basil"),
+        ("need a tracker app for my sourdough starter feedings lol", "Sourdough starter feedings"),
+        ("honestly just something to count how many pushups I do, nothing fancy!!", "How many pushups I do"),
+        ("an app where me, Priya, Tom and Lucas can split the cabin rental costs", "Split the cabin rental costs"),
+        ("Laundry rota for the flat with my flatmates Jake, Mia and Sam", "Laundry rota for the flat"),
+        ("ねこのごはんの時間を記録するアプリがほしい😺", "ねこのごはんの時間"),
+        ("英単語を覚えるためのアプリを作ってほしいです！", "英単語"),
+        ("家族（パパ、ママ、ゆうき）の家事当番表を作りたい", "家族の家事当番表"),
+        ("고양이 밥 준 시간 기록하는 앱 만들어줘 🐱", "고양이 밥 준 시간"),
+        ("帮我做一个记录宝宝喝奶量的小程序吧～", "宝宝喝奶量"),
+    ],
+)
+def test_a_title_is_a_noun_phrase_without_the_chat_the_people_or_the_word_app(idea, title):
+    assert idea_title(idea) == title
+
+
 def test_a_long_title_never_ends_inside_a_word_or_on_a_dangling_word():
     for idea in (
         "How many glasses of lemonade did the kids have today at the party",

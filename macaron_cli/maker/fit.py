@@ -117,18 +117,78 @@ _CJK_BREAKS = "の的、，・ 을를은는에와과"
 MAX_CJK_TITLE = 20
 
 
+# ── what a title leaves out: the chat around the thing ─────────────────────────────────
+# A title names what the app keeps: not the wish ("I keep forgetting to"), the chatter
+# ("nothing fancy", "lol"), the people (a list is the app's, never cut into a title),
+# asides in brackets, or the word app in any language.
+_CHATTY_LEAD = re.compile(
+    r"^(?:(?:omg|lol|pls|plz|just|literally|basically|really)\b[,!.\s]*)+|"
+    r"^i (?:always |keep |often |sometimes )?(?:forget|forgetting|keep forgetting)(?: to| about)?\s+|"
+    r"^(?:i )?(?:want|need|would like)(?: to have)?\s+(?:(?:a|an|some)\s+)?|"
+    r"^(?:something|anything|a thing|a way|a place)\s+(?:to|for|that|where|i can)\s+|"
+    r"^(?:\w+\s+)?(?:app|application|tool)s?\s+(?:to|that|which|for|where|so)\s+(?:i can\s+)?|"
+    r"^(?:which|my|our)\s+",
+    re.IGNORECASE,
+)
+_CHATTY_TRAIL = re.compile(
+    r"[,.\s]*(?:nothing fancy|if possible|if you can|thanks?(?: you)?|pls|plz|please|lol|haha|asap)\W*$|"
+    r"\s+(?:app|application)$|"
+    r"(?:の|を|が|する|できる|チェックできる|記録する|管理する)*アプリ.*$|"
+    r"\s*(?:를|을)?\s*(?:기록|관리|정리|체크)\s*하는(?:\s*앱.*)?$|\s+앱.*$|"
+    r"(?:的)?(?:小程序|应用)(?:吧|吗)?$",
+    re.IGNORECASE,
+)
+# "me, Priya, Tom and Lucas can split …": the doers before what they do.
+_DOERS = re.compile(r"^[\w' ]+(?:\s*,\s*[\w' ]+)*\s*,?\s+(?:and|&)\s+[\w']+\s+(?:can|could|will|should)\s+")
+# "… with my roommates Jake, Mia and Sam": a list of names with what leads it in.
+_NAMED = re.compile(
+    r"\s+(?:with|for|between|among|and)\s+(?:(?:my|our|the)\s+)?(?:\w+\s+)?"
+    r"[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)+(?:\s*,?\s*(?:and|&)\s+[A-Z][\w'-]*)?"
+)
+_ASIDE = re.compile(r"\s*[（(][^（）()]*[）)]")
+# Japanese: "…を記録する" / "…を覚えるため": the thing, without what is done with it.
+_JA_DOING = re.compile(r"を[\u3040-\u309f\u4e00-\u9fff]{0,6}?(?:る|う|く|す|つ|む|ぶ|ぐ|ぬ|たい)(?:ため)?(?:の)?$")
+
+
+def _decoration(ch: str) -> bool:
+    """Emoji, emoticons' symbols and flourishes (～, ♪): never part of a name."""
+    import unicodedata
+
+    return unicodedata.category(ch) in ("So", "Sk", "Cf", "Cs") or ch in "～〜♪★☆♡♥"
+
+
+def _plain(title: str) -> str:
+    """The title without the chat around it (see _CHATTY_LEAD and the rest)."""
+    title = _ASIDE.sub("", title)
+    title = _NAMED.sub("", title) if len(title) > MAX_TITLE or "," in title else title
+    for _ in range(3):
+        before = title
+        title = _CHATTY_LEAD.sub("", title).strip()
+        title = _DOERS.sub("", title).strip()
+        title = _CHATTY_TRAIL.sub("", title).strip()
+        if title == before:
+            break
+    return title
+
+
 def idea_title(idea: str) -> str:
     """The app's name from the idea: a short noun phrase in the idea's own words and
-    language, never cut inside a word."""
-    first = re.split(r"(?<=[.!?。！？])\s*|\n", idea.strip())[0]
-    title = tidy_idea(first)
+    language (no emoji, no chat, no "app"), never cut inside a word or a list."""
+    text = "".join("\n" if _decoration(ch) else ch for ch in idea.strip())
+    sentences = [s for s in re.split(r"(?<=[.!?。！？])\s*|\n", text) if s.strip(" ,.!?")]
+    first = sentences[0] if sentences else text
+    title = _plain(tidy_idea(first))
     title = re.sub(r"^(?:to|that|which|for)\s+", "", title, flags=re.IGNORECASE)
     title = _INTERJECTION.sub("", title)
+    title = _plain(title)
     if len(title) > MAX_TITLE and re.search(r"[,;，、]", title[:MAX_TITLE]):
         title = re.split(r"\s*[,;，、]\s*", title)[0]  # a long wish: its first clause
-    shorter = _CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip()
+    shorter = _plain(_CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip())
     if len(shorter) >= 2:
         title = shorter
+    doing = _JA_DOING.sub("", title)
+    if doing != title and len(doing) >= 2:
+        title = doing
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
