@@ -150,3 +150,7 @@ def test_make_with_an_invalid_spec_falls_back_to_the_rules_and_says_so(macaron):
     rules = write_spec(IDEA, {"units": "metric", "currency": "USD"}, manifest["title"])
     assert [m["unit"] for m in manifest["spec"]["measures"]] == [m.unit for m in rules.measures]
     assert "furlong" not in json.dumps(manifest)
+    # --json says it among the make's notes.
+    run, _ = _make(macaron, Reply.text(wrong), "--json")
+    notes = json.loads(run.stdout)["notes"]
+    assert any(n.startswith("spec: the model's spec was not valid") for n in notes), notes

@@ -80,8 +80,10 @@ def ask_spec(
         with endpoint.client(read_timeout=120.0) as client:
             text, usage = client.complete(system, [{"role": "user", "content": prompt}], MAX_TOKENS, temperature=0)
     except ModelFailure as exc:
-        return Planned(fallback, note=f"the model gave no spec ({exc}); the rules wrote it")
-    return replace(judged(text, fallback, usage), asked=endpoint, where=destination.where)
+        planned = Planned(fallback, note=f"the model gave no spec ({exc}); the rules wrote it", usage=Usage())
+    else:
+        planned = judged(text, fallback, usage)
+    return replace(planned, asked=endpoint, where=destination.where)
 
 
 def judged(text: str, fallback: AppSpec, usage: Usage | None = None) -> Planned:
@@ -152,8 +154,9 @@ def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple
 
 
 def record_cost(state: MakeState, planned: Planned, settings: config.Settings, by: str) -> None:
-    """The spec request's tokens and cost in the make's totals, as a phase of its own;
-    `by` is the model that answered (draft | agent), for the sums."""
+    """The spec request's tokens and cost in the make's totals, as a phase of its own (its
+    note, when the rules wrote the spec, among the make's notes); `by` is the model asked
+    (draft | agent), for the sums."""
     from macaron_cli.models.prices import call_cost
 
     usage, endpoint = planned.usage, planned.asked
@@ -161,6 +164,7 @@ def record_cost(state: MakeState, planned: Planned, settings: config.Settings, b
         return
     cost = call_cost(endpoint.url, endpoint.model, usage, settings)
     tokens = (usage.input_tokens, usage.output_tokens)
-    phase_costs.record(state, "spec", planned.where, endpoint.model, *tokens, usage.seconds, cost, by)
+    notes = [planned.note] if planned.note else []
+    phase_costs.record(state, "spec", planned.where, endpoint.model, *tokens, usage.seconds, cost, by, notes=notes)
     if by == "agent":  # the agent's clock, which its phases' seconds are read from
         state.timings["agent"] = round(state.timings.get("agent", 0.0) + usage.seconds, 3)

@@ -87,19 +87,29 @@ def record_local(
     )
 
 
+# Phases that ask a model something and write no file by design (model_spec.py's "spec").
+ASKING = frozenset({"spec"})
+
+
 def wrote_nothing(entry: dict) -> bool:
     """The phase's model changed no file (records from before "written" was kept: unknown, False)."""
-    return "written" in entry and not entry["written"]
+    return entry.get("phase") not in ASKING and "written" in entry and not entry["written"]
+
+
+def _writing(state: MakeState) -> list[dict]:
+    return [p for p in state.phase_costs if p.get("phase") not in ASKING]
 
 
 def nothing_written(state: MakeState) -> bool:
     """No model phase of this make has changed a file yet: the app is the template."""
-    return bool(state.phase_costs) and all(wrote_nothing(p) for p in state.phase_costs)
+    writing = _writing(state)
+    return bool(writing) and all(wrote_nothing(p) for p in writing)
 
 
 def answer_problem(state: MakeState) -> str | None:
     """What the next round is told when the last model phase wrote nothing."""
-    last = state.phase_costs[-1] if state.phase_costs else None
+    writing = _writing(state)
+    last = writing[-1] if writing else None
     if not last or not wrote_nothing(last):
         return None
     who = "the local model" if _by(last) == "draft" else "the coder"
