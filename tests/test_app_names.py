@@ -41,6 +41,8 @@ def test_a_title_is_the_thing_asked_for_not_the_wish(idea, title):
         ("家族（パパ、ママ、ゆうき）の家事当番表を作りたい", "家族の家事当番表"),
         ("고양이 밥 준 시간 기록하는 앱 만들어줘 🐱", "고양이 밥 준 시간"),
         ("帮我做一个记录宝宝喝奶量的小程序吧～", "宝宝喝奶量"),
+        ("ugh I always forget my vitamins, can you remind me", "Vitamins"),
+        ("ポンドをキロに換算したい", "ポンドをキロに換算したい"),  # converting is the app, not the pound
     ],
 )
 def test_a_title_is_a_noun_phrase_without_the_chat_the_people_or_the_word_app(idea, title):

@@ -131,6 +131,7 @@ _CHATTY_LEAD = re.compile(
     re.IGNORECASE,
 )
 _CHATTY_TRAIL = re.compile(
+    r"\s*,\s*(?:(?:and )?(?:help me|remind me)|can you|could you|please|so (?:that )?i can)\b.*$|"
     r"[,.\s]*(?:nothing fancy|if possible|if you can|thanks?(?: you)?|pls|plz|please|lol|haha|asap)\W*$|"
     r"\s+(?:app|application)$|"
     r"(?:の|を|が|する|できる|チェックできる|記録する|管理する)*アプリ.*$|"
@@ -147,7 +148,10 @@ _NAMED = re.compile(
 )
 _ASIDE = re.compile(r"\s*[（(][^（）()]*[）)]")
 # Japanese: "…を記録する" / "…を覚えるため": the thing, without what is done with it.
-_JA_DOING = re.compile(r"を[\u3040-\u309f\u4e00-\u9fff]{0,6}?(?:る|う|く|す|つ|む|ぶ|ぐ|ぬ|たい)(?:ため)?(?:の)?$")
+# Only keeping and learning verbs: "ドルを円に換算したい" is about the conversion, not the dollar.
+_JA_DOING = re.compile(
+    r"を(?:記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し)[\u3040-\u309f]{0,6}$"
+)
 
 
 def _decoration(ch: str) -> bool:
