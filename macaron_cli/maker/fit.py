@@ -134,7 +134,7 @@ _CHATTY_TRAIL = re.compile(
     r"\s*,\s*(?:(?:and )?(?:help me|remind me)|can you|could you|please|so (?:that )?i can)\b.*$|"
     r"[,.\s]*(?:nothing fancy|if possible|if you can|thanks?(?: you)?|pls|plz|please|lol|haha|asap)\W*$|"
     r"\s+(?:app|application)$|"
-    r"(?:の|を|が|する|できる|チェックできる|記録する|管理する)*アプリ.*$|"
+    r"(?:の|を|が|する|できる|くれる|もらえる|チェックできる|記録する|管理する)*アプリ.*$|"
     r"\s*(?:를|을)?\s*(?:기록|관리|정리|체크)\s*하는(?:\s*앱.*)?$|\s+앱.*$|"
     r"(?:的)?(?:小程序|应用)(?:吧|吗)?$",
     re.IGNORECASE,
