@@ -555,7 +555,8 @@ def test_local_only_a_draft_with_no_file_is_said_and_the_fix_round_told_why(maca
         assert run.returncode == 0, run.stdout + run.stderr
         asked = [r.last_user_text() for r in local.requests if r.body.get("stream")]
     out = json.loads(run.stdout)
-    draft, fix = out["phases"]
+    spec, draft, fix = out["phases"]  # the spec asked first writes no file, and is no note
+    assert spec["name"] == "spec" and len(out["notes"]) == 1
     assert (draft["name"], draft["by"], draft["local"], draft["written"]) == ("draft", "draft", True, [])
     assert (fix["name"], fix["written"]) == ("fix-1", sorted([NOTE, TEST_FILE]))
     assert out["notes"][0].startswith("draft: the local model wrote no file (no whole files were found")
@@ -603,7 +604,7 @@ def test_draft_with_an_empty_local_answer_tells_claude_to_build_it(macaron):
         told = any("the local model changed no file: the answer was empty" in r.raw for r in cloud.requests)
     out = json.loads(run.stdout)
     assert told, "Claude never heard that the draft wrote nothing"
-    draft, refine = out["phases"]
+    _, draft, refine = out["phases"]  # the first: the spec, asked of the draft model
     assert draft["written"] == [] and refine["written"] == [TEST_FILE] and refine["local"] is False
     assert out["notes"] == ["draft: the local model wrote no file (the answer was empty)"]
     assert out["status"] == "done"

@@ -69,6 +69,7 @@ def ask_spec(
     destination: privacy.Destination,
     fallback: AppSpec,
     current: AppSpec | None = None,
+    max_tokens: int = MAX_TOKENS,
 ) -> Planned:
     """The model's spec for `brief` (its text cleared for `destination` only by the gate),
     judged against `fallback`, the rules' spec. `current`: the app's spec when changing one."""
@@ -78,7 +79,7 @@ def ask_spec(
     system = SYSTEM.format(schema=json.dumps(json_schema(), ensure_ascii=False))
     try:
         with endpoint.client(read_timeout=120.0) as client:
-            text, usage = client.complete(system, [{"role": "user", "content": prompt}], MAX_TOKENS, temperature=0)
+            text, usage = client.complete(system, [{"role": "user", "content": prompt}], max_tokens, temperature=0)
     except ModelFailure as exc:
         planned = Planned(fallback, note=f"the model gave no spec ({exc}); the rules wrote it", usage=Usage())
     else:
@@ -139,18 +140,21 @@ def _title(raw: Any) -> str | None:
     return title if 0 < len(title) <= MODEL_TITLE_MAX else None
 
 
-def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple[Endpoint, privacy.Destination]:
-    """The model a make asks for its spec, and where that request goes: the model that
-    writes first (the local draft model with --draft/--local-only, else Claude)."""
+def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple[Endpoint, privacy.Destination, int]:
+    """The model a make asks for its spec, where that request goes, and the most tokens of
+    answer: the model that writes first (the local draft model with --draft/--local-only,
+    answering no more than MACARON_DRAFT_MAX_TOKENS, else Claude)."""
     if mode.uses_draft and draft is not None:
-        return draft, privacy.draft(draft.url, settings)
+        from macaron_cli.models.limits import wanted_answer
+
+        return draft, privacy.draft(draft.url, settings), min(MAX_TOKENS, wanted_answer())
     import os
 
     from macaron_cli.maker.run import agent_model
     from macaron_cli.models.client import claude_endpoint
 
     model = agent_model(settings) or os.environ.get("ANTHROPIC_MODEL") or CLAUDE_MODEL
-    return claude_endpoint(model), privacy.claude(settings)
+    return claude_endpoint(model), privacy.claude(settings), MAX_TOKENS
 
 
 def record_cost(state: MakeState, planned: Planned, settings: config.Settings, by: str) -> None:

@@ -159,10 +159,10 @@ def _planned(brief: Brief, mode: Mode, settings: config.Settings, draft, progres
     from macaron_cli.maker.model_spec import ask_spec, spec_model
     from macaron_cli.maker.spec_rules import write_spec
 
-    endpoint, destination = spec_model(mode, settings, draft)
+    endpoint, destination, max_tokens = spec_model(mode, settings, draft)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
     rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
-    planned = ask_spec(brief, endpoint, destination, rules)
+    planned = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens)
     if planned.note:
         progress.note(f"  {planned.note}")
     brief.spec, brief.title = planned.spec, planned.title
