@@ -555,11 +555,12 @@ def test_local_only_a_draft_with_no_file_is_said_and_the_fix_round_told_why(maca
         assert run.returncode == 0, run.stdout + run.stderr
         asked = [r.last_user_text() for r in local.requests if r.body.get("stream")]
     out = json.loads(run.stdout)
-    spec, draft, fix = out["phases"]  # the spec asked first writes no file, and is no note
-    assert spec["name"] == "spec" and len(out["notes"]) == 1
+    spec, draft, fix = out["phases"]  # the spec, asked first, writes no file by design
+    # The scripted server's spec is empty: the rules wrote it, and the notes say so first.
+    assert spec["name"] == "spec" and out["notes"][0] == "spec: the model's spec was empty; the rules wrote it"
     assert (draft["name"], draft["by"], draft["local"], draft["written"]) == ("draft", "draft", True, [])
     assert (fix["name"], fix["written"]) == ("fix-1", sorted([NOTE, TEST_FILE]))
-    assert out["notes"][0].startswith("draft: the local model wrote no file (no whole files were found")
+    assert out["notes"][1].startswith("draft: the local model wrote no file (no whole files were found")
     # The template passed verification, yet the fix round ran, told what was wrong with the answer.
     assert len(asked) == 2 and "no whole files were found" in asked[1]
     assert [c["message"].splitlines()[0] for c in out["checkpoints"]][1:] == [
@@ -606,5 +607,8 @@ def test_draft_with_an_empty_local_answer_tells_claude_to_build_it(macaron):
     assert told, "Claude never heard that the draft wrote nothing"
     _, draft, refine = out["phases"]  # the first: the spec, asked of the draft model
     assert draft["written"] == [] and refine["written"] == [TEST_FILE] and refine["local"] is False
-    assert out["notes"] == ["draft: the local model wrote no file (the answer was empty)"]
+    assert out["notes"] == [
+        "spec: the model's spec was empty; the rules wrote it",  # the scripted server's spec
+        "draft: the local model wrote no file (the answer was empty)",
+    ]
     assert out["status"] == "done"
