@@ -291,11 +291,11 @@ def change(
     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
 ) -> int | None:
     """Change one of your apps by asking; your records are kept."""
-    from macaron_cli.maker import change as changing
+    from macaron_cli.maker import commands as maker
 
     if request is None:  # one argument: the request, for the app you are in (else the newest)
         app_ref, request = None, app_ref or ""
-    return _run(changing.change, app_ref=app_ref, request=request, offline=offline, yes=yes, json_out=json_out)
+    return _run(maker.change, app_ref=app_ref, request=request, offline=offline, yes=yes, json_out=json_out)
 
 
 @apps_app.callback(invoke_without_command=True)

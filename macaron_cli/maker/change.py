@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from macaron_cli.apps import APP_MANIFEST
+from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.maker.change_rules import Edit, understand
 from macaron_cli.maker.progress import Progress
@@ -189,15 +190,14 @@ def changed(before: AppSpec, after: AppSpec, config: dict, new_config: dict) -> 
 
 
 # ── the command ──────────────────────────────────────────────────────────────────────────
-def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool) -> int:
-    from macaron_cli import config
+def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool, settings: Settings) -> int:
+    """`macaron change`, with the settings maker/commands.py loaded once."""
     from macaron_cli.maker.progress import run_shown
     from macaron_cli.output import Out
 
     planned = plan_change(app_ref, request, offline)
     if planned.which and not json_out:
         Out(stderr=True).text(f"changing {planned.result.app} ({planned.which})")
-    settings = config.load_settings()
     if planned.edit.done and sys.stdin.isatty() and not json_out and not yes and not _ask(planned):
         planned.result.status, planned.result.message = "declined", "Nothing was changed."
         _summary(planned.result)

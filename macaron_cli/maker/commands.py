@@ -168,3 +168,11 @@ def record_fit(app: str, memory_ids: list[str], fitted: bool, store) -> int:
     register(app, fit=fitted)
     signals.app_event(app, "fit", 1.0 if fitted else 0.0)
     return changed
+
+
+def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool) -> int:
+    """`macaron change APP "REQUEST"`: the settings loaded once, the change in maker/change.py."""
+    from macaron_cli import config
+    from macaron_cli.maker import change as changing
+
+    return changing.change(app_ref, request, offline, yes, json_out, config.load_settings())
