@@ -92,7 +92,8 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
 def own_records(store, text: str, destination: Destination) -> Cleared:
     """The app digests bearing on `text` that `destination` may not hear (the person's own
     records, to show them here)."""
-    return privacy.held_back(store, text, destination, kind="app")
+    # A few digests at most: their words find them (no embedding, no second hybrid search).
+    return privacy.held_back(store, text, destination, kind="app", vectors=False, expand=False, mmr=False)
 
 
 def needs_check(memory: Memory, now: datetime) -> bool:
