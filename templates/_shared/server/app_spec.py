@@ -433,7 +433,8 @@ def parse_spec(raw: Any) -> AppSpec:
         raise SpecError("measures must each have their own key")
     journal = d.get("journal")
     if journal is not None:
-        journal = Journal(_choice(_fields(journal, "journal", _names(Journal)).get("kind"), JOURNAL_KINDS, "journal.kind"))
+        kind = _fields(journal, "journal", _names(Journal)).get("kind")
+        journal = Journal(_choice(kind, JOURNAL_KINDS, "journal.kind"))
     return AppSpec(
         measures=parsed,
         money=None if d.get("money") is None else _money(d["money"]),
