@@ -51,7 +51,7 @@ import ipaddress
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 from urllib.parse import urlparse
 
 if TYPE_CHECKING:
@@ -61,7 +61,9 @@ LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
 ANTHROPIC_CLOUD = "https://api.anthropic.com"
 # The privacy levels a memory may have (its record's `privacy`), from most to least
 # shareable. Only this module defines them; the rest of macaron imports them from here.
-LEVELS = ("public", "personal", "private", "secret")
+# `Level` is the type (an MCP tool's argument, a checked signature), LEVELS its values in order.
+Level = Literal["public", "personal", "private", "secret"]
+LEVELS: tuple[str, ...] = get_args(Level)
 PUBLIC, PERSONAL, PRIVATE, SECRET = LEVELS
 CLOUD_LEVELS = frozenset({PUBLIC, PERSONAL})
 LOCAL_LEVELS = frozenset({PUBLIC, PERSONAL, PRIVATE})

@@ -207,6 +207,29 @@ def test_forget_when_the_person_allows_it_and_only_what_the_client_sees(memories
     assert memories["therapy"] in ids and memories["latte"] not in ids
 
 
+def test_a_client_is_told_what_each_tool_does_to_the_memory_and_the_levels_to_choose(memories, macaron_home):
+    """What a client shows the person before a call: reads, an add that is safe to repeat, a
+    forget that destroys; a memory's privacy offered as the gate's own levels."""
+    from macaron_cli.privacy import LEVELS
+
+    _config(macaron_home, "[mcp]\nallow_forget = true\n")
+
+    async def go():
+        async with stdio_session() as session:
+            return {t.name: t for t in (await session.list_tools()).tools}
+
+    tools = run(go())
+    hints = {name: tool.annotations for name, tool in tools.items()}
+    assert hints["search"].readOnlyHint and hints["recent"].readOnlyHint
+    assert not hints["add"].readOnlyHint and not hints["add"].destructiveHint and hints["add"].idempotentHint
+    assert hints["forget"].destructiveHint and not hints["forget"].readOnlyHint
+    assert not any(h.openWorldHint for h in hints.values())  # the memory is on this machine
+    level = tools["add"].inputSchema["properties"]["privacy"]
+    choices = next(option["enum"] for option in level["anyOf"] if "enum" in option)
+    assert tuple(choices) == LEVELS
+    assert "secret: never sent to any model" in level["description"]
+
+
 def test_the_profile_holds_name_languages_and_what_the_client_may_see(memories, macaron_home):
     _config(macaron_home, '[persona]\ncall_me = "Mika"\nlanguage = "ja"\n')
     MemoryStore.open().add("I prefer quiet cafés", kind="preference", privacy="private")

@@ -23,8 +23,9 @@ MAX_K = 50
 # of a few paragraphs, a name. A 1 MB query took 75 s to search, 20 MB asked for 50 GiB.
 MAX_QUERY = 2_000
 MAX_TEXT = 10_000
-# A client that sends nothing after initialize still gets a warm store this soon.
-WARM_AT_LATEST_S = 2.0
+# How long after serving starts the store loads: a client that starts the server asks its
+# first questions (initialize, the tool list) within this, on a quiet machine.
+WARM_AFTER_S = 0.5
 NOTHING = "Nothing relevant remembered."
 
 
@@ -44,22 +45,25 @@ class MemoryAccess:
         self._store: Any = None  # a MemoryStore, opened on first use
         self._ledger: Any = None
         self._lock = threading.Lock()
+        self._warming: threading.Timer | None = None
         self._read_settings = read_settings
         self.settings = read_settings()
         self.allow_forget = config.mcp_settings(self.settings).allow_forget
 
     # ── loading ─────────────────────────────────────────────────────────────────────────
-    def warm(self, start: threading.Event, at_latest_s: float = WARM_AT_LATEST_S) -> threading.Thread:
-        """Open the store and load the embedding model on a thread once `start` is set (the
-        server has answered the client's first questions) or `at_latest_s` have passed:
-        their imports would otherwise slow those answers. The first search then finds
+    def warm(self, after_s: float = WARM_AFTER_S) -> None:
+        """Open the store and load the embedding model on a thread, once per process,
+        `after_s` from now: by then the client's first questions (initialize, the tool list)
+        are answered, which these imports would otherwise slow. The first search then finds
         them ready (a failure here is met again, and answered, by that call)."""
-        thread = threading.Thread(target=self._warm, args=(start, at_latest_s), name="macaron-warm", daemon=True)
-        thread.start()
-        return thread
+        with self._lock:
+            if self._warming is not None:
+                return
+            self._warming = threading.Timer(after_s, self._warm)
+        self._warming.name, self._warming.daemon = "macaron-warm", True
+        self._warming.start()
 
-    def _warm(self, start: threading.Event, at_latest_s: float) -> None:
-        start.wait(at_latest_s)
+    def _warm(self) -> None:
         try:
             store = self.store()
             if store.vectors:

@@ -1,24 +1,32 @@
 """The MCP wire: tools and the profile resource, each a thin call into `access`.
 
-Built on the `mcp` package's FastMCP: it validates arguments against each tool's signature
-and answers a bad one (or anything a tool raises) as an MCP error result, so a client's
-mistake never stops the server. Store work runs on a worker thread: the protocol (pings,
-a second client over HTTP) is never blocked by a search.
+Built on the `mcp` package's FastMCP, its way: what the tools share (the MemoryAccess, with
+its store and ledger) is the server's lifespan state, read from each call's context; each
+tool says what it does to the memory in its annotations (read-only, idempotent,
+destructive), which clients show the person before they allow a call; arguments are typed
+(a privacy level is one of the gate's LEVELS), so the input schema a client reads says
+every cap and choice, and FastMCP refuses a bad argument as an MCP error result without
+stopping the server. Store work runs on a worker thread: the protocol (pings, a second
+client over HTTP) is never blocked by a search.
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import anyio
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from macaron_cli.errors import UserError
 from macaron_cli.mcp_server.access import MAX_K, MAX_QUERY, MAX_TEXT, MemoryAccess, client_name
 from macaron_cli.memory.records import MAX_NAME
+from macaron_cli.privacy import LEVELS, MEANING, Level
 
 INSTRUCTIONS = (
     "The person's own memory, kept by macaron on their machine: facts, preferences and "
@@ -27,69 +35,100 @@ INSTRUCTIONS = (
     "person declared this client local or trusted; secret ones never."
 )
 PROFILE_URI = "macaron://profile"
+# What each tool does to the memory, for the client to show (all of it on this machine: no
+# tool reaches the open world). `add` is idempotent: the same text again returns the memory
+# already there; `forget` destroys, and forgetting a forgotten id changes nothing more.
+READS = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+ADDS = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
+FORGETS = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False)
+PRIVACY_CHOICES = "; ".join(f"{level}: {MEANING[level]}" for level in LEVELS)
+
+
+@dataclass(frozen=True)
+class Serving:
+    """The lifespan's state: what every call reads from its context."""
+
+    access: MemoryAccess
+
+
+def lifespan(access: MemoryAccess) -> Callable[[FastMCP], Any]:
+    """The server's lifespan over `access`: serving starts loading the store and the
+    embedding model in the background (MemoryAccess.warm), so the client's first questions
+    are answered at once and its first search finds them ready. Over HTTP each session
+    enters it; they share the one access (and store) of the process."""
+
+    @asynccontextmanager
+    async def serving(_server: FastMCP) -> AsyncIterator[Serving]:
+        access.warm()
+        yield Serving(access)
+
+    return serving
 
 
 class _Server(FastMCP):
-    """FastMCP that says when it has listed its tools (a client's last question before it
-    starts working, so the time to load the store in the background), answers a refused
-    call in one line, and has the ledger record it."""
-
-    listed: threading.Event
-    access: MemoryAccess
-
-    async def list_tools(self):
-        tools = await super().list_tools()
-        self.listed.set()
-        return tools
+    """FastMCP whose calls refused before a tool runs (an argument the input schema refuses,
+    an unknown tool) are one line and in the ledger, like a tool's own refusals (`answer`).
+    mcp 1.x has no hook for them but this method (2.x's is a middleware, provisional)."""
 
     async def call_tool(self, name, arguments):
         try:
             return await super().call_tool(name, arguments)
         except ToolError as exc:
             cause = exc.__cause__
-            if isinstance(cause, ValidationError):  # a bad argument: one line naming it
-                message = f"{name}: {bad_arguments(cause)}"
-            elif isinstance(cause, ToolError):  # macaron's own refusal (what is wrong; the fix)
-                message = f"{name}: {cause}"
-            else:
-                message = str(exc)
-            client = client_of(self.get_context())
-            await anyio.to_thread.run_sync(self.access.refused, client, name, sorted(arguments or {}), message)
+            message = f"{name}: {bad_arguments(cause)}" if isinstance(cause, ValidationError) else str(exc)
+            await refused(self.get_context(), name, arguments, message)
             raise ToolError(message) from None
 
 
 def bad_arguments(error: ValidationError) -> str:
     """Pydantic's report as one line: each argument, what is wrong with it, the fix."""
-    problems = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg'].lower()}" for e in error.errors()]
+    problems = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {_problem(e)}" for e in error.errors()]
     return "; ".join(problems) + " (the tool's input schema says what each argument takes)."
 
 
-def build(access: MemoryAccess, **settings) -> _Server:
-    """The server; `settings` go to FastMCP (host, port, paths for HTTP). The store warms up
-    once the tools are listed (see MemoryAccess.warm)."""
-    server = _Server("macaron", instructions=INSTRUCTIONS, log_level="WARNING", **settings)
-    server.listed = threading.Event()
-    server.access = access
-    access.warm(server.listed)
+def _problem(error) -> str:
+    if error["type"] == "literal_error":  # "'a', 'b' or 'c'": the choices, as a list
+        return "one of " + error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
+    return error["msg"].lower()
 
-    async def answer(ctx: Context | None, method, *args):
-        client = client_of(ctx)
-        try:
-            return await anyio.to_thread.run_sync(method, client, *args)
-        except UserError as exc:
-            raise ToolError(str(exc)) from None
 
-    @server.tool(structured_output=False)
+def access_of(ctx: Context) -> MemoryAccess:
+    return ctx.request_context.lifespan_context.access
+
+
+async def refused(ctx: Context, tool: str, arguments: dict | None, message: str) -> None:
+    """The ledger keeps a refused call: the tool, its arguments' names and why."""
+    record = access_of(ctx).refused
+    await anyio.to_thread.run_sync(record, client_of(ctx), tool, sorted(arguments or {}), message)
+
+
+async def answer(ctx: Context, tool: str, arguments: dict, method: Callable[..., str]) -> CallToolResult:
+    """`method` (a MemoryAccess tool) run on a worker thread for the calling client; a
+    refusal (macaron's UserError: what is wrong; the fix) is an error result, in the ledger."""
+    try:
+        text = await anyio.to_thread.run_sync(method, client_of(ctx), *arguments.values())
+    except UserError as exc:
+        message = f"{tool}: {exc}"
+        await refused(ctx, tool, arguments, message)
+        return CallToolResult(content=[TextContent(type="text", text=message)], isError=True)
+    return CallToolResult(content=[TextContent(type="text", text=text)])
+
+
+def build(access: MemoryAccess, **settings) -> FastMCP:
+    """The server; `settings` go to FastMCP (host, port, paths for HTTP)."""
+    server = _Server("macaron", instructions=INSTRUCTIONS, log_level="WARNING", lifespan=lifespan(access), **settings)
+
+    @server.tool(title="Search the person's memory", annotations=READS)
     async def search(
         ctx: Context,
         query: Annotated[str, Field(max_length=MAX_QUERY, description="what to look for, in any language")],
         k: Annotated[int, Field(ge=1, le=MAX_K, description="how many memories at most")] = 5,
-    ) -> str:
+    ) -> CallToolResult:
         """Search what the person told macaron (facts, preferences, episodes) by meaning and
         words, in any language. One memory per line, best first."""
-        return await answer(ctx, access.search, query, k)
+        return await answer(ctx, "search", {"query": query, "k": k}, access_of(ctx).search)
 
-    @server.tool(structured_output=False)
+    @server.tool(title="Remember something", annotations=ADDS)
     async def add(
         ctx: Context,
         text: Annotated[
@@ -99,41 +138,39 @@ def build(access: MemoryAccess, **settings) -> _Server:
             str | None, Field(max_length=MAX_NAME, description="e.g. food, health, work, family, hobby")
         ] = None,
         privacy: Annotated[
-            str | None,
-            Field(
-                max_length=MAX_NAME,
-                description="public | personal (default) | private | secret (never shown to a model)",
-            ),
+            Level | None, Field(description=f"who may read it (default personal): {PRIVACY_CHOICES}")
         ] = None,
-    ) -> str:
+    ) -> CallToolResult:
         """Remember something the person asked you to remember. Secrets (keys, passwords,
-        card numbers) are redacted before it is stored."""
-        return await answer(ctx, access.add, text, domain, privacy)
+        card numbers) are redacted before it is stored; the same text again returns the
+        memory already there."""
+        return await answer(ctx, "add", {"text": text, "domain": domain, "privacy": privacy}, access_of(ctx).add)
 
-    @server.tool(structured_output=False)
+    @server.tool(title="The newest memories", annotations=READS)
     async def recent(
         ctx: Context,
         n: Annotated[int, Field(ge=1, le=MAX_K, description="how many")] = 10,
-    ) -> str:
+    ) -> CallToolResult:
         """The newest memories, newest first."""
-        return await answer(ctx, access.recent, n)
+        return await answer(ctx, "recent", {"n": n}, access_of(ctx).recent)
 
     if access.allow_forget:
 
-        @server.tool(structured_output=False)
+        @server.tool(title="Forget a memory for good", annotations=FORGETS)
         async def forget(
             ctx: Context,
             id: Annotated[str, Field(max_length=MAX_NAME, description="the memory's id, e.g. m_0123456789ab")],
-        ) -> str:
+        ) -> CallToolResult:
             """Forget a memory for good, when the person asks you to (older versions too)."""
-            return await answer(ctx, access.forget, id)
+            return await answer(ctx, "forget", {"id": id}, access_of(ctx).forget)
 
     @server.resource(PROFILE_URI, name="profile", mime_type="text/plain")
     async def profile() -> str:
         """Who the person is, in short: their name, languages and preferences."""
+        ctx = server.get_context()  # a resource without parameters is given no context in mcp 1.x
         try:
-            return await answer(server.get_context(), access.profile)
-        except ToolError as exc:
+            return await anyio.to_thread.run_sync(access_of(ctx).profile, client_of(ctx))
+        except UserError as exc:
             raise ValueError(str(exc)) from None
 
     return server
