@@ -93,10 +93,10 @@ def carry(source: Path, app: Path) -> None:
         _save(app, {**labels, **load(app)})
 
 
-def level_of(app: Path, data: bytes) -> str | None:
+def file_level(app: Path, data: bytes) -> str | None:
     """The label of a file with this content, if a model wrote it from memories."""
     entry = load(app).get(content_key(data))
-    return privacy.level_of(entry.get("level", "secret")) if isinstance(entry, dict) else None
+    return privacy.level_of(entry.get("level", privacy.SECRET)) if isinstance(entry, dict) else None
 
 
 def written_from(app: Path, ids: set[str]) -> list[Path]:
@@ -129,8 +129,8 @@ def held_back(app: Path, destination: privacy.Destination, memories: list, files
             continue
         data = path.read_bytes()
         entry = labels.get(content_key(data))
-        if isinstance(entry, dict) and not privacy.may_carry(entry.get("level", "secret"), destination):
-            level = privacy.level_of(entry.get("level", "secret"))
+        if isinstance(entry, dict) and not privacy.may_carry(entry.get("level", privacy.SECRET), destination):
+            level = privacy.level_of(entry.get("level", privacy.SECRET))
             found.append((rel, f"was written by a model from your {level} memories"))
             continue
         quoted = quoted_in(data.decode("utf-8", errors="ignore"), memories, MIN_QUOTE)

@@ -49,9 +49,9 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, get_args
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal, get_args
 from urllib.parse import urlparse
 
 if TYPE_CHECKING:
@@ -239,6 +239,21 @@ def sensitive_kind(domain: str, advice: str | None = None) -> str | None:
 def app_records_level(domain: str, advice: str | None = None) -> str:
     """The level of what an app records, by default: private for health and money apps."""
     return PRIVATE if sensitive_kind(domain, advice) else PERSONAL
+
+
+def who_hears(level: str) -> str:
+    """Who hears an app's digests at `level`, in the person's words: where the level may go."""
+    if level in CLOUD_LEVELS:
+        return "any model may hear its digests"
+    if level in LOCAL_LEVELS:
+        return "its digests go only to models on this machine (or ones you trust)"
+    return "its digests are shown to you only, never to a model"
+
+
+def other_app_level(level: str) -> str:
+    """The level `macaron apps privacy` offers instead of an app's `level`: private for one
+    any model hears, personal (shared again) for one kept closer."""
+    return PRIVATE if level in CLOUD_LEVELS else PERSONAL
 
 
 # ── the decision ────────────────────────────────────────────────────────────────────────
@@ -436,6 +451,41 @@ class Derived:
             elif not isinstance(item, str):
                 ids.append(getattr(item, "memory", item).id)
         return cls(text, level_from(inputs), tuple(dict.fromkeys(ids)))
+
+
+# How far back a chain of derived memories is followed for its label (a summary of a
+# summary of a digest is three links); past that the stored label stands.
+CHAIN_DEPTH = 6
+Links = dict[str, tuple[str, set[str]]]  # memory id -> (its stored level, the ids it was made from)
+
+
+def labelled_from_sources(
+    memories: list, sources: Callable[[Any], set[str]], lookup: Callable[[set[str]], Links]
+) -> list:
+    """`memories` (Memory records), each derived one at least as private as its sources are
+    now: its label is the strictest of its own and theirs, followed along the chain
+    `sources(memory)` names (memory/derived.py keeps it). `lookup` gives the stored
+    (level, sources) of memories by id. Read, never stored: relabelling a source (an app made
+    private, a memory marked secret) changes what was made from it with no rewrite to
+    forget, and relabelling it back undoes it."""
+    chains = {m.id: sources(m) for m in memories if sources(m)}
+    if not chains:
+        return memories
+    known: Links = {m.id: (m.privacy, sources(m)) for m in memories}
+    wanted = set().union(*chains.values()) - set(known)
+    for _ in range(CHAIN_DEPTH):
+        if not wanted:
+            break
+        found = lookup(wanted)
+        known.update(found)
+        wanted = set().union(set(), *(links for _level, links in found.values())) - set(known)
+
+    def strictest(memory_id: str, seen: frozenset) -> str:
+        level, links = known.get(memory_id, (None, set()))
+        inherited = [strictest(link, seen | {link}) for link in links if link not in seen and link in known]
+        return level_from([level, *inherited] if level else inherited)
+
+    return [replace(m, privacy=strictest(m.id, frozenset({m.id}))) if m.id in chains else m for m in memories]
 
 
 WITHHELD_TURN = "(withheld here: this turn drew on memories that may not go to this model)"

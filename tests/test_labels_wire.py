@@ -344,7 +344,7 @@ def test_make_from_an_app_written_from_a_private_brief(macaron, tmp_path, truste
     with ModelServer(local_drafter) as local, ModelServer(cloud_agent) as cloud:
         app = _made_locally(macaron, local, cloud)
         advice = (app / "static" / "advice.txt").read_bytes()
-        assert app_labels.level_of(app, advice) == "private"
+        assert app_labels.file_level(app, advice) == "private"
         assert cloud.requests == []
         if trusted:
             config.save_settings({"trusted_endpoints": [cloud.url]})
@@ -356,7 +356,7 @@ def test_make_from_an_app_written_from_a_private_brief(macaron, tmp_path, truste
         assert run.returncode == 0, run.stdout + run.stderr
         assert requests
         [made] = [p for p in config.apps_dir().iterdir() if p.name not in before]
-        assert app_labels.level_of(made, (made / "static" / "advice.txt").read_bytes()) == "private"
+        assert app_labels.file_level(made, (made / "static" / "advice.txt").read_bytes()) == "private"
     else:
         assert run.returncode == 2 and "Traceback" not in run.stderr
         assert "static/advice.txt" in run.stderr or "tests/test_drafted.py" in run.stderr

@@ -39,6 +39,8 @@ _LEVEL_NAMES = {"PUBLIC", "PERSONAL", "PRIVATE", "SECRET", "CLOUD_LEVELS", "LOCA
 
 
 def _names_a_level(node: ast.expr) -> bool:
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):  # `level in (PRIVATE, SECRET)`
+        return any(map(_names_a_level, node.elts))
     if isinstance(node, ast.Constant):
         return node.value in privacy.LEVELS
     name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
@@ -75,7 +77,13 @@ def test_the_check_finds_the_filters_chat_once_spelled_out(tmp_path):
         "known = store.list(limit=1, where=\"kind = 'episode' AND privacy != 'secret'\")\n"
         'audit = f"WHERE s.cloud = 1 AND s.privacy IN ({levels})"\n'
         "shown = level != SECRET\n"
+        "other = PERSONAL if level in (PRIVATE, SECRET) else PRIVATE\n"
         "label = entry.get('level', 'secret')\n",
         encoding="utf-8",
     )
-    assert _decisions_by_level(tmp_path, skip="privacy.py") == ["opening.py:1", "opening.py:2", "opening.py:3"]
+    assert _decisions_by_level(tmp_path, skip="privacy.py") == [
+        "opening.py:1",
+        "opening.py:2",
+        "opening.py:3",
+        "opening.py:4",
+    ]

@@ -91,7 +91,7 @@ def _labelled_out(diff: str, app_dir: Path | None, destination: privacy.Destinat
         path = app_dir / name.group(1) if name else None
         if path is None or not path.is_file():
             continue
-        level = app_labels.level_of(app_dir, path.read_bytes())
+        level = app_labels.file_level(app_dir, path.read_bytes())
         if name and level and not privacy.may_carry(level, destination):
             rel = name.group(1)
             chunks[i] = f"diff --git a/{rel} b/{rel}\n[withheld: a model wrote it from {level} memories]\n"

@@ -76,7 +76,7 @@ def committed_files(app_dir: Path) -> list[tuple[str, bytes]]:
 
 
 def _refuse_protected(app_dir: Path, name: str, content: bytes, withheld: list, destination, then: str) -> None:
-    app, level = app_dir.name, app_labels.level_of(app_dir, content)
+    app, level = app_dir.name, app_labels.file_level(app_dir, content)
     if level and not privacy.may_carry(level, destination):
         raise UserError(
             f"{name} in {app} was written by a model from your {level} memories, and {destination.reason}; "

@@ -6,14 +6,7 @@ from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.output import Out
-from macaron_cli.privacy import PERSONAL, PRIVATE, PUBLIC, SECRET
-
-WHO_HEARS = {
-    PUBLIC: "any model may hear its digests",
-    PERSONAL: "any model may hear its digests",
-    PRIVATE: "its digests go only to models on this machine (or ones you trust)",
-    SECRET: "its digests are shown to you only, never to a model",
-}
+from macaron_cli.privacy import other_app_level, who_hears
 
 
 def list_apps(json_out: bool = False, tree: bool = False) -> None:
@@ -102,7 +95,7 @@ def privacy(app_ref: str | None, level: str | None) -> None:
         return
     slug, changed = set_privacy(app_ref, level, config.load_settings())
     again = f"; {changed} memor{'y' if changed == 1 else 'ies'} of its digests relabelled" if changed else ""
-    Out().text(f"{slug} is now {level}: {WHO_HEARS[level]}{again}.")
+    Out().text(f"{slug} is now {level}: {who_hears(level)}{again}.")
 
 
 def show_privacy(app_ref: str | None) -> None:
@@ -112,8 +105,8 @@ def show_privacy(app_ref: str | None) -> None:
 
     path = resolve_app(app_ref)
     level = app_privacy(path.name, path)
-    other = PERSONAL if level in (PRIVATE, SECRET) else PRIVATE
-    Out().text(f"{path.name} is {level}: {WHO_HEARS[level]}. `macaron apps privacy {path.name} {other}` changes it.")
+    other = other_app_level(level)
+    Out().text(f"{path.name} is {level}: {who_hears(level)}. `macaron apps privacy {path.name} {other}` changes it.")
 
 
 def refresh(app_ref: str | None) -> None:

@@ -6,6 +6,8 @@ forgotten, the derived memory cannot keep it: if its text is made of parts, each
 ids it came from (`meta["parts"]`: [[start, end, [ids]], …] joined by `meta["joiner"]`),
 the parts from forgotten memories are cut out and the rest kept; otherwise (a free-form
 summary a model wrote, which may say it in other words) the derived memory is forgotten too.
+How private a derived memory is (as private as its sources, when read) is the gate's rule:
+privacy.labelled_from_sources.
 
 A link is not the only way: a memory may quote a forgotten one with no link at all (a
 summary a model wrote from a recalled memory, an imported note). `with_quotes` finds those
@@ -16,17 +18,13 @@ is cut out, or the memory goes whole when it is a free-form summary or nothing e
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from macaron_cli.memory.records import Memory, now_iso
-from macaron_cli.privacy import level_from
 from macaron_cli.quotes import MIN_QUOTE, Folded, scrub
 
 DERIVED_FROM = "derived_from"
-# How far back a chain of derived memories is followed for its label (a summary of a
-# summary of a digest is three links); past that the stored label stands.
-CHAIN_DEPTH = 6
 
 
 def with_parts(head: str, parts: list[tuple[str, list[str]]], joiner: str = "; ") -> tuple[str, dict]:
@@ -50,34 +48,6 @@ def sources_in(meta: dict) -> set[str]:
     """The ids a memory's `meta` says it was made from."""
     value = meta.get(DERIVED_FROM) if isinstance(meta, dict) else None
     return {i for i in value if isinstance(i, str)} if isinstance(value, list) else set()
-
-
-def labelled_from_sources(
-    memories: list[Memory], lookup: Callable[[set[str]], dict[str, tuple[str, set[str]]]]
-) -> list[Memory]:
-    """`memories`, each derived one at least as private as its sources are now: its label is
-    the strictest of its own and theirs, followed along the `derived_from` chain. `lookup`
-    gives the stored (level, sources) of memories by id. Read, never stored: relabelling a
-    source (an app made private, a memory marked secret) changes what was made from it with
-    no rewrite to forget, and relabelling it back undoes it."""
-    chains = {m.id: sources(m) for m in memories if sources(m)}
-    if not chains:
-        return memories
-    known: dict[str, tuple[str, set[str]]] = {m.id: (m.privacy, sources(m)) for m in memories}
-    wanted = set().union(*chains.values()) - set(known)
-    for _ in range(CHAIN_DEPTH):
-        if not wanted:
-            break
-        found = lookup(wanted)
-        known.update(found)
-        wanted = set().union(set(), *(links for _level, links in found.values())) - set(known)
-
-    def strictest(memory_id: str, seen: frozenset) -> str:
-        level, links = known.get(memory_id, (None, set()))
-        inherited = [strictest(link, seen | {link}) for link in links if link not in seen and link in known]
-        return level_from([level, *inherited] if level else inherited)
-
-    return [replace(m, privacy=strictest(m.id, frozenset({m.id}))) if m.id in chains else m for m in memories]
 
 
 def without(memory: Memory, forgotten: set[str]) -> Memory | None:

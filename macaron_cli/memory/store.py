@@ -24,7 +24,7 @@ from macaron_cli import config
 from macaron_cli.errors import MacaronError, UserError
 from macaron_cli.memory import embeddings, opening, remote, rewrite, upkeep
 from macaron_cli.memory.completeness import VectorProof
-from macaron_cli.memory.derived import ForgetPlan, labelled_from_sources, sources_in
+from macaron_cli.memory.derived import ForgetPlan, sources, sources_in
 from macaron_cli.memory.failures import as_user_error, readable
 from macaron_cli.memory.locking import UPKEEP_LOCK_NAME, WriteLock
 from macaron_cli.memory.records import Hit, Memory, now_iso
@@ -35,6 +35,7 @@ from macaron_cli.memory.rows import memory_from_row as _memory
 from macaron_cli.memory.schema import TABLE, describe, memory_schema, vector_field, vector_model
 from macaron_cli.memory.text import detect_language, meaning_form
 from macaron_cli.memory.turns import Thread
+from macaron_cli.privacy import labelled_from_sources
 
 BATCH = 2000
 # A reply comes within this long of the turn it answers, or it starts an exchange of its own.
@@ -358,8 +359,8 @@ class MemoryStore:
     # Every reader gets memories through `labelled` (find, list, iter_all, search), so the
     # gate, which reads `privacy`, sees the label computed from the sources at every read.
     def labelled(self, memories: builtins.list[Memory]) -> builtins.list[Memory]:
-        """`memories` with each derived one's label raised to its sources' (memory/derived.py)."""
-        return labelled_from_sources(memories, self._levels_and_sources)
+        """`memories` with each derived one's label raised to its sources' (the gate's rule)."""
+        return labelled_from_sources(memories, sources, self._levels_and_sources)
 
     def _levels_and_sources(self, ids: set[str]) -> dict[str, tuple[str, set[str]]]:
         rows = self._table.search().where(_id_in(ids)).select(["id", "privacy", "meta"]).limit(None).to_list()
