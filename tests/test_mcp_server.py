@@ -265,6 +265,7 @@ def test_why_shows_each_call_and_what_went_out(memories, macaron):
             await search(session, "latte")
             await session.call_tool("add", {"text": "I run on Sundays", "domain": "fitness"})
             await session.call_tool("add", {"text": "my pin is 4921", "privacy": "very"})
+            await session.call_tool("search", {"query": "   "})  # refused by macaron, not the schema
 
     run(go())
     calls = macaron("why", "mcp")
@@ -272,6 +273,7 @@ def test_why_shows_each_call_and_what_went_out(memories, macaron):
     assert "mcp:claude-code search(query='latte', k=5): 1 memory went to the cloud" in calls.stdout
     assert LATTE in calls.stdout and "I run on Sundays" in calls.stdout
     assert "mcp:claude-code add(privacy, text): refused, nothing went out" in calls.stdout
+    assert "mcp:claude-code search(query): refused, nothing went out" in calls.stdout
     assert "4921" not in calls.stdout  # a refused add was never redacted: its text is not kept
     used = macaron("why", memories["latte"])
     assert "sent to mcp:claude-code (cloud)" in used.stdout

@@ -66,18 +66,23 @@ def lifespan(access: MemoryAccess) -> Callable[[FastMCP], Any]:
 
 
 class _Server(FastMCP):
-    """FastMCP whose calls refused before a tool runs (an argument the input schema refuses,
-    an unknown tool) are one line and in the ledger, like a tool's own refusals (`answer`).
-    mcp 1.x has no hook for them but this method (2.x's is a middleware, provisional)."""
+    """FastMCP whose refused calls are one line and in the ledger (with the names of the
+    arguments the client sent): a tool's own refusal (`answer`), an argument the input
+    schema refuses, an unknown tool. The last two never reach a tool, and mcp 1.x has no
+    hook for them but this method (2.x's is a middleware, provisional)."""
 
     async def call_tool(self, name, arguments):
+        result: Any
         try:
-            return await super().call_tool(name, arguments)
+            result = await super().call_tool(name, arguments)
         except ToolError as exc:
             cause = exc.__cause__
-            message = f"{name}: {bad_arguments(cause)}" if isinstance(cause, ValidationError) else str(exc)
-            await refused(self.get_context(), name, arguments, message)
-            raise ToolError(message) from None
+            result = refusal(f"{name}: {bad_arguments(cause)}" if isinstance(cause, ValidationError) else str(exc))
+        if isinstance(result, CallToolResult) and result.isError:
+            said = " ".join(block.text for block in result.content if isinstance(block, TextContent))
+            ctx = self.get_context()
+            await anyio.to_thread.run_sync(access_of(ctx).refused, client_of(ctx), name, sorted(arguments or {}), said)
+        return result
 
 
 def bad_arguments(error: ValidationError) -> str:
@@ -96,21 +101,17 @@ def access_of(ctx: Context) -> MemoryAccess:
     return ctx.request_context.lifespan_context.access
 
 
-async def refused(ctx: Context, tool: str, arguments: dict | None, message: str) -> None:
-    """The ledger keeps a refused call: the tool, its arguments' names and why."""
-    record = access_of(ctx).refused
-    await anyio.to_thread.run_sync(record, client_of(ctx), tool, sorted(arguments or {}), message)
+def refusal(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], isError=True)
 
 
-async def answer(ctx: Context, tool: str, arguments: dict, method: Callable[..., str]) -> CallToolResult:
-    """`method` (a MemoryAccess tool) run on a worker thread for the calling client; a
-    refusal (macaron's UserError: what is wrong; the fix) is an error result, in the ledger."""
+async def answer(ctx: Context, tool: str, method: Callable[..., str], *arguments) -> CallToolResult:
+    """`method` (a MemoryAccess tool) run on a worker thread for the calling client; its
+    refusal (macaron's UserError: what is wrong; the fix) is an error result."""
     try:
-        text = await anyio.to_thread.run_sync(method, client_of(ctx), *arguments.values())
+        text = await anyio.to_thread.run_sync(method, client_of(ctx), *arguments)
     except UserError as exc:
-        message = f"{tool}: {exc}"
-        await refused(ctx, tool, arguments, message)
-        return CallToolResult(content=[TextContent(type="text", text=message)], isError=True)
+        return refusal(f"{tool}: {exc}")
     return CallToolResult(content=[TextContent(type="text", text=text)])
 
 
@@ -126,7 +127,7 @@ def build(access: MemoryAccess, **settings) -> FastMCP:
     ) -> CallToolResult:
         """Search what the person told macaron (facts, preferences, episodes) by meaning and
         words, in any language. One memory per line, best first."""
-        return await answer(ctx, "search", {"query": query, "k": k}, access_of(ctx).search)
+        return await answer(ctx, "search", access_of(ctx).search, query, k)
 
     @server.tool(title="Remember something", annotations=ADDS)
     async def add(
@@ -144,7 +145,7 @@ def build(access: MemoryAccess, **settings) -> FastMCP:
         """Remember something the person asked you to remember. Secrets (keys, passwords,
         card numbers) are redacted before it is stored; the same text again returns the
         memory already there."""
-        return await answer(ctx, "add", {"text": text, "domain": domain, "privacy": privacy}, access_of(ctx).add)
+        return await answer(ctx, "add", access_of(ctx).add, text, domain, privacy)
 
     @server.tool(title="The newest memories", annotations=READS)
     async def recent(
@@ -152,7 +153,7 @@ def build(access: MemoryAccess, **settings) -> FastMCP:
         n: Annotated[int, Field(ge=1, le=MAX_K, description="how many")] = 10,
     ) -> CallToolResult:
         """The newest memories, newest first."""
-        return await answer(ctx, "recent", {"n": n}, access_of(ctx).recent)
+        return await answer(ctx, "recent", access_of(ctx).recent, n)
 
     if access.allow_forget:
 
@@ -162,7 +163,7 @@ def build(access: MemoryAccess, **settings) -> FastMCP:
             id: Annotated[str, Field(max_length=MAX_NAME, description="the memory's id, e.g. m_0123456789ab")],
         ) -> CallToolResult:
             """Forget a memory for good, when the person asks you to (older versions too)."""
-            return await answer(ctx, "forget", {"id": id}, access_of(ctx).forget)
+            return await answer(ctx, "forget", access_of(ctx).forget, id)
 
     @server.resource(PROFILE_URI, name="profile", mime_type="text/plain")
     async def profile() -> str:
