@@ -35,6 +35,16 @@ After the timer, study deck and weekly meal plan templates (branch families): fa
 149/150 (99%), everything asked 139/150 (93%; en 25, ja 30, ko 27, zh 29, tl 28 of 30),
 honest when short 10/11 (91%: the one left is the Korean stretching tick, as before), no
 idea showing the opposite.
+
+Round 2 (branch honest): 20 more ideas written fresh, four per language, before its tuning
+(the corpus's last rows). Their first run, on the code above: everything asked 7/20, honest
+when short 4/13: a stretch tick shown as "Exercise" in minutes, a second measure dropped
+(oxygen), an empty spec and a goal no rule read both called good, a kin word taken for a name
+(Ate Rose). All 170 on that code: family 168/170, everything 146/170 (86%), honest when short
+14/24 (58%), no opposite. After coverage that names every thing and number said and not shown,
+stretching as its own measure, tick phrasings and Tagalog kin words: family 168/170 (99%),
+everything asked 153/170 (90%), honest when short 17/17 (100%), no idea showing the opposite;
+of the 153 complete apps 2 are called partial (a Korean rota's turns, a ja "週に2回").
 """
 
 from __future__ import annotations

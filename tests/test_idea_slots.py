@@ -104,6 +104,55 @@ def test_what_the_app_leaves_out_is_named_and_the_fit_is_not_good(idea):
     assert template.fit != "good" and template.missing
 
 
+@pytest.mark.parametrize(
+    "idea,left_out",
+    [
+        ("bp and pulse at oxygen ko tuwing umaga", "oxygen"),  # a thing beside one the app logs
+        ("my daughter's naps, she should get like 3 a day", "3"),  # a number no rule read
+        ("一周早餐计划，周一到周五", "none of it was read"),  # nothing read: the template's own app
+        ("counting down to the 5th of May, 2031", "its name"),  # a day, but not what it is
+    ],
+)
+def test_every_thing_said_is_shown_or_named_as_left_out(idea, left_out):
+    template = choose_template(idea)
+    assert template.fit != "good" and left_out in " ".join(template.missing)
+
+
+@pytest.mark.parametrize(
+    "idea",
+    [
+        "Tom owes me 40 bucks, Sara owes me 25",  # what is owed: the person's records
+        "하루 물 2리터 마시기",  # 2 litres shown as 2000 ml
+        "2031年3月15日に引っ越し。あと何日か知りたい",  # the day's numbers are the day
+        "혈당 공복이랑 식후 2시간 재는 거 기록",  # two hours after a meal: when, not a goal
+        "my weight and body fat % each morning",  # body fat is a measure of its own
+    ],
+)
+def test_an_app_with_everything_said_stays_a_good_fit(idea):
+    template = choose_template(idea)
+    assert (template.fit, template.missing) == ("good", [])
+
+
+@pytest.mark.parametrize(
+    "idea", ["did I stretch today? just want a tick", "毎朝ストレッチしたかだけチェック", "每天拉伸了没有，打卡就行"]
+)
+def test_a_stretching_tick_shows_stretching_done_or_not(idea, tmp_path, macaron_home):
+    _, config = made(idea, tmp_path)
+    (habit,) = config["habits"]
+    assert (habit["key"], habit["unit"], habit["goal"]) == ("stretching", "times", 1)
+    (app,) = (tmp_path / "apps").iterdir()
+    labels = json.loads((app / "static" / "i18n" / "app.json").read_text(encoding="utf-8"))
+    assert all(words["habit.stretching"] for words in labels.values())  # shown by its name, never "Exercise"
+
+
+def test_a_name_after_a_tagalog_kin_word_is_the_person_and_the_title_no_list_cut():
+    from macaron_cli.maker.fit import idea_title
+
+    idea = "utang ko kay Ate Rose 2,000 at kay Paolo 500"
+    assert read(idea).people == ("Rose", "Paolo")
+    assert idea_title(idea) == "Utang ko"  # not "Utang ko kay Ate Rose 2" (cut inside a sum)
+
+
 def test_kilos_said_win_over_a_person_who_thinks_in_pounds(tmp_path, macaron_home):
     from macaron_cli.maker.brief import Brief
     from macaron_cli.maker.scaffold import make_slug, scaffold

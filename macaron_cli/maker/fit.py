@@ -15,6 +15,7 @@ from typing import Any
 
 from macaron_cli.maker.spec import AppSpec
 from macaron_cli.maker.spec_families import DECK, MEAL_PLAN, TIMER
+from macaron_cli.maker.spec_rules import CALCULATOR as _CALCULATOR
 from macaron_cli.memory.text import has_cjk
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
@@ -94,7 +95,7 @@ def tidy_idea(text: str) -> str:
 # pressure every morning", "今月の外食費"), not "log my …" or "…をまとめたい".
 _CHORE_LEAD = re.compile(
     r"^(?:(?:help me|let me|i want to|i need to|i'd like to|want to)\s+)?"
-    r"(?:log|track|record|count|note(?: down)?|write down|jot down|keep (?:a )?(?:track|log|record|tally) of|"
+    r"(?:log|track|record|count(?! ?down)|note(?: down)?|write down|jot down|keep (?:a )?(?:track|log|record|tally) of|"
     r"keep track|monitor|remember|know|list|manage|organi[sz]e|follow)\s+(?:(?:of|my|our|all|the)\s+)*|"
     r"^(?:记录(?:一下)?|记下|统计|追踪|跟踪|帮我记(?:录)?|我想记录|想记录)|"
     r"^(?:itala|isulat|bilangin|subaybayan|ilista)(?: ang| ko ang)?(?: mga)?\s+",
@@ -146,6 +147,8 @@ _NAMED = re.compile(
     r"\s+(?:with|for|between|among|and)\s+(?:(?:my|our|the)\s+)?(?:\w+\s+)?"
     r"[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)+(?:\s*,?\s*(?:and|&)\s+[A-Z][\w'-]*)?"
 )
+# Tagalog names its people after si / ni / kay: a long title ends before them ("Utang ko kay Ate Rose …").
+_TL_NAMED = re.compile(r"(?i:\s+(?:kay|kina|sina|nina|si|ni)\s+(?:(?:ate|kuya|tita|tito)\s+)?)[A-Z].*$")
 _ASIDE = re.compile(r"\s*[（(][^（）()]*[）)]")
 # Japanese: "…を記録する" / "…を覚えるため": the thing, without what is done with it.
 # Only keeping and learning verbs: "ドルを円に換算したい" is about the conversion, not the dollar.
@@ -165,6 +168,7 @@ def _plain(title: str) -> str:
     """The title without the chat around it (see _CHATTY_LEAD and the rest)."""
     title = _ASIDE.sub("", title)
     title = _NAMED.sub("", title) if len(title) > MAX_TITLE or "," in title else title
+    title = _TL_NAMED.sub("", title) if len(title) > MAX_TITLE else title
     for _ in range(3):
         before = title
         title = _CHATTY_LEAD.sub("", title).strip()
@@ -185,8 +189,9 @@ def idea_title(idea: str) -> str:
     title = re.sub(r"^(?:to|that|which|for)\s+", "", title, flags=re.IGNORECASE)
     title = _INTERJECTION.sub("", title)
     title = _plain(title)
-    if len(title) > MAX_TITLE and re.search(r"[,;，、]", title[:MAX_TITLE]):
-        title = re.split(r"\s*[,;，、]\s*", title)[0]  # a long wish: its first clause
+    clause = r"\s*(?:[;，、]|,(?!\d{3}))\s*"  # "2,000" is a number, not two clauses
+    if len(title) > MAX_TITLE and re.search(clause, title[:MAX_TITLE]):
+        title = re.split(clause, title)[0]  # a long wish: its first clause
     shorter = _plain(_CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip())
     if len(shorter) >= 2:
         title = shorter
@@ -285,6 +290,72 @@ _SHOWN_UNITS = frozenset(
 )
 
 
+# Another thing to keep, said beside one the app keeps ("pulse at oxygen", "plus plank").
+_BESIDE = r"\s*(?:,?\s*\b(?:and|at|plus|&|also|tsaka|pati)\b|\+|이랑|랑|하고|와|과|和|跟|及|と)\s*"
+_ANOTHER = r"(?:\bplus|\balso|\bas well as|\btsaka|\bpati)\s+(?:(?:my|the|ang|ng|mga)\s+)?"
+_WORD = r"([A-Za-z][\w-]{2,}|[가-힣]{2,}|[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{2,})"
+# Numbers that are part of how something is said, not a setting: a scale ("1-5", "5段階"),
+# an ordinal ("60th"), hours after a meal ("2h after").
+_NOT_A_SETTING = (
+    r"\d+\s*[-–~]\s*\d+|\bout of \d+|\d+\s*(?:段階|점\s*만점|分制|stars?)|\d+(?:st|nd|rd|th)\b|"
+    r"\d+\s?h(?:ours?)?\s+after|食後\d+|식후\s*\d+|\d+\s*시간\s*(?:후|뒤)|餐后.{0,2}\d+|\d+\s*行|\d+\s*줄|"
+    r"\bevery \d+|[週月]\d(?!\d*日)|\d+日おき|隔\d+|\d+\s*일마다"  # care every N days: each item's own, entered with it
+)
+# A number shown in another unit than said (2 litres as 2000 ml, half an hour as 30 minutes).
+_FACTORS = (1, 1000, 60, 1 / 60, 1 / 1000)
+
+
+def _unkept_things(idea: str, spec: AppSpec) -> list[str]:
+    """Things to log named beside one the app logs, that no measure of the app is."""
+    from macaron_cli.maker.spec_rules import MEASURES
+
+    if not spec.measures:
+        return []
+    kept = [MEASURES[m.key].words for m in spec.measures if m.key in MEASURES]
+    known = "|".join(kind.words for kind in MEASURES.values() if kind.words)
+    out = []
+    for words in kept:
+        for m in re.finditer(words, idea, re.IGNORECASE):
+            after = re.match(_BESIDE + _WORD, idea[m.end() :], re.IGNORECASE)
+            if after and not re.match(known, idea[m.end() + after.start(1) :], re.IGNORECASE):
+                out.append(after.group(1))
+    for m in re.finditer(_ANOTHER + _WORD, idea, re.IGNORECASE):
+        if not any(re.match(words, idea[m.start(1) :], re.IGNORECASE) for words in kept):
+            out.append(m.group(1))
+    return list(dict.fromkeys(out))
+
+
+def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:
+    """Numbers the idea says that the app shows nowhere (a goal "like 3" no rule read)."""
+    from macaron_cli.maker.slots import NUMBER, number, read
+
+    def values(data: Any) -> set[float]:
+        if isinstance(data, dict):
+            return set().union(*(values(v) for v in data.values())) if data else set()
+        if isinstance(data, list):
+            return set().union(*(values(v) for v in data)) if data else set()
+        if isinstance(data, bool):
+            return set()
+        if isinstance(data, int | float):
+            return {float(data)}
+        if isinstance(data, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", data):
+            return {float(part) for part in data.split("-")}  # a day: its year, month and day
+        return set()
+
+    shown = values({k: v for k, v in spec.to_json().items() if k != "version"})
+    if spec.money and (spec.money.debts or spec.money.split):
+        return []  # who owes what: the person's records, entered in the app
+    if spec.money:  # sums put by are the person's records too
+        shown |= {a.value for a in read(idea).money}
+    text = re.sub(_NOT_A_SETTING, " ", idea, flags=re.IGNORECASE)
+    out = []
+    for m in re.finditer(NUMBER, text):
+        value = number(m.group(0))
+        if re.search(r"\d", m.group(0)) and value is not None and not any(value * f in shown for f in _FACTORS):
+            out.append(m.group(0).strip())
+    return out
+
+
 def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
     """What the idea said that the app neither keeps nor shows, in words a person reads
     ("the people named: Jake, Mia"): every slot the idea fills is rendered or named here,
@@ -327,4 +398,14 @@ def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
         out.append("care every few days (when last done, when next due)")
     if said.date and not (tasks and tasks.countdown == said.date and "tasks.countdown" in renders):
         out.append(f"the day {said.date}" + (f" ({said.event})" if said.event else ""))
+    if tasks and tasks.countdown is not None and not tasks.event and not said.event:
+        out.append("what the day is (its name)")
+    if not spec.needs() and not re.search(_CALCULATOR, idea, re.IGNORECASE):
+        out.append("what the idea asks to keep (none of it was read: the app opens as the template's own)")
+    unkept = _unkept_things(idea, spec)
+    if unkept:
+        out.append("also to keep: " + ", ".join(unkept))
+    numbers = [n for n in _unshown_numbers(idea, spec) if not any(n in line for line in out)]
+    if numbers:
+        out.append("the numbers said: " + ", ".join(numbers))
     return list(dict.fromkeys(out))

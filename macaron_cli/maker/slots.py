@@ -105,7 +105,7 @@ def _units(text: str) -> tuple[list[str], list[str]]:
 # ── numbers ──────────────────────────────────────────────────────────────────────────────
 _CJK_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0)} | {"两": 2, "半": 0.5}
 _CJK_SCALE = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "천": 1000, "만": 10_000, "백": 100}
-_NUMBER = (
+NUMBER = (
     r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?[kK](?![a-zA-Z]))?(?:\s?[万萬만천])?|"
     r"[一二三四五六七八九十两半百千万萬]+|(?<![가-힣])[천만백]+(?=[가-힣]|\s)"
 )
@@ -137,7 +137,7 @@ def number(said: str) -> float | None:
 def _amounts(text: str) -> list[tuple[int, Amount]]:
     """Numbers followed by a unit ("72.5kg", "2리터", "八千步", "1万歩", "半小时"), with where each stands."""
     out = []
-    for m in re.finditer(rf"({_NUMBER})\s?(?:個|个|개)?", text):
+    for m in re.finditer(rf"({NUMBER})\s?(?:個|个|개)?", text):
         value = number(m.group(1))
         if value is None:
             continue
@@ -191,7 +191,7 @@ _NOT_NAMES = frozenset(
     Korean Chinese Tagalog Filipino French German Monday Tuesday Wednesday Thursday Friday Saturday Sunday
     January February March April May June July August September October November December Enero Pebrero
     Marso Abril Mayo Hunyo Hulyo Agosto Setyembre Oktubre Nobyembre Disyembre Lunes Martes Miyerkules
-    Huwebes Biyernes Sabado Linggo Mum Mom Dad Lola Lolo Doc Christmas Easter""".split()
+    Huwebes Biyernes Sabado Linggo Mum Mom Dad Lola Lolo Ate Kuya Tita Tito Doc Christmas Easter""".split()
 )
 # Words after which a name follows (a relation, or Tagalog's name markers).
 _EN_BEFORE_NAME = (
@@ -201,7 +201,8 @@ _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z
 _HOUSEMATES = (
     r"\broom-?mates?|\bflat-?mates?|\bhouse-?mates?|ルームメイト|同居人|룸메|室友|合租|\bkasama sa (?:bahay|kwarto)"
 )
-_TL_MARKER = r"\b(?:si|ni|nila|kay|kina|sina)\s+"
+# Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
+_TL_MARKER = r"\b(?:si|ni|nila|kay|kina|sina)\s+(?:(?:[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong)\s+)?"
 _JA_RELATION = r"(?:夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚)の"
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
 _KO_RELATION = r"(?:룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료)\s*"
@@ -351,8 +352,9 @@ TIMES = {
 }
 _TWICE = r"\btwice a day\b|하루 두 번|一日二回|一天两次|\bdalawang beses"
 _CHECK = (
-    r"\bdid i take\b|\bor not\b|\bwhether i\b|\bjust tick|かどうか|飲んだか|먹었는지|했는지|체크만|"
-    r"有没有吃|有没有|打个?勾|"
+    r"\bdid i take\b|\bor not\b|\bwhether i\b|\bjust (?:want )?(?:a )?tick|\ba tick\b|\btick (?:it|a box)\b|"
+    r"かどうか|飲んだか|した(?:か|かどうか)だけ|먹었는지|했는지|체크만|"
+    r"有没有吃|有没有|了没有|打个?勾|打卡就行|"
     r"\bcheck lang\b|\bnainom na\b|\bkung nainom"
 )
 _HOW_MANY = r"\bhow (?:many|much)\b|何[杯回本個]|몇\s*(?:잔|번|개|ml)|几[杯次个]|多少|\bilang\b"
@@ -363,6 +365,8 @@ _EVERY = (
 )
 _EVENTS = (
     r"\bwedding\b|\bexam\b|\bbirthday\b|\btrip\b|\bvacation\b|\bholiday\b|\banniversary\b|\bmove\b|\bconcert\b|"
+    r"\bchristmas(?: break)?\b|\bnew year\b|\bgraduation\b|クリスマス|卒業式|크리스마스|졸업식|"
+    r"圣诞节?|春节|毕业典礼|\bpasko\b|"
     r"結婚式|試験|誕生日|旅行|引っ越し|記念日|受験|결혼식|시험|생일|생신|여행|이사|수능|기념일|"
     r"婚礼|考试|生日|高考|旅行|搬家|纪念日|\bkasal\b|\bpagsusulit\b|\bkaarawan\b|\bbiyahe\b|\banibersaryo\b"
 )
@@ -389,13 +393,16 @@ def _date(text: str, today: date) -> str | None:
 def _goal(text: str, amounts: list[tuple[int, Amount]]) -> Amount | None:
     """A number said as a goal or a limit: after goal words ("goal 10,000", "目标八千步"), before
     limit words ("2杯まで", "3잔 넘으면"), or the one amount an idea names ("2 coffees a day")."""
-    m = re.search(_GOAL + rf"({_NUMBER})", text, re.IGNORECASE) or re.search(
-        rf"({_NUMBER})\s?[^\d\s]{{0,3}}(?:が目標|まで|は寝たい|넘으면|목표|이상|以上)", text
+    m = re.search(_GOAL + rf"({NUMBER})", text, re.IGNORECASE) or re.search(
+        rf"({NUMBER})\s?[^\d\s]{{0,3}}(?:が目標|まで|は寝たい|넘으면|목표|이상|以上)", text
     )
     if m:
         value = number(m.group(1))
         said = next((a for at, a in amounts if at == m.start(1)), None)
         return said or (Amount(value, "") if value else None)
+    after_meal = [m.span() for m in re.finditer(TIMES["after_meal"], text, re.IGNORECASE)]
+    # "2h after dinner", "식후 2시간": when a reading is taken, not a goal
+    amounts = [(at, a) for at, a in amounts if not any(s - 8 <= at <= e + 2 for s, e in after_meal)]
     return amounts[0][1] if len(amounts) == 1 else None
 
 
@@ -446,4 +453,4 @@ def read(idea: str, today: date | None = None) -> Slots:
 
 def _bare_sums(text: str) -> list[float]:
     """Sums said without a currency ("30,000 ang target"): numbers of four digits or more."""
-    return [v for m in re.finditer(_NUMBER, text) if (v := number(m.group(0))) and v >= 1000]
+    return [v for m in re.finditer(NUMBER, text) if (v := number(m.group(0))) and v >= 1000]

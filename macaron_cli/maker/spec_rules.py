@@ -108,7 +108,7 @@ MEASURES: dict[str, _Kind] = {
     ),
     "exercise": _Kind(
         r"\bexercis|\bworkouts?|\bgym\b|\btraining|\bjog|\brun(?:s|ning)?\b|運動|筋トレ|ジョギング|ランニング|트레이닝|운동|"
-        r"러닝|달리기|\bstretch|ストレッチ|스트레칭|拉伸|\bunat|"
+        r"러닝|달리기|"
         r"运动|锻炼|健身|跑步|\behersisyo|\btakbo",
         "minute",
         "duration",
@@ -116,6 +116,8 @@ MEASURES: dict[str, _Kind] = {
         10,
         free_entry=True,
     ),
+    # Said by its own name, a stretch is shown as one ("did I stretch": not "Exercise").
+    "stretching": _Kind(r"\bstretch|ストレッチ|스트레칭|拉伸|\bunat\b|\bpag-?uunat", "minute", "duration", 10, 5),
     "reading": _Kind(
         r"\bread(?:ing)?\b|\bpages?\b|読書|本を読|ページ|독서|책\s*읽|쪽|페이지|阅读|读书|看书|看.{0,6}书|页|\bpahina|\bpagbasa|\bbasa\b",
         "pages",
@@ -589,7 +591,7 @@ def journal_of(text: str) -> Journal | None:
 
 
 # ── the spec ─────────────────────────────────────────────────────────────────────────────
-_CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\bkalkulador|\bcalculator"
+CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\bkalkulador|\bcalculator"
 
 
 def _family_of(text: str) -> AppSpec | None:
@@ -621,7 +623,7 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
                 c for c in conversions if c.family != "currency"
             ]
         return AppSpec(conversions=tuple(conversions))
-    if _found(_CALCULATOR, text):
+    if _found(CALCULATOR, text):
         return AppSpec()  # sums to work out: no record kept, the closest template's calculator
     items = items_of(text, slots)
     if items:

@@ -16,7 +16,7 @@ function useAmountText() {
 
 // Icons of the measures macaron knows; a habit's own icon wins.
 const ICONS = {
-  water: "💧", steps: "👟", medication: "💊", sleep: "😴", exercise: "🏃", reading: "📖", meditation: "🧘",
+  water: "💧", steps: "👟", medication: "💊", sleep: "😴", exercise: "🏃", stretching: "🤸", reading: "📖", meditation: "🧘",
   vegetables: "🥦", coffee: "☕", tea: "🍵", body_weight: "⚖️", blood_pressure: "🩺", blood_sugar: "🩸",
   practice: "🎹", glasses: "🥤",
 };
