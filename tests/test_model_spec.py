@@ -115,6 +115,50 @@ def test_only_the_gate_decides_what_of_the_brief_the_spec_request_carries(macaro
     assert "Cardiologist" not in sent, "a private memory reached a cloud model's spec request"
 
 
+# ── a local draft server's context ──────────────────────────────────────────────────────
+def _river_brief(destination):
+    from macaron_cli.maker.brief import build_brief
+    from macaron_cli.memory import MemoryStore
+
+    store = MemoryStore.open()
+    for n in range(8):
+        store.add(
+            f"Run {n}: I ran along the river past the old mill and the bridge, {n + 3} km, slow and happy",
+            domain="health",
+        )
+    return build_brief(IDEA, store, Settings(), destination)
+
+
+def test_the_spec_request_fits_a_small_draft_context_by_cutting_the_brief_never_the_schema(macaron_home):
+    from macaron_cli.models.limits import CHARS_PER_TOKEN
+
+    routes = {"/props": {"n_ctx": 2600}}  # llama-server says its context in /props
+    with ModelServer(spec=lambda req: Reply.text(ANSWER), routes=routes) as server:
+        destination = privacy.draft(server.url, Settings())
+        brief = _river_brief(destination)
+        assert brief.text_for(destination).count("along the river") >= 5  # more than fits
+        endpoint = Endpoint(server.url, "m", api="openai")
+        planned = ask_spec(brief, endpoint, destination, AppSpec(), draft_settings=Settings())
+        [asked] = server.spec_requests
+    contents = [m["content"] for m in asked.body["messages"]]
+    assert json.dumps(json_schema(), ensure_ascii=False) in contents[0]  # the schema, whole
+    assert IDEA in contents[-1] and asked.body["max_tokens"] >= 600
+    assert -(-sum(map(len, contents)) // CHARS_PER_TOKEN) + asked.body["max_tokens"] <= 2600
+    assert asked.raw.count("along the river") < brief.text_for(destination).count("along the river")
+    assert planned.by == "model" and "lines of the brief were left out" in planned.note
+
+
+def test_a_draft_context_too_small_for_the_schema_is_said_and_the_rules_write_the_spec(macaron_home):
+    rules = write_spec(IDEA, {}, "Runs")
+    with ModelServer(spec=lambda req: Reply.text(ANSWER), routes={"/props": {"n_ctx": 1024}}) as server:
+        destination = privacy.draft(server.url, Settings())
+        endpoint = Endpoint(server.url, "m", api="openai")
+        planned = ask_spec(_brief(IDEA, destination), endpoint, destination, rules, draft_settings=Settings())
+        assert server.spec_requests == []  # never sent with the schema cut
+    assert planned.spec == rules and planned.by == "rules"
+    assert planned.note == "the spec's schema does not fit the server's context (1,024 tokens); the rules wrote it"
+
+
 # ── make, end to end ────────────────────────────────────────────────────────────────────
 def _make(macaron, spec_reply: Reply, *args: str):
     """`make --local-only` whose draft model answers the spec request with `spec_reply`,

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from macaron_cli import config, privacy
 from macaron_cli.maker import phase_costs
 from macaron_cli.maker.spec import AppSpec, SpecError, json_schema, parse_spec
-from macaron_cli.models.client import Endpoint, ModelFailure, Usage
+from macaron_cli.models.client import ContextExceeded, Endpoint, ModelFailure, Usage
+from macaron_cli.models.limits import ServerLimits, assumed
 
 if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 MODEL_TITLE_MAX = 40  # fit.MAX_TITLE: a header's width
 MAX_TOKENS = 2000
+MIN_SPEC_ANSWER = 600  # a spec of a few measures, and its title, as JSON
 CLAUDE_MODEL = "claude-sonnet-4-5"  # when neither config.toml nor ANTHROPIC_MODEL names one
 
 SPEC_MARK = "You plan a small personal app"  # how the request's system prompt begins
@@ -70,21 +72,86 @@ def ask_spec(
     fallback: AppSpec,
     current: AppSpec | None = None,
     max_tokens: int = MAX_TOKENS,
+    draft_settings: config.Settings | None = None,
 ) -> Planned:
     """The model's spec for `brief` (its text cleared for `destination` only by the gate),
-    judged against `fallback`, the rules' spec. `current`: the app's spec when changing one."""
-    prompt = brief.text_for(destination)
-    if current is not None:
-        prompt += "\nThe app's spec now (change only what the request asks):\n" + json.dumps(current.to_json())
+    judged against `fallback`, the rules' spec. `current`: the app's spec when changing one.
+    `draft_settings`: the endpoint is a local draft server, whose context (models/limits.py)
+    the request is fitted to: the schema and the idea whole, the brief cut from its end."""
+    brief_text = brief.text_for(destination)
+    now = "" if current is None else json.dumps(current.to_json())
     system = SYSTEM.format(schema=json.dumps(json_schema(), ensure_ascii=False))
+    notes: list[str] = []
     try:
         with endpoint.client(read_timeout=120.0) as client:
-            text, usage = client.complete(system, [{"role": "user", "content": prompt}], max_tokens, temperature=0)
+            limits = _limits(client, draft_settings)
+            for _ in range(2):  # a server that refuses the prompt as too long names its size: once more
+                fitted = fit_request(system, brief_text, now, brief.idea, limits, max_tokens) if limits else None
+                if limits and fitted is None:
+                    note = f"the spec's schema does not fit the server's context ({limits.context:,} tokens)"
+                    return replace(
+                        Planned(fallback, note=note + "; the rules wrote it"), asked=endpoint, where=destination.where
+                    )
+                prompt, answer, cut = fitted or (_prompt(brief_text, now), max_tokens, 0)
+                try:
+                    messages = [{"role": "user", "content": prompt}]
+                    text, usage = client.complete(system, messages, answer, temperature=0)
+                except ContextExceeded as refused:
+                    if not (limits and refused.context and refused.context < limits.context):
+                        raise
+                    limits = assumed(refused.context)
+                    continue
+                if cut:
+                    notes.append(f"{cut} lines of the brief were left out to fit the server's context")
+                break
     except ModelFailure as exc:
         planned = Planned(fallback, note=f"the model gave no spec ({exc}); the rules wrote it", usage=Usage())
     else:
         planned = judged(text, fallback, usage)
-    return replace(planned, asked=endpoint, where=destination.where)
+    note = "; ".join(n for n in (*notes, planned.note) if n)
+    return replace(planned, note=note, asked=endpoint, where=destination.where)
+
+
+def _prompt(brief_text: str, current: str) -> str:
+    if not current:
+        return brief_text
+    return brief_text + "\nThe app's spec now (change only what the request asks):\n" + current
+
+
+def _limits(client, draft_settings: config.Settings | None) -> ServerLimits | None:
+    if draft_settings is None:
+        return None
+    from macaron_cli.models.limits import read_limits
+
+    return read_limits(client, draft_settings)
+
+
+def fit_request(
+    system: str, brief_text: str, current: str, idea: str, limits: ServerLimits, wanted: int
+) -> tuple[str, int, int] | None:
+    """(prompt, max_tokens, brief lines left out) that fit the server's context: the system
+    prompt with the schema, the app's current spec and the idea are never cut; the brief's
+    other lines go from its end (the memories first) until the rest fits beside an answer
+    of at least MIN_SPEC_ANSWER tokens. None when even that does not fit."""
+    from macaron_cli.models.limits import answer_room
+
+    lines = brief_text.splitlines()
+    kept = list(lines)
+    while True:
+        prompt = _prompt("\n".join(kept) + "\n", current)
+        answer = answer_room(limits, wanted, len(system) + len(prompt))
+        if answer >= min(wanted, MIN_SPEC_ANSWER) and _holds(limits, system, prompt, answer):
+            return prompt, answer, len(lines) - len(kept)
+        cuttable = [n for n, line in enumerate(kept) if idea not in line and line.strip()]
+        if not cuttable:
+            return None
+        del kept[cuttable[-1]]
+
+
+def _holds(limits: ServerLimits, system: str, prompt: str, answer: int) -> bool:
+    from macaron_cli.models.limits import CHARS_PER_TOKEN, MARGIN_TOKENS
+
+    return -(-(len(system) + len(prompt)) // CHARS_PER_TOKEN) + MARGIN_TOKENS + answer <= limits.context
 
 
 def judged(text: str, fallback: AppSpec, usage: Usage | None = None) -> Planned:

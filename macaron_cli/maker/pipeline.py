@@ -162,7 +162,8 @@ def _planned(brief: Brief, mode: Mode, settings: config.Settings, draft, progres
     endpoint, destination, max_tokens = spec_model(mode, settings, draft)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
     rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
-    planned = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens)
+    local = settings if endpoint is draft else None  # a draft server's context is small: the request fits it
+    planned = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens, draft_settings=local)
     if planned.note:
         progress.note(f"  {planned.note}")
     brief.spec, brief.title = planned.spec, planned.title
