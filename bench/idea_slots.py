@@ -45,6 +45,8 @@ when short 4/13: a stretch tick shown as "Exercise" in minutes, a second measure
 stretching as its own measure, tick phrasings and Tagalog kin words: family 168/170 (99%),
 everything asked 153/170 (90%), honest when short 17/17 (100%), no idea showing the opposite;
 of the 153 complete apps 2 are called partial (a Korean rota's turns, a ja "週に2回").
+Then a rota's shifts by time of day in the planner (tasks.shifts): everything asked 157/170
+(92%; en 29, ja 34, ko 31, zh 32, tl 31 of 34), honest when short 13/13, no opposite.
 """
 
 from __future__ import annotations
@@ -166,9 +168,12 @@ def _tracked(slot: str, want, app: dict) -> bool:
         ),
         "goal": lambda: all((m := _measure(app, k)) is not None and m.get("goal") == v for k, v in want.items()),
         "times": lambda: (
-            "measures.times" in renders
-            and any(set(want) <= set(m.get("times") or []) for m in spec.get("measures") or [])
-        ),
+            (
+                "measures.times" in renders
+                and any(set(want) <= set(m.get("times") or []) for m in spec.get("measures") or [])
+            )
+            or ("tasks.shifts" in renders and set(want) <= set(tasks.get("shifts") or []))
+        ),  # a rota's shifts
         "check": lambda: any(m.get("unit") == "times" and m.get("goal") == 1 for m in spec.get("measures") or []),
         "not_units": lambda: True,  # judged as the opposite, below
         "people": lambda: bool(renders & {"tasks.assignees", "money.people"}) and _names(want) <= _names(_people(app)),

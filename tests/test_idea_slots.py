@@ -67,6 +67,20 @@ def test_a_rota_between_named_people_lets_a_task_go_to_each_of_them(tmp_path, ma
     assert template.name == "planner" and {"Hana", "Omar", "me"} <= set(config["people"])
 
 
+@pytest.mark.parametrize(
+    "idea,shifts",
+    [
+        ("bakery rota: Jo, Sam and Kim, morning and afternoon shifts", ["morning", "afternoon"]),
+        ("母と私で猫の世話当番、朝と夕方", ["morning", "evening"]),
+        ("超市排班：小王、小赵，早班和晚班", ["morning", "evening"]),
+    ],
+)
+def test_a_rota_by_time_of_day_opens_with_its_shifts(idea, shifts, tmp_path, macaron_home):
+    template, config = made(idea, tmp_path)
+    assert template.name == "planner" and config["shifts"] == shifts and len(config["people"]) >= 2
+    assert template.fit == "good" and not template.missing
+
+
 def test_a_countdown_comes_filled_in_with_the_event_and_its_day(tmp_path, macaron_home):
     template, config = made("days until my sister's wedding on 20 May 2031", tmp_path)
     assert template.name == "countdown" and config["day"] == "2031-05-20" and config["event"] == "wedding"

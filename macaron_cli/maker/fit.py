@@ -381,8 +381,9 @@ def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
     if spec.measures and all(m.key == "sleep" for m in spec.measures):  # a night's sleep is not logged at a time of day
         wanted = []
     kept_times = {t for m in spec.measures for t in m.times}
-    shifts = bool(tasks and tasks.countdown is None)  # shifts by time of day: a task has a time, not a shift
-    if wanted and (shifts or (spec.measures and not set(wanted) <= kept_times)):
+    rota = bool(tasks and tasks.countdown is None)  # shifts by time of day: kept when the planner shows them
+    shifts_kept = rota and tasks is not None and set(wanted) <= set(tasks.shifts) and "tasks.shifts" in renders
+    if wanted and ((rota and not shifts_kept) or (spec.measures and not set(wanted) <= kept_times)):
         out.append("times of day: " + ", ".join(t.replace("_", " ") for t in wanted))
     if said.goal is not None and spec.measures and all(m.goal is None for m in spec.measures) and not money:
         out.append(f"the goal: {said.goal.value:g} {said.goal.unit}".rstrip())

@@ -207,6 +207,7 @@ _JA_RELATION = r"(?:夫|妻|主人|彼氏|彼女|友達|友人|ルームメイ�
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
 _KO_RELATION = r"(?:룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료)\s*"
 _ZH_RELATION = r"(?:室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹)"
+_JA_KIN = r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子"
 _JA_NOT_NAMES = frozenset(("赤", "お母", "お父", "お兄", "お姉", "おばあ", "おじい"))
 _KO_NAME = r"(?!들|누구|우리|저희|가족|사람)[가-힣]{2}"  # 친구들이랑, 누구한테: not names
 _KO_LIST = rf"((?:{_KO_NAME}(?:이)?(?:랑|하고|와|과|,\s*)\s*)*{_KO_NAME})(?:이)?(?:랑|하고|와|과|한테|,)"
@@ -241,6 +242,9 @@ def _people(text: str) -> list[str]:
         for name in re.split(r"[と・、]", m.group(1)):
             if name not in ("私", "わたし", "僕", "俺"):
                 add(m.start(1), name)
+    # Japanese kin said with 私 ("母と私で", "私と夫で"): the relation is the person's name here.
+    for m in re.finditer(rf"(?:(?<=私と)|(?<=僕と))({_JA_KIN})|({_JA_KIN})(?=と(?:私|僕))", text):
+        add(m.start(), m.group(1) or m.group(2))
     # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나.
     for m in re.finditer(rf"(?<![가-힣])({_KO_NAME})(?:이)?(?:한테|에게|께)", text):
         add(m.start(1), m.group(1))
@@ -348,7 +352,7 @@ TIMES = {
     r"\bpagkatapos kumain",
     "morning": r"\bmornings?\b|朝(?!昼)|毎朝|아침|오전|早上|早晨|早班|早(?=晚)|\bumaga\b",
     "afternoon": r"\bafternoons?\b|午後|오후|下午|\bhapon\b",
-    "evening": r"\bevenings?\b|\bnights?\b|(?<!朝昼)晩|夜|저녁|밤|晚上|晚班|(?<=早)晚|\bgabi\b",
+    "evening": r"\bevenings?\b|\bnights?\b|(?<!朝昼)晩|夜|夕方|저녁|밤|晚上|晚班|(?<=早)晚|\bgabi\b",
 }
 _TWICE = r"\btwice a day\b|하루 두 번|一日二回|一天两次|\bdalawang beses"
 _CHECK = (

@@ -422,7 +422,9 @@ def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
     repeat = "weekly" if _found(_WEEKLY, text) else ("daily" if chores and _found(_DAILY_TASK, text) else None)
     if countdown:
         return Tasks(countdown=slots.date or "", event=slots.event)
-    return Tasks(assignees=people, repeat=repeat)
+    # A rota's shifts: the times of day said ("mornings and evenings", "早班晚班", "오전 오후").
+    shifts = tuple(t for t in slots.times if t in ("morning", "afternoon", "evening"))
+    return Tasks(assignees=people, repeat=repeat, shifts=shifts)
 
 
 # ── conversions ──────────────────────────────────────────────────────────────────────────

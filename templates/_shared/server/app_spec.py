@@ -9,7 +9,7 @@ for, whatever template renders it:
   values per entry such as systolic/diastolic, times of day such as morning/evening);
 - money: currency, categories, people to split with or who owe;
 - items: a collection with attributes and a rating (books lent, restaurants, films);
-- tasks: assignees, weekly repeats, a countdown to a date;
+- tasks: assignees, weekly repeats, shifts by time of day, a countdown to a date;
 - conversions: unit families (length, pace, shoe sizes, area, currency with a rate);
 - journal: dated entries of words, with a mood or a meal;
 - timer: work and break minutes (a pomodoro), the sessions done kept;
@@ -32,6 +32,7 @@ MEASURE_KINDS = ("count", "amount", "duration", "quantity")
 MEALS = ("breakfast", "lunch", "dinner", "snack")
 JOURNAL_KINDS = ("mood", "food", "notes")
 REPEATS = ("daily", "weekly", "monthly")
+SHIFTS = ("morning", "afternoon", "evening", "night")  # a rota's times of day
 # Unit families a converter may be asked for (what a renderer can say it renders).
 CONVERSION_FAMILIES = (
     "length",
@@ -95,6 +96,7 @@ class Tasks:
     countdown: str | None = None  # a date counted down to (YYYY-MM-DD), or "" when unknown yet
     categories: tuple[str, ...] = ()
     event: str | None = None  # what the countdown is to ("wedding"), as the person said it
+    shifts: tuple[str, ...] = ()  # times of day a task belongs to (a rota's morning and evening shifts)
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,7 @@ class AppSpec:
                 out.append("items.every")
         if self.tasks:
             out.append("tasks")
-            out += [f"tasks.{flag}" for flag in ("assignees", "repeat") if getattr(self.tasks, flag)]
+            out += [f"tasks.{flag}" for flag in ("assignees", "repeat", "shifts") if getattr(self.tasks, flag)]
             if self.tasks.countdown is not None:
                 out.append("tasks.countdown")
             if self.tasks.event:
@@ -204,6 +206,7 @@ _DECLARED = {cls.__name__: cls for cls in (Measure, Money, Items, Tasks, Convers
 _CHOICES = {
     ("Measure", "kind"): MEASURE_KINDS,
     ("Tasks", "repeat"): REPEATS,
+    ("Tasks", "shifts"): SHIFTS,
     ("Conversion", "family"): CONVERSION_FAMILIES,
     ("Journal", "kind"): JOURNAL_KINDS,
     ("Plan", "meals"): MEALS,
@@ -369,6 +372,7 @@ def _tasks(raw: Any) -> Tasks:
         countdown=None if countdown is None else str(countdown),
         categories=_texts(d.get("categories"), "tasks.categories"),
         event=None if d.get("event") is None else _text(d["event"], "tasks.event"),
+        shifts=tuple(_choice(s, SHIFTS, "tasks.shifts") for s in _texts(d.get("shifts"), "tasks.shifts")),
     )
 
 

@@ -35,6 +35,8 @@ db = database(
     ALTER TABLE tasks ADD COLUMN who TEXT;
     ALTER TABLE tasks ADD COLUMN repeat TEXT;
     """,
+        # A rota: the time of day (shift) a task belongs to.
+        "ALTER TABLE tasks ADD COLUMN shift TEXT;",
     ]
 )
 
@@ -46,6 +48,7 @@ class TaskFields(BaseModel):
     category: str | None = None
     who: str | None = Field(default=None, max_length=80)  # one of config "people"
     repeat: str | None = None  # "weekly": ticked off, it comes back seven days later
+    shift: str | None = Field(default=None, max_length=20)  # one of config "shifts"
 
     @field_validator("repeat")
     @classmethod
@@ -86,6 +89,13 @@ def check_who(who: str | None) -> None:
         )
 
 
+def check_shift(shift: str | None) -> None:
+    shifts = load_config().get("shifts") or []
+    if shift is not None and shift not in shifts:
+        said = ", ".join(shifts) or "the shifts in config/app.json"
+        raise HTTPException(status_code=422, detail=f"shift is one of {said}")
+
+
 def task_json(row) -> dict:
     return {
         "id": row["id"],
@@ -95,6 +105,7 @@ def task_json(row) -> dict:
         "category": row["category"],
         "who": row["who"],
         "repeat": row["repeat"],
+        "shift": row["shift"],
         "done": bool(row["done"]),
         "created_at": row["created_at"],
         "done_at": row["done_at"],
@@ -123,13 +134,24 @@ def add_task(task: NewTask) -> dict:
         raise HTTPException(status_code=422, detail="a task needs a title")
     check_category(task.category)
     check_who(task.who)
+    check_shift(task.shift)
     if task.repeat and not task.day:
         raise HTTPException(status_code=422, detail="a task that repeats weekly needs a day to start from")
     now = dt.datetime.now().isoformat(timespec="seconds")
     with db() as conn:
         cursor = conn.execute(
-            "INSERT INTO tasks (title, day, time, category, who, repeat, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (title, task.day.isoformat() if task.day else None, task.time, task.category, task.who, task.repeat, now),
+            "INSERT INTO tasks (title, day, time, category, who, repeat, shift, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                title,
+                task.day.isoformat() if task.day else None,
+                task.time,
+                task.category,
+                task.who,
+                task.repeat,
+                task.shift,
+                now,
+            ),
         )
         return task_json(fetch(conn, cursor.lastrowid))
 
@@ -146,6 +168,8 @@ def change_task(task_id: int, change: TaskChange) -> dict:
         check_category(fields["category"])
     if "who" in fields:
         check_who(fields["who"])
+    if "shift" in fields:
+        check_shift(fields["shift"])
     if "day" in fields and fields["day"] is not None:
         fields["day"] = fields["day"].isoformat()
     if "done" in fields:
@@ -160,7 +184,8 @@ def change_task(task_id: int, change: TaskChange) -> dict:
         if fields.get("done") and not before["done"] and task["repeat"] == "weekly" and task["day"]:
             next_day = (dt.date.fromisoformat(task["day"]) + dt.timedelta(days=7)).isoformat()
             conn.execute(
-                "INSERT INTO tasks (title, day, time, category, who, repeat, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tasks (title, day, time, category, who, repeat, shift, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     task["title"],
                     next_day,
@@ -168,6 +193,7 @@ def change_task(task_id: int, change: TaskChange) -> dict:
                     task["category"],
                     task["who"],
                     task["repeat"],
+                    task["shift"],
                     dt.datetime.now().isoformat(timespec="seconds"),
                 ),
             )

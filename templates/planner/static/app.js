@@ -17,10 +17,20 @@ function personName(person, t) {
   return t(key) === key ? person : t(key);
 }
 
+// A rota's shift (morning, evening…), in the person's language.
+const SHIFT_ICONS = { morning: "🌅", afternoon: "☀️", evening: "🌆", night: "🌙" };
+
+function shiftName(shift, t) {
+  const key = `shift.${shift}`;
+  return t(key) === key ? shift : t(key);
+}
+
 function AddTask({ onAdd }) {
   const { t, config } = useApp();
   const categories = config.categories || [];
   const people = config.people || [];
+  const shifts = config.shifts || [];
+  const [shift, setShift] = useState("");
   const [title, setTitle] = useState("");
   const [day, setDay] = useState(today());
   const [time, setTime] = useState("");
@@ -32,7 +42,7 @@ function AddTask({ onAdd }) {
     event.preventDefault();
     if (!title.trim()) return;
     const added = await onAdd({ title, day: day || null, time: time || null, category: category || null,
-      who: who || null, repeat: weekly && day ? "weekly" : null });
+      who: who || null, repeat: weekly && day ? "weekly" : null, shift: shift || null });
     if (added) setTitle("");
   };
 
@@ -55,7 +65,13 @@ function AddTask({ onAdd }) {
           ${categories.map((c) => html`<option key=${c} value=${c}>${categoryName(c, t)}</option>`)}
         </select>`}
     </div>
-    ${(people.length > 0 || config.repeat === "weekly") && html`<div class="mc-row">
+    ${(people.length > 0 || shifts.length > 0 || config.repeat === "weekly") && html`<div class="mc-row">
+      ${shifts.length > 0 && html`
+        <label class="mc-sr-only" for="task-shift">${t("planner.shift")}</label>
+        <select id="task-shift" value=${shift} onChange=${(e) => setShift(e.currentTarget.value)}>
+          <option value="">${t("planner.any_shift")}</option>
+          ${shifts.map((s) => html`<option key=${s} value=${s}>${shiftName(s, t)}</option>`)}
+        </select>`}
       ${people.length > 0 && html`
         <label class="mc-sr-only" for="task-who">${t("planner.who")}</label>
         <select id="task-who" value=${who} onChange=${(e) => setWho(e.currentTarget.value)}>
@@ -83,6 +99,7 @@ function TaskRow({ task, onToggle, onDelete, showDay }) {
       <span class="task-meta">
         ${showDay && task.day && html`<span class="mc-note">${fmtDate(task.day)}</span>`}
         ${task.time && html`<span class="mc-chip">${fmtTime(task.time)}</span>`}
+        ${task.shift && html`<span class="mc-chip shift">${SHIFT_ICONS[task.shift] || "🕒"} ${shiftName(task.shift, t)}</span>`}
         ${task.category && html`<span class="mc-chip" style=${{ background: `var(${colour})`, color: "#3A2328" }}>${categoryName(task.category, t)}</span>`}
         ${task.who && html`<span class="mc-chip who">👤 ${personName(task.who, t)}</span>`}
         ${task.repeat === "weekly" && html`<span class="mc-chip" title=${t("planner.weekly")}>🔁 ${t("planner.weekly")}</span>`}

@@ -51,3 +51,13 @@ def test_deleted_tasks_are_gone(client):
     task = add(client).json()
     assert client.delete(f"/api/tasks/{task['id']}").status_code == 204
     assert client.get("/api/tasks").json() == []
+
+
+def test_a_rota_keeps_each_task_on_its_shift_and_refuses_an_unknown_one(client, settings):
+    settings(people=["Ana", "Ben"], shifts=["morning", "evening"])
+    till = {"title": "Open the till", "day": "2030-01-07", "who": "Ana", "shift": "morning"}
+    made = client.post("/api/tasks", json=till)
+    assert made.status_code == 201 and made.json()["shift"] == "morning"
+    assert client.post("/api/tasks", json={"title": "Close", "shift": "night"}).status_code == 422
+    moved = client.patch(f"/api/tasks/{made.json()['id']}", json={"shift": "evening"}).json()
+    assert (moved["who"], moved["shift"]) == ("Ana", "evening")
