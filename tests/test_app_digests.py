@@ -111,6 +111,37 @@ def test_ten_thousand_records_add_up(template, tmp_path):
     assert found["count"] == 10_000
 
 
+def _paid(who: str, cents: int, repaid: bool = False) -> tuple[str, dict]:
+    return ("/api/expenses", {"amount_minor": cents, "category": "other", "who": who, "repaid": repaid, "day": DAY})
+
+
+@pytest.mark.parametrize(
+    "settings,records,shown,ja",
+    [
+        (  # lent 40 to Tom, 10 of it paid back; 25 to Sara
+            {"debts": True, "people": ["Tom", "Sara"]},
+            [_paid("Tom", 4000), _paid("Tom", 1000, repaid=True), _paid("Sara", 2500)],
+            "Balances: Tom owes you $30.00, Sara owes you $25.00.",
+            "精算: Tom：$30.00 貸し",
+        ),
+        (  # bills shared by two: I paid 60, Ana 20
+            {"split": True, "people": ["me", "Ana"]},
+            [_paid("me", 6000), _paid("Ana", 2000)],
+            "Balances: You are owed $20.00, Ana owes $20.00.",
+            "精算: あなたが $20.00 受け取る",
+        ),
+    ],
+)
+def test_money_shared_or_lent_tells_the_life_loop_who_owes_what(settings, records, shown, ja, tmp_path):
+    from tests.support.app_records import set_settings
+
+    app = make_template_app("budget", tmp_path / "budget", **settings)
+    post(app, *records)
+    assert shown in digest(app)["lines"]
+    set_settings(app, language="ja")
+    assert any(line.startswith(ja) for line in digest(app)["lines"]), digest(app)["lines"]
+
+
 # ── macaron reads it: `macaron apps digest`, in the sandbox ─────────────────────────────
 @pytest.fixture
 def water_app(tmp_path, macaron_home):
@@ -134,6 +165,23 @@ def test_macaron_reads_the_digest_without_starting_the_app(macaron, water_app):
     post(water_app, ("/api/entries", {"habit": "water", "amount": 250, "day": today}))
     again = json.loads(macaron("apps", "digest", str(water_app), "--json").stdout)
     assert again["facts"]["water"]["today"] == 750, "a new record is read, not an old answer"
+
+
+@pytest.mark.parametrize("template", ["timer", "deck", "meal-plan"])
+def test_the_new_families_digests_become_the_persons_memories(template, macaron, macaron_home, tmp_path):
+    import datetime as dt
+
+    from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.memory import MemoryStore
+
+    app = make_template_app(template, tmp_path / "apps" / template)
+    AppRepo.init(app)
+    path, body = ONE[template]
+    post(app, (path, {**body, "day": dt.date.today().isoformat()}))
+    found = json.loads(macaron("apps", "digest", str(app), "--json").stdout)
+    memory = MemoryStore.open().get(found["memory"])
+    assert memory.kind == "app" and memory.source == f"app:{template}"
+    assert ONE_SHOWS[template] in memory.text  # what was logged, for the friend to answer from
 
 
 def test_an_app_without_a_digest_is_told_how_to_get_one(macaron, water_app):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from server.balances import in_words, standing
 from server.macaron_life import has_table, minor_digits, period_label, read_only
 
 LATEST = 5
@@ -51,6 +52,8 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
             (today.isoformat(), LATEST),
         ).fetchall()
+    shared = bool(settings.get("people")) and (settings.get("debts") or settings.get("split"))
+    balances = standing(conn, settings) if shared else None  # who owes whom: what a friend asks about
     conn.close()
     total = sum(r["total"] for r in by_category)
     count = sum(r["n"] for r in by_category)
@@ -81,6 +84,8 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         )
         lines.append(words("digest.by_category", parts=parts))
     lines.append(words("digest.today", total=words.money(spent_today, currency)))
+    if balances and balances["people"]:
+        lines.append(f"{words('budget.balances')}: {', '.join(in_words(balances, words, currency))}.")
     shown = [
         " ".join(
             filter(
@@ -112,5 +117,6 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "goal_minor": goal_minor,
             "saved_minor": saved,
             "by_category": {r["category"]: r["total"] for r in by_category},
+            **({"balances": balances} if balances else {}),
         },
     }

@@ -11,6 +11,7 @@ import datetime as dt
 from fastapi import HTTPException, Query
 from pydantic import BaseModel, Field
 
+from server.balances import standing
 from server.macaron_app import create_app, database, load_config, not_found
 
 DEFAULT_CATEGORIES = ["food", "transport", "home", "fun", "health", "other"]
@@ -131,24 +132,6 @@ def delete_expense(expense_id: int) -> None:
 
 @app.get("/api/balances")
 def balances() -> dict:
-    """Where each person stands, every month together, in the configured currency. Shared
-    bills: what each paid less an equal share of all of them. Debts: lent less paid back."""
-    config = load_config()
-    people = config.get("people") or []
+    """Where each person stands (server/balances.py), every month together."""
     with db() as conn:
-        rows = conn.execute(
-            "SELECT who, SUM(CASE WHEN repaid THEN -amount_minor ELSE amount_minor END) AS total FROM expenses "
-            "WHERE currency = ? AND who IS NOT NULL GROUP BY who",
-            (config["currency"],),
-        ).fetchall()
-    totals = {r["who"]: r["total"] for r in rows}
-    if config.get("debts"):
-        return {"mode": "debts", "people": [{"name": p, "balance_minor": totals.get(p, 0)} for p in people]}
-    share = sum(totals.get(p, 0) for p in people) / len(people) if people else 0
-    return {
-        "mode": "split",
-        "people": [
-            {"name": p, "paid_minor": paid, "balance_minor": round(paid - share)}
-            for p, paid in ((p, totals.get(p, 0)) for p in people)
-        ],
-    }
+        return standing(conn, load_config())
