@@ -167,6 +167,31 @@ def test_a_name_after_a_tagalog_kin_word_is_the_person_and_the_title_no_list_cut
     assert idea_title(idea) == "Utang ko"  # not "Utang ko kay Ate Rose 2" (cut inside a sum)
 
 
+@pytest.mark.parametrize(
+    "idea,title",
+    [
+        ("pomodoro timer 25 min work 5 min break", "Pomodoro timer"),
+        ("ポモドーロタイマー、25分集中と5分休憩", "ポモドーロタイマー"),
+        ("뽀모도로 타이머 25분 공부 5분 휴식", "뽀모도로 타이머"),
+        ("番茄钟，学习25分钟休息5分钟", "番茄钟"),
+        ("meal plan for the week: breakfast, lunch and dinner", "Meal plan for the week"),  # never cut mid-list
+        ("英単語の暗記カード作って！表が英語で裏が日本語", "英単語の暗記カード"),
+        ("rent, electric and internet split three ways between me, Marco and Lena", "Rent, electric and internet"),
+        ("ルームメイトの美咲と光熱費を半分ずつ払ってる", "ルームメイトの美咲と光熱費"),
+        ("sino may utang sa akin: si Carlo 1,500, si Bea 800", "Sino may utang sa akin"),
+    ],
+)
+def test_a_title_names_what_the_app_is_not_its_settings_or_half_a_list(idea, title):
+    from macaron_cli.maker.fit import idea_title
+
+    assert idea_title(idea) == title
+
+
+def test_money_shared_or_lent_gets_no_budget_nobody_asked_for(tmp_path, macaron_home):
+    _, config = made("rent and internet split between me, Marco and Lena", tmp_path)
+    assert config["split"] and not config.get("monthly_budget")
+
+
 def test_kilos_said_win_over_a_person_who_thinks_in_pounds(tmp_path, macaron_home):
     from macaron_cli.maker.brief import Brief
     from macaron_cli.maker.scaffold import make_slug, scaffold

@@ -37,7 +37,8 @@ _TRAIL = re.compile(
     r"(?:\s+(?:app|application|tool)|\s*(?:please|for me|po))+$|"
     r"(?:の)?アプリ(?:を)?(?:作って(?:ください|下さい|ほしい|くれる\?|くれ)?|つくって(?:ください)?|が欲しい|がほしい)$|"
     r"(?:를|을)?\s*만들어\s*(?:줘|주세요|줄래|줄 수 있어)?$|\s*앱(?:을|를)?\s*(?:만들어\s*(?:줘|주세요))?$|"
-    r"(?:的)?(?:应用|应用程序|小程序|app)(?:吧|吗)?$",
+    r"(?:的)?(?:应用|应用程序|小程序|app)(?:吧|吗)?$|"
+    r"(?<=[\u3040-\u30ff\u4e00-\u9fff])を?(?:作って|つくって)(?:ください|下さい|ほしい|くれ)?$",
     re.IGNORECASE,
 )
 MAX_TITLE = 40
@@ -73,6 +74,7 @@ _DANGLING = {
     "na",
     "ko",
     "mga",
+    "para",
 }
 
 
@@ -113,8 +115,9 @@ _CHORE_TRAIL = re.compile(
     re.IGNORECASE,
 )
 # A long title ends before the last of these joins ("… with my two" → "…").
-_JOINS = {"with", "for", "in", "on", "at", "of", "to", "from", "by", "every", "each", "between", "sa", "ng", "para"}
-_CJK_BREAKS = "の的、，・ 을를은는에와과"
+_JOINS = {"with", "for", "in", "on", "at", "of", "to", "from", "by", "every", "each", "between", "so", "because"}
+_JOINS |= {"sa", "ng", "para"}
+_CJK_BREAKS = "の的、，・ を을를은는에와과"
 MAX_CJK_TITLE = 20
 
 
@@ -190,17 +193,55 @@ def idea_title(idea: str) -> str:
     title = _INTERJECTION.sub("", title)
     title = _plain(title)
     clause = r"\s*(?:[;，、]|,(?!\d{3}))\s*"  # "2,000" is a number, not two clauses
-    if len(title) > MAX_TITLE and re.search(clause, title[:MAX_TITLE]):
-        title = re.split(clause, title)[0]  # a long wish: its first clause
+    named = [c for c in re.split(r"\s*(?:[;:：，、]|,(?!\d{3}))\s*", title) if re.search(_NAMED_APPS, c, re.I)]
+    if named:  # "Meal plan for the week: breakfast, lunch…": the clause that says what the app is
+        title = named[0]
+    elif len(title) > MAX_TITLE and re.search(clause, title[:MAX_TITLE]):
+        title = _first_clause(title, clause)
     shorter = _plain(_CHORE_TRAIL.sub("", _CHORE_LEAD.sub("", title)).strip())
     if len(shorter) >= 2:
         title = shorter
     doing = _JA_DOING.sub("", title)
     if doing != title and len(doing) >= 2:
         title = doing
+    title = _without_settings(title)
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
+    title = title.rstrip(":：")
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
+
+
+_NAMED_APPS = f"{DECK}|{TIMER}|{MEAL_PLAN}"  # families an idea names by what the app is
+
+
+def _first_clause(title: str, clause: str) -> str:
+    """A long wish's first clause, or the whole list it begins ("rent, electric and internet
+    split three ways…" → "rent, electric and internet", never "rent")."""
+    from macaron_cli.maker.slots import read
+
+    first = re.split(clause, title)[0]
+    listed = read(title).listed
+    if listed and first.casefold() == listed[0].casefold():
+        end = title.casefold().find(listed[-1].casefold(), len(first))
+        return title[: end + len(listed[-1])] if end > 0 else first
+    return first
+
+
+# Minutes said are the app's settings (a timer's 25 and 5), shown by it, not its name.
+_MINUTES_TAIL = re.compile(r"[\s,，、:：]*\d+\s?(?:min(?:ute)?s?(?![a-z])|分(?:钟|鐘)?|분|minutos?\b).*$", re.I)
+_SEPARATOR = re.compile(r"\s*[,，、]\s*")
+
+
+def _without_settings(title: str) -> str:
+    """ "Pomodoro timer 25 min work 5 min break" → "Pomodoro timer"; "番茄钟，学习25分钟…" →
+    "番茄钟" (a word or two left after the last comma go with the settings)."""
+    bare = _MINUTES_TAIL.sub("", title).strip()
+    if bare == title:
+        return title
+    last = list(_SEPARATOR.finditer(bare))
+    if last and len(tail := bare[last[-1].end() :]) <= (3 if has_cjk(tail) else 6):
+        bare = bare[: last[-1].start()]
+    return bare if len(bare) >= 2 else title
 
 
 def _shorten(title: str) -> str:

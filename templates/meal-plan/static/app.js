@@ -26,7 +26,7 @@ function Cell({ day, meal, dishes, onAdd, onRemove, label }) {
     if (text.trim() && (await onAdd(day, meal, text))) setText("");
   };
   return html`<td>
-    ${dishes.map((d) => html`<span class="mc-chip dish" key=${d.id}>${d.dish}
+    ${dishes.map((d) => html`<span class="mc-chip dish" key=${d.id}><span class="dish-name">${d.dish}</span>
       <button class="mc-button-icon" aria-label=${`${t("common.delete")} ${d.dish}`} onClick=${() => onRemove(d.id)}>✕</button></span>`)}
     <input aria-label=${label} placeholder="+" value=${text} onInput=${(e) => setText(e.currentTarget.value)}
       onBlur=${add} onKeyDown=${(e) => e.key === "Enter" && add()} />
