@@ -179,6 +179,9 @@ def test_a_name_after_a_tagalog_kin_word_is_the_person_and_the_title_no_list_cut
         ("rent, electric and internet split three ways between me, Marco and Lena", "Rent, electric and internet"),
         ("ルームメイトの美咲と光熱費を半分ずつ払ってる", "ルームメイトの美咲と光熱費"),
         ("sino may utang sa akin: si Carlo 1,500, si Bea 800", "Sino may utang sa akin"),
+        ("バイトのシフト表、田中さん・佐藤さん・私で回してる", "バイトのシフト表"),  # the people are the app's list
+        ("편의점 알바 근무표, 나, 은지, 태호 오전 오후", "편의점 알바 근무표"),
+        ("餐厅排班表：小李、小张、小陈，早班晚班", "餐厅排班表"),
     ],
 )
 def test_a_title_names_what_the_app_is_not_its_settings_or_half_a_list(idea, title):

@@ -204,7 +204,7 @@ def idea_title(idea: str) -> str:
     doing = _JA_DOING.sub("", title)
     if doing != title and len(doing) >= 2:
         title = doing
-    title = _without_settings(title)
+    title = _without_people(_without_settings(title))
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
     title = title.rstrip(":：")
@@ -225,6 +225,19 @@ def _first_clause(title: str, clause: str) -> str:
         end = title.casefold().find(listed[-1].casefold(), len(first))
         return title[: end + len(listed[-1])] if end > 0 else first
     return first
+
+
+def _without_people(title: str) -> str:
+    """ "バイトのシフト表、田中さん・佐藤さん" → "バイトのシフト表": a clause of the people named is
+    the app's list (shown by it), never part of its name, nor cut into it."""
+    from macaron_cli.maker.slots import read
+
+    for name in read(title).people:
+        said = r"(?:me|나|私|我|ako)(?=[\s,，、・]|$)" if name == "me" else re.escape(name)
+        at = re.search(r"\s*[,，、:：]\s*(?=" + said + ")", title, re.IGNORECASE)
+        if at and at.start() >= 2:
+            return title[: at.start()]
+    return title
 
 
 # Minutes said are the app's settings (a timer's 25 and 5), shown by it, not its name.
