@@ -204,7 +204,7 @@ def idea_title(idea: str) -> str:
     doing = _JA_DOING.sub("", title)
     if doing != title and len(doing) >= 2:
         title = doing
-    title = _without_people(_without_settings(title))
+    title = _without_people(_without_day(_without_settings(title)))
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
     title = title.rstrip(":：")
@@ -225,6 +225,31 @@ def _first_clause(title: str, clause: str) -> str:
         end = title.casefold().find(listed[-1].casefold(), len(first))
         return title[: end + len(listed[-1])] if end > 0 else first
     return first
+
+
+def _without_day(title: str) -> str:
+    """ "Countdown to our wedding on June 12 2027" → "Countdown to our wedding": the day said
+    is what a countdown shows (filled in), not its name."""
+    from macaron_cli.maker.slots import read
+
+    if not read(title).date:
+        return title
+    from datetime import datetime
+
+    from macaron_cli.memory.when import time_spans
+
+    said = time_spans(title, datetime(2000, 1, 1)).spans  # only the words said: no clock in a name
+    spans = [s for s in said if re.search(r"\d", s.said)]
+    if not spans:
+        return title
+    at = title.find(spans[0].said)
+    before, after = title[:at], title[at + len(spans[0].said) :]
+    after = re.sub(r"^\s*(?:までの|まで|に|까지|의)", "", after)  # the particle that went with the day
+    bare = re.sub(r"\s{2,}", " ", (before + ("" if has_cjk(before[-1:]) else " ") + after).strip())
+    bare = re.sub(r"\s+(?:on|by|in|is|are|sa|ng)\s*(?=[,，、:：]|$)", "", bare)  # "…wedding on", "… sa ,"
+    bare = re.sub(r"\s*[,，、:：]\s*$", "", bare)
+    bare = bare.strip(" ,，、")
+    return bare if len(bare) >= 2 else title
 
 
 def _without_people(title: str) -> str:
