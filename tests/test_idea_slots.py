@@ -182,6 +182,7 @@ def test_a_name_after_a_tagalog_kin_word_is_the_person_and_the_title_no_list_cut
         ("バイトのシフト表、田中さん・佐藤さん・私で回してる", "バイトのシフト表"),  # the people are the app's list
         ("편의점 알바 근무표, 나, 은지, 태호 오전 오후", "편의점 알바 근무표"),
         ("餐厅排班表：小李、小张、小陈，早班晚班", "餐厅排班表"),
+        ("我和室友小王、阿杰平摊水电费", "我和室友小王、阿杰平摊水电费"),  # never cut inside the list
         ("countdown to our wedding on June 12 2027!!", "Countdown to our wedding"),  # the day is filled in
         ("娘の誕生日7月20日までのカウントダウン", "娘の誕生日カウントダウン"),
         ("女朋友生日11月2日倒计时", "女朋友生日倒计时"),

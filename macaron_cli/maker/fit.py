@@ -257,10 +257,12 @@ def _without_people(title: str) -> str:
     the app's list (shown by it), never part of its name, nor cut into it."""
     from macaron_cli.maker.slots import read
 
-    for name in read(title).people:
+    people = read(title).people
+    for name in people:
         said = r"(?:me|나|私|我|ako)(?=[\s,，、・]|$)" if name == "me" else re.escape(name)
         at = re.search(r"\s*[,，、:：]\s*(?=" + said + ")", title, re.IGNORECASE)
-        if at and at.start() >= 2:
+        named_before = at and any(p != "me" and p in title[: at.start()] for p in people)
+        if at and at.start() >= 2 and not named_before:  # the list begins there, not inside it
             return title[: at.start()]
     return title
 
