@@ -138,7 +138,7 @@ def add_records(family: str, lang: str, origin: str, config: dict) -> None:
         deposit = int((config.get("savings_goal") or 1000) * 0.15)
         _post(origin, "/api/expenses", {"amount_minor": deposit * minor, "category": categories[0], "day": today})
     elif family in ("shared-bills", "debts"):
-        for n, who in enumerate(people[:2]):
+        for n, who in enumerate([p for p in people if p != "me" or family != "debts"][:2]):
             amount = (60 if minor > 1 else 6000) * (n + 1) * minor
             body = {"amount_minor": amount, "category": categories[0], "note": words["note"], "who": who, "day": today}
             _post(origin, "/api/expenses", body)

@@ -15,8 +15,9 @@ def standing(conn: sqlite3.Connection, config: dict) -> dict:
         (config["currency"],),
     ).fetchall()
     totals = {r["who"]: r["total"] for r in rows}
-    if config.get("debts"):
-        return {"mode": "debts", "people": [{"name": p, "balance_minor": totals.get(p, 0)} for p in people]}
+    if config.get("debts"):  # what each borrower still owes; "me" lends, and owes no one here
+        owing = [p for p in people if p != "me"]
+        return {"mode": "debts", "people": [{"name": p, "balance_minor": totals.get(p, 0)} for p in owing]}
     share = sum(totals.get(p, 0) for p in people) / len(people) if people else 0
     return {
         "mode": "split",

@@ -27,7 +27,8 @@ function AddExpense({ onAdd }) {
   const [category, setCategory] = useState(categories[0]);
   const [note, setNote] = useState("");
   const [day, setDay] = useState(today());
-  const people = config.people || [];
+  // Money lent goes to someone else: "me" is one side of every debt, never a borrower.
+  const people = (config.people || []).filter((p) => !(config.debts && p === "me"));
   const [who, setWho] = useState(people[0]);
   const [repaid, setRepaid] = useState(false);
   const minor = toMinor(amount);
