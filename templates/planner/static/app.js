@@ -6,23 +6,25 @@ import { today } from "./i18n.js";
 
 const PASTELS = ["--macaron-lavender", "--macaron-mint", "--macaron-apricot", "--macaron-pistachio", "--macaron-peach"];
 
-function categoryName(category, t) {
-  const key = `category.${category}`;
-  return t(key) === key ? category : t(key);
+// A word macaron knows for a category, a person ("me") or a shift, in the person's language;
+// else as written.
+function wordFor(kind, value, t) {
+  const key = `${kind}.${value}`;
+  return t(key) === key ? value : t(key);
 }
 
-// A person macaron knows a word for ("me") in the person's language, else as written.
-function personName(person, t) {
-  const key = `person.${person}`;
-  return t(key) === key ? person : t(key);
-}
-
-// A rota's shift (morning, evening…), in the person's language.
+// A rota's shift (morning, evening…) has an icon beside its name.
 const SHIFT_ICONS = { morning: "🌅", afternoon: "☀️", evening: "🌆", night: "🌙" };
 
-function shiftName(shift, t) {
-  const key = `shift.${shift}`;
-  return t(key) === key ? shift : t(key);
+// One of a list, or none of it: a labelled choice (category, shift, who); nothing when the list is empty.
+function Choice({ id, label, none, kind, options, value, onChange }) {
+  const { t } = useApp();
+  if (options.length === 0) return null;
+  return html`<label class="mc-sr-only" for=${id}>${label}</label>
+    <select id=${id} value=${value} onChange=${(e) => onChange(e.currentTarget.value)}>
+      <option value="">${none}</option>
+      ${options.map((o) => html`<option key=${o} value=${o}>${wordFor(kind, o, t)}</option>`)}
+    </select>`;
 }
 
 function AddTask({ onAdd }) {
@@ -58,26 +60,14 @@ function AddTask({ onAdd }) {
       <input id="task-day" type="date" class="mc-grow" value=${day} onInput=${(e) => setDay(e.currentTarget.value)} />
       <label class="mc-sr-only" for="task-time">${t("planner.time")}</label>
       <input id="task-time" type="time" value=${time} onInput=${(e) => setTime(e.currentTarget.value)} />
-      ${categories.length > 0 && html`
-        <label class="mc-sr-only" for="task-category">${t("planner.category")}</label>
-        <select id="task-category" value=${category} onChange=${(e) => setCategory(e.currentTarget.value)}>
-          <option value="">${t("planner.no_category")}</option>
-          ${categories.map((c) => html`<option key=${c} value=${c}>${categoryName(c, t)}</option>`)}
-        </select>`}
+      <${Choice} id="task-category" label=${t("planner.category")} none=${t("planner.no_category")} kind="category"
+        options=${categories} value=${category} onChange=${setCategory} />
     </div>
     ${(people.length > 0 || shifts.length > 0 || config.repeat === "weekly") && html`<div class="mc-row">
-      ${shifts.length > 0 && html`
-        <label class="mc-sr-only" for="task-shift">${t("planner.shift")}</label>
-        <select id="task-shift" value=${shift} onChange=${(e) => setShift(e.currentTarget.value)}>
-          <option value="">${t("planner.any_shift")}</option>
-          ${shifts.map((s) => html`<option key=${s} value=${s}>${shiftName(s, t)}</option>`)}
-        </select>`}
-      ${people.length > 0 && html`
-        <label class="mc-sr-only" for="task-who">${t("planner.who")}</label>
-        <select id="task-who" value=${who} onChange=${(e) => setWho(e.currentTarget.value)}>
-          <option value="">${t("planner.anyone")}</option>
-          ${people.map((p) => html`<option key=${p} value=${p}>${personName(p, t)}</option>`)}
-        </select>`}
+      <${Choice} id="task-shift" label=${t("planner.shift")} none=${t("planner.any_shift")} kind="shift"
+        options=${shifts} value=${shift} onChange=${setShift} />
+      <${Choice} id="task-who" label=${t("planner.who")} none=${t("planner.anyone")} kind="person"
+        options=${people} value=${who} onChange=${setWho} />
       ${config.repeat === "weekly" && html`<label class="repeat">
         <input type="checkbox" checked=${weekly} onChange=${(e) => setWeekly(e.currentTarget.checked)} />
         ${t("planner.weekly")}
@@ -99,9 +89,9 @@ function TaskRow({ task, onToggle, onDelete, showDay }) {
       <span class="task-meta">
         ${showDay && task.day && html`<span class="mc-note">${fmtDate(task.day)}</span>`}
         ${task.time && html`<span class="mc-chip">${fmtTime(task.time)}</span>`}
-        ${task.shift && html`<span class="mc-chip shift">${SHIFT_ICONS[task.shift] || "🕒"} ${shiftName(task.shift, t)}</span>`}
-        ${task.category && html`<span class="mc-chip" style=${{ background: `var(${colour})`, color: "#3A2328" }}>${categoryName(task.category, t)}</span>`}
-        ${task.who && html`<span class="mc-chip who">👤 ${personName(task.who, t)}</span>`}
+        ${task.shift && html`<span class="mc-chip shift">${SHIFT_ICONS[task.shift] || "🕒"} ${wordFor("shift", task.shift, t)}</span>`}
+        ${task.category && html`<span class="mc-chip" style=${{ background: `var(${colour})`, color: "#3A2328" }}>${wordFor("category", task.category, t)}</span>`}
+        ${task.who && html`<span class="mc-chip who">👤 ${wordFor("person", task.who, t)}</span>`}
         ${task.repeat === "weekly" && html`<span class="mc-chip" title=${t("planner.weekly")}>🔁 ${t("planner.weekly")}</span>`}
       </span>
     </div>
