@@ -119,7 +119,7 @@ def made(idea: str, lang: str) -> tuple[dict, dict]:
 
 def outcome(app: tuple[str, str], request: str) -> tuple[dict, list[str]]:
     """What the request changes ({path: after}, a measure added whole as its unit) and what it refuses."""
-    from macaron_cli.maker.change import changed, rendered
+    from macaron_cli.maker.change_plan import changed, rendered
     from macaron_cli.maker.change_rules import understand
     from macaron_cli.maker.spec import spec_of
 

@@ -233,29 +233,35 @@ def chat(model: str | None = typer.Option(None, "--model", help="claude | local 
 
 
 # ── the coder ───────────────────────────────────────────────────────────────────────────
+# The model's options, one declaration for `make` and `change`.
+_DRAFT = typer.Option(False, "--draft", help="Local model drafts first, Claude refines.")
+_LOCAL_ONLY = typer.Option(False, "--local-only", help="Use only the local model: nothing leaves this machine.")
+_BUDGET = typer.Option(None, "--budget", callback=_finite, help="Stop cleanly at this cost in USD.")
+_MAX_ROUNDS = typer.Option(3, "--max-rounds", min=0, max=100, help="Verify-and-fix rounds at most.")
+_UNSANDBOXED = typer.Option(
+    False,
+    "--accept-unsandboxed",
+    help="Where bubblewrap or socat is missing, let the coder run unconfined: it could read your files.",
+)
+
+
 @app.command()
 def make(
     idea: str | None = typer.Argument(None, help="One sentence: the app you want."),
     template: str | None = typer.Option(None, "--template", help="Start from this template."),
     from_app: str | None = typer.Option(None, "--from", help="Start from one of your apps or a shared bundle."),
-    draft: bool = typer.Option(False, "--draft", help="Local model drafts first, Claude refines."),
+    draft: bool = _DRAFT,
     variants: int = typer.Option(1, "--variants", min=1, max=100, help="With --draft: how many designs to draft."),
     pick: int | None = typer.Option(
         None, "--pick", min=1, max=100, help="With --variants: choose design K without asking."
     ),
-    local_only: bool = typer.Option(
-        False, "--local-only", help="Use only the local model: nothing leaves this machine."
-    ),
+    local_only: bool = _LOCAL_ONLY,
     offline: bool = typer.Option(False, "--offline", help="No model at all: a personalised template."),
-    budget: float | None = typer.Option(None, "--budget", callback=_finite, help="Stop cleanly at this cost in USD."),
-    max_rounds: int = typer.Option(3, "--max-rounds", min=0, max=100, help="Verify-and-fix rounds at most."),
+    budget: float | None = _BUDGET,
+    max_rounds: int = _MAX_ROUNDS,
     resume: str | None = typer.Option(None, "--resume", help="Resume an interrupted make of this app."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Answer yes to confirmations, skip the feedback question."),
-    accept_unsandboxed: bool = typer.Option(
-        False,
-        "--accept-unsandboxed",
-        help="Where bubblewrap or socat is missing, let the coder run unconfined: it could read your files.",
-    ),
+    accept_unsandboxed: bool = _UNSANDBOXED,
     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
 ) -> int | None:
     """Turn one sentence into a personal mini-app in its own git repo."""
@@ -287,15 +293,34 @@ def change(
     ),
     request: str | None = typer.Argument(None, metavar="REQUEST", help='What to change: "add my pulse".'),
     offline: bool = typer.Option(False, "--offline", help="No model: change the app's spec by rules."),
+    draft: bool = _DRAFT,
+    local_only: bool = _LOCAL_ONLY,
+    budget: float | None = _BUDGET,
+    max_rounds: int = _MAX_ROUNDS,
+    resume: bool = typer.Option(False, "--resume", help="Go on with a change that a budget or model error stopped."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    accept_unsandboxed: bool = _UNSANDBOXED,
     json_out: bool = typer.Option(False, "--json", help="Print one JSON summary only."),
 ) -> int | None:
     """Change one of your apps by asking; your records are kept."""
     from macaron_cli.maker import commands as maker
 
-    if request is None:  # one argument: the request, for the app you are in (else the newest)
+    if request is None and not resume:  # one argument: the request, for the app you are in (else the newest)
         app_ref, request = None, app_ref or ""
-    return _run(maker.change, app_ref=app_ref, request=request, offline=offline, yes=yes, json_out=json_out)
+    return _run(
+        maker.change,
+        app_ref=app_ref,
+        request=request or "",
+        offline=offline,
+        yes=yes,
+        json_out=json_out,
+        draft=draft,
+        local_only=local_only,
+        budget=budget,
+        max_rounds=max_rounds,
+        resume=resume,
+        accept_unsandboxed=accept_unsandboxed,
+    )
 
 
 @apps_app.callback(invoke_without_command=True)

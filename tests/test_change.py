@@ -76,7 +76,7 @@ def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_writ
     shown = macaron("change", slug, request_, "--offline")
     assert shown.returncode == 2, shown.stderr
     line = shown.stderr.strip()
-    assert "\n" not in line and "Nothing changed" in line and f"macaron make --from {slug}" in line
+    assert "\n" not in line and "Nothing changed" in line and f"macaron change {slug}" in line
     assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
     assert [c.phase for c in AppRepo.open(app).checkpoints()] == ["scaffold"]
     assert not git(app, "status", "--porcelain").strip()
@@ -86,16 +86,21 @@ def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_writ
     assert result["changed"] == {} and result["missing"] and result["request"] == request_
 
 
-def test_with_a_model_connected_it_says_change_by_model_is_not_built_and_writes_nothing(
+def test_offline_with_a_local_model_option_is_refused_in_one_line_and_nothing_is_written(
     macaron, macaron_home, tmp_path
 ):
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
-    shown = macaron("change", slug, "also track my coffee", env={"ANTHROPIC_API_KEY": "sk-test"})
+    shown = macaron("change", slug, "also track my coffee", "--offline", "--draft", env={"ANTHROPIC_API_KEY": "sk-x"})
     assert shown.returncode == 2
-    assert "not built yet" in shown.stderr and "--offline" in shown.stderr
-    hint = shown.stderr.split("change it by rules: ")[1].strip()
-    assert hint == f"macaron change {slug} 'also track my coffee' --offline"
+    assert "--offline uses no model" in shown.stderr and "Traceback" not in shown.stderr
     assert [c.phase for c in AppRepo.open(tmp_path / "apps" / slug).checkpoints()] == ["scaffold"]
+
+
+def test_resuming_an_app_with_no_stopped_change_is_refused_with_how_to_change_it(macaron, macaron_home, tmp_path):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    shown = macaron("change", slug, "--resume")
+    assert shown.returncode == 2
+    assert f'no stopped change to resume; change it: macaron change {slug} "…"' in shown.stderr
 
 
 def test_an_empty_request_is_refused(macaron, macaron_home, tmp_path):

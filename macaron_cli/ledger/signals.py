@@ -35,6 +35,15 @@ def brief_made(
     )
 
 
+def change_briefed(app: str, memories, *, request: str, checkpoint: str | None, ledger: Ledger | None = None) -> None:
+    """`macaron change` sent a brief of `memories` (the gate's `Cleared`) to each destination
+    it was cleared for: they are behind the app's outcome from now on, as a make's are."""
+    ledger = ledger or Ledger.open()
+    for destination in memories.destinations:
+        details = {"request": request, "checkpoint": checkpoint}
+        ledger.record_request(node("brief", app), destination, memories, purpose="change", details=details)
+
+
 def answer_given(memories, destination, *, domain: str = "general", ledger: Ledger | None = None) -> str:
     """The friend answered using `memories`, sent to `destination` (the gate's decision);
     returns the answer's id for /good and /bad."""

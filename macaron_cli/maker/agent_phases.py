@@ -116,8 +116,9 @@ def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
 
 
 def _checkpoint(run: MakeRun, agent: _Agent, phase: str, message: str, report, meter: CostMeter) -> None:
-    if not any(p["phase"] == phase for p in run.state.phase_costs):  # a resumed phase is costed once
-        record_agent(run.state, phase, agent.model, meter, agent.claude, run.changed_files())
+    named = run.named(phase)
+    if not any(p["phase"] == named for p in run.state.phase_costs):  # a resumed phase is costed once
+        record_agent(run.state, named, agent.model, meter, agent.claude, run.changed_files())
     run.checkpoint(phase, message, report, meter)
 
 

@@ -3,8 +3,9 @@
 Offline (or with no model configured) the request is read by rules (change_rules.py) into
 the app's next spec and settings; the app is re-rendered from them as make renders a new
 one (fit.fit_config: the template's own "fit" of a spec onto its config), verified like a
-make, and kept as checkpoint `change-N` whose message holds the request. The person's
-records are data outside git: a change never touches them.
+make, and kept as checkpoint `change-N` whose message holds the request. With a model the
+rules' reading is the fallback for the model's spec, and the make's phases do the rest
+(change_model.py). The person's records are data outside git: a change never touches them.
 """
 
 from __future__ import annotations
@@ -12,81 +13,72 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
+from macaron_cli.maker.change_plan import (
+    CHANGE_CHECKPOINT,
+    PHASE,
+    ChangeResult,
+    Planned,
+    by_model,
+    changed,
+    next_change,
+    read_json,
+    rendered,
+)
 from macaron_cli.maker.change_rules import Edit, understand
 from macaron_cli.maker.progress import Progress
-from macaron_cli.maker.result import MakeResult
+from macaron_cli.maker.request import MakeRequest
+from macaron_cli.maker.result import phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG, write_json
 from macaron_cli.maker.spec import AppSpec, spec_of
 
-PHASE = "change"
 
-
-@dataclass
-class ChangeResult(MakeResult):
-    request: str = ""
-    changed: dict = field(default_factory=dict)  # each spec field or setting: {"before": …, "after": …}
-    done: list = field(default_factory=list)  # what changed, in words
-
-    def to_json(self) -> dict:
-        """make's --json object, and the request with what it changed."""
-        return {**super().to_json(), "request": self.request, "changed": self.changed}
-
-
-@dataclass
-class Planned:
-    """A change read and not yet written: what `change_app` writes once the person agrees."""
-
-    app: Path
-    manifest: dict
-    config: dict
-    spec: AppSpec
-    edit: Edit
-    result: ChangeResult
-    which: str | None  # how the app was found when none was named ("your newest app")
-
-
-def plan_change(app_ref: str | None, request: str, offline: bool) -> Planned:
+def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:
     """The request read against the app's spec; nothing written. Refused (UserError) before
-    anything is read when there is no request or a model would be needed."""
+    anything is read when there is no request. By a model (`options`: --draft, --local-only,
+    budget, rounds) when one is configured and not `offline`, else by rules."""
     from macaron_cli.apps import ref_for, resolve_app
+    from macaron_cli.maker.change_model import wanted
     from macaron_cli.maker.session import model_configured
 
     request = request.strip()
     if not request:
         raise UserError('say what to change: macaron change APP "add my pulse".')
+    options = replace(options or MakeRequest(), idea=request, offline=offline)
+    mode = wanted(options, model_configured())
     app = resolve_app(app_ref)
     slug = ref_for(app)
-    if not offline and model_configured():
-        raise UserError(
-            "changing an app with a model is not built yet; change it by rules: "
-            f"macaron change {slug} {shlex.quote(request)} --offline"
-        )
-    manifest = _read(app / APP_MANIFEST)
+    manifest = read_json(app / APP_MANIFEST)
     spec = spec_of(manifest)
     if spec is None:
         raise UserError(
             f"{slug} has no spec of what it tracks (made before specs, or hand-edited); rules cannot change it."
         )
-    config = _read(app / APP_CONFIG)
+    config = read_json(app / APP_CONFIG)
     edit = understand(request, spec, config, manifest)
-    result = ChangeResult(app=slug, path=str(app), template=str(manifest.get("template", "")), mode="offline")
-    result.request, result.missing, result.spec = request, list(edit.missing), spec.to_json()
+    template = str(manifest.get("template", ""))
+    result = ChangeResult(app=slug, path=str(app), template=template, mode=mode.name if mode else "offline")
+    result.request, result.spec = request, spec.to_json()
+    result.missing = [] if mode else list(edit.missing)  # a model may do what the rules cannot
     result.title = str(config.get("title") or manifest.get("title") or slug)
     result.language = str(config.get("language", "en"))
-    if not edit.done:
+    if not edit.done and not mode:
         result.status = "nothing"
-    return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app))
+    return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app), options)
 
 
 def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
     """The change written, verified and checkpointed (a plan with nothing to do is returned as it is)."""
+    if by_model(planned):
+        from macaron_cli.maker.change_model import change_by_model
+
+        return change_by_model(planned, settings, progress)
     if not planned.edit.done:
         return planned.result
     p = planned
@@ -96,30 +88,6 @@ def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
 def _which(app: Path) -> str:
     here = Path.cwd().resolve()
     return "the app you are in" if app.resolve() in (here, *here.parents) else "your newest app"
-
-
-def _read(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"{path} cannot be read ({exc}); restore it with `macaron rollback`.") from None
-    return data if isinstance(data, dict) else {}
-
-
-def rendered(manifest: dict, config: dict, edit: Edit) -> tuple[dict, dict]:
-    """macaron.json and config/app.json after the edit: the spec fitted onto the template's
-    defaults exactly as make fits a new app's, the person's other settings kept."""
-    from macaron_cli.maker.fit import fit_config
-    from macaron_cli.resources import templates_dir
-
-    defaults_path = templates_dir() / str(manifest.get("template", "")) / APP_CONFIG
-    defaults = json.loads(defaults_path.read_text(encoding="utf-8")) if defaults_path.exists() else {}
-    fitted = fit_config(manifest, edit.spec, defaults)
-    cfg = {**config, **{key: fitted[key] for key in manifest.get("fit") or {} if key in fitted}, **edit.settings}
-    new_manifest = {**manifest, "spec": edit.spec.to_json()}
-    if "title" in edit.settings:
-        new_manifest["title"] = edit.settings["title"]
-    return new_manifest, cfg
 
 
 def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: ChangeResult, settings, progress):
@@ -138,7 +106,7 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
         progress.phase("verify", "tests, then open it in a headless browser")
         report = verify_app(app, screenshot=True, settings=settings)
         progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
-        phase = f"{PHASE}-{1 + sum(c.phase.startswith(PHASE + '-') for c in repo.checkpoints())}"
+        phase = next_change(repo)
         repo.checkpoint(phase, f"change: {result.request}", tests=tests_status(report), cost_usd=0.0)
     result.changed = changed(spec, edit.spec, config, cfg)
     result.done, result.spec = list(edit.done), edit.spec.to_json()
@@ -148,7 +116,18 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
     result.screenshot = str(report.screenshot) if report.screenshot else None
     result.problems = list(report.problems)
     register(slug, title=result.title, tests=result.tests, opened=result.opened)
-    signals.app_event(slug, "change", request=result.request, mode="offline", checkpoint=phase, done=result.done)
+    signals.app_event(
+        slug,
+        "change",
+        request=result.request,
+        mode="offline",
+        checkpoint=phase,
+        checkpoints=[phase],
+        done=result.done,
+        status=result.status if report.ok else "tests-failed",
+        destinations=[],
+        cost_usd=0.0,
+    )
     if not report.ok:
         result.status = "tests-failed"
         result.message = f"The changed app does not pass verification: {'; '.join(report.problems[:3])}."
@@ -156,53 +135,47 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
     return result
 
 
-# ── what changed ─────────────────────────────────────────────────────────────────────────
-def _flat(spec: AppSpec) -> dict[str, Any]:
-    """A spec as field paths: measures by their key ("measures.water.goal"), the rest by shape."""
-    out: dict[str, Any] = {}
-    for shape, value in spec.to_json().items():
-        if shape == "measures":
-            out |= {f"measures.{m['key']}": m for m in value}
-        elif isinstance(value, dict):
-            out |= {f"{shape}.{name}": v for name, v in value.items()}
-        elif shape != "version":
-            out[shape] = value
-    return out
-
-
-def changed(before: AppSpec, after: AppSpec, config: dict, new_config: dict) -> dict[str, dict]:
-    """Each spec field and setting the change moved, before → after (a measure added or
-    removed whole, a kept measure field by field)."""
-    old, new = _flat(before), _flat(after)
-    out: dict[str, dict] = {}
-    for path in dict.fromkeys([*old, *new]):
-        a, b = old.get(path), new.get(path)
-        if a == b:
-            continue
-        if path.startswith("measures.") and a and b:
-            out |= {f"{path}.{k}": {"before": a.get(k), "after": b.get(k)} for k in {*a, *b} if a.get(k) != b.get(k)}
-        else:
-            out[path] = {"before": a, "after": b}
-    for key in ("title", "language", "units", "currency"):
-        if config.get(key) != new_config.get(key):
-            out[key] = {"before": config.get(key), "after": new_config.get(key)}
-    return out
-
-
 # ── the command ──────────────────────────────────────────────────────────────────────────
-def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool, settings: Settings) -> int:
-    """`macaron change`, with the settings maker/commands.py loaded once."""
+def change(
+    app_ref: str | None,
+    request: str,
+    offline: bool,
+    yes: bool,
+    json_out: bool,
+    settings: Settings,
+    options: MakeRequest | None = None,
+    resume: bool = False,
+) -> int:
+    """`macaron change`, with the settings maker/commands.py loaded once; `options` the model's
+    (--draft, --local-only, --budget, --max-rounds), `resume` a stopped change on."""
     from macaron_cli.maker.progress import run_shown
     from macaron_cli.output import Out
 
-    planned = plan_change(app_ref, request, offline)
+    if resume:
+        from macaron_cli.maker.change_model import resume_change
+
+        def again(progress: Progress) -> ChangeResult:
+            return resume_change(app_ref, options or MakeRequest(), settings, progress)
+
+        return _exit(run_shown(again, json_out, _summary))
+    planned = plan_change(app_ref, request, offline, options)
+    if by_model(planned):
+        from macaron_cli.maker.change_model import check
+        from macaron_cli.maker.run import mode_named
+
+        mode = mode_named(planned.result.mode)
+        planned.checked = check(planned.options, mode, settings)  # refused before asking, before writing
     if planned.which and not json_out:
         Out(stderr=True).text(f"changing {planned.result.app} ({planned.which})")
-    if planned.edit.done and sys.stdin.isatty() and not json_out and not yes and not _ask(planned):
+    wants = planned.edit.done or by_model(planned)
+    if wants and sys.stdin.isatty() and not json_out and not yes and not _ask(planned):
         planned.result.status, planned.result.message = "declined", "Nothing was changed."
         _summary(planned.result)
         return 2
-    result = run_shown(lambda progress: change_app(planned, settings, progress), json_out, _summary)
+    return _exit(run_shown(lambda progress: change_app(planned, settings, progress), json_out, _summary))
+
+
+def _exit(result: ChangeResult) -> int:
     return 0 if result.ok else 2 if result.status in ("nothing", "declined") else 1
 
 
@@ -212,13 +185,14 @@ def _ask(planned: Planned) -> bool:
 
     from macaron_cli.output import Out
 
-    Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, "; ".join(planned.edit.done))
+    what = f"by {planned.result.mode}: {planned.result.request}" if by_model(planned) else "; ".join(planned.edit.done)
+    Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, what)
     return typer.confirm("Go ahead?", default=True)
 
 
 def missing_hint(result: ChangeResult) -> str:
-    """How to get what the rules cannot do: a model making it from this app."""
-    return f"macaron make --from {result.app} {shlex.quote(result.request)} --yes"
+    """How to get what the rules cannot do: the same change, by a model."""
+    return f"macaron change {result.app} {shlex.quote(result.request)} --yes"
 
 
 def _summary(result: ChangeResult) -> None:
@@ -241,17 +215,37 @@ def _summary(result: ChangeResult) -> None:
     if result.status == "declined":
         out.text(result.message)
         return
-    mark = "[green]✓[/]" if result.ok else "[red]✗[/]"
-    out.line(mark + " [bold]{}[/] changed: {}  [dim]{}[/]", result.title, "; ".join(result.done), result.path)
+    mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
+    done = "; ".join(result.done) if result.mode == "offline" else result.request
+    out.line(mark + " [bold]{}[/] changed: {}  [dim]{}[/]", result.title, done, result.path)
     for path, move in result.changed.items():
         out.text(f"  {path}: {_shown(move['before'])} → {_shown(move['after'])}")
-    out.text(f"  tests {result.tests}; opens in a browser: {'yes' if result.opened else 'no'}")
-    out.text(f"  checkpoint: {result.checkpoints[-1]['phase']}; undo it: macaron rollback {result.app} --steps 1 --yes")
+    if result.tests is not None:
+        out.text(f"  tests {result.tests}; opens in a browser: {'yes' if result.opened else 'no'}")
+    if result.subagents:
+        out.text(f"  changed by the coder with: {', '.join(result.subagents)}")
+    mine = _this_change(result)
+    if mine:
+        steps = len(mine)
+        out.text(f"  checkpoint: {', '.join(mine)}; undo it: macaron rollback {result.app} --steps {steps} --yes")
+    if result.mode != "offline":
+        out.text(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
+        for line in phase_lines(result):
+            out.text(line)
+    for note in result.notes:
+        out.text(f"  ! {note}")
     for problem in result.problems[:5]:
         out.text(f"  ✗ {problem}")
     if result.message:
         out.text(result.message)
     out.line("Run it: [bold]macaron run {}[/]", result.app)
+
+
+def _this_change(result: ChangeResult) -> list[str]:
+    """The checkpoints this change made (change-N, then its fix rounds), newest last."""
+    names = [c["phase"] for c in result.checkpoints]
+    starts = [i for i, name in enumerate(names) if CHANGE_CHECKPOINT.match(name)]
+    return names[starts[-1] :] if starts else []
 
 
 def _shown(value: Any) -> str:

@@ -6,7 +6,7 @@ import sys
 
 from macaron_cli.maker.pipeline import make_app
 from macaron_cli.maker.request import MakeRequest
-from macaron_cli.maker.result import MakeResult
+from macaron_cli.maker.result import MakeResult, phase_lines
 from macaron_cli.maker.run import OFFLINE
 
 FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
@@ -68,22 +68,6 @@ def _ask_variant(variants) -> int:
     )
 
 
-def _phase_lines(result: MakeResult) -> list[str]:
-    """Each phase's tokens, time and cost; local phases priced from our own table."""
-    lines = []
-    for p in result.phases:
-        # local or cloud as the privacy gate decided it (a loopback proxy to Claude is cloud)
-        model = p["model"] or (
-            "claude" if p.get("by", "agent" if p["where"] == "cloud" else "draft") == "agent" else ""
-        )
-        where = f"{p['where']} {model}".strip()
-        tokens = f"{p['input_tokens'] + p['output_tokens']:>9,} tokens" + (" (estimated)" if p.get("estimated") else "")
-        written = p.get("written")
-        files = "" if written is None else f"  wrote {len(written)} file(s)" if written else "  wrote no file"
-        lines.append(f"    {p['phase']:<9} {where:<28} {tokens} {p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}{files}")
-    return lines
-
-
 def _summary(result: MakeResult) -> None:
     from macaron_cli.maker.session import CONNECT_A_MODEL, model_configured, reshape_hint
     from macaron_cli.output import Out
@@ -128,7 +112,7 @@ def _summary(result: MakeResult) -> None:
         out.text(f"  screenshot: {result.screenshot}")
     out.text(f"  checkpoints: {', '.join(c['phase'] for c in result.checkpoints)}")
     out.text(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
-    for line in _phase_lines(result):
+    for line in phase_lines(result):
         out.text(line)
     for note in result.notes:
         out.text(f"  ! {note}")
@@ -170,9 +154,12 @@ def record_fit(app: str, memory_ids: list[str], fitted: bool, store) -> int:
     return changed
 
 
-def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool) -> int:
-    """`macaron change APP "REQUEST"`: the settings loaded once, the change in maker/change.py."""
+def change(app_ref: str | None, request: str, offline: bool, yes: bool, json_out: bool, **options) -> int:
+    """`macaron change APP "REQUEST"`: the settings loaded once, the change in maker/change.py;
+    `options` the model's as cli.py parsed them (MakeRequest's fields), and `resume`."""
     from macaron_cli import config
     from macaron_cli.maker import change as changing
 
-    return changing.change(app_ref, request, offline, yes, json_out, config.load_settings())
+    resume = bool(options.pop("resume", False))
+    model = MakeRequest(**options, yes=yes)
+    return changing.change(app_ref, request, offline, yes, json_out, config.load_settings(), model, resume)

@@ -58,7 +58,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     if draft is not None:
         refuse_unpriced(draft.model, budget, settings, draft.url)
         _warm_sdk_import()
-    store = _open_memory(settings)
+    store = open_memory(settings)
     to = mode.destinations(settings, draft.url if draft else None)
     planned, brief = None, None
     if mode.needs_model and not request.from_app:  # the model's spec chooses the template
@@ -127,7 +127,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
         repo.checkpoint("scaffold", f"scaffold from {template.name}, personalised for the person")
         run.phase_done("scaffold")
         if draft:
-            return _draft_phases(run, draft, request)
+            return run_draft_phases(run, draft, request)
         return agent_phases(run)
 
 
@@ -179,7 +179,7 @@ def _warm_sdk_import() -> None:
     threading.Thread(target=importlib.import_module, args=("claude_agent_sdk",), daemon=True).start()
 
 
-def _draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
+def run_draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
     """Phase one by the local model (draft_phases.py); then Claude refines, or with
     --local-only the local model fixes what verification finds."""
     state = run.state
@@ -218,7 +218,6 @@ def _local_checkpoint(run: MakeRun, meter: CostMeter, phase: str, message: str, 
 
 def resume_app(request: MakeRequest, progress: Progress, settings: config.Settings) -> MakeResult:
     from macaron_cli.apps import resolve_app
-    from macaron_cli.checkpoints import AppRepo
     from macaron_cli.maker import state as make_state
 
     app = resolve_app(request.resume)
@@ -226,7 +225,15 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
     if state is None:
         raise UserError(f"{app.name} has no interrupted make to resume (no .macaron/make.json).")
     if state.status == "done":
-        raise UserError(f'{app.name} is already made; change it with `macaron make --from {app.name} "…"`.')
+        raise UserError(f'{app.name} is already made; change it with `macaron change {app.name} "…"`.')
+    return resume_run(app, state, request, progress, settings)
+
+
+def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Progress, settings: config.Settings):
+    """A make (or a change, maker/change_model.py) recorded in `state`, on from its last
+    checkpoint with its brief re-gated, in the same phases."""
+    from macaron_cli.checkpoints import AppRepo
+
     mode = mode_named(state.mode)
     if not _can_resume(mode):
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
@@ -239,7 +246,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
         state.budget_usd = request.budget
     if request.max_rounds != 3:
         state.max_rounds = request.max_rounds
-    store = _open_memory(settings)
+    store = open_memory(settings)
     recorded = draft or recorded_draft(state)
     brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
@@ -247,7 +254,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
         if draft:  # local work left: the draft, or --local-only fix rounds
-            return _draft_phases(run, draft, request)
+            return run_draft_phases(run, draft, request)
         return agent_phases(run)
 
 
@@ -258,7 +265,7 @@ def _can_resume(mode: Mode) -> bool:
     return not mode.uses_claude or model_configured()
 
 
-def _open_memory(settings: config.Settings):
+def open_memory(settings: config.Settings):
     """The person's memory, or None when they have none yet (then the memory engine is
     not even imported: it is the slowest import of a make)."""
     from macaron_cli.memory.store import TABLE, MemoryStore

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import json
+
 from macaron_cli.maker.state import MakeState
 
 
 def build(brief, state: MakeState) -> str:
+    if state.change:
+        return change(state)
     lines = [
         f"The person asked for: {brief.idea}",
         f"This repository holds the `{state.template}` template, already personalised "
@@ -45,4 +49,24 @@ def refine(brief, state: MakeState, feedback: str) -> str:
         f"{feedback}\n\nRefine it: fix what the report names, make it fit the brief, and keep the "
         "draft's good parts. Delegate UI work to `frontend` and API/data work to `backend`. "
         "When done, the tests must pass and the main page must open without console errors."
+    )
+
+
+def change(state: MakeState) -> str:
+    """A change to a made app: the request, the spec before and after (already written), and
+    a short map of its files (the brief, cleared for Claude, is in .macaron/brief.md as for a make)."""
+    change = state.change or {}
+    return "\n".join(
+        [
+            f"The person asked to change this app: {change.get('request')}",
+            f"This repository is their `{state.template}` app, already made; their records live in its "
+            "git-ignored data files and must all be kept (a removed measure is hidden, its rows kept).",
+            f"Its spec was: {json.dumps(change.get('before'), ensure_ascii=False)}",
+            f"macaron.json's spec is now (already written, config/app.json fitted to it): "
+            f"{json.dumps(change.get('after'), ensure_ascii=False)}",
+            "Its files: " + ", ".join(change.get("files") or []),
+            "Change what the request asks and nothing else. Delegate UI work to the `frontend` subagent and "
+            "API/data work to the `backend` subagent.",
+            "When done, the app's tests must pass and its main page must open without console errors.",
+        ]
     )

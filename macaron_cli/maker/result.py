@@ -74,14 +74,15 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
     """Keep everything done so far as a checkpoint, and say how to go on."""
     if run.changed_files():
         app_labels.record(run.app, run.brief.memories)
-        run.repo.checkpoint("stopped", f"{status}: work in progress kept", cost_usd=round(meter.cost_usd, 6))
+        kept = run.said(f"{status}: work in progress kept")
+        run.repo.checkpoint(run.named("stopped"), kept, cost_usd=round(meter.cost_usd, 6))
     run.state.status, run.state.cost_usd, run.state.tokens = status, meter.cost_usd, dict(meter.tokens)
     run.save()
     result = _result(run, None, meter)
     result.status = status
-    result.message = (
-        f"{message.rstrip('. ')}. Everything so far is saved; continue with `macaron make --resume {run.state.slug}`."
-    )
+    slug = run.state.slug
+    again = f"macaron change {slug} --resume" if run.state.change else f"macaron make --resume {slug}"
+    result.message = f"{message.rstrip('. ')}. Everything so far is saved; continue with `{again}`."
     return result
 
 
@@ -147,3 +148,19 @@ def _spec_json(app: Path) -> dict | None:
 
     spec = app_spec(app)
     return spec.to_json() if spec else None
+
+
+def phase_lines(result: MakeResult) -> list[str]:
+    """Each phase's tokens, time and cost; local phases priced from our own table."""
+    lines = []
+    for p in result.phases:
+        # local or cloud as the privacy gate decided it (a loopback proxy to Claude is cloud)
+        model = p["model"] or (
+            "claude" if p.get("by", "agent" if p["where"] == "cloud" else "draft") == "agent" else ""
+        )
+        where = f"{p['where']} {model}".strip()
+        tokens = f"{p['input_tokens'] + p['output_tokens']:>9,} tokens" + (" (estimated)" if p.get("estimated") else "")
+        written = p.get("written")
+        files = "" if written is None else f"  wrote {len(written)} file(s)" if written else "  wrote no file"
+        lines.append(f"    {p['phase']:<9} {where:<28} {tokens} {p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}{files}")
+    return lines

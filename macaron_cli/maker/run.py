@@ -36,6 +36,7 @@ class Mode:
     name: str  # what make.json, `make --json` and the registry record
     models: tuple[str, ...]  # DRAFT_MODEL and AGENT_MODEL, in the order they write the app
     phases: tuple[str, ...]  # the checkpoints after `scaffold`, in order ("fix" for every fix round)
+    changes: bool = False  # a change to a made app: its checkpoints are named `change-N…` (MakeRun.named)
 
     @property
     def needs_model(self) -> bool:
@@ -54,6 +55,12 @@ class Mode:
         """The model that gets the fix rounds: the last to write."""
         return self.models[-1] if self.models else None
 
+    @property
+    def main_phase(self) -> str | None:
+        """The phase whose checkpoint is the work itself (before the fix rounds): build, refine
+        after a draft, or the local draft alone."""
+        return self.phases[-2] if len(self.phases) > 1 else None
+
     def destinations(self, settings: config.Settings, draft_url: str | None = None) -> tuple[privacy.Destination, ...]:
         """Every model this make's brief goes to (the gate clears it for all of them); the
         app folder when none does."""
@@ -69,7 +76,12 @@ OFFLINE = Mode("offline", models=(), phases=())
 AGENT = Mode("agent", models=(AGENT_MODEL,), phases=("build", "fix"))
 DRAFT = Mode("draft", models=(DRAFT_MODEL, AGENT_MODEL), phases=("draft", "refine", "fix"))
 LOCAL = Mode("local", models=(DRAFT_MODEL,), phases=("draft", "fix"))
-MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL)}
+# A change (maker/change_model.py) is the same phases over an existing app.
+CHANGE = Mode("change", models=AGENT.models, phases=AGENT.phases, changes=True)
+CHANGE_DRAFT = Mode("change-draft", models=DRAFT.models, phases=DRAFT.phases, changes=True)
+CHANGE_LOCAL = Mode("change-local", models=LOCAL.models, phases=LOCAL.phases, changes=True)
+CHANGE_OF = {AGENT.name: CHANGE, DRAFT.name: CHANGE_DRAFT, LOCAL.name: CHANGE_LOCAL}
+MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL, CHANGE, CHANGE_DRAFT, CHANGE_LOCAL)}
 
 
 def mode_named(name: str) -> Mode:
@@ -170,8 +182,22 @@ class MakeRun:
                 i += 1
         return sorted(changed)
 
+    def named(self, phase: str) -> str:
+        """The checkpoint a phase is kept as: its own name in a make; in a change, `change-N`
+        for the main phase and `change-N-fix-1`, `change-N-draft`… for the others."""
+        change = self.state.change
+        if not change:
+            return phase
+        return change["checkpoint"] + ("" if phase == self.mode.main_phase else f"-{phase}")
+
+    def said(self, message: str) -> str:
+        """A checkpoint's message; a change's holds its request first."""
+        change = self.state.change
+        return f"change: {change['request']} ({message})" if change else message
+
     def checkpoint(self, phase: str, message: str, report, meter: CostMeter) -> None:
-        """Commit the phase's work as checkpoint `phase`, with its tests and the cost so far."""
+        """Commit the phase's work as its checkpoint (`named`), with its tests and the cost so far."""
         app_labels.record(self.app, self.brief.memories)  # what a model wrote is as private as its brief
-        self.repo.checkpoint(phase, message, tests=tests_status(report), cost_usd=round(meter.cost_usd, 6))
+        tests, cost = tests_status(report), round(meter.cost_usd, 6)
+        self.repo.checkpoint(self.named(phase), self.said(message), tests=tests, cost_usd=cost)
         self.phase_done(phase)

@@ -17,6 +17,7 @@ from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.files import write_atomic
 
 FILE = "make.json"
+CHANGE_FILE = "change.json"  # the latest change by a model (`macaron change`), the make's record kept apart
 # Fields stored under another name in the file (the names older makes wrote).
 FILE_KEYS = {"from_app": "from", "app_settings": "settings"}
 FIELDS = {key: name for name, key in FILE_KEYS.items()}
@@ -52,6 +53,9 @@ class MakeState:
     subagents: list[str] = field(default_factory=list)
     phase_costs: list[dict] = field(default_factory=list)  # tokens, seconds and cost of each phase
     variant: dict | None = None  # with --variants: which design was picked
+    # A change to a made app (maker/change_model.py): its request, checkpoint `change-N`, the
+    # spec before and the map of files the coder is shown. None: a make.
+    change: dict | None = None
     unknown: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
@@ -66,13 +70,14 @@ class MakeState:
         return cls(**known, unknown=unknown)
 
 
-def path(app: Path) -> Path:
-    return app / PRIVATE_DIR / FILE
+def path(app: Path, file: str = FILE) -> Path:
+    return app / PRIVATE_DIR / file
 
 
-def load(app: Path) -> MakeState | None:
-    """The make recorded in the app; None when there is none (or it cannot be read)."""
-    p = path(app)
+def load(app: Path, file: str = FILE) -> MakeState | None:
+    """The make (or with CHANGE_FILE the latest change) recorded in the app; None when there
+    is none (or it cannot be read)."""
+    p = path(app, file)
     if not p.exists():
         return None
     try:
@@ -82,6 +87,7 @@ def load(app: Path) -> MakeState | None:
 
 
 def save(app: Path, state: MakeState) -> None:
-    p = path(app)
+    """A change is saved beside the make's record, never over it."""
+    p = path(app, CHANGE_FILE if state.change else FILE)
     p.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(p, json.dumps(state.to_json(), ensure_ascii=False, indent=2))

@@ -1,0 +1,213 @@
+"""A change to a made app with a model: `macaron change APP "REQUEST"` when Claude is
+configured (or with --draft / --local-only).
+
+A change is a make's Mode over an existing app (run.CHANGE_OF: the same phases, its
+checkpoints named `change-N`, `change-N-fix-1`…): the brief is found for the request and
+cleared by the gate for every model it goes to; the model that writes first says the new
+spec (model_spec.ask_spec, with the app's spec now; the rules' reading of the request fills
+what it gets wrong, and says so); the spec is written and fitted as an offline change
+writes it; then the make's own phases run in the app's repo (the coder and its
+frontend/backend subagents, verify, fix rounds). A budget or model stop keeps the work at a
+checkpoint and `macaron change APP --resume` goes on. Its record is `.macaron/change.json`
+(state.CHANGE_FILE), beside the make's; the person's data files are never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from macaron_cli import config, privacy
+from macaron_cli.errors import UserError
+from macaron_cli.maker.progress import Progress
+from macaron_cli.maker.request import MakeRequest
+from macaron_cli.maker.result import MakeResult
+from macaron_cli.maker.run import CHANGE_OF, Mode, requested_mode
+from macaron_cli.maker.state import CHANGE_FILE, MakeState
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.change_plan import ChangeResult, Planned
+
+MAX_FILES = 40  # the map of the app's files the coder is shown
+
+
+def wanted(options: MakeRequest, cloud_configured: bool) -> Mode | None:
+    """The change's mode when a model makes it (None: by rules, offline)."""
+    mode = requested_mode(options, cloud_configured)
+    return CHANGE_OF.get(mode.name)
+
+
+def check(options: MakeRequest, mode: Mode, settings: config.Settings):
+    """The make's checks, before the person is asked and before anything is written; the
+    draft endpoint (with --draft/--local-only) and the budget."""
+    from macaron_cli.maker import containment, draft_phases
+    from macaron_cli.maker.request import checked_budget, refuse_unpriced
+    from macaron_cli.maker.run import agent_model
+    from macaron_cli.maker.session import model_configured
+
+    budget = checked_budget(options, settings)
+    draft = draft_phases.check_request(options, model_configured(), settings)
+    if mode.uses_claude:
+        refuse_unpriced(agent_model(settings), budget, settings)
+        containment.require(options.accept_unsandboxed)
+    if draft is not None:
+        refuse_unpriced(draft.model, budget, settings, draft.url)
+    return draft, budget
+
+
+def change_by_model(planned: Planned, settings: config.Settings, progress: Progress) -> ChangeResult:
+    """The new spec from the model, written; then the make's phases in the app's repo."""
+    from macaron_cli.apps import APP_MANIFEST
+    from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.maker.agent_phases import agent_phases
+    from macaron_cli.maker.change_plan import next_change, rendered
+    from macaron_cli.maker.model_spec import ask_spec, record_cost, spec_model
+    from macaron_cli.maker.pipeline import open_memory, run_draft_phases
+    from macaron_cli.maker.run import MakeRun, mode_named
+    from macaron_cli.maker.scaffold import APP_CONFIG, write_json
+
+    options, mode = planned.options, mode_named(planned.result.mode)
+    draft, budget = planned.checked or check(options, mode, settings)
+    store = open_memory(settings)
+    to = mode.destinations(settings, draft.url if draft else None)
+    progress.phase("brief", "what macaron knows that bears on this change")
+    brief = _brief(planned, store, settings, to)
+    endpoint, destination, max_tokens = spec_model(mode, settings, draft)
+    progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks after the change")
+    asked = ask_spec(brief, endpoint, destination, planned.edit.spec, current=planned.spec, max_tokens=max_tokens)
+    if asked.note:
+        progress.note(f"  {asked.note}")
+    edit = replace(planned.edit, spec=asked.spec)
+    app, result = planned.app, planned.result
+    repo = AppRepo.open(app)
+    with repo.lock():
+        manifest, cfg = rendered(planned.manifest, planned.config, edit)
+        write_json(app / APP_MANIFEST, manifest)
+        write_json(app / APP_CONFIG, cfg)
+        state = MakeState(
+            idea=brief.idea,
+            slug=result.app,
+            template=result.template,
+            mode=mode.name,
+            title=str(cfg.get("title") or result.title),
+            language=brief.language,
+            accent=brief.accent,
+            app_settings=brief.app_settings,
+            advice=brief.advice,
+            memory_ids=brief.memory_ids,
+            budget_usd=budget,
+            max_rounds=options.max_rounds,
+            draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
+            change={
+                "request": result.request,
+                "checkpoint": next_change(repo),
+                "before": planned.spec.to_json(),
+                "after": asked.spec.to_json(),
+                "config": planned.config,
+                "files": files_map(app),
+                "spec_by": asked.by,
+            },
+        )
+        record_cost(state, asked, settings, by="draft" if mode.uses_draft else "agent")
+        _ledger_brief(result.app, brief, state)
+        run = MakeRun(app, repo, state, brief, store, settings, progress, options.accept_unsandboxed)
+        run.save()
+        made = run_draft_phases(run, draft, options) if draft else agent_phases(run)
+    return ended(app, state, made, settings)
+
+
+def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Settings, progress: Progress):
+    """`macaron change APP --resume`: a change stopped by its budget or a model error, on
+    from its last checkpoint (the make's own resume, over the change's record)."""
+    from macaron_cli.apps import ref_for, resolve_app
+    from macaron_cli.maker import state as make_state
+    from macaron_cli.maker.pipeline import resume_run
+
+    app = resolve_app(app_ref)
+    state = make_state.load(app, CHANGE_FILE)
+    if state is None or not state.change or state.status in ("done", "tests-failed"):
+        slug = ref_for(app)
+        raise UserError(f'{slug} has no stopped change to resume; change it: macaron change {slug} "…".')
+    return ended(app, state, resume_run(app, state, options, progress, settings), settings)
+
+
+def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settings) -> ChangeResult:
+    """The make's result as a change's: its request, and each spec field before → after;
+    the ledger told (request, mode, destinations, cost, checkpoints)."""
+    from macaron_cli.apps import APP_MANIFEST, register
+    from macaron_cli.ledger import signals
+    from macaron_cli.maker.change_plan import ChangeResult, changed, read_json
+    from macaron_cli.maker.scaffold import APP_CONFIG
+    from macaron_cli.maker.spec import parse_spec, spec_of
+
+    change = state.change or {}
+    before = parse_spec(change.get("before") or {})
+    after = spec_of(read_json(app / APP_MANIFEST)) or before
+    result = ChangeResult(**{f.name: getattr(made, f.name) for f in fields(MakeResult)})
+    result.request = str(change.get("request", ""))
+    result.changed = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
+    result.done = [f"{path} → {_said(move['after'])}" for path, move in result.changed.items()]
+    mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
+    if result.title:
+        register(state.slug, title=result.title)
+    signals.app_event(
+        state.slug,
+        "change",
+        request=result.request,
+        mode=state.mode,
+        checkpoint=change.get("checkpoint"),
+        checkpoints=mine,
+        done=result.done,
+        status=result.status,
+        destinations=[d.label for d in _destinations(state, settings)],
+        cost_usd=round(result.cost_usd, 6),
+    )
+    return result
+
+
+def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.Destination, ...]:
+    """Where the change's requests went, as the gate names them (its record's mode and draft)."""
+    from macaron_cli.maker.rebrief import recorded_draft
+    from macaron_cli.maker.run import mode_named
+
+    draft = recorded_draft(state)
+    return mode_named(state.mode).destinations(settings, draft.url if draft else None)
+
+
+def _said(value) -> str:
+    if value is None:
+        return "removed"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value)
+
+
+def _brief(planned: Planned, store, settings: config.Settings, to):
+    """The brief found for the request (and what the app is about), cleared for `to`; in the
+    app's own language, units and currency."""
+    from macaron_cli.maker.brief import build_brief
+
+    about = " ".join(filter(None, [str(planned.manifest.get("description", "")), planned.result.title]))
+    brief = build_brief(planned.result.request, store, settings, to, context=about)
+    own = {k: planned.config[k] for k in ("units", "currency", "volume_unit") if planned.config.get(k)}
+    return replace(
+        brief,
+        idea=f"a change to their app {planned.result.title}: {planned.result.request}",
+        language=planned.result.language,
+        app_settings={**brief.app_settings, **own},
+    )
+
+
+def files_map(app: Path) -> list[str]:
+    """A short map of the app's tracked files (its data is not tracked)."""
+    out = subprocess.run(["git", "-C", str(app), "ls-files"], capture_output=True, text=True).stdout.split()
+    return out[:MAX_FILES] + ([f"… {len(out) - MAX_FILES} more"] if len(out) > MAX_FILES else [])
+
+
+def _ledger_brief(slug: str, brief, state: MakeState) -> None:
+    """The change's brief went to each destination the gate cleared it for."""
+    from macaron_cli.ledger import signals
+
+    change = state.change or {}
+    signals.change_briefed(slug, brief.memories, request=change.get("request", ""), checkpoint=change.get("checkpoint"))
