@@ -33,7 +33,9 @@ def rate(app_ref: str, stars: int) -> None:
     from macaron_cli.ledger.store import Ledger
 
     ledger = Ledger.open()
-    signals.app_event(slug, "rate", float(stars), ledger=ledger)
+    change = last_change(ledger, slug)
+    rated = {"change": change["data"].get("checkpoint"), "request": change["data"].get("request")} if change else {}
+    signals.app_event(slug, "rate", float(stars), ledger=ledger, **rated)
     # Only the memories this app's brief used: rating one app says nothing about the others'.
     changed = signals.settle(_memory(), ledger, app=slug)
     shaped = (
@@ -41,7 +43,19 @@ def rate(app_ref: str, stars: int) -> None:
         if len(changed) == 1
         else f" {len(changed)} memories that shaped it were updated."
     )
-    Out().text(f"Thanks: {slug} rated {stars}/5." + (shaped if changed else ""))
+    what = f"{slug}'s {rated['change']} (“{rated['request']}”)" if rated else slug
+    Out().text(f"Thanks: {what} rated {stars}/5." + (shaped if changed else ""))
+
+
+def last_change(ledger, slug: str) -> dict | None:
+    """The app's newest change, when it came after its make: what a rating now rates."""
+    from macaron_cli.ledger.store import node
+
+    changes = ledger.events(subject=node("app", slug), kind="change", limit=1)
+    made = ledger.events(subject=node("app", slug), kind="app_made", limit=1)
+    if changes and (not made or changes[0]["id"] > made[0]["id"]):
+        return changes[0]
+    return None
 
 
 def why(target: str) -> None:

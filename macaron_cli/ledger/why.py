@@ -105,15 +105,24 @@ def explain_app(app: str, ledger: Ledger, store=None) -> list[str]:
     for src in ledger.sources_of(node("brief", app)):
         lines.append(f"    {_memory_line(src.split(':', 1)[1], store)}")
     lines += _tokens_line(app)
+    rates = {e["data"].get("change"): e["value"] for e in ledger.events(subject=node("app", app), kind="rate")}
     for e in ledger.events(subject=node("app", app), kind="change"):
-        done = "; ".join(e["data"].get("done") or [])
-        lines.append(
-            f"  changed {e['time'][:16]} ({e['data'].get('checkpoint')}): “{e['data'].get('request')}” → {done}"
-        )
+        lines.append(_change_line(e, rates.get(e["data"].get("checkpoint"))))
     outcome = outcome_of(ledger, node("app", app))
     signals = ", ".join(f"{k} {v:g}" for k, v in sorted(outcome.signals.items()) if v)
     lines.append(f"  outcome so far: {outcome.reward:+.2f}" + (f" ({signals})" if signals else ""))
     return lines
+
+
+def _change_line(event: dict, stars: float | None) -> str:
+    """One change: when, its checkpoint, by what and where to, its cost, the request, what moved."""
+    data = event["data"]
+    done = "; ".join(data.get("done") or [])
+    by = f"by {data.get('mode', 'offline')}"
+    if data.get("destinations"):
+        by += f" (sent to {', '.join(data['destinations'])}, ${data.get('cost_usd') or 0:.4f})"
+    rated = f", rated {stars:g}/5" if stars is not None else ""
+    return f"  changed {event['time'][:16]} ({data.get('checkpoint')}, {by}{rated}): “{data.get('request')}” → {done}"
 
 
 def _tokens_line(app: str) -> list[str]:

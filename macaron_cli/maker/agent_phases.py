@@ -37,7 +37,7 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
     refines = "refine" in run.mode.phases
     try:
         if refines and "refine" not in state.phases:
-            progress.phase("refine", "Claude refines the local draft with its verification report")
+            progress.phase(run.named("refine"), "Claude refines the local draft with its verification report")
             meter.check()
             report = report or run.verify()
             # A draft that wrote nothing: Claude hears it, with the local model's own problem.
@@ -46,7 +46,7 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
             report = run.verify()
             _checkpoint(run, agent, "refine", "Claude refined the local draft", report, meter)
         elif not refines and "build" not in state.phases:
-            progress.phase("build", "the coder and its frontend/backend subagents")
+            progress.phase(run.named("build"), "the coder and its frontend/backend subagents")
             meter.check()
             _turn(run, meter, agent, prompts.build(run.brief, state))
             report = run.verify()
@@ -57,7 +57,7 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
                 break
             state.rounds += 1
             phase = f"fix-{state.rounds}"
-            progress.phase(phase, "the verification report goes back to the coder")
+            progress.phase(run.named(phase), "the verification report goes back to the coder")
             meter.check()
             _turn(run, meter, agent, prompts.fix(report.feedback()))
             report = run.verify()

@@ -21,7 +21,7 @@ from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.maker.change_plan import (
-    CHANGE_CHECKPOINT,
+    OF_A_CHANGE,
     PHASE,
     ChangeResult,
     Planned,
@@ -242,10 +242,10 @@ def _summary(result: ChangeResult) -> None:
 
 
 def _this_change(result: ChangeResult) -> list[str]:
-    """The checkpoints this change made (change-N, then its fix rounds), newest last."""
-    names = [c["phase"] for c in result.checkpoints]
-    starts = [i for i, name in enumerate(names) if CHANGE_CHECKPOINT.match(name)]
-    return names[starts[-1] :] if starts else []
+    """The checkpoints this change made (change-N, a stop before it, its fix rounds), oldest first."""
+    changes = [(m.group(1) if (m := OF_A_CHANGE.match(c["phase"])) else None, c["phase"]) for c in result.checkpoints]
+    last = next((change for change, _ in reversed(changes) if change), None)
+    return [name for change, name in changes if last and change == last]
 
 
 def _shown(value: Any) -> str:

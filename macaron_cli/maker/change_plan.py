@@ -20,6 +20,7 @@ from macaron_cli.maker.spec import AppSpec
 
 PHASE = "change"
 CHANGE_CHECKPOINT = re.compile(rf"{PHASE}-\d+$")  # change-1, change-2 (not change-1-fix-1)
+OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
 
 
 @dataclass
