@@ -151,3 +151,28 @@ def test_an_invalid_model_spec_falls_back_to_the_rules_and_a_model_error_resumes
     assert [m["key"] for m in json.loads((app / "macaron.json").read_text())["spec"]["measures"]] == ["blood_pressure"]
     for seen in ("resume", "change-1", "verify"):  # progress names the change's phases
         assert seen in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("option", "checkpoints", "cloud_asked"),
+    [
+        ("--draft", ["scaffold", "change-1-draft", "change-1"], True),  # the local model drafts, Claude refines
+        ("--local-only", ["scaffold", "change-1", "change-1-fix-1"], False),  # the local model drafts and fixes
+    ],
+)
+def test_a_local_model_drafts_the_change(macaron, option, checkpoints, cloud_asked):
+    from tests.test_make_draft import NOTE, PASSING, TEST_FILE, claude, local_model
+
+    slug, app = _made(macaron)
+    with ModelServer(local_model, model="deepseek-coder") as local, ModelServer(claude) as cloud:
+        env = {**_env(cloud), "MACARON_DRAFT_URL": local.url, "MACARON_DRAFT_API": "openai"}
+        run = macaron("change", slug, REQUEST, option, "--yes", "--json", env=env, timeout=600)
+        drafts, refines = list(local.requests), list(cloud.requests)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = json.loads(run.stdout)
+    assert out["mode"] == {"--draft": "change-draft", "--local-only": "change-local"}[option]
+    assert [c["phase"] for c in out["checkpoints"]] == checkpoints and out["tests"] == "passed"
+    assert all(REQUEST in c["message"] for c in out["checkpoints"][1:])
+    assert REQUEST in drafts[0].last_user_text() and bool(refines) is cloud_asked
+    assert (app / NOTE).exists() and (app / TEST_FILE).read_text() == PASSING
+    assert out["changed"]["measures.pulse"]["after"]["unit"] == "bpm"  # the rules' spec: the local one said none

@@ -26,7 +26,7 @@ from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.run import CHANGE_OF, Mode, requested_mode
-from macaron_cli.maker.state import CHANGE_FILE, MakeState
+from macaron_cli.maker.state import CHANGE_FILE, MakeState, briefed
 
 if TYPE_CHECKING:
     from macaron_cli.maker.change_plan import ChangeResult, Planned
@@ -87,20 +87,16 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
         manifest, cfg = rendered(planned.manifest, planned.config, edit)
         write_json(app / APP_MANIFEST, manifest)
         write_json(app / APP_CONFIG, cfg)
-        state = MakeState(
+        state = briefed(
+            brief,
+            draft,
             idea=brief.idea,
             slug=result.app,
             template=result.template,
             mode=mode.name,
             title=str(cfg.get("title") or result.title),
-            language=brief.language,
-            accent=brief.accent,
-            app_settings=brief.app_settings,
-            advice=brief.advice,
-            memory_ids=brief.memory_ids,
             budget_usd=budget,
             max_rounds=options.max_rounds,
-            draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
             change={
                 "request": result.request,
                 "checkpoint": next_change(repo),
@@ -109,6 +105,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
                 "config": planned.config,
                 "files": files_map(app),
                 "spec_by": asked.by,
+                "app_cost_usd": _app_cost(result.app),  # the app's cost before: the registry keeps the sum
             },
         )
         record_cost(state, asked, settings, by="draft" if mode.uses_draft else "agent")
@@ -151,8 +148,9 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     result.changed = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
     result.done = [f"{path} → {_said(move['after'])}" for path, move in result.changed.items()]
     mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
-    if result.title:
-        register(state.slug, title=result.title)
+    # finish() registered the change's own cost: the app's is what it cost before and this change.
+    cost = round(float(change.get("app_cost_usd") or 0.0) + result.cost_usd, 6)
+    register(state.slug, cost_usd=cost, **({"title": result.title} if result.title else {}))
     signals.app_event(
         state.slug,
         "change",
@@ -166,6 +164,13 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
         cost_usd=round(result.cost_usd, 6),
     )
     return result
+
+
+def _app_cost(slug: str) -> float:
+    from macaron_cli.apps import load_registry
+
+    cost = load_registry().get(slug, {}).get("cost_usd")
+    return float(cost) if isinstance(cost, int | float) else 0.0
 
 
 def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.Destination, ...]:

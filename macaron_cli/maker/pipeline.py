@@ -29,7 +29,7 @@ from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advic
 from macaron_cli.maker.result import MakeResult, finish, stopped
 from macaron_cli.maker.run import MakeRun, Mode, agent_model, mode_named, requested_mode, tests_status
 from macaron_cli.maker.session import model_configured
-from macaron_cli.maker.state import MakeState
+from macaron_cli.maker.state import MakeState, briefed
 from macaron_cli.models.client import ModelFailure
 
 
@@ -90,25 +90,21 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     if template.lineage_reason:
         progress.note(f"  starting from {template.lineage_reason}")
     app = scaffold(template, brief, slug, apps_root)
-    state = MakeState(
+    state = briefed(
+        brief,
+        draft,
         idea=idea,
         slug=slug,
         title=app_title(template, brief),
         template=template.name,
         from_app=template.from_app,
         mode=mode.name,
-        language=brief.language,
-        accent=brief.accent,
-        app_settings=brief.app_settings,
-        advice=brief.advice,
-        memory_ids=brief.memory_ids,
         matched_keywords=template.matched,
         fit=template.fit,
         missing=template.missing,
         similarity=template.similarity,
         budget_usd=budget,
         max_rounds=request.max_rounds,
-        draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
         timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
     )
     if planned is not None:
