@@ -58,7 +58,8 @@ def test_an_older_record_resumes_where_it_stopped_and_keeps_every_key(tmp_path):
     state.rounds += 1
     make_state.save(tmp_path, state)
     written = json.loads(make_state.path(tmp_path).read_text(encoding="utf-8"))
-    assert written == {**OLD_RECORD, "rounds": 2, "variant": None, "fit": "good", "similarity": None, "missing": []}
+    new = {"variant": None, "fit": "good", "similarity": None, "missing": [], "change": None}
+    assert written == {**OLD_RECORD, "rounds": 2, **new}
 
 
 def test_a_record_from_before_agent_sessions_gets_empty_ones(tmp_path):
