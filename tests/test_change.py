@@ -211,16 +211,29 @@ def test_each_kind_of_change_through_the_cli(macaron, macaron_home, tmp_path, id
 
 @pytest.mark.slow
 def test_the_hints_a_change_prints_run_as_printed(macaron, macaron_home, tmp_path, monkeypatch):
+    from tests.support.model_server import ModelServer, Reply
     from tests.test_hints_run import run_hint
 
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
     refused = macaron("change", slug, "add a dark mode toggle", "--offline")
     hint = refused.stderr.split("then run ")[1].strip()
-    code, said = run_hint(hint)
-    assert code == 0, said  # a new app made from this one (a model, once connected, does the rest)
+    assert hint == f"macaron change {slug} 'add a dark mode toggle' --yes"
 
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    waiting = macaron("change", slug, "also track my coffee")
-    hint = waiting.stderr.split("change it by rules: ")[1].strip()
-    code, said = run_hint(hint)
-    assert code == 0 and "added coffee" in said, said
+    # A model connected (the scripted one): the hint changes the app by the coder.
+    def coder(req):
+        if req.assistant_turns() == 0:
+            return Reply.tool("Write", {"file_path": "static/dark.css", "content": "body { color: white; }\n"})
+        return Reply.text("Added a dark mode toggle.")
+
+    app = tmp_path / "apps" / slug
+    with ModelServer(coder) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        code, said = run_hint(hint)
+        asked = server.all_bytes()
+    assert code == 0, said
+    assert "add a dark mode toggle" in asked and "change-1" in said and (app / "static" / "dark.css").exists()
+    undo = said.split("undo it: ")[1].split()[:6]
+    code, said = run_hint(" ".join(undo))
+    assert code == 0, said
+    assert not (app / "static" / "dark.css").exists()

@@ -154,6 +154,9 @@ def change(
     if resume:
         from macaron_cli.maker.change_model import resume_change
 
+        if request.strip():
+            raise UserError("--resume goes on with the change that stopped; leave out the request, or change anew.")
+
         def again(progress: Progress) -> ChangeResult:
             return resume_change(app_ref, options or MakeRequest(), settings, progress)
 
