@@ -116,7 +116,7 @@ def test_a_change_by_the_coder_is_checkpointed_fixed_and_keeps_every_entry(macar
 
     # The ledger: `why` shows the change (its mode, where it went, its cost); `rate` rates it.
     why = macaron("why", slug)
-    assert "(change-1, by change (sent to" in why.stdout and f"“{REQUEST}”" in why.stdout
+    assert "(change-1, by Claude (sent to" in why.stdout and f"“{REQUEST}”" in why.stdout
     rated = macaron("rate", slug, "5")
     assert rated.returncode == 0 and f"{slug}'s change-1 (“{REQUEST}”) rated 5/5" in rated.stdout
     assert "rated 5/5" in macaron("why", slug).stdout

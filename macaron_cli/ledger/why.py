@@ -118,7 +118,7 @@ def _change_line(event: dict, stars: float | None) -> str:
     """One change: when, its checkpoint, by what and where to, its cost, the request, what moved."""
     data = event["data"]
     done = "; ".join(data.get("done") or [])
-    by = f"by {data.get('mode', 'offline')}"
+    by = f"by {data.get('by') or 'rules'}"
     if data.get("destinations"):
         by += f" (sent to {', '.join(data['destinations'])}, ${data.get('cost_usd') or 0:.4f})"
     rated = f", rated {stars:g}/5" if stars is not None else ""

@@ -27,6 +27,7 @@ from macaron_cli.maker.change_plan import (
     Planned,
     by_model,
     changed,
+    changed_by,
     next_change,
     read_json,
     rendered,
@@ -121,6 +122,7 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
         "change",
         request=result.request,
         mode="offline",
+        by=changed_by("offline"),
         checkpoint=phase,
         checkpoints=[phase],
         done=result.done,
@@ -188,7 +190,8 @@ def _ask(planned: Planned) -> bool:
 
     from macaron_cli.output import Out
 
-    what = f"by {planned.result.mode}: {planned.result.request}" if by_model(planned) else "; ".join(planned.edit.done)
+    by = changed_by(planned.result.mode)
+    what = f"{planned.result.request} (by {by})" if by_model(planned) else "; ".join(planned.edit.done)
     Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, what)
     return typer.confirm("Go ahead?", default=True)
 

@@ -136,7 +136,7 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     the ledger told (request, mode, destinations, cost, checkpoints)."""
     from macaron_cli.apps import APP_MANIFEST, register
     from macaron_cli.ledger import signals
-    from macaron_cli.maker.change_plan import ChangeResult, changed, read_json
+    from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json
     from macaron_cli.maker.scaffold import APP_CONFIG
     from macaron_cli.maker.spec import parse_spec, spec_of
 
@@ -156,6 +156,7 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
         "change",
         request=result.request,
         mode=state.mode,
+        by=changed_by(state.mode),
         checkpoint=change.get("checkpoint"),
         checkpoints=mine,
         done=result.done,
@@ -183,8 +184,11 @@ def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.
 
 
 def _said(value) -> str:
+    """A spec field's new value in words (a measure by its name and unit: the ledger keeps words)."""
     if value is None:
         return "removed"
+    if isinstance(value, dict) and "name" in value:
+        return f"{value['name']} ({value['unit']})" if value.get("unit") else str(value["name"])
     return json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value)
 
 

@@ -49,6 +49,14 @@ class Planned:
     checked: tuple | None = None  # with a model: (draft endpoint, budget) once change_model.check passed
 
 
+BY = {"change": "Claude", "change-draft": "the local model, then Claude", "change-local": "the local model"}
+
+
+def changed_by(mode: str) -> str:
+    """Who makes a change of this mode, in words."""
+    return BY.get(mode, "rules" if mode == "offline" else "a model")
+
+
 def by_model(planned: Planned) -> bool:
     return planned.result.mode != "offline"
 

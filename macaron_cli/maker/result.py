@@ -153,6 +153,7 @@ def _spec_json(app: Path) -> dict | None:
 def phase_lines(result: MakeResult) -> list[str]:
     """Each phase's tokens, time and cost; local phases priced from our own table."""
     lines = []
+    width = max([9, *(len(p["phase"]) for p in result.phases)])
     for p in result.phases:
         # local or cloud as the privacy gate decided it (a loopback proxy to Claude is cloud)
         model = p["model"] or (
@@ -162,5 +163,6 @@ def phase_lines(result: MakeResult) -> list[str]:
         tokens = f"{p['input_tokens'] + p['output_tokens']:>9,} tokens" + (" (estimated)" if p.get("estimated") else "")
         written = p.get("written")
         files = "" if written is None else f"  wrote {len(written)} file(s)" if written else "  wrote no file"
-        lines.append(f"    {p['phase']:<9} {where:<28} {tokens} {p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}{files}")
+        cost = f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}"
+        lines.append(f"    {p['phase']:<{width}} {where:<28} {tokens} {cost}{files}")
     return lines

@@ -190,14 +190,17 @@ class MakeRun:
             return phase
         return change["checkpoint"] + ("" if phase == self.mode.main_phase else f"-{phase}")
 
-    def said(self, message: str) -> str:
-        """A checkpoint's message; a change's holds its request first."""
+    def said(self, message: str, phase: str | None = None) -> str:
+        """A checkpoint's message; a change's is its request (and, past its main phase, what
+        the phase did)."""
         change = self.state.change
-        return f"change: {change['request']} ({message})" if change else message
+        if not change:
+            return message
+        return f"change: {change['request']}" + ("" if phase == self.mode.main_phase else f" ({message})")
 
     def checkpoint(self, phase: str, message: str, report, meter: CostMeter) -> None:
         """Commit the phase's work as its checkpoint (`named`), with its tests and the cost so far."""
         app_labels.record(self.app, self.brief.memories)  # what a model wrote is as private as its brief
         tests, cost = tests_status(report), round(meter.cost_usd, 6)
-        self.repo.checkpoint(self.named(phase), self.said(message), tests=tests, cost_usd=cost)
+        self.repo.checkpoint(self.named(phase), self.said(message, phase), tests=tests, cost_usd=cost)
         self.phase_done(phase)
