@@ -103,6 +103,25 @@ def test_resuming_an_app_with_no_stopped_change_is_refused_with_how_to_change_it
     assert f'no stopped change to resume; change it: macaron change {slug} "…"' in shown.stderr
 
 
+def test_a_change_after_one_that_stopped_takes_the_next_number(tmp_path):
+    from macaron_cli.maker.change_plan import next_change
+
+    app = tmp_path / "app"
+    app.mkdir()
+    repo = AppRepo.init(app)
+    # after each checkpoint, the name the next change takes
+    steps = [
+        ("scaffold", "change-1"),
+        ("change-1-stopped", "change-2"),
+        ("change-2", "change-3"),
+        ("change-2-fix-1", "change-3"),
+    ]
+    for n, (phase, then) in enumerate(steps):
+        (app / "note.txt").write_text(f"step {n}\n")
+        repo.checkpoint(phase, phase)
+        assert next_change(repo) == then
+
+
 def test_an_empty_request_is_refused(macaron, macaron_home, tmp_path):
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
     shown = macaron("change", slug, "  ", "--offline")

@@ -19,7 +19,6 @@ from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import AppSpec
 
 PHASE = "change"
-CHANGE_CHECKPOINT = re.compile(rf"{PHASE}-\d+$")  # change-1, change-2 (not change-1-fix-1)
 OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
 
 
@@ -62,8 +61,10 @@ def by_model(planned: Planned) -> bool:
 
 
 def next_change(repo) -> str:
-    """The next change's checkpoint: `change-N`, N one more than the changes so far."""
-    return f"{PHASE}-{1 + sum(bool(CHANGE_CHECKPOINT.match(c.phase)) for c in repo.checkpoints())}"
+    """The next change's checkpoint: `change-N`, N one more than any change's so far (a change
+    that stopped before its own checkpoint, `change-1-stopped`, counts)."""
+    numbers = [int(m.group(1).rsplit("-", 1)[1]) for c in repo.checkpoints() if (m := OF_A_CHANGE.match(c.phase))]
+    return f"{PHASE}-{1 + max(numbers, default=0)}"
 
 
 def read_json(path: Path) -> dict:
