@@ -77,7 +77,9 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     brief = _brief(planned, store, settings, to)
     endpoint, destination, max_tokens = spec_model(mode, settings, draft)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks after the change")
-    asked = ask_spec(brief, endpoint, destination, planned.edit.spec, current=planned.spec, max_tokens=max_tokens)
+    local = settings if endpoint is draft else None  # a draft server's context is small: the request fits it
+    rules, now = planned.edit.spec, planned.spec
+    asked = ask_spec(brief, endpoint, destination, rules, current=now, max_tokens=max_tokens, draft_settings=local)
     if asked.note:
         progress.note(f"  {asked.note}")
     edit = replace(planned.edit, spec=asked.spec)
