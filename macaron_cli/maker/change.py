@@ -70,7 +70,7 @@ def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeR
     result.title = str(config.get("title") or manifest.get("title") or slug)
     result.language = str(config.get("language", "en"))
     if not edit.done and not mode:
-        result.status = "nothing"
+        result.status, result.message = "nothing", "; ".join(edit.already)
     return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app), options)
 
 
@@ -205,6 +205,9 @@ def _summary(result: ChangeResult) -> None:
     from macaron_cli.output import Out
 
     out, err = Out(), Out(stderr=True)
+    if result.status == "nothing" and not result.missing:
+        err.line("Nothing to change: {}.", result.message)
+        return
     if result.status == "nothing":
         err.line(
             "Nothing changed: the rules cannot do {}. A model can: connect one, then run {}",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from macaron_cli.maker.slots import Slots, read
@@ -41,6 +41,21 @@ _RENAME = (
     r"\brename|\bcall (?:it|the app|this app|this)\b|\bretitle|名前を|タイトルを|이름을|제목을|改名|名字改|标题|"
     r"\bpalitan ang pangalan|\bpangalanan"
 )
+# A line that asks an app to change at all (the rules above, and the verbs that set a value):
+# the chat asks no more of a line that names one of the person's apps (friend/changes.py).
+_SET = (
+    r"\b(?:set|make|change|switch|use|turn|show|update|move|increase|raise|lower|reduce|bump|convert|"
+    r"log|track|record|count)\b|にして|に変え|に変更|変えて|で表示|表示して|記録して|"
+    r"바꿔|바꾸|변경|로\s*해|으로\s*해|보여\s*줘|기록해|改成|改为|改用|换成|设为|设成|显示|"
+    r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b"
+)
+
+
+def asks_a_change(text: str) -> bool:
+    """Does the line ask for something to be added, removed, renamed or set?"""
+    return any(_found(words, text) for words in (_ADD, _REMOVE, _RENAME, _SET))
+
+
 _QUOTED = r"[“\"「『‘'](.+?)[”\"」』’']"
 _NEW_NAME = (
     r"(?:\bto|\bas|\binto)\s+(.+?)$|に(?:して|変え|変更)|(?:으로|로)\s*(?:바꿔|변경|해)|"
@@ -57,8 +72,11 @@ _IMPERIAL = r"\bimperial\b|ヤード・?ポンド法|야드파운드법|英制|\
 _METRIC = r"\bmetric\b|メートル法|미터법|公制|\bmetriko\b"
 _SYSTEM_OF = {"pound": "imperial", "mile": "imperial", "inch": "imperial"}
 _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metric"}
-# Units a count of water is kept in, with the goal and step that fit each.
-_WATER_UNITS = {"cups": (8, 1), "glasses": (8, 1), "milliliter": (2000, 250)}
+# Units a count of water is kept in, with the step that fits each, and millilitres in one
+# (a cup or a glass of water: 250 ml).
+_WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
+_ML_IN = {"cups": 250, "glasses": 250, "milliliter": 1, "liter": 1000}
+_WATER_GOAL_ML = 2000  # a day's water when the app had no goal
 _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
 # What people ask of an app that is code, not settings: said with how to get it.
 _BEYOND = {
@@ -79,6 +97,12 @@ _KO_PERSON = (
     r"([가-힣]{2,3}?)(?:이)?(?:를|을|도|는|은|가)\s*"
     r"(?:추가|넣어|빼|제외|삭제|이사|나갔|당번)"
 )
+# A name in katakana before a Japanese verb of adding or taking off ("ミアを追加して"), or any
+# name with an honorific ("健太さんを外して").
+_JA_PERSON = (
+    r"([\u30a1-\u30fa\u30fc]{2,6}|[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{1,4}(?:さん|くん|ちゃん))"
+    r"(?:を|も)\s*(?:追加|入れ|加え|外|削除|当番)"
+)
 _ZH_PERSON = (
     r"把([\u4e00-\u9fff]{2,3}?)(?:加|添|去|删|移|从)|"
     r"(?:加上|添加|去掉|删掉|删除|移除)([\u4e00-\u9fff]{2,3}?)(?=$|[，。,]|到|从)"
@@ -93,6 +117,8 @@ class Edit:
     settings: dict[str, Any]  # config/app.json keys the request sets (title, language, units, currency)
     done: tuple[str, ...]  # what changed, in words
     missing: tuple[str, ...]  # what it asked that the rules cannot do, in words
+    already: tuple[str, ...] = ()  # what it asked that the app already is, in words
+    unread: bool = False  # no rule read anything in it: perhaps no change at all
 
 
 @dataclass
@@ -105,7 +131,8 @@ class _Ask:
     manifest: dict
     done: list[str]
     missing: list[str]
-    touched: set[str]  # measure keys or parts the request was about
+    touched: set[str]
+    already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
 
 
 def understand(request: str, spec: AppSpec, config: dict, manifest: dict) -> Edit:
@@ -125,9 +152,11 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: dict) -> Edi
     for what, words in _BEYOND.items():
         if _found(words, text):
             ask.missing.append(what)
-    if not ask.done and not ask.missing:
+    unread = not ask.done and not ask.missing and not ask.already
+    if unread:
         ask.missing.append(f"“{text}” is not a change the rules know")
-    return Edit(ask.spec, ask.settings, tuple(ask.done), tuple(dict.fromkeys(ask.missing)))
+    already = tuple(dict.fromkeys(ask.already)) if not ask.done else ()
+    return Edit(ask.spec, ask.settings, tuple(ask.done), tuple(dict.fromkeys(ask.missing)), already, unread)
 
 
 # ── measures ─────────────────────────────────────────────────────────────────────────────
@@ -236,6 +265,7 @@ def _goal(ask: _Ask, config: dict) -> None:
         return
     goal = round(slots.goal.value * factor, 2)
     if goal == measure.goal:
+        ask.already.append(f"the {measure.key.replace('_', ' ')} goal is already {goal:g} {measure.unit}")
         return
     _replace_measure(ask, replace(measure, goal=goal))
     ask.done.append(f"{measure.key.replace('_', ' ')} goal {goal:g} {measure.unit}")
@@ -253,9 +283,10 @@ def _units(ask: _Ask, config: dict) -> None:
     said = [u for u in slots.units if u in _WATER_UNITS or u == "liter"]
     about_water = ask.touched <= {"water"}  # "coffee" says cups for the coffee, not the water
     if water and about_water and said and said[0] in _WATER_UNITS and said[0] != water.unit and not ask.remove:
-        goal, step = _WATER_UNITS[said[0]]
-        _replace_measure(ask, replace(water, unit=said[0], goal=goal, step=step))
-        ask.done.append(f"water in {said[0]} (goal {goal} {said[0]})")
+        unit = said[0]
+        goal = _water_goal(water, unit, slots)
+        _replace_measure(ask, replace(water, unit=unit, goal=goal, step=_WATER_UNITS[unit]))
+        ask.done.append(f"water in {unit} (goal {goal:g} {unit})")
     system = "imperial" if _found(_IMPERIAL, ask.text) else "metric" if _found(_METRIC, ask.text) else None
     named = [_SYSTEM_OF[u] for u in slots.units if u in _SYSTEM_OF]
     refused = [_SYSTEM_OF[u] for u in slots.refused if u in _SYSTEM_OF]
@@ -267,6 +298,19 @@ def _units(ask: _Ask, config: dict) -> None:
     if system and config.get("units") != system:
         ask.settings["units"] = system
         ask.done.append(f"{system} units")
+    elif system:
+        ask.already.append(f"the units are already {system}")
+
+
+def _water_goal(water: Measure, unit: str, slots: Slots) -> float:
+    """The water goal in the new unit: the one said in it, else the old goal converted
+    (2000 ml → 8 cups, 3 liters → 12 cups), never the old number relabelled."""
+    if slots.goal is not None and slots.goal.unit == unit:
+        return slots.goal.value
+    ml = water.goal * _ML_IN.get(water.unit, 1) if water.goal is not None else _WATER_GOAL_ML
+    if unit == "milliliter":
+        return float(round(ml / 50) * 50)
+    return float(max(1, round(ml / _ML_IN[unit])))
 
 
 def _currency(ask: _Ask, config: dict) -> None:
@@ -278,6 +322,8 @@ def _currency(ask: _Ask, config: dict) -> None:
     if config.get("currency") != slots.currency:
         ask.settings["currency"] = slots.currency
         ask.done.append(f"amounts in {slots.currency}")
+    else:
+        ask.already.append(f"amounts are already in {slots.currency}")
 
 
 def _times(ask: _Ask, config: dict) -> None:
@@ -304,12 +350,16 @@ def people_named(text: str, slots: Slots) -> list[str]:
     """The people a change names: make's slots, and a capitalised name anywhere in it
     ("Sam moved out", "put Mia on the chores"), a name before a Korean or Chinese verb."""
     names = [p for p in slots.people if p != "me"]
-    for m in re.finditer(r"(?<![\w'])([A-Z][a-z]+)\b", text):
+    for m in re.finditer(r"(?<![\w'])([A-Z][a-z]+)(?![a-zA-Z])", text):  # "Tom을": a name before Hangul too
         word = m.group(1)
         if word not in _PERSON_STARTERS and not any(_found(k.words, word) for k in MEASURES.values()):
             names.append(word)
     for m in re.finditer(_KO_PERSON, text):
         names.append(m.group(1))
+    for m in re.finditer(_JA_PERSON, text):
+        name = re.sub(r"(?:さん|くん|ちゃん)$", "", m.group(1))
+        if not any(_found(k.words, name) for k in MEASURES.values()):
+            names.append(name)
     for m in re.finditer(_ZH_PERSON, text):
         names.append(next(g for g in m.groups() if g))
     from macaron_cli.maker.slots import _NOT_NAMES
@@ -335,6 +385,8 @@ def _people(ask: _Ask, config: dict) -> None:
         verb = "added"
     if not gone and ask.remove:
         ask.missing.append(f"{', '.join(names)}: not among the people in this app")
+    elif not gone:
+        ask.already.append(f"{', '.join(names)} already in this app")
     if not gone:
         return
     if tasks:
@@ -404,7 +456,11 @@ def _tasks(ask: _Ask, config: dict) -> None:
             ask.missing.append(f"a {slots.period} goal (this app's goals are per day)")
         return
     if tasks.countdown is not None and (slots.date or slots.event):
-        changed = replace(tasks, countdown=slots.date or tasks.countdown, event=slots.event or tasks.event)
+        from macaron_cli.maker.slots import event_kind
+
+        same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
+        event = tasks.event if same_day else slots.event or tasks.event  # "結婚式" is the "wedding" it counts to
+        changed = replace(tasks, countdown=slots.date or tasks.countdown, event=event)
         if changed != tasks:
             ask.spec = replace(ask.spec, tasks=changed)
             ask.done.append(" on ".join(x for x in (changed.event, changed.countdown) if x))
@@ -419,6 +475,8 @@ def _language(ask: _Ask, config: dict) -> None:
     if found and config.get("language") != found[0][1]:
         ask.settings["language"] = found[0][1]
         ask.done.append(f"shown in {found[0][1]}")
+    elif found:
+        ask.already.append(f"it is already shown in {found[0][1]}")
 
 
 _RULES: tuple[Callable[[_Ask, dict], None], ...] = (

@@ -157,7 +157,7 @@ _CURRENCY_WORDS = [
     (r"(?<=\d)\s?won\b|원화|만\s?원|(?<=\d)\s?원|₩|\bKRW\b", "KRW"),
     (r"\byuan\b|\brmb\b|人民币|(?<=\d)\s?[元块]|\bCNY\b|\brenminbi\b", "CNY"),
     (r"\beuros?\b|€|\bEUR\b", "EUR"),
-    (r"\bdollars?\b|\bbucks\b|\$|\bUSD\b|달러|美元|ドル", "USD"),
+    (r"\bdollars?\b|\bbucks\b|\$|\bUSD\b|달러|美元|ドル|\bdolyar\b", "USD"),
 ]
 _SAVING = (
     r"\bsav(?:e|ing)\b|\bsave up\b|\bsavings\b|\bfund\b|\bputting in\b|\bput away\b|貯金|貯め|ためたい|積み立て|"
@@ -367,13 +367,27 @@ _EVERY = (
     r"며칠에 한 번|며칠마다|"
     r"间隔|隔\d+天|每隔|\bkailan (?:ulit|huling)|\bhuling dinilig"
 )
-_EVENTS = (
-    r"\bwedding\b|\bexam\b|\bbirthday\b|\btrip\b|\bvacation\b|\bholiday\b|\banniversary\b|\bmove\b|\bconcert\b|"
-    r"\bchristmas(?: break)?\b|\bnew year\b|\bgraduation\b|クリスマス|卒業式|크리스마스|졸업식|"
-    r"圣诞节?|春节|毕业典礼|\bpasko\b|"
-    r"結婚式|試験|誕生日|旅行|引っ越し|記念日|受験|결혼식|시험|생일|생신|여행|이사|수능|기념일|"
-    r"婚礼|考试|生日|高考|旅行|搬家|纪念日|\bkasal\b|\bpagsusulit\b|\bkaarawan\b|\bbiyahe\b|\banibersaryo\b"
-)
+# The days counted down to, each kind in every language ("wedding" and "結婚式" are one day).
+_EVENT_KINDS = {
+    "wedding": r"\bwedding\b|結婚式|결혼식|婚礼|\bkasal\b",
+    "exam": r"\bexam\b|試験|受験|시험|수능|考试|高考|\bpagsusulit\b",
+    "birthday": r"\bbirthday\b|誕生日|생일|생신|生日|\bkaarawan\b",
+    "trip": r"\btrip\b|\bvacation\b|\bholiday\b|旅行|여행|\bbiyahe\b",
+    "anniversary": r"\banniversary\b|記念日|기념일|纪念日|\banibersaryo\b",
+    "move": r"\bmove\b|引っ越し|이사|搬家",
+    "concert": r"\bconcert\b",
+    "christmas": r"\bchristmas(?: break)?\b|クリスマス|크리스마스|圣诞节?|\bpasko\b",
+    "new year": r"\bnew year\b|春节",
+    "graduation": r"\bgraduation\b|卒業式|졸업식|毕业典礼",
+}
+_EVENTS = "|".join(_EVENT_KINDS.values())
+
+
+def event_kind(said: str) -> str:
+    """Which day an event names ("結婚式" → "wedding"); what was said when no kind is known."""
+    return next((kind for kind, words in _EVENT_KINDS.items() if re.search(words, said, re.IGNORECASE)), said)
+
+
 _GOAL = (
     r"(?:\bgoal(?: is)?|\btarget|\baim(?:ing)? (?:for|at)|\bat least|\bcut down to|\bup to|\bmax|\bdapat|\bgusto ko|"
     r"目標は?|目标|至少|목표|최소)\s*"
