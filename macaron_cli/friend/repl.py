@@ -102,8 +102,13 @@ class Repl:
     def turn(self, text: str) -> None:
         from macaron_cli.apps import load_registry
         from macaron_cli.friend.apps import app_to_open
+        from macaron_cli.friend.changes import change_asked
 
-        asked_for = app_to_open(text, load_registry()) if not router.wants_a_tool(text) else None
+        apps = load_registry()
+        asked = change_asked(text, apps)
+        if asked is not None and self.offer_change(asked, said=text):
+            return
+        asked_for = app_to_open(text, apps) if not router.wants_a_tool(text) else None
         if asked_for:
             self.open_app(asked_for)
             return
@@ -199,6 +204,58 @@ class Repl:
         if said:
             self.conv.messages += [{"role": "user", "content": said}, {"role": "assistant", "content": summary}]
 
+    def offer_change(self, asked, said: str | None = None) -> bool:
+        """A change to one of the person's apps, planned, asked, then made; one the person
+        has no app for, offered as a new app. False when it was no change after all (the
+        plan read nothing in it) or the new app was declined: the chat answers it instead."""
+        from macaron_cli.friend.changes import read_change
+
+        if asked.slug is None:
+            idea = router.idea_from(asked.request)
+            if self.ask(f"You have no app for that yet. Shall I make one? “{idea}” (y/n)").lower() in YES:
+                self.make(idea, said=said)
+                return True
+            return False
+        try:
+            planned = read_change(asked)
+        except MacaronError as exc:
+            self.say(str(exc), style="red")
+            return True
+        if planned is None:
+            return False
+        self.change(planned, said)
+        return True
+
+    def change(self, planned, said: str | None = None) -> None:
+        """The change in words, yes or no, then `macaron change`'s own run with progress lines."""
+        from macaron_cli.friend.changes import described, not_done
+        from macaron_cli.maker.change import change_app
+
+        result = planned.result
+        if not planned.edit.done:
+            self.say(not_done(planned), style="yellow")
+            return
+        if result.missing:
+            self.say(f"(not by rules: {'; '.join(result.missing)})", style="dim")
+        question = f"Change {result.title} ({result.app}): {'; '.join(planned.edit.done)}? (y/n)"
+        if self.ask(question).lower() not in YES:
+            self.say("Nothing changed.")
+            return
+        self.say(f"Changing {result.app}…", style="dim")
+        try:
+            progress = router.chat_progress(lambda line: self.say(f"  … {line}", style="dim"))
+            result = change_app(planned, self.settings, progress)
+        except KeyboardInterrupt:
+            self.say(f"(stopped the change; `macaron checkpoints {result.app}` shows where {result.app} stands)")
+            return
+        except MacaronError as exc:
+            self.say(f"The change did not work out: {exc}", style="red")
+            return
+        summary = described(result)
+        self.say(summary)
+        if said:
+            self.conv.messages += [{"role": "user", "content": said}, {"role": "assistant", "content": summary}]
+
     # ── slash commands ──────────────────────────────────────────────────────────────────
     def command(self, line: str) -> str | None:
         name, _, arg = line[1:].partition(" ")
@@ -270,6 +327,20 @@ class Repl:
             self.say("What should I make? /make IDEA", style="yellow")
             return
         self.make(arg)
+
+    def cmd_change(self, arg):
+        from macaron_cli.apps import load_registry
+        from macaron_cli.friend.changes import for_command
+        from macaron_cli.maker.change import plan_change
+
+        if not arg:
+            self.say("Which app, and what change? e.g. /change water goal 3 liters", style="yellow")
+            return
+        asked = for_command(arg, load_registry())
+        if asked.slug is None:
+            self.offer_change(asked)
+            return
+        self.change(plan_change(asked.slug, asked.request, offline=False))
 
     def cmd_apps(self, arg):
         from macaron_cli.apps import load_registry
@@ -407,6 +478,7 @@ COMMANDS = (
     SlashCommand("/forget ID", "forget one memory for good", Repl.cmd_forget),
     SlashCommand("/why", "which memories shaped my last answer, with their scores", Repl.cmd_why),
     SlashCommand("/make IDEA", "build a mini-app for you", Repl.cmd_make),
+    SlashCommand("/change APP REQUEST", 'change one of your apps (or just say "add my pulse to …")', Repl.cmd_change),
     SlashCommand("/apps", "the apps I made for you, each with what it recorded", Repl.cmd_apps),
     SlashCommand("/run APP", 'open one of your apps (or just say "open my water tracker")', Repl.cmd_run),
     SlashCommand("/nudges on|off", "whether I mention what your apps recorded when we meet", Repl.cmd_nudges),

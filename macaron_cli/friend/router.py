@@ -55,12 +55,20 @@ def hand_off(
     model does not widen what the coder's model may see.
     """
     from macaron_cli.maker.pipeline import make_app
-    from macaron_cli.maker.progress import Progress
     from macaron_cli.maker.request import MakeRequest
 
-    class ChatProgress(Progress):
-        """The maker's phases and notes as quiet lines under the conversation."""
+    def confirm_advice(advice: str) -> bool:
+        return ask(f"This app would give {advice} advice (it will say it is not professional advice). Build it anyway?")
 
+    request = MakeRequest(idea=idea, template=template, confirm=confirm_advice)
+    return make_app(request, settings, progress=chat_progress(say))
+
+
+def chat_progress(say: Callable[[str], None]):
+    """The maker's phases and notes (a make's or a change's) as quiet lines under the conversation."""
+    from macaron_cli.maker.progress import Progress
+
+    class ChatProgress(Progress):
         def phase(self, name, detail=""):
             say(f"{name} {detail}".strip())
 
@@ -71,11 +79,7 @@ def hand_off(
         def note(self, text):
             say(text)
 
-    def confirm_advice(advice: str) -> bool:
-        return ask(f"This app would give {advice} advice (it will say it is not professional advice). Build it anyway?")
-
-    request = MakeRequest(idea=idea, template=template, confirm=confirm_advice)
-    return make_app(request, settings, progress=ChatProgress())
+    return ChatProgress()
 
 
 def describe_result(result) -> str:

@@ -1,0 +1,93 @@
+"""Changing an app by asking in `macaron chat` (a real REPL in a pseudo-terminal, no model:
+the offline rules of `macaron change`): the friend names the app and the change, asks, and
+changes it, each change a checkpoint; `/change`; a change to an app the person does not
+have is offered as a new app; a no writes nothing; ordinary chat is not taken for a change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.checkpoints import AppRepo
+from tests.friend_support import PROMPT, chat_env, leave, meet_friend_already, say, spawn_chat
+from tests.test_change import scaffolded
+
+pytestmark = pytest.mark.slow  # the chat in a real terminal; each change verifies the app in a browser
+
+
+def _spec(apps: Path, slug: str) -> dict:
+    return json.loads((apps / slug / "macaron.json").read_text(encoding="utf-8"))["spec"]
+
+
+def _changes(apps: Path, slug: str) -> list[tuple[str, str]]:
+    return [(c.phase, c.message) for c in AppRepo.open(apps / slug).checkpoints() if c.phase.startswith("change-")]
+
+
+def _confirm(child, line: str, answer: str) -> str:
+    """Say `line`, wait for the friend's yes/no question, answer it; what was shown from the
+    line to the next prompt, its lines joined (the terminal wraps long ones)."""
+    child.sendline(line)
+    child.expect(r"\(y/n\)")
+    question = child.before
+    child.sendline(answer)
+    child.expect_exact(PROMPT)
+    return " ".join((question + child.before).split())
+
+
+def test_a_change_asked_in_english_and_japanese_and_by_slash_command_changes_the_app(macaron_home, tmp_path):
+    apps = tmp_path / "apps"
+    chores = scaffolded("chores for me, Tom and Lily every week", "en", apps)
+    water = scaffolded("track my daily water intake", "en", apps)
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none", timeout=180)
+    child.expect_exact(PROMPT)
+
+    shown = _confirm(child, "put Mia on the chores chart", "y")
+    assert f"({chores})" in shown and "added Mia" in shown
+    assert "Changed" in shown and "change-1" in shown and f"macaron rollback {chores} --steps 1 --yes" in shown
+    assert "verify passed" in shown  # progress lines under the conversation
+
+    shown = _confirm(child, "水分の目標を3リットルにして", "y")
+    assert f"({water})" in shown and "water goal 3000" in shown and "Changed" in shown
+
+    shown = _confirm(child, f"/change {water} use cups, not ml", "y")
+    assert "water in cups (goal 12 cups)" in shown and "change-2" in shown  # 3000 ml is 12 cups, not 3000
+
+    assert "(y/n)" not in say(child, "I changed my mind about dinner")  # ordinary chat stays chat
+    leave(child)
+
+    assert "Mia" in _spec(apps, chores)["tasks"]["assignees"]
+    (measure,) = _spec(apps, water)["measures"]
+    assert (measure["unit"], measure["goal"]) == ("cups", 12)
+    assert _changes(apps, chores) == [("change-1", "change: put Mia on the chores chart")]
+    assert _changes(apps, water) == [
+        ("change-1", "change: 水分の目標を3リットルにして"),
+        ("change-2", "change: use cups, not ml"),
+    ]
+
+
+def test_a_declined_change_writes_nothing_and_a_change_to_no_app_is_offered_as_a_new_one(macaron_home, tmp_path):
+    apps = tmp_path / "apps"
+    chores = scaffolded("chores for me, Tom and Lily every week", "en", apps)
+    before = (apps / chores / "macaron.json").read_bytes(), (apps / chores / "config" / "app.json").read_bytes()
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none", timeout=180)
+    child.expect_exact(PROMPT)
+
+    shown = _confirm(child, "집안일에서 Tom을 빼 줘", "n")  # take Tom off the chores (ko), then no
+    assert "took off Tom" in shown and "Nothing changed." in shown
+
+    shown = _confirm(child, "add a sleep column to my mood diary", "n")
+    assert "You have no app for that yet. Shall I make one?" in shown
+    shown = _confirm(child, "/change journal add my mood", "n")
+    assert "Shall I make one?" in shown
+    leave(child)
+
+    assert (
+        (apps / chores / "macaron.json").read_bytes(),
+        (apps / chores / "config" / "app.json").read_bytes(),
+    ) == before
+    assert _changes(apps, chores) == []
+    assert sorted(p.name for p in apps.iterdir()) == [chores]  # no app made on a no

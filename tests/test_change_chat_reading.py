@@ -1,0 +1,63 @@
+"""Which chat lines are changes to the person's apps (friend/changes.py), over the corpora of
+bench/chat_changes.py: each change names its app, a change to an app the person does not
+have is offered as a new one, and ordinary chat (with apps' words and changes' verbs in it)
+stays chat. The rules behind a change: a unit change converts the goal; "already" is said."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from tests.conftest import REPO
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("chat_changes", REPO / "bench" / "chat_changes.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+
+
+@pytest.fixture
+def apps(macaron_home, tmp_path):
+    return BENCH.person_with_apps(tmp_path)
+
+
+@pytest.mark.parametrize(("line", "slug"), BENCH.CHANGES, ids=[c[0] for c in BENCH.CHANGES])
+def test_a_change_asked_in_chat_names_its_app(apps, line, slug):
+    assert BENCH.reading(line, apps) == f"change {slug}"
+
+
+@pytest.mark.parametrize("line", BENCH.NEW_APPS)
+def test_a_change_to_an_app_the_person_does_not_have_is_offered_as_a_new_app(apps, line):
+    assert BENCH.reading(line, apps) == "make"
+
+
+@pytest.mark.parametrize("line", BENCH.CHAT)
+def test_ordinary_chat_is_not_taken_for_a_change(apps, line):
+    assert BENCH.reading(line, apps) == "chat"
+
+
+def test_a_water_unit_change_converts_the_goal_and_a_goal_already_set_is_said(macaron_home):
+    from dataclasses import replace
+
+    from bench.change_corpus import made
+    from macaron_cli.maker.change_rules import understand
+    from macaron_cli.maker.spec import spec_of
+
+    manifest, config = made("track my daily water intake", "en")
+    spec = spec_of(manifest)
+    assert spec is not None
+    (water,) = spec.measures
+    three_liters = replace(spec, measures=(replace(water, goal=3000.0),))
+    cups = understand("use cups, not ml", three_liters, config, manifest).spec.measures[0]
+    assert (cups.unit, cups.goal, cups.step) == ("cups", 12, 1)  # 3000 ml, not "3000 cups"
+    back = understand("show the water in ml", replace(spec, measures=(cups,)), config, manifest).spec.measures[0]
+    assert (back.unit, back.goal) == ("milliliter", 3000)
+    same = understand("set the water goal to 3 liters", three_liters, config, manifest)
+    assert not same.done and not same.unread and "already 3000" in same.already[0]
