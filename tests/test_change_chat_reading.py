@@ -5,22 +5,9 @@ stays chat. The rules behind a change: a unit change converts the goal; "already
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from tests.conftest import REPO
-
-
-def _bench():
-    spec = importlib.util.spec_from_file_location("chat_changes", REPO / "bench" / "chat_changes.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+from bench import chat_changes as BENCH
 
 
 @pytest.fixture

@@ -40,18 +40,19 @@ def app_words(slug: str, info: dict) -> set[str]:
     words = _words(" ".join([slug.replace("-", " "), str(info.get("title") or ""), str(info.get("idea") or "")]))
     template = str(info.get("template") or "")
     words |= _words(template.replace("-", " "))
-    words |= _words(str(_manifest(Path(info.get("path", ""))).get("title") or ""))
+    words |= _words(str(manifest_in(Path(info.get("path", ""))).get("title") or ""))
     # The template's keywords name the app in every language ("水分", "물", "喝水", "tubig").
     if template:
         from macaron_cli.resources import templates_dir
 
-        keywords = _manifest(templates_dir() / template).get("keywords") or []
+        keywords = manifest_in(templates_dir() / template).get("keywords") or []
         words |= {str(k).lower() for k in keywords if isinstance(k, str) and not k.isascii()}
         words |= _words(" ".join(str(k) for k in keywords if isinstance(k, str) and k.isascii()))
     return words
 
 
-def _manifest(folder: Path) -> dict:
+def manifest_in(folder: Path) -> dict:
+    """The macaron.json in `folder`, {} when there is none or it cannot be read."""
     try:
         data = json.loads((folder / "macaron.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):

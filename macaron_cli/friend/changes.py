@@ -13,12 +13,11 @@ is offered as a new app. bench/chat_changes.py measures both, and the false alar
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from macaron_cli.friend.apps import app_words
+from macaron_cli.friend.apps import app_words, manifest_in
 
 # A request for a new app, not a change to one ("make me a …", "…を作って").
 _NEW = re.compile(
@@ -69,7 +68,7 @@ def _dates_its_day(text: str, info: dict) -> bool:
     """ "The wedding is on June 14 now": a new date said to an app that counts down to one."""
     from macaron_cli.maker.slots import read
 
-    tasks = (_manifest(Path(str(info.get("path", "")))).get("spec") or {}).get("tasks")
+    tasks = (manifest_in(Path(str(info.get("path", "")))).get("spec") or {}).get("tasks")
     return isinstance(tasks, dict) and tasks.get("countdown") is not None and read(text).date is not None
 
 
@@ -97,7 +96,7 @@ def app_names(slug: str, info: dict) -> tuple[set[str], list[str]]:
     keywords name every kind of habit, so they would name one app for another's words."""
     from macaron_cli.maker.spec_rules import MEASURES
 
-    manifest = _manifest(Path(str(info.get("path", ""))))
+    manifest = manifest_in(Path(str(info.get("path", ""))))
     found = manifest.get("spec")
     spec: dict = found if isinstance(found, dict) else {}
     measures = [m for m in spec.get("measures") or [] if isinstance(m, dict)]
@@ -129,14 +128,6 @@ _PLAIN = {
 def _own_words(text: str) -> set[str]:
     found = {w.casefold() for w in re.findall(r"[a-zA-Z0-9]{3,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}", text)}
     return found - _PLAIN
-
-
-def _manifest(folder: Path) -> dict:
-    try:
-        data = json.loads((folder / "macaron.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def read_change(asked: Asked):

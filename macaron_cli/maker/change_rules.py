@@ -83,7 +83,10 @@ _BEYOND = {
     "a dark mode": r"\bdark (?:mode|theme)|ダークモード|다크\s*모드|深色模式|暗黑模式",
     "syncing with a device or service": r"\bsync|\bsmart ?watch|\bfitbit|\bhealth ?kit|同期|동기화|同步|连接手表",
     "reminders and notifications": r"\bremind|\bnotif|\balarm|リマインド|通知|알림|알람|提醒|\bpaalala",
-    "charts and graphs": r"\bcharts?\b|\bgraphs?\b|グラフ|그래프|图表|\btsart",
+    # A chart asked for ("add a chart", "with graphs"), not the app's own name ("the chores chart").
+    "charts and graphs": (
+        r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b|グラフ|그래프|图表|\btsart"
+    ),
     "exporting or sharing records": r"\bexport|\bcsv\b|\bpdf\b|エクスポート|내보내|导出",
     "logging in and accounts": r"\blog ?in\b|\bpassword|\baccount|ログイン|로그인|登录",
 }
