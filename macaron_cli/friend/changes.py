@@ -170,8 +170,11 @@ def not_done(planned) -> str:
 
 def described(result) -> str:
     """One line for the chat: what changed, where it stands, how to undo it."""
+    from macaron_cli.maker.change import tests_said
+
     undo = f"macaron rollback {result.app} --steps 1 --yes"
     if result.ok:
         checkpoint = result.checkpoints[-1]["phase"] if result.checkpoints else "change"
-        return f"Changed {result.title}: {'; '.join(result.done)} (tests {result.tests}; {checkpoint}; undo: {undo})."
+        tests = tests_said(result)
+        return f"Changed {result.title}: {'; '.join(result.done)} (tests {tests}; {checkpoint}; undo: {undo})."
     return f"The change of {result.app} stopped ({result.status}): {result.message}".rstrip(": ")

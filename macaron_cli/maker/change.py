@@ -105,8 +105,12 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
         write_json(app / APP_MANIFEST, new_manifest)
         write_json(app / APP_CONFIG, cfg)
         progress.phase("verify", "tests, then open it in a headless browser")
-        report = verify_app(app, screenshot=True, settings=settings)
-        progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
+        # What only the person's settings changed (language, units, currency) leaves the
+        # tests' inputs as they were: their last pass stands; the browser opens it anew.
+        report = verify_app(app, screenshot=True, settings=settings, reuse_tests=True)
+        verdict = "passed" if report.ok else f"{len(report.problems)} problem(s)"
+        reused = " (tests: nothing they read changed, their last pass stands)" if report.tests_reused else ""
+        progress.phase("verify", verdict + reused)
         phase = next_change(repo)
         repo.checkpoint(phase, f"change: {result.request}", tests=tests_status(report), cost_usd=0.0)
     result.changed = changed(spec, edit.spec, config, cfg)
@@ -114,6 +118,7 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
     result.title = str(cfg.get("title") or result.title)
     result.checkpoints = [c.to_json() for c in repo.checkpoints()]
     result.tests, result.opened = tests_status(report), bool(report.opened)
+    result.tests_reused = report.tests_reused
     result.screenshot = str(report.screenshot) if report.screenshot else None
     result.problems = list(report.problems)
     register(slug, title=result.title, tests=result.tests, opened=result.opened)
@@ -230,7 +235,7 @@ def _summary(result: ChangeResult) -> None:
     for path, move in result.changed.items():
         out.text(f"  {path}: {_shown(move['before'])} → {_shown(move['after'])}")
     if result.tests is not None:
-        out.text(f"  tests {result.tests}; opens in a browser: {'yes' if result.opened else 'no'}")
+        out.text(f"  tests {tests_said(result)}; opens in a browser: {'yes' if result.opened else 'no'}")
     if result.subagents:
         out.text(f"  changed by the coder with: {', '.join(result.subagents)}")
     mine = _this_change(result)
@@ -255,6 +260,11 @@ def _this_change(result: ChangeResult) -> list[str]:
     changes = [(m.group(1) if (m := OF_A_CHANGE.match(c["phase"])) else None, c["phase"]) for c in result.checkpoints]
     last = next((change for change, _ in reversed(changes) if change), None)
     return [name for change, name in changes if last and change == last]
+
+
+def tests_said(result: ChangeResult) -> str:
+    """ "passed", and when they were not run again, why their last pass stands."""
+    return f"{result.tests}" + (" (not run again: nothing they read changed)" if result.tests_reused else "")
 
 
 def _shown(value: Any) -> str:

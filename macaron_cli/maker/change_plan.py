@@ -27,6 +27,7 @@ class ChangeResult(MakeResult):
     request: str = ""
     changed: dict = field(default_factory=dict)  # each spec field or setting: {"before": …, "after": …}
     done: list = field(default_factory=list)  # what changed, in words
+    tests_reused: bool = False  # nothing the tests read changed: their last pass stands
 
     def to_json(self) -> dict:
         """make's --json object, and the request with what it changed."""

@@ -35,6 +35,8 @@ class VerifyReport:
     backend: str = ""
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
+    tests_input: str = ""  # the fingerprint of what the tests read (sandbox/test_inputs.py)
+    tests_reused: bool = False  # the tests' last passing run on the same inputs stands
 
     def to_dict(self) -> dict:
         return asdict(self)

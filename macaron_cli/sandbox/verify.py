@@ -31,6 +31,7 @@ from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
 from macaron_cli.sandbox.open_check import expand_argv
 from macaron_cli.sandbox.pytest_summary import parse as parse_pytest
 from macaron_cli.sandbox.report import VerifyReport
+from macaron_cli.sandbox.test_inputs import read_by_tests
 
 __all__ = ["VerifyReport", "verify_app"]
 
@@ -53,9 +54,17 @@ _PYTEST_ENV = {
 
 
 def verify_app(
-    app_dir, screenshot: bool = True, sandbox: Sandbox | None = None, settings: Settings | None = None
+    app_dir,
+    screenshot: bool = True,
+    sandbox: Sandbox | None = None,
+    settings: Settings | None = None,
+    reuse_tests: bool = False,
 ) -> VerifyReport:
-    """Verify the app in `sandbox`, else the strongest one for the person's `settings`."""
+    """Verify the app in `sandbox`, else the strongest one for the person's `settings`.
+
+    `reuse_tests`: when the tests would read exactly what they read in the last verification
+    and passed then (sandbox/test_inputs.py), that run stands and they are not run again;
+    the app is still opened in the browser with what changed."""
     app_dir = Path(app_dir).resolve()
     if not app_dir.is_dir():
         raise UserError(f"{app_dir} is not a folder; verify an app's folder.")
@@ -70,18 +79,23 @@ def verify_app(
         return report
     started = time.monotonic()
     report = VerifyReport(main_selector=manifest.main_selector, backend=sandbox.name)
+    report.tests_input = read_by_tests(app_dir)
+    passed = _passed_before(app_dir, report.tests_input) if reuse_tests else None
     with tempfile.TemporaryDirectory(prefix="macaron-verify-") as tmp:
         work = Path(tmp)
         with ThreadPoolExecutor(max_workers=2) as pool:
-            tests = pool.submit(_run_tests, sandbox, manifest, work / "tests")
+            tests = pool.submit(_run_tests, sandbox, manifest, work / "tests") if passed is None else None
             opened = pool.submit(_open, sandbox, manifest, work / "open", chromium, screenshot)
-            test_result, open_result = tests.result(), opened.result()
+            test_result, open_result = tests.result() if tests else None, opened.result()
         if open_result.get("browser_error"):
             raise UserError(
                 f"Chromium could not start in the {sandbox.name} sandbox ({open_result['browser_error']}); "
                 "`macaron doctor` shows what is missing, MACARON_SANDBOX picks another sandbox."
             )
-        _read_tests(report, manifest, test_result)
+        if passed is None:
+            _read_tests(report, manifest, test_result)
+        else:
+            report.tests_ok, report.tests_passed, report.tests_reused = True, passed, True
         _read_open(report, open_result)
         if open_result.get("screenshot"):
             report.screenshot = str(_save_private(app_dir, "screenshot.png", Path(open_result["screenshot"])))
@@ -101,11 +115,21 @@ def verify_app(
     )
     report.seconds = round(time.monotonic() - started, 2)
     report.timings = {
-        "tests": round(test_result.duration, 2) if test_result else None,
+        "tests": round(test_result.duration, 2) if test_result else None,  # None: not run (none, or reused)
         **{f"open_{k}": v for k, v in open_result.get("timings", {}).items()},
     }
     _save_report(app_dir, report)
     return report
+
+
+def _passed_before(app_dir: Path, fingerprint: str) -> int | None:
+    """How many tests passed in the last verification, when it read these same inputs."""
+    try:
+        last = json.loads((app_dir / PRIVATE_DIR / "verify.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    same = isinstance(last, dict) and last.get("tests_input") == fingerprint and last.get("tests_ok") is True
+    return int(last.get("tests_passed") or 0) if same else None
 
 
 def _save_report(app_dir: Path, report: VerifyReport) -> None:
