@@ -83,10 +83,14 @@ def verify_app(
     passed = _passed_before(app_dir, report.tests_input) if reuse_tests else None
     with tempfile.TemporaryDirectory(prefix="macaron-verify-") as tmp:
         work = Path(tmp)
-        with ThreadPoolExecutor(max_workers=2) as pool:
+        # The three checks at once: the tests and the open each on a copy, the digest
+        # reading the app as it is (it writes nothing).
+        with ThreadPoolExecutor(max_workers=3) as pool:
             tests = pool.submit(_run_tests, sandbox, manifest, work / "tests") if passed is None else None
             opened = pool.submit(_open, sandbox, manifest, work / "open", chromium, screenshot)
+            digest = pool.submit(_check_digest, sandbox, manifest)
             test_result, open_result = tests.result() if tests else None, opened.result()
+            digest_problem = digest.result()
         if open_result.get("browser_error"):
             raise UserError(
                 f"Chromium could not start in the {sandbox.name} sandbox ({open_result['browser_error']}); "
@@ -99,7 +103,6 @@ def verify_app(
         _read_open(report, open_result)
         if open_result.get("screenshot"):
             report.screenshot = str(_save_private(app_dir, "screenshot.png", Path(open_result["screenshot"])))
-    digest_problem = _check_digest(sandbox, manifest)
     if digest_problem:
         report.problems.append(digest_problem)
     spec_problem = spec_check(app_dir)
