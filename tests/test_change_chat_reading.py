@@ -48,3 +48,18 @@ def test_a_water_unit_change_converts_the_goal_and_a_goal_already_set_is_said(ma
     assert (back.unit, back.goal) == ("milliliter", 3000)
     same = understand("set the water goal to 3 liters", three_liters, config, manifest)
     assert not same.done and not same.unread and "already 3000" in same.already[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "can you make me something to track my water and coffee?",
+        "I want a new tracker for my blood pressure and pulse",
+        "水分とコーヒーの記録アプリを作って",
+        "혈압이랑 맥박 기록 앱 만들어 줘",
+    ],
+)
+def test_a_request_for_a_new_app_is_no_change_even_where_an_app_of_its_kind_exists(apps, line):
+    from macaron_cli.friend.changes import change_asked
+
+    assert change_asked(line, apps) is None

@@ -21,7 +21,8 @@ from macaron_cli.friend.apps import app_words, manifest_in
 
 # A request for a new app, not a change to one ("make me a …", "…を作って").
 _NEW = re.compile(
-    r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new)\b|"
+    r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new|something|anything)\b|"
+    r"\bi (?:want|need|'d like|would like) (?:a|an|another) (?:new )?(?:app|tool|tracker)\b|"
     r"作って|作れ|만들어|做一个|帮我做|gawan mo|gumawa ng",
     re.IGNORECASE,
 )
