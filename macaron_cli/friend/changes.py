@@ -135,9 +135,10 @@ def read_change(asked: Asked):
     """The change planned by `macaron change`'s own entry (nothing written yet), or None when
     the plan reads no change in the line at all (then it was ordinary chat)."""
     from macaron_cli.maker.change import plan_change
+    from macaron_cli.maker.change_plan import by_model
 
     planned = plan_change(asked.slug, asked.request, offline=False)
-    return None if planned.edit.unread else planned
+    return None if planned.edit.unread and not by_model(planned) else planned
 
 
 def for_command(arg: str, apps: dict[str, dict]) -> Asked:
@@ -171,11 +172,11 @@ def not_done(planned) -> str:
 
 def described(result) -> str:
     """One line for the chat: what changed, where it stands, how to undo it."""
-    from macaron_cli.maker.change import tests_said
+    from macaron_cli.maker.change import tests_said, this_change
 
-    undo = f"macaron rollback {result.app} --steps 1 --yes"
+    mine = this_change(result)
+    undo = f"macaron rollback {result.app} --steps {len(mine) or 1} --yes"
     if result.ok:
-        checkpoint = result.checkpoints[-1]["phase"] if result.checkpoints else "change"
-        tests = tests_said(result)
-        return f"Changed {result.title}: {'; '.join(result.done)} (tests {tests}; {checkpoint}; undo: {undo})."
+        done = "; ".join(result.done) or result.request
+        return f"Changed {result.title}: {done} (tests {tests_said(result)}; {', '.join(mine)}; undo: {undo})."
     return f"The change of {result.app} stopped ({result.status}): {result.message}".rstrip(": ")

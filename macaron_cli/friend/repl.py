@@ -229,15 +229,21 @@ class Repl:
     def change(self, planned, said: str | None = None) -> None:
         """The change in words, yes or no, then `macaron change`'s own run with progress lines."""
         from macaron_cli.friend.changes import described, not_done
-        from macaron_cli.maker.change import change_app
+        from macaron_cli.maker.change import change_app, check_model, in_words
+        from macaron_cli.maker.change_plan import by_model
 
         result = planned.result
-        if not planned.edit.done:
+        if not planned.edit.done and not by_model(planned):
             self.say(not_done(planned), style="yellow")
             return
         if result.missing:
             self.say(f"(not by rules: {'; '.join(result.missing)})", style="dim")
-        question = f"Change {result.title} ({result.app}): {'; '.join(planned.edit.done)}? (y/n)"
+        try:
+            check_model(planned, self.settings)  # a model's refusals, before asking
+        except MacaronError as exc:
+            self.say(str(exc), style="red")
+            return
+        question = f"Change {result.title} ({result.app}): {in_words(planned)}? (y/n)"
         if self.ask(question).lower() not in YES:
             self.say("Nothing changed.")
             return

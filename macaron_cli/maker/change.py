@@ -169,12 +169,7 @@ def change(
 
         return _exit(run_shown(again, json_out, _summary))
     planned = plan_change(app_ref, request, offline, options)
-    if by_model(planned):
-        from macaron_cli.maker.change_model import check
-        from macaron_cli.maker.run import mode_named
-
-        mode = mode_named(planned.result.mode)
-        planned.checked = check(planned.options, mode, settings)  # refused before asking, before writing
+    check_model(planned, settings)
     if planned.which and not json_out:
         Out(stderr=True).text(f"changing {planned.result.app} ({planned.which})")
     wants = planned.edit.done or by_model(planned)
@@ -183,6 +178,23 @@ def change(
         _summary(planned.result)
         return 2
     return _exit(run_shown(lambda progress: change_app(planned, settings, progress), json_out, _summary))
+
+
+def check_model(planned: Planned, settings: Settings) -> None:
+    """A change by a model is refused (UserError) before asking, before writing: its budget,
+    its destinations (the privacy gate), a local model that is not there."""
+    if by_model(planned):
+        from macaron_cli.maker.change_model import check
+        from macaron_cli.maker.run import mode_named
+
+        planned.checked = check(planned.options, mode_named(planned.result.mode), settings)
+
+
+def in_words(planned: Planned) -> str:
+    """What the change will do: the rules' reading, or the request and the model that does it."""
+    if by_model(planned):
+        return f"{planned.result.request} (by {changed_by(planned.result.mode)})"
+    return "; ".join(planned.edit.done)
 
 
 def _exit(result: ChangeResult) -> int:
@@ -195,9 +207,7 @@ def _ask(planned: Planned) -> bool:
 
     from macaron_cli.output import Out
 
-    by = changed_by(planned.result.mode)
-    what = f"{planned.result.request} (by {by})" if by_model(planned) else "; ".join(planned.edit.done)
-    Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, what)
+    Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, in_words(planned))
     return typer.confirm("Go ahead?", default=True)
 
 
@@ -238,7 +248,7 @@ def _summary(result: ChangeResult) -> None:
         out.text(f"  tests {tests_said(result)}; opens in a browser: {'yes' if result.opened else 'no'}")
     if result.subagents:
         out.text(f"  changed by the coder with: {', '.join(result.subagents)}")
-    mine = _this_change(result)
+    mine = this_change(result)
     if mine:
         steps = len(mine)
         out.text(f"  checkpoint: {', '.join(mine)}; undo it: macaron rollback {result.app} --steps {steps} --yes")
@@ -255,7 +265,7 @@ def _summary(result: ChangeResult) -> None:
     out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 
-def _this_change(result: ChangeResult) -> list[str]:
+def this_change(result: ChangeResult) -> list[str]:
     """The checkpoints this change made (change-N, a stop before it, its fix rounds), oldest first."""
     changes = [(m.group(1) if (m := OF_A_CHANGE.match(c["phase"])) else None, c["phase"]) for c in result.checkpoints]
     last = next((change for change, _ in reversed(changes) if change), None)
