@@ -1,0 +1,86 @@
+"""DuLeMon (Baidu's long-term persona memory chats, Chinese) → recall_side_by_side's group form.
+
+    python3 bench/convert_dulemon.py PATH/TO/samples.json [OUT.json] [--per-conversation]
+
+DuLeMon (Xu et al., Findings of ACL 2022; github.com/PaddlePaddle/Research,
+NLP/ACL2022-DuLeMon, Apache-2.0) gives each chat the persona sentences the user said in
+earlier sessions (`user_said_persona`, "U3: 我 有 孩子") and labels every turn that draws on
+one with its id ("...\\tU3"). Those labels are the evidence:
+  memories  every user_said_persona sentence, the person's memory (the bot's own persona and
+            what the user never said are no memory of theirs, and are left out)
+  reply     a bot turn labelled with a memory: the question is the user's turn before it, as
+            the friend searches the person's last turn before it answers
+  mention   a user turn labelled with a memory: the question is that turn itself
+The corpus is word-segmented ("我 喜欢 运动"); people type Chinese without spaces, so the
+spaces between two CJK characters are taken out. By default all chats share one store (a
+chat alone holds 3-6 memories, too few for R@5 to mean anything); --per-conversation keeps
+one store per chat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+BETWEEN_CJK = re.compile(f"(?<=[{CJK}]) +(?=[{CJK}])")
+WHEN = "2022-03-01T12:00:00+00:00"  # DuLeMon has no dates; one for all, so none favours a memory
+
+
+def unsegment(text: str) -> str:
+    return BETWEEN_CJK.sub("", text.strip())
+
+
+def convert(lines: list[str], per_conversation: bool) -> dict:
+    groups: dict[str, list[dict]] = {}
+    queries: list[dict] = []
+    for n, line in enumerate(lines):
+        chat = json.loads(line)
+        group = f"c{n}" if per_conversation else "all"
+        said = {}
+        for sentence in chat["user_said_persona"]:
+            label, _, text = sentence.partition(":")
+            said[label.strip()] = f"c{n}-{label.strip()}"
+            groups.setdefault(group, []).append(
+                {"id": f"c{n}-{label.strip()}", "text": unsegment(text), "created_at": WHEN}
+            )
+        previous_user = None
+        for turn in chat["conversation"]:
+            utterance, _, label = turn.partition("\t")
+            speaker, _, text = utterance.partition(":")
+            text = unsegment(text)
+            label = label.strip()
+            if speaker.strip() == "Usr":
+                if label in said:
+                    queries.append({"query": text, "evidence": [said[label]], "group": group, "kind": "mention"})
+                previous_user = text
+            elif label in said and previous_user:
+                queries.append({"query": previous_user, "evidence": [said[label]], "group": group, "kind": "reply"})
+    return {
+        "name": "DuLeMon samples (Chinese persona memory chats)",
+        "licence": "Apache-2.0, PaddlePaddle/Research NLP/ACL2022-DuLeMon/data/samples.json; "
+        "converted by bench/convert_dulemon.py (spaces between Chinese characters removed)",
+        "groups": groups,
+        "queries": queries,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("source", type=Path)
+    parser.add_argument("out", nargs="?", type=Path)
+    parser.add_argument("--per-conversation", action="store_true")
+    args = parser.parse_args()
+    lines = [line for line in args.source.read_text(encoding="utf-8").splitlines() if line.strip()]
+    text = json.dumps(convert(lines, args.per_conversation), ensure_ascii=False, indent=1) + "\n"
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
