@@ -49,17 +49,6 @@ def memory_settings(settings: Settings) -> tuple[str | None, dict[str, str]]:
     return uri, {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in storage.items()}
 
 
-# Where the model keys macaron runs with come from (the coder's shell sees them in its
-# environment: the CLI needs them), so what leaves this machine can be checked for them.
-MODEL_KEY_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
-_SHORTEST_KEY = 16  # shorter values are placeholders ("local-endpoint"), not keys
-
-
-def model_keys() -> list[str]:
-    """The model keys set in this environment (their values), to keep out of what is shared."""
-    return [v for name in MODEL_KEY_VARIABLES if len(v := os.environ.get(name, "").strip()) >= _SHORTEST_KEY]
-
-
 def config_path() -> Path:
     return home() / "config.toml"
 
@@ -102,6 +91,11 @@ class Settings:
     draft_url: str | None = None
     draft_model: str | None = None
     draft_api: str | None = None
+    # Where and with what context `macaron draft serve` last started a model (it writes them).
+    draft_served_url: str | None = None
+    draft_served_context: int | None = None
+    # The Claude model chat asks for (MACARON_CHAT_MODEL overrides it).
+    chat_model: str | None = None
     # What an hour of the person's GPU costs them, for draft-phase cost estimates.
     gpu_usd_per_hour: float = 0.0
     # A larger embedding model for memory instead of the bundled one: a sentence-transformers
@@ -139,6 +133,9 @@ _TYPES = {
     "draft_url": _TEXT,
     "draft_model": _TEXT,
     "draft_api": _TEXT,
+    "draft_served_url": _TEXT,
+    "draft_served_context": _NUMBER,
+    "chat_model": _TEXT,
     "embedding_model": _TEXT,
     "app_nudges": _FLAG,
 }

@@ -24,10 +24,11 @@ class Check:
 
 
 def check_claude(settings: Settings) -> Check:
-    key = os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")
-    base = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
-    if key:
-        return Check("claude", True, f"key set; endpoint {base}")
+    from macaron_cli import endpoints
+
+    claude = endpoints.claude()
+    if claude.keyed:
+        return Check("claude", True, f"key set; endpoint {claude.base}")
     return Check(
         "claude",
         False,
@@ -37,7 +38,9 @@ def check_claude(settings: Settings) -> Check:
 
 
 def check_draft(settings: Settings) -> Check:
-    url = os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
+    from macaron_cli import endpoints
+
+    url = endpoints.draft(settings).url
     if url:
         return Check("draft model", True, f"endpoint {url}")
     return Check("draft model", False, "no local draft endpoint", "macaron draft serve --engine … --model …")

@@ -48,17 +48,18 @@ asked of normalised text, in quotes.py, against `not_for` (every memory that may
 from __future__ import annotations
 
 import ipaddress
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, get_args
 from urllib.parse import urlparse
 
+from macaron_cli import endpoints
+
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
 
 LOOPBACK_NAMES = {"localhost", "ip6-localhost"}
-ANTHROPIC_CLOUD = "https://api.anthropic.com"
+ANTHROPIC_CLOUD = endpoints.ANTHROPIC_CLOUD
 # The privacy levels a memory may have (its record's `privacy`), from most to least
 # shareable. Only this module defines them; the rest of macaron imports them from here.
 # `Level` is the type (an MCP tool's argument, a checked signature), LEVELS its values in order.
@@ -156,7 +157,7 @@ def _normal(url: str) -> str:
 
 def claude(settings: Settings, url: str | None = None) -> Destination:
     """Claude (chat, the Agent SDK) at ANTHROPIC_BASE_URL: the cloud unless the person trusts that URL."""
-    url = _normal(url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_CLOUD)
+    url = _normal(url or endpoints.claude().base)
     if is_trusted(url, settings.trusted_endpoints):
         return Destination("claude", url, True, f"{url} is listed in trusted_endpoints")
     if is_loopback(url):
@@ -172,8 +173,8 @@ def claude(settings: Settings, url: str | None = None) -> Destination:
 
 def draft(url: str | None, settings: Settings) -> Destination:
     """The draft model (MACARON_DRAFT_URL or config's draft_url unless `url` is given)."""
-    url = _normal(url or os.environ.get("MACARON_DRAFT_URL") or settings.draft_url or "")
-    served = settings.raw.get("draft_served_url")
+    url = _normal(url or endpoints.draft(settings).url or "")
+    served = settings.draft_served_url
     if not url:
         return Destination("draft", None, False, "no draft model is configured")
     if is_trusted(url, settings.trusted_endpoints):

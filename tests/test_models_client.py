@@ -222,7 +222,7 @@ def test_a_server_macaron_started_has_the_context_it_was_started_with():
     from macaron_cli.models.limits import read_limits
 
     with ModelServer() as server, ModelClient(server.url, "m", api="openai") as client:
-        started = Settings(raw={"draft_served_url": server.url, "draft_served_context": 4096})
-        elsewhere = Settings(raw={"draft_served_url": "http://127.0.0.1:1", "draft_served_context": 4096})
+        started = Settings(draft_served_url=server.url, draft_served_context=4096)
+        elsewhere = Settings(draft_served_url="http://127.0.0.1:1", draft_served_context=4096)
         assert (read_limits(client, started).context, read_limits(client, started).said) == (4096, True)
         assert read_limits(client, elsewhere).said is False

@@ -87,3 +87,45 @@ def test_the_check_finds_the_filters_chat_once_spelled_out(tmp_path):
         "opening.py:3",
         "opening.py:4",
     ]
+
+
+def _environment_reads(package: Path, names: set[str], skip: str) -> list[str]:
+    """Each read of one of `names` from the environment in `package` (outside `skip`):
+    os.environ.get/[…]/os.getenv with that name spelled out, as file:line."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).as_posix() == skip:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                reader = ast.unparse(node.func)
+                args = node.args[:1]
+            elif isinstance(node, ast.Subscript):
+                reader, args = ast.unparse(node.value), [node.slice]
+            else:
+                continue
+            if not reader.endswith(("environ.get", "getenv", "environ")):
+                continue
+            if any(isinstance(a, ast.Constant) and a.value in names for a in args):
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    return found
+
+
+def test_only_the_endpoints_module_reads_where_the_models_are():
+    # Claude's URL, keys and models and the draft model's are read in endpoints.py alone,
+    # so each is named and defaulted once and every caller sees the same endpoint.
+    from macaron_cli import endpoints
+
+    assert _environment_reads(PACKAGE, set(endpoints.VARIABLES), skip="endpoints.py") == []
+    cloud = [
+        str(p.relative_to(PACKAGE))
+        for p in sorted(PACKAGE.rglob("*.py"))
+        if p.name != "endpoints.py" and "api.anthropic.com" in p.read_text(encoding="utf-8")
+    ]
+    assert cloud == []
+
+
+def test_the_endpoints_check_finds_a_planted_read(tmp_path):
+    (tmp_path / "elsewhere.py").write_text('import os\nurl = os.environ.get("ANTHROPIC_BASE_URL")\n')
+    (tmp_path / "endpoints.py").write_text('import os\nurl = os.environ["ANTHROPIC_BASE_URL"]\n')
+    assert _environment_reads(tmp_path, {"ANTHROPIC_BASE_URL"}, skip="endpoints.py") == ["elsewhere.py:2"]

@@ -59,7 +59,7 @@ def test_claude_is_cloud_on_loopback_unless_trusted_and_a_draft_is_local_only_on
     assert privacy.draft("http://localhost:8000", Settings()).local
     assert privacy.draft("http://10.1.2.3:8000", Settings()).cloud
     assert privacy.draft("http://10.1.2.3:8000", Settings(trusted_endpoints=["http://10.1.2.3:8000"])).local
-    started = Settings(raw={"draft_served_url": "http://127.0.0.1:8000"})
+    started = Settings(draft_served_url="http://127.0.0.1:8000")
     assert "started" in privacy.draft("http://127.0.0.1:8000", started).reason
     assert privacy.export("a share bundle").cloud
 

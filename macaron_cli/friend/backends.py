@@ -12,10 +12,9 @@ Secret memories never go to any model.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
-from macaron_cli import privacy
+from macaron_cli import endpoints, privacy
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.privacy import Destination
@@ -81,7 +80,7 @@ class AnthropicWireModel(ChatModel):
 
         self.name = name
         self._model = model
-        self.endpoint = base_url or "https://api.anthropic.com"
+        self.endpoint = base_url or endpoints.ANTHROPIC_CLOUD
         self.destination = destination
         # An endpoint without a key (a local server, a gateway) still needs some key for the SDK.
         if not api_key and not auth_token:
@@ -152,9 +151,9 @@ def _error_message(exc) -> str:
 
 def default_model_name(settings: Settings) -> str:
     """Claude when a key or endpoint is set, else the local draft model if one is set up, else none."""
-    if any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")):
+    if endpoints.claude().configured:
         return "claude"
-    if os.environ.get("MACARON_DRAFT_URL") or settings.draft_url:
+    if endpoints.draft(settings).url:
         return "local"
     return "none"
 
@@ -166,14 +165,14 @@ def open_model(name: str | None, settings: Settings, switch: str = "--model") ->
     if name == "none":
         return NoModel()
     if name == "claude":
-        key, token = os.environ.get("ANTHROPIC_API_KEY"), os.environ.get("ANTHROPIC_AUTH_TOKEN")
-        base_url = os.environ.get("ANTHROPIC_BASE_URL")
-        if not (key or token or base_url):
+        claude = endpoints.claude()
+        if not claude.configured:
             raise UserError(
                 f"no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use {switch} none."
             )
-        model = os.environ.get("MACARON_CHAT_MODEL") or settings.raw.get("chat_model") or DEFAULT_CLAUDE_MODEL
-        return AnthropicWireModel("claude", base_url, model, key, token, privacy.claude(settings, base_url))
+        model = endpoints.chat_model(settings) or DEFAULT_CLAUDE_MODEL
+        destination = privacy.claude(settings, claude.url)
+        return AnthropicWireModel("claude", claude.url, model, claude.api_key, claude.auth_token, destination)
     if name == "local":
         from macaron_cli.models.client import draft_endpoint
 

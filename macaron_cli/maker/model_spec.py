@@ -215,12 +215,11 @@ def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple
         from macaron_cli.models.limits import wanted_answer
 
         return draft, privacy.draft(draft.url, settings), min(MAX_TOKENS, wanted_answer())
-    import os
-
+    from macaron_cli import endpoints
     from macaron_cli.maker.run import agent_model
     from macaron_cli.models.client import claude_endpoint
 
-    model = agent_model(settings) or os.environ.get("ANTHROPIC_MODEL") or CLAUDE_MODEL
+    model = agent_model(settings) or endpoints.agent_model() or CLAUDE_MODEL
     return claude_endpoint(model), privacy.claude(settings), MAX_TOKENS
 
 

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from macaron_cli import config
+from macaron_cli import config, endpoints
 from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.maker import containment
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
@@ -50,12 +50,12 @@ class TurnResult:
 
 
 def endpoint_url() -> str | None:
-    return os.environ.get("ANTHROPIC_BASE_URL") or None
+    return endpoints.claude().url
 
 
 def model_configured() -> bool:
     """Is any model reachable in principle? (a key, a token, or an endpoint of one's own)."""
-    return any(os.environ.get(v) for v in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"))
+    return endpoints.claude().configured
 
 
 # What to do when no model is configured: said wherever make falls back to the template alone.
@@ -82,18 +82,8 @@ def agent_env(app: Path) -> dict[str, str]:
         # hides the rest of the person's home, where version managers keep their shims.
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", os.defpath)]),
     }
-    for name in (
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_AUTH_TOKEN",
-        "ANTHROPIC_MODEL",
-        "ANTHROPIC_DEFAULT_SONNET_MODEL",
-        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
-        "ANTHROPIC_DEFAULT_OPUS_MODEL",
-    ):
-        if os.environ.get(name):
-            env[name] = os.environ[name]
-    if not os.environ.get("ANTHROPIC_API_KEY") and not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+    env.update(endpoints.agent_variables())
+    if not endpoints.claude().keyed:
         env["ANTHROPIC_API_KEY"] = "local-endpoint"  # an own endpoint needs no key, the CLI wants one
     return env
 

@@ -16,7 +16,6 @@ OpenAI wire for good. Only httpx is used: no SDK, so the draft path stays lean a
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Literal, overload
 
 import httpx
 
+from macaron_cli import endpoints
 from macaron_cli.errors import MacaronError, UserError, WorkFailed
 
 if TYPE_CHECKING:
@@ -516,27 +516,28 @@ def draft_endpoint(settings: Settings, required: Literal[True] = True) -> Endpoi
 def draft_endpoint(settings: Settings, required: bool) -> Endpoint | None: ...
 def draft_endpoint(settings: Settings, required: bool = True) -> Endpoint | None:
     """The local draft model from MACARON_DRAFT_URL/_MODEL/_API, else the person's settings."""
-    url = os.environ.get("MACARON_DRAFT_URL") or settings.draft_url
-    if not url:
+    draft = endpoints.draft(settings)
+    if not draft.url:
         if required:
             raise UserError(f"no draft model is set up; {DRAFT_HINT}")
         return None
     return Endpoint(
-        url=normalize_base_url(url),
-        model=os.environ.get("MACARON_DRAFT_MODEL") or settings.draft_model,
-        api=check_api(os.environ.get("MACARON_DRAFT_API") or settings.draft_api),
-        api_key=os.environ.get("MACARON_DRAFT_API_KEY") or None,
+        url=normalize_base_url(draft.url),
+        model=draft.model,
+        api=check_api(draft.api),
+        api_key=draft.api_key,
     )
 
 
 def claude_endpoint(model: str) -> Endpoint:
     """Claude as the Agent SDK would reach it (ANTHROPIC_BASE_URL and key honoured)."""
+    claude = endpoints.claude()
     return Endpoint(
-        url=normalize_base_url(os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"),
+        url=normalize_base_url(claude.base),
         model=model,
         api=ANTHROPIC,
-        api_key=os.environ.get("ANTHROPIC_API_KEY") or None,
-        auth_token=os.environ.get("ANTHROPIC_AUTH_TOKEN") or None,
+        api_key=claude.api_key,
+        auth_token=claude.auth_token,
         name="Claude",
         hint="check ANTHROPIC_BASE_URL and your network, or use --offline",
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from macaron_cli import config, privacy
+from macaron_cli import config, endpoints, privacy
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.models import engines
 from macaron_cli.models.client import ModelClient, ModelFailure, draft_endpoint, normalize_base_url
@@ -114,7 +114,7 @@ def _limits(client: ModelClient, settings: config.Settings) -> dict:
 def _attach(url: str, model: str | None) -> tuple[str, str, str | None]:
     """Check a running server answers, detect its wire, and record it."""
     url = normalize_base_url(url)
-    with ModelClient(url, model, api=os.environ.get("MACARON_DRAFT_API") or None) as client:
+    with ModelClient(url, model, api=endpoints.draft_api_override()) as client:
         served = client.model  # asks /v1/models when --model was not given
         client.complete(None, [{"role": "user", "content": "Say OK."}], max_tokens=2)
         config.save_settings({"draft_url": url, "draft_model": served, "draft_api": client.api})

@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from macaron_cli import endpoints
 from macaron_cli.errors import UserError
 
 ENGINES = ("vllm", "sglang", "llama-server", "ollama", "llama-cpp")
@@ -33,7 +34,7 @@ class Launch:
 
 def context_length() -> int:
     """Tokens of context to ask for: enough for a brief plus a template's files."""
-    return int(os.environ.get("MACARON_DRAFT_CONTEXT") or 16384)
+    return endpoints.draft_context()
 
 
 def deepseek_family(model: str) -> str | None:

@@ -11,10 +11,10 @@ request as too long, its refusal names the real size (client.ContextExceeded).
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 
+from macaron_cli import endpoints
 from macaron_cli.config import Settings
 from macaron_cli.models.client import ModelClient
 from macaron_cli.models.engines import context_length
@@ -41,9 +41,8 @@ def read_limits(client: ModelClient, settings: Settings | None = None) -> Server
         said = found(client)
         if said:
             return ServerLimits(*said, said=True)
-    served = settings.raw if settings else {}
-    started = _positive(served.get("draft_served_context"))
-    if started and served.get("draft_served_url") == client.base_url:
+    started = _positive(settings.draft_served_context) if settings else None
+    if started and settings and settings.draft_served_url == client.base_url:
         return ServerLimits(started, "macaron started the server with it (draft serve)", said=True)
     return assumed()
 
@@ -57,7 +56,7 @@ def assumed(context: int | None = None) -> ServerLimits:
 
 def wanted_answer() -> int:
     """The most tokens of answer to ask for (MACARON_DRAFT_MAX_TOKENS), before fitting."""
-    return int(os.environ.get("MACARON_DRAFT_MAX_TOKENS") or DEFAULT_MAX_TOKENS)
+    return endpoints.draft_max_tokens(DEFAULT_MAX_TOKENS)
 
 
 def fitted(limits: ServerLimits, wanted: int, fixed_chars: int) -> tuple[int, int]:
