@@ -15,7 +15,8 @@ from macaron_cli import privacy
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.draft import DraftFile, apply_files, draft
-from macaron_cli.models.client import ContextExceeded, Endpoint
+from macaron_cli.models.client import Endpoint
+from macaron_cli.models.failures import ContextExceeded
 from tests.support.model_server import ModelServer, Reply
 
 

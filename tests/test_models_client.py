@@ -6,7 +6,8 @@ import pytest
 
 from macaron_cli.errors import UserError
 from macaron_cli.models import prices
-from macaron_cli.models.client import ModelClient, ModelError, ModelUnreachable, draft_endpoint
+from macaron_cli.models.client import ModelClient, draft_endpoint
+from macaron_cli.models.failures import ModelError, ModelUnreachable
 from tests.support.model_server import ModelServer, Reply
 
 MESSAGES = [{"role": "user", "content": "Write a haiku about water."}]
@@ -187,7 +188,7 @@ def test_a_server_that_does_not_say_its_context_gets_the_assumed_one_marked(monk
 
 
 def test_a_context_refusal_as_an_http_error_names_the_size_not_try_again():
-    from macaron_cli.models.client import ContextExceeded
+    from macaron_cli.models.failures import ContextExceeded
 
     refusal = Reply.error(
         400,
@@ -226,3 +227,28 @@ def test_a_server_macaron_started_has_the_context_it_was_started_with():
         elsewhere = Settings(draft_served_url="http://127.0.0.1:1", draft_served_context=4096)
         assert (read_limits(client, started).context, read_limits(client, started).said) == (4096, True)
         assert read_limits(client, elsewhere).said is False
+
+
+def test_chat_and_the_draft_client_fail_the_same_way():
+    # One hierarchy: the chat's Claude backend (the anthropic SDK) and macaron's own client
+    # (httpx) both say a refused key and an empty port are the environment's to fix (exit 2),
+    # and an overloaded model a failed piece of work (exit 1).
+    from macaron_cli import privacy
+    from macaron_cli.config import Settings
+    from macaron_cli.friend.backends import AnthropicWireModel
+
+    def chat(url):
+        return AnthropicWireModel("claude", url, "m", "k", None, privacy.claude(Settings(), url))
+
+    refused = Reply.error(401, "authentication_error", "invalid x-api-key")
+    overloaded = Reply.error(529, "overloaded_error", "Overloaded")
+    for reply, failure, code in [(refused, ModelUnreachable, 2), (overloaded, ModelError, 1)]:
+        for ask in (
+            lambda url: chat(url).complete("", MESSAGES),
+            lambda url: ModelClient(url, "m").complete(None, MESSAGES),
+        ):
+            with ModelServer([reply] * 3) as server, pytest.raises(failure) as caught:
+                ask(server.url)
+            assert caught.value.exit_code == code
+    with pytest.raises(ModelUnreachable, match="cannot reach"):
+        chat(f"http://127.0.0.1:{_free_port()}").complete("", MESSAGES)

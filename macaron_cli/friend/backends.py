@@ -17,16 +17,13 @@ from collections.abc import Iterator
 from macaron_cli import endpoints, privacy
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
+from macaron_cli.models.failures import ModelError, ModelUnreachable
 from macaron_cli.privacy import Destination
 
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
 # A person is waiting at the prompt: one quick retry, then say what went wrong.
 _RETRIES = 1
 _TIMEOUT_S = 60.0
-
-
-class ModelError(Exception):
-    """A model call failed; the message is one line a person can act on."""
 
 
 class ChatModel:
@@ -109,11 +106,13 @@ class AnthropicWireModel(ChatModel):
             ) as response:
                 yield from response.text_stream
         except anthropic.APIStatusError as exc:
-            raise ModelError(f"the model answered {exc.status_code}: {_error_message(exc)}") from None
+            # A refused key is the environment's to fix, as when nothing listens.
+            failure = ModelUnreachable if exc.status_code in (401, 403) else ModelError
+            raise failure(f"the model answered {exc.status_code}: {_error_message(exc)}") from None
         except anthropic.APITimeoutError:
             raise ModelError(f"the model at {self.endpoint} did not answer in time") from None
         except anthropic.APIConnectionError:
-            raise ModelError(f"cannot reach the model at {self.endpoint}") from None
+            raise ModelUnreachable(f"cannot reach the model at {self.endpoint}") from None
         except anthropic.APIError as exc:
             raise ModelError(f"the model failed: {str(exc).splitlines()[0]}") from None
 
@@ -132,12 +131,7 @@ class DraftClientModel(ChatModel):
         return self._client.model
 
     def stream(self, system, messages, max_tokens=1024):
-        from macaron_cli.models.client import ModelFailure
-
-        try:
-            yield from self._client.stream(system, messages, max_tokens)
-        except ModelFailure as exc:  # already one clear line
-            raise ModelError(str(exc)) from None
+        yield from self._client.stream(system, messages, max_tokens)
 
 
 def _error_message(exc) -> str:

@@ -17,10 +17,11 @@ import threading
 from datetime import UTC, datetime
 
 from macaron_cli import privacy
-from macaron_cli.friend.backends import ChatModel, ModelError
+from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.recall import is_current
 from macaron_cli.friend.topics import guess_domain
 from macaron_cli.memory.records import KINDS, now_iso
+from macaron_cli.models.failures import ModelFailure
 from macaron_cli.privacy import LEVELS
 from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
@@ -110,7 +111,7 @@ class Extractor:
                     learned = self.learn(item)
                     self.saved.extend(learned)
                     self.learned_from.setdefault(item, []).extend(m.id for m in learned)
-            except ModelError as exc:
+            except ModelFailure as exc:
                 self.errors.append(f"could not learn from your last message ({exc})")
             except Exception as exc:  # a background failure must never take the chat down
                 self.errors.append(f"could not save a memory ({type(exc).__name__}: {str(exc)[:120]})")

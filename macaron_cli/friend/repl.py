@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from macaron_cli import config
 from macaron_cli.errors import MacaronError
 from macaron_cli.friend import router
-from macaron_cli.friend.backends import ModelError
 from macaron_cli.friend.conversation import Conversation
 from macaron_cli.friend.recall import confirm, retire
 from macaron_cli.memory import Hit
+from macaron_cli.models.failures import ModelFailure
 
 PROMPT = "you › "
 MORE = "... "
@@ -152,7 +152,7 @@ class Repl:
             chunks.close()
             self.out.print()
             self.say("(stopped)", style="dim")
-        except ModelError as exc:
+        except ModelFailure as exc:
             self.out.print()
             self.say(f"model error: {exc}. Try again, or /model none to keep notes without a model.", style="red")
 

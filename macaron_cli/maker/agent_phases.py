@@ -13,8 +13,7 @@ from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.phase_costs import answer_problem, record_agent
 from macaron_cli.maker.result import MakeResult, finish, stopped
 from macaron_cli.maker.run import MakeRun, agent_model
-from macaron_cli.maker.session import ModelError
-from macaron_cli.models.client import ModelFailure
+from macaron_cli.models.failures import ModelFailure
 
 
 @dataclass
@@ -65,7 +64,7 @@ def agent_phases(run: MakeRun, report=None) -> MakeResult:
         report = report or run.verify()
     except BudgetExceeded as exc:
         return stopped(run, meter, "budget", f"Stopped: {exc}")
-    except (ModelError, ModelFailure) as exc:
+    except ModelFailure as exc:
         return stopped(run, meter, "model-error", f"The model failed: {exc}")
     except KeyboardInterrupt:
         stopped(run, meter, "interrupted", "Interrupted")  # keep the work, then stop

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from macaron_cli.config import Settings
+from macaron_cli.models.failures import OverBudget
 
 
-class BudgetExceeded(Exception):
-    pass
+class BudgetExceeded(OverBudget):
+    """The meter's budget is reached (one of the model failures: a make stops on it)."""
 
 
 class UnpricedBudget(BudgetExceeded):

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING
 
 from macaron_cli.config import Settings
 from macaron_cli.maker.answer import DraftFile, read_answer
-from macaron_cli.models.client import ContextExceeded, Endpoint, ModelClient, Usage
+from macaron_cli.models.client import Endpoint, ModelClient, Usage
+from macaron_cli.models.failures import ContextExceeded
 from macaron_cli.models.limits import ServerLimits, answer_room, fitted, wanted_answer
 
 if TYPE_CHECKING:

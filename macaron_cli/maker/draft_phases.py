@@ -17,7 +17,8 @@ from macaron_cli.maker.draft import FORMAT, DraftOutcome, draft
 from macaron_cli.maker.phase_costs import answer_problem, nothing_written, record_local
 from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, mode_named, requested_mode
 from macaron_cli.maker.state import MakeState
-from macaron_cli.models.client import Endpoint, ModelError, draft_endpoint
+from macaron_cli.models.client import Endpoint, draft_endpoint
+from macaron_cli.models.failures import ModelError
 
 
 def check_request(request, cloud_configured: bool, settings: Settings) -> Endpoint | None:

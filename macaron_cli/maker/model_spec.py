@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from macaron_cli import config, privacy
 from macaron_cli.maker import phase_costs
 from macaron_cli.maker.spec import AppSpec, SpecError, json_schema, parse_spec
-from macaron_cli.models.client import ContextExceeded, Endpoint, ModelFailure, Usage
+from macaron_cli.models.client import Endpoint, Usage
+from macaron_cli.models.failures import ContextExceeded, ModelFailure
 from macaron_cli.models.limits import ServerLimits, assumed
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from macaron_cli.maker.result import MakeResult, finish, stopped
 from macaron_cli.maker.run import MakeRun, Mode, agent_model, mode_named, requested_mode, tests_status
 from macaron_cli.maker.session import model_configured
 from macaron_cli.maker.state import MakeState, briefed
-from macaron_cli.models.client import ModelFailure
+from macaron_cli.models.failures import ModelFailure
 
 
 def make_app(request: MakeRequest, settings: config.Settings, progress: Progress | None = None) -> MakeResult:

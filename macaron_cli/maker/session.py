@@ -22,6 +22,7 @@ from macaron_cli.maker import containment
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.tools import TOOL_NAME
+from macaron_cli.models.failures import ModelError
 
 TOOLS = ["Read", "Write", "Edit", "Glob", "Grep", "Bash", "Agent"]
 TURN_TIMEOUT_S = float(os.environ.get("MACARON_AGENT_TIMEOUT", "1800"))
@@ -35,10 +36,6 @@ Agent tool with run_in_background: false. Keep the app's tests passing and add t
 what you add. Work only inside this repository; never edit static/macaron-tokens.css.
 The person's memories are private: use them to shape the app, never write them into files.
 """
-
-
-class ModelError(Exception):
-    """The model endpoint failed (overloaded, 5xx, a cut stream, a timeout)."""
 
 
 @dataclass

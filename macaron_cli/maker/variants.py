@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.maker.draft import DESIGNS, DraftFile, DraftOutcome, apply_files, draft
-from macaron_cli.models.client import Endpoint, ModelFailure
+from macaron_cli.models.client import Endpoint
+from macaron_cli.models.failures import ModelFailure
 
 if TYPE_CHECKING:
     from macaron_cli.sandbox.verify import VerifyReport

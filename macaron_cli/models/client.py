@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Literal, overload
 import httpx
 
 from macaron_cli import endpoints
-from macaron_cli.errors import MacaronError, UserError, WorkFailed
+from macaron_cli.errors import UserError
+from macaron_cli.models.failures import ContextExceeded, ModelError, ModelFailure, ModelUnreachable
 
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
@@ -41,36 +42,6 @@ DRAFT_HINT = "start one with `macaron draft serve --engine … --model …` or s
 # The wire each base URL turned out to speak, so auto-detection costs one 404 per process.
 _detected: dict[str, str] = {}
 _detected_lock = threading.Lock()
-
-
-class ModelFailure(MacaronError):
-    """Any failure talking to a model; catch this to handle all of them."""
-
-
-class ModelUnreachable(UserError, ModelFailure):
-    """Nothing listens at the URL, or it refused our key: the environment needs fixing (exit 2)."""
-
-
-class ModelError(WorkFailed, ModelFailure):
-    """The model answered with an error, timed out, or cut its stream short (exit 1)."""
-
-
-class ContextExceeded(ModelError):
-    """The server refused the request: prompt and answer do not fit its context. Retrying
-    the same request cannot help, so the message names the size and the settings."""
-
-    def __init__(self, base_url: str, context: int | None, prompt_tokens: int | None = None, *, fitted: bool = False):
-        """`fitted`: the request was already fitted to that context, so only a larger one helps."""
-        self.context, self.prompt_tokens = context, prompt_tokens
-        size = f"its context of {context:,} tokens" if context else "its context (it did not say how large)"
-        asked = f" (the prompt alone was {prompt_tokens:,} tokens)" if prompt_tokens else ""
-        told = f"MACARON_DRAFT_CONTEXT={context}" if context else "MACARON_DRAFT_CONTEXT to its size"
-        fix = "though macaron fitted it to that size; " if fitted else f"set {told} so macaron sends less, or "
-        super().__init__(
-            f"the model server at {base_url} refused the request: it does not fit {size}{asked}, {fix}"
-            "start the server with a larger context (`macaron draft serve` reads MACARON_DRAFT_CONTEXT; "
-            "engines: --n_ctx, -c, --max-model-len)"
-        )
 
 
 # How servers word a context refusal: vLLM and llama-cpp-python ("maximum context length

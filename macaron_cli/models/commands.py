@@ -20,7 +20,8 @@ import httpx
 from macaron_cli import config, endpoints, privacy
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.models import engines
-from macaron_cli.models.client import ModelClient, ModelFailure, draft_endpoint, normalize_base_url
+from macaron_cli.models.client import ModelClient, draft_endpoint, normalize_base_url
+from macaron_cli.models.failures import ModelFailure
 from macaron_cli.ports import check_free
 
 PROBE_PROMPT = [{"role": "user", "content": "Count from 1 to 30, separated by spaces."}]
