@@ -102,11 +102,11 @@ def main() -> None:
     os.environ["MACARON_HOME"] = str(home)
     from macaron_cli import privacy
     from macaron_cli.config import Settings
-    from macaron_cli.friend.backends import AnthropicWireModel
     from macaron_cli.friend.conversation import GUIDE, Conversation
     from macaron_cli.friend.persona import Persona
     from macaron_cli.friend.recall import RecallRecord
     from macaron_cli.memory import MemoryStore
+    from macaron_cli.models.chat import AnthropicWireModel
     from tests.support.model_server import ModelServer, Reply
 
     started = time.perf_counter()

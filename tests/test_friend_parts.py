@@ -10,11 +10,11 @@ import pytest
 from macaron_cli import config, privacy
 from macaron_cli.config import Settings
 from macaron_cli.friend import onboarding, router
-from macaron_cli.friend.backends import open_model
 from macaron_cli.friend.extract import Extractor, parse_memories
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import recall, reward, upcoming
 from macaron_cli.memory import MemoryStore
+from macaron_cli.models.registry import open_model
 from macaron_cli.privacy import CLOUD_LEVELS
 from tests.friend_support import EXTRACT_MARK
 from tests.support.model_server import ModelServer, Reply
@@ -95,8 +95,8 @@ def test_the_voice_uses_polite_forms_in_japanese_and_korean():
 
 
 def test_a_later_chat_opens_politely_from_what_the_friend_knows(macaron_home):
-    from macaron_cli.friend.backends import NoModel
     from macaron_cli.friend.conversation import Conversation
+    from macaron_cli.models.chat import NoModel
 
     store = MemoryStore.open()
     store.add("Interested in pottery", kind="preference")
@@ -107,8 +107,8 @@ def test_a_later_chat_opens_politely_from_what_the_friend_knows(macaron_home):
 
 
 def test_the_opening_shows_the_person_private_memories_but_never_a_secret(macaron_home):
-    from macaron_cli.friend.backends import NoModel
     from macaron_cli.friend.conversation import Conversation
+    from macaron_cli.models.chat import NoModel
 
     store = MemoryStore.open()
     store.add("Interested in pottery", kind="preference", privacy="private")
@@ -136,7 +136,7 @@ def test_model_replies_are_parsed_leniently():
 def _extractor(store, server):
     import anthropic  # noqa: F401  (the backend imports it lazily)
 
-    from macaron_cli.friend.backends import AnthropicWireModel
+    from macaron_cli.models.chat import AnthropicWireModel
 
     model = AnthropicWireModel("claude", server.url, "m", "k", None, privacy.claude(Settings(), server.url))
     return Extractor(store, model)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from macaron_cli import config, privacy, quotes
-from macaron_cli.friend.backends import open_model
 from macaron_cli.memory import MemoryStore
+from macaron_cli.models.registry import open_model
 from tests.friend_support import SUMMARY_MARK, is_chat, responder
 from tests.support.model_server import ModelServer, Reply
 

@@ -186,9 +186,9 @@ def test_the_friend_mentions_a_streak_at_a_greeting_once(macaron_home, tmp_path)
     import datetime as dt
 
     from macaron_cli.apps import register
-    from macaron_cli.friend.backends import open_model
     from macaron_cli.friend.conversation import Conversation
     from macaron_cli.friend.persona import Persona
+    from macaron_cli.models.registry import open_model
     from tests.support.app_records import make_template_app, post
 
     app = make_template_app("habit-tracker", tmp_path / "apps" / "water")

@@ -57,9 +57,9 @@ def test_an_mcp_client_sees_only_the_new_text(edited):
 
 
 def test_the_chat_opens_and_recalls_with_the_new_text(edited):
-    from macaron_cli.friend.backends import NoModel
     from macaron_cli.friend.conversation import Conversation
     from macaron_cli.friend.persona import Persona
+    from macaron_cli.models.chat import NoModel
 
     chat = Conversation(edited, NoModel(), Persona())
     opening = "\n".join(chat.opening())

@@ -235,7 +235,7 @@ def test_chat_and_the_draft_client_fail_the_same_way():
     # and an overloaded model a failed piece of work (exit 1).
     from macaron_cli import privacy
     from macaron_cli.config import Settings
-    from macaron_cli.friend.backends import AnthropicWireModel
+    from macaron_cli.models.chat import AnthropicWireModel
 
     def chat(url):
         return AnthropicWireModel("claude", url, "m", "k", None, privacy.claude(Settings(), url))
@@ -252,3 +252,24 @@ def test_chat_and_the_draft_client_fail_the_same_way():
             assert caught.value.exit_code == code
     with pytest.raises(ModelUnreachable, match="cannot reach"):
         chat(f"http://127.0.0.1:{_free_port()}").complete("", MESSAGES)
+
+
+def test_every_model_in_the_registry_streams_and_keeps_its_usage(macaron_home, monkeypatch):
+    # The registry builds each model from where endpoints.py says it is; each has the Model
+    # shape, and after an answer says what it cost in tokens, whichever wire it spoke.
+    from macaron_cli.config import Settings
+    from macaron_cli.models.registry import MODELS, Model, open_model
+
+    assert set(MODELS) == {"claude", "local", "none"}
+    assert isinstance(open_model("none", Settings()), Model)
+    with ModelServer([Reply.text(ANSWER, input_tokens=12, output_tokens=7)] * 2) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        monkeypatch.setenv("MACARON_DRAFT_URL", server.url)
+        for name in ("claude", "local"):
+            model = open_model(name, Settings())
+            assert isinstance(model, Model) and model.endpoint == server.url
+            assert "".join(model.stream("", MESSAGES)) == ANSWER
+            assert model.usage is not None
+            assert (model.usage.input_tokens, model.usage.output_tokens) == (12, 7)
+    with pytest.raises(UserError, match="unknown model 'gpt'; use --model claude, local or none"):
+        open_model("gpt", Settings())

@@ -83,9 +83,9 @@ def test_only_the_gate_clears_memories_and_a_clearance_is_for_its_destination(ma
 # ── chat: the answer, extraction, the episode summary ───────────────────────────────────
 def _chat(monkeypatch, trusted: bool):
     """One chat turn about water and the session's end, against a loopback Claude."""
-    from macaron_cli.friend.backends import open_model
     from macaron_cli.friend.conversation import Conversation
     from macaron_cli.friend.persona import Persona
+    from macaron_cli.models.registry import open_model
     from tests.friend_support import responder
 
     store = _remember()

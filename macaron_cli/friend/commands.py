@@ -7,8 +7,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from macaron_cli.friend import onboarding
-from macaron_cli.friend.backends import open_model
 from macaron_cli.friend.persona import Persona, load_persona, save_persona
+from macaron_cli.models.registry import open_model
 
 if TYPE_CHECKING:
     from macaron_cli.config import Settings

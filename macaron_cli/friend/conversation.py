@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 
 from macaron_cli import privacy
 from macaron_cli.friend import kept_turns
-from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import (
@@ -34,6 +33,7 @@ from macaron_cli.friend.recall import (
 )
 from macaron_cli.lifelog.memories import AppDigests
 from macaron_cli.memory import Memory, derived
+from macaron_cli.models.chat import ChatModel
 
 WINDOW = 12  # messages of short-term memory sent with each request (6 exchanges)
 MAX_ANSWER_TOKENS = 1024

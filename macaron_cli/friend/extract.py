@@ -17,10 +17,10 @@ import threading
 from datetime import UTC, datetime
 
 from macaron_cli import privacy
-from macaron_cli.friend.backends import ChatModel
 from macaron_cli.friend.recall import is_current
 from macaron_cli.friend.topics import guess_domain
 from macaron_cli.memory.records import KINDS, now_iso
+from macaron_cli.models.chat import ChatModel
 from macaron_cli.models.failures import ModelFailure
 from macaron_cli.privacy import LEVELS
 from macaron_cli.quotes import MIN_QUOTE, quoted_in

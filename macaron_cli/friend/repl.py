@@ -411,7 +411,7 @@ class Repl:
 
     def cmd_model(self, arg):
         if arg:
-            from macaron_cli.friend.backends import open_model
+            from macaron_cli.models.registry import open_model
 
             held = self.conv.switch(open_model(arg, self.settings, switch="/model"))
             if held:

@@ -1,4 +1,6 @@
-"""The model the friend talks through: Claude, the local draft endpoint, or none (notebook).
+"""The models the friend talks through: Claude, the local draft endpoint, or none (notebook).
+
+registry.py builds them by name from endpoints.py; each is a registry.Model.
 
 Each backend carries its `destination`, decided by the privacy gate (macaron_cli/privacy.py),
 and so which privacy levels may travel with its requests:
@@ -15,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from macaron_cli import endpoints, privacy
-from macaron_cli.config import Settings
-from macaron_cli.errors import UserError
+from macaron_cli.models.client import Usage
 from macaron_cli.models.failures import ModelError, ModelUnreachable
 from macaron_cli.privacy import Destination
 
@@ -30,6 +31,8 @@ class ChatModel:
     name = "none"
     endpoint: str | None = None
     destination: Destination = privacy.person()
+    # Tokens and time of the last answer, where the model said them (None before one).
+    usage: Usage | None = None
 
     @property
     def privacy_levels(self) -> frozenset[str]:
@@ -105,6 +108,8 @@ class AnthropicWireModel(ChatModel):
                 max_tokens=max_tokens,
             ) as response:
                 yield from response.text_stream
+                said = response.get_final_message().usage
+                self.usage = Usage(said.input_tokens, said.output_tokens)
         except anthropic.APIStatusError as exc:
             # A refused key is the environment's to fix, as when nothing listens.
             failure = ModelUnreachable if exc.status_code in (401, 403) else ModelError
@@ -132,6 +137,7 @@ class DraftClientModel(ChatModel):
 
     def stream(self, system, messages, max_tokens=1024):
         yield from self._client.stream(system, messages, max_tokens)
+        self.usage = self._client.last_usage
 
 
 def _error_message(exc) -> str:
@@ -141,35 +147,3 @@ def _error_message(exc) -> str:
         if isinstance(error, dict) and error.get("message"):
             return str(error["message"])
     return str(exc).splitlines()[0]
-
-
-def default_model_name(settings: Settings) -> str:
-    """Claude when a key or endpoint is set, else the local draft model if one is set up, else none."""
-    if endpoints.claude().configured:
-        return "claude"
-    if endpoints.draft(settings).url:
-        return "local"
-    return "none"
-
-
-def open_model(name: str | None, settings: Settings, switch: str = "--model") -> ChatModel:
-    """The backend `--model NAME` asks for (the default when None); UserError if unusable,
-    naming the fix as `switch` is typed where the person is (`--model`, or `/model` in chat)."""
-    name = (name or default_model_name(settings)).lower()
-    if name == "none":
-        return NoModel()
-    if name == "claude":
-        claude = endpoints.claude()
-        if not claude.configured:
-            raise UserError(
-                f"no Claude credentials; set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use {switch} none."
-            )
-        model = endpoints.chat_model(settings) or DEFAULT_CLAUDE_MODEL
-        destination = privacy.claude(settings, claude.url)
-        return AnthropicWireModel("claude", claude.url, model, claude.api_key, claude.auth_token, destination)
-    if name == "local":
-        from macaron_cli.models.client import draft_endpoint
-
-        endpoint = draft_endpoint(settings, required=True)
-        return DraftClientModel(endpoint.client(), privacy.draft(endpoint.url, settings))
-    raise UserError(f"unknown model {name!r}; use {switch} claude, local or none.")
