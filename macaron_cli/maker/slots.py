@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from macaron_cli import lang
 from macaron_cli.memory.units import unit_words
 
 
@@ -51,50 +52,33 @@ def _any(words: str, text: str) -> re.Match[str] | None:
 
 # ── units ────────────────────────────────────────────────────────────────────────────────
 # Canonical unit → how people write it (after a number, or on its own: "kg please", "(ml)").
-UNIT_WORDS: dict[str, str] = {
-    "mmol/L": r"(?<![a-z])mmol/?l(?![a-z])|ミリモル|밀리몰|毫摩尔",
-    "mg/dL": r"(?<![a-z])mg/?dl(?![a-z])",
-    "percent": r"%|％|\bpercent\b|パーセント|퍼센트|百分比|\bporsyento\b|体脂肪率|체지방률|体脂率|\bbody fat\b",
-    "bpm": r"\bbpm\b|\bpulse\b|\bheart ?rate\b|脈拍|心拍|맥박|심박|心率|脉搏|\bpulso\b",
-    "milliliter": r"(?<![a-z])ml(?![a-z])|millilit(?:er|re)s?|ミリリットル|毫升|밀리리터|(?<=\d)ミリ|\bmililitro",
-    "liter": r"(?<=\d)\s?l\b|\blit(?:er|re)s?\b|リットル|리터|公升|(?<=\d|[两二三四五])升|\blitro",
-    "kilogram": r"(?<![a-z])kgs?(?![a-z])|kilograms?|\bkilos?\b|キロ(?:グラム)?(?!メートル)|公斤|千克|"
-    r"킬로(?:그램)?(?!미터)",
-    "pound": r"\blbs?\b|\bpounds?\b|ポンド|파운드|磅|\blibra",
-    "kilometer": r"(?<![a-z])kms?(?![a-z])|kilomet(?:er|re)s?|キロメートル|公里|킬로미터|\bkilometro",
-    "mile": r"\bmiles?\b|マイル|마일|英里|\bmilya",
-    "centimeter": r"(?<![a-z])cm(?![a-z])|centimet(?:er|re)s?|センチ|厘米|公分|센티|\bsentimetro",
-    "inch": r"\binch(?:es)?\b|インチ|인치|英寸|\bpulgada",
-    "hour": r"(?<=\d)\s?h\b|\bhours?\b|\bhrs?\b|時間|小时|시간|\boras\b",
-    "minute": r"(?<=\d)\s?m\b|\bmin(?:ute)?s?\b|(?<=[\d十])\s?分(?:間|钟)?|分钟|(?<=\d)분|\bminuto",
-    "second": r"\bseconds?\b|\bsecs?\b|秒|(?<=\d)초|\bsegundo",
-    "steps": r"\bsteps?\b|(?<=[\d千万])[歩步]|歩数|步数|(?<=[\d만])보|걸음|\bhakbang",
-    "cups": r"\bcups?\b|\bcoffees?\b|(?<=[\d一二三四五六七八九十])杯|(?<=\d)잔|\btasa\b",
-    "glasses": r"\bglass(?:es)?\b|\bbaso\b",
-    "times": r"\btimes\b|\bpushups?\b|(?<=\d)回|(?<=\d)次|(?<=\d)번|\bbeses\b",
-}
+def _unit_patterns() -> dict[str, str]:
+    return {unit: lang.pattern(f"unit.{unit}") for unit in lang.UNITS}
+
+
 # The same quantity in another system: a unit refused gives way to its other.
 OTHER_SYSTEM = {"pound": "kilogram", "kilogram": "pound", "mile": "kilometer", "kilometer": "mile"}
 OTHER_SYSTEM |= {"mg/dL": "mmol/L", "mmol/L": "mg/dL", "centimeter": "inch", "inch": "centimeter"}
+
+
 # Words that refuse what follows them, and what refuses what comes before it.
-_NOT_BEFORE = (
-    r"(?:\bnot|\bno|\bnever|\bhate|\bdon'?t (?:use|like|want)|\binstead of|\brather than|\bhindi|\bayaw(?: ko)?|"
-    r"\bhuwag|不用|不是|不要|别用|而不是|不喜欢)\s*(?:in |ng |sa |the |ng mga )?"
-)
-_NOT_AFTER = (
-    r"\s*(?:じゃなくて|じゃなく|ではなく|ではなくて|は使わない|はいらない|は要らない|より|は嫌|"
-    r"말고|아니라|아니고|대신|는 안|은 안|는 싫|은 싫|不要|不用)"
-)
+def _not_before() -> str:
+    return rf"(?:{lang.pattern('refuse.before')})\s*(?:{lang.pattern('refuse.filler')})?"
+
+
+def _not_after() -> str:
+    return rf"\s*(?:{lang.pattern('refuse.after')})"
 
 
 def _units(text: str) -> tuple[list[str], list[str]]:
     """Units named (in the order said) and units refused."""
     named: list[tuple[int, str]] = []
     refused: list[str] = []
-    for unit, words in UNIT_WORDS.items():
+    not_before, not_after = _not_before(), _not_after()
+    for unit, words in _unit_patterns().items():
         for m in re.finditer(words, text, re.IGNORECASE):
             before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 8]
-            if re.search(_NOT_BEFORE + r"$", before, re.IGNORECASE) or re.match(_NOT_AFTER, after):
+            if re.search(not_before + r"$", before, re.IGNORECASE) or re.match(not_after, after):
                 refused.append(unit)
             else:
                 named.append((m.start(), unit))
@@ -137,11 +121,12 @@ def number(said: str) -> float | None:
 def _amounts(text: str) -> list[tuple[int, Amount]]:
     """Numbers followed by a unit ("72.5kg", "2리터", "八千步", "1万歩", "半小时"), with where each stands."""
     out = []
+    units = _unit_patterns()
     for m in re.finditer(rf"({NUMBER})\s?(?:個|个|개)?", text):
         value = number(m.group(1))
         if value is None:
             continue
-        for unit, words in UNIT_WORDS.items():
+        for unit, words in units.items():
             if re.compile(rf"\s?(?:{words})", re.IGNORECASE).match(text, m.end()):
                 out.append((m.start(), Amount(value, unit)))
                 break
@@ -150,20 +135,6 @@ def _amounts(text: str) -> list[tuple[int, Amount]]:
 
 # ── money ────────────────────────────────────────────────────────────────────────────────
 _CODES = {"usd": "USD", "eur": "EUR", "jpy": "JPY", "cny": "CNY", "krw": "KRW", "php": "PHP"}
-# A currency named without a sum ("in renminbi", "엔화로", "naka-peso").
-_CURRENCY_WORDS = [
-    (r"\bpesos?\b|\bpiso\b|₱|\bPHP\b|naka-?peso", "PHP"),
-    (r"\byen\b|円|日元|엔화|\bJPY\b", "JPY"),
-    (r"(?<=\d)\s?won\b|원화|만\s?원|(?<=\d)\s?원|₩|\bKRW\b", "KRW"),
-    (r"\byuan\b|\brmb\b|人民币|(?<=\d)\s?[元块]|\bCNY\b|\brenminbi\b", "CNY"),
-    (r"\beuros?\b|€|\bEUR\b", "EUR"),
-    (r"\bdollars?\b|\bbucks\b|\$|\bUSD\b|달러|美元|ドル|\bdolyar\b", "USD"),
-]
-_SAVING = (
-    r"\bsav(?:e|ing)\b|\bsave up\b|\bsavings\b|\bfund\b|\bputting in\b|\bput away\b|貯金|貯め|ためたい|積み立て|"
-    r"모으|모아|저축|적금|存钱|攒钱|存了|储蓄|攒|\bipon\b|\bnag-?iipon|\bmag-?ipon|\bput(?:ting)? aside|\bset aside"
-)
-_BUDGET = r"\bbudget|予算|まで|以内|안에서|이내|한도|预算|以内|不超过|\bbadyet"
 
 
 def _money(text: str) -> tuple[list[Amount], str | None]:
@@ -174,33 +145,21 @@ def _money(text: str) -> tuple[list[Amount], str | None]:
         m = re.fullmatch(r"(\d+(?:p\d+)?)(usd|eur|jpy|cny|krw|php)", word)
         if m:
             sums.append(Amount(float(m[1].replace("p", ".")), _CODES[m[2]]))
-    currency = next((code for words, code in _CURRENCY_WORDS if _any(words, text)), None)
+    # a currency named, with or without a sum ("in renminbi", "엔화로", "naka-peso")
+    currency = next((code for code in lang.CURRENCIES if _any(lang.pattern(f"currency.{code}"), text)), None)
     if sums and currency and len({s.unit for s in sums}) > 1:  # ¥ reads as yen and yuan: the words decide
         sums = [s for s in sums if s.unit == currency]
     return list(dict.fromkeys(sums)), currency or (sums[0].unit if sums else None)
 
 
 # ── people ───────────────────────────────────────────────────────────────────────────────
-_ME = (
-    r"\bme\b|\bmyself\b|私|わたし|僕|俺|(?<![가-힣])나(?=[,，、\s]|랑|하고|와|도)|"
-    r"(?<![\u4e00-\u9fff])我(?=[和、，,]|倒|做|洗|$)|\bako\b"
-)
-# Capitalised words that are not people (and the months, weekdays, languages and units).
-_NOT_NAMES = frozenset(
-    """I I'm I'd I've Im NOT OK US UK USD PHP JPY KRW CNY EUR Celsius Fahrenheit English Spanish Japanese
-    Korean Chinese Tagalog Filipino French German Monday Tuesday Wednesday Thursday Friday Saturday Sunday
-    January February March April May June July August September October November December Enero Pebrero
-    Marso Abril Mayo Hunyo Hulyo Agosto Setyembre Oktubre Nobyembre Disyembre Lunes Martes Miyerkules
-    Huwebes Biyernes Sabado Linggo Mum Mom Dad Lola Lolo Ate Kuya Tita Tito Doc Christmas Easter""".split()
-)
+# Capitalised words that are not people (the months, weekdays, languages and units).
+_NOT_NAMES = frozenset(lang.pattern("not_names").replace("|", " ").split())
 # Words after which a name follows (a relation, or Tagalog's name markers).
 _EN_BEFORE_NAME = (
     r"(?:\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bpartner|\bson|\bdaughter)s?\s+"
 )
 _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
-_HOUSEMATES = (
-    r"\broom-?mates?|\bflat-?mates?|\bhouse-?mates?|ルームメイト|同居人|룸메|室友|合租|\bkasama sa (?:bahay|kwarto)"
-)
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
 _TL_MARKER = r"\b(?:si|ni|nila|kay|kina|sina)\s+(?:(?:[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong)\s+)?"
 _JA_RELATION = r"(?:夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚)の"
@@ -266,10 +225,10 @@ def _people(text: str) -> list[str]:
     for m in re.finditer(r"(?<=[：:，,、])([\u4e00-\u9fff]{2,3})(?=\d)", after_colon):
         add(len(text) - len(after_colon) + m.start(1), m.group(1))
     names = [n for _, n in sorted(found)]
-    if names and "me" not in names and _any(_HOUSEMATES, text):
+    if names and "me" not in names and _any(lang.pattern("housemates"), text):
         return [*names, "me"]  # the person lives with their roommates: one of those who share
-    me = re.search(_ME, text, re.IGNORECASE)
-    if me and (names or _any(r"\bbetween\b|分担|당번|分工|轮流|toka|\bturns?\b", text)):
+    me = re.search(lang.pattern("me"), text, re.IGNORECASE)
+    if me and (names or _any(lang.pattern("turns"), text)):
         names = ["me", *names] if me.start() < min((p for p, _ in found), default=len(text)) else [*names, "me"]
     return names
 
@@ -315,10 +274,6 @@ _ITEM_NOUN = (
     r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
     r"\blistahan ng mga (\w+)",
 )
-_WITH_WHOM = (
-    r"\bwith whom\b|\bwho (?:i|we) (?:went|watched|saw|ate) (?:it )?with\b|誰と|누구(?:랑|와|하고)|和谁|跟谁|"
-    r"\bkasama (?:sino|ko)"
-)
 
 
 def _bare(part: str) -> str:
@@ -328,7 +283,7 @@ def _bare(part: str) -> str:
 def _short(word: str, people: list[str]) -> bool:
     limit = 4 if has_cjk_text(word) and " " not in word else 18
     fits = 0 < len(word) <= limit and len(word.split()) <= 2
-    named = any(p in word for p in people) or _any(_ME, word)
+    named = any(p in word for p in people) or _any(lang.pattern("me"), word)
     return fits and not named and not _any(_NOT_LISTED, word)
 
 
@@ -337,61 +292,18 @@ def has_cjk_text(text: str) -> bool:
 
 
 # ── time: periods, times of day, dates and events ─────────────────────────────────────────
-_PERIODS = {
-    "daily": r"\ba day\b|\bper day\b|\beach day\b|\bevery ?day\b|\bdaily\b|1日|一日|毎日|하루|매일|每天|每日|一天|"
-    r"\baraw-araw\b|\bkada araw\b|\bbawat araw\b",
-    "weekly": r"\bweekly\b|\bevery week\b|\ba week\b|\bper week\b|毎週|週に|매주|주에|每周|每星期|"
-    r"\blinggo-linggo|\bkada linggo",
-    "monthly": r"\bmonthly\b|\ba month\b|\bper month\b|\bthis month\b|毎月|今月|月に|매달|매월|이번 달|한 달|"
-    r"每月|这个月|"
-    r"\bkada buwan\b|\bbuwan-buwan\b",
-}
-TIMES = {
-    "fasting": r"\bfasting\b|\bempty stomach\b|\bbefore (?:meals|eating|breakfast)\b|空腹|공복|\bbago kumain",
-    "after_meal": r"\bafter (?:meals?|eating|dinner|lunch|breakfast)\b|\b\d\s?h(?:ours?)? after\b|食後|식후|餐后|饭后|"
-    r"\bpagkatapos kumain",
-    "morning": r"\bmornings?\b|朝(?!昼)|毎朝|아침|오전|早上|早晨|早班|早(?=晚)|\bumaga\b",
-    "afternoon": r"\bafternoons?\b|午後|오후|下午|\bhapon\b",
-    "evening": r"\bevenings?\b|\bnights?\b|(?<!朝昼)晩|夜|夕方|저녁|밤|晚上|晚班|(?<=早)晚|\bgabi\b",
-}
-_TWICE = r"\btwice a day\b|하루 두 번|一日二回|一天两次|\bdalawang beses"
-_CHECK = (
-    r"\bdid i take\b|\bor not\b|\bwhether i\b|\bjust (?:want )?(?:a )?tick|\ba tick\b|\btick (?:it|a box)\b|"
-    r"かどうか|飲んだか|した(?:か|かどうか)だけ|먹었는지|했는지|체크만|"
-    r"有没有吃|有没有|了没有|打个?勾|打卡就行|"
-    r"\bcheck lang\b|\bnainom na\b|\bkung nainom"
-)
-_HOW_MANY = r"\bhow (?:many|much)\b|何[杯回本個]|몇\s*(?:잔|번|개|ml)|几[杯次个]|多少|\bilang\b"
-_EVERY = (
-    r"\bevery \d+ (?:days?|weeks?)\b|\bevery (?:few|couple of) days\b|(?<![\d年])[週月]1(?![\d日])|日おき|"
-    r"며칠에 한 번|며칠마다|"
-    r"间隔|隔\d+天|每隔|\bkailan (?:ulit|huling)|\bhuling dinilig"
-)
 # The days counted down to, each kind in every language ("wedding" and "結婚式" are one day).
-_EVENT_KINDS = {
-    "wedding": r"\bwedding\b|結婚式|결혼식|婚礼|\bkasal\b",
-    "exam": r"\bexam\b|試験|受験|시험|수능|考试|高考|\bpagsusulit\b",
-    "birthday": r"\bbirthday\b|誕生日|생일|생신|生日|\bkaarawan\b",
-    "trip": r"\btrip\b|\bvacation\b|\bholiday\b|旅行|여행|\bbiyahe\b",
-    "anniversary": r"\banniversary\b|記念日|기념일|纪念日|\banibersaryo\b",
-    "move": r"\bmove\b|引っ越し|이사|搬家",
-    "concert": r"\bconcert\b",
-    "christmas": r"\bchristmas(?: break)?\b|クリスマス|크리스마스|圣诞节?|\bpasko\b",
-    "new year": r"\bnew year\b|春节",
-    "graduation": r"\bgraduation\b|卒業式|졸업식|毕业典礼",
-}
-_EVENTS = "|".join(_EVENT_KINDS.values())
+def _events() -> str:
+    return "|".join(lang.pattern(f"event.{kind}") for kind in lang.EVENTS)
 
 
 def event_kind(said: str) -> str:
     """Which day an event names ("結婚式" → "wedding"); what was said when no kind is known."""
-    return next((kind for kind, words in _EVENT_KINDS.items() if re.search(words, said, re.IGNORECASE)), said)
+    return next((kind for kind in lang.EVENTS if re.search(lang.pattern(f"event.{kind}"), said, re.IGNORECASE)), said)
 
 
-_GOAL = (
-    r"(?:\bgoal(?: is)?|\btarget|\baim(?:ing)? (?:for|at)|\bat least|\bcut down to|\bup to|\bmax|\bdapat|\bgusto ko|"
-    r"目標は?|目标|至少|목표|최소)\s*"
-)
+def _goal_before() -> str:
+    return rf"(?:{lang.pattern('goal.before')})\s*"
 
 
 def _date(text: str, today: date) -> str | None:
@@ -411,14 +323,14 @@ def _date(text: str, today: date) -> str | None:
 def _goal(text: str, amounts: list[tuple[int, Amount]]) -> Amount | None:
     """A number said as a goal or a limit: after goal words ("goal 10,000", "目标八千步"), before
     limit words ("2杯まで", "3잔 넘으면"), or the one amount an idea names ("2 coffees a day")."""
-    m = re.search(_GOAL + rf"({NUMBER})", text, re.IGNORECASE) or re.search(
-        rf"({NUMBER})\s?[^\d\s]{{0,3}}(?:が目標|まで|は寝たい|넘으면|목표|이상|以上)", text
+    m = re.search(_goal_before() + rf"({NUMBER})", text, re.IGNORECASE) or re.search(
+        rf"({NUMBER})\s?[^\d\s]{{0,3}}(?:{lang.pattern('goal.after')})", text
     )
     if m:
         value = number(m.group(1))
         said = next((a for at, a in amounts if at == m.start(1)), None)
         return said or (Amount(value, "") if value else None)
-    after_meal = [m.span() for m in re.finditer(TIMES["after_meal"], text, re.IGNORECASE)]
+    after_meal = [m.span() for m in re.finditer(lang.pattern("time.after_meal"), text, re.IGNORECASE)]
     # "2h after dinner", "식후 2시간": when a reading is taken, not a goal
     amounts = [(at, a) for at, a in amounts if not any(s - 8 <= at <= e + 2 for s, e in after_meal)]
     return amounts[0][1] if len(amounts) == 1 else None
@@ -430,18 +342,22 @@ def read(idea: str, today: date | None = None) -> Slots:
     units, refused = _units(text)
     amounts = _amounts(text)
     money, currency = _money(text)
-    saving, budgeting = _any(_SAVING, text), _any(_BUDGET, text)
+    saving, budgeting = _any(lang.pattern("saving"), text), _any(lang.pattern("budget"), text)
     if not saving and money and not budgeting:
-        saving = _any(_GOAL, text)  # "aiming for 40k pesos": a sum to reach
+        saving = _any(_goal_before(), text)  # "aiming for 40k pesos": a sum to reach
     lone = [Amount(v, currency or "") for v in _bare_sums(text)] if not money and (saving or budgeting) else []
     sums = money or lone
-    times = [t for t, words in TIMES.items() if _any(words, text)]
-    if _any(_TWICE, text):
+    times = [t for t in lang.TIMES if _any(lang.pattern(f"time.{t}"), text)]
+    if _any(lang.pattern("twice_a_day"), text):
         times = list(dict.fromkeys([*times, "morning", "evening"]))
-    event = _any(_EVENTS, text)
+    event = _any(_events(), text)
     found = {
         name: m.group(0)
-        for name, m in (("check", _any(_CHECK, text)), ("every", _any(_EVERY, text)), ("event", event))
+        for name, m in (
+            ("check", _any(lang.pattern("check"), text)),
+            ("every", _any(lang.pattern("every_few_days"), text)),
+            ("event", event),
+        )
         if m
     }
     people = _people(text)
@@ -449,7 +365,7 @@ def read(idea: str, today: date | None = None) -> Slots:
         people=tuple(people),
         listed=tuple(_listed(text, people)),
         item=next((m.group(1) for p in _ITEM_NOUN if (m := re.search(p, text, re.IGNORECASE))), None),
-        with_whom=with_whom.group(0) if (with_whom := _any(_WITH_WHOM, text)) else None,
+        with_whom=with_whom.group(0) if (with_whom := _any(lang.pattern("with_whom"), text)) else None,
         units=tuple(units),
         refused=tuple(refused),
         amounts=tuple(a for _, a in amounts if a.unit not in refused),
@@ -458,10 +374,10 @@ def read(idea: str, today: date | None = None) -> Slots:
         goal=_goal(text, [(at, a) for at, a in amounts if a.unit not in refused]),
         target=max(sums, key=lambda a: a.value) if saving and sums else None,  # the goal, not each deposit
         budget=sums[0] if budgeting and sums and not saving else None,
-        period=next((p for p, words in _PERIODS.items() if _any(words, text)), None),
+        period=next((p for p in lang.PERIODS if _any(lang.pattern(f"period.{p}"), text)), None),
         times=tuple(times),
         # "how many ml did she drink", "何杯飲んだか" count: a reading, not taken-or-not
-        check="check" in found and not set(units) - {"times"} and not _any(_HOW_MANY, text),
+        check="check" in found and not set(units) - {"times"} and not _any(lang.pattern("how_many"), text),
         every="every" in found,
         event=event.group(0) if event else None,
         date=_date(text, today or date.today()),

@@ -1,0 +1,97 @@
+"""The words each rule needs, by concept, one file per language.
+
+A rule never writes a language's words itself: it names a concept ("saving", "unit.kilogram")
+and asks `pattern(concept)` for the regular expression that says it in every language here.
+Each language is one module in this package (en.py, ja.py, …) with a `WORDS` dict: concept →
+a regular-expression alternation as that language writes it ("" where the language has no
+such words, said on purpose). A module added here is read as a language: adding one is one
+file. `missing()` names the concepts a language lacks (tests/test_lang.py fails on any).
+
+This package imports nothing of macaron, so any layer may ask it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+# The languages' order, first to last, in a joined pattern (where two alternatives match at
+# one place, the first wins); a language added later comes after these, by its code.
+_FIRST = ("en", "ja", "ko", "zh", "tl")
+
+UNITS = (
+    "mmol/L", "mg/dL", "percent", "bpm", "milliliter", "liter", "kilogram", "pound", "kilometer", "mile",
+    "centimeter", "inch", "hour", "minute", "second", "steps", "cups", "glasses", "times",
+)  # fmt: skip
+CURRENCIES = ("PHP", "JPY", "KRW", "CNY", "EUR", "USD")
+PERIODS = ("daily", "weekly", "monthly")
+TIMES = ("fasting", "after_meal", "morning", "afternoon", "evening")
+EVENTS = (
+    "wedding", "exam", "birthday", "trip", "anniversary", "move", "concert", "christmas", "new year", "graduation",
+)  # fmt: skip
+
+# Every concept, with what its words say. A language module holds each one.
+CONCEPTS: dict[str, str] = {
+    **{f"unit.{unit}": f"the unit {unit}, after a number or on its own" for unit in UNITS},
+    "refuse.before": "words before a unit that refuse it (not, instead of)",
+    "refuse.filler": "small words between a refusal and its unit (in, the), each with its space",
+    "refuse.after": "words after a unit that refuse it (じゃなくて, 말고)",
+    **{f"currency.{code}": f"the currency {code} named, with or without a sum" for code in CURRENCIES},
+    "saving": "saving money up (a target to reach)",
+    "budget": "a spending limit",
+    "me": "the person speaking, as one of the people",
+    "not_names": "capitalised words that are not people (months, weekdays, kin, languages), space-separated",
+    "housemates": "people one lives with",
+    "turns": "sharing work out by turns (between, 分担)",
+    **{f"period.{period}": f"a {period} period" for period in PERIODS},
+    **{f"time.{time}": f"the time of day {time}" for time in TIMES},
+    "twice_a_day": "twice a day (morning and evening)",
+    "check": "taken or not, done or not: no reading",
+    "how_many": "asking how many or how much (a reading, not a check)",
+    "every_few_days": "care every few days (watering)",
+    **{f"event.{kind}": f"the day of a {kind}, counted down to" for kind in EVENTS},
+    "goal.before": "words before a number that make it a goal or a limit",
+    "goal.after": "words after a number that make it a goal or a limit (まで, 넘으면)",
+    "with_whom": "asking who one did it with",
+}
+
+
+def languages() -> tuple[str, ...]:
+    """The languages here: the modules of this package, the first five in their order."""
+    found = {m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")}
+    return tuple(code for code in _FIRST if code in found) + tuple(sorted(found - set(_FIRST)))
+
+
+@cache
+def _tables() -> dict[str, dict[str, str]]:
+    return {code: importlib.import_module(f"{__name__}.{code}").WORDS for code in languages()}
+
+
+def words(concept: str, language: str) -> str:
+    """What `language` says for `concept` (a pattern; "" where it has no such words)."""
+    return _tables()[language][concept]
+
+
+@cache
+def pattern(concept: str) -> str:
+    """`concept` in every language, one alternation (a KeyError for a concept not declared)."""
+    if concept not in CONCEPTS:
+        raise KeyError(concept)
+    return "|".join(said for table in _tables().values() if (said := table.get(concept)))
+
+
+def missing() -> list[tuple[str, str]]:
+    """(language, concept) for each declared concept a language lacks, and each it holds
+    that is not declared."""
+    out = []
+    for code, table in _tables().items():
+        out += [(code, concept) for concept in CONCEPTS if concept not in table]
+        out += [(code, concept) for concept in table if concept not in CONCEPTS]
+    return out
+
+
+def reread() -> None:
+    """Read the languages again (after one is added while running: tests do)."""
+    _tables.cache_clear()
+    pattern.cache_clear()

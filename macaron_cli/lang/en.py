@@ -1,0 +1,72 @@
+"""English: the words each concept needs (see __init__.py). Signs every language shares
+(%, $, €) are written here."""
+
+WORDS: dict[str, str] = {
+    # ── units ──
+    "unit.mmol/L": r"(?<![a-z])mmol/?l(?![a-z])",
+    "unit.mg/dL": r"(?<![a-z])mg/?dl(?![a-z])",
+    "unit.percent": r"%|％|\bpercent\b|\bbody fat\b",
+    "unit.bpm": r"\bbpm\b|\bpulse\b|\bheart ?rate\b",
+    "unit.milliliter": r"(?<![a-z])ml(?![a-z])|millilit(?:er|re)s?",
+    "unit.liter": r"(?<=\d)\s?l\b|\blit(?:er|re)s?\b",
+    "unit.kilogram": r"(?<![a-z])kgs?(?![a-z])|kilograms?|\bkilos?\b",
+    "unit.pound": r"\blbs?\b|\bpounds?\b",
+    "unit.kilometer": r"(?<![a-z])kms?(?![a-z])|kilomet(?:er|re)s?",
+    "unit.mile": r"\bmiles?\b",
+    "unit.centimeter": r"(?<![a-z])cm(?![a-z])|centimet(?:er|re)s?",
+    "unit.inch": r"\binch(?:es)?\b",
+    "unit.hour": r"(?<=\d)\s?h\b|\bhours?\b|\bhrs?\b",
+    "unit.minute": r"(?<=\d)\s?m\b|\bmin(?:ute)?s?\b",
+    "unit.second": r"\bseconds?\b|\bsecs?\b",
+    "unit.steps": r"\bsteps?\b",
+    "unit.cups": r"\bcups?\b|\bcoffees?\b",
+    "unit.glasses": r"\bglass(?:es)?\b",
+    "unit.times": r"\btimes\b|\bpushups?\b",
+    "refuse.before": r"\bnot|\bno|\bnever|\bhate|\bdon'?t (?:use|like|want)|\binstead of|\brather than",
+    "refuse.filler": r"in |the ",
+    "refuse.after": "",
+    # ── money ──
+    "currency.PHP": r"\bpesos?\b|₱|\bPHP\b",
+    "currency.JPY": r"\byen\b|\bJPY\b",
+    "currency.KRW": r"(?<=\d)\s?won\b|₩|\bKRW\b",
+    "currency.CNY": r"\byuan\b|\brmb\b|\bCNY\b|\brenminbi\b",
+    "currency.EUR": r"\beuros?\b|€|\bEUR\b",
+    "currency.USD": r"\bdollars?\b|\bbucks\b|\$|\bUSD\b",
+    "saving": r"\bsav(?:e|ing)\b|\bsave up\b|\bsavings\b|\bfund\b|\bputting in\b|\bput away\b|"
+    r"\bput(?:ting)? aside|\bset aside",
+    "budget": r"\bbudget",
+    # ── people ──
+    "me": r"\bme\b|\bmyself\b",
+    "not_names": """I I'm I'd I've Im NOT OK US UK USD PHP JPY KRW CNY EUR Celsius Fahrenheit English Spanish
+    Japanese Korean Chinese Tagalog Filipino French German Monday Tuesday Wednesday Thursday Friday Saturday
+    Sunday January February March April May June July August September October November December Mum Mom Dad
+    Doc Christmas Easter""",
+    "housemates": r"\broom-?mates?|\bflat-?mates?|\bhouse-?mates?",
+    "turns": r"\bbetween\b|\bturns?\b",
+    # ── time ──
+    "period.daily": r"\ba day\b|\bper day\b|\beach day\b|\bevery ?day\b|\bdaily\b",
+    "period.weekly": r"\bweekly\b|\bevery week\b|\ba week\b|\bper week\b",
+    "period.monthly": r"\bmonthly\b|\ba month\b|\bper month\b|\bthis month\b",
+    "time.fasting": r"\bfasting\b|\bempty stomach\b|\bbefore (?:meals|eating|breakfast)\b",
+    "time.after_meal": r"\bafter (?:meals?|eating|dinner|lunch|breakfast)\b|\b\d\s?h(?:ours?)? after\b",
+    "time.morning": r"\bmornings?\b",
+    "time.afternoon": r"\bafternoons?\b",
+    "time.evening": r"\bevenings?\b|\bnights?\b",
+    "twice_a_day": r"\btwice a day\b",
+    "check": r"\bdid i take\b|\bor not\b|\bwhether i\b|\bjust (?:want )?(?:a )?tick|\ba tick\b|\btick (?:it|a box)\b",
+    "how_many": r"\bhow (?:many|much)\b",
+    "every_few_days": r"\bevery \d+ (?:days?|weeks?)\b|\bevery (?:few|couple of) days\b",
+    "event.wedding": r"\bwedding\b",
+    "event.exam": r"\bexam\b",
+    "event.birthday": r"\bbirthday\b",
+    "event.trip": r"\btrip\b|\bvacation\b|\bholiday\b",
+    "event.anniversary": r"\banniversary\b",
+    "event.move": r"\bmove\b",
+    "event.concert": r"\bconcert\b",
+    "event.christmas": r"\bchristmas(?: break)?\b",
+    "event.new year": r"\bnew year\b",
+    "event.graduation": r"\bgraduation\b",
+    "goal.before": r"\bgoal(?: is)?|\btarget|\baim(?:ing)? (?:for|at)|\bat least|\bcut down to|\bup to|\bmax",
+    "goal.after": "",
+    "with_whom": r"\bwith whom\b|\bwho (?:i|we) (?:went|watched|saw|ate) (?:it )?with\b",
+}
