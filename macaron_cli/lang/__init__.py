@@ -30,6 +30,8 @@ TIMES = ("fasting", "after_meal", "morning", "afternoon", "evening")
 EVENTS = (
     "wedding", "exam", "birthday", "trip", "anniversary", "move", "concert", "christmas", "new year", "graduation",
 )  # fmt: skip
+LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a deck's sides may be in
+MEALS = ("breakfast", "lunch", "dinner")
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -54,6 +56,16 @@ CONCEPTS: dict[str, str] = {
     "goal.before": "words before a number that make it a goal or a limit",
     "goal.after": "words after a number that make it a goal or a limit (まで, 넘으면)",
     "with_whom": "asking who one did it with",
+    "family.timer": "a focus timer (pomodoro)",
+    "family.deck": "a study deck (flashcards)",
+    "family.meal_plan": "a meal plan for the week",
+    "family.turns": "taking turns (whose turn is next)",
+    "family.recipe_scale": "scaling a recipe to more servings",
+    "timer.minutes": "minutes, after a number, in a timer's work and break",
+    "timer.break": "a timer's break",
+    "deck.question": "a question, on a card's front",
+    **{f"language.{code}": f"the language {code} named (a deck's side)" for code in LANGUAGE_NAMES},
+    **{f"meal.{meal}": f"{meal}, a meal planned" for meal in MEALS},
 }
 
 

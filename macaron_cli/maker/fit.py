@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from macaron_cli.maker.spec import AppSpec
-from macaron_cli.maker.spec_families import DECK, MEAL_PLAN, TIMER
+from macaron_cli.maker.spec_families import named
 from macaron_cli.maker.spec_rules import CALCULATOR as _CALCULATOR
 from macaron_cli.memory.text import has_cjk
 
@@ -193,7 +193,7 @@ def idea_title(idea: str) -> str:
     title = _INTERJECTION.sub("", title)
     title = _plain(title)
     clause = r"\s*(?:[;，、]|,(?!\d{3}))\s*"  # "2,000" is a number, not two clauses
-    named = [c for c in re.split(r"\s*(?:[;:：，、]|,(?!\d{3}))\s*", title) if re.search(_NAMED_APPS, c, re.I)]
+    named = [c for c in re.split(r"\s*(?:[;:：，、]|,(?!\d{3}))\s*", title) if re.search(_named_apps(), c, re.I)]
     if named:  # "Meal plan for the week: breakfast, lunch…": the clause that says what the app is
         title = named[0]
     elif len(title) > MAX_TITLE and re.search(clause, title[:MAX_TITLE]):
@@ -211,7 +211,9 @@ def idea_title(idea: str) -> str:
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
 
 
-_NAMED_APPS = f"{DECK}|{TIMER}|{MEAL_PLAN}"  # families an idea names by what the app is
+def _named_apps() -> str:
+    """The families an idea names by what the app is."""
+    return f"{named('deck')}|{named('timer')}|{named('meal_plan')}"
 
 
 def _first_clause(title: str, clause: str) -> str:
@@ -350,20 +352,15 @@ def _at(data: dict, path: str) -> Any:
 
 
 # ── coverage: what was said and is not shown ─────────────────────────────────────────────
-# Apps named by what they are: the words, and what an app must render to be one (None: no
-# template is one yet), so make never calls an app a good fit that is not what was asked.
+# Apps named by what they are: the family whose words name it (lang's family.<name>), and
+# what an app must render to be one (None: no template is one yet), so make never calls an
+# app a good fit that is not what was asked.
 _FAMILIES = {
-    "a study deck (flashcards, spaced review)": (DECK, "deck"),
-    "taking turns (whose turn is next)": (
-        r"\btake turns|\btaking turns|\bwhose turn|\bin turns\b|交代で|順番に|돌아가면서|번갈아|轮流|\bsalitan",
-        None,
-    ),
-    "a timer (work and break minutes)": (TIMER, "timer"),
-    "a weekly meal plan (days × meals)": (MEAL_PLAN, "plan.meals"),
-    "scaling a recipe to more servings": (
-        r"\bscale (?:the |a )?(?:recipe|ingredients)|\bservings\b.*\bfor \d+|分量を.*倍|인분",
-        None,
-    ),
+    "a study deck (flashcards, spaced review)": ("deck", "deck"),
+    "taking turns (whose turn is next)": ("turns", None),
+    "a timer (work and break minutes)": ("timer", "timer"),
+    "a weekly meal plan (days × meals)": ("meal_plan", "plan.meals"),
+    "scaling a recipe to more servings": ("recipe_scale", None),
 }
 # Units a measure or a conversion shows when it uses them (what "in mmol/L" asks for).
 _SHOWN_UNITS = frozenset(
@@ -447,8 +444,8 @@ def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
     renders = {str(r) for r in manifest.get("renders") or []}
     out = [
         what
-        for what, (words, need) in _FAMILIES.items()
-        if re.search(words, idea, re.IGNORECASE) and (need is None or need not in renders)
+        for what, (family, need) in _FAMILIES.items()
+        if re.search(named(family), idea, re.IGNORECASE) and (need is None or need not in renders)
     ]
     tasks, money, items = spec.tasks, spec.money, spec.items
     kept = set((tasks.assignees if tasks else ()) + (money.people if money else ()))
