@@ -32,6 +32,11 @@ EVENTS = (
 )  # fmt: skip
 LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a deck's sides may be in
 MEALS = ("breakfast", "lunch", "dinner")
+# A number's unit as one word (memory/units.py): "kilo" is both km and kg.
+AMOUNTS = (
+    "ml", "floz", "l", "cm", "mm", "km", "kg", "kilo", "m", "mi", "lb", "oz", "usd", "eur", "jpy", "cny", "krw",
+    "php", "min", "h",
+)  # fmt: skip
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -66,6 +71,7 @@ CONCEPTS: dict[str, str] = {
     "deck.question": "a question, on a card's front",
     **{f"language.{code}": f"the language {code} named (a deck's side)" for code in LANGUAGE_NAMES},
     **{f"meal.{meal}": f"{meal}, a meal planned" for meal in MEALS},
+    **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 
 

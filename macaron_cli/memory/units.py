@@ -13,29 +13,14 @@ from __future__ import annotations
 
 import re
 
-# Units after a number: the canonical names each spelling gives. Longest spellings first.
+from macaron_cli import lang
+
+# Units after a number: the canonical names each spelling gives (the spellings are lang's
+# amount.<unit>). Longest spellings first: a unit whose spelling begins another's comes later.
 _AFTER: list[tuple[str, tuple[str, ...]]] = [
-    (r"millilit(?:er|re)s?|mililitro|ml|毫升|ミリリットル|밀리리터", ("ml",)),
-    (r"fl\.? ?oz|fluid ounces?", ("floz",)),
-    (r"lit(?:er|re)s?|litro|ltrs?|l|公升|升|リットル|리터", ("l",)),
-    (r"centimet(?:er|re)s?|sentimetro|cm|厘米|公分|センチ(?:メートル)?|센티(?:미터)?", ("cm",)),
-    (r"millimet(?:er|re)s?|milimetro|mm|毫米|ミリ(?:メートル)?|밀리(?:미터)?", ("mm",)),
-    (r"kilomet(?:er|re)s?|kilometro|kms?|k|公里|千米|キロメートル|킬로미터", ("km",)),
-    (r"kilograms?|kilogramo|kgs?|公斤|千克|キログラム|킬로그램", ("kg",)),
-    (r"kilos?|キロ|킬로", ("km", "kg")),
-    (r"met(?:er|re)s?|metro|m|米|メートル|미터", ("m",)),
-    (r"miles?|milya|mi", ("mi",)),
-    (r"pounds?|lbs?", ("lb",)),
-    (r"ounces?|oz", ("floz", "oz")),  # of water a volume, of flour a weight
-    (r"dollars?|bucks|usd|美元|ドル|달러|dolyar", ("usd",)),
-    (r"euros?|eur|欧元|ユーロ|유로", ("eur",)),
-    (r"yen|jpy|円|日元|엔", ("jpy",)),
-    (r"yuan|rmb|cny|元|块|塊|人民币", ("cny",)),
-    (r"won|krw|원", ("krw",)),
-    (r"pesos?|piso|php", ("php",)),
-    (r"minutes?|mins?|minuto|分钟|分鐘|分間?|분", ("min",)),
-    (r"hours?|hrs?|h|oras|小时|小時|時間|시간", ("h",)),
-]
+    (lang.pattern(f"amount.{unit}"), {"kilo": ("km", "kg"), "oz": ("floz", "oz")}.get(unit, (unit,)))
+    for unit in lang.AMOUNTS
+]  # ounces: of water a volume, of flour a weight
 # What one of each unit is in its kind's first unit: the units `convert` can change between.
 _SIZE: dict[str, tuple[str, float]] = {
     "ml": ("volume", 1), "l": ("volume", 1000), "floz": ("volume", 29.5735),
