@@ -32,6 +32,7 @@ EVENTS = (
 )  # fmt: skip
 LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a deck's sides may be in
 MEALS = ("breakfast", "lunch", "dinner")
+ASKED_UNITS = ("cups", "glasses", "hour", "minute", "pages", "times")  # a measure's unit asked by name
 # A number's unit as one word (memory/units.py): "kilo" is both km and kg.
 AMOUNTS = (
     "ml", "floz", "l", "cm", "mm", "km", "kg", "kilo", "m", "mi", "lb", "oz", "usd", "eur", "jpy", "cny", "krw",
@@ -71,6 +72,12 @@ CONCEPTS: dict[str, str] = {
     "deck.question": "a question, on a card's front",
     **{f"language.{code}": f"the language {code} named (a deck's side)" for code in LANGUAGE_NAMES},
     **{f"meal.{meal}": f"{meal}, a meal planned" for meal in MEALS},
+    **{f"asked_unit.{unit}": f"the unit {unit} asked for by name, for a measure" for unit in ASKED_UNITS},
+    "measure.morning": "a measure taken in the morning",
+    "measure.evening": "a measure taken in the evening",
+    "measure.twice": "a measure taken morning and evening",
+    "counted": "something counted (how many, how often)",
+    "distance": "running or walking a distance",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 

@@ -110,4 +110,16 @@ WORDS: dict[str, str] = {
     "amount.php": r"pesos?|php",
     "amount.min": r"minutes?|mins?",
     "amount.h": r"hours?|hrs?|h",
+    # ── a measure's words (maker/spec_rules.py) ──
+    "asked_unit.cups": r"\bcups?\b",
+    "asked_unit.glasses": r"\bglass(?:es)?\b",
+    "asked_unit.hour": r"\bhours?\b",
+    "asked_unit.minute": r"\bminutes?\b|\bmins?\b",
+    "asked_unit.pages": r"\bpages?\b",
+    "asked_unit.times": r"\btimes\b",
+    "measure.morning": r"\bmornings?\b|\bam\b",
+    "measure.evening": r"\bevenings?\b|\bnights?\b|\bpm\b",
+    "measure.twice": r"twice a day",
+    "counted": r"\bhow (?:many|much|often)\b",
+    "distance": r"\brun(?:s|ning)?\b|\bjog|\bwalk",
 }

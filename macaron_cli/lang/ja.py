@@ -105,4 +105,16 @@ WORDS: dict[str, str] = {
     "amount.php": "",
     "amount.min": r"分(?![钟鐘])間?",
     "amount.h": r"時間",
+    # ── a measure's words (maker/spec_rules.py) ──
+    "asked_unit.cups": r"杯|カップ",
+    "asked_unit.glasses": r"グラス",
+    "asked_unit.hour": r"時間",
+    "asked_unit.minute": "",
+    "asked_unit.pages": r"ページ",
+    "asked_unit.times": r"回",
+    "measure.morning": r"毎朝|朝",
+    "measure.evening": r"晩|夜",
+    "measure.twice": r"朝晩|朝夕|一日二回",
+    "counted": r"何回|何杯",
+    "distance": r"ランニング|ジョギング|走",
 }

@@ -105,4 +105,16 @@ WORDS: dict[str, str] = {
     "amount.php": "",
     "amount.min": r"분",
     "amount.h": r"시간",
+    # ── a measure's words (maker/spec_rules.py) ──
+    "asked_unit.cups": r"잔",
+    "asked_unit.glasses": "",
+    "asked_unit.hour": r"시간",
+    "asked_unit.minute": r"분\b",
+    "asked_unit.pages": r"페이지|쪽",
+    "asked_unit.times": r"번",
+    "measure.morning": r"아침",
+    "measure.evening": r"저녁|밤",
+    "measure.twice": r"아침저녁|하루 두 번",
+    "counted": r"몇\s*(?:번|잔|개)",
+    "distance": r"러닝|달리기|조깅",
 }

@@ -106,4 +106,16 @@ WORDS: dict[str, str] = {
     "amount.php": r"piso",
     "amount.min": r"minuto",
     "amount.h": r"oras",
+    # ── a measure's words (maker/spec_rules.py) ──
+    "asked_unit.cups": r"\btasa\b",
+    "asked_unit.glasses": r"\bbaso\b",
+    "asked_unit.hour": r"\boras\b",
+    "asked_unit.minute": r"\bminuto\b",
+    "asked_unit.pages": r"\bpahina\b",
+    "asked_unit.times": r"\bbeses\b",
+    "measure.morning": r"\bumaga\b",
+    "measure.evening": r"\bgabi\b",
+    "measure.twice": r"\bdalawang beses",
+    "counted": r"\bilang\b|\bgaano\b",
+    "distance": r"\btakbo",
 }

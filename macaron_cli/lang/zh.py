@@ -105,4 +105,16 @@ WORDS: dict[str, str] = {
     "amount.php": "",
     "amount.min": r"分钟|分鐘",
     "amount.h": r"小时|小時",
+    # ── a measure's words (maker/spec_rules.py) ──
+    "asked_unit.cups": r"杯",
+    "asked_unit.glasses": "",
+    "asked_unit.hour": r"小时",
+    "asked_unit.minute": r"分钟",
+    "asked_unit.pages": r"页",
+    "asked_unit.times": r"次",
+    "measure.morning": r"早上|早晨|每天早",
+    "measure.evening": r"晚上",
+    "measure.twice": r"早晚|一天两次",
+    "counted": r"几(?:次|杯|个)|多少",
+    "distance": r"跑步|走",
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from macaron_cli import lang
 from macaron_cli.maker.slots import OTHER_SYSTEM, Slots, read
 from macaron_cli.maker.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
 
@@ -144,25 +145,12 @@ _KINDS = MEASURES | {
     "run_time": _Kind("", "minute", "duration", None, 1, free_entry=True),
     "pace": _Kind("", "min/km", "quantity", None, 0.1, free_entry=True),
 }
-# Asking for a unit by name wins over the measure's own ("cups of water", "how many glasses").
-_UNIT_WORDS = {
-    "cups": r"\bcups?\b|杯|잔|\btasa\b|カップ",
-    "glasses": r"\bglass(?:es)?\b|\bbaso\b|グラス",
-    "hour": r"\bhours?\b|時間|시간|小时|\boras\b",
-    "minute": r"\bminutes?\b|\bmins?\b|分钟|분\b|\bminuto\b",
-    "pages": r"\bpages?\b|ページ|페이지|쪽|页|\bpahina\b",
-    "times": r"\btimes\b|回|번|次|\bbeses\b",
-}
-_MORNING = r"\bmornings?\b|\bam\b|毎朝|朝|아침|早上|早晨|每天早|\bumaga\b"
-_EVENING = r"\bevenings?\b|\bnights?\b|\bpm\b|晩|夜|저녁|밤|晚上|\bgabi\b"
-_TWICE = r"朝晩|朝夕|아침저녁|早晚|twice a day|하루 두 번|一日二回|一天两次|\bdalawang beses"
-# A thing counted that is none of the kinds above ("how many times I called mum").
-_COUNTED = r"\bhow (?:many|much|often)\b|何回|何杯|몇\s*(?:번|잔|개)|几(?:次|杯|个)|多少|\bilang\b|\bgaano\b"
-
+# Words in lang/: a unit asked for by name wins over the measure's own ("cups of water",
+# "how many glasses": asked_unit.<unit>); a thing counted that is none of the kinds above
+# ("how many times I called mum": counted); measure.morning, measure.evening, measure.twice.
 
 # A goal said in one unit, for a measure kept in another ("2 litres" of water kept in ml).
 _SCALE = {("liter", "milliliter"): 1000, ("hour", "minute"): 60, ("minute", "hour"): 1 / 60}
-_DISTANCE = r"\brun(?:s|ning)?\b|\bjog|\bwalk|ランニング|ジョギング|走|러닝|달리기|조깅|跑步|\btakbo"
 
 
 def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots) -> tuple[str, float | None, float]:
@@ -171,9 +159,9 @@ def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots)
     unit, goal, step = kind.unit, kind.goal, kind.step
     said = [u for u in slots.units if u not in slots.refused]
     refused_other = [OTHER_SYSTEM[u] for u in slots.refused if u in OTHER_SYSTEM]
-    if key == "water" and (app_settings.get("volume_unit") == "cup" or _found(_UNIT_WORDS["cups"], text)):
+    if key == "water" and (app_settings.get("volume_unit") == "cup" or _found(lang.pattern("asked_unit.cups"), text)):
         unit, goal, step = "cups", 8, 1
-    elif key == "water" and _found(_UNIT_WORDS["glasses"], text):
+    elif key == "water" and _found(lang.pattern("asked_unit.glasses"), text):
         unit, goal, step = "glasses", 8, 1
     elif key == "body_weight":
         chosen = next((u for u in [*said, *refused_other] if u in ("kilogram", "pound")), None)
@@ -200,11 +188,13 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
     if slots.check and not kind.values:  # "did I stretch, just a tick": done or not, once a day
         unit, goal, step, measured, free_entry = "times", 1, 1, "count", False
     times: tuple[str, ...] = ()
-    if (_found(_MORNING, text) and _found(_EVENING, text)) or _found(_TWICE, text):
+    if (_found(lang.pattern("measure.morning"), text) and _found(lang.pattern("measure.evening"), text)) or _found(
+        lang.pattern("measure.twice"), text
+    ):
         times = ("morning", "evening")
-    elif _found(_MORNING, text):
+    elif _found(lang.pattern("measure.morning"), text):
         times = ("morning",)
-    elif _found(_EVENING, text) and key not in ("sleep",):
+    elif _found(lang.pattern("measure.evening"), text) and key not in ("sleep",):
         times = ("evening",)
     if key not in ("sleep", "steps", "water"):  # occasions: a reading before and after meals
         occasions = tuple(t for t in slots.times if t in ("fasting", "after_meal", "afternoon"))
@@ -244,7 +234,11 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
         keys = [k for k in keys if k != "body_weight"]  # "body fat" is not a weight of its own
     if slots.check and "medication" in keys:  # "did I take my blood-pressure pill": taken or not, no reading
         keys = [k for k in keys if k not in ("blood_pressure", "blood_sugar", "pulse")]
-    if "exercise" in keys and _found(_DISTANCE, text) and {"kilometer", "mile"} & {*slots.units, *slots.refused}:
+    if (
+        "exercise" in keys
+        and _found(lang.pattern("distance"), text)
+        and {"kilometer", "mile"} & {*slots.units, *slots.refused}
+    ):
         keys[keys.index("exercise")] = "running"  # a distance run, in the unit said
         if _found(r"\bhow long\b|\btime\b|タイム|시간|时间|用时|\bgaano katagal|\boras\b", text):
             keys.append("run_time")
@@ -259,7 +253,7 @@ def other_measure(text: str, name: str) -> Measure:
     a day when it asks only whether it was done)."""
     if read(text).check:
         return Measure(key="habit", name=name, unit="times", kind="count", goal=1, step=1)
-    unit = next((u for u, pattern in _UNIT_WORDS.items() if _found(pattern, text)), "times")
+    unit = next((u for u in lang.ASKED_UNITS if _found(lang.pattern(f"asked_unit.{u}"), text)), "times")
     kind = "duration" if unit in ("hour", "minute") else "count"
     return Measure(key="habit", name=name, unit=unit, kind=kind, goal=None, step=1, free_entry=unit != "times")
 
@@ -502,7 +496,7 @@ def converting(text: str, slots: Slots | None = None) -> bool:
         return bool(_found(_CONVERT_VERB, text))
     if _found(_CONVERTING, text):
         return True
-    if _found(_FAMILIES["pace"], text) and not _found(_DISTANCE, text):
+    if _found(_FAMILIES["pace"], text) and not _found(lang.pattern("distance"), text):
         return True  # a pace beside a run is something the run records
     named = {m.group(0).casefold() for m in re.finditer(_UNITS, text, re.IGNORECASE)}
     return len(named) >= 2
@@ -640,13 +634,13 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
         return AppSpec(money=money)
     measures = measures_of(text, app_settings, name, slots)
     journal = journal_of(text)
-    if journal and (not measures or (_found(_DIARY, text) and not _found(_COUNTED, text))):
+    if journal and (not measures or (_found(_DIARY, text) and not _found(lang.pattern("counted"), text))):
         return AppSpec(journal=journal)
     if measures:
         return AppSpec(measures=tuple(measures))
     if tasks:
         return AppSpec(tasks=tasks)
-    if _found(_COUNTED, text) or _found(
+    if _found(lang.pattern("counted"), text) or _found(
         r"\bhabit|\bstreak|\bdaily\b|\bevery day|習慣|毎日|습관|매일|习惯|打卡|每天|\bgawi|\baraw-araw", text
     ):
         return AppSpec(measures=(other_measure(text, name),))
