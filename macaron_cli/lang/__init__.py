@@ -33,6 +33,7 @@ EVENTS = (
 LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a deck's sides may be in
 MEALS = ("breakfast", "lunch", "dinner")
 ASKED_UNITS = ("cups", "glasses", "hour", "minute", "pages", "times")  # a measure's unit asked by name
+SPENDING = ("food", "transport", "bills", "home")  # kinds of spending, by a budget's category keys
 # A number's unit as one word (memory/units.py): "kilo" is both km and kg.
 AMOUNTS = (
     "ml", "floz", "l", "cm", "mm", "km", "kg", "kilo", "m", "mi", "lb", "oz", "usd", "eur", "jpy", "cny", "krw",
@@ -78,6 +79,10 @@ CONCEPTS: dict[str, str] = {
     "measure.twice": "a measure taken morning and evening",
     "counted": "something counted (how many, how often)",
     "distance": "running or walking a distance",
+    "money.debts": "money lent, borrowed or owed",
+    "money.split": "a bill split between people",
+    "money.said": "money spent, kept or asked about (a budget, bills, how much)",
+    **{f"spending.{kind}": f"spending on {kind}, as people name it" for kind in SPENDING},
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 

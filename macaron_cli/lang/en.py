@@ -122,4 +122,13 @@ WORDS: dict[str, str] = {
     "measure.twice": r"twice a day",
     "counted": r"\bhow (?:many|much|often)\b",
     "distance": r"\brun(?:s|ning)?\b|\bjog|\bwalk",
+    # ── money's words (maker/spec_rules.py) ──
+    "money.debts": r"\bowe[sd]?\b|\bdebts?\b|\blent\b|\blend\b|\bborrow|\bpaid me back|\bIOUs?\b",
+    "money.split": r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch",
+    "money.said": r"\bmoney\b|\bspen[dt]|\bspending|\bbudget|\bexpens|\bcosts?\b|\bbills?\b|\bpaycheck|\bsalary|"
+    r"\brent\b|\bgrocer|\bcash\b",
+    "spending.food": r"\bfood\b|\bgroceries\b",
+    "spending.transport": r"\btransport|\bcommut",
+    "spending.bills": r"\bbills\b|\butilities",
+    "spending.home": r"\brent\b",
 }

@@ -117,4 +117,12 @@ WORDS: dict[str, str] = {
     "measure.twice": r"朝晩|朝夕|一日二回",
     "counted": r"何回|何杯",
     "distance": r"ランニング|ジョギング|走",
+    # ── money's words (maker/spec_rules.py) ──
+    "money.debts": r"借金|貸した|借りた|貸し借り",
+    "money.split": r"割り勘|折半|半分ずつ",
+    "money.said": r"お金|家計|支出|出費|予算|外食費|食費|費用|いくら|費",
+    "spending.food": r"食費|食事代",
+    "spending.transport": r"交通費",
+    "spending.bills": r"光熱費|電気代",
+    "spending.home": r"家賃",
 }

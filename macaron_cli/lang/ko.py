@@ -117,4 +117,12 @@ WORDS: dict[str, str] = {
     "measure.twice": r"아침저녁|하루 두 번",
     "counted": r"몇\s*(?:번|잔|개)",
     "distance": r"러닝|달리기|조깅",
+    # ── money's words (maker/spec_rules.py) ──
+    "money.debts": r"빚|빌려|갚",
+    "money.split": r"나눠|n빵|엔빵|더치|반반",
+    "money.said": r"돈|가계부|예산|지출|생활비|용돈|얼마",
+    "spending.food": r"외식비|식비",
+    "spending.transport": r"교통비",
+    "spending.bills": r"관리비|공과금",
+    "spending.home": r"월세",
 }

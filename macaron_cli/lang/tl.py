@@ -118,4 +118,12 @@ WORDS: dict[str, str] = {
     "measure.twice": r"\bdalawang beses",
     "counted": r"\bilang\b|\bgaano\b",
     "distance": r"\btakbo",
+    # ── money's words (maker/spec_rules.py) ──
+    "money.debts": r"\butang|\bpinahiram|\bhiniram",
+    "money.split": r"\bhatian|\bhati-hati|\bhahatiin",
+    "money.said": r"\bpera\b|\bgastos|\bgastusin|\bbadyet|\bsweldo|\bmagkano|\bbayad|\bbayarin",
+    "spending.food": r"\bpagkain\b",
+    "spending.transport": r"\bpamasahe\b",
+    "spending.bills": r"\bkuryente\b",
+    "spending.home": r"\bupa\b",
 }

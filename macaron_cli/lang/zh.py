@@ -117,4 +117,12 @@ WORDS: dict[str, str] = {
     "measure.twice": r"早晚|一天两次",
     "counted": r"几(?:次|杯|个)|多少",
     "distance": r"跑步|走",
+    # ── money's words (maker/spec_rules.py) ──
+    "money.debts": r"借钱|借了.{0,3}钱|欠(?:我|你|他|她|了)?|借给|还钱",
+    "money.split": r"分摊|平摊|AA制|(?<![a-z])AA(?![a-z])|平分|均摊",
+    "money.said": r"钱|花费|开销|预算|记账|账|花了|费",
+    "spending.food": r"餐饮|饮食|伙食",
+    "spending.transport": r"交通费",
+    "spending.bills": r"水电费|电费",
+    "spending.home": r"房租",
 }

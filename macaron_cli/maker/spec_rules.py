@@ -259,29 +259,9 @@ def other_measure(text: str, name: str) -> Measure:
 
 
 # ── money ────────────────────────────────────────────────────────────────────────────────
-_DEBTS = (
-    r"\bowe[sd]?\b|\bdebts?\b|\blent\b|\blend\b|\bborrow|\bpaid me back|\bIOUs?\b|借金|貸した|借りた|貸し借り|"
-    r"빚|빌려|갚|借钱|借了.{0,3}钱|欠(?:我|你|他|她|了)?|借给|还钱|\butang|\bpinahiram|\bhiniram"
-)
-_SPLIT = (
-    r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch|割り勘|折半|나눠|n빵|엔빵|더치|"
-    r"分摊|平摊|AA制|(?<![a-z])AA(?![a-z])|平分|半分ずつ|반반|"
-    r"均摊|\bhatian|\bhati-hati|\bhahatiin"
-)
-_MONEY = (
-    r"\bmoney\b|\bspen[dt]|\bspending|\bbudget|\bexpens|\bcosts?\b|\bbills?\b|\bpaycheck|\bsalary|\brent\b|"
-    r"\bgrocer|\bcash\b|お金|家計|支出|出費|予算|外食費|食費|費用|いくら|돈|가계부|예산|지출|생활비|용돈|얼마|"
-    r"钱|花费|开销|预算|记账|账|花了|费|費|\bpera\b|\bgastos|\bgastusin|\bbadyet|\bsweldo|\bmagkano|\bbayad|\bbayarin"
-)
+# Money's words are lang's money.debts, money.split and money.said; kinds of spending by the
+# budget's own category keys (translated there) are lang's spending.<key>.
 
-
-# Kinds of spending by the budget's own category keys (translated there), as people name them.
-_CATEGORY_WORDS = {
-    "food": r"食費|食事代|외식비|식비|餐饮|饮食|伙食|\bfood\b|\bgroceries\b|\bpagkain\b",
-    "transport": r"交通費|교통비|交通费|\btransport|\bcommut|\bpamasahe\b",
-    "bills": r"光熱費|電気代|관리비|공과금|水电费|电费|\bbills\b|\butilities|\bkuryente\b",
-    "home": r"家賃|월세|房租|\brent\b|\bupa\b",
-}
 # A monthly budget of the same weight in each currency (round figures a person would set).
 MONTHLY_BUDGET = {
     "USD": 1500,
@@ -301,9 +281,9 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
     """Money the idea keeps: in the currency it names (else the person's); a savings target
     said is a goal for deposits, never a budget they overspend; the people it is shared with."""
     slots = slots or read(text)
-    debts, split = bool(_found(_DEBTS, text)), bool(_found(_SPLIT, text))
+    debts, split = bool(_found(lang.pattern("money.debts"), text)), bool(_found(lang.pattern("money.split"), text))
     said = slots.target or slots.budget
-    if not (debts or split or ((_found(_MONEY, text) or said) and not conversion)):
+    if not (debts or split or ((_found(lang.pattern("money.said"), text) or said) and not conversion)):
         return None
     currency = slots.currency or str(app_settings.get("currency") or "USD")
     people = slots.people
@@ -316,7 +296,7 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
     # A budget said; else the usual one, but never for money shared or lent (nobody asked for it).
     budget = slots.budget.value if slots.budget else None if debts or split else MONTHLY_BUDGET.get(currency)
     # "groceries + gas + eating out", "分餐饮、交通、购物"; else the one kind of spending named (食費)
-    categories = slots.listed or tuple(k for k, words in _CATEGORY_WORDS.items() if _found(words, text))[:1]
+    categories = slots.listed or tuple(k for k in lang.SPENDING if _found(lang.pattern(f"spending.{k}"), text))[:1]
     return Money(currency, categories, people, debts=debts, split=split, budget=budget)
 
 
@@ -579,7 +559,8 @@ _DIARY = (
 
 def journal_of(text: str) -> Journal | None:
     if _found(_FOOD, text) and (
-        _found(r"\blog|\bdiary|\bjournal|記録|日記(?!録)|기록|일기|记录|日记|\btala", text) or not _found(_MONEY, text)
+        _found(r"\blog|\bdiary|\bjournal|記録|日記(?!録)|기록|일기|记录|日记|\btala", text)
+        or not _found(lang.pattern("money.said"), text)
     ):
         return Journal("food")
     if _found(_MOOD, text):
