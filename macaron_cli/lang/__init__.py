@@ -83,6 +83,12 @@ CONCEPTS: dict[str, str] = {
     "money.split": "a bill split between people",
     "money.said": "money spent, kept or asked about (a budget, bills, how much)",
     **{f"spending.{kind}": f"spending on {kind}, as people name it" for kind in SPENDING},
+    "tasks.chores": "chores about the house",
+    "tasks.said": "things to do, plans, rotas (chores too)",
+    "tasks.assignees": "who does a task, by turns or shared",
+    "tasks.weekly": "a task repeated weekly",
+    "tasks.daily": "a task repeated daily",
+    "tasks.countdown": "counting days down to a day",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 

@@ -125,4 +125,11 @@ WORDS: dict[str, str] = {
     "spending.transport": r"交通費",
     "spending.bills": r"光熱費|電気代",
     "spending.home": r"家賃",
+    # ── tasks' words (maker/spec_rules.py) ──
+    "tasks.chores": r"家事|洗い物|洗濯|掃除|ゴミ|ごみ",
+    "tasks.said": r"やること|タスク|家事|予定|用事|締め切り|シフト|当番",
+    "tasks.assignees": r"担当|分担|当番|誰が",
+    "tasks.weekly": r"毎週|週ごと",
+    "tasks.daily": r"毎日",
+    "tasks.countdown": r"まであと|あと何日|カウントダウン",
 }

@@ -126,4 +126,11 @@ WORDS: dict[str, str] = {
     "spending.transport": r"\bpamasahe\b",
     "spending.bills": r"\bkuryente\b",
     "spending.home": r"\bupa\b",
+    # ── tasks' words (maker/spec_rules.py) ──
+    "tasks.chores": r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura",
+    "tasks.said": r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\btoka\b",
+    "tasks.assignees": r"\bsino\b|\bhati-hati|\bhatian",
+    "tasks.weekly": r"\blingguhan|\blinggo-linggo|\bbawat linggo",
+    "tasks.daily": r"\baraw-araw",
+    "tasks.countdown": r"\bilang araw (?:na lang|bago)|\bbago ang",
 }

@@ -358,43 +358,19 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
 
 
 # ── tasks: chores, repeats, countdowns ─────────────────────────────────────────────────────
-_CHORES = (
-    r"\bchores?\b|\bhousework|\bdishes\b|\blaundry|\bvacuum|\bcleaning\b|\bclean the\b|\btrash\b|\bgarbage|"
-    r"家事|洗い物|洗濯|掃除|ゴミ|ごみ|집안일|설거지|빨래|청소|쓰레기|家务|洗碗|洗衣|打扫|倒垃圾|"
-    r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura"
-)
-_TASKS = (
-    r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
-    r"やること|タスク|家事|予定|用事|締め切り|할\s*일|집안일|일정|마감|待办|任务|家务|日程|安排|截止|"
-    r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\bget (?:\w+ )?done\b|\bneed to do\b|\bthings to do\b|"
-    r"要做的|要办的|事情|\bturns?\b|\brotas?\b|\bshifts?\b|シフト|当番|근무표|당번|排班|值日|\btoka\b|" + _CHORES
-)
-_ASSIGNEES = (
-    r"\bwho\b|\bturns?\b|\brota\b|\bassign|\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?|担当|分担|当番|誰が|"
-    r"분담|당번|누가|分工|轮流|谁|值日|\bsino\b|\bhati-hati|\bhatian"
-)
-_WEEKLY = (
-    r"\bweekly\b|\bevery week|\beach week|\bper week|毎週|週ごと|매주|주간|每周|每星期|"
-    r"\blingguhan|\blinggo-linggo|\bbawat linggo"
-)
-_DAILY_TASK = r"\bevery day\b|\bdaily\b|毎日|매일|每天|\baraw-araw"
-_COUNTDOWN = (
-    r"\bcount(?:ing)? ?down|\bdays? (?:left|until|till|to go)|\bdays? (?:\w+ ){1,4}left\b|"
-    r"\bhow (?:long|many days) (?:until|till|before)|"
-    r"\buntil (?:my|the|our)\b|"
-    r"まであと|あと何日|カウントダウン|카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남|倒计时|还有几天|还有多少天|距离|"
-    r"\bilang araw (?:na lang|bago)|\bbago ang"
-)
+# Tasks' words are lang's tasks.<concept>: chores, things to do, who does them, weekly,
+# daily and countdowns.
 
 
 def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
     slots = slots or read(text)
-    countdown = bool(_found(_COUNTDOWN, text))
-    if not (countdown or _found(_TASKS, text)):
+    countdown = bool(_found(lang.pattern("tasks.countdown"), text))
+    if not (countdown or _found(lang.pattern("tasks.said") + "|" + lang.pattern("tasks.chores"), text)):
         return None
-    chores = bool(_found(_CHORES, text))
-    people = slots.people or (("me", "you") if chores and _found(_ASSIGNEES, text) else ())
-    repeat = "weekly" if _found(_WEEKLY, text) else ("daily" if chores and _found(_DAILY_TASK, text) else None)
+    chores = bool(_found(lang.pattern("tasks.chores"), text))
+    people = slots.people or (("me", "you") if chores and _found(lang.pattern("tasks.assignees"), text) else ())
+    weekly, daily = _found(lang.pattern("tasks.weekly"), text), _found(lang.pattern("tasks.daily"), text)
+    repeat = "weekly" if weekly else ("daily" if chores and daily else None)
     if countdown:
         return Tasks(countdown=slots.date or "", event=slots.event)
     # A rota's shifts: the times of day said ("mornings and evenings", "早班晚班", "오전 오후").
