@@ -89,6 +89,9 @@ CONCEPTS: dict[str, str] = {
     "tasks.weekly": "a task repeated weekly",
     "tasks.daily": "a task repeated daily",
     "tasks.countdown": "counting days down to a day",
+    "convert.asked": "asking to convert (units, currencies)",
+    "convert.keeping": "keeping a record (log, track), not converting",
+    "convert.verb": "the verb convert itself",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 

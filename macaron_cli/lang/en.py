@@ -141,4 +141,10 @@ WORDS: dict[str, str] = {
     "tasks.daily": r"\bevery day\b|\bdaily\b",
     "tasks.countdown": r"\bcount(?:ing)? ?down|\bdays? (?:left|until|till|to go)|\bdays? (?:\w+ ){1,4}left\b|"
     r"\bhow (?:long|many days) (?:until|till|before)|\buntil (?:my|the|our)\b",
+    # ── conversions' words (maker/spec_rules.py) ──
+    "convert.asked": r"\bconvert|\bconversion|\bturn .* into\b|\bhow many \w+ (?:is|are|in)\b|\bexchange rate|"
+    r"\bto (?:miles|km|kg|pounds|celsius|fahrenheit)\b|\bin (?:pounds|kilos|miles|km|celsius|fahrenheit)\b|"
+    r"\bhow much is (?:a |one )?\w+ in\b",
+    "convert.keeping": r"\blog\b|\btrack|\brecord",
+    "convert.verb": r"\bconvert|\bconversion",
 }

@@ -132,4 +132,8 @@ WORDS: dict[str, str] = {
     "tasks.weekly": r"毎週|週ごと",
     "tasks.daily": r"毎日",
     "tasks.countdown": r"まであと|あと何日|カウントダウン",
+    # ── conversions' words (maker/spec_rules.py) ──
+    "convert.asked": r"為替|換算|変換|何.*になる|何円|いくら.*(?:円|ドル)",
+    "convert.keeping": r"記録",
+    "convert.verb": r"換算|変換",
 }

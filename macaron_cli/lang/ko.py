@@ -132,4 +132,8 @@ WORDS: dict[str, str] = {
     "tasks.weekly": r"매주|주간",
     "tasks.daily": r"매일",
     "tasks.countdown": r"카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남",
+    # ── conversions' words (maker/spec_rules.py) ──
+    "convert.asked": r"환율|변환|환산|바꿔|바꾸|몇\s*원|얼마.*(?:원|달러)",
+    "convert.keeping": r"기록",
+    "convert.verb": r"변환|환산",
 }

@@ -133,4 +133,8 @@ WORDS: dict[str, str] = {
     "tasks.weekly": r"\blingguhan|\blinggo-linggo|\bbawat linggo",
     "tasks.daily": r"\baraw-araw",
     "tasks.countdown": r"\bilang araw (?:na lang|bago)|\bbago ang",
+    # ── conversions' words (maker/spec_rules.py) ──
+    "convert.asked": r"\bpalit|\bi-convert|\bilang \w+ ang isang|\bmagkano ang (?:isang )?\w+ sa\b",
+    "convert.keeping": r"\bitala|\bi-?track",
+    "convert.verb": r"\bi-?convert|\bpalitan",
 }

@@ -132,4 +132,8 @@ WORDS: dict[str, str] = {
     "tasks.weekly": r"每周|每星期",
     "tasks.daily": r"每天",
     "tasks.countdown": r"倒计时|还有几天|还有多少天|距离",
+    # ── conversions' words (maker/spec_rules.py) ──
+    "convert.asked": r"汇率|换算|转换|等于多少|互换|多少(?:人民币|日元|韩元|美元|钱)",
+    "convert.keeping": r"记录|记一下",
+    "convert.verb": r"换算|转换",
 }

@@ -379,16 +379,8 @@ def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
 
 
 # ── conversions ──────────────────────────────────────────────────────────────────────────
-_CONVERTING = (
-    r"\bconvert|\bconversion|\bturn .* into\b|\bhow many \w+ (?:is|are|in)\b|\bexchange rate|為替|환율|汇率|"
-    r"\bto (?:miles|km|kg|pounds|celsius|fahrenheit)\b|"
-    r"換算|変換|何.*になる|변환|환산|바꿔|바꾸|换算|转换|等于多少|互换|\bpalit|\bi-convert|\bilang \w+ ang isang|"
-    r"\bin (?:pounds|kilos|miles|km|celsius|fahrenheit)\b|\bmagkano ang (?:isang )?\w+ sa\b|"
-    r"\bhow much is (?:a |one )?\w+ in\b|"
-    r"何円|いくら.*(?:円|ドル)|몇\s*원|얼마.*(?:원|달러)|多少(?:人民币|日元|韩元|美元|钱)"
-)
-_KEEPING = r"\blog\b|\btrack|\brecord|記録|기록|记录|记一下|\bitala|\bi-?track"
-_CONVERT_VERB = r"\bconvert|\bconversion|換算|変換|변환|환산|换算|转换|\bi-?convert|\bpalitan"
+# Asking to convert, keeping a record, the verb itself: lang's convert.asked, convert.keeping
+# and convert.verb.
 _FAMILIES = {
     "pace": r"\bpace\b|min/km|min/mile|minutes? per (?:km|mile)|ペース|페이스|配速|\bbilis ng takbo",
     "shoe_size": r"\bshoe sizes?|\bshoe|靴のサイズ|靴|신발\s*사이즈|신발|鞋码|鞋子尺码|\bsapatos",
@@ -448,9 +440,11 @@ def converting(text: str, slots: Slots | None = None) -> bool:
     """Whether the idea asks to convert: a verb of converting, or two units named (a unit
     refused is not one of them: "in kg, not pounds" keeps a record in kg)."""
     slots = slots or read(text)
-    if slots.refused or _found(_KEEPING, text):  # "log it in kilos, not pounds": a record in one unit
-        return bool(_found(_CONVERT_VERB, text))
-    if _found(_CONVERTING, text):
+    if slots.refused or _found(
+        lang.pattern("convert.keeping"), text
+    ):  # "log it in kilos, not pounds": a record in one unit
+        return bool(_found(lang.pattern("convert.verb"), text))
+    if _found(lang.pattern("convert.asked"), text):
         return True
     if _found(_FAMILIES["pace"], text) and not _found(lang.pattern("distance"), text):
         return True  # a pace beside a run is something the run records
