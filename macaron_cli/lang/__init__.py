@@ -92,6 +92,10 @@ CONCEPTS: dict[str, str] = {
     "convert.asked": "asking to convert (units, currencies)",
     "convert.keeping": "keeping a record (log, track), not converting",
     "convert.verb": "the verb convert itself",
+    "journal.mood": "a mood or gratitude journal",
+    "journal.food": "a food diary (meals eaten)",
+    "journal.diary": "words that make a diary of anything logged (a mood diary)",
+    "journal.logged": "logging or a diary, said beside food",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 

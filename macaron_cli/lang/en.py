@@ -147,4 +147,11 @@ WORDS: dict[str, str] = {
     r"\bhow much is (?:a |one )?\w+ in\b",
     "convert.keeping": r"\blog\b|\btrack|\brecord",
     "convert.verb": r"\bconvert|\bconversion",
+    # ── a journal's words (maker/spec_rules.py) ──
+    "journal.mood": r"\bfeel|\bmood|\bemotion|\bthankful|\bgrateful|\bgratitude|\bjournal|\bdiary|\bmy day\b|\bjot\b|"
+    r"\breflect",
+    "journal.food": r"\bfood\b|\bmeals?\b|\bate\b|\beat(?:ing)?\b|\bsnacks?\b|\bdinners?\b|\blunch|\bbreakfast|"
+    r"\bdiet\b",
+    "journal.diary": r"\bdiary|\bjournal|\bfeel|\bmood",
+    "journal.logged": r"\blog|\bdiary|\bjournal",
 }

@@ -136,4 +136,9 @@ WORDS: dict[str, str] = {
     "convert.asked": r"為替|換算|変換|何.*になる|何円|いくら.*(?:円|ドル)",
     "convert.keeping": r"記録",
     "convert.verb": r"換算|変換",
+    # ── a journal's words (maker/spec_rules.py) ──
+    "journal.mood": r"気分|気持ち|感情|感謝|日記(?!録)|出来事|書き残",
+    "journal.food": r"食事|ごはん|ご飯|食べた",
+    "journal.diary": r"日記(?!録)|気分|気持ち",
+    "journal.logged": r"記録|日記(?!録)",
 }

@@ -136,4 +136,9 @@ WORDS: dict[str, str] = {
     "convert.asked": r"환율|변환|환산|바꿔|바꾸|몇\s*원|얼마.*(?:원|달러)",
     "convert.keeping": r"기록",
     "convert.verb": r"변환|환산",
+    # ── a journal's words (maker/spec_rules.py) ──
+    "journal.mood": r"기분|감정|감사|일기",
+    "journal.food": r"음식|식사|먹은|식단",
+    "journal.diary": r"일기|기분|감정",
+    "journal.logged": r"기록|일기",
 }

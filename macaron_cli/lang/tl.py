@@ -137,4 +137,9 @@ WORDS: dict[str, str] = {
     "convert.asked": r"\bpalit|\bi-convert|\bilang \w+ ang isang|\bmagkano ang (?:isang )?\w+ sa\b",
     "convert.keeping": r"\bitala|\bi-?track",
     "convert.verb": r"\bi-?convert|\bpalitan",
+    # ── a journal's words (maker/spec_rules.py) ──
+    "journal.mood": r"\bnararamdaman|\bdamdamin|\btalaarawan|\bisulat|\bpasasalamat",
+    "journal.food": r"\bpagkain|\bkinain",
+    "journal.diary": r"\btalaarawan|\bnararamdaman|\bdamdamin",
+    "journal.logged": r"\btala",
 }

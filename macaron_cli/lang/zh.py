@@ -136,4 +136,9 @@ WORDS: dict[str, str] = {
     "convert.asked": r"汇率|换算|转换|等于多少|互换|多少(?:人民币|日元|韩元|美元|钱)",
     "convert.keeping": r"记录|记一下",
     "convert.verb": r"换算|转换",
+    # ── a journal's words (maker/spec_rules.py) ──
+    "journal.mood": r"心情|情绪|感恩|日记|写下",
+    "journal.food": r"饮食|吃了|三餐|吃的",
+    "journal.diary": r"日记|心情|情绪",
+    "journal.logged": r"记录|日记",
 }

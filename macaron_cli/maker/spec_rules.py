@@ -509,31 +509,16 @@ def conversions_of(text: str, app_settings: dict) -> list[Conversion]:
 
 
 # ── journal ──────────────────────────────────────────────────────────────────────────────
-_MOOD = (
-    r"\bfeel|\bmood|\bemotion|\bthankful|\bgrateful|\bgratitude|\bjournal|\bdiary|\bmy day\b|\bjot\b|\breflect|"
-    r"気分|気持ち|感情|感謝|日記(?!録)|出来事|書き残|기분|감정|감사|일기|心情|情绪|感恩|日记|写下|"
-    r"\bnararamdaman|\bdamdamin|\btalaarawan|\bisulat|\bpasasalamat"
-)
-_FOOD = (
-    r"\bfood\b|\bmeals?\b|\bate\b|\beat(?:ing)?\b|\bsnacks?\b|\bdinners?\b|\blunch|\bbreakfast|\bdiet\b|食事|ごはん|ご飯|食べた|"
-    r"음식|식사|먹은|식단|饮食|吃了|三餐|吃的|\bpagkain|\bkinain"
-)
-
-
-# Words that make a diary of anything logged ("a mood diary", "気分の日記").
-_DIARY = (
-    r"\bdiary|\bjournal|\bfeel|\bmood|日記(?!録)|気分|気持ち|일기|기분|감정|"
-    r"日记|心情|情绪|\btalaarawan|\bnararamdaman|\bdamdamin"
-)
+# A journal's words are lang's journal.<concept>: mood, food, diary (what makes a diary of
+# anything logged: "a mood diary", "気分の日記") and logged.
 
 
 def journal_of(text: str) -> Journal | None:
-    if _found(_FOOD, text) and (
-        _found(r"\blog|\bdiary|\bjournal|記録|日記(?!録)|기록|일기|记录|日记|\btala", text)
-        or not _found(lang.pattern("money.said"), text)
+    if _found(lang.pattern("journal.food"), text) and (
+        _found(lang.pattern("journal.logged"), text) or not _found(lang.pattern("money.said"), text)
     ):
         return Journal("food")
-    if _found(_MOOD, text):
+    if _found(lang.pattern("journal.mood"), text):
         return Journal("mood")
     return None
 
@@ -585,7 +570,9 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
         return AppSpec(money=money)
     measures = measures_of(text, app_settings, name, slots)
     journal = journal_of(text)
-    if journal and (not measures or (_found(_DIARY, text) and not _found(lang.pattern("counted"), text))):
+    if journal and (
+        not measures or (_found(lang.pattern("journal.diary"), text) and not _found(lang.pattern("counted"), text))
+    ):
         return AppSpec(journal=journal)
     if measures:
         return AppSpec(measures=tuple(measures))
