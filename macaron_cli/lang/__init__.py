@@ -96,6 +96,7 @@ CONCEPTS: dict[str, str] = {
     "journal.food": "a food diary (meals eaten)",
     "journal.diary": "words that make a diary of anything logged (a mood diary)",
     "journal.logged": "logging or a diary, said beside food",
+    "calculator": "a calculator app",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
 }
 

@@ -154,4 +154,6 @@ WORDS: dict[str, str] = {
     r"\bdiet\b",
     "journal.diary": r"\bdiary|\bjournal|\bfeel|\bmood",
     "journal.logged": r"\blog|\bdiary|\bjournal",
+    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    "calculator": r"\bcalculator|\bcalculate",
 }

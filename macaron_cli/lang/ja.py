@@ -141,4 +141,6 @@ WORDS: dict[str, str] = {
     "journal.food": r"食事|ごはん|ご飯|食べた",
     "journal.diary": r"日記(?!録)|気分|気持ち",
     "journal.logged": r"記録|日記(?!録)",
+    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    "calculator": r"計算機|電卓",
 }

@@ -141,4 +141,6 @@ WORDS: dict[str, str] = {
     "journal.food": r"음식|식사|먹은|식단",
     "journal.diary": r"일기|기분|감정",
     "journal.logged": r"기록|일기",
+    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    "calculator": r"계산기",
 }

@@ -142,4 +142,6 @@ WORDS: dict[str, str] = {
     "journal.food": r"\bpagkain|\bkinain",
     "journal.diary": r"\btalaarawan|\bnararamdaman|\bdamdamin",
     "journal.logged": r"\btala",
+    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    "calculator": r"\bkalkulador|\bcalculator",
 }

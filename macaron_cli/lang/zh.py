@@ -141,4 +141,6 @@ WORDS: dict[str, str] = {
     "journal.food": r"饮食|吃了|三餐|吃的",
     "journal.diary": r"日记|心情|情绪",
     "journal.logged": r"记录|日记",
+    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    "calculator": r"计算器",
 }

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from macaron_cli import lang
 from macaron_cli.maker.spec import AppSpec
 from macaron_cli.maker.spec_families import named
-from macaron_cli.maker.spec_rules import CALCULATOR as _CALCULATOR
 from macaron_cli.memory.text import has_cjk
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
@@ -479,7 +479,7 @@ def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
         out.append(f"the day {said.date}" + (f" ({said.event})" if said.event else ""))
     if tasks and tasks.countdown is not None and not tasks.event and not said.event:
         out.append("what the day is (its name)")
-    if not spec.needs() and not re.search(_CALCULATOR, idea, re.IGNORECASE):
+    if not spec.needs() and not re.search(lang.pattern("calculator"), idea, re.IGNORECASE):
         out.append("what the idea asks to keep (none of it was read: the app opens as the template's own)")
     unkept = _unkept_things(idea, spec)
     if unkept:

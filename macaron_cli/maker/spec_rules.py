@@ -524,7 +524,6 @@ def journal_of(text: str) -> Journal | None:
 
 
 # ── the spec ─────────────────────────────────────────────────────────────────────────────
-CALCULATOR = r"\bcalculator|\bcalculate|計算機|電卓|계산기|计算器|\bkalkulador|\bcalculator"
 
 
 def _family_of(text: str) -> AppSpec | None:
@@ -556,7 +555,7 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
                 c for c in conversions if c.family != "currency"
             ]
         return AppSpec(conversions=tuple(conversions))
-    if _found(CALCULATOR, text):
+    if _found(lang.pattern("calculator"), text):
         return AppSpec()  # sums to work out: no record kept, the closest template's calculator
     items = items_of(text, slots)
     if items:
