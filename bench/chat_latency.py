@@ -14,18 +14,28 @@ With --apps N, the person also has N apps (habit trackers with records): every t
 their digests' memories up to date first (the friend's real path; an unchanged app costs
 a few `stat` calls), and the first turn runs every digest in the sandbox (shown apart).
 
+Each turn with memory is split by stage (keeping the apps' digests current, the recall
+search and, within it, the searches by meaning, the person's own records held back from
+the model, and the request until its first token), so a slower turn says where it went;
+`--profile` adds the functions that took the time (cProfile, this thread only).
+
 Target: memory adds at most 150 ms (median) to the time to first token.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import os
+import pstats
 import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -91,11 +101,77 @@ def make_apps(count: int, root: Path) -> None:
         )
 
 
+class Stages:
+    """Wall time of the stages of a turn, on this thread (the extraction thread's calls of
+    the same functions are its own business)."""
+
+    def __init__(self) -> None:
+        self.turn: dict[str, float] = defaultdict(float)
+        self.turns: list[dict[str, float]] = []
+
+    def wrap(self, owner, name: str, stage: str) -> None:
+        """Time every call of `owner.name` on this thread as `stage` (a missing one: nothing)."""
+        fn = getattr(owner, name, None)
+        if fn is None:
+            return
+        main = threading.main_thread()
+
+        def timed(*args, **kwargs):
+            if threading.current_thread() is not main:
+                return fn(*args, **kwargs)
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.turn[stage] += (time.perf_counter() - t0) * 1000
+
+        setattr(owner, name, timed)
+
+    def end_turn(self, total_ms: float) -> None:
+        self.turn["total"] = total_ms
+        self.turns.append(dict(self.turn))
+        self.turn.clear()
+
+    def report(self) -> list[str]:
+        names = [n for n in STAGES if any(n in t for t in self.turns)]
+        return [
+            f"  {label:<48} p50 {statistics.median(t.get(n, 0.0) for t in self.turns):6.1f} ms"
+            for n, label in STAGES.items()
+            if n in names
+        ]
+
+
+# The stages of a turn with memory, in the order they run (a name: its line in the output).
+STAGES = {
+    "apps": "keeping the apps' digests current",
+    "recall": "recall (the search for the turn)",
+    "meaning": "  of which searching by meaning (all lookups)",
+    "own": "the person's own records held back",
+    "request": "the request, until its first token",
+    "total": "the turn, until its first token",
+}
+
+
+def staged(conv) -> Stages:
+    """A Stages that times `conv`'s turn path (the functions it calls, by the names it uses)."""
+    from macaron_cli.friend import conversation
+    from macaron_cli.memory import retrieval
+
+    stages = Stages()
+    stages.wrap(conv.apps, "refresh", "apps")
+    stages.wrap(conversation, "recall", "recall")
+    stages.wrap(retrieval, "_nearest", "meaning")  # before the lookups by meaning ran side by side
+    stages.wrap(retrieval, "_nearest_rows", "meaning")  # since: the wait for each one's rows
+    stages.wrap(conversation, "own_records", "own")  # absent before the person's records were shown
+    return stages
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--apps", type=int, default=0)
+    parser.add_argument("--profile", action="store_true", help="print where the turns with memory spent their time")
     args = parser.parse_args()
 
     home = Path(tempfile.mkdtemp(prefix="macaron-bench-chat-"))
@@ -133,13 +209,23 @@ def main() -> None:
         conv.recall_for("warm up the index")
         first_search_ms = (time.perf_counter() - started) * 1000
 
+        stages = staged(conv)
+        profile = cProfile.Profile() if args.profile else None
+
         def with_memory(text: str) -> float:
             t0 = time.perf_counter()
+            if profile:
+                profile.enable()
             record = conv.recall_for(text)
             conv.stale_memory(record)
+            asked = time.perf_counter()
             stream = conv.reply(text, record)
             next(stream)
             elapsed = time.perf_counter() - t0
+            if profile:
+                profile.disable()
+            stages.turn["request"] += (time.perf_counter() - asked) * 1000
+            stages.end_turn(elapsed * 1000)
             for _ in stream:
                 pass
             return elapsed
@@ -192,6 +278,12 @@ def main() -> None:
         f"p95 {p(with_ms, 95):.0f} ms"
     )
     print(f"memory adds (p50): {added:.0f} ms  (target ≤ {TARGET_MS} ms: {'met' if added <= TARGET_MS else 'NOT met'})")
+    print("the turn with memory by stage (each stage's own median; they need not add up):")
+    print("\n".join(stages.report()))
+    if profile:
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats("macaron_cli", 30)
+        print(out.getvalue())
 
 
 if __name__ == "__main__":
