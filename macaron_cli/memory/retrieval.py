@@ -152,18 +152,20 @@ def search(
     vectors: bool | None = None,
     dates: bool = True,
     purpose: str = LOOKUP,
+    kind: str | None = None,
 ) -> list[Hit]:
     """`dates=False` for a text that is no question about the person's days (an app's idea, a
     template's description): its "today" or "daily" names no day to search within.
     `purpose=CHAT` for a turn of a conversation: up to k hits whenever the memory has them
-    (the module's step 6)."""
+    (the module's step 6). `kind` searches the memories of that kind alone (an app's digests),
+    so others that share a word never crowd them out."""
     if k < 1:
         raise UserError("k must be at least 1.")
     if purpose not in PURPOSES:
         raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
     if not query or not query.strip() or store.table.count_rows() == 0:
         return []
-    where = _privacy_filter(privacy)
+    where = " AND ".join(f for f in (_privacy_filter(privacy), f"kind = {quote(kind)}" if kind else None) if f) or None
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
     if use_vectors and not store.vectors_complete():  # being re-embedded: words alone are fair to all
         from macaron_cli.memory.reembed import note_words_only
@@ -198,7 +200,8 @@ def search(
 
         texts = [meaning_form(without_name(asked, named[1]) if named else asked)] + ([broader] if broader else [])
         meaning, *rest = embeddings.embed(texts)  # one call: the model's fixed cost is paid once
-        nearest = _nearest(store, meaning, depth, where, columns)
+        # The query's meaning and its broader words' in one search: the vectors are read once.
+        nearest, *by_broader = _nearest(store, [meaning, *rest], depth, where, columns)
         unrelated = embeddings.unrelated_below()
     lists: list[tuple[str, float, list[dict]]] = [("bm25", 1.0, word_rows)]
     if extra:
@@ -208,7 +211,7 @@ def search(
     if dated_where:  # what the dated searches find only adds, as expansion does
         lists.append(("dated", DATED_WEIGHT, _rows(dated_words) or _dated(store, depth, dated_where, columns)))
         if use_vectors:
-            lists.append(("dated_meaning", DATED_WEIGHT, _nearest(store, meaning, depth, dated_where, columns)))
+            lists.append(("dated_meaning", DATED_WEIGHT, _nearest(store, [meaning], depth, dated_where, columns)[0]))
 
     candidates = _fuse(lists, depth, unrelated)  # may be none: a chat turn still gets the nearest (step 6)
     if use_vectors:  # feedback only adds to what the lists found
@@ -216,9 +219,7 @@ def search(
         _add_list(candidates, "feedback", share, _feedback(meaning, candidates), depth)
         if broader:  # after feedback: what the question's meaning finds stays its own
             # Only for memories no word matches: the words found say more than a broader guess.
-            rows = [
-                r for r in _nearest(store, rest[0], depth, where, columns) if not _by_words(candidates.get(r["id"]))
-            ]
+            rows = [r for r in by_broader[0] if not _by_words(candidates.get(r["id"]))]
             _add_list(candidates, "broader", BROADER_WEIGHT / _primary_weight(lists), rows, depth, unrelated)
     _add_adjacent_turns(store, candidates, where, columns)
     _drop_superseded(store, candidates)
@@ -266,18 +267,19 @@ def _fulltext(store: Store, text: str, depth: int, where: str | None, columns: l
     return begin(q.limit(depth))
 
 
-def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[str]) -> list[dict]:
-    """The `depth` memories nearest in meaning, as the IVF-PQ index finds them by compressed
-    vectors, scored and ordered exactly here by the vectors read with them. They hold nearly
-    all of the true nearest (bench/vector_recall.py); reading twice as many and keeping the
-    exact best half, as LanceDB's refine step does, holds a little more but costs more time
-    than it is worth."""
-    import numpy as np
+def _nearest(store: Store, vectors: list, depth: int, where: str | None, columns: list[str]) -> list[list[dict]]:
+    """For each of `vectors`, the `depth` memories nearest in meaning, as the IVF-PQ index
+    finds them by compressed vectors, scored and ordered exactly here by the vectors read
+    with them. They hold nearly all of the true nearest (bench/vector_recall.py); reading
+    twice as many and keeping the exact best half, as LanceDB's refine step does, holds a
+    little more but costs more time than it is worth. Several vectors are one query: LanceDB
+    reads the stored vectors once for all of them (without an index, that read is the cost)."""
+    import pyarrow.compute as pc
 
     q = (
         reader(store.table)
         .query()
-        .nearest_to(vector)
+        .nearest_to(vectors[0] if len(vectors) == 1 else list(vectors))
         .column("vector")
         .distance_type("cosine")
         .select([*columns, "_distance"])
@@ -288,6 +290,17 @@ def _nearest(store: Store, vector, depth: int, where: str | None, columns: list[
     # Memories without a vector are never neighbours: LanceDB leaves them out itself, with
     # the index or without, so no `vector IS NOT NULL` filter (a slow one) is needed.
     table = begin(q.limit(depth)).result()
+    if len(vectors) == 1:
+        return [_by_nearness(table, vectors[0])]
+    index = table.column("query_index")  # which vector each row was found for
+    table = table.drop_columns(["query_index"])
+    return [_by_nearness(table.filter(pc.equal(index, i)), vector) for i, vector in enumerate(vectors)]
+
+
+def _by_nearness(table, vector) -> list[dict]:
+    """The rows of `table`, nearest to `vector` first, each with its exact `_distance`."""
+    import numpy as np
+
     matrix = _matrix(table)
     if matrix is None:
         return []
