@@ -378,10 +378,9 @@ def held_back(store, query: str, destination: Destination, kind: str, k: int = 3
     kept_back = set(LEVELS) - set(destination.levels)
     if store is None or not kept_back or not query.strip() or not kind.isalpha():
         return nothing(person())
-    # Most people have no such memory: a count, not a second search, says so.
-    if not store.count(f"kind = '{kind}' AND {level_filter(kept_back)}"):
-        return nothing(person())
-    hits = store.search(query, k=k, privacy=sorted(kept_back), **kwargs)
+    # Among memories of `kind` alone: one search (none found costs no more than a count), and
+    # other memories that share a word never crowd them out.
+    hits = store.search(query, k=k, privacy=sorted(kept_back), kind=kind, **kwargs)
     return release([h for h in hits if h.memory.kind == kind], person())
 
 
