@@ -128,13 +128,7 @@ def retire(store, memory: Memory, correction: str | None = None) -> Memory | Non
 
 def mark_used(store, hits: Iterable[Hit]) -> None:
     """Count a use, so the TUI and the weight know what actually serves the person."""
-    stamp = now_iso()
-    for hit in hits:
-        m = hit.memory
-        try:
-            store.update(m.id, use_count=m.use_count + 1, last_used_at=stamp)
-        except Exception:  # forgotten meanwhile (another terminal): nothing to count
-            continue
+    store.used(hit.memory.id for hit in hits)
 
 
 def reward(store, hits: Iterable[Hit], liked: bool) -> int:

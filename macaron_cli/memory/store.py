@@ -280,6 +280,19 @@ class MemoryStore:
             commit(lambda: self._table.update(where=f"id = {quote(memory_id)}", values=values))
         return updated
 
+    @readable
+    def used(self, memory_ids: Iterable[str]) -> None:
+        """Count one use of each memory (`use_count` + 1, used and updated now), in one write:
+        an answer uses several, and each write leaves the table a fragment every search then
+        pays for. A memory forgotten meanwhile has nothing to count."""
+        ids = sorted(set(memory_ids))
+        if not ids:
+            return
+        stamp = quote(now_iso())
+        changes = {"use_count": "use_count + 1", "last_used_at": stamp, "updated_at": stamp}
+        with self._writing() as commit:
+            commit(lambda: self._table.update(where=_id_in(ids), values_sql=changes))
+
     def live_version(self, memory_id: str) -> Memory:
         """The newest version of a memory (itself when nothing replaced it)."""
         current, seen = self.get(memory_id), {memory_id}
