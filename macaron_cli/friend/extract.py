@@ -131,7 +131,8 @@ class Extractor:
         for item in parse_memories(reply):
             saved.append(self._store(item, stressed, related.memories))
         if saved:
-            self.store.search("warm", k=1)  # rebuild the text index here, not before the next answer
+            # Open the new version's text index here, not before the next answer (words alone do).
+            self.store.search("warm", k=1, vectors=False)
         return saved
 
     def _related(self, text: str):
