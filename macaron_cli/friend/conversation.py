@@ -15,6 +15,7 @@ episode's summary is labelled from what it was written from.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 
 from macaron_cli import privacy
@@ -112,9 +113,11 @@ class Conversation:
         self.apps.refresh()
         context = " ".join(m["content"] for m in self.messages[-2:] if m["role"] == "user")
         query = f"{text} {context}".strip()
+        # The person's own records are a search apart: it runs beside the recall (both mostly
+        # wait on LanceDB's threads), not after it.
+        shown = _beside(own_records, self.store, text, destination) if self.model.connected else None
         hits = recall(self.store, query, destination)
-        shown = own_records(self.store, text, destination) if self.model.connected else None
-        self.last = RecallRecord(text, destination, hits, shown_here=shown or None)
+        self.last = RecallRecord(text, destination, hits, shown_here=(shown.result() if shown else None) or None)
         return self.last
 
     def stale_memory(self, record: RecallRecord, now: datetime | None = None) -> Memory | None:
@@ -288,6 +291,17 @@ def _episode_in_their_words(store, turns: list[dict], learned_from: dict, learne
     text, meta = derived.with_parts("Talked about: ", parts)
     summary = privacy.Derived.made(text, *asked, *learned)
     return store.add(summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta)
+
+
+_helper: ThreadPoolExecutor | None = None
+
+
+def _beside(fn, *args) -> Future:
+    """`fn(*args)` begun on a helper thread, to run beside what this thread does next."""
+    global _helper
+    if _helper is None:
+        _helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="macaron-recall")
+    return _helper.submit(fn, *args)
 
 
 def _noted(memory: Memory) -> str:
