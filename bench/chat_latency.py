@@ -16,8 +16,9 @@ a few `stat` calls), and the first turn runs every digest in the sandbox (shown 
 
 Each turn with memory is split by stage (keeping the apps' digests current, the recall
 search and, within it, the searches by meaning, the person's own records held back from
-the model, and the request until its first token), so a slower turn says where it went;
-`--profile` adds the functions that took the time (cProfile, this thread only).
+the model, looked up beside the recall, and the request until its first token), so a
+slower turn says where it went; `--profile` adds the functions that took the time
+(cProfile, the chat's main thread only).
 
 Target: memory adds at most 150 ms (median) to the time to first token.
 """
@@ -102,22 +103,22 @@ def make_apps(count: int, root: Path) -> None:
 
 
 class Stages:
-    """Wall time of the stages of a turn, on this thread (the extraction thread's calls of
-    the same functions are its own business)."""
+    """Wall time of the stages of a turn, on the chat's threads (the extraction thread's calls
+    of the same functions are its own business)."""
 
     def __init__(self) -> None:
         self.turn: dict[str, float] = defaultdict(float)
         self.turns: list[dict[str, float]] = []
 
     def wrap(self, owner, name: str, stage: str) -> None:
-        """Time every call of `owner.name` on this thread as `stage` (a missing one: nothing)."""
+        """Time every call of `owner.name` as `stage`, but the extraction thread's (a missing
+        one: nothing)."""
         fn = getattr(owner, name, None)
         if fn is None:
             return
-        main = threading.main_thread()
 
         def timed(*args, **kwargs):
-            if threading.current_thread() is not main:
+            if threading.current_thread().name == EXTRACTION_THREAD:
                 return fn(*args, **kwargs)
             t0 = time.perf_counter()
             try:
@@ -141,12 +142,13 @@ class Stages:
         ]
 
 
+EXTRACTION_THREAD = "macaron-extract"  # friend/extract.py's worker: learning, behind the chat
 # The stages of a turn with memory, in the order they run (a name: its line in the output).
 STAGES = {
     "apps": "keeping the apps' digests current",
     "recall": "recall (the search for the turn)",
     "meaning": "  of which searching by meaning (all lookups)",
-    "own": "the person's own records held back",
+    "own": "the person's own records held back (beside the recall)",
     "request": "the request, until its first token",
     "total": "the turn, until its first token",
 }
@@ -160,8 +162,7 @@ def staged(conv) -> Stages:
     stages = Stages()
     stages.wrap(conv.apps, "refresh", "apps")
     stages.wrap(conversation, "recall", "recall")
-    stages.wrap(retrieval, "_nearest", "meaning")  # before the lookups by meaning ran side by side
-    stages.wrap(retrieval, "_nearest_rows", "meaning")  # since: the wait for each one's rows
+    stages.wrap(retrieval, "_nearest", "meaning")
     stages.wrap(conversation, "own_records", "own")  # absent before the person's records were shown
     return stages
 
