@@ -148,7 +148,7 @@ STAGES = {
     "apps": "keeping the apps' digests current",
     "recall": "recall (the search for the turn)",
     "meaning": "  of which searching by meaning (all lookups)",
-    "own": "the person's own records held back (beside the recall)",
+    "own": "the person's own records (beside the recall)",
     "request": "the request, until its first token",
     "total": "the turn, until its first token",
 }
