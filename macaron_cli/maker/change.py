@@ -35,7 +35,7 @@ from macaron_cli.maker.change_plan import (
 from macaron_cli.maker.change_rules import Edit, understand
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
-from macaron_cli.maker.result import phase_lines
+from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG, write_json
 from macaron_cli.maker.spec import AppSpec, spec_of
 
@@ -256,12 +256,8 @@ def _summary(result: ChangeResult) -> None:
         out.text(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
         for line in phase_lines(result):
             out.text(line)
-    for note in result.notes:
-        out.text(f"  ! {note}")
-    for problem in result.problems[:5]:
-        out.text(f"  ✗ {problem}")
-    if result.message:
-        out.text(result.message)
+    for line in ending_lines(result):
+        out.text(line)
     out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 

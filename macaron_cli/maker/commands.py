@@ -6,7 +6,7 @@ import sys
 
 from macaron_cli.maker.pipeline import make_app
 from macaron_cli.maker.request import MakeRequest
-from macaron_cli.maker.result import MakeResult, phase_lines
+from macaron_cli.maker.result import MakeResult, ending_lines, phase_lines
 from macaron_cli.maker.run import OFFLINE
 
 FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
@@ -114,12 +114,8 @@ def _summary(result: MakeResult) -> None:
     out.text(f"  cost: ${result.cost_usd:.4f} ({result.tokens.get('total', 0):,} tokens)")
     for line in phase_lines(result):
         out.text(line)
-    for note in result.notes:
-        out.text(f"  ! {note}")
-    for problem in result.problems[:5]:
-        out.text(f"  ✗ {problem}")
-    if result.message:
-        out.text(result.message)
+    for line in ending_lines(result):
+        out.text(line)
     if result.ok or result.status in ("tests-failed", "unchanged"):
         out.line("Run it: [bold]macaron run {}[/]", result.app)
 

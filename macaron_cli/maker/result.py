@@ -166,3 +166,10 @@ def phase_lines(result: MakeResult) -> list[str]:
         cost = f"{p['seconds']:>7.1f} s  ${p['cost_usd']:.4f}"
         lines.append(f"    {p['phase']:<{width}} {where:<28} {tokens} {cost}{files}")
     return lines
+
+
+def ending_lines(result: MakeResult) -> list[str]:
+    """What a make's or a change's summary ends with: its notes, its first problems, its message."""
+    lines = [f"  ! {note}" for note in result.notes]
+    lines += [f"  ✗ {problem}" for problem in result.problems[:5]]
+    return lines + ([result.message] if result.message else [])
