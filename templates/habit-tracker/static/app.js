@@ -18,7 +18,7 @@ function useAmountText() {
 const ICONS = {
   water: "💧", steps: "👟", medication: "💊", sleep: "😴", exercise: "🏃", stretching: "🤸", reading: "📖", meditation: "🧘",
   vegetables: "🥦", coffee: "☕", tea: "🍵", body_weight: "⚖️", blood_pressure: "🩺", blood_sugar: "🩸",
-  practice: "🎹", glasses: "🥤",
+  practice: "🎹", glasses: "🥤", pulse: "❤️",
 };
 
 function habitIcon(habit) {
