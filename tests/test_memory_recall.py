@@ -25,6 +25,8 @@ NOW = datetime(2026, 6, 10, 20, 0, tzinfo=UTC)  # a Wednesday
         ("Who did I see on Friday?", date(2026, 6, 5)),  # the latest Friday
         ("What did I do yesterday?", date(2026, 6, 9)),
         ("3 days ago", date(2026, 6, 7)),
+        ("two days ago", date(2026, 6, 8)),  # a number in words is that number, not one more
+        ("one day ago", date(2026, 6, 9)),
         ("5月1日の夕飯は？", date(2026, 5, 1)),
         ("五月二十日は何を食べた？", date(2026, 5, 20)),
         ("先週の金曜の夜は？", date(2026, 6, 5)),

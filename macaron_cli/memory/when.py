@@ -91,8 +91,8 @@ _WEEKDAY = {name: n for names in (_EN_DAYS, _TL_DAYS) for n, name in enumerate(n
 # 月火水木金土日 (ja), 월화수목금토일 (ko), 一二三四五六日/天 (zh): Monday first.
 _WEEKDAY.update({c: n for n, c in enumerate("月火水木金土日")} | {c: n for n, c in enumerate("월화수목금토일")})
 _WEEKDAY.update({c: n for n, c in enumerate("一二三四五六")} | {"天": 6})
-_EN_NUMBERS = {w: n for n, w in enumerate("a one two three four five six seven eight nine ten".split(), 1)}
-_EN_NUMBERS["an"] = 1
+_EN_NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
+_EN_NUMBERS |= {"a": 1, "an": 1}
 
 _NUM = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"  # a day or month in digits or CJK numerals
 
