@@ -39,6 +39,16 @@ AMOUNTS = (
     "ml", "floz", "l", "cm", "mm", "km", "kg", "kilo", "m", "mi", "lb", "oz", "usd", "eur", "jpy", "cny", "krw",
     "php", "min", "h",
 )  # fmt: skip
+# Dates (memory/when.py, text.py): months January first, weekdays Monday first (as
+# date.weekday() counts), numbers as words one to ten.
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december",
+)  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+COUNTS = tuple(range(1, 11))
+# A question's likely goal, and what usually matters for it (memory/expansion.py).
+GOALS = ("festival", "trip", "meal", "gift", "exercise", "money", "sleep")
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -98,6 +108,30 @@ CONCEPTS: dict[str, str] = {
     "journal.logged": "logging or a diary, said beside food",
     "calculator": "a calculator app",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
+    # ── dates (memory/when.py): each alternative of a month, weekday or count is one name of it ──
+    **{f"month.{month}": f"the month {month} named (its first English name is the index's)" for month in MONTHS},
+    **{f"weekday.{day}": f"{day} named (lower case, unless only its capital makes it a day)" for day in WEEKDAYS},
+    "weekday.on": "words before a weekday named alone (on, noong, 星期)",
+    "weekday.last": "words before a weekday of last week (last, 先週の, 지난주, 上周)",
+    "weekday.after": "words after a weekday's name (曜日, 요일; an English plural)",
+    **{f"count.{n}": f"the number {n} as a word (3 days ago, 三日前)" for n in COUNTS},
+    "when.day_before_yesterday": "the day before yesterday",
+    "when.yesterday": "yesterday",
+    "when.today": "today",
+    "when.last_week": "last week (the week before this one)",
+    "when.last_month": "last month",
+    # ── query expansion (memory/expansion.py) ──
+    **{f"expansion.{goal}": f"a question about {goal} (any of these words in it)" for goal in GOALS},
+    **{f"expansion.{goal}.needs": f"what usually matters for {goal}, searched beside it" for goal in GOALS},
+    # ── text for search (memory/text.py) ──
+    "small_words": "a language's small words (its stop words), lower case",
+    "small_words.shared": "small words other languages write too, as words or names (they count half)",
+    "particles": "particles glued after a noun (떡을), longest last: a noun of one syllable found without them",
+    "not_nouns": "one-character words that are not nouns (pronouns, question words): never a noun's stem",
+    # ── an app's settings from memories (lifelog/refresh.py) ──
+    "goal.stated": "a habit's goal said beside its number (goal, a day, 目標)",
+    "counts.unit": "what a habit counts after a number (glasses, steps, 歩), not a measure",
+    "budget.named": "a budget named before its amount",
 }
 
 
@@ -113,8 +147,12 @@ def _tables() -> dict[str, dict[str, str]]:
 
 
 def words(concept: str, language: str) -> str:
-    """What `language` says for `concept` (a pattern; "" where it has no such words)."""
-    return _tables()[language][concept]
+    """What `language` says for `concept` (a pattern; "" where it has no such words, or lacks
+    the concept as a partial file does: `missing()` names those; a KeyError for a concept not
+    declared)."""
+    if concept not in CONCEPTS:
+        raise KeyError(concept)
+    return _tables()[language].get(concept, "")
 
 
 @cache
@@ -123,6 +161,25 @@ def pattern(concept: str) -> str:
     if concept not in CONCEPTS:
         raise KeyError(concept)
     return "|".join(said for table in _tables().values() if (said := table.get(concept)))
+
+
+def alternatives(pattern: str) -> list[str]:
+    """A pattern's alternatives at its top level (not those inside a group)."""
+    out, depth, start = [], 0, 0
+    for at, char in enumerate(pattern):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "|" and depth == 0:
+            out.append(pattern[start:at])
+            start = at + 1
+    return [*out, pattern[start:]]
+
+
+def listed(concept: str) -> tuple[str, ...]:
+    """`concept` as a list of words, every language's in order (for the rules that read
+    words, not a pattern: memory/expansion.py)."""
+    if concept not in CONCEPTS:
+        raise KeyError(concept)
+    return tuple(word for table in _tables().values() if (said := table.get(concept)) for word in alternatives(said))
 
 
 def missing() -> list[tuple[str, str]]:

@@ -143,4 +143,49 @@ WORDS: dict[str, str] = {
     "journal.logged": r"記録|日記(?!録)",
     # ── an app that calculates (maker/spec_rules.py, fit.py) ──
     "calculator": r"計算機|電卓",
+    # ── dates (memory/when.py): months are written in numbers (5月) ──
+    **{
+        f"month.{name}": ""
+        for name in "january february march april may june july august september october november december".split()
+    },
+    "weekday.monday": r"月",
+    "weekday.tuesday": r"火",
+    "weekday.wednesday": r"水",
+    "weekday.thursday": r"木",
+    "weekday.friday": r"金",
+    "weekday.saturday": r"土",
+    "weekday.sunday": r"日",
+    "weekday.on": "",
+    "weekday.last": r"先週の?",
+    "weekday.after": r"曜日?",
+    **{f"count.{n}": numeral for n, numeral in enumerate("一二三四五六七八九十", 1)},
+    "when.day_before_yesterday": r"一昨日|おととい",
+    "when.yesterday": r"昨日|きのう",
+    "when.today": r"今日|きょう",
+    "when.last_week": r"先週",
+    "when.last_month": r"先月",
+    # ── query expansion (memory/expansion.py): plain words ──
+    "expansion.festival": r"花火大会|花火|祭り|コンサート",
+    "expansion.festival.needs": r"チケット|日付|天気|雨",
+    "expansion.trip": r"旅行|旅",
+    "expansion.trip.needs": r"ホテル|パスポート",
+    "expansion.meal": r"ご飯|夕食|料理|レストラン|おやつ",
+    "expansion.meal.needs": r"アレルギー|苦手",
+    "expansion.gift": r"誕生日|プレゼント",
+    "expansion.gift.needs": r"好き",
+    "expansion.exercise": r"運動|ジム|ランニング",
+    "expansion.exercise.needs": r"怪我|膝",
+    "expansion.money": r"家計|予算|貯金",
+    "expansion.money.needs": r"給料|家賃",
+    "expansion.sleep": r"眠|睡眠",
+    "expansion.sleep.needs": r"カフェイン|コーヒー",
+    # ── text for search (memory/text.py): the script tells Japanese; a lone kanji is a noun ──
+    "small_words": "",
+    "small_words.shared": "",
+    "particles": "",
+    "not_nouns": r"誰|何|私|僕|俺|今",  # who, what, I, now: in nearly every question
+    # ── an app's settings from memories (lifelog/refresh.py) ──
+    "goal.stated": r"目標",
+    "counts.unit": r"歩|杯|回",
+    "budget.named": r"予算",
 }

@@ -143,4 +143,51 @@ WORDS: dict[str, str] = {
     "journal.logged": r"기록|일기",
     # ── an app that calculates (maker/spec_rules.py, fit.py) ──
     "calculator": r"계산기",
+    # ── dates (memory/when.py): months are written in numbers (5월) ──
+    **{
+        f"month.{name}": ""
+        for name in "january february march april may june july august september october november december".split()
+    },
+    "weekday.monday": r"월",
+    "weekday.tuesday": r"화",
+    "weekday.wednesday": r"수",
+    "weekday.thursday": r"목",
+    "weekday.friday": r"금",
+    "weekday.saturday": r"토",
+    "weekday.sunday": r"일",
+    "weekday.on": "",
+    "weekday.last": r"지난\s*주\s*",
+    "weekday.after": r"요일",
+    # counts: Korean dates are read in digits (3일 전)
+    **{f"count.{n}": "" for n in range(1, 11)},
+    "when.day_before_yesterday": r"그저께|그제",
+    "when.yesterday": r"어제",
+    "when.today": r"오늘",
+    "when.last_week": r"지난\s*주",
+    "when.last_month": r"지난\s*달",
+    # ── query expansion (memory/expansion.py): plain words ──
+    "expansion.festival": "",
+    "expansion.festival.needs": "",
+    "expansion.trip": r"여행",
+    "expansion.trip.needs": r"호텔",
+    "expansion.meal": r"저녁|식당|간식",
+    "expansion.meal.needs": r"알레르기|싫어",
+    "expansion.gift": r"생일|선물",
+    "expansion.gift.needs": r"좋아",
+    "expansion.exercise": r"운동",
+    "expansion.exercise.needs": r"부상",
+    "expansion.money": r"예산",
+    "expansion.money.needs": r"월급",
+    "expansion.sleep": r"잠",
+    "expansion.sleep.needs": r"커피",
+    # ── text for search (memory/text.py): the script tells Korean ──
+    "small_words": "",
+    "small_words.shared": "",
+    "particles": r"을|를|이|가|은|는|도|에|의|와|과|로|랑|만|에서|으로|에게|한테|이랑|까지|부터|처럼|보다",
+    # pronouns, question words, adverbs: as single characters they would match nearly every memory
+    "not_nouns": r"나|너|저|제|내|네|그|이|뭐|누|어|왜|몇|것|거|게|수|좀|더|잘|안|못|다|또|이|걔|얘|쟤",
+    # ── an app's settings from memories (lifelog/refresh.py) ──
+    "goal.stated": r"목표",
+    "counts.unit": r"걸음|잔|번",
+    "budget.named": r"예산",
 }

@@ -144,4 +144,66 @@ WORDS: dict[str, str] = {
     "journal.logged": r"\btala",
     # ── an app that calculates (maker/spec_rules.py, fit.py) ──
     "calculator": r"\bkalkulador|\bcalculator",
+    # ── dates (memory/when.py) ──
+    "month.january": r"Enero",
+    "month.february": r"Pebrero",
+    "month.march": r"Marso",
+    "month.april": r"Abril",
+    "month.may": r"Mayo",
+    "month.june": r"Hunyo",
+    "month.july": r"Hulyo",
+    "month.august": r"Agosto",
+    "month.september": r"Setyembre",
+    "month.october": r"Oktubre",
+    "month.november": r"Nobyembre",
+    "month.december": r"Disyembre",
+    # a weekday only with its capital: linggo is also "week"
+    "weekday.monday": r"Lunes",
+    "weekday.tuesday": r"Martes",
+    "weekday.wednesday": r"Miyerkules",
+    "weekday.thursday": r"Huwebes",
+    "weekday.friday": r"Biyernes",
+    "weekday.saturday": r"Sabado",
+    "weekday.sunday": r"Linggo",
+    "weekday.on": r"\b(?:noong\s+)?",
+    "weekday.last": r"\bnoong\s+nakaraang\s+",
+    "weekday.after": r"\b",
+    # counts: not read in Tagalog dates yet
+    **{f"count.{n}": "" for n in range(1, 11)},
+    "when.day_before_yesterday": r"\bkamakalawa\b",
+    "when.yesterday": r"\bkahapon\b",
+    "when.today": r"\bngayong\s+araw\b",
+    "when.last_week": r"\bnoong\s+nakaraang\s+linggo\b",
+    "when.last_month": r"\bnoong\s+nakaraang\s+buwan\b",
+    # ── query expansion (memory/expansion.py): plain words ──
+    "expansion.festival": "",
+    "expansion.festival.needs": "",
+    "expansion.trip": r"biyahe|bakasyon",
+    "expansion.trip.needs": r"pasaporte",
+    "expansion.meal": r"hapunan|kain|pagkain|meryenda",
+    "expansion.meal.needs": "",
+    "expansion.gift": r"kaarawan|regalo",
+    "expansion.gift.needs": r"gusto",
+    "expansion.exercise": r"ehersisyo",
+    "expansion.exercise.needs": "",
+    "expansion.money": r"pera|ipon",
+    "expansion.money.needs": r"sweldo|upa",
+    "expansion.sleep": r"tulog",
+    "expansion.sleep.needs": r"kape",
+    # ── text for search (memory/text.py) ──
+    # Tagalog's small words: those English text never uses count fully; those English has too,
+    # as words or names (may, na, ka, pa, ito, lang, kung), count half, so "May I ask Ka Na?"
+    # stays English.
+    "small_words": r"ng|mga|ako|akong|ikaw|siya|kami|tayo|kayo|sila|niya|nila|namin|natin|ninyo|akin|amin|atin|"
+    r"kanya|kanila|kong|mong|niyang|naming|nating|ating|aming|kanilang|iyan|iyon|dito|diyan|doon|ano|anong|saan|"
+    r"nasaan|kailan|sino|paano|bakit|ilang|magkano|hindi|huwag|wala|walang|mayroon|meron|naman|lamang|kasi|kaya|"
+    r"tuwing|bawat|lahat|nasa|yung|yun|po|opo|gusto|talaga|ngayon|kahapon|bukas|isang|nang|kapag|habang|dahil|sana|"
+    r"pala|rin|daw|ang|ko|sa",
+    "small_words.shared": r"na|ka|mo|pa|may|si|ni|kay|ito|lang|din|kung|ilan|para|pero|mas|ba|ay",
+    "particles": "",
+    "not_nouns": "",
+    # ── an app's settings from memories (lifelog/refresh.py) ──
+    "goal.stated": r"layunin|araw-araw",
+    "counts.unit": "",
+    "budget.named": "",
 }

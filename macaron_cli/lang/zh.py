@@ -143,4 +143,49 @@ WORDS: dict[str, str] = {
     "journal.logged": r"记录|日记",
     # ── an app that calculates (maker/spec_rules.py, fit.py) ──
     "calculator": r"计算器",
+    # ── dates (memory/when.py): months are written in numbers (5月) ──
+    **{
+        f"month.{name}": ""
+        for name in "january february march april may june july august september october november december".split()
+    },
+    "weekday.monday": r"一",
+    "weekday.tuesday": r"二",
+    "weekday.wednesday": r"三",
+    "weekday.thursday": r"四",
+    "weekday.friday": r"五",
+    "weekday.saturday": r"六",
+    "weekday.sunday": r"日|天",
+    "weekday.on": r"(?:周|星期|礼拜|禮拜)",
+    "weekday.last": r"(?:上个?|上一个?)(?:周|星期|礼拜|禮拜)",
+    "weekday.after": "",
+    **{f"count.{n}": numeral for n, numeral in enumerate("一二三四五六七八九十", 1)},
+    "when.day_before_yesterday": r"前天",
+    "when.yesterday": r"昨天",
+    "when.today": r"今天",
+    "when.last_week": r"上个?(?:周|星期|礼拜)",
+    "when.last_month": r"上个?月",
+    # ── query expansion (memory/expansion.py): plain words ──
+    "expansion.festival": "",
+    "expansion.festival.needs": "",
+    "expansion.trip": r"旅游",
+    "expansion.trip.needs": r"酒店",
+    "expansion.meal": r"晚饭|餐厅|零食",
+    "expansion.meal.needs": r"过敏",
+    "expansion.gift": r"生日|礼物",
+    "expansion.gift.needs": r"喜欢",
+    "expansion.exercise": r"跑步|健身",
+    "expansion.exercise.needs": r"受伤",
+    "expansion.money": r"预算",
+    "expansion.money.needs": r"工资|房租",
+    "expansion.sleep": r"睡觉",
+    "expansion.sleep.needs": r"咖啡",
+    # ── text for search (memory/text.py): the script tells Chinese; it is read in bigrams ──
+    "small_words": "",
+    "small_words.shared": "",
+    "particles": "",
+    "not_nouns": "",
+    # ── an app's settings from memories (lifelog/refresh.py) ──
+    "goal.stated": r"目标",
+    "counts.unit": r"步|杯|次",
+    "budget.named": r"预算",
 }

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from macaron_cli import lang
 from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
 from macaron_cli.memory import units
@@ -30,16 +31,21 @@ MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones wer
 
 
 # A goal stated in any language macaron speaks: a goal word near a number (and its unit).
-_GOAL_WORD = re.compile(r"\b(goal|target|aim|at least|a day|per day|daily)\b|目標|목표|目标|layunin|araw-araw", re.I)
+_GOAL_WORD = re.compile(lang.pattern("goal.stated"), re.I)
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # What a habit counts rather than measures ("8 glasses", "10000 steps"): read as the habit's
 # own unit only when that is the word said, or when no unit is said at all.
-_COUNTED = re.compile(
-    r"(\d[\d,]*(?:\.\d+)?)\s*(k(?= ?steps))?\s*(glass(?:es)?|cups?|steps?|pages?|times|歩|걸음|步|杯|잔|回|번|次)", re.I
-)
-
+_COUNTED = re.compile(rf"(\d[\d,]*(?:\.\d+)?)\s*(k(?= ?steps))?\s*({lang.pattern('counts.unit')})", re.I)
+# A budget named, then its amount: an English one may have decimals, the others are read
+# whole (as they always were).
+_WHOLE, _DECIMALS = r"\d[\d,]*", r"(?:\.\d+)?"
 _BUDGET = re.compile(
-    r"(monthly )?budget\b.*?(\d[\d,]*(?:\.\d+)?)|予算.*?(\d[\d,]*)|예산.*?(\d[\d,]*)|预算.*?(\d[\d,]*)", re.I
+    "|".join(
+        rf"(?:{said}).*?({_WHOLE}{_DECIMALS if code == 'en' else ''})"
+        for code in lang.languages()
+        if (said := lang.words("budget.named", code))
+    ),
+    re.I,
 )
 
 
@@ -127,7 +133,7 @@ def goals_said(memories: list, current: dict, unread: list[Unread] | None = None
     if "monthly_budget" in current:
         for memory in memories:
             if match := _BUDGET.search(memory.text):
-                amount = next(g for g in match.groups()[1:] if g)
+                amount = next(g for g in match.groups() if g)
                 wanted["monthly_budget"] = _whole(float(amount.replace(",", "")))
                 break
     return wanted

@@ -68,4 +68,4 @@ def plan_of(text: str) -> Plan | None:
     if not _found(named("meal_plan"), text):
         return None
     meals = tuple(meal for meal in lang.MEALS if _found(lang.pattern(f"meal.{meal}"), text))
-    return Plan(meals=meals or ("breakfast", "lunch", "dinner"), days=7)
+    return Plan(meals=meals or lang.MEALS, days=7)

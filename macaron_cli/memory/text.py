@@ -18,7 +18,14 @@ import re
 import unicodedata
 from datetime import date, datetime
 
+from macaron_cli import lang
 from macaron_cli.memory.units import in_words, unit_words
+
+
+def _words(concept: str, code: str) -> list[str]:
+    """`code`'s words for `concept` in lang, as a list."""
+    return [word for word in lang.alternatives(lang.words(concept, code)) if word]
+
 
 _CJK_RUN = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
@@ -66,15 +73,15 @@ def _with_units(form: str, text: str) -> str:
 
 
 # Korean particles (and their longer forms) that follow a noun; a noun of one syllable with
-# one attached ("떡을") forms a bigram that no memory without that particle has.
-_KO_PARTICLES = "을 를 이 가 은 는 도 에 의 와 과 로 랑 만 에서 으로 에게 한테 이랑 까지 부터 처럼 보다".split()
+# one attached ("떡을") forms a bigram that no memory without that particle has (lang's particles).
+_KO_PARTICLES = _words("particles", "ko")
 _KO_WORD = re.compile(r"[\uac00-\ud7af]+")
 # One-syllable words that are pronouns, question words or adverbs: as single characters they
-# would match nearly every memory.
-_KO_NOT_NOUNS = frozenset("나 너 저 제 내 네 그 이 뭐 누 어 왜 몇 것 거 게 수 좀 더 잘 안 못 다 또 이 걔 얘 쟤".split())
+# would match nearly every memory (lang's not_nouns).
+_KO_NOT_NOUNS = frozenset(_words("not_nouns", "ko"))
 # A single kanji between kana, Hangul or punctuation ("猫の名前", "茶を飲む"): its bigrams
 # with the particles beside it match nothing.
-_JA_NOT_NOUNS = frozenset("誰何私僕俺今")  # who, what, I, now: in nearly every question
+_JA_NOT_NOUNS = frozenset(_words("not_nouns", "ja"))
 _KANJI = r"[\u3400-\u4dbf\u4e00-\u9fff]"
 _LONE_KANJI = re.compile(rf"(?<!{_KANJI}){_KANJI}(?!{_KANJI})")
 
@@ -136,20 +143,8 @@ def meaning_form(text: str, language: str | None = None) -> str:
     return f"{text} ({' '.join(english)})" if english else text
 
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+# The month as the index writes it: its first English name in lang ("May").
+MONTHS = tuple(lang.alternatives(lang.words(f"month.{month}", "en"))[0] for month in lang.MONTHS)
 
 
 def date_words(iso: str | None) -> str:
@@ -187,28 +182,13 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_RUN.search(text))
 
 
-# Tagalog's small words. Those that English text never uses count fully; those that
-# English has too, as words or names (may, na, ka, pa, ito, lang, kung), count half,
+# Tagalog's small words (lang's small_words). Those that English text never uses count fully;
+# those English has too, as words or names (small_words.shared: may, na, ka), count half,
 # so "May I ask Ka Na?" stays English.
-_TL_WORDS = frozenset(
-    """
-    ng mga ako akong ikaw siya kami tayo kayo sila niya nila namin natin ninyo akin
-    amin atin kanya kanila kong mong niyang naming nating ating aming kanilang iyan iyon
-    dito diyan doon ano anong saan nasaan kailan sino paano bakit ilang magkano hindi huwag
-    wala walang mayroon meron naman lamang kasi kaya tuwing bawat lahat nasa yung yun po
-    opo gusto talaga ngayon kahapon bukas isang nang kapag habang dahil sana pala rin daw
-    ang ko sa
-    """.split()
-)
-_TL_SHARED = frozenset("na ka mo pa may si ni kay ito lang din kung ilan para pero mas ba ay".split())
+_TL_WORDS = frozenset(_words("small_words", "tl"))
+_TL_SHARED = frozenset(_words("small_words.shared", "tl"))
 _TL_SMALL = _TL_WORDS | _TL_SHARED
-_EN_WORDS = frozenset(
-    """
-    the a an is are was were be been i you he she we they it me my your our his her their
-    this that these those what where when who how why which do does did have has had of
-    and in on for with from to will would can could about there not but or if so just
-    """.split()
-)
+_EN_WORDS = frozenset(_words("small_words", "en"))
 
 
 def content_words(text: str) -> list[str]:

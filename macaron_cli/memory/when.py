@@ -21,11 +21,12 @@ week before this one (weeks start on Monday).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from macaron_cli.memory.text import MONTHS, day_words, detect_language, month_words
+from macaron_cli import lang
+from macaron_cli.memory.text import day_words, detect_language, month_words
 
 
 @dataclass(frozen=True)
@@ -76,38 +77,47 @@ class When:
         return f"({ranges})"
 
 
-_EN_MONTHS = [name.lower() for name in MONTHS]
-_TL_MONTHS = "enero pebrero marso abril mayo hunyo hulyo agosto setyembre oktubre nobyembre disyembre".split()
-_MONTH_NUMBER = {name: n for names in (_EN_MONTHS, _TL_MONTHS) for n, name in enumerate(names, 1)}
-_MONTH_NUMBER.update({name[:3]: n for n, name in enumerate(_EN_MONTHS, 1)} | {"sept": 9})
-_EN_MONTH = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
-    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
-)
-_TL_MONTH = r"(?:Enero|Pebrero|Marso|Abril|Mayo|Hunyo|Hulyo|Agosto|Setyembre|Oktubre|Nobyembre|Disyembre)"
-_EN_DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_TL_DAYS = "lunes martes miyerkules huwebes biyernes sabado linggo".split()
-_WEEKDAY = {name: n for names in (_EN_DAYS, _TL_DAYS) for n, name in enumerate(names)}
-# 月火水木金土日 (ja), 월화수목금토일 (ko), 一二三四五六日/天 (zh): Monday first.
-_WEEKDAY.update({c: n for n, c in enumerate("月火水木金土日")} | {c: n for n, c in enumerate("월화수목금토일")})
-_WEEKDAY.update({c: n for n, c in enumerate("一二三四五六")} | {"天": 6})
-_EN_NUMBERS = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), 1)}
-_EN_NUMBERS |= {"a": 1, "an": 1}
+# The words are lang's: month.<name>, weekday.<name>, count.<n>, when.<day or span>.
 
-_NUM = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"  # a day or month in digits or CJK numerals
+
+def _names(concept: str, code: str) -> list[str]:
+    return [name for name in lang.alternatives(lang.words(concept, code)) if name]
+
+
+def _numbered(concepts: Iterable[tuple[int, str]]) -> dict[str, int]:
+    """Every language's names of each (number, concept), in lower case → its number."""
+    return {name.lower(): n for n, concept in concepts for code in lang.languages() for name in _names(concept, code)}
+
+
+_MONTHS = [f"month.{name}" for name in lang.MONTHS]
+_MONTH_NUMBER = _numbered(enumerate(_MONTHS, 1))
+_MONTH_NUMBER.update({name.lower()[:3]: n for n, month in enumerate(_MONTHS, 1) for name in _names(month, "en")})
+_WEEKDAY = _numbered(enumerate(f"weekday.{day}" for day in lang.WEEKDAYS))  # Monday is 0, as date.weekday()
+_NUMBERS = _numbered((n, f"count.{n}") for n in lang.COUNTS)
+_DIGITS = {name: n for name, n in _NUMBERS.items() if n < 10}
+
+
+def _month_names(code: str) -> str:
+    return "|".join(name for month in _MONTHS for name in _names(month, code))
+
+
+_EN_MONTH = rf"(?:{_month_names('en')})\.?"
+_TL_MONTH = rf"(?:{_month_names('tl')})"
+# a day or month in digits or in CJK numerals (十二, 二十一)
+_CJK_NUMERALS = "".join(name for name, n in sorted(_NUMBERS.items(), key=lambda kv: kv[1]) if not name.isascii())
+_NUM = rf"(\d{{1,2}}|[{_CJK_NUMERALS}]{{1,3}})"
 
 
 def _number(text: str) -> int:
     """'12', '十二', '二十一', 'two' → the number."""
     if text.isdigit():
         return int(text)
-    if text.lower() in _EN_NUMBERS:
-        return _EN_NUMBERS[text.lower()]
-    digits = {c: n for n, c in enumerate("一二三四五六七八九", 1)}
-    if "十" in text:
+    if text.lower() in _NUMBERS:
+        return _NUMBERS[text.lower()]
+    if "十" in text:  # 二十一: tens, ten, ones
         tens, _, ones = text.partition("十")
-        return digits.get(tens, 1) * 10 + digits.get(ones, 0)
-    return digits.get(text, 0)
+        return _DIGITS.get(tens, 1) * 10 + _DIGITS.get(ones, 0)
+    return 0
 
 
 def _day(d: date) -> tuple[date, date]:
@@ -185,8 +195,23 @@ def _year_of(text: str | None) -> int | None:
 Resolver = Callable[[re.Match, date], "tuple[date, date] | None"]
 _YEAR = r"(?:,?\s*(\d{4}))?"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
-_EN_WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
-_TL_WEEKDAY = r"(Lunes|Martes|Miyerkules|Huwebes|Biyernes|Sabado|Linggo)"
+_EN_COUNT = "|".join(name for n in lang.COUNTS for name in _names(f"count.{n}", "en"))
+_CASED = {"tl"}  # languages whose weekdays are days only with their capital (Linggo; linggo is "week")
+
+
+def _weekdays(before: str) -> list[tuple[re.Pattern, Resolver]]:
+    """Each language's weekday said after its `before` words (weekday.last or weekday.on),
+    resolved to that day of last week (weekday.last) or the latest one up to today."""
+    weeks_back = 1 if before == "weekday.last" else 0
+    out: list[tuple[re.Pattern, Resolver]] = []
+    for code in lang.languages():
+        days = "|".join(name for day in lang.WEEKDAYS for name in _names(f"weekday.{day}", code))
+        if days:
+            said = rf"(?:{lang.words(before, code)})({days})(?:{lang.words('weekday.after', code)})"
+            resolve = lambda m, t, back=weeks_back: _weekday(_WEEKDAY[m[1].lower()], t, back)  # noqa: E731
+            out.append((re.compile(said, 0 if code in _CASED else re.I), resolve))
+    return out
+
 
 # Longest forms first: each pattern's match is taken out of the question before the next.
 _PATTERNS: list[tuple[re.Pattern, Resolver]] = [
@@ -222,39 +247,18 @@ _PATTERNS: list[tuple[re.Pattern, Resolver]] = [
         re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I),
         lambda m, t: _ordinal_day(int(m[1]), t),
     ),
-    (re.compile(rf"\blast\s+{_EN_WEEKDAY}\b", re.I), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 1)),
-    (re.compile(rf"\bnoong\s+nakaraang\s+{_TL_WEEKDAY}\b"), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 1)),
-    (re.compile(r"先週の?([月火水木金土日])曜日?"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 1)),
-    (re.compile(r"지난\s*주\s*([월화수목금토일])요일"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 1)),
+    *_weekdays("weekday.last"),
+    *_weekdays("weekday.on"),
+    (re.compile(lang.pattern("when.day_before_yesterday"), re.I), lambda m, t: _days_ago(2, t)),
+    (re.compile(lang.pattern("when.yesterday"), re.I), lambda m, t: _days_ago(1, t)),
+    (re.compile(lang.pattern("when.today"), re.I), lambda m, t: _days_ago(0, t)),
     (
-        re.compile(r"(?:上个?|上一个?)(?:周|星期|礼拜|禮拜)([一二三四五六日天])"),
-        lambda m, t: _weekday(_WEEKDAY[m[1]], t, 1),
-    ),
-    (re.compile(rf"\b(?:on\s+)?{_EN_WEEKDAY}\b", re.I), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 0)),
-    # Linggo is Sunday only with its capital (linggo is also "week").
-    (re.compile(rf"\b(?:noong\s+)?{_TL_WEEKDAY}\b"), lambda m, t: _weekday(_WEEKDAY[m[1].lower()], t, 0)),
-    (re.compile(r"([月火水木金土日])曜日?"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 0)),
-    (re.compile(r"([월화수목금토일])요일"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 0)),
-    (re.compile(r"(?:周|星期|礼拜|禮拜)([一二三四五六日天])"), lambda m, t: _weekday(_WEEKDAY[m[1]], t, 0)),
-    (
-        re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b|一昨日|おととい|그저께|그제|前天|\bkamakalawa\b", re.I),
-        lambda m, t: _days_ago(2, t),
-    ),
-    (re.compile(r"\byesterday\b|昨日|きのう|어제|昨天|\bkahapon\b", re.I), lambda m, t: _days_ago(1, t)),
-    (re.compile(r"\btoday\b|今日|きょう|오늘|今天|\bngayong\s+araw\b", re.I), lambda m, t: _days_ago(0, t)),
-    (
-        re.compile(r"\b(\d{1,2}|an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+days?\s+ago\b", re.I),
+        re.compile(rf"\b(\d{{1,2}}|{_EN_COUNT})\s+days?\s+ago\b", re.I),
         lambda m, t: _days_ago(_number(m[1]), t),
     ),
     (re.compile(rf"{_NUM}\s*(?:日前|天前)|(\d{{1,2}})일\s*전"), lambda m, t: _days_ago(_number(m[1] or m[2]), t)),
-    (
-        re.compile(r"\blast\s+week\b|先週|지난\s*주|上个?(?:周|星期|礼拜)|\bnoong\s+nakaraang\s+linggo\b", re.I),
-        lambda m, t: _last_week(t),
-    ),
-    (
-        re.compile(r"\blast\s+month\b|先月|지난\s*달|上个?月|\bnoong\s+nakaraang\s+buwan\b", re.I),
-        lambda m, t: _last_month(t),
-    ),
+    (re.compile(lang.pattern("when.last_week"), re.I), lambda m, t: _last_week(t)),
+    (re.compile(lang.pattern("when.last_month"), re.I), lambda m, t: _last_month(t)),
     (  # in May (2023): capitalised, so "may" the verb is not a month
         re.compile(rf"\bin\s+({_EN_MONTH}){_YEAR}\b"),
         lambda m, t: _month(_month_of(m[1]), _year_of(m[2]), t),
