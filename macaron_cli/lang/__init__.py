@@ -5,7 +5,9 @@ and asks `pattern(concept)` for the regular expression that says it in every lan
 Each language is one module in this package (en.py, ja.py, …) with a `WORDS` dict: concept →
 a regular-expression alternation as that language writes it ("" where the language has no
 such words, said on purpose). A module added here is read as a language: adding one is one
-file. `missing()` names the concepts a language lacks (tests/test_lang.py fails on any).
+file. A language read only for some rules names their families of concepts in its `SCOPE`
+(de, fr and es: "secret" only). `missing()` names the concepts a language lacks
+(tests/test_lang.py fails on any).
 
 This package imports nothing of macaron, so any layer may ask it.
 """
@@ -49,6 +51,8 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 COUNTS = tuple(range(1, 11))
 # A question's likely goal, and what usually matters for it (memory/expansion.py).
 GOALS = ("festival", "trip", "meal", "gift", "exercise", "money", "sleep")
+# The secrets a sentence names by a label (memory/secrets/phrases.py), in the order it reads them.
+SECRETS = ("password", "pin", "code", "api-key", "key", "cvv", "national-id")
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -132,6 +136,19 @@ CONCEPTS: dict[str, str] = {
     "goal.stated": "a habit's goal said beside its number (goal, a day, 目標)",
     "counts.unit": "what a habit counts after a number (glasses, steps, 歩), not a measure",
     "budget.named": "a budget named before its amount",
+    # ── secrets said in a sentence (memory/secrets/phrases.py) ──
+    **{f"secret.{kind}": f"a {kind} named, as a word of its own (between word edges)" for kind in SECRETS},
+    **{f"secret.{kind}.glued": f"a {kind} named, written without spaces around it (パスワード)" for kind in SECRETS},
+    "secret.is": "a verb between a secret's label and its value that never starts whose it is (is, ist, ay)",
+    "secret.verb": "the other verbs between a secret's label and its value (were, lautet, c'est)",
+    "secret.now": "words after that verb, before the value (now, set to, jetzt)",
+    "secret.particle": "a particle or copula after a secret's label (は, 는, 是)",
+    "secret.amount": "words after a number that make it an amount, not a code (4 digits, 10 mm, 4桁)",
+    "secret.changed_to": "a password changed, the new one after these words (changed my password to)",
+    "secret.qualifier": "what makes a bare code a secret one, named just before it (a door, a lock, a card)",
+    "secret.also_a_word": "labels that also mean something else (la clave del éxito): never a phrase after them",
+    "secret.card": "a payment card named near its number (card, Karte, カード, a card's brand)",
+    "secret.not_a_card": "what a number is when not a card's, named before it (order, tracking, IMEI, 注文)",
 }
 
 
@@ -142,8 +159,18 @@ def languages() -> tuple[str, ...]:
 
 
 @cache
+def _modules() -> dict[str, object]:
+    return {code: importlib.import_module(f"{__name__}.{code}") for code in languages()}
+
+
 def _tables() -> dict[str, dict[str, str]]:
-    return {code: importlib.import_module(f"{__name__}.{code}").WORDS for code in languages()}
+    return {code: module.WORDS for code, module in _modules().items()}  # type: ignore[attr-defined]
+
+
+def _scope(code: str) -> tuple[str, ...] | None:
+    """The families of concepts a language is read for (`SCOPE` in its file: de, fr and es are
+    read only for secrets); None where it is read for every concept."""
+    return getattr(_modules()[code], "SCOPE", None)
 
 
 def words(concept: str, language: str) -> str:
@@ -187,12 +214,14 @@ def missing() -> list[tuple[str, str]]:
     that is not declared."""
     out = []
     for code, table in _tables().items():
-        out += [(code, concept) for concept in CONCEPTS if concept not in table]
+        scope = _scope(code)
+        wanted = [c for c in CONCEPTS if scope is None or c.split(".")[0] in scope]
+        out += [(code, concept) for concept in wanted if concept not in table]
         out += [(code, concept) for concept in table if concept not in CONCEPTS]
     return out
 
 
 def reread() -> None:
     """Read the languages again (after one is added while running: tests do)."""
-    _tables.cache_clear()
+    _modules.cache_clear()
     pattern.cache_clear()

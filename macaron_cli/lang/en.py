@@ -220,4 +220,33 @@ WORDS: dict[str, str] = {
     "goal.stated": r"\b(goal|target|aim|at least|a day|per day|daily)\b",
     "counts.unit": r"glass(?:es)?|cups?|steps?|pages?|times",
     "budget.named": r"(?:monthly )?budget\b",
+    # ── secrets said in a sentence (memory/secrets/phrases.py) ──
+    "secret.password": r"passwords?|passwd|pass ?phrase|pass-phrase|pwd|pw|(?<!boarding )(?<!bus )(?<!day )pass",
+    # German's PIN-Nummer and PIN-Nr. are written with the English PIN
+    "secret.pin": r"pin(?:[ -]?(?:code|number|nummer|nr\.?))?|passcode|"
+    r"(?:door|gate|garage|alarm|lock|unlock|lock ?screen|phone|keypad|entry|access|safe|building|padlock) ?codes?",
+    "secret.code": r"codes?|keypad|combo|combination",
+    "secret.api-key": r"api[ _-]?(?:keys?|tokens?|secrets?)|(?:access|auth|refresh|bot|session) ?tokens?|tokens?|"
+    r"(?:secret|access|private|signing|master|encryption|recovery|license) ?keys?|(?:client|app) ?secrets?|secrets?",
+    "secret.key": r"keys?",
+    "secret.cvv": r"cvv2?|cvc2?|csc|(?:card )?security code|(?:three|3)[- ]digit (?:security )?(?:code|number)|"
+    r"(?:the )?(?:three|3|last three) (?:digits|numbers) on the back(?: of (?:my|the) card)?|"
+    r"code on the back(?: of (?:my|the) card)?",
+    "secret.national-id": r"ssn|social security (?:number|no\.?|#)|social insurance number|national insurance number|"
+    r"ni number|nino|passport (?:number|no\.?)|driver['’]?s licen[cs]e (?:number|no\.?)|tax (?:id|number)|tin|itin|"
+    r"national id(?: number)?",
+    **{f"secret.{kind}.glued": "" for kind in ("password", "pin", "code", "api-key", "key", "cvv", "national-id")},
+    "secret.is": r"is|was|are",
+    "secret.verb": r"were",
+    "secret.now": r"now|still|set to|changed to",
+    "secret.particle": "",
+    "secret.amount": r"digits?|characters?|chars?|hours?|hrs?|h|days?|minutes?|mins?|seconds?|secs?|years?|months?|"
+    r"weeks?|mm|cm|m|km|kg|g|lbs?|people|persons?|times|%|percent|dollars?|euros?|yen|won|pesos?|steps|pages|kcal|"
+    r"calories|ml|l",
+    "secret.changed_to": r"(?:changed|set|reset|updated|switched)\s+(?:\S+\s+){0,3}?"
+    r"(?:passwords?|passcode|pin|pw)\s+to",
+    "secret.qualifier": r"door|gate|garage|keypad|alarm|lock|safe|padlock|card",
+    "secret.also_a_word": r"pw",
+    "secret.card": r"card|visa|mastercard|amex",
+    "secret.not_a_card": r"order|tracking|invoice|imei|serial|reference|ref\.?|confirmation",
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from macaron_cli import lang
 from macaron_cli.memory.secrets import checksums
 
 Span = tuple[int, int, str]
@@ -14,11 +15,8 @@ Span = tuple[int, int, str]
 _CARD = re.compile(r"(?<![\d.,-])\d(?:[ .-]?\d){11,18}(?![\d])")
 # Words before a number that say what it is when it is not a card: a card number that
 # passes Luhn after "order" or "IMEI" is still kept unless card words are near too.
-_NOT_A_CARD = re.compile(
-    r"(?i)(?:order|tracking|invoice|imei|serial|reference|ref\.?|confirmation|bestell|sendung|commande|suivi|"
-    r"pedido|seguimiento|注文|追跡|주문|송장|订单|快递|运单)[^\n]{0,24}$"
-)
-_CARD_WORDS = re.compile(r"(?i)card|karte|carte|tarjeta|カード|카드|卡|visa|mastercard|amex")
+_NOT_A_CARD = re.compile(rf"(?i)(?:{lang.pattern('secret.not_a_card')})[^\n]{{0,24}}$")
+_CARD_WORDS = re.compile(rf"(?i){lang.pattern('secret.card')}")  # lang's secret.card
 # An IBAN as people copy it: any case, grouped by spaces, dashes or dots (mod 97 decides).
 _IBAN = re.compile(r"(?i)(?<![A-Z0-9])[A-Z]{2}\d{2}(?:[ .-]?[A-Z0-9]){11,30}(?![A-Z0-9])")
 _IBAN_GAP = " .-"

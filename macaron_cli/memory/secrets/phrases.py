@@ -13,210 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from macaron_cli import lang
 from macaron_cli.memory.secrets import values
 
 Span = tuple[int, int, str]
 
 
-def _words(*alternatives: str) -> str:
-    return "|".join(alternatives)
-
-
-# kind → (labels in Latin script, labels in Japanese/Korean/Chinese)
+# kind → (labels as words of their own, labels written without spaces: ja/ko/zh), every
+# language's from lang (secret.<kind>, secret.<kind>.glued), in the order find() reads them
 LABELS: dict[str, tuple[str, str]] = {
-    "password": (
-        _words(
-            r"passwords?",
-            r"passwd",
-            r"pass ?phrase",
-            r"pass-phrase",
-            r"pwd",
-            r"pw",
-            r"(?<!boarding )(?<!bus )(?<!day )pass",
-            r"passwort",
-            r"kennwort",
-            r"mot de passe",
-            r"mdp",
-            r"contraseña",
-            r"contrasena",
-            r"(?<!palabra )clave",
-            r"password ng \w+",
-        ),
-        _words(
-            r"パスワード",
-            r"パス(?![ァ-ヶー])",
-            r"合言葉",
-            r"비밀번호",
-            r"비번",
-            r"패스워드",
-            r"암호",
-            r"密码",
-            r"密碼",
-            r"口令",
-        ),
-    ),
-    "pin": (
-        _words(
-            r"pin(?:[ -]?(?:code|number|nummer|nr\.?))?",
-            r"geheimzahl",
-            r"geheimnummer",
-            r"code pin",
-            r"code secret",
-            r"c[óo]digo pin",
-            r"n[úu]mero pin",
-            r"passcode",
-            r"(?:door|gate|garage|alarm|lock|unlock|lock ?screen|phone|keypad|entry|access|safe|building|padlock)"
-            r" ?codes?",
-            r"(?:haus)?t[üu]rcode",
-            r"torcode",
-            r"zugangscode",
-            r"entsperrcode",
-            r"alarmcode",
-            r"tresorcode",
-            r"schlosscode",
-            r"digicode",
-            r"code d['’](?:accès|entrée)",
-            r"code de (?:la )?porte",
-            r"code de déverrouillage",
-            r"code de l['’]alarme",
-            r"code du (?:portail|cadenas)",
-            r"c[óo]digo de (?:la )?(?:puerta|alarma)",
-            r"c[óo]digo de (?:acceso|desbloqueo)",
-            r"c[óo]digo del (?:portal|candado)",
-            r"code ng (?:pinto|gate|bahay)",
-        ),
-        _words(
-            r"PIN ?コード",
-            r"PIN番号",
-            r"暗証番号",
-            r"暗証コード",
-            r"(?:ロック)?解除コード",
-            r"ドアコード",
-            r"(?:PIN|핀) ?번호",
-            r"PIN ?코드",
-            r"잠금 ?해제 ?(?:코드|번호)",
-            r"도어락 ?번호",
-            r"현관 ?번호",
-            r"PIN ?码",
-            r"门禁码",
-            r"开门码",
-            r"解锁码",
-            r"开锁码",
-        ),
-    ),
-    # a bare "code" is a PIN only where a door, a card or a lock is named near it (_QUALIFIER)
-    "code": (
-        _words(r"codes?", r"c[óo]digos?", r"keypad", r"combo", r"combination"),
-        _words(r"コード", r"코드", r"[密]?码"),
-    ),
-    "api-key": (
-        _words(
-            r"api[ _-]?(?:keys?|tokens?|secrets?)",
-            r"(?:access|auth|refresh|bot|session) ?tokens?",
-            r"tokens?",
-            r"(?:secret|access|private|signing|master|encryption|recovery|license) ?keys?",
-            r"(?:client|app) ?secrets?",
-            r"secrets?",
-            r"api-schlüssel",
-            r"(?:geheimer )?schlüssel",
-            r"clé (?:api|secrète|privée)",
-            r"jeton",
-            r"clave (?:api|secreta|privada)",
-            r"susi",
-        ),
-        _words(
-            r"API ?キー",
-            r"API ?키",
-            r"API ?密[钥鑰]",
-            r"秘密鍵",
-            r"(?:アクセス)?トークン",
-            r"シークレット",
-            r"토큰",
-            r"(?:시크릿|비밀|액세스) ?키",
-            r"密[钥鑰]",
-            r"秘[钥鑰]",
-            r"私[钥鑰]",
-            r"令牌",
-        ),
-    ),
-    # a bare "key" ("maps key: …", "STRIPE_KEY=…"): only a machine-made value (_JUDGES), as
-    # "the key to good bread is patience" and "key=ctrl+shift+p" are keys of another kind
-    "key": (_words(r"keys?"), _words(r"キー", r"키")),
-    "cvv": (
-        _words(
-            r"cvv2?",
-            r"cvc2?",
-            r"csc",
-            r"(?:card )?security code",
-            r"(?:three|3)[- ]digit (?:security )?(?:code|number)",
-            r"(?:the )?(?:three|3|last three) (?:digits|numbers) on the back(?: of (?:my|the) card)?",
-            r"code on the back(?: of (?:my|the) card)?",
-            r"(?:karten)?prüf(?:nummer|ziffer)",
-            r"sicherheitscode",
-            r"cryptogramme(?: visuel)?",
-            r"code de sécurité",
-            r"c[óo]digo de seguridad",
-            r"c[óo]digo cvv",
-            r"(?:tatlong )?numero sa likod(?: ng (?:card|kard))?",
-        ),
-        _words(
-            r"セキュリティー?コード",
-            r"(?:カード)?裏の3桁(?:の番号)?",
-            r"보안 ?코드",
-            r"CV[VC] ?번호",
-            r"카드 뒷면 ?3자리",
-            r"安全[码碼]",
-            r"卡?背面的?三位数字?",
-        ),
-    ),
-    "national-id": (
-        _words(
-            r"ssn",
-            r"social security (?:number|no\.?|#)",
-            r"social insurance number",
-            r"national insurance number",
-            r"ni number",
-            r"nino",
-            r"passport (?:number|no\.?)",
-            r"driver['’]?s licen[cs]e (?:number|no\.?)",
-            r"tax (?:id|number)",
-            r"tin",
-            r"itin",
-            r"steuer-?id",
-            r"steueridentifikationsnummer",
-            r"steuernummer",
-            r"sozialversicherungsnummer",
-            r"(?:personal)?ausweisnummer",
-            r"reisepassnummer",
-            r"numéro de (?:sécurité sociale|sécu|passeport)",
-            r"nir",
-            r"numéro fiscal",
-            r"dni",
-            r"nie",
-            r"nif",
-            r"número de (?:la )?seguridad social",
-            r"número de pasaporte",
-            r"sss(?: number| no\.?)?",
-            r"philhealth(?: number| no\.?)?",
-            r"umid",
-            r"philsys(?: number)?",
-            r"pag-?ibig(?: number)?",
-            r"national id(?: number)?",
-        ),
-        _words(
-            r"マイナンバー",
-            r"個人番号",
-            r"パスポート番号",
-            r"旅券番号",
-            r"免許証番号",
-            r"주민(?:등록)?번호",
-            r"여권 ?번호",
-            r"외국인등록번호",
-            r"身份[证證](?:号码?|號碼?)",
-            r"护照号码?",
-            r"護照號碼?",
-        ),
-    ),
+    kind: (lang.pattern(f"secret.{kind}"), lang.pattern(f"secret.{kind}.glued")) for kind in lang.SECRETS
 }
 
 # How each kind's value is judged: (after a verb, after a colon, bare after the label)
@@ -236,15 +42,13 @@ _JUDGES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool], Callable[
 
 _LATIN = "A-Za-z0-9_À-ɏ"
 # A verb ("is", "lautet", "est", "ay"…), maybe with "now"/"set to"; or a colon / equals sign.
-_VERB = (
-    r"\s+(?:is|was|are|were|ist|lautet|lauten|war|heißt|est|était|c['’]est|es|era|son|ay|sind)"
-    r"(?:\s+(?:now|still|set to|changed to|jetzt|maintenant|ahora|ngayon))?\s*[:=]?\s+"
-)
+_IS = lang.pattern("secret.is")
+_VERB = rf"\s+(?:{_IS}|{lang.pattern('secret.verb')})(?:\s+(?:{lang.pattern('secret.now')}))?\s*[:=]?\s+"
 _COLON = r"[\"']?\s*[:=：＝]\s*"  # "password": "…" in JSON too
 # A particle or copula in Japanese, Korean, Chinese
-_PARTICLE = r"\s*(?:は|が|って|는|은|이|가|是|为|為|：|:|=|＝)\s*"
+_PARTICLE = rf"\s*(?:{lang.pattern('secret.particle')}|：|:|=|＝)\s*"
 # whose / what for: "for the bank", "ng ATM ko", "für meine Karte", "du wifi" (words, no digits)
-_OWNER = r"(?:\s+(?!(?:is|was|are|ist|lautet|est|es|era|ay)\b)[^\s\d.,;:!?=：。、]+){0,4}?"
+_OWNER = rf"(?:\s+(?!(?:{_IS})\b)[^\s\d.,;:!?=：。、]+){{0,4}}?"
 _CJK_OWNER = r"[^\s\d.,;:!?=：。、「」]{0,8}?"
 _OPEN_QUOTE = "\"'“‘«„「『"
 _CLOSE_QUOTE = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»", "„": "“", "「": "」", "『": "』"}
@@ -259,23 +63,13 @@ _DIGIT_VALUE = re.compile(r"[*#]?\d+(?:[ .-]\d+)*[*#]?(?![\w])")
 # An id with letters around its digits: "QQ 12 34 56 C", "X1234567L", "D123-4567-8901"
 _ID_VALUE = re.compile(r"(?:[A-Za-z]{1,3}[ -]?)?\d[\d ./-]*\d(?:[ -]?[A-Za-z](?![\w]))?")
 # A number with a unit after it is an amount
-_QUANTITY = re.compile(
-    r"(?i)[\d.,]+\s*(?:digits?|characters?|chars?|hours?|hrs?|h|days?|minutes?|mins?|seconds?|secs?|years?|"
-    r"months?|weeks?|mm|cm|m|km|kg|g|lbs?|people|persons?|times|%|percent|dollars?|euros?|yen|won|pesos?|"
-    r"steps|pages|kcal|calories|ml|l|stellen|ziffern|chiffres|caractères|dígitos|caracteres|numero|"
-    r"桁|자리|位)(?![A-Za-z])"
-)
+_QUANTITY = re.compile(rf"(?i)[\d.,]+\s*(?:{lang.pattern('secret.amount')})(?![A-Za-z])")
 # "changed my email password to …": the new password follows "to"
-_CHANGED_TO = re.compile(
-    r"(?i)\b(?:changed|set|reset|updated|switched)\s+(?:\S+\s+){0,3}?(?:passwords?|passcode|pin|pw)\s+to\s+"
-)
+_CHANGED_TO = re.compile(rf"(?i)\b(?:{lang.pattern('secret.changed_to')})\s+")
 # What makes a "code" a secret one: a door, gate, lock, safe or card named close before it.
-_QUALIFIER = re.compile(
-    r"(?i)door|gate|garage|keypad|alarm|lock|safe|padlock|card|t[üu]r|tor\b|tresor|karte|carte|porte|portail|"
-    r"immeuble|puerta|portal|tarjeta|candado|pinto|bahay|ドア|玄関|金庫|カード|현관|도어|금고|카드|门|卡"
-)
+_QUALIFIER = re.compile(rf"(?i){lang.pattern('secret.qualifier')}")
 # Labels that also mean something else ("la clave del éxito"): a value, never a phrase of words
-_ALSO_A_WORD = re.compile(r"(?i)clave|pw")
+_ALSO_A_WORD = re.compile(rf"(?i){lang.pattern('secret.also_a_word')}")
 _CLAUSE = re.compile(r"[^\n.,;!?。、，；！？]+")
 
 

@@ -1,0 +1,27 @@
+"""German, read for one family of concepts only: the secrets a sentence names ("Die PIN
+lautet 1234", memory/secrets/phrases.py). Every other rule reads the five languages of the house."""
+
+SCOPE = ("secret",)
+
+WORDS: dict[str, str] = {
+    "secret.password": r"passwort|kennwort",
+    "secret.pin": r"geheimzahl|geheimnummer|(?:haus)?t[üu]rcode|torcode|zugangscode|entsperrcode|alarmcode|tresorcode|"
+    r"schlosscode",
+    "secret.code": "",
+    "secret.api-key": r"api-schlüssel|(?:geheimer )?schlüssel",
+    "secret.key": "",
+    "secret.cvv": r"(?:karten)?prüf(?:nummer|ziffer)|sicherheitscode",
+    "secret.national-id": r"steuer-?id|steueridentifikationsnummer|steuernummer|sozialversicherungsnummer|"
+    r"(?:personal)?ausweisnummer|reisepassnummer",
+    **{f"secret.{kind}.glued": "" for kind in ("password", "pin", "code", "api-key", "key", "cvv", "national-id")},
+    "secret.is": r"ist|lautet",
+    "secret.verb": r"lauten|war|heißt|sind",
+    "secret.now": r"jetzt",
+    "secret.particle": "",
+    "secret.amount": r"stellen|ziffern",
+    "secret.changed_to": "",
+    "secret.qualifier": r"t[üu]r|tor\b|tresor|karte",
+    "secret.also_a_word": "",
+    "secret.card": r"karte",
+    "secret.not_a_card": r"bestell|sendung",
+}
