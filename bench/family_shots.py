@@ -150,14 +150,15 @@ def add_records(family: str, lang: str, origin: str, config: dict) -> None:
 
 
 def shoot(app: Path, family: str, lang: str, png: Path) -> None:
+    from macaron_cli.sandbox.manifest import runnable_manifest
     from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
 
-    manifest = json.loads((app / "macaron.json").read_text(encoding="utf-8"))
+    run = runnable_manifest(app).run or ()
     config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
     port = free_port()
     origin = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        expand_argv(manifest["run"], sys.executable, port), cwd=app, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        expand_argv(run, sys.executable, port), cwd=app, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
     )
     try:
         if wait_until_answers(origin + "/", server, 30) is None:

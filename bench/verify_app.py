@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from macaron_cli.sandbox import BACKENDS, get_sandbox
-from macaron_cli.sandbox.manifest import read_manifest
+from macaron_cli.sandbox.manifest import runnable_manifest
 from macaron_cli.sandbox.open_check import CHROMIUM_ARGS, expand_argv, free_port, wait_until_answers
 from macaron_cli.sandbox.verify import verify_app
 
@@ -36,7 +36,7 @@ def direct(app: Path) -> float:
     """Tests, then server + Chromium + screenshot: no sandbox, no copies, no checks."""
     from playwright.sync_api import sync_playwright
 
-    manifest = read_manifest(app)
+    manifest = runnable_manifest(app)
     started = time.monotonic()
     subprocess.run(
         expand_argv(manifest.test, sys.executable),

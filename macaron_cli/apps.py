@@ -12,11 +12,12 @@ from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
+from macaron_cli.manifest import MANIFEST, manifest_or_none
 
 # Every macaron app is a git repo with a tracked manifest (macaron.json: template, run and
-# test commands, data files) and a git-ignored `.macaron/` folder for private state
-# (the brief with the person's memories, data snapshots, screenshots, the lock).
-APP_MANIFEST = "macaron.json"
+# test commands, data files; macaron_cli/manifest.py) and a git-ignored `.macaron/` folder
+# for private state (the brief with the person's memories, data snapshots, screenshots, the lock).
+APP_MANIFEST = MANIFEST
 PRIVATE_DIR = ".macaron"
 
 
@@ -120,12 +121,8 @@ def app_title(slug: str, entry: dict) -> str:
     were registered)."""
     if entry.get("title"):
         return str(entry["title"])
-    try:
-        manifest = json.loads((Path(entry["path"]) / APP_MANIFEST).read_text(encoding="utf-8"))
-    except (KeyError, OSError, ValueError):
-        return ""
-    title = manifest.get("title") if isinstance(manifest, dict) else None
-    return title if isinstance(title, str) else ""
+    manifest = manifest_or_none(Path(entry["path"])) if entry.get("path") else None
+    return manifest.title if manifest else ""
 
 
 def _by_name(ref: str, apps: dict[str, dict]) -> Path:

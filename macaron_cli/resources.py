@@ -51,20 +51,24 @@ def compose_template(template: Path, dest: Path, skip: Callable[[PurePath], bool
         shutil.copytree(source, dest, ignore=ignore, symlinks=True, dirs_exist_ok=n > 0)
 
 
-_APP_SPEC = "macaron_cli._app_spec"  # the name the shared spec module is loaded under
+def shared_module(name: str) -> ModuleType:
+    """One of the declarations every app carries in templates/_shared/server (`app_spec`,
+    `app_manifest`), loaded from the templates so macaron and every app read the same file.
+    Each is standard library only and imports no sibling, so it loads on its own."""
+    qualified = f"macaron_cli._{name}"  # the name it is loaded under
+    loaded = sys.modules.get(qualified)
+    if loaded is not None:
+        return loaded
+    path = templates_dir() / SHARED / "server" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(qualified, path)
+    if spec is None or spec.loader is None or not path.is_file():
+        raise FileNotFoundError(f"{path} is missing from this installation; reinstall macaron.")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[qualified] = module  # dataclasses look their module up while being made
+    spec.loader.exec_module(module)
+    return module
 
 
 def app_spec_module() -> ModuleType:
-    """The app spec's one declaration (templates/_shared/server/app_spec.py), loaded from
-    the templates so macaron and every app read the same file."""
-    loaded = sys.modules.get(_APP_SPEC)
-    if loaded is not None:
-        return loaded
-    path = templates_dir() / SHARED / "server" / "app_spec.py"
-    spec = importlib.util.spec_from_file_location(_APP_SPEC, path)
-    if spec is None or spec.loader is None:
-        raise FileNotFoundError(f"{path} is missing from this installation; reinstall macaron.")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[_APP_SPEC] = module  # dataclasses look their module up while being made
-    spec.loader.exec_module(module)
-    return module
+    """The app spec's one declaration (templates/_shared/server/app_spec.py)."""
+    return shared_module("app_spec")

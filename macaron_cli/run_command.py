@@ -19,7 +19,7 @@ from macaron_cli.output import safe_text
 from macaron_cli.ports import check_free
 from macaron_cli.sandbox import get_sandbox
 from macaron_cli.sandbox.base import stop_tree
-from macaron_cli.sandbox.manifest import DATA_DIR, read_manifest
+from macaron_cli.sandbox.manifest import DATA_DIR, runnable_manifest
 from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
 
 STARTUP_TIMEOUT = 30
@@ -92,7 +92,7 @@ class Served:
 def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output=None, verbose: bool = False) -> Served:
     """Start the app on 127.0.0.1 in the sandbox and return once it answers (`macaron run`,
     the friend's /run). Its settings are first brought up to date with the person's memories."""
-    manifest = read_manifest(app_dir)
+    manifest = runnable_manifest(app_dir)
     _private_data(app_dir, manifest.data_files)
     if port is None:
         port = free_port()
@@ -101,7 +101,7 @@ def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output
     sandbox = get_sandbox(serving=True, settings=settings)
     url = f"http://127.0.0.1:{port}/"
     server = sandbox.spawn(
-        expand_argv(manifest.run, sandbox.python, port),
+        expand_argv(manifest.run or (), sandbox.python, port),  # runnable: it has one
         app_dir,
         network=True,
         env=None if verbose else QUIET_SERVER,
@@ -114,9 +114,9 @@ def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output
             stop_tree(server)
             if code is None:
                 raise WorkFailed(
-                    f"{manifest.title} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above."
+                    f"{manifest.label} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above."
                 )
-            raise WorkFailed(f"{manifest.title} stopped with exit code {code} before it answered; its output is above.")
+            raise WorkFailed(f"{manifest.label} stopped with exit code {code} before it answered; its output is above.")
         # Everything but the wait happens before the URL is shown: a Ctrl-C that comes as soon
         # as the person sees it must not land in an import (Python then half-imports a module,
         # or reports the interrupt as a RuntimeError from inside a class definition).
@@ -127,10 +127,10 @@ def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output
         if server.poll() is None:
             stop_tree(server)
         raise
-    return Served(server, url, manifest.title, sandbox.name)
+    return Served(server, url, manifest.label, sandbox.name)
 
 
-def _private_data(app_dir: Path, data_files: list[str]) -> None:
+def _private_data(app_dir: Path, data_files: tuple[str, ...]) -> None:
     """The app's data (its folder, its database) readable by the person alone, also when an
     older macaron or the app itself made it looser; new files follow from the sandbox's umask."""
     from macaron_cli.files import make_private

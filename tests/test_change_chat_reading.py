@@ -36,9 +36,10 @@ def test_a_water_unit_change_converts_the_goal_and_a_goal_already_set_is_said(ma
     from bench.change_corpus import made
     from macaron_cli.maker.change_rules import understand
     from macaron_cli.maker.spec import spec_of
+    from macaron_cli.manifest import Manifest
 
-    manifest, config = made("track my daily water intake", "en")
-    spec = spec_of(manifest)
+    made_manifest, config = made("track my daily water intake", "en")
+    spec, manifest = spec_of(made_manifest), Manifest.from_json(made_manifest)
     assert spec is not None
     (water,) = spec.measures
     three_liters = replace(spec, measures=(replace(water, goal=3000.0),))

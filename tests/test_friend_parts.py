@@ -13,6 +13,7 @@ from macaron_cli.friend import onboarding, router
 from macaron_cli.friend.extract import Extractor, parse_memories
 from macaron_cli.friend.persona import Persona
 from macaron_cli.friend.recall import recall, reward, upcoming
+from macaron_cli.manifest import Manifest
 from macaron_cli.memory import MemoryStore
 from macaron_cli.models.registry import open_model
 from macaron_cli.privacy import CLOUD_LEVELS
@@ -21,36 +22,39 @@ from tests.support.model_server import ModelServer, Reply
 
 CLOUD = privacy.claude(Settings(), "https://api.anthropic.com")
 MANIFESTS = [
-    {
-        "name": "habit-tracker",
-        "title": "Habit tracker",
-        "description": "Daily habits and streaks",
-        "keywords": ["habit", "streak", "習慣"],
-    },
-    {
-        "name": "run-log",
-        "title": "Run log",
-        "description": "Log your runs, pace and distance",
-        "keywords": ["running", "run", "pace", "ラン"],
-    },
-    {
-        "name": "recipe-box",
-        "title": "Recipe box",
-        "description": "Recipes you love, with a shopping list",
-        "keywords": ["cooking", "recipe", "food"],
-    },
-    {
-        "name": "budget",
-        "title": "Budget",
-        "description": "Track spending against a monthly budget",
-        "keywords": ["money", "budget"],
-    },
-    {
-        "name": "reading-list",
-        "title": "Reading list",
-        "description": "Books to read and notes",
-        "keywords": ["reading", "book"],
-    },
+    Manifest.from_json(m)
+    for m in [
+        {
+            "name": "habit-tracker",
+            "title": "Habit tracker",
+            "description": "Daily habits and streaks",
+            "keywords": ["habit", "streak", "習慣"],
+        },
+        {
+            "name": "run-log",
+            "title": "Run log",
+            "description": "Log your runs, pace and distance",
+            "keywords": ["running", "run", "pace", "ラン"],
+        },
+        {
+            "name": "recipe-box",
+            "title": "Recipe box",
+            "description": "Recipes you love, with a shopping list",
+            "keywords": ["cooking", "recipe", "food"],
+        },
+        {
+            "name": "budget",
+            "title": "Budget",
+            "description": "Track spending against a monthly budget",
+            "keywords": ["money", "budget"],
+        },
+        {
+            "name": "reading-list",
+            "title": "Reading list",
+            "description": "Books to read and notes",
+            "keywords": ["reading", "book"],
+        },
+    ]
 ]
 
 
@@ -75,7 +79,7 @@ def test_gifts_and_persona_do_not_depend_on_protected_traits(traits):
             "language": "en",
         }
         quiz = onboarding.result_from_answers(answers)
-        gifts = [g["name"] for g in onboarding.choose_gifts(quiz.interests, MANIFESTS)]
+        gifts = [g.name for g in onboarding.choose_gifts(quiz.interests, MANIFESTS)]
         results.append((quiz.persona, quiz.interests, gifts))
     assert results[0] == results[1]
     persona, _interests, gifts = results[0]
@@ -85,7 +89,7 @@ def test_gifts_and_persona_do_not_depend_on_protected_traits(traits):
 
 def test_gifts_follow_interests_in_other_languages():
     gifts = onboarding.choose_gifts(["習慣づくり", "reading"], MANIFESTS, n=2)
-    assert {g["name"] for g in gifts} == {"habit-tracker", "reading-list"}
+    assert {g.name for g in gifts} == {"habit-tracker", "reading-list"}
 
 
 def test_the_voice_uses_polite_forms_in_japanese_and_korean():

@@ -4,11 +4,11 @@ checkpoint instead."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
+from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.data_snapshots import SQLITE_SIDECARS, DataSnapshots
+from macaron_cli.manifest import data_files
 
 
 class AppFiles:
@@ -18,12 +18,7 @@ class AppFiles:
 
     def data_files(self) -> list[str]:
         """The person's data files, as the manifest names them (none when it cannot be read)."""
-        try:
-            manifest = json.loads((self.path / APP_MANIFEST).read_text(encoding="utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-            return []
-        files = manifest.get("data_files") or []
-        return [str(f).strip("/") for f in files if isinstance(f, str) and f.strip("/")]
+        return data_files(self.path)
 
     def snapshots(self) -> DataSnapshots:
         return DataSnapshots(self.path, self.data_files(), self.snapshot_root)

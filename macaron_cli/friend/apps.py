@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 from macaron_cli import config
+from macaron_cli.manifest import manifest_or_none
 
 # A request to open something, in en/ja/ko/zh/tl.
 _OPEN = re.compile(
@@ -40,24 +41,17 @@ def app_words(slug: str, info: dict) -> set[str]:
     words = _words(" ".join([slug.replace("-", " "), str(info.get("title") or ""), str(info.get("idea") or "")]))
     template = str(info.get("template") or "")
     words |= _words(template.replace("-", " "))
-    words |= _words(str(manifest_in(Path(info.get("path", ""))).get("title") or ""))
+    own = manifest_or_none(Path(info.get("path", "")))
+    words |= _words(own.title if own else "")
     # The template's keywords name the app in every language ("水分", "물", "喝水", "tubig").
     if template:
         from macaron_cli.resources import templates_dir
 
-        keywords = manifest_in(templates_dir() / template).get("keywords") or []
-        words |= {str(k).lower() for k in keywords if isinstance(k, str) and not k.isascii()}
-        words |= _words(" ".join(str(k) for k in keywords if isinstance(k, str) and k.isascii()))
+        declared = manifest_or_none(templates_dir() / template)
+        keywords = declared.keywords if declared else ()
+        words |= {k.lower() for k in keywords if not k.isascii()}
+        words |= _words(" ".join(k for k in keywords if k.isascii()))
     return words
-
-
-def manifest_in(folder: Path) -> dict:
-    """The macaron.json in `folder`, {} when there is none or it cannot be read."""
-    try:
-        data = json.loads((folder / "macaron.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def app_to_open(text: str, apps: dict[str, dict]) -> str | None:

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from macaron_cli.friend.apps import app_words, manifest_in
+from macaron_cli.friend.apps import app_words
+from macaron_cli.manifest import manifest_or_none
 
 # A request for a new app, not a change to one ("make me a …", "…を作って").
 _NEW = re.compile(
@@ -69,7 +70,8 @@ def _dates_its_day(text: str, info: dict) -> bool:
     """ "The wedding is on June 14 now": a new date said to an app that counts down to one."""
     from macaron_cli.maker.slots import read
 
-    tasks = (manifest_in(Path(str(info.get("path", "")))).get("spec") or {}).get("tasks")
+    manifest = manifest_or_none(Path(str(info.get("path", ""))))
+    tasks = ((manifest.spec if manifest else None) or {}).get("tasks")
     return isinstance(tasks, dict) and tasks.get("countdown") is not None and read(text).date is not None
 
 
@@ -97,12 +99,11 @@ def app_names(slug: str, info: dict) -> tuple[set[str], list[str]]:
     keywords name every kind of habit, so they would name one app for another's words."""
     from macaron_cli.maker.spec_rules import MEASURES
 
-    manifest = manifest_in(Path(str(info.get("path", ""))))
-    found = manifest.get("spec")
-    spec: dict = found if isinstance(found, dict) else {}
+    manifest = manifest_or_none(Path(str(info.get("path", ""))))
+    spec: dict = dict(manifest.spec or {}) if manifest else {}
     measures = [m for m in spec.get("measures") or [] if isinstance(m, dict)]
     words = _own_words(" ".join([slug.replace("-", " "), str(info.get("title") or ""), str(info.get("idea") or "")]))
-    words |= _own_words(str(manifest.get("title") or ""))
+    words |= _own_words(manifest.title if manifest else "")
     for part in (spec.get("tasks"), spec.get("money")):
         if isinstance(part, dict):
             people = [*(part.get("assignees") or []), *(part.get("people") or [])]

@@ -77,11 +77,11 @@ def offer_gifts(repl, interests: list[str]) -> None:
         return
     repl.say("Three little gifts I could make for you:")
     for n, gift in enumerate(gifts, 1):
-        repl.say(f"  {n}) {gift.get('title') or gift['name']} — {gift.get('description', '')}".rstrip(" —"))
+        repl.say(f"  {n}) {gift.title or gift.name} — {gift.description}".rstrip(" —"))
     answer = repl.ask(f"Want one now? (1-{len(gifts)}, or Enter for later)")
     if answer.isdigit() and 1 <= int(answer) <= len(gifts):
         gift = gifts[int(answer) - 1]
-        repl.make(gift.get("title") or gift["name"], template=gift["name"])
+        repl.make(gift.title or gift.name, template=gift.name)
 
 
 def _system_language() -> str:

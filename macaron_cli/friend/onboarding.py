@@ -8,13 +8,13 @@ only in those get the same macaron and the same gifts.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from macaron_cli.friend.persona import FLAVOURS, Persona
 from macaron_cli.friend.topics import DOMAINS, domains_of, guess_domain, mentions, words
+from macaron_cli.manifest import Manifest
 
 
 class SkipQuiz(Exception):
@@ -267,34 +267,27 @@ def seed_memories(interests: list[str], language: str) -> list[dict]:
 
 
 # ── gifts ────────────────────────────────────────────────────────────────────────────────
-def load_manifests() -> list[dict]:
-    """Every template's macaron.json (name, title, description, keywords…); [] when none ship."""
-    from macaron_cli.resources import templates_dir
+def load_manifests() -> list[Manifest]:
+    """Every template's macaron.json (name, title, description, keywords…); [] when none
+    ship. A broken one is left out: it should not spoil the first meeting."""
+    from macaron_cli.manifest import template_manifests
 
     try:
-        root = templates_dir()
+        found = template_manifests()
     except FileNotFoundError:
         return []
-    manifests = []
-    for path in sorted(root.glob("*/macaron.json")):
-        try:
-            manifest = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue  # a broken template should not spoil the first meeting
-        manifest.setdefault("name", path.parent.name)
-        manifests.append(manifest)
-    return manifests
+    return [m if m.name or m.folder is None else m.updated(name=m.folder.name) for m in found]
 
 
-def choose_gifts(interests: list[str], manifests: list[dict], n: int = 3) -> list[dict]:
+def choose_gifts(interests: list[str], manifests: list[Manifest], n: int = 3) -> list[Manifest]:
     """The `n` templates that fit the interests best (ties broken by name: deterministic)."""
     cleaned = [strip_protected(i) for i in interests]
     wanted = set().union(*(words(i) for i in cleaned)) if cleaned else set()
     wanted_domains = set().union(*(domains_of(i) for i in cleaned)) if cleaned else set()
 
-    def score(manifest: dict) -> float:
-        keywords = [str(k).lower() for k in manifest.get("keywords") or []]
-        text = " ".join([manifest.get("title", ""), manifest.get("description", ""), *keywords]).lower()
+    def score(manifest: Manifest) -> float:
+        keywords = [k.lower() for k in manifest.keywords]
+        text = " ".join([manifest.title, manifest.description, *keywords]).lower()
         direct = sum(
             1 for k in keywords if k in wanted or any(k in i.lower() for i in cleaned if len(k) > 2 or not k.isascii())
         )
@@ -302,5 +295,5 @@ def choose_gifts(interests: list[str], manifests: list[dict], n: int = 3) -> lis
         by_domain = sum(0.75 for d in wanted_domains if any(mentions(text, t) for t in DOMAINS[d]))
         return direct + by_words + by_domain
 
-    ranked = sorted(manifests, key=lambda m: (-score(m), m.get("name", "")))
+    ranked = sorted(manifests, key=lambda m: (-score(m), m.name))
     return ranked[:n]

@@ -25,6 +25,8 @@ from pathlib import Path
 from macaron_cli import __version__, privacy
 from macaron_cli.errors import UserError
 from macaron_cli.ledger.outgoing import refuse_carried
+from macaron_cli.manifest import MANIFEST
+from macaron_cli.manifest import data_files as manifest_data_files
 
 BUNDLE_SUFFIX = ".macaron.tar.gz"
 
@@ -32,8 +34,7 @@ BUNDLE_SUFFIX = ".macaron.tar.gz"
 def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | None = None) -> Path:
     """Bundle the app's tracked code; `withheld` are memories (the gate's `not_for` an
     export) whose text must not be in it."""
-    manifest = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8"))
-    data_files = {str(p).rstrip("/") for p in manifest.get("data_files", [])}
+    data_files = set(manifest_data_files(app_dir))
     archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=app_dir, capture_output=True, check=False)
     if archive.returncode != 0:
         raise UserError(f"{app_dir} has no commits to share yet; `macaron checkpoint` it first.")
@@ -76,6 +77,6 @@ def unpack_bundle(path: str | Path) -> tuple[Path, dict]:
     except (tarfile.TarError, OSError) as exc:
         raise UserError(f"{path} is not a macaron bundle ({exc}).") from None
     lineage_file = target / "lineage.json"
-    if not (target / "code" / "macaron.json").is_file() or not lineage_file.is_file():
-        raise UserError(f"{path} is not a macaron bundle (no code/macaron.json or lineage.json).")
+    if not (target / "code" / MANIFEST).is_file() or not lineage_file.is_file():
+        raise UserError(f"{path} is not a macaron bundle (no code/{MANIFEST} or lineage.json).")
     return target / "code", json.loads(lineage_file.read_text(encoding="utf-8"))

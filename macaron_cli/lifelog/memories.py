@@ -42,14 +42,13 @@ def default_privacy(domain: str, idea: str = "") -> str:
 
 def app_privacy(slug: str, app_dir: Path, info: dict | None = None) -> str:
     """The level the person chose for this app, else its default."""
-    from macaron_cli.sandbox.manifest import read_manifest
+    from macaron_cli.manifest import read_manifest
 
     info = info if info is not None else _registry().get(slug, {})
     chosen = info.get("privacy")
     if isinstance(chosen, str) and chosen in LEVELS:
         return chosen
-    manifest = read_manifest(app_dir)
-    return default_privacy(str(manifest.records.get("domain") or "general"), str(info.get("idea") or ""))
+    return default_privacy(read_manifest(app_dir).records.domain, str(info.get("idea") or ""))
 
 
 def digest_text(digest) -> str:
@@ -129,14 +128,14 @@ class AppDigests:
         """Every live app's digest, each kept as its memory when it changed; digests returned."""
         import datetime as dt
 
+        from macaron_cli.manifest import MANIFEST, read_manifest
         from macaron_cli.sandbox.digest import read_digest, stamps
-        from macaron_cli.sandbox.manifest import read_manifest
 
         found = []
         day = (self.today or dt.date.today()).isoformat()
         for slug, info in _registry().items():
             path = Path(info.get("path", ""))
-            if info.get("deleted") or not path.is_dir() or not (path / "macaron.json").is_file():
+            if info.get("deleted") or not path.is_dir() or not (path / MANIFEST).is_file():
                 continue
             # What this session last read, when no file of the app changed since (the usual turn).
             now = (day, str(info.get("privacy")), stamps(path))
@@ -152,8 +151,7 @@ class AppDigests:
                 digest = read_digest(path, today=self.today, settings=self.store.settings)
                 digest.app = slug
                 if self._seen.get(slug) != digest_text(digest) + now[1]:
-                    domain = str(manifest.records.get("domain") or "general")
-                    remember(self.store, digest, app_privacy(slug, path, info), domain)
+                    remember(self.store, digest, app_privacy(slug, path, info), manifest.records.domain)
                     self._seen[slug] = digest_text(digest) + now[1]
             except MacaronError as exc:
                 # A broken or looping digest is not run again before every answer, only

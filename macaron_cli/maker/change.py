@@ -17,7 +17,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.maker.change_plan import (
@@ -37,7 +36,8 @@ from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG, write_json
-from macaron_cli.maker.spec import AppSpec, spec_of
+from macaron_cli.maker.spec import AppSpec, spec_in
+from macaron_cli.manifest import Manifest, read_manifest, write_manifest
 
 
 def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:
@@ -55,23 +55,23 @@ def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeR
     mode = wanted(options, model_configured())
     app = resolve_app(app_ref)
     slug = ref_for(app)
-    manifest = read_json(app / APP_MANIFEST)
-    spec = spec_of(manifest)
+    manifest = read_manifest(app)
+    spec = spec_in(manifest)
     if spec is None:
         raise UserError(
             f"{slug} has no spec of what it tracks (made before specs, or hand-edited); rules cannot change it."
         )
     config = read_json(app / APP_CONFIG)
     edit = understand(request, spec, config, manifest)
-    template = str(manifest.get("template", ""))
-    result = ChangeResult(app=slug, path=str(app), template=template, mode=mode.name if mode else "offline")
+    result = ChangeResult(app=slug, path=str(app), template=manifest.template, mode=mode.name if mode else "offline")
     result.request, result.spec = request, spec.to_json()
     result.missing = [] if mode else list(edit.missing)  # a model may do what the rules cannot
-    result.title = str(config.get("title") or manifest.get("title") or slug)
+    result.title = str(config.get("title") or manifest.title or slug)
     result.language = str(config.get("language", "en"))
     if not edit.done and not mode:
         result.status, result.message = "nothing", "; ".join(edit.already)
-    return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app), options)
+    # The plan holds the manifest as JSON (maker/change_plan.py, until it reads the typed one).
+    return Planned(app, manifest.to_json(), config, spec, edit, result, None if app_ref else _which(app), options)
 
 
 def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
@@ -102,7 +102,7 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
     with repo.lock():
         new_manifest, cfg = rendered(manifest, config, edit)
         progress.phase(PHASE, "; ".join(edit.done))
-        write_json(app / APP_MANIFEST, new_manifest)
+        write_manifest(app, Manifest.from_json(new_manifest, app))
         write_json(app / APP_CONFIG, cfg)
         progress.phase("verify", "tests, then open it in a headless browser")
         # What only the person's settings changed (language, units, currency) leaves the

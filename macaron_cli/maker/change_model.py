@@ -60,7 +60,6 @@ def check(options: MakeRequest, mode: Mode, settings: config.Settings):
 
 def change_by_model(planned: Planned, settings: config.Settings, progress: Progress) -> ChangeResult:
     """The new spec from the model, written; then the make's phases in the app's repo."""
-    from macaron_cli.apps import APP_MANIFEST
     from macaron_cli.checkpoints import AppRepo
     from macaron_cli.maker.agent_phases import agent_phases
     from macaron_cli.maker.change_plan import next_change, rendered
@@ -68,6 +67,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     from macaron_cli.maker.pipeline import open_memory, run_draft_phases
     from macaron_cli.maker.run import MakeRun, mode_named
     from macaron_cli.maker.scaffold import APP_CONFIG, write_json
+    from macaron_cli.manifest import Manifest, write_manifest
 
     options, mode = planned.options, mode_named(planned.result.mode)
     draft, budget = planned.checked or check(options, mode, settings)
@@ -87,7 +87,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     repo = AppRepo.open(app)
     with repo.lock():
         manifest, cfg = rendered(planned.manifest, planned.config, edit)
-        write_json(app / APP_MANIFEST, manifest)
+        write_manifest(app, Manifest.from_json(manifest, app))
         write_json(app / APP_CONFIG, cfg)
         state = briefed(
             brief,
@@ -136,15 +136,16 @@ def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Se
 def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settings) -> ChangeResult:
     """The make's result as a change's: its request, and each spec field before → after;
     the ledger told (request, mode, destinations, cost, checkpoints)."""
-    from macaron_cli.apps import APP_MANIFEST, register
+    from macaron_cli.apps import register
     from macaron_cli.ledger import signals
     from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json
     from macaron_cli.maker.scaffold import APP_CONFIG
-    from macaron_cli.maker.spec import parse_spec, spec_of
+    from macaron_cli.maker.spec import parse_spec, spec_in
+    from macaron_cli.manifest import read_manifest
 
     change = state.change or {}
     before = parse_spec(change.get("before") or {})
-    after = spec_of(read_json(app / APP_MANIFEST)) or before
+    after = spec_in(read_manifest(app)) or before
     result = ChangeResult(**{f.name: getattr(made, f.name) for f in fields(MakeResult)})
     result.request = str(change.get("request", ""))
     result.changed = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))

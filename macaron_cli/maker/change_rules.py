@@ -19,6 +19,7 @@ from typing import Any
 from macaron_cli.maker.slots import Slots, read
 from macaron_cli.maker.spec import AppSpec, Items, Measure, Tasks, missing
 from macaron_cli.maker.spec_rules import _RATING, _SCALE, MEASURES, measures_of
+from macaron_cli.manifest import Manifest
 
 
 def _found(pattern: str, text: str) -> re.Match[str] | None:
@@ -131,14 +132,14 @@ class _Ask:
     remove: bool
     spec: AppSpec
     settings: dict[str, Any]
-    manifest: dict
+    manifest: Manifest
     done: list[str]
     missing: list[str]
     touched: set[str]
     already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
 
 
-def understand(request: str, spec: AppSpec, config: dict, manifest: dict) -> Edit:
+def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Edit:
     """The request applied to the app's spec and settings, by rules."""
     text = request.strip()
     ask = _Ask(text, read(text), bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
@@ -150,7 +151,7 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: dict) -> Edi
             from macaron_cli.maker.spec import in_words
 
             words = "; ".join(in_words(n) for n in sorted(new_needs))
-            ask.missing.append(f"{words} (the {manifest.get('template', 'app')} template does not show it)")
+            ask.missing.append(f"{words} (the {manifest.template or 'app'} template does not show it)")
             ask.spec, ask.settings, ask.done[:] = before[0], before[1], ask.done[: before[2]]
     for what, words in _BEYOND.items():
         if _found(words, text):

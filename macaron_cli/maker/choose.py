@@ -15,10 +15,11 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from macaron_cli.apps import APP_MANIFEST, resolve_app
+from macaron_cli.apps import resolve_app
 from macaron_cli.errors import UserError
+from macaron_cli.manifest import Manifest, read_manifest, template_manifests
 from macaron_cli.memory.text import has_cjk
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 class Template:
     name: str
     path: Path
-    manifest: dict
+    declared: Manifest  # its macaron.json
     from_app: str | None = None  # set when the start is one of the person's apps
     matched: list[str] = field(default_factory=list)  # the keywords that chose it
     fit: str = "good"  # "partial": it renders only part of the spec; "weak": nothing fitted well
@@ -39,27 +40,27 @@ class Template:
     instead_of: Template | None = None  # the template the idea fell to, when an app was chosen over it
 
     @property
-    def keywords(self) -> list[str]:
-        return [str(k) for k in self.manifest.get("keywords", [])]
+    def manifest(self) -> dict[str, Any]:
+        """Its macaron.json as JSON, for maker/pipeline.py and request.py until they read
+        `declared`."""
+        return self.declared.to_json()
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        return self.declared.keywords
 
     @property
     def meaning_texts(self) -> list[str]:
         """What the template is for, in sentences the embedding model compares ideas with."""
-        texts = [str(self.manifest.get("description") or "")] + [str(e) for e in self.manifest.get("examples", [])]
-        return [t for t in texts if t.strip()]
+        return [t for t in (self.declared.description, *self.declared.examples) if t.strip()]
 
 
 def load_templates(root: Path | None = None) -> list[Template]:
-    from macaron_cli.resources import templates_dir
-
-    root = root or templates_dir()
+    """Every installed template (a broken one left out: it must not break make for the rest)."""
     out = []
-    for manifest_path in sorted(root.glob(f"*/{APP_MANIFEST}")):
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            continue  # a broken template must not break make for every other idea
-        out.append(Template(manifest.get("name") or manifest_path.parent.name, manifest_path.parent, manifest))
+    for manifest in template_manifests(root):
+        assert manifest.folder is not None  # each was read from its folder
+        out.append(Template(manifest.name or manifest.folder.name, manifest.folder, manifest))
     return out
 
 
@@ -119,23 +120,19 @@ def choose_template(
             t
             for t in templates
             if shape
-            and any(r.split(".")[0] == shape for r in _renders(t))
-            and set(t.manifest.get("requires") or []) <= needs  # a countdown only for a countdown
+            and any(r.split(".")[0] == shape for r in t.declared.renders)
+            and set(t.declared.requires) <= needs  # a countdown only for a countdown
         ]
         if renderers:  # of those, the ones that render the most of the spec
-            fewest = min(len(missing(spec, t.manifest)) for t in renderers)
-            renderers = [t for t in renderers if len(missing(spec, t.manifest)) == fewest]
+            fewest = min(len(missing(spec, t.declared)) for t in renderers)
+            renderers = [t for t in renderers if len(missing(spec, t.declared)) == fewest]
         chosen = _closest(idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness
-    chosen.missing = missing(spec, chosen.manifest) + uncovered(idea, spec, chosen.manifest)
+    chosen.missing = missing(spec, chosen.declared) + uncovered(idea, spec, chosen.declared)
     if chosen.missing and chosen.fit == "good":
         chosen.fit = "partial"
     return chosen
-
-
-def _renders(template: Template) -> list[str]:
-    return [str(r) for r in template.manifest.get("renders") or []]
 
 
 def _closest(idea: str, templates: list[Template]) -> Template:
@@ -230,9 +227,6 @@ def _template_vectors(templates: list[Template]):
 def _fallback(templates: list[Template]) -> Template:
     """No keyword matched: the most general tracker, since most personal apps are trackers."""
     for t in templates:
-        if t.manifest.get("fallback"):
-            return t
-    for t in templates:
         if "tracker" in t.name:
             return t
     return templates[0]
@@ -245,9 +239,9 @@ def from_app(ref: str) -> Template:
     if is_bundle(ref):
         return _from_bundle(ref)
     path = resolve_app(ref)
-    manifest = json.loads((path / APP_MANIFEST).read_text(encoding="utf-8"))
-    name = manifest.get("template") or manifest.get("name") or path.name
-    return Template(name=name, path=path, manifest=manifest, from_app=path.name)
+    manifest = read_manifest(path)
+    name = manifest.template or manifest.name or path.name
+    return Template(name=name, path=path, declared=manifest, from_app=path.name)
 
 
 def _from_bundle(path: str) -> Template:
@@ -255,9 +249,9 @@ def _from_bundle(path: str) -> Template:
     from macaron_cli.ledger.share import unpack_bundle
 
     code, lineage = unpack_bundle(path)
-    manifest = json.loads((code / APP_MANIFEST).read_text(encoding="utf-8"))
-    name = lineage.get("template") or manifest.get("template") or manifest.get("name") or "shared"
-    return Template(name=name, path=code, manifest=manifest, from_app=f"bundle:{lineage.get('app', code.name)}")
+    manifest = read_manifest(code)
+    name = lineage.get("template") or manifest.template or manifest.name or "shared"
+    return Template(name=name, path=code, declared=manifest, from_app=f"bundle:{lineage.get('app', code.name)}")
 
 
 def prefer_lineage(template: Template) -> Template:

@@ -20,7 +20,6 @@ design direction, one of several variants (`--variants N`).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from macaron_cli.config import Settings
 from macaron_cli.maker.answer import DraftFile, read_answer
+from macaron_cli.manifest import MANIFEST, data_files, manifest_or_none
 from macaron_cli.models.client import Endpoint, ModelClient, Usage
 from macaron_cli.models.failures import ContextExceeded
 from macaron_cli.models.limits import ServerLimits, answer_room, fitted, wanted_answer
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
 
 # Paths a draft may never write (the app's contract with macaron and the person's data).
-PROTECTED = (".git", ".macaron", ".claude", "CLAUDE.md", "macaron.json", "static/macaron-tokens.css")
+PROTECTED = (".git", ".macaron", ".claude", "CLAUDE.md", MANIFEST, "static/macaron-tokens.css")
 MAX_FILE_CHARS = 24_000  # bigger files are shown by name only: weak models rewrite them badly
 FORMAT = "each file as a `### FILE: path` line, then the whole file in one fenced code block that closes"
 
@@ -97,14 +97,10 @@ def entry_files(app_dir: Path) -> list[str]:
     """The files an app starts from: its page (index.html) and its server's main module
     (from the manifest's run command, e.g. `server.main:app` → server/main.py)."""
     found = [rel for rel in ("static/index.html", "index.html", "public/index.html") if (app_dir / rel).is_file()]
-    try:
-        run = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8")).get("run") or []
-    except (OSError, ValueError, AttributeError):
-        run = []
-    modules = [
-        arg.split(":")[0] for arg in run if isinstance(arg, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[\w.]+", arg)
-    ]
-    modules += [arg for arg in run if isinstance(arg, str) and arg.endswith(".py")]
+    manifest = manifest_or_none(app_dir)
+    run = (manifest.run if manifest else None) or ()
+    modules = [arg.split(":")[0] for arg in run if re.fullmatch(r"[A-Za-z_][\w.]*:[\w.]+", arg)]
+    modules += [arg for arg in run if arg.endswith(".py")]
     for module in modules or ["server.main", "main", "app"]:
         rel = module if module.endswith(".py") else module.replace(".", "/") + ".py"
         if (app_dir / rel).is_file() and rel not in found:
@@ -235,12 +231,7 @@ def _lang(rel: str) -> str:
 # ── applying it ─────────────────────────────────────────────────────────────────────────
 def _protected(app_dir: Path) -> tuple[str, ...]:
     """PROTECTED plus the app's own data files (from its manifest)."""
-    try:
-        manifest = json.loads((app_dir / "macaron.json").read_text(encoding="utf-8"))
-        data = tuple(str(p).strip("/") for p in manifest.get("data_files", []))
-    except (OSError, ValueError):
-        data = ()
-    return PROTECTED + data + ("data",)
+    return PROTECTED + tuple(data_files(app_dir)) + ("data",)
 
 
 def _is_protected(rel: str, protected: tuple[str, ...]) -> bool:

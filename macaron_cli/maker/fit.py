@@ -11,11 +11,13 @@ an offline make fits the idea as well as the template can.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from macaron_cli import lang
 from macaron_cli.maker.spec import AppSpec
 from macaron_cli.maker.spec_families import named
+from macaron_cli.manifest import Manifest
 from macaron_cli.memory.text import has_cjk
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
@@ -308,28 +310,29 @@ def _shorten_cjk(title: str) -> str:
     return title[:cut].rstrip() if cut >= 4 else title[:MAX_TITLE]
 
 
-def generic_titles(template_manifest: dict, translated: dict[str, str]) -> set[str]:
+def generic_titles(template_manifest: Manifest, translated: dict[str, str]) -> set[str]:
     """The template's own names for itself (what an app fitted to an idea must not be called)."""
-    names = {str(template_manifest.get("title") or "")} | set(translated.values())
+    names = {template_manifest.title} | set(translated.values())
     return {n.casefold() for n in names if n}
 
 
 # ── the settings, from the spec ──────────────────────────────────────────────────────────
-def fit_config(manifest: dict, spec: AppSpec, cfg: dict) -> dict:
+def fit_config(manifest: Manifest | Mapping, spec: AppSpec, cfg: dict) -> dict:
     """The template's config/app.json fitted to the spec (a new dict), as its manifest's
     "fit" says: {config key: spec path}. A path is "shape" or "shape.field" ("measures",
     "conversions.family", "money.budget"); "shape.field@by" gives {by: field} per element
     ("conversions.units@family" → {"cooking": ["cup", "gram"]}). What the spec leaves
     empty leaves the template's default; records replace it; names lead it (a family
     the template does not render is left out)."""
+    # A manifest as JSON: from maker/change_plan.py, until it reads the typed one.
+    manifest = manifest if isinstance(manifest, Manifest) else Manifest.from_json(manifest)
     cfg = dict(cfg)
     data = spec.to_json()
-    renders = {str(r) for r in manifest.get("renders") or []}
-    for key, path in (manifest.get("fit") or {}).items():
-        value = _at(data, str(path))
-        shape, _, field = str(path).partition("@")[0].partition(".")
+    for key, path in manifest.fit.items():
+        value = _at(data, path)
+        shape, _, field = path.partition("@")[0].partition(".")
         if field == "family" and isinstance(value, list):  # a kind it cannot show is in `missing`, not a tab
-            value = [v for v in value if f"{shape}.{v}" in renders]
+            value = [v for v in value if f"{shape}.{v}" in manifest.renders]
         if value in (None, [], {}):
             continue
         current = cfg.get(key)
@@ -434,14 +437,14 @@ def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:
     return out
 
 
-def uncovered(idea: str, spec: AppSpec, manifest: dict) -> list[str]:
+def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
     """What the idea said that the app neither keeps nor shows, in words a person reads
     ("the people named: Jake, Mia"): every slot the idea fills is rendered or named here,
     beside what the spec needs that the template does not render (spec.missing)."""
     from macaron_cli.maker.slots import read
 
     said = read(idea)
-    renders = {str(r) for r in manifest.get("renders") or []}
+    renders = set(manifest.renders)
     out = [
         what
         for what, (family, need) in _FAMILIES.items()

@@ -15,11 +15,12 @@ import subprocess
 from pathlib import Path
 
 from macaron_cli import app_labels, config
-from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR
+from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
 from macaron_cli.maker.spec import AppSpec
+from macaron_cli.manifest import Manifest, write_manifest
 
 APP_CONFIG = "config/app.json"
 TOKENS_CSS = "static/macaron-tokens.css"
@@ -168,18 +169,17 @@ def app_title(template: Template, brief: Brief) -> str:
     translated = _translated_title(template.path, brief.language)
     if translated:
         return translated
-    fallback = template.manifest.get("title")
-    return fallback if isinstance(fallback, str) and fallback else template.name
+    return template.declared.title or template.name
 
 
 def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
     """What the app tracks: the spec the person's own app declared (`--from`), else the
     one the model planned (model_spec.py), else the one the rules write from the idea for
     this person (units, currency)."""
-    from macaron_cli.maker.spec import spec_of
+    from macaron_cli.maker.spec import spec_in
     from macaron_cli.maker.spec_rules import write_spec
 
-    own = spec_of(template.manifest) if template.from_app else None
+    own = spec_in(template.declared) if template.from_app else None
     return own or brief.spec or write_spec(brief.idea, brief.app_settings, title)
 
 
@@ -208,7 +208,7 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
 
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
-        cfg = fit_config(template.manifest, spec, cfg)
+        cfg = fit_config(template.declared, spec, cfg)
         shared = spec.money and (spec.money.split or spec.money.debts) and spec.money.budget is None
         if shared and "monthly_budget" in cfg:
             cfg["monthly_budget"] = 0  # money shared or lent: no budget nobody asked for
@@ -284,7 +284,7 @@ def _show_advice_note(app: Path, note: str) -> None:
             page.write_text(re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + banner, html, count=1), encoding="utf-8")
 
 
-def claude_md(manifest: dict, title: str, idea: str) -> str:
+def claude_md(manifest: Manifest, title: str, idea: str) -> str:
     """The app's CLAUDE.md from the templates' shared CLAUDE.md.tmpl; it imports the brief."""
     from string import Template as Text
 
@@ -297,7 +297,7 @@ def claude_md(manifest: dict, title: str, idea: str) -> str:
         else f"# $title\n\n$description\n\n@{PRIVATE_DIR}/brief.md\n"
     )
     return Text(text).safe_substitute(
-        title=title, description=manifest.get("description", ""), template=manifest.get("template", ""), idea=idea
+        title=title, description=manifest.description, template=manifest.template, idea=idea
     )
 
 
@@ -330,26 +330,23 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
 
 
 def _fill(template: Template, brief: Brief, app: Path) -> None:
-    data_files = list(template.manifest.get("data_files", []))
+    data_files = list(template.declared.data_files)
     if template.from_app and (template.path / ".git").exists():
         app.mkdir()
         _copy_tracked(template.path, app)
         app_labels.carry(template.path, app)  # labels travel with the code
     else:
         _copy_template(template.path, app, set(data_files))
-    manifest = dict(template.manifest)
     title = app_title(template, brief)
-    manifest.update(
-        {
-            "title": title,
-            "template": template.name if not template.from_app else template.manifest.get("template", template.name),
-            "from": template.from_app,
-            "idea": brief.idea,
-        }
-    )
     spec = app_spec_for(template, brief, title)
-    manifest["spec"] = spec.to_json()
-    write_json(app / APP_MANIFEST, manifest)
+    manifest = template.declared.updated(
+        title=title,
+        template=template.declared.template or template.name if template.from_app else template.name,
+        from_app=template.from_app,
+        idea=brief.idea,
+        spec=spec.to_json(),
+    )
+    write_manifest(app, manifest)
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
     write_json(cfg_path, personal_config(template, brief, existing, spec))

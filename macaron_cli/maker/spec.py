@@ -7,11 +7,10 @@ the installed templates, so macaron and the apps it makes can never disagree abo
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from macaron_cli.apps import APP_MANIFEST
+from macaron_cli.manifest import Manifest, manifest_or_none
 
 if TYPE_CHECKING:
     from app_spec import (
@@ -65,28 +64,26 @@ __all__ = [
     "app_spec",
     "json_schema",
     "parse_spec",
+    "spec_in",
     "spec_of",
 ]
 
 
 def app_spec(app: Path) -> AppSpec | None:
     """The spec an app declares in its macaron.json (None: none, or one that is broken)."""
-    try:
-        manifest = json.loads((app / APP_MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return spec_of(manifest)
+    manifest = manifest_or_none(app)
+    return spec_in(manifest) if manifest else None
 
 
-def renders(manifest: dict) -> set[str]:
-    """What a template says it renders of a spec (its manifest's "renders")."""
-    return {str(r) for r in manifest.get("renders") or []}
+def spec_in(manifest: Manifest) -> AppSpec | None:
+    """The spec a manifest declares (None: none, or one that is broken)."""
+    return spec_of({"spec": manifest.spec})
 
 
-def missing(spec: AppSpec, manifest: dict) -> list[str]:
-    """What the spec needs that the template does not render, in the spec's order."""
-    have = renders(manifest)
-    return [need for need in spec.needs() if need not in have]
+def missing(spec: AppSpec, manifest: Manifest) -> list[str]:
+    """What the spec needs that the template does not render (its manifest's "renders"),
+    in the spec's order."""
+    return [need for need in spec.needs() if need not in manifest.renders]
 
 
 def main_shape(spec: AppSpec) -> str | None:

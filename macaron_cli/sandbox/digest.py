@@ -17,53 +17,22 @@ import os
 import shutil
 import stat
 import tempfile
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from macaron_cli.apps import PRIVATE_DIR, private_dir
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.manifest import MANIFEST, Digest, Manifest, digest_problem
 from macaron_cli.sandbox import Sandbox, get_sandbox
-from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
+from macaron_cli.sandbox.manifest import DATA_DIR, runnable_manifest
 from macaron_cli.sandbox.open_check import expand_argv
 
 DIGEST_TIMEOUT = 10
 DIGEST_MEMORY_MB = 512
-PERIODS = ("day", "week", "month")
 CACHE_FILE = "digest.json"
 # What a digest reads besides the data: the person's settings and the app's code.
-_WATCHED = ("config", "server", "static/i18n", "macaron.json")
+_WATCHED = ("config", "server", "static/i18n", MANIFEST)
 _NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", "tests")
-_REQUIRED = {"summary": str, "lines": list, "count": int}
-
-
-@dataclass
-class Digest:
-    """What an app says it recorded in a period, worded in the app's language."""
-
-    app: str
-    title: str
-    language: str
-    since: str
-    today: str
-    period: str
-    summary: str
-    lines: list[str]
-    count: int = 0
-    latest: list[dict] = field(default_factory=list)
-    last_record_at: str | None = None
-    notices: list[dict] = field(default_factory=list)
-    facts: dict = field(default_factory=dict)
-    cached: bool = False
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data.pop("cached")
-        return data
 
 
 def period_start(period: str, today: dt.date) -> dt.date:
@@ -73,11 +42,6 @@ def period_start(period: str, today: dt.date) -> dt.date:
     if period == "month":
         return today.replace(day=1)
     return today - dt.timedelta(days=today.weekday())
-
-
-def app_period(manifest: AppManifest) -> str:
-    period = manifest.records.get("period")
-    return period if period in PERIODS else "week"
 
 
 def read_digest(
@@ -91,34 +55,34 @@ def read_digest(
     """The app's digest for the period containing `today` (from the cache when nothing
     changed), run in `sandbox`, else the strongest one for the person's `settings`."""
     app_dir = Path(app_dir)
-    manifest = read_manifest(app_dir)
+    manifest = runnable_manifest(app_dir)
     if not manifest.digest:
         raise UserError(
             f'{app_dir.name} has no life-log digest (no "digest" command in its macaron.json); '
             "ask the coder to add one, as in every template (server/macaron_life.py)."
         )
     today = today or dt.date.today()
-    period = period or app_period(manifest)
+    period = period or manifest.records.period
     since = period_start(period, today)
     key = {"since": since.isoformat(), "today": today.isoformat(), "period": period, "files": stamps(app_dir)}
     cache_path = app_dir / PRIVATE_DIR / CACHE_FILE
     if cache:
         found = _cached(cache_path, key)
         if found is not None:
-            return _digest(app_dir.name, found, cached=True)
+            return Digest.from_json(app_dir.name, found, cached=True)
     data = run_digest(manifest, since, today, period, sandbox or get_sandbox(settings=settings))
     if cache:
         _save_cache(cache_path, key, data)
-    return _digest(app_dir.name, data)
+    return Digest.from_json(app_dir.name, data)
 
 
-def run_digest(manifest: AppManifest, since: dt.date, today: dt.date, period: str, sandbox: Sandbox) -> dict:
+def run_digest(manifest: Manifest, since: dt.date, today: dt.date, period: str, sandbox: Sandbox) -> dict:
     """Run the manifest's digest command in `sandbox` on a read-only copy; its checked JSON."""
-    assert manifest.digest is not None
-    name = manifest.path.name
+    assert manifest.digest is not None and manifest.folder is not None
+    name = manifest.folder.name
     with tempfile.TemporaryDirectory(prefix="macaron-digest-") as tmp:
         work = Path(tmp) / "app"
-        shutil.copytree(manifest.path, work, ignore=_NOT_COPIED, symlinks=True)
+        shutil.copytree(manifest.folder, work, ignore=_NOT_COPIED, symlinks=True)
         (work / DATA_DIR).mkdir(exist_ok=True)
         _read_only(work)
         argv = [
@@ -144,21 +108,11 @@ def check_digest(name: str, output: str) -> dict:
         data = json.loads(output.strip().splitlines()[-1] if output.strip() else "")
     except json.JSONDecodeError:
         raise WorkFailed(f"the digest of {name} did not print one JSON object.") from None
-    if not isinstance(data, dict):
-        raise WorkFailed(f"the digest of {name} did not print one JSON object.")
-    for key, kind in _REQUIRED.items():
-        if not isinstance(data.get(key), kind):
-            raise WorkFailed(f'the digest of {name} has no "{key}" ({kind.__name__}).')
+    problem = digest_problem(data)
+    if problem is not None:
+        raise WorkFailed(f"the digest of {name} {problem}.")
     data["lines"] = [str(line) for line in data["lines"]]
     return data
-
-
-def _digest(slug: str, data: dict, cached: bool = False) -> Digest:
-    known = {k: data[k] for k in Digest.__dataclass_fields__ if k in data and k not in ("app", "cached")}
-    known.setdefault("title", slug)
-    for key in ("language", "since", "today", "period"):
-        known.setdefault(key, "")
-    return Digest(app=slug, cached=cached, **known)
 
 
 # ── the cache ───────────────────────────────────────────────────────────────────────────

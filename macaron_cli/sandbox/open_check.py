@@ -23,6 +23,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
 # Flags FACTS.md found to work headless here; the resolver rule keeps the page on this
@@ -131,7 +132,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def expand_argv(argv: list[str], python: str, port: int | None = None) -> list[str]:
+def expand_argv(argv: Sequence[str], python: str, port: int | None = None) -> list[str]:
     """Fill a manifest command's placeholders: {python} (the app runtime) and {port}."""
     values = {"{python}": python, "{port}": str(port) if port is not None else "{port}"}
     out = []

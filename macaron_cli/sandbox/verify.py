@@ -25,9 +25,10 @@ from pathlib import Path
 from macaron_cli.apps import PRIVATE_DIR, private_dir
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
+from macaron_cli.manifest import Manifest
 from macaron_cli.sandbox import Sandbox, get_sandbox, open_check
 from macaron_cli.sandbox.base import Result
-from macaron_cli.sandbox.manifest import DATA_DIR, AppManifest, read_manifest
+from macaron_cli.sandbox.manifest import DATA_DIR, runnable_manifest
 from macaron_cli.sandbox.open_check import expand_argv
 from macaron_cli.sandbox.pytest_summary import parse as parse_pytest
 from macaron_cli.sandbox.report import VerifyReport
@@ -71,7 +72,7 @@ def verify_app(
     sandbox = sandbox or get_sandbox(settings=settings)
     chromium = _chromium(sandbox)
     try:
-        manifest = read_manifest(app_dir)
+        manifest = runnable_manifest(app_dir)
     except UserError as exc:
         # A broken manifest is the app's fault, and the agent can fix it: report it.
         report = VerifyReport(backend=sandbox.name, problems=[str(exc)])
@@ -141,13 +142,14 @@ def _save_report(app_dir: Path, report: VerifyReport) -> None:
 
 
 # ── the two checks (each in its own copy, in the sandbox) ────────────────────────────────
-def _copy_app(manifest: AppManifest, dest: Path) -> Path:
-    shutil.copytree(manifest.path, dest, ignore=_NOT_COPIED, symlinks=True)
+def _copy_app(manifest: Manifest, dest: Path) -> Path:
+    assert manifest.folder is not None  # read from the app's folder
+    shutil.copytree(manifest.folder, dest, ignore=_NOT_COPIED, symlinks=True)
     (dest / DATA_DIR).mkdir(exist_ok=True)
     return dest
 
 
-def _run_tests(sandbox: Sandbox, manifest: AppManifest, work: Path) -> Result | None:
+def _run_tests(sandbox: Sandbox, manifest: Manifest, work: Path) -> Result | None:
     if not manifest.test:
         return None
     app = _copy_app(manifest, work)
@@ -162,7 +164,7 @@ def _run_tests(sandbox: Sandbox, manifest: AppManifest, work: Path) -> Result | 
     return result
 
 
-def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, screenshot: bool) -> dict:
+def _open(sandbox: Sandbox, manifest: Manifest, work: Path, chromium: str, screenshot: bool) -> dict:
     """Run open_check.py in the sandbox; its JSON report, or what went wrong with it."""
     app = _copy_app(manifest, work / "app")
     check = work / "check"
@@ -198,12 +200,12 @@ def _open(sandbox: Sandbox, manifest: AppManifest, work: Path, chromium: str, sc
         return {"error": f"the browser check did not finish ({why})", "check_failed": True}
 
 
-def _check_digest(sandbox: Sandbox, manifest: AppManifest) -> str | None:
+def _check_digest(sandbox: Sandbox, manifest: Manifest) -> str | None:
     """The life-log contract: the app's digest runs in the sandbox and prints its JSON."""
     import datetime as dt
 
     from macaron_cli.errors import WorkFailed
-    from macaron_cli.sandbox.digest import app_period, period_start, run_digest
+    from macaron_cli.sandbox.digest import period_start, run_digest
 
     if not manifest.digest:
         return (
@@ -211,7 +213,7 @@ def _check_digest(sandbox: Sandbox, manifest: AppManifest) -> str | None:
             '"--since", "{since}", "--today", "{today}", "--period", "{period}"] and server/digest.py'
         )
     today = dt.date.today()
-    period = app_period(manifest)
+    period = manifest.records.period
     try:
         run_digest(manifest, period_start(period, today), today, period, sandbox)
     except WorkFailed as exc:
@@ -220,7 +222,7 @@ def _check_digest(sandbox: Sandbox, manifest: AppManifest) -> str | None:
 
 
 # ── reading the results into the report ──────────────────────────────────────────────────
-def _read_tests(report: VerifyReport, manifest: AppManifest, result: Result | None) -> None:
+def _read_tests(report: VerifyReport, manifest: Manifest, result: Result | None) -> None:
     if result is None:
         report.problems.append(
             'macaron.json has no "test" command; add one, e.g. ["{python}", "-m", "pytest", "-q", "tests"]'
@@ -337,17 +339,15 @@ def _save_private(app_dir: Path, name: str, source: Path) -> Path:
 def spec_check(app_dir: Path) -> str | None:
     """What is wrong with the spec in the app's macaron.json (the one a model may have
     written), or None: valid, or none at all (an app made before specs)."""
+    from macaron_cli.manifest import manifest_or_none
     from macaron_cli.resources import app_spec_module
 
-    try:
-        manifest = json.loads((Path(app_dir) / "macaron.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None  # read_manifest has said what is wrong with the manifest itself
-    if not isinstance(manifest, dict) or manifest.get("spec") is None:
+    manifest = manifest_or_none(Path(app_dir))  # a broken one: runnable_manifest has said what is wrong
+    if manifest is None or manifest.spec is None:
         return None
     declared = app_spec_module()
     try:
-        declared.parse_spec(manifest["spec"])
+        declared.parse_spec(manifest.spec)
     except declared.SpecError as exc:
         return f"macaron.json's spec is not valid: {exc} (its schema is server/app_spec.py)"
     return None

@@ -11,10 +11,10 @@ recorded: it runs the manifest's "digest" command,
 in a sandbox, read-only, with a time limit. That calls the app's own
 `server/digest.py: digest(since, today, period)` and prints one JSON object:
 
-    {"title", "language", "since", "today", "period",
-     "summary": one line, "lines": [the digest, line by line], "count": records since,
-     "latest": [{"day", "text"}], "last_record_at": ISO or null,
-     "notices": [{"kind": "celebrate" | "missed", "key", "text"}], "facts": {…}}
+    {"title", "language", "since", "today", "period", "summary", "lines", "count",
+     "latest", "last_record_at", "notices", "facts"}
+
+(its shape is declared once, as `Digest` in server/app_manifest.py, which macaron reads too).
 
 Everything is worded in the app's language (config/app.json "language"), from the same
 dictionaries as the page (static/i18n/*.json, keys "digest.*"). No model, no network,
@@ -33,9 +33,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from server.app_manifest import PERIODS, digest_problem
+
 APP_ROOT = Path(__file__).resolve().parents[1]
 STATIC_DIR = APP_ROOT / "static"
-PERIODS = ("day", "week", "month")
 
 # Measurements are stored metric; `units: "imperial"` changes what is shown (as i18n.js).
 IMPERIAL = {
@@ -246,9 +247,9 @@ def run(since: dt.date, today: dt.date, period: str) -> dict:
             "period": period,
         }
     )
-    for key, kind in (("summary", str), ("lines", list), ("count", int), ("latest", list), ("notices", list)):
-        if not isinstance(result[key], kind):
-            raise TypeError(f"digest(): {key!r} must be a {kind.__name__}")
+    problem = digest_problem(result)
+    if problem is not None:
+        raise TypeError(f"digest() {problem}")
     return result
 
 

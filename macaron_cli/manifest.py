@@ -1,0 +1,106 @@
+"""An app's and a template's macaron.json on macaron's side: the typed names of
+templates/_shared/server/app_manifest.py (its one declaration, which every app also
+carries), and the one place that opens the file (tests/test_manifest.py fails on a read
+of it anywhere else).
+
+mypy reads the declaration itself (pyproject's mypy_path); at run time it is loaded from
+the installed templates, so macaron and the apps it makes can never disagree about it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from macaron_cli.errors import UserError
+
+if TYPE_CHECKING:
+    from app_manifest import (
+        KEYS,
+        MANIFEST,
+        PERIODS,
+        Digest,
+        Manifest,
+        ManifestError,
+        Records,
+        digest_problem,
+    )
+else:
+    from macaron_cli.resources import shared_module
+
+    _declared = shared_module("app_manifest")
+    Manifest, Records, ManifestError, Digest = (
+        _declared.Manifest,
+        _declared.Records,
+        _declared.ManifestError,
+        _declared.Digest,
+    )
+    MANIFEST, PERIODS, KEYS = _declared.MANIFEST, _declared.PERIODS, _declared.KEYS
+    digest_problem = _declared.digest_problem
+
+__all__ = [
+    "KEYS",
+    "MANIFEST",
+    "PERIODS",
+    "Digest",
+    "Manifest",
+    "ManifestError",
+    "Records",
+    "data_files",
+    "digest_problem",
+    "manifest_or_none",
+    "read_manifest",
+    "template_manifests",
+    "write_manifest",
+]
+
+
+def read_manifest(folder: Path) -> Manifest:
+    """The app's manifest; a UserError saying what to fix when it is missing or broken."""
+    try:
+        return Manifest.load(Path(folder))
+    except FileNotFoundError:
+        raise UserError(f"{folder} has no {MANIFEST}; is it a macaron app?") from None
+    except OSError as exc:
+        raise UserError(f"{Path(folder) / MANIFEST} cannot be read ({exc.strerror}).") from None
+    except ManifestError as exc:
+        raise UserError(f"{str(exc).rstrip('.')}; fix it or roll the app back (`macaron rollback`).") from None
+
+
+def manifest_or_none(folder: Path) -> Manifest | None:
+    """The manifest in `folder`, None when there is none or it is broken (for readers that
+    go on without one: listing apps, a title, the spec of an app made before specs)."""
+    try:
+        return Manifest.load(Path(folder))
+    except (OSError, ManifestError):
+        return None
+
+
+def data_files(folder: Path) -> list[str]:
+    """The person's data files the manifest names, relative ("data/app.db"), read even from
+    a manifest broken in another key: what keeps data out of git, out of a shared bundle
+    and away from a model's writes must not fail on a typo elsewhere ([] without one)."""
+    try:
+        data = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    files = data.get("data_files") if isinstance(data, dict) else None
+    return [f.strip("/") for f in files if isinstance(f, str) and f.strip("/")] if isinstance(files, list) else []
+
+
+def write_manifest(folder: Path, manifest: Manifest) -> None:
+    """Write the manifest into `folder` as macaron.json (indented, every key kept)."""
+    path = Path(folder) / MANIFEST
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(manifest.to_json(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+
+
+def template_manifests(root: Path | None = None) -> list[Manifest]:
+    """Every template's manifest under `root` (the installed templates), in folder order.
+    A broken one is left out: it must not break make for every other idea."""
+    from macaron_cli.resources import templates_dir
+
+    root = root or templates_dir()
+    found = (manifest_or_none(path.parent) for path in sorted(root.glob(f"*/{MANIFEST}")))
+    return [m for m in found if m is not None]
