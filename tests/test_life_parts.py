@@ -168,7 +168,7 @@ def test_a_goal_in_litres_never_becomes_a_count_of_glasses_and_refresh_says_why(
     ("said", "unit", "goal"),
     [
         ("my water goal is 2000 ml a day", "liter", 2),
-        ("my water goal is 64 oz a day", "milliliter", 1892.7),
+        ("my water goal is 64 oz a day", "milliliter", 1892.71),  # 64 US fl oz, static/units.json
         ("water goal: 10 glasses a day", "glasses", 10),
         ("my steps goal is 10k steps a day", "steps", 10000),
         ("meditation goal: 1 hour a day", "minute", 60),

@@ -163,3 +163,32 @@ def test_personalised_it_passes_verification_and_opens(name, tmp_path):
     assert (report.tests_passed, report.tests_failed) == (expected, 0), "every test ran, the journey too"
     assert report.main_rendered and not report.console_errors and not report.failed_requests
     assert Path(report.screenshot).is_file() and Path(report.screenshot).stat().st_size > 5_000
+
+
+# Sizes only the units table holds: a copy anywhere else (a Python dict, a JS object) is a
+# second table that can drift from the one the page, the digest and macaron read.
+UNIT_SIZES = ("29.57", "0.62137", "2.2046", "453.59", "0.45359", "28.3495", "1609.34", "0.3048", "0.0254", "3.2808")
+
+
+def unit_tables(roots: list[Path]) -> list[str]:
+    """Files under `roots` (Python and JavaScript; not vendored, not an app's tests, which
+    check a known answer) that write a unit's size."""
+    found = []
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix not in (".py", ".js") or {"vendor", "_bundled", "tests"} & set(path.parts):
+                continue
+            text = path.read_text(encoding="utf-8")
+            if any(size in text for size in UNIT_SIZES):
+                found.append(str(path))
+    return found
+
+
+def test_unit_sizes_live_in_one_table(tmp_path):
+    table = json.loads((TEMPLATES / SHARED / "static" / "units.json").read_text(encoding="utf-8"))
+    assert table["sizes"]["volume"]["fluid-ounce"][1] == 29.5735295625
+    package = Path(__file__).resolve().parents[1] / "macaron_cli"
+    assert unit_tables([TEMPLATES, package]) == []
+    planted = tmp_path / "units.js"
+    planted.write_text("const IMPERIAL = { milliliter: { unit: 'fluid-ounce', factor: 1 / 29.5735 } };\n")
+    assert unit_tables([tmp_path]) == [str(planted)]

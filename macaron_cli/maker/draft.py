@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
 
 # Paths a draft may never write (the app's contract with macaron and the person's data).
-PROTECTED = (".git", ".macaron", ".claude", "CLAUDE.md", MANIFEST, "static/macaron-tokens.css")
+PROTECTED = (".git", ".macaron", ".claude", "CLAUDE.md", MANIFEST, "static/macaron-tokens.css", "static/units.json")
 MAX_FILE_CHARS = 24_000  # bigger files are shown by name only: weak models rewrite them badly
 FORMAT = "each file as a `### FILE: path` line, then the whole file in one fenced code block that closes"
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from macaron_cli import lang
+from macaron_cli.resources import shared_module
 
 # Units after a number: the canonical names each spelling gives (the spellings are lang's
 # amount.<unit>). Longest spellings first: a unit whose spelling begins another's comes later.
@@ -21,14 +22,18 @@ _AFTER: list[tuple[str, tuple[str, ...]]] = [
     (lang.pattern(f"amount.{unit}"), {"kilo": ("km", "kg"), "oz": ("floz", "oz")}.get(unit, (unit,)))
     for unit in lang.AMOUNTS
 ]  # ounces: of water a volume, of flour a weight
-# What one of each unit is in its kind's first unit: the units `convert` can change between.
-_SIZE: dict[str, tuple[str, float]] = {
-    "ml": ("volume", 1), "l": ("volume", 1000), "floz": ("volume", 29.5735),
-    "mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1), "km": ("length", 1000),
-    "mi": ("length", 1609.344),
-    "kg": ("weight", 1), "lb": ("weight", 0.45359237), "oz": ("weight", 0.028349523),
-    "min": ("time", 1), "h": ("time", 60),
+# Each canonical word's unit in the units table every app shares (templates/_shared/static/
+# units.json): the units `convert` can change between, of one family (volume, length…).
+_NAMED = {
+    "ml": "milliliter", "l": "liter", "floz": "fluid-ounce",
+    "mm": "millimeter", "cm": "centimeter", "m": "meter", "km": "kilometer", "mi": "mile",
+    "kg": "kilogram", "lb": "pound", "oz": "ounce",
+    "min": "minute", "h": "hour",
 }  # fmt: skip
+_SIZE: dict[str, tuple[str, float]] = {
+    word: next((family, units[unit][1]) for family, units in shared_module("app_units").SCALES.items() if unit in units)
+    for word, unit in _NAMED.items()
+}
 # Currency signs before a number.
 _BEFORE = {"$": ("usd",), "€": ("eur",), "¥": ("jpy", "cny"), "￥": ("jpy", "cny"), "₩": ("krw",), "₱": ("php",)}
 

@@ -31,7 +31,7 @@ DIGEST_TIMEOUT = 10
 DIGEST_MEMORY_MB = 512
 CACHE_FILE = "digest.json"
 # What a digest reads besides the data: the person's settings and the app's code.
-_WATCHED = ("config", "server", "static/i18n", MANIFEST)
+_WATCHED = ("config", "server", "static/i18n", "static/units.json", MANIFEST)
 _NOT_COPIED = shutil.ignore_patterns(".git", PRIVATE_DIR, "__pycache__", ".pytest_cache", "tests")
 
 

@@ -34,37 +34,11 @@ import sys
 from pathlib import Path
 
 from server.app_manifest import PERIODS, digest_problem
+from server.app_units import IMPERIAL, SYMBOLS  # measures stored metric, shown as i18n.js shows them
 
 APP_ROOT = Path(__file__).resolve().parents[1]
 STATIC_DIR = APP_ROOT / "static"
 
-# Measurements are stored metric; `units: "imperial"` changes what is shown (as i18n.js).
-IMPERIAL = {
-    "milliliter": ("fluid-ounce", 1 / 29.5735),
-    "liter": ("fluid-ounce", 33.814),
-    "kilometer": ("mile", 0.621371),
-    "meter": ("foot", 3.28084),
-    "centimeter": ("inch", 0.393701),
-    "kilogram": ("pound", 2.20462),
-    "gram": ("ounce", 0.035274),
-}
-SYMBOLS = {
-    "milliliter": "mL",
-    "liter": "L",
-    "fluid-ounce": "fl oz",
-    "kilometer": "km",
-    "mile": "mi",
-    "meter": "m",
-    "foot": "ft",
-    "centimeter": "cm",
-    "inch": "in",
-    "kilogram": "kg",
-    "pound": "lb",
-    "gram": "g",
-    "ounce": "oz",
-    "minute": "min",
-    "hour": "h",
-}
 CURRENCY_SYMBOLS = {"USD": "$", "JPY": "¥", "KRW": "₩", "CNY": "¥", "PHP": "₱", "EUR": "€", "GBP": "£"}
 ZERO_DECIMAL_CURRENCIES = {"JPY", "KRW", "VND", "CLP", "ISK", "HUF", "TWD", "UGX"}
 

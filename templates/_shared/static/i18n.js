@@ -8,17 +8,6 @@
 // Languages whose usual Intl locale is not simply the language code.
 const LOCALES = { en: "en-US", ja: "ja-JP", ko: "ko-KR", zh: "zh-CN", tl: "fil-PH" };
 
-// Measurements are stored in metric; `units: "imperial"` changes only what is shown.
-const IMPERIAL = {
-  milliliter: { unit: "fluid-ounce", factor: 1 / 29.5735 },
-  liter: { unit: "fluid-ounce", factor: 33.814 },
-  kilometer: { unit: "mile", factor: 0.621371 },
-  meter: { unit: "foot", factor: 3.28084 },
-  centimeter: { unit: "inch", factor: 0.393701 },
-  kilogram: { unit: "pound", factor: 2.20462 },
-  gram: { unit: "ounce", factor: 0.035274 },
-};
-
 async function fetchDictionary(path) {
   const response = await fetch(path);
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
@@ -26,17 +15,30 @@ async function fetchDictionary(path) {
 }
 
 export async function loadI18n(config) {
-  const [common, app] = await Promise.all([
+  const [common, app, units] = await Promise.all([
     fetchDictionary("static/i18n/common.json"),
     fetchDictionary("static/i18n/app.json"),
+    fetchDictionary("static/units.json"),
   ]);
   const lang = config.language || "en";
   const words = { ...common.en, ...app.en, ...(common[lang] || {}), ...(app[lang] || {}) };
   const locale = config.locale || LOCALES[lang] || lang;
-  return makeI18n({ words, lang, locale, config });
+  return makeI18n({ words, lang, locale, config, imperial: imperialOf(units) });
 }
 
-export function makeI18n({ words, lang, locale, config }) {
+// Measurements are stored in metric; `units: "imperial"` changes only what is shown, in
+// the unit static/units.json names, by the ratio of the two sizes it gives (the one table
+// the server's digest and macaron read too).
+function imperialOf(table) {
+  const shown = {};
+  for (const [metric, unit] of Object.entries(table.imperial)) {
+    const family = Object.values(table.sizes).find((units) => metric in units && unit in units);
+    shown[metric] = { unit, factor: family[metric][1] / family[unit][1] };
+  }
+  return shown;
+}
+
+export function makeI18n({ words, lang, locale, config, imperial = {} }) {
   const numberFormats = new Map();
   const number = (options = {}) => {
     const key = JSON.stringify(options);
@@ -59,7 +61,7 @@ export function makeI18n({ words, lang, locale, config }) {
   const toMinor = (amountText) => Math.round(parseFloat(String(amountText).replace(",", ".")) * 10 ** moneyDigits);
 
   // A quantity in a metric Intl unit ("milliliter", "kilometer" …) shown in the person's system.
-  const displayUnit = (unit) => (config.units === "imperial" && IMPERIAL[unit] ? IMPERIAL[unit] : { unit, factor: 1 });
+  const displayUnit = (unit) => (config.units === "imperial" && imperial[unit] ? imperial[unit] : { unit, factor: 1 });
   const fmtQuantity = (value, unit, options = {}) => {
     const shown = displayUnit(unit);
     try {

@@ -1,8 +1,9 @@
 """Units people convert every day, and a calculator that only does arithmetic.
 
-Every unit is defined by its size in its category's base unit (temperature, which does
-not scale from zero, by a function to and from kelvin). Ids follow the Intl/CLDR names
-so the front end can name them in any language.
+Every unit is defined by its size in its category's base unit, in the table every app
+shares (static/units.json; temperature, which does not scale from zero, by a function to
+and from kelvin here). Ids follow the Intl/CLDR names so the front end can name them in
+any language.
 """
 
 from __future__ import annotations
@@ -10,61 +11,8 @@ from __future__ import annotations
 import ast
 import operator
 
-# category → unit → (symbol, size in the category's base unit)
-SCALES: dict[str, dict[str, tuple[str, float]]] = {
-    "length": {  # base: meter
-        "millimeter": ("mm", 0.001),
-        "centimeter": ("cm", 0.01),
-        "meter": ("m", 1.0),
-        "kilometer": ("km", 1000.0),
-        "inch": ("in", 0.0254),
-        "foot": ("ft", 0.3048),
-        "yard": ("yd", 0.9144),
-        "mile": ("mi", 1609.344),
-    },
-    "weight": {  # base: gram
-        "gram": ("g", 1.0),
-        "kilogram": ("kg", 1000.0),
-        "ounce": ("oz", 28.349523125),
-        "pound": ("lb", 453.59237),
-    },
-    "volume": {  # base: milliliter (US customary for spoons, cups, fl oz, gallons)
-        "milliliter": ("mL", 1.0),
-        "liter": ("L", 1000.0),
-        "teaspoon": ("tsp", 4.92892159375),
-        "tablespoon": ("tbsp", 14.78676478125),
-        "cup": ("cup", 236.5882365),
-        "fluid-ounce": ("fl oz", 29.5735295625),
-        "gallon": ("gal", 3785.411784),
-    },
-    # Kitchen measures, with grams as what that volume of water weighs (1 g per mL): the
-    # usual bridge between a recipe in cups and a kitchen scale.
-    "cooking": {  # base: milliliter of water
-        "cup": ("cup", 236.5882365),
-        "tablespoon": ("tbsp", 14.78676478125),
-        "teaspoon": ("tsp", 4.92892159375),
-        "milliliter": ("mL", 1.0),
-        "gram": ("g", 1.0),
-        "fluid-ounce": ("fl oz", 29.5735295625),
-    },
-    "area": {  # base: square meter
-        "square-meter": ("m²", 1.0),
-        "square-foot": ("ft²", 0.09290304),
-        "hectare": ("ha", 10_000.0),
-        "acre": ("ac", 4046.8564224),
-        "tsubo": ("坪", 400 / 121),  # 1 坪/평 = 400/121 m²
-    },
-    # A runner's pace is time per distance: minutes per mile are minutes per km times the mile.
-    "pace": {  # base: minutes per kilometer
-        "minute-per-kilometer": ("min/km", 1.0),
-        "minute-per-mile": ("min/mi", 1 / 1.609344),
-    },
-    "speed": {  # base: kilometers per hour
-        "kilometer-per-hour": ("km/h", 1.0),
-        "mile-per-hour": ("mph", 1.609344),
-        "meter-per-second": ("m/s", 3.6),
-    },
-}
+from server.app_units import SCALES as UNITS
+
 TEMPERATURE = {  # unit → (symbol, to kelvin, from kelvin)
     "celsius": ("°C", lambda c: c + 273.15, lambda k: k - 273.15),
     "fahrenheit": ("°F", lambda f: (f - 32) * 5 / 9 + 273.15, lambda k: (k - 273.15) * 9 / 5 + 32),
@@ -94,6 +42,9 @@ DEFAULT_PAIRS = {
     },
 }
 CATEGORIES = ["length", "weight", "volume", "temperature", "area", "cooking", "pace", "speed"]
+# category → unit → (symbol, size in the category's base unit): the units table every app
+# shares (static/units.json), the categories this converter offers.
+SCALES = {category: UNITS[category] for category in CATEGORIES if category in UNITS}
 
 
 def catalogue(units_system: str = "metric", pairs: dict | None = None) -> dict:

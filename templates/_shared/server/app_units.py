@@ -1,0 +1,48 @@
+"""Units and their sizes, read from the one table (static/units.json) the page reads too.
+
+This file is generated from macaron's templates/_shared/ (one source for every template
+and for macaron itself, which converts the amounts people say with it); change it there.
+
+Measures are stored metric; someone on imperial units sees them converted (IMPERIAL) with
+a symbol (SYMBOLS). A converter converts between any two units of one family (SCALES).
+Only the standard library: the app runtime and macaron both import it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+TABLE = Path(__file__).resolve().parents[1] / "static" / "units.json"
+_TABLE = json.loads(TABLE.read_text(encoding="utf-8"))
+
+# family → unit → (symbol, size in the family's base unit), in the table's order
+SCALES: dict[str, dict[str, tuple[str, float]]] = {
+    family: {unit: (symbol, float(size)) for unit, (symbol, size) in units.items()}
+    for family, units in _TABLE["sizes"].items()
+}
+
+
+def size_of(unit: str, family: str | None = None) -> tuple[str, float] | None:
+    """(family, size) of a unit, in `family` or the first family holding it."""
+    for name, units in SCALES.items():
+        if unit in units and family in (None, name):
+            return name, units[unit][1]
+    return None
+
+
+def _imperial(metric: str, shown: str) -> tuple[str, float]:
+    family = next(f for f, units in SCALES.items() if metric in units and shown in units)
+    return shown, SCALES[family][metric][1] / SCALES[family][shown][1]
+
+
+# a metric unit → (the imperial unit it is shown in, the factor from one to the other)
+IMPERIAL: dict[str, tuple[str, float]] = {
+    metric: _imperial(metric, shown) for metric, shown in _TABLE["imperial"].items()
+}
+# What a measure is written with in a sentence ("750 mL", "3.5 h"): the units a measure is
+# stored or shown in, and time.
+_WRITTEN = (*IMPERIAL, *(shown for shown, _ in IMPERIAL.values()), *SCALES["time"])
+SYMBOLS: dict[str, str] = {
+    unit: next(units[unit][0] for units in SCALES.values() if unit in units) for unit in _WRITTEN
+}
