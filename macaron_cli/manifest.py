@@ -1,10 +1,9 @@
-"""An app's and a template's macaron.json on macaron's side: the typed names of
-templates/_shared/server/app_manifest.py (its one declaration, which every app also
-carries), and the one place that opens the file (tests/test_manifest.py fails on a read
-of it anywhere else).
+"""An app's and a template's macaron.json on macaron's side, and the one place that opens
+the file (tests/test_manifest.py fails on a read of it anywhere else).
 
-mypy reads the declaration itself (pyproject's mypy_path); at run time it is loaded from
-the installed templates, so macaron and the apps it makes can never disagree about it.
+Its shape, and the digest's, are declared once in templates/_shared/server/app_manifest.py,
+which every app carries; the names below are that file's, typed for mypy from it and
+loaded from the installed templates at run time as maker/spec.py loads the spec.
 """
 
 from __future__ import annotations
