@@ -23,14 +23,6 @@ SCALES: dict[str, dict[str, tuple[str, float]]] = {
 }
 
 
-def size_of(unit: str, family: str | None = None) -> tuple[str, float] | None:
-    """(family, size) of a unit, in `family` or the first family holding it."""
-    for name, units in SCALES.items():
-        if unit in units and family in (None, name):
-            return name, units[unit][1]
-    return None
-
-
 def _imperial(metric: str, shown: str) -> tuple[str, float]:
     family = next(f for f, units in SCALES.items() if metric in units and shown in units)
     return shown, SCALES[family][metric][1] / SCALES[family][shown][1]
