@@ -81,6 +81,24 @@ def test_the_quiz_can_be_skipped(macaron_home):
     assert config.load_settings().raw["persona"]["flavour"] == "pistachio"
 
 
+def test_a_slash_command_at_the_gift_question_runs_as_a_command(macaron_home):
+    """ "/change …" typed at "Want one now?" is no answer to it: the question is left, the
+    command runs (here it offers a new app, the person having none), and no gift is made."""
+    from macaron_cli.apps import load_registry
+
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact("› ")
+    child.sendline("skip")
+    child.expect_exact("Want one now?")
+    child.sendline("/change water use cups, not ml")
+    child.expect_exact("You have no app for that yet. Shall I make one?")
+    child.sendline("n")
+    child.expect_exact(PROMPT)
+    assert "Unknown command" not in child.before
+    leave(child)
+    assert load_registry() == {}
+
+
 def test_a_fact_from_one_session_is_recalled_in_a_later_one(macaron_home):
     meet_friend_already()
     with ModelServer(responder("Noted!", facts=_peanut_facts)) as server:

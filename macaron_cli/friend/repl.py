@@ -38,6 +38,9 @@ class Repl:
         # one (/nudges, /name) holds the saved settings from then on.
         self.settings = settings
         self.served: dict = {}  # slug → the app this chat started (stopped when it ends)
+        # Slash commands typed at a question: they run as commands once the question's work
+        # is over, never taken for its answer (a command run inside a make would nest in it).
+        self.waiting: list[str] = []
 
     # ── the loop ────────────────────────────────────────────────────────────────────────
     def run(self, greet: bool = True) -> None:
@@ -51,6 +54,8 @@ class Repl:
                 self.say(line)
             while True:
                 self._report_background_errors()
+                if self._run_waiting() == "exit":
+                    break
                 try:
                     text = self.read()
                 except EOFError:
@@ -88,10 +93,22 @@ class Repl:
         """A yes/no (or free) answer; Ctrl-C or Ctrl-D count as no."""
         self.say(question)
         try:
-            return input("  › ").strip()
+            answer = input("  › ").strip()
         except (EOFError, KeyboardInterrupt):
             self.out.print()
             return ""
+        if answer.startswith("/"):
+            self.waiting.append(answer)
+            self.say(f"(left that unanswered: {answer.split()[0]} runs next)", style="dim")
+            return ""
+        return answer
+
+    def _run_waiting(self) -> str | None:
+        """The commands typed at questions, in order; "exit" when one of them ends the chat."""
+        while self.waiting:
+            if self.command(self.waiting.pop(0)) == "exit":
+                return "exit"
+        return None
 
     def say(self, text: str, style: str | None = None) -> None:
         from macaron_cli.output import safe_text
