@@ -188,11 +188,12 @@ def _apps() -> list[tuple[str, Path]]:
 
 
 def _regenerate_brief(app: Path, store, gone: set[str]) -> bool:
-    """Write the app's brief again from its own record, without the forgotten memories."""
+    """Write the app's brief again from its own records (its make's and its latest change's),
+    without the forgotten memories, when either holds one of them."""
     from macaron_cli.maker import state as make_state
 
-    state = make_state.load(app)
-    if state is None or not set(state.memory_ids) & gone:
+    records = (make_state.load(app, file) for file in (make_state.FILE, make_state.CHANGE_FILE))
+    if not any(state is not None and set(state.memory_ids) & gone for state in records):
         return False
     from macaron_cli.maker.rebrief import write_brief_again
 

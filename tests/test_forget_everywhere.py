@@ -141,6 +141,41 @@ def _made_app(store, fact, apps_dir):
     return app
 
 
+def test_a_memory_in_a_changes_brief_is_gone_from_every_brief_of_the_app(macaron_home, tmp_path):
+    """A change by a model writes its own brief (its record .macaron/change.json) over the
+    make's: a memory only that change used, too short to be scrubbed as text anywhere
+    (腎臓病です: five characters), is gone from the brief and from the change's record."""
+    from macaron_cli import forgetting, privacy
+    from macaron_cli.maker import state as make_state
+    from macaron_cli.maker.rebrief import brief_from_state
+    from macaron_cli.maker.scaffold import write_brief
+
+    store = MemoryStore.open()
+    fact = store.add(FACT, domain="health")
+    short = store.add("腎臓病です", domain="health", language="ja")
+    app = _made_app(store, fact, tmp_path / "apps")
+    change = make_state.MakeState(
+        idea="a change to their app Water: use cups, not ml",
+        slug=app.name,
+        template="habit-tracker",
+        mode="change",
+        app_settings={"units": "metric", "currency": "USD"},
+        memory_ids=[short.id, fact.id],
+        change={"request": "use cups, not ml", "checkpoint": "change-1"},
+    )
+    make_state.save(app, change)
+    write_brief(app, brief_from_state(change, store, (privacy.app_folder(),)))  # as the change's agent leaves it
+    assert "腎臓病です" in (app / ".macaron" / "brief.md").read_text(encoding="utf-8")
+
+    forgotten = forgetting.forget(short.id, store)
+
+    assert forgotten.apps == [app.name]
+    assert files_saying(tmp_path / "apps", needle="腎臓病です") == []
+    brief = (app / ".macaron" / "brief.md").read_text(encoding="utf-8")
+    assert "use cups, not ml" in brief and WORD in brief  # the change's brief, less what was forgotten
+    assert make_state.load(app, make_state.CHANGE_FILE).memory_ids == [fact.id]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("point", ["journal", "rewritten", "store", "apps", "home"])
 def test_a_forget_killed_at_any_step_is_finished_by_running_it_again(macaron, macaron_home, tmp_path, point):

@@ -41,14 +41,26 @@ def brief_from_state(state: MakeState, store, to: tuple[privacy.Destination, ...
 
 
 def write_brief_again(app: Path, store, settings: config.Settings) -> bool:
-    """Write an app's brief again from its make record, through the gate again, for the
-    models that make sent it to (after a forget: what is gone stays out). False when the
-    app has no make record."""
+    """Write an app's brief again from its records, through the gate again, for the models
+    each was sent to (after a forget: what is gone stays out): the make's record and a
+    change's (`.macaron/change.json`) each lose what is gone, and brief.md is written from
+    the latest of them (a change by a model writes its own brief over the make's). False
+    when the app has no record."""
     from macaron_cli.maker.scaffold import write_brief
 
-    state = make_state.load(app)
-    if state is None:
+    written = None
+    for file in (make_state.FILE, make_state.CHANGE_FILE):  # oldest first: the last one is brief.md
+        state = make_state.load(app, file)
+        if state is not None:
+            written = _brief_again(app, state, store, settings)
+    if written is None:
         return False
+    write_brief(app, written)
+    return True
+
+
+def _brief_again(app: Path, state: MakeState, store, settings: config.Settings) -> Brief:
+    """One record's brief again, its memory ids kept to what is still there and cleared."""
     draft = recorded_draft(state)
     mode = mode_named(state.mode)
     if draft is None and mode.uses_draft:  # its record lost the endpoint: only the app folder is sure
@@ -58,5 +70,4 @@ def write_brief_again(app: Path, store, settings: config.Settings) -> bool:
     brief = brief_from_state(state, store, to)
     state.memory_ids = brief.memory_ids
     make_state.save(app, state)
-    write_brief(app, brief)
-    return True
+    return brief
