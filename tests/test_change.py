@@ -176,6 +176,51 @@ def test_three_changes_keep_all_hundred_entries_and_rollback_undoes_the_last(mac
     assert "change-3" in why.stdout and "맥박은 빼 줘" in why.stdout
 
 
+@pytest.mark.slow
+def test_a_unit_change_keeps_what_each_recorded_amount_means(macaron, macaron_home, tmp_path):
+    """500 ml logged, then "use cups, not ml": the app says 2 cups, never 500 cups, through its
+    own API and in its digest; "imperial" shows the same records in fl oz; a rollback of the
+    unit brings the millilitres back (data stays out of git: the app converts it itself)."""
+    from tests.test_one_life import get, post, serve
+
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    today = dt.date.today()
+    days = [today.isoformat(), (today - dt.timedelta(days=1)).isoformat()]
+
+    def totals() -> list[float]:
+        proc, url = serve(slug)
+        try:
+            return [get(url, f"/api/days/{day}")["totals"].get("water") for day in days]
+        finally:
+            proc.terminate()
+            proc.wait()
+
+    proc, url = serve(slug)
+    try:
+        for day, amount in [(days[0], 250), (days[0], 250), (days[1], 750)]:
+            post(url, "/api/entries", {"habit": "water", "amount": amount, "day": day})
+    finally:
+        proc.terminate()
+        proc.wait()
+
+    imperial = change(macaron, slug, "show it in imperial units")
+    assert imperial.returncode == 0, imperial.stdout + imperial.stderr
+    assert totals() == [500, 750]  # kept metric, shown in the person's system
+    digest = macaron("apps", "digest", slug, "--json")
+    assert digest.returncode == 0, digest.stderr
+    assert "16.9 fl oz" in digest.stdout and "500 cups" not in digest.stdout
+
+    cups = change(macaron, slug, "use cups, not ml")
+    assert cups.returncode == 0, cups.stdout + cups.stderr
+    assert json.loads(cups.stdout)["changed"]["measures.water.unit"]["after"] == "cups"
+    digest = macaron("apps", "digest", slug, "--json")  # read before the app has run again
+    assert "2 cups" in digest.stdout and "500 cups" not in digest.stdout, digest.stdout
+    assert totals() == [2, 3]  # 500 ml are 2 cups, 750 ml are 3
+
+    assert macaron("rollback", slug, "--steps", "1", "--yes").returncode == 0
+    assert totals() == [500, 750]
+
+
 CHANGES = [
     # (idea, its language, [(request, {changed path: after}), …]): each kind of change once at least.
     (

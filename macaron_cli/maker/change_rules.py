@@ -20,6 +20,7 @@ from macaron_cli.maker.slots import Slots, read
 from macaron_cli.maker.spec import AppSpec, Items, Measure, Tasks, missing
 from macaron_cli.maker.spec_rules import _RATING, _SCALE, MEASURES, measures_of
 from macaron_cli.manifest import Manifest
+from macaron_cli.resources import shared_module
 
 
 def _found(pattern: str, text: str) -> re.Match[str] | None:
@@ -73,10 +74,10 @@ _IMPERIAL = r"\bimperial\b|ヤード・?ポンド法|야드파운드법|英制|\
 _METRIC = r"\bmetric\b|メートル法|미터법|公制|\bmetriko\b"
 _SYSTEM_OF = {"pound": "imperial", "mile": "imperial", "inch": "imperial"}
 _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metric"}
-# Units a count of water is kept in, with the step that fits each, and millilitres in one
-# (a cup or a glass of water: 250 ml).
+# Units a count of water is kept in, with the step that fits each (how much each is: the
+# units table's unit_factor, the one the app's records follow).
+_unit_factor = shared_module("app_units").unit_factor
 _WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
-_ML_IN = {"cups": 250, "glasses": 250, "milliliter": 1, "liter": 1000}
 _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
 _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
 # What people ask of an app that is code, not settings: said with how to get it.
@@ -311,10 +312,10 @@ def _water_goal(water: Measure, unit: str, slots: Slots) -> float:
     (2000 ml → 8 cups, 3 liters → 12 cups), never the old number relabelled."""
     if slots.goal is not None and slots.goal.unit == unit:
         return slots.goal.value
-    ml = water.goal * _ML_IN.get(water.unit, 1) if water.goal is not None else _WATER_GOAL_ML
+    ml = water.goal * (_unit_factor(water.unit, "milliliter") or 1) if water.goal is not None else _WATER_GOAL_ML
     if unit == "milliliter":
         return float(round(ml / 50) * 50)
-    return float(max(1, round(ml / _ML_IN[unit])))
+    return float(max(1, round(ml * (_unit_factor("milliliter", unit) or 1))))
 
 
 def _currency(ask: _Ask, config: dict) -> None:

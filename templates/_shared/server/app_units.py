@@ -38,3 +38,20 @@ _WRITTEN = (*IMPERIAL, *(shown for shown, _ in IMPERIAL.values()), *SCALES["time
 SYMBOLS: dict[str, str] = {
     unit: next(units[unit][0] for units in SCALES.values() if unit in units) for unit in _WRITTEN
 }
+# A cup or a glass of water as a tracker counts it → (the unit it stands for, how many of it).
+SERVINGS: dict[str, tuple[str, float]] = {
+    unit: (base, float(count)) for unit, (base, count) in _TABLE.get("servings", {}).items()
+}
+
+
+def unit_factor(before: str, after: str) -> float | None:
+    """What one `before` is in `after` (1000 for liter → milliliter), so recorded amounts follow
+    a measure whose unit changes: 500 ml logged before "use cups, not ml" are 2 cups after it.
+    None when they measure different things or either is a counted word (steps, times, pages)."""
+    if before == after:
+        return 1.0
+    (base_before, count_before), (base_after, count_after) = (SERVINGS.get(u, (u, 1.0)) for u in (before, after))
+    family = next((units for units in SCALES.values() if base_before in units and base_after in units), None)
+    if family is None:
+        return None
+    return count_before * family[base_before][1] / (count_after * family[base_after][1])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 from server.macaron_life import days_running, has_table, period_label, read_only
+from server.units import factors
 
 LATEST = 5
 
@@ -39,10 +40,12 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
         count = conn.execute(
             "SELECT COUNT(*) FROM entries WHERE day BETWEEN ? AND ?", (since.isoformat(), today.isoformat())
         ).fetchone()[0]
+        # read-only: amounts the app has not yet brought into a changed unit are converted here
+        scale = factors(conn, {h["key"]: h for h in habits})
     conn.close()
     by_habit: dict[str, dict[str, float]] = {}
     for row in rows:
-        by_habit.setdefault(row["habit"], {})[row["day"]] = row["total"]
+        by_habit.setdefault(row["habit"], {})[row["day"]] = row["total"] * scale.get(row["habit"], 1.0)
     units, label = settings["units"], period_label(words, period)
     lines, parts, notices, facts = [], [], [], {}
     yesterday, before = (today - dt.timedelta(days=n) for n in (1, 2))
@@ -93,9 +96,13 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
                 }
             )
     names = {h["key"]: h for h in habits}
+
+    def amount(row) -> str:
+        unit = str(names.get(row["habit"], {}).get("unit") or "")
+        return words.quantity(row["amount"] * scale.get(row["habit"], 1.0), unit, units)
+
     shown = [
-        f"{words.day(r['day'])} {habit_name(names.get(r['habit'], {'key': r['habit']}), words)} "
-        f"{words.quantity(r['amount'], str(names.get(r['habit'], {}).get('unit') or ''), units)}"
+        f"{words.day(r['day'])} {habit_name(names.get(r['habit'], {'key': r['habit']}), words)} {amount(r)}"
         for r in latest
     ]
     if shown:

@@ -7,14 +7,18 @@ config/app.json; this backend stores what was logged, one row per tap.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from fastapi import HTTPException
 from pydantic import BaseModel, Field
 
 from server.macaron_app import create_app, database, days_ending, load_config, not_found
+from server.units import SCHEMA as UNITS_SCHEMA
+from server.units import in_units_now
 
 app = create_app("Habit tracker")
-db = database(
+_db = database(
     [
         """
     CREATE TABLE entries (
@@ -32,8 +36,17 @@ db = database(
     ALTER TABLE entries ADD COLUMN amount2 REAL;
     ALTER TABLE entries ADD COLUMN part TEXT;
     """,
+        UNITS_SCHEMA,  # the unit each habit's amounts are in (server/units.py)
     ]
 )
+
+
+@contextmanager
+def db() -> Iterator:
+    """The database, each habit's amounts in its unit now (a changed unit converts them)."""
+    with _db() as conn:
+        in_units_now(conn, habits_by_key())
+        yield conn
 
 
 class NewEntry(BaseModel):

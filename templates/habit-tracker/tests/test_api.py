@@ -75,3 +75,14 @@ def test_a_reading_with_two_values_keeps_both_and_its_time_of_day(client, settin
     assert (saved["amount"], saved["amount2"], saved["part"]) == (128, 84, "evening")
     assert client.post("/api/entries", json={**entry, "amount2": None}).status_code == 422
     assert client.post("/api/entries", json={**entry, "part": "noon"}).status_code == 422
+
+
+def test_amounts_logged_keep_their_meaning_when_the_unit_changes(client, settings):
+    log(client, amount=500)
+    log(client, habit="steps", amount=1000)
+    water = {"key": "water", "unit": "cups", "goal": 8, "step": 1}
+    settings(habits=[water, {"key": "steps", "unit": "steps", "goal": 8000, "step": 1000}])
+    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 2, "steps": 1000}  # 500 ml, not 500 cups
+    log(client, amount=1)
+    settings(habits=[{**water, "unit": "milliliter"}, {"key": "steps", "unit": "steps"}])
+    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 750, "steps": 1000}
