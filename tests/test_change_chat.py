@@ -91,3 +91,26 @@ def test_a_declined_change_writes_nothing_and_a_change_to_no_app_is_offered_as_a
     ) == before
     assert _changes(apps, chores) == []
     assert sorted(p.name for p in apps.iterdir()) == [chores]  # no app made on a no
+
+
+def test_a_change_in_a_japanese_chat_is_said_in_japanese(macaron_home, tmp_path):
+    """The friend's question, its progress lines and its result line are in the chat's
+    language; what the rules read (the goal, its unit) goes in as it is."""
+    from macaron_cli.friend.persona import Persona, save_persona
+
+    apps = tmp_path / "apps"
+    water = scaffolded("毎日の水分補給を記録する", "ja", apps)
+    save_persona(Persona(language="ja"))
+    child = spawn_chat(chat_env(), "--model", "none", timeout=180)
+    child.expect_exact(PROMPT)
+
+    shown = _confirm(child, "水分の目標を3リットルにして", "はい")
+    leave(child)
+
+    assert f"（{water}）を変更しますか" in shown and "water goal 3000" in shown
+    assert f"{water} を変更しています" in shown and "確認 合格" in shown
+    assert "を変更しました" in shown and "テスト合格" in shown and "change-1" in shown
+    assert f"元に戻すには: macaron rollback {water} --steps 1 --yes" in shown
+    for english in ("Changed", "Changing", "verify passed", "undo:", "tests passed"):
+        assert english not in shown
+    assert _spec(apps, water)["measures"][0]["goal"] == 3000

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from macaron_cli.friend.apps import app_words
+from macaron_cli.friend.phrases import PHRASES, has, said
+from macaron_cli.maker.progress import Progress
 from macaron_cli.manifest import manifest_or_none
 
 # A request for a new app, not a change to one ("make me a …", "…を作って").
@@ -158,26 +160,61 @@ def for_command(arg: str, apps: dict[str, dict]) -> Asked:
     return Asked(named_app(arg, apps), arg)
 
 
-def not_done(planned) -> str:
+def not_done(planned, language: str = "en") -> str:
     """Why a change the person asked changes nothing, and how to get it, in one line."""
     from macaron_cli.maker.change import missing_hint
 
     result = planned.result
     if not result.missing:
-        return f"{result.title} already does that: {result.message}."
-    return (
-        f"I can't change {result.title} that way by rules: {'; '.join(result.missing)}. "
-        f"A model can: connect one, then run {missing_hint(result)}"
-    )
+        return said(language, "change.already", title=result.title, message=result.message)
+    what = "; ".join(result.missing)
+    return said(language, "change.cannot", title=result.title, what=what, hint=missing_hint(result))
 
 
-def described(result) -> str:
+def described(result, language: str = "en") -> str:
     """One line for the chat: what changed, where it stands, how to undo it."""
-    from macaron_cli.maker.change import tests_said, this_change
+    from macaron_cli.maker.change import this_change
 
+    if not result.ok:
+        line = said(language, "change.stopped", app=result.app, status=result.status, message=result.message)
+        return line.rstrip(": ")
     mine = this_change(result)
     undo = f"macaron rollback {result.app} --steps {len(mine) or 1} --yes"
-    if result.ok:
-        done = "; ".join(result.done) or result.request
-        return f"Changed {result.title}: {done} (tests {tests_said(result)}; {', '.join(mine)}; undo: {undo})."
-    return f"The change of {result.app} stopped ({result.status}): {result.message}".rstrip(": ")
+    tests = said(language, f"tests.{result.tests}") if has(f"tests.{result.tests}") else str(result.tests)
+    if result.tests_reused:
+        tests = said(language, "tests.reused", tests=tests)
+    done = "; ".join(result.done) or result.request
+    checkpoints = ", ".join(mine)
+    return said(language, "change.done", title=result.title, done=done, tests=tests, checkpoints=checkpoints, undo=undo)
+
+
+class ChangeProgress(Progress):
+    """A change's progress lines in the chat's language: the phases and verify's own words
+    said by the friend, the rest (what the rules read, the coder's lines) as they come."""
+
+    def __init__(self, lines: Progress, language: str):
+        self.lines, self.language = lines, language
+
+    def phase(self, name: str, detail: str = "") -> None:
+        label = said(self.language, f"phase.{name}") if has(f"phase.{name}") else name
+        self.lines.phase(label, self._verify(detail) if name == "verify" else detail)
+
+    def _verify(self, detail: str) -> str:
+        reused = PHRASES["en"]["verify.reused"]
+        tail = said(self.language, "verify.reused") if detail.endswith(reused) else ""
+        head = detail.removesuffix(reused)
+        for key in ("verify.running", "verify.passed"):
+            if head == PHRASES["en"][key]:
+                return said(self.language, key) + tail
+        if problems := re.fullmatch(r"(\d+) problem\(s\)", head):
+            return said(self.language, "verify.problems", n=problems.group(1)) + tail
+        return detail
+
+    def agent(self, who: str, text: str) -> None:
+        self.lines.agent(who, text)
+
+    def tool(self, who: str, name: str, summary: str) -> None:
+        self.lines.tool(who, name, summary)
+
+    def note(self, text: str) -> None:
+        self.lines.note(text)

@@ -22,6 +22,7 @@ from macaron_cli import privacy
 from macaron_cli.friend import kept_turns
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
+from macaron_cli.friend.phrases import NAME_FORMS, said
 from macaron_cli.friend.recall import (
     RecallRecord,
     is_current,
@@ -322,35 +323,10 @@ def notebook_answer(text: str, record: RecallRecord) -> str:
     return "\n".join(lines)
 
 
-# What the friend says on its own, in the person's language and register.
-PHRASES = {
-    "en": {
-        "hello": "Hi{name}! Good to see you.",
-        "last_time": "Last time: {text} How has it been since?",
-        "interest": "I remember: {text}. Anything new there?",
-        "soon": "Coming up {when}: {text}",
-    },
-    "ja": {
-        "hello": "こんにちは{name}。またお話しできてうれしいです。",
-        "last_time": "前回のお話: {text} その後いかがですか？",
-        "interest": "覚えています: {text}。最近はいかがですか？",
-        "soon": "{when}の予定です: {text}",
-    },
-    "ko": {
-        "hello": "안녕하세요{name}. 다시 만나서 반가워요.",
-        "last_time": "지난번 이야기: {text} 그 후로 어떠세요?",
-        "interest": "기억하고 있어요: {text}. 요즘은 어떠세요?",
-        "soon": "{when} 예정이에요: {text}",
-    },
-}
-
-NAME_FORMS = {"ja": " {}さん", "ko": " {}님"}  # the polite way to address someone by name
-
-
 def _say(persona: Persona, key: str, **values) -> str:
-    phrases = PHRASES.get(persona.language, PHRASES["en"])
+    """What the friend says on its own (friend/phrases.py), in the person's language and register."""
     name = NAME_FORMS.get(persona.language, " {}").format(persona.call_me) if persona.call_me else ""
-    return phrases[key].format(name=name, **values)
+    return said(persona.language, key, name=name, **values)
 
 
 def _day(iso: str) -> str:

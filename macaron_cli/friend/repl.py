@@ -244,37 +244,40 @@ class Repl:
         return True
 
     def change(self, planned, said: str | None = None) -> None:
-        """The change in words, yes or no, then `macaron change`'s own run with progress lines."""
-        from macaron_cli.friend.changes import described, not_done
+        """The change in words, yes or no, then `macaron change`'s own run with progress lines,
+        each line the friend says in the chat's language (friend/phrases.py)."""
+        from macaron_cli.friend.changes import ChangeProgress, described, not_done
+        from macaron_cli.friend.phrases import said as line
         from macaron_cli.maker.change import change_app, check_model, in_words
         from macaron_cli.maker.change_plan import by_model
 
+        lang = self.conv.persona.language if self.conv is not None else "en"
         result = planned.result
         if not planned.edit.done and not by_model(planned):
-            self.say(not_done(planned), style="yellow")
+            self.say(not_done(planned, lang), style="yellow")
             return
         if result.missing:
-            self.say(f"(not by rules: {'; '.join(result.missing)})", style="dim")
+            self.say(line(lang, "change.not_by_rules", what="; ".join(result.missing)), style="dim")
         try:
             check_model(planned, self.settings)  # a model's refusals, before asking
         except MacaronError as exc:
             self.say(str(exc), style="red")
             return
-        question = f"Change {result.title} ({result.app}): {in_words(planned)}? (y/n)"
+        question = line(lang, "change.ask", title=result.title, app=result.app, what=in_words(planned))
         if self.ask(question).lower() not in YES:
-            self.say("Nothing changed.")
+            self.say(line(lang, "change.declined"))
             return
-        self.say(f"Changing {result.app}…", style="dim")
+        self.say(line(lang, "change.changing", app=result.app), style="dim")
         try:
-            progress = router.chat_progress(lambda line: self.say(f"  … {line}", style="dim"))
-            result = change_app(planned, self.settings, progress)
+            lines = router.chat_progress(lambda text: self.say(f"  … {text}", style="dim"))
+            result = change_app(planned, self.settings, ChangeProgress(lines, lang))
         except KeyboardInterrupt:
-            self.say(f"(stopped the change; `macaron checkpoints {result.app}` shows where {result.app} stands)")
+            self.say(line(lang, "change.interrupted", app=result.app))
             return
         except MacaronError as exc:
-            self.say(f"The change did not work out: {exc}", style="red")
+            self.say(line(lang, "change.failed", error=str(exc)), style="red")
             return
-        summary = described(result)
+        summary = described(result, lang)
         self.say(summary)
         if said:
             self.conv.messages += [{"role": "user", "content": said}, {"role": "assistant", "content": summary}]
