@@ -176,3 +176,41 @@ def test_a_local_model_drafts_the_change(macaron, option, checkpoints, cloud_ask
     assert REQUEST in drafts[0].last_user_text() and bool(refines) is cloud_asked
     assert (app / NOTE).exists() and (app / TEST_FILE).read_text() == PASSING
     assert out["changed"]["measures.pulse"]["after"]["unit"] == "bpm"  # the rules' spec: the local one said none
+
+
+def test_a_change_over_its_budget_stops_at_a_checkpoint_and_resumes_as_printed(macaron):
+    """The coder's answers cost about $5 each at Claude prices (our own table) against a $1
+    budget: the change stops at `change-1-stopped` with the spec written and the repo clean,
+    says how to go on, and that command finishes it."""
+    slug, app = _made(macaron, rows=3)
+    answer = json.dumps({"title": "Blood pressure", "spec": _with_pulse(app)})
+
+    def costly(req):
+        reply = Reply.text("Still going.")
+        reply.input_tokens = 1_000_000
+        return reply
+
+    with ModelServer(costly, spec=lambda req: Reply.text(answer)) as server:
+        run = macaron("change", slug, REQUEST, "--budget", "1", "--yes", env=_env(server), timeout=600)
+        coder_requests = len(server.requests) - len(server.spec_requests)
+    assert run.returncode == 1, run.stdout + run.stderr
+    said = run.stdout + run.stderr
+    assert "budget" in said.lower() and "Traceback" not in said
+    assert coder_requests <= 2  # stopped at the first answer over its budget
+    phases = [c["phase"] for c in json.loads(macaron("checkpoints", slug, "--json").stdout)]
+    assert phases == ["scaffold", "change-1-stopped"]
+    assert [m["key"] for m in json.loads((app / "macaron.json").read_text())["spec"]["measures"]] == [
+        "blood_pressure",
+        "pulse",
+    ]
+    assert not _git(app, "status", "--porcelain").strip()
+
+    hint = said.split("continue with `")[1].split("`")[0]
+    assert hint == f"macaron change {slug} --resume --budget 6.00"  # what was spent and the budget again
+    with ModelServer(lambda req: Reply.text("Changed.")) as server:
+        again = macaron(*shlex.split(hint)[1:], env=_env(server), timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"changed: {REQUEST}" in again.stdout
+    phases = [c["phase"] for c in json.loads(macaron("checkpoints", slug, "--json").stdout)]
+    assert phases == ["scaffold", "change-1-stopped", "change-1"]
+    assert len(_entries(slug)) == 3  # what was recorded before the change is all there

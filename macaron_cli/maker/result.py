@@ -82,6 +82,9 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
     result.status = status
     slug = run.state.slug
     again = f"macaron change {slug} --resume" if run.state.change else f"macaron make --resume {slug}"
+    if status == "budget" and run.state.budget_usd:
+        # The budget counts what was spent so far: going on under the same one stops at once.
+        again += f" --budget {meter.cost_usd + run.state.budget_usd:.2f}"
     result.message = f"{message.rstrip('. ')}. Everything so far is saved; continue with `{again}`."
     return result
 
