@@ -114,3 +114,41 @@ def test_a_change_in_a_japanese_chat_is_said_in_japanese(macaron_home, tmp_path)
     for english in ("Changed", "Changing", "verify passed", "undo:", "tests passed"):
         assert english not in shown
     assert _spec(apps, water)["measures"][0]["goal"] == 3000
+
+
+def test_with_a_model_a_change_asked_in_english_and_korean_is_made_by_the_coder(macaron_home, tmp_path):
+    """The friend on the scripted model server: a change asked in English, then one in Korean,
+    each confirmed, each made by the model (its spec) and the coder (the real Agent SDK) as
+    `macaron change` makes it: the spec changed, a `change-N` checkpoint holding the request."""
+    from tests.friend_support import responder
+    from tests.support.model_server import ModelServer, Reply
+
+    apps = tmp_path / "apps"
+    bp = scaffolded("blood pressure every morning", "en", apps)
+    weight = {"key": "weight", "name": "체중", "unit": "kilogram", "kind": "quantity", "free_entry": True}
+
+    def spec(req):  # the model's spec: with weight for the Korean request; none (the rules') else
+        if "체중" not in req.raw:
+            return Reply.text("{}")
+        now = _spec(apps, bp)
+        return Reply.text(json.dumps({"spec": {**now, "measures": [*now["measures"], weight]}}))
+
+    meet_friend_already()
+    with ModelServer(responder("Changed it."), spec=spec) as server:
+        child = spawn_chat(chat_env(server), timeout=600)
+        child.expect_exact(PROMPT)
+        english = _confirm(child, "add my pulse to the blood pressure tracker", "y")
+        korean = _confirm(child, "혈압 기록에 체중도 넣어줘", "네")
+        leave(child)
+        spec_requests = list(server.spec_requests)
+
+    asked = [(english, "add my pulse to the blood pressure tracker"), (korean, "혈압 기록에 체중도 넣어줘")]
+    for shown, request in asked:
+        assert f"({bp}): {request} (by Claude)?" in shown, shown  # the friend names the app, the change, who
+        assert "Changed" in shown and "Traceback" not in shown, shown
+    assert len(spec_requests) == 2
+    assert [m["key"] for m in _spec(apps, bp)["measures"]] == ["blood_pressure", "pulse", "weight"]
+    assert _changes(apps, bp) == [
+        ("change-1", "change: add my pulse to the blood pressure tracker"),
+        ("change-2", "change: 혈압 기록에 체중도 넣어줘"),
+    ]
