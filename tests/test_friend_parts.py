@@ -243,3 +243,21 @@ def test_every_slash_command_in_help_runs_and_every_handler_is_in_help():
     assert "Unknown command /nosuch" in console.export_text()
     handlers = {name for name in vars(repl.Repl) if name.startswith("cmd_")}
     assert handlers == {c.handler.__name__ for c in repl.COMMANDS}
+
+
+def test_every_line_the_friend_says_is_in_five_languages_and_fills_in_as_english_does():
+    """A key a language lacks would be said in English; a placeholder English does not fill
+    would end the chat with a KeyError, so each language's lines use only English's."""
+    import string
+
+    from macaron_cli.friend.phrases import PHRASES, said
+
+    def holes(line: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(line) if name}
+
+    assert set(PHRASES) == {"en", "ja", "ko", "zh", "tl"}
+    for language, lines in PHRASES.items():
+        assert set(lines) == set(PHRASES["en"]), language
+        for key, line in lines.items():
+            assert holes(line) <= holes(PHRASES["en"][key]), (language, key)
+    assert said("zh", "change.declined") == "什么都没有改。" and said("xx", "change.declined") == "Nothing changed."

@@ -96,6 +96,10 @@ PHRASES: dict[str, dict[str, str]] = {
         "verify.reused": " (테스트: 읽는 것이 그대로라 지난 통과 유지)",
     },
     "zh": {
+        "hello": "你好{name}！很高兴又见到你。",
+        "last_time": "上次聊到：{text} 之后怎么样了？",
+        "interest": "我记得：{text}。最近有什么新进展吗？",
+        "soon": "{when}的安排：{text}",
         "change.ask": "要修改{title}（{app}）吗：{what} (y/n)",
         "change.not_by_rules": "（规则做不到：{what}）",
         "change.declined": "什么都没有改。",
@@ -120,6 +124,10 @@ PHRASES: dict[str, dict[str, str]] = {
         "verify.reused": "（测试：读取的内容没变，上次的通过仍有效）",
     },
     "tl": {
+        "hello": "Kumusta{name}! Masaya akong makita ka ulit.",
+        "last_time": "Noong huli: {text} Kumusta na mula noon?",
+        "interest": "Naaalala ko: {text}. May bago ba roon?",
+        "soon": "Paparating sa {when}: {text}",
         "change.ask": "Babaguhin ang {title} ({app}): {what}? (y/n)",
         "change.not_by_rules": "(hindi kaya ng mga patakaran: {what})",
         "change.declined": "Walang binago.",
