@@ -157,12 +157,12 @@ STAGES = {
 def staged(conv) -> Stages:
     """A Stages that times `conv`'s turn path (the functions it calls, by the names it uses)."""
     from macaron_cli.friend import conversation
-    from macaron_cli.memory import retrieval
+    from macaron_cli.memory import candidates
 
     stages = Stages()
     stages.wrap(conv.apps, "refresh", "apps")
     stages.wrap(conversation, "recall", "recall")
-    stages.wrap(retrieval, "_nearest", "meaning")
+    stages.wrap(candidates, "nearest", "meaning")
     stages.wrap(conversation, "own_records", "own")  # absent before the person's records were shown
     return stages
 

@@ -38,7 +38,7 @@ def main() -> None:
     import pyarrow as pa
 
     from macaron_cli.memory import embeddings
-    from macaron_cli.memory.retrieval import MEANING_CANDIDATES, PROBES
+    from macaron_cli.memory.tuning import TUNING
     from macaron_cli.memory.upkeep import vector_index_config
 
     samples = json.loads(Path(args.data).read_text())
@@ -67,14 +67,14 @@ def main() -> None:
     table.create_index("vector", config=vector_index_config(len(matrix), matrix.shape[1]))
     print(f"{len(matrix):,} vectors, index built in {time.perf_counter() - started:.0f} s")
 
-    depth = MEANING_CANDIDATES
+    depth = TUNING.meaning_candidates
 
     def kept(vector, limit: int, refine: int | None) -> set:
         q = (
             table.search(vector, vector_column_name="vector")
             .distance_type("cosine")
             .select(["id", "vector"])
-            .nprobes(PROBES)
+            .nprobes(TUNING.probes)
         )
         if refine:
             q = q.refine_factor(refine)

@@ -9,7 +9,8 @@ import pytest
 from macaron_cli.errors import UserError
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.expansion import expand_query
-from macaron_cli.memory.retrieval import BOOST, importance
+from macaron_cli.memory.retrieval import importance
+from macaron_cli.memory.tuning import TUNING
 
 # A small life in five languages; each query below must find its memory first.
 LIFE = {
@@ -120,7 +121,7 @@ def test_decay_is_configurable_in_settings(tmp_path, monkeypatch):
 
 def test_boost_is_bounded_so_relevance_decides(life):
     for hit in life.search("weather errands", k=10):
-        assert 1.0 <= hit.parts["boost"] <= 1.0 + BOOST
+        assert 1.0 <= hit.parts["boost"] <= 1.0 + TUNING.boost
 
 
 def test_domain_gate_is_soft_and_follows_a_hint(tmp_path):

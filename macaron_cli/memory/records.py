@@ -329,7 +329,7 @@ def parse_jsonl_line(line: str, lineno: int) -> Memory:
     return Memory.from_dict(data, where=f"line {lineno}")
 
 
-# What a search is for (memory/retrieval.py, step 6): a person's LOOKUP shows only what
+# What a search is for (memory/retrieval.py, step 5): a person's LOOKUP shows only what
 # passes the relevance floor; a CHAT turn (the friend's, an agent's) always gets the nearest.
 LOOKUP, CHAT = "lookup", "chat"
 PURPOSES = (LOOKUP, CHAT)

@@ -1,0 +1,300 @@
+"""What a search does with the candidates the retrievers found, in two kinds of stage:
+
+Rerankers change candidates' relevance (or which are candidates) one after another, each
+`run(ask, candidates)` returning the candidates: context (memories are rarely alone: a turn
+next to a relevant turn, and a memory of a moment many relevant memories share, gain a share
+of their neighbours' relevance), the speaker a question names, the answer before its
+question, the days asked about, and the relevance floor.
+
+Factors then weigh each contender's relevance into its score, each by a bounded multiplier
+`of(candidate)` (made once per search by `weigh(ask, contenders)`), within `bounds(tuning)`:
+importance and time (weight = reward0·e^(−λ·age) + verified + pinned, λ = config
+decay_per_day, a bounded boost, so they re-rank among relevant memories but can never lift a
+weak match over a clearly relevant one), domain and language (a softmax over those the
+question most likely concerns, never a hard filter) and expiry.
+
+A new signal is one class here and a line in memory/retrieval.py's PIPELINE."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime
+from typing import ClassVar
+
+from macaron_cli.memory.candidates import Ask, Candidate, Part, where_rows
+from macaron_cli.memory.retrievers import by_words
+from macaron_cli.memory.rows import id_in, quote
+from macaron_cli.memory.speakers import speaker_of_row
+from macaron_cli.memory.tuning import TUNING, Tuning
+from macaron_cli.memory.turns import answer_first
+
+Candidates = dict[str, Candidate]
+
+
+class Reranker:
+    parts: ClassVar[tuple[Part, ...]] = ()
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        raise NotImplementedError
+
+
+class AdjacentTurns(Reranker):
+    """Fetch the turns just before and after the best few candidates (relevance 0 of their
+    own): the answer to a question often sits beside the turn that matched it. Only turns
+    of a conversation (episodes) have neighbours, so most searches fetch nothing."""
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        ranked = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)
+        best = [c for c in ranked[: ask.tuning.neighbours_of] if c.row["kind"] == "episode"]
+        if not best:
+            return candidates
+        after = [c.row["id"] for c in best]
+        before = [turn for c in best if (turn := c.row.get("context_id")) and turn not in candidates]
+        near = f"(context_id IN ({', '.join(map(quote, after))}))" + (f" OR {id_in(before)}" if before else "")
+        for row in where_rows(ask, f"({near})" + (f" AND {ask.where}" if ask.where else ""), 2 * len(best) + 2):
+            if row["id"] not in candidates:
+                candidates[row["id"]] = Candidate(row)
+        return candidates
+
+
+class DropSuperseded(Reranker):
+    """A memory that a newer version replaced is history: the newer one answers instead."""
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        for memory_id in ask.store.superseded_ids() & set(candidates):
+            candidates.pop(memory_id)
+        return candidates
+
+
+class Context(Reranker):
+    """The cluster hypothesis, twice: a turn gains `neighbour` of its best adjacent turn's
+    relevance, and an episode `moment` of the mean relevance of the best few other memories
+    of its moment (the same conversation session). Both read the relevance before either
+    adds, so the order of candidates changes nothing."""
+
+    parts = (
+        Part("neighbour", "said right beside a match", bounded=True, reason=True),
+        Part("moment", "from the same moment as other matches", bounded=True, reason=True),
+    )
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        tuning = ask.tuning
+        base = {memory_id: c.relevance for memory_id, c in candidates.items()}
+        beside: dict[str, float] = defaultdict(float)
+        moments: dict[str, list[float]] = defaultdict(list)
+        for memory_id, c in candidates.items():
+            before = c.row.get("context_id")
+            if before in base:
+                beside[memory_id] = max(beside[memory_id], base[before])
+                beside[before] = max(beside[before], base[memory_id])
+            if c.row["kind"] == "episode":
+                moments[c.row["created_at"]].append(base[memory_id])
+        for memory_id, c in candidates.items():
+            if beside.get(memory_id):
+                c.parts["neighbour"] = beside[memory_id]
+                c.relevance += tuning.neighbour * beside[memory_id]
+            if c.row["kind"] == "episode":
+                peers = sorted(moments[c.row["created_at"]], reverse=True)
+                peers.remove(base[memory_id])
+                moment = sum(peers[: tuning.moment_peers]) / tuning.moment_peers
+                if moment:
+                    c.parts["moment"] = moment
+                    c.relevance += tuning.moment * moment
+        return candidates
+
+
+class Speaker(Reranker):
+    """When a question names one speaker of a conversation (memory/speakers.py), turns said by
+    others keep 1 − other_speaker of their relevance (memories that are not turns keep all)."""
+
+    parts = (Part("speaker", "× said by someone other than the person asked about"),)
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        if ask.speaker:
+            kept = 1.0 - ask.tuning.other_speaker
+            for c in candidates.values():
+                said_by = speaker_of_row(c.row)
+                if said_by is not None and said_by != ask.speaker:
+                    c.relevance *= kept
+                    c.parts["speaker"] = kept
+        return candidates
+
+
+class AnswerFirst(Reranker):
+    """A reply before the question it answers, and what only asks after what states (memory/turns.py)."""
+
+    parts = (
+        Part("answer", "replies to a matching question"),
+        Part("question", "× only asks (its reply answers)"),
+        Part("asking", "share of it that asks, which counts against it", bounded=True),
+    )
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        tuning = ask.tuning
+        answer_first(candidates, tuning.answer, tuning.question, tuning.asking)
+        return candidates
+
+
+class Dates(Reranker):
+    """A memory dated in a day the question names (by event_at or created_at) gains `dated`."""
+
+    parts = (Part("date", "× said on the day asked about"),)
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        if ask.when.spans:
+            gain = 1.0 + ask.tuning.dated
+            for c in candidates.values():
+                if ask.when.holds(c.row.get("event_at")) or ask.when.holds(c.row.get("created_at")):
+                    c.relevance *= gain
+                    c.parts["date"] = gain
+        return candidates
+
+
+class Relevant(Reranker):
+    """A memory no list found relevant (the least near of those found by meaning, a turn
+    beside a match that gained nothing) is no answer, however few the others are."""
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        return {key: c for key, c in candidates.items() if c.relevance > 0}
+
+
+class AboveFloor(Reranker):
+    """The relevance floor: only memories that match the question by words (or by the day it
+    names), clearly by meaning (memory/embeddings.py's related_above), or that are turns
+    beside one that does. Nearest by meaning means little on its own: every memory is
+    somewhat near any question, so a search for one word ("Quokkabrew") would otherwise end
+    in unrelated memories. When no word of a question (`guess`) matches a memory clearly
+    close in meaning, as in a paraphrase, the best guesses by meaning stay too: the
+    `guesses` nearest (the model's similarities for a paraphrase, or across languages, can
+    be as low as for unrelated text)."""
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        if not ask.vectors:
+            return candidates
+        from macaron_cli.memory import embeddings
+
+        related, guesses = embeddings.related_above(), ask.tuning.guesses
+        words = {key for key, c in candidates.items() if by_words(c)}
+        shown = words | {key for key, c in candidates.items() if c.parts.get("similarity", -1.0) >= related}
+        # Words that found nothing close in meaning ("eat" in a memory of last night's dinner, for
+        # "Which seafood can't I eat?") say as little as no words: meaning guesses then too.
+        meant = any(candidates[key].parts.get("similarity", -1.0) >= related for key in words)
+        if ask.guess and not meant:
+            # By the question's meaning, as without broader words: they pass their own best below.
+            nearest = sorted(
+                (c for c in candidates.values() if "similarity" in c.parts),
+                key=lambda c: c.shares.get("broader", 0.0) - c.relevance,
+            )
+            shown |= {c.row["id"] for c in nearest[:guesses]}
+        # The nearest to a broader word ("chores": the washing up) pass as a word match would.
+        broader = sorted(
+            (c for c in candidates.values() if c.parts.get("broader", 0) > 0), key=lambda c: -c.parts["broader"]
+        )[:guesses]
+        shown |= {c.row["id"] for c in broader}
+        beside = {c.row.get("context_id") for key, c in candidates.items() if key in shown}
+        return {
+            key: c for key, c in candidates.items() if key in shown or key in beside or c.row.get("context_id") in shown
+        }
+
+
+# ── factors ─────────────────────────────────────────────────────────────────────────────
+class Factor:
+    parts: ClassVar[tuple[Part, ...]] = ()
+
+    def bounds(self, tuning: Tuning) -> tuple[float, float]:
+        """The least and the most it multiplies relevance by."""
+        raise NotImplementedError
+
+    def weigh(self, ask: Ask, contenders: Candidates) -> Callable[[Candidate], float]:
+        raise NotImplementedError
+
+
+class Importance(Factor):
+    parts = (
+        Part("weight", "importance (reward, recency, pins)"),
+        Part("boost", "× from importance"),
+    )
+
+    def bounds(self, tuning: Tuning) -> tuple[float, float]:
+        return 1.0, 1.0 + tuning.boost
+
+    def weigh(self, ask: Ask, contenders: Candidates) -> Callable[[Candidate], float]:
+        lam, tuning = ask.store.settings.decay_per_day, ask.tuning
+
+        def of(c: Candidate) -> float:
+            weight = importance(c.memory, ask.now, lam, tuning)
+            boost = 1.0 + tuning.boost * weight / (1.0 + weight)
+            c.parts.update(weight=weight, boost=boost)
+            return boost
+
+        return of
+
+
+def importance(memory, now: datetime, lam: float, tuning: Tuning = TUNING) -> float:
+    """weight = reward0·e^(−λ·age) + verified + pinned; age counts from the last use."""
+    last = memory.last_used_at or memory.created_at
+    age_days = max((now - datetime.fromisoformat(last)).total_seconds() / 86400, 0.0)
+    reward0 = max(1.0 + memory.reward, 0.0)
+    return (
+        reward0 * math.exp(-lam * age_days)
+        + (tuning.verified if memory.verified else 0.0)
+        + (tuning.pinned if memory.pinned else 0.0)
+    )
+
+
+class Gate(Factor):
+    """A memory's gate in [0, 1]: how likely its domain and language are what the question is
+    about, estimated from the best `gated_from` contenders (or given by the caller)."""
+
+    parts = (Part("gate", "× fit with domain and language"),)
+
+    def bounds(self, tuning: Tuning) -> tuple[float, float]:
+        return 1.0 - tuning.gate, 1.0
+
+    def weigh(self, ask: Ask, contenders: Candidates) -> Callable[[Candidate], float]:
+        tuning = ask.tuning
+        top = sorted(contenders.values(), key=lambda c: c.relevance, reverse=True)[: tuning.gated_from]
+
+        def softmax_of(field: str, hint: str | None) -> dict:
+            mass: dict[str, float] = defaultdict(float)
+            for c in top:
+                mass[getattr(c.memory, field)] += c.relevance
+            if hint:
+                mass[hint] += max(mass.values(), default=1.0)
+            if not mass:
+                return {}
+            peak = max(mass.values())
+            exp = {key: math.exp((v - peak) / (tuning.gate_temperature * peak or 1.0)) for key, v in mass.items()}
+            z = max(exp.values())
+            return {key: v / z for key, v in exp.items()}
+
+        domains, languages = softmax_of("domain", ask.domain), softmax_of("language", ask.language)
+
+        def of(c: Candidate) -> float:
+            m = c.memory
+            gate = 1.0 - tuning.gate * (1.0 - (0.5 * domains.get(m.domain, 0.0) + 0.5 * languages.get(m.language, 0.0)))
+            c.parts["gate"] = gate
+            return gate
+
+        return of
+
+
+class Expired(Factor):
+    """A fact past its valid_until keeps `expired` of its score."""
+
+    parts = (Part("expired", "× past its valid-until date"),)
+
+    def bounds(self, tuning: Tuning) -> tuple[float, float]:
+        return tuning.expired, 1.0
+
+    def weigh(self, ask: Ask, contenders: Candidates) -> Callable[[Candidate], float]:
+        def of(c: Candidate) -> float:
+            until = c.memory.valid_until
+            if until and datetime.fromisoformat(until) < ask.now:
+                c.parts["expired"] = ask.tuning.expired
+                return ask.tuning.expired
+            return 1.0
+
+        return of
