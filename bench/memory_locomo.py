@@ -28,6 +28,8 @@ from collections import defaultdict
 from datetime import UTC, datetime
 from pathlib import Path
 
+import tuning_arg
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "locomo-dev.json"
@@ -143,7 +145,9 @@ def main() -> None:
     parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     parser.add_argument("--no-embeddings", action="store_true", help="skip the hybrid run")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    tuning_arg.add(parser)
     args = parser.parse_args()
+    tuned = tuning_arg.options(args)
     samples = json.loads(Path(args.data).read_text(encoding="utf-8"))[: args.limit]
 
     os.environ["MACARON_EMBEDDINGS"] = "off"
@@ -173,7 +177,7 @@ def main() -> None:
 
     results = [
         evaluate("fts", lambda conv, q, k: baselines[conv](q, k), items),
-        evaluate("macaron", lambda conv, q, k: [h.memory.id for h in stores[conv].search(q, k=k)], items),
+        evaluate("macaron", lambda conv, q, k: [h.memory.id for h in stores[conv].search(q, k=k, **tuned)], items),
     ]
 
     os.environ.pop("MACARON_EMBEDDINGS")
@@ -189,12 +193,14 @@ def main() -> None:
         print(f"hybrid import (embedding every turn) {time.perf_counter() - start:.1f} s")
         dense = {i: dense_baseline(store) for i, store in hybrid.items()}
         results.insert(1, evaluate("dense", lambda conv, q, k: dense[conv](q, k), items))
-        results.append(evaluate("hybrid", lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k)], items))
+        results.append(
+            evaluate("hybrid", lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k, **tuned)], items)
+        )
         if has_purposes():
             results.append(
                 evaluate(
                     "chat",
-                    lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k, purpose="chat")],
+                    lambda conv, q, k: [h.memory.id for h in hybrid[conv].search(q, k=k, purpose="chat", **tuned)],
                     items,
                 )
             )

@@ -27,6 +27,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import tuning_arg
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "multilingual-dev.json"
@@ -38,7 +40,9 @@ def main() -> None:
     parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--misses", action="store_true", help="print the questions hybrid misses")
+    tuning_arg.add(parser)
     args = parser.parse_args()
+    tuned = tuning_arg.options(args)
     data = json.loads(args.data.read_text())
     memories, queries = data["memories"], data["queries"]
     print(
@@ -81,10 +85,13 @@ def main() -> None:
                     f"import with vectors: {len(memories) / (time.perf_counter() - t):.0f} memories/s "
                     f"({len(memories)} memories)"
                 )
-            results[name] = {q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k)] for q in queries}
+            results[name] = {
+                q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k, **tuned)] for q in queries
+            }
             if name == "hybrid" and _has_purposes():
                 results["chat"] = {
-                    q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k, purpose="chat")] for q in queries
+                    q["id"]: [h.memory.id for h in store.search(q["query"], k=args.k, purpose="chat", **tuned)]
+                    for q in queries
                 }
 
     print(f"\nhit@{args.k}      " + "".join(f"{k:>14}" for k in (*KINDS, "same-language", "all", f"< {args.k} hits")))

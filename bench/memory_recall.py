@@ -28,6 +28,8 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+import tuning_arg
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 DEFAULT_DATA = REPO / "bench" / "recall-dev.json"
@@ -39,7 +41,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--misses", action="store_true", help="print the questions hybrid does not answer first")
+    tuning_arg.add(parser)
     args = parser.parse_args()
+    tuned = tuning_arg.options(args)
     data = json.loads(args.data.read_text(encoding="utf-8"))
     memories, queries = data["memories"], data["queries"]
     print(
@@ -76,7 +80,7 @@ def main() -> None:
                 store = MemoryStore.open(Path(tmp) / f"{name}-{language}")
                 store.add_many(dict(m) for m in history)
                 for q in (q for q in queries if q["language"] == language):
-                    hits = store.search(q["query"], k=DEPTH, now=datetime.fromisoformat(q["now"]), **options)
+                    hits = store.search(q["query"], k=DEPTH, now=datetime.fromisoformat(q["now"]), **options, **tuned)
                     ranked[name][q["id"]] = [h.memory.id for h in hits]
 
     groups = [c for c in CLASSES if any(q["kind"] == c for q in queries)]
