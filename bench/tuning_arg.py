@@ -23,8 +23,12 @@ def options(args: argparse.Namespace) -> dict:
     """The search options for `args`: none without --tuning (so the bench runs on older code too)."""
     if not args.tuning:
         return {}
+    from macaron_cli.errors import UserError
     from macaron_cli.memory.tuning import tuned
 
-    tuning = tuned(args.tuning)
+    try:
+        tuning = tuned(args.tuning)
+    except UserError as e:
+        raise SystemExit(f"--tuning: {e}") from None
     print(f"tuning: {', '.join(args.tuning)}")
     return {"tuning": tuning}
