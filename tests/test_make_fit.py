@@ -4,10 +4,10 @@ hand-off from chat, fonts in verification, and what a local model's fix round se
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,10 +30,14 @@ WATER, RECIPES, KRW_BUDGET, COOKING, KAKEIBO = (
 
 def made(idea, tmp_path, settings=None, store=None):
     """An offline make's scaffold, without verification: template, brief, config/app.json."""
+    template, app = made_app(idea, tmp_path, settings, store)
+    return template, json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
+
+
+def made_app(idea, tmp_path, settings=None, store=None):
     template = choose_template(idea)
     brief = build_brief(idea, store, settings or Settings(), None)
-    app = scaffold(template, brief, make_slug(idea, template.name, tmp_path / "apps"), tmp_path / "apps")
-    return template, json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
+    return template, scaffold(template, brief, make_slug(idea, template.name, tmp_path / "apps"), tmp_path / "apps")
 
 
 def test_a_water_tracker_shows_water_and_is_called_after_it(tmp_path, macaron_home):
@@ -58,16 +62,26 @@ def test_a_korean_monthly_budget_is_in_the_wons_magnitude(tmp_path, macaron_home
 
 
 def test_a_converter_for_cooking_opens_on_cups_and_grams(tmp_path, macaron_home):
-    template, config = made(COOKING, tmp_path)
+    template, app = made_app(COOKING, tmp_path)
+    config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
     assert template.name == "converter"
     assert config["categories"][0] == "cooking" and config["pairs"]["cooking"][0] == "cup"
-    # The template's own unit table, as the app serves it.
-    spec = importlib.util.spec_from_file_location("converter_units", template.path / "server" / "units.py")
-    units = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(units)
-    opening = units.catalogue(config["units"], config["pairs"])["cooking"]
+    # The app's own unit table, as its server serves it (run in the app, as the app runs).
+    served = subprocess.run(
+        [sys.executable, "-c", _OPENING, json.dumps(config["units"]), json.dumps(config["pairs"])],
+        cwd=app, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    opening, cup_in_tablespoons = json.loads(served.stdout)
     assert {u["id"] for u in opening["units"]} >= {"cup", "tablespoon", "gram"} and opening["from"] == "cup"
-    assert units.convert(1, "cup", "tablespoon") == pytest.approx(16)
+    assert cup_in_tablespoons == pytest.approx(16)
+
+
+_OPENING = """
+import json, sys
+from server.units import catalogue, convert
+opening = catalogue(json.loads(sys.argv[1]), json.loads(sys.argv[2]))["cooking"]
+print(json.dumps([opening, convert(1, "cup", "tablespoon")]))
+"""
 
 
 def test_kanji_only_idea_uses_the_persons_saved_language(tmp_path, macaron_home):
