@@ -46,7 +46,7 @@ SERVINGS: dict[str, tuple[str, float]] = {
 
 def unit_factor(before: str, after: str) -> float | None:
     """What one `before` is in `after` (1000 for liter → milliliter), so recorded amounts follow
-    a measure whose unit changes: 500 ml logged before "use cups, not ml" are 2 cups after it.
+    a measure whose unit changes: a liter logged before "use cups, not ml" is 4 cups after it.
     None when they measure different things or either is a counted word (steps, times, pages)."""
     if before == after:
         return 1.0

@@ -3,8 +3,8 @@
 A habit's unit is a setting (config/app.json), and a change may move it ("use cups, not ml"):
 the amounts already logged were logged in the old unit. The database remembers the unit each
 habit's amounts are in (`stored_units`); when the setting differs and the two units measure
-the same thing, the amounts are converted once, in the same transaction, so 500 ml logged
-before are 2 cups after, never 500 cups. Data stays out of git: a rollback of the setting
+the same thing, the amounts are converted once, in the same transaction, so a liter logged
+before is 4 cups after, never 1 cup. Data stays out of git: a rollback of the setting
 converts them back the same way. Units that are counted words (steps, times) are only
 recorded: there is nothing to convert.
 """

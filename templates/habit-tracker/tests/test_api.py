@@ -82,7 +82,7 @@ def test_amounts_logged_keep_their_meaning_when_the_unit_changes(client, setting
     log(client, habit="steps", amount=1000)
     water = {"key": "water", "unit": "cups", "goal": 8, "step": 1}
     settings(habits=[water, {"key": "steps", "unit": "steps", "goal": 8000, "step": 1000}])
-    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 2, "steps": 1000}  # 500 ml, not 500 cups
+    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 2, "steps": 1000}  # mL logged: 2 cups
     log(client, amount=1)
     settings(habits=[{**water, "unit": "milliliter"}, {"key": "steps", "unit": "steps"}])
     assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 750, "steps": 1000}
