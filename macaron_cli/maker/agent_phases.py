@@ -1,5 +1,6 @@
 """The coding agent's phases of a make: build (or, after a local draft, refine) and the
-fix rounds, each a turn of the Agent SDK's session, verified and checkpointed."""
+fix rounds, each a turn of the Agent SDK's session, verified and checkpointed. The loop
+over them, and how a budget or model stop ends the make, is pipeline.run_phases."""
 
 from __future__ import annotations
 
@@ -9,11 +10,8 @@ from typing import Any
 
 from macaron_cli import config, privacy
 from macaron_cli.maker import prompts
-from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.phase_costs import answer_problem, record_agent
-from macaron_cli.maker.result import MakeResult, finish, stopped
-from macaron_cli.maker.run import MakeRun, agent_model
-from macaron_cli.models.failures import ModelFailure
+from macaron_cli.maker.run import AGENT_MODEL, FIX, MakeRun, agent_model
 
 
 @dataclass
@@ -26,50 +24,72 @@ class _Agent:
     claude: privacy.Destination
 
 
-def agent_phases(run: MakeRun, report=None) -> MakeResult:
-    """Build (or refine a draft, with its verification `report`), then fix rounds until
-    verification passes or the rounds run out."""
-    state, progress = run.state, run.progress
-    meter = CostMeter(run.settings, budget_usd=state.budget_usd, cost_usd=state.cost_usd)
-    meter.tokens.update(state.tokens)
-    agent = _agent(run)
-    refines = "refine" in run.mode.phases
-    try:
-        if refines and "refine" not in state.phases:
-            progress.phase(run.named("refine"), "Claude refines the local draft with its verification report")
-            meter.check()
-            report = report or run.verify()
-            # A draft that wrote nothing: Claude hears it, with the local model's own problem.
-            feedback = "\n\n".join(filter(None, [answer_problem(state), report.feedback()]))
-            _turn(run, meter, agent, prompts.refine(run.brief, state, feedback))
-            report = run.verify()
-            _checkpoint(run, agent, "refine", "Claude refined the local draft", report, meter)
-        elif not refines and "build" not in state.phases:
-            progress.phase(run.named("build"), "the coder and its frontend/backend subagents")
-            meter.check()
-            _turn(run, meter, agent, prompts.build(run.brief, state))
-            report = run.verify()
-            _checkpoint(run, agent, "build", "the coder built the app", report, meter)
+class _Turn:
+    """A phase that is one turn of the coder: asked, verified, kept as its checkpoint."""
+
+    name: str = ""
+    by: str | None = AGENT_MODEL
+    doing = ""  # what the progress line says
+    did = ""  # the checkpoint's message
+
+    def prompt(self, run: MakeRun, report: Any) -> str:
+        raise NotImplementedError
+
+    def run(self, run: MakeRun, report: Any) -> Any:
+        _coder(run)  # the brief cleared for Claude is written before anything is asked of it
+        run.progress.phase(run.named(self.name), self.doing)
+        run.meter.check()
+        _turn(run, self.prompt(run, report))
+        report = run.verify()
+        _checkpoint(run, self.name, self.did, report)
+        return report
+
+
+class Build(_Turn):
+    """The coder and its frontend/backend subagents build the app from the brief."""
+
+    name = "build"
+    doing, did = "the coder and its frontend/backend subagents", "the coder built the app"
+
+    def prompt(self, run: MakeRun, report: Any) -> str:
+        return prompts.build(run.brief, run.state)
+
+
+class Refine(_Turn):
+    """Claude refines the local draft with its verification report."""
+
+    name = "refine"
+    doing = "Claude refines the local draft with its verification report"
+    did = "Claude refined the local draft"
+
+    def prompt(self, run: MakeRun, report: Any) -> str:
+        report = report or run.verify()
+        # A draft that wrote nothing: Claude hears it, with the local model's own problem.
+        feedback = "\n\n".join(filter(None, [answer_problem(run.state), report.feedback()]))
+        return prompts.refine(run.brief, run.state, feedback)
+
+
+class AgentFixes:
+    """Fix rounds by the coder until verification passes or the rounds run out."""
+
+    name: str = FIX
+    by: str | None = AGENT_MODEL
+
+    def run(self, run: MakeRun, report: Any) -> Any:
+        _coder(run)  # the brief cleared for Claude is written before anything is asked of it
+        state = run.state
         while state.rounds < state.max_rounds:
             report = report or run.verify()
             if report.ok:
                 break
             state.rounds += 1
             phase = f"fix-{state.rounds}"
-            progress.phase(run.named(phase), "the verification report goes back to the coder")
-            meter.check()
-            _turn(run, meter, agent, prompts.fix(report.feedback()))
+            run.progress.phase(run.named(phase), "the verification report goes back to the coder")
+            run.meter.check()
+            _turn(run, prompts.fix(report.feedback()))
             report = run.verify()
-            _checkpoint(run, agent, phase, f"fix round {state.rounds}", report, meter)
-        report = report or run.verify()
-    except BudgetExceeded as exc:
-        return stopped(run, meter, "budget", f"Stopped: {exc}")
-    except ModelFailure as exc:
-        return stopped(run, meter, "model-error", f"The model failed: {exc}")
-    except KeyboardInterrupt:
-        stopped(run, meter, "interrupted", "Interrupted")  # keep the work, then stop
-        raise
-    return finish(run, report, meter)
+            _checkpoint(run, phase, f"fix round {state.rounds}", report)
+        return report
 
 
 def _agent(run: MakeRun) -> _Agent:
@@ -95,10 +115,17 @@ def _agent(run: MakeRun) -> _Agent:
     return _Agent(hook=hook, server=server, model=agent_model(run.settings), claude=claude)
 
 
-def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
+def _coder(run: MakeRun) -> _Agent:
+    """The agent's parts, made once per run by its first phase."""
+    if run.coder is None:
+        run.coder = _agent(run)
+    return run.coder
+
+
+def _turn(run: MakeRun, prompt: str) -> None:
     from macaron_cli.maker.session import agent_options, run_turn
 
-    state = run.state
+    state, meter, agent = run.state, run.meter, _coder(run)
     walled = partial(agent_options, settings=run.settings, accept_unsandboxed=run.accept_unsandboxed)
     options = walled(
         run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id, budget_usd=state.budget_usd
@@ -114,8 +141,8 @@ def _turn(run: MakeRun, meter: CostMeter, agent: _Agent, prompt: str) -> None:
     run.save()
 
 
-def _checkpoint(run: MakeRun, agent: _Agent, phase: str, message: str, report, meter: CostMeter) -> None:
-    named = run.named(phase)
+def _checkpoint(run: MakeRun, phase: str, message: str, report) -> None:
+    named, agent, meter = run.named(phase), _coder(run), run.meter
     if not any(p["phase"] == named for p in run.state.phase_costs):  # a resumed phase is costed once
         record_agent(run.state, named, agent.model, meter, agent.claude, run.changed_files())
     run.checkpoint(phase, message, report, meter)

@@ -185,7 +185,7 @@ def check_model(planned: Planned, settings: Settings) -> None:
     its destinations (the privacy gate), a local model that is not there."""
     if by_model(planned):
         from macaron_cli.maker.change_model import check
-        from macaron_cli.maker.run import mode_named
+        from macaron_cli.maker.modes import mode_named
 
         planned.checked = check(planned.options, mode_named(planned.result.mode), settings)
 

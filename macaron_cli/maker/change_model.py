@@ -1,7 +1,7 @@
 """A change to a made app with a model: `macaron change APP "REQUEST"` when Claude is
 configured (or with --draft / --local-only).
 
-A change is a make's Mode over an existing app (run.CHANGE_OF: the same phases, its
+A change is a make's Mode over an existing app (modes.CHANGE_OF: the same phases, its
 checkpoints named `change-N`, `change-N-fix-1`…): the brief is found for the request and
 cleared by the gate for every model it goes to; the model that writes first says the new
 spec (model_spec.ask_spec, with the app's spec now; the rules' reading of the request fills
@@ -22,11 +22,12 @@ from typing import TYPE_CHECKING
 
 from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
+from macaron_cli.maker.modes import CHANGE_OF, requested_mode
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
-from macaron_cli.maker.run import CHANGE_OF, Mode, requested_mode
-from macaron_cli.maker.state import CHANGE_FILE, MakeState, briefed
+from macaron_cli.maker.run import Mode
+from macaron_cli.maker.state import CHANGE_FILE, MakeState
 
 if TYPE_CHECKING:
     from macaron_cli.maker.change_plan import ChangeResult, Planned
@@ -43,13 +44,14 @@ def wanted(options: MakeRequest, cloud_configured: bool) -> Mode | None:
 def check(options: MakeRequest, mode: Mode, settings: config.Settings):
     """The make's checks, before the person is asked and before anything is written; the
     draft endpoint (with --draft/--local-only) and the budget."""
-    from macaron_cli.maker import containment, draft_phases
+    from macaron_cli.maker import containment
+    from macaron_cli.maker.plan import checked_draft
     from macaron_cli.maker.request import checked_budget, refuse_unpriced
     from macaron_cli.maker.run import agent_model
     from macaron_cli.maker.session import model_configured
 
     budget = checked_budget(options, settings)
-    draft = draft_phases.check_request(options, model_configured(), settings)
+    draft = checked_draft(options, model_configured(), settings)
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget, settings)
         containment.require(options.accept_unsandboxed)
@@ -59,13 +61,14 @@ def check(options: MakeRequest, mode: Mode, settings: config.Settings):
 
 
 def change_by_model(planned: Planned, settings: config.Settings, progress: Progress) -> ChangeResult:
-    """The new spec from the model, written; then the make's phases in the app's repo."""
+    """The change's plan (the brief, the model's new spec, its checkpoint), then the spec
+    written and the make's phases run over the app."""
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.maker.agent_phases import agent_phases
     from macaron_cli.maker.change_plan import next_change, rendered
     from macaron_cli.maker.model_spec import ask_spec, record_cost, spec_model
-    from macaron_cli.maker.pipeline import open_memory, run_draft_phases
-    from macaron_cli.maker.run import MakeRun, mode_named
+    from macaron_cli.maker.modes import mode_named
+    from macaron_cli.maker.pipeline import run_for, run_phases
+    from macaron_cli.maker.plan import Plan, open_memory
     from macaron_cli.maker.scaffold import APP_CONFIG, write_json
     from macaron_cli.manifest import Manifest, write_manifest
 
@@ -82,23 +85,24 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     asked = ask_spec(brief, endpoint, destination, rules, current=now, max_tokens=max_tokens, draft_settings=local)
     if asked.note:
         progress.note(f"  {asked.note}")
-    edit = replace(planned.edit, spec=asked.spec)
     app, result = planned.app, planned.result
+    manifest, cfg = rendered(planned.manifest, planned.config, replace(planned.edit, spec=asked.spec))
     repo = AppRepo.open(app)
     with repo.lock():
-        manifest, cfg = rendered(planned.manifest, planned.config, edit)
-        write_manifest(app, Manifest.from_json(manifest, app))
-        write_json(app / APP_CONFIG, cfg)
-        state = briefed(
-            brief,
-            draft,
-            idea=brief.idea,
+        plan = Plan(
+            request=options,
+            mode=mode,
+            app=app,
             slug=result.app,
-            template=result.template,
-            mode=mode.name,
+            template=None,
+            template_name=result.template,
+            brief=brief,
+            spec=asked.spec,
             title=str(cfg.get("title") or result.title),
-            budget_usd=budget,
-            max_rounds=options.max_rounds,
+            budget=budget,
+            draft=draft,
+            store=store,
+            asked=asked,
             change={
                 "request": result.request,
                 "checkpoint": next_change(repo),
@@ -110,11 +114,14 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
                 "app_cost_usd": _app_cost(result.app),  # the app's cost before: the registry keeps the sum
             },
         )
+        write_manifest(app, Manifest.from_json(manifest, app))
+        write_json(app / APP_CONFIG, cfg)
+        state = plan.record()
         record_cost(state, asked, settings, by="draft" if mode.uses_draft else "agent")
         _ledger_brief(result.app, brief, state)
-        run = MakeRun(app, repo, state, brief, store, settings, progress, options.accept_unsandboxed)
+        run = run_for(plan, app, repo, state, settings, progress)
         run.save()
-        made = run_draft_phases(run, draft, options) if draft else agent_phases(run)
+        made = run_phases(run)
     return ended(app, state, made, settings)
 
 
@@ -139,6 +146,7 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     from macaron_cli.apps import register
     from macaron_cli.ledger import signals
     from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json
+    from macaron_cli.maker.result import registry_entry
     from macaron_cli.maker.scaffold import APP_CONFIG
     from macaron_cli.maker.spec import parse_spec, spec_in
     from macaron_cli.manifest import read_manifest
@@ -151,9 +159,7 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     result.changed = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
     result.done = [f"{path} → {_said(move['after'])}" for path, move in result.changed.items()]
     mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
-    # finish() registered the change's own cost: the app's is what it cost before and this change.
-    cost = round(float(change.get("app_cost_usd") or 0.0) + result.cost_usd, 6)
-    register(state.slug, cost_usd=cost, **({"title": result.title} if result.title else {}))
+    register(state.slug, **registry_entry(state, app))  # a stopped change too: its cost so far
     signals.app_event(
         state.slug,
         "change",
@@ -179,8 +185,8 @@ def _app_cost(slug: str) -> float:
 
 def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.Destination, ...]:
     """Where the change's requests went, as the gate names them (its record's mode and draft)."""
+    from macaron_cli.maker.modes import mode_named
     from macaron_cli.maker.rebrief import recorded_draft
-    from macaron_cli.maker.run import mode_named
 
     draft = recorded_draft(state)
     return mode_named(state.mode).destinations(settings, draft.url if draft else None)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 
+from macaron_cli.maker.modes import OFFLINE
 from macaron_cli.maker.pipeline import make_app
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, ending_lines, phase_lines
-from macaron_cli.maker.run import OFFLINE
 
 FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
 

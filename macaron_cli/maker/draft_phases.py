@@ -6,54 +6,61 @@
     --variants N   the draft phase drafts N designs; the chosen one becomes `draft`
 
 Each phase takes the run, records its own cost (phase_costs.py) and returns the
-verification report; the pipeline owns the order and the agent's phases.
+verification report; modes.py orders them, pipeline.run_phases runs them.
 """
 
 from __future__ import annotations
 
-from macaron_cli.config import Settings
-from macaron_cli.errors import UserError
+from typing import Any
+
 from macaron_cli.maker.draft import FORMAT, DraftOutcome, draft
 from macaron_cli.maker.phase_costs import answer_problem, nothing_written, record_local
-from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, mode_named, requested_mode
-from macaron_cli.maker.state import MakeState
-from macaron_cli.models.client import Endpoint, draft_endpoint
+from macaron_cli.maker.run import DRAFT_MODEL, FIX, MakeRun
+from macaron_cli.models.client import Endpoint
 from macaron_cli.models.failures import ModelError
 
 
-def check_request(request, cloud_configured: bool, settings: Settings) -> Endpoint | None:
-    """Validate the draft options before anything is written; the draft endpoint if used."""
-    from macaron_cli.maker.variants import check_request as check_variants
+class Draft:
+    """Phase one: the local model drafts (one design, or N to choose from: --variants)."""
 
-    mode = requested_mode(request, cloud_configured)
-    check_variants(request.variants, request.pick, mode.uses_draft)
-    if not mode.uses_draft:
-        return None
-    if request.offline:
-        raise UserError("--offline uses no model, so it cannot be combined with --draft or --local-only.")
-    if mode.uses_claude and not cloud_configured:
-        raise UserError(
-            "--draft has Claude refine the local draft, but no Claude is configured: set "
-            "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --local-only."
-        )
-    endpoint = draft_endpoint(settings)
-    with endpoint.client() as client:
-        client.list_models()  # nothing listening: one clear line now, before anything is written
-    return endpoint
+    name: str = "draft"
+    by: str | None = DRAFT_MODEL
+
+    def run(self, run: MakeRun, report: Any) -> Any:
+        report = draft_phase(run, _endpoint(run))
+        run.checkpoint(self.name, checkpoint_message(run, "the local model drafted the app"), report, run.counted())
+        return report
 
 
-def resume_endpoint(state: MakeState, settings: Settings) -> Endpoint | None:
-    """The draft endpoint for resuming a make that still has local work to do; None when
-    only Claude is left (a --draft make past its draft phase) or no draft model was used."""
-    mode = mode_named(state.mode)
-    local_work = mode.fixed_by == DRAFT_MODEL or (mode.uses_draft and "draft" not in state.phases)
-    return draft_endpoint(settings) if local_work else None
+class LocalFixes:
+    """--local-only fix rounds: the local model gets the verification report until it passes
+    (and has written something) or the rounds run out."""
+
+    name: str = FIX
+    by: str | None = DRAFT_MODEL
+
+    def run(self, run: MakeRun, report: Any) -> Any:
+        state, endpoint = run.state, _endpoint(run)
+        report = report or run.verify()
+        while state.rounds < state.max_rounds and needs_fix(run, report):
+            state.rounds += 1
+            phase = f"fix-{state.rounds}"
+            report = fix_phase(run, phase, endpoint, report)
+            message = checkpoint_message(run, f"local fix round {state.rounds}")
+            run.checkpoint(phase, message, report, run.counted())
+        return report
 
 
-def draft_phase(run: MakeRun, endpoint: Endpoint, request):
-    """Phase one: the local model drafts (one design, or N to choose from). Returns the report."""
-    if request.variants > 1:
-        return _variants_phase(run, endpoint, request)
+def _endpoint(run: MakeRun) -> Endpoint:
+    if run.draft is None:  # pipeline.begin and resume set it while local work is left
+        raise ModelError("no local model is configured for this make's draft phases")
+    return run.draft
+
+
+def draft_phase(run: MakeRun, endpoint: Endpoint):
+    """The local model's draft (one design, or N to choose from). Returns the report."""
+    if run.variants > 1:
+        return _variants_phase(run, endpoint)
     run.progress.phase("draft", f"{endpoint.model or 'the local model'} at {endpoint.url} writes a first version")
     outcome = draft(run.app, run.brief, endpoint, run.settings)
     _note(run.progress, outcome)
@@ -90,11 +97,6 @@ def checkpoint_message(run: MakeRun, did: str) -> str:
     return did if last.get("written") else "the local model wrote no file: the app is as it was"
 
 
-def fixes_locally(run: MakeRun) -> bool:
-    """Whether the draft model, not Claude, gets this make's fix rounds."""
-    return run.mode.fixed_by == DRAFT_MODEL
-
-
 def _note(progress, outcome: DraftOutcome) -> None:
     u = outcome.usage
     tokens = f"{'about ' if u.estimated else ''}{u.output_tokens} tokens in {u.seconds:.1f}s"
@@ -108,19 +110,19 @@ def _note(progress, outcome: DraftOutcome) -> None:
         progress.note(f"  {note}")
 
 
-def _variants_phase(run: MakeRun, endpoint: Endpoint, request):
+def _variants_phase(run: MakeRun, endpoint: Endpoint):
     from macaron_cli.maker import variants as v
 
     state, progress = run.state, run.progress
-    progress.phase("draft", f"{request.variants} designs at once by {endpoint.model or 'the local model'}")
-    drafted = v.draft_variants(run.app, run.brief, endpoint, run.settings, request.variants, run.verify)
+    progress.phase("draft", f"{run.variants} designs at once by {endpoint.model or 'the local model'}")
+    drafted = v.draft_variants(run.app, run.brief, endpoint, run.settings, run.variants, run.verify)
     for variant in drafted:
         progress.note("  " + variant.line())
     outcomes = [x.outcome for x in drafted if x.outcome]
     if not any(x.outcome and x.outcome.written for x in drafted):
         record_local(state, "draft", outcomes, endpoint, run.settings)
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
-    chosen = v.choose(drafted, request.pick, getattr(request, "choose_variant", None))
+    chosen = v.choose(drafted, run.pick, run.choose_variant)
     record_local(state, "draft", outcomes, endpoint, run.settings, kept=chosen.outcome)
     v.adopt(run.app, chosen)
     state.variant = {

@@ -1,35 +1,32 @@
 """The make pipeline, shared by `macaron make` and `macaron chat`:
 
-brief → template → scaffold (checkpoint `scaffold`) → agent builds (checkpoint `build`) →
-verify → fix with the report (checkpoints `fix-1`, `fix-2`, …) → registry.
+    plan (plan.py: the request checked, the brief, the template, the title, the spec; nothing
+    written) → begin (the app scaffolded from the plan, its record, the registry) → the
+    mode's phases, one loop (scaffold, build or draft/refine, fix rounds: modes.py), each
+    checkpointed → the result (result.py).
 
-Offline (or with no model configured) the template alone, personalised from the brief,
-is verified and checkpointed. A budget stop or a model error ends the run with the repo
-at a checkpoint holding all work so far, resumable with `macaron make --resume APP`.
-
-This module only orders the work: the request's checks are in request.py, the run and
-its mode in run.py, the phases in agent_phases.py and draft_phases.py, the endings in
-result.py, the brief rebuilt from a make's record in rebrief.py.
+`--resume` is the same loop over the same phases, from after the last one done. A budget
+stop or a model error ends the loop with the repo at a checkpoint holding all work so far.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
-from macaron_cli.maker import containment, draft_phases
-from macaron_cli.maker.agent_phases import agent_phases
-from macaron_cli.maker.brief import Brief, build_brief
-from macaron_cli.maker.cost import CostMeter
+from macaron_cli.maker import containment
+from macaron_cli.maker.brief import Brief
+from macaron_cli.maker.cost import BudgetExceeded
+from macaron_cli.maker.modes import mode_named
+from macaron_cli.maker.plan import Plan, open_memory, plan_make, resume_endpoint
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.rebrief import brief_from_state, recorded_draft
-from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advice, records_level, refuse_unpriced
-from macaron_cli.maker.result import MakeResult, finish, stopped
-from macaron_cli.maker.run import MakeRun, Mode, agent_model, mode_named, requested_mode, tests_status
+from macaron_cli.maker.request import MakeRequest
+from macaron_cli.maker.result import MakeResult, finish, registry_entry, stopped
+from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, Mode, Phase
 from macaron_cli.maker.session import model_configured
-from macaron_cli.maker.state import MakeState, briefed
+from macaron_cli.maker.state import MakeState
 from macaron_cli.models.failures import ModelFailure
 
 
@@ -38,178 +35,93 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     from macaron_cli.memory import embeddings
 
     progress = progress or Progress()
-    started = time.monotonic()
     embeddings.choose(settings.embedding_model)  # templates are compared by the person's model too
     if request.resume:
         return resume_app(request, progress, settings)
-    idea = (request.idea or "").strip()
-    if not idea:
-        raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
-    budget = checked_budget(request, settings)
-    from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage, starting_code_cleared
-
-    draft = draft_phases.check_request(request, model_configured(), settings)
-    if request.template:
-        choose_template(idea, request.template)  # an unknown name: one line before any model is asked
-    mode = requested_mode(request, model_configured())
-    if mode.uses_claude:
-        refuse_unpriced(agent_model(settings), budget, settings)
-        containment.require(request.accept_unsandboxed)
-    if draft is not None:
-        refuse_unpriced(draft.model, budget, settings, draft.url)
-        _warm_sdk_import()
-    store = open_memory(settings)
-    to = mode.destinations(settings, draft.url if draft else None)
-    planned, brief = None, None
-    if mode.needs_model and not request.from_app:  # the model's spec chooses the template
-        progress.phase("brief", "what macaron knows that bears on this")
-        brief = build_brief(idea, store, settings, to)
-        planned = _planned(brief, mode, settings, draft, progress)
-    if request.from_app:
-        template = from_app(request.from_app)
-    else:
-        template = choose_template(idea, request.template, spec=planned.spec if planned else None)
-        if not request.template:
-            template = prefer_lineage(template)
-    if template.fit == "weak":
-        progress.note(weak_fit_note(template, request.offline))
-    template = starting_code_cleared(template, to, store, progress)
-    if brief is None:
-        progress.phase("brief", "what macaron knows that bears on this")
-        brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
-    confirm_advice(brief, request)
-    shared_records = records_level(template.manifest, brief, request)
-
-    from macaron_cli.maker.scaffold import app_title, first_of_its_name, make_slug, scaffold
-
-    apps_root = config.apps_dir()
-    slug = make_slug(idea, template.name, apps_root)
-    progress.phase("scaffold", f"{template.name} → {apps_root / slug}")
-    if first := first_of_its_name(slug, apps_root):
-        progress.note(f"  {first} is already an app of yours by that name: this makes a second one, {slug}")
-    if template.lineage_reason:
-        progress.note(f"  starting from {template.lineage_reason}")
-    app = scaffold(template, brief, slug, apps_root)
-    state = briefed(
-        brief,
-        draft,
-        idea=idea,
-        slug=slug,
-        title=app_title(template, brief),
-        template=template.name,
-        from_app=template.from_app,
-        mode=mode.name,
-        matched_keywords=template.matched,
-        fit=template.fit,
-        missing=template.missing,
-        similarity=template.similarity,
-        budget_usd=budget,
-        max_rounds=request.max_rounds,
-        timings={"prepare": round(time.monotonic() - started, 3)},  # brief + template + scaffold
-    )
-    if planned is not None:
-        from macaron_cli.maker.model_spec import record_cost
-
-        record_cost(state, planned, settings, by="draft" if mode.uses_draft else "agent")
-    _register(app, state, template, brief, shared_records)
-
-    from macaron_cli.checkpoints import AppRepo
-
-    repo = AppRepo.init(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress, request.accept_unsandboxed)
-    with repo.lock():
-        if not mode.needs_model:
-            return _offline(run)
-        repo.checkpoint("scaffold", f"scaffold from {template.name}, personalised for the person")
-        run.phase_done("scaffold")
-        if draft:
-            return run_draft_phases(run, draft, request)
-        return agent_phases(run)
+    plan = plan_make(request, settings, progress)
+    run = begin(plan, settings, progress)
+    with run.repo.lock():
+        return run_phases(run)
 
 
-def _register(app: Path, state: MakeState, template, brief: Brief, records_privacy: str | None = None) -> None:
-    """The make's record in the app, the app in the registry, the brief in the ledger."""
+def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
+    """The app written as the plan says: scaffolded, its record, its registry entry, the brief
+    in the ledger, its repo."""
     from macaron_cli import apps
+    from macaron_cli.checkpoints import AppRepo
     from macaron_cli.maker import state as make_state
+    from macaron_cli.maker.model_spec import record_cost
+    from macaron_cli.maker.scaffold import first_of_its_name, scaffold
     from macaron_cli.memory.records import now_iso
 
+    template, apps_root = plan.template, plan.app.parent
+    assert template is not None  # a make's plan has its template (a change's is over its app)
+    progress.phase("scaffold", f"{template.name} → {plan.app}")
+    if first := first_of_its_name(plan.slug, apps_root):
+        progress.note(f"  {first} is already an app of yours by that name: this makes a second one, {plan.slug}")
+    if template.lineage_reason:
+        progress.note(f"  starting from {template.lineage_reason}")
+    app = scaffold(template, plan.brief, plan.slug, apps_root, title=plan.title, spec=plan.spec)
+    state = plan.record()
+    if plan.asked is not None:
+        record_cost(state, plan.asked, settings, by="draft" if plan.mode.uses_draft else "agent")
     make_state.save(app, state)
-    apps.register(
-        state.slug,
-        path=str(app),
-        idea=state.idea,
-        title=state.title,
-        template=state.template,
-        mode=state.mode,
-        created_at=now_iso(),
-        **({"from": template.from_app} if template.from_app else {}),
-        **({"privacy": records_privacy} if records_privacy else {}),
+    begun = {"created_at": now_iso(), **({"privacy": plan.records_privacy} if plan.records_privacy else {})}
+    apps.register(state.slug, **registry_entry(state, app), **begun)
+    _ledger_brief(state.slug, plan.brief, template)
+    return run_for(plan, app, AppRepo.init(app), state, settings, progress)
+
+
+def run_for(plan: Plan, app: Path, repo, state: MakeState, settings: config.Settings, progress: Progress) -> MakeRun:
+    """The run of a plan's phases, over its app written and its record begun."""
+    request = plan.request
+    return MakeRun(
+        app,
+        repo,
+        state,
+        plan.brief,
+        plan.store,
+        settings,
+        progress,
+        plan.mode,
+        accept_unsandboxed=request.accept_unsandboxed,
+        draft=plan.draft,
+        variants=request.variants,
+        pick=request.pick,
+        choose_variant=request.choose_variant,
     )
-    _ledger_brief(state.slug, brief, template)
 
 
-def _planned(brief: Brief, mode: Mode, settings: config.Settings, draft, progress: Progress):
-    """The model's spec and title, set on the brief (the scaffold writes them); the rules'
-    when the model gives none that holds, said in one line."""
-    from macaron_cli.maker.fit import idea_title
-    from macaron_cli.maker.model_spec import ask_spec, spec_model
-    from macaron_cli.maker.spec_rules import write_spec
-
-    endpoint, destination, max_tokens = spec_model(mode, settings, draft)
-    progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
-    rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
-    local = settings if endpoint is draft else None  # a draft server's context is small: the request fits it
-    planned = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens, draft_settings=local)
-    if planned.note:
-        progress.note(f"  {planned.note}")
-    brief.spec, brief.title = planned.spec, planned.title
-    return planned
-
-
-def _warm_sdk_import() -> None:
-    """Import the Agent SDK (seconds of pydantic models) on a side thread while the main
-    thread waits on git and the file system; the session then finds it imported."""
-    import importlib
-    import threading
-
-    threading.Thread(target=importlib.import_module, args=("claude_agent_sdk",), daemon=True).start()
-
-
-def run_draft_phases(run: MakeRun, draft, request: MakeRequest) -> MakeResult:
-    """Phase one by the local model (draft_phases.py); then Claude refines, or with
-    --local-only the local model fixes what verification finds."""
-    state = run.state
-    meter = CostMeter(run.settings, budget_usd=state.budget_usd, cost_usd=state.cost_usd)
+def run_phases(run: MakeRun) -> MakeResult:
+    """The one loop: each of the mode's phases not done yet, in order, each handed the last
+    verification report; a budget or model stop keeps the work and says how to go on."""
+    report, phase = None, None
     try:
-        if "draft" not in state.phases:
-            report = draft_phases.draft_phase(run, draft, request)
-            message = draft_phases.checkpoint_message(run, "the local model drafted the app")
-            _local_checkpoint(run, meter, "draft", message, report)
-        else:
-            report = run.verify()
-        if not draft_phases.fixes_locally(run):
-            return agent_phases(run, report=report)
-        while state.rounds < state.max_rounds and draft_phases.needs_fix(run, report):
-            state.rounds += 1
-            phase = f"fix-{state.rounds}"
-            report = draft_phases.fix_phase(run, phase, draft, report)
-            message = draft_phases.checkpoint_message(run, f"local fix round {state.rounds}")
-            _local_checkpoint(run, meter, phase, message, report)
+        for phase in run.mode.phases:
+            if phase.name not in run.state.phases:
+                report = phase.run(run, report)
+        report = report or run.verify()
+    except BudgetExceeded as exc:
+        return stopped(run, run.meter, "budget", f"Stopped: {exc}")
     except ModelFailure as exc:
-        _counted(run, meter)  # the local phases' tokens so far stay in the record
-        return stopped(run, meter, "model-error", f"The local model failed: {exc}")
-    return finish(run, report, meter)
+        return stopped(run, _meter(run, phase), "model-error", f"The {_who(phase)} failed: {exc}")
+    except KeyboardInterrupt:
+        stopped(run, _meter(run, phase), "interrupted", "Interrupted")  # keep the work, then stop
+        raise
+    return finish(run, report, run.meter)
 
 
-def _counted(run: MakeRun, meter: CostMeter) -> None:
-    """The meter holds what the local phases recorded (phase_costs.record adds to the state)."""
-    meter.cost_usd = run.state.cost_usd
-    meter.tokens.update(run.state.tokens)
+def _local(phase: Phase | None) -> bool:
+    return phase is not None and phase.by == DRAFT_MODEL
 
 
-def _local_checkpoint(run: MakeRun, meter: CostMeter, phase: str, message: str, report) -> None:
-    _counted(run, meter)
-    run.checkpoint(phase, message, report, meter)
+def _meter(run: MakeRun, phase: Phase | None):
+    """A local phase's tokens so far are in the record (phase_costs.record), not yet the meter's."""
+    return run.counted() if _local(phase) else run.meter
+
+
+def _who(phase: Phase | None) -> str:
+    return "local model" if _local(phase) else "model"
 
 
 def resume_app(request: MakeRequest, progress: Progress, settings: config.Settings) -> MakeResult:
@@ -227,7 +139,7 @@ def resume_app(request: MakeRequest, progress: Progress, settings: config.Settin
 
 def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Progress, settings: config.Settings):
     """A make (or a change, maker/change_model.py) recorded in `state`, on from its last
-    checkpoint with its brief re-gated, in the same phases."""
+    checkpoint with its brief re-gated: the same loop over the same phases."""
     from macaron_cli.checkpoints import AppRepo
 
     mode = mode_named(state.mode)
@@ -235,7 +147,7 @@ def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Prog
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
     if mode.uses_claude:
         containment.require(request.accept_unsandboxed)
-    draft = draft_phases.resume_endpoint(state, settings)
+    draft = resume_endpoint(state, settings)
     if request.budget is not None:
         if request.budget <= 0:
             raise UserError("--budget must be more than 0 USD.")
@@ -246,12 +158,10 @@ def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Prog
     recorded = draft or recorded_draft(state)
     brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress, request.accept_unsandboxed)
+    run = MakeRun(app, repo, state, brief, store, settings, progress, mode, request.accept_unsandboxed, draft)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
-        if draft:  # local work left: the draft, or --local-only fix rounds
-            return run_draft_phases(run, draft, request)
-        return agent_phases(run)
+        return run_phases(run)
 
 
 def _can_resume(mode: Mode) -> bool:
@@ -259,40 +169,6 @@ def _can_resume(mode: Mode) -> bool:
     if not mode.needs_model:
         return False
     return not mode.uses_claude or model_configured()
-
-
-def open_memory(settings: config.Settings):
-    """The person's memory, or None when they have none yet (then the memory engine is
-    not even imported: it is the slowest import of a make)."""
-    from macaron_cli.memory.store import TABLE, MemoryStore
-
-    uri = config.memory_uri(settings)
-    if "://" not in uri and not (Path(uri) / f"{TABLE}.lance").exists():
-        return None
-
-    return MemoryStore.open(settings=settings)
-
-
-def _offline(run: MakeRun) -> MakeResult:
-    report = run.verify()
-    run.repo.checkpoint(
-        "scaffold",
-        f"scaffold from {run.state.template}, personalised (no model)",
-        tests=tests_status(report),
-        cost_usd=0.0,
-    )
-    run.phase_done("scaffold")
-    return finish(run, report, meter=CostMeter(run.settings))
-
-
-def weak_fit_note(template, offline_asked: bool) -> str:
-    """What make says when no template fits the idea well (it still builds the closest)."""
-    from macaron_cli.maker.session import reshape_hint
-
-    return (
-        f"  no template fits this idea well; starting from the closest, {template.name} "
-        f"({reshape_hint(offline_asked)}; or name a template with --template)"
-    )
 
 
 def _ledger_brief(slug: str, brief: Brief, template) -> None:

@@ -9,7 +9,7 @@ from macaron_cli import config, privacy
 from macaron_cli.errors import UserError
 from macaron_cli.maker import state as make_state
 from macaron_cli.maker.brief import Brief
-from macaron_cli.maker.run import mode_named
+from macaron_cli.maker.modes import mode_named
 from macaron_cli.maker.state import MakeState
 
 

@@ -10,6 +10,7 @@ from macaron_cli import app_labels
 from macaron_cli.maker import phase_costs
 from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, tests_status
+from macaron_cli.maker.state import MakeState
 
 UNCHANGED = (
     "No model changed the app: it is the template, personalised from the brief. A model that "
@@ -99,14 +100,7 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     run.save()
     from macaron_cli.apps import register
 
-    register(
-        state.slug,
-        tests=tests_status(report),
-        opened=bool(report.opened),
-        screenshot=str(report.screenshot) if report.screenshot else None,
-        cost_usd=round(meter.cost_usd, 6),
-        memory_ids=state.memory_ids,
-    )
+    register(state.slug, **registry_entry(state, run.app, report))
     result = _result(run, report, meter)
     result.status = state.status
     if not report.ok:
@@ -114,6 +108,26 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     elif unchanged:
         result.message = UNCHANGED
     return result
+
+
+def registry_entry(state: MakeState, app: Path, report=None) -> dict:
+    """The app's entry in apps.json, derived from its make's record (and once it is verified,
+    `report`): what the app is, what it cost, its tests. A change's record updates only what a
+    change moves: the title, the tests, the cost (what the app cost before and this change)."""
+    change = state.change
+    if change:
+        entry: dict = {"title": state.title} if state.title else {}
+    else:
+        entry = {"path": str(app), "idea": state.idea, "title": state.title, "template": state.template}
+        entry |= {"mode": state.mode, **({"from": state.from_app} if state.from_app else {})}
+    if change or report is not None:
+        before = float(change.get("app_cost_usd") or 0.0) if change else 0.0
+        entry["cost_usd"] = round(before + state.cost_usd, 6)
+    if report is not None:
+        screenshot = str(report.screenshot) if report.screenshot else None
+        entry |= {"tests": tests_status(report), "opened": bool(report.opened), "screenshot": screenshot}
+        entry["memory_ids"] = state.memory_ids
+    return entry
 
 
 def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:

@@ -1,10 +1,12 @@
-"""One make in progress (`MakeRun`) and the way it is made (`Mode`).
+"""One make in progress (`MakeRun`), the way it is made (`Mode`: an ordered tuple of
+`Phase`s), and the first phase of every make (`Scaffold`: the app's first checkpoint).
 
-A mode names the models a make uses, in the order they write: its brief goes to all of
-them (the gate clears it once for every destination), the last one gets the fix rounds,
-and no model at all means the template alone (offline). The phases (pipeline.py's, the
-agent's in agent_phases.py, the draft model's in draft_phases.py) take the run: the app
-and its repo, the make's record, the brief, the memory, the command's settings, progress.
+A mode's phases name the models a make uses, in the order they write: its brief goes to all
+of them (the gate clears it once for every destination), the last one gets the fix rounds,
+and no model at all means the template alone (offline). The modes themselves are declared
+in modes.py; each phase takes the run (the app and its repo, the make's record, the brief,
+the memory, the command's settings, progress) and the last verification report, and
+returns the next. pipeline.run_phases is the one loop over them.
 """
 
 from __future__ import annotations
@@ -13,30 +15,53 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from macaron_cli import app_labels, config, privacy
 from macaron_cli.maker import state as make_state
 from macaron_cli.maker.brief import Brief
+from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.state import MakeState
 
 if TYPE_CHECKING:
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.maker.cost import CostMeter
     from macaron_cli.memory import MemoryStore
+    from macaron_cli.models.client import Endpoint
 
 DRAFT_MODEL, AGENT_MODEL = "draft", "agent"  # the local draft model; Claude through the Agent SDK
+SCAFFOLD, FIX = "scaffold", "fix"  # the first phase of a make; the fix rounds (checkpoints fix-1, fix-2…)
+
+
+class Phase(Protocol):
+    """One step of a make: `name` is its checkpoint (a change's: MakeRun.named) and what the
+    make's record lists once it is done (the fix rounds list each round, `fix-1`…, and run
+    again on resume until their rounds are spent); `by` the model that writes in it."""
+
+    name: str
+    by: str | None  # DRAFT_MODEL, AGENT_MODEL, or None: no model writes
+
+    def run(self, run: MakeRun, report: Any) -> Any:
+        """Do the phase's work, checkpoint it, and return the verification report (or None)."""
+        ...
 
 
 @dataclass(frozen=True)
 class Mode:
     name: str  # what make.json, `make --json` and the registry record
-    models: tuple[str, ...]  # DRAFT_MODEL and AGENT_MODEL, in the order they write the app
-    phases: tuple[str, ...]  # the checkpoints after `scaffold`, in order ("fix" for every fix round)
+    phases: tuple[Phase, ...]  # in order; a change's are a make's without the scaffold
     changes: bool = False  # a change to a made app: its checkpoints are named `change-N…` (MakeRun.named)
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """DRAFT_MODEL and AGENT_MODEL, in the order they write the app."""
+        return tuple(dict.fromkeys(phase.by for phase in self.phases if phase.by))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(phase.name for phase in self.phases)
 
     @property
     def needs_model(self) -> bool:
@@ -59,7 +84,8 @@ class Mode:
     def main_phase(self) -> str | None:
         """The phase whose checkpoint is the work itself (before the fix rounds): build, refine
         after a draft, or the local draft alone."""
-        return self.phases[-2] if len(self.phases) > 1 else None
+        work = [name for name in self.names if name not in (SCAFFOLD, FIX)]
+        return work[-1] if work else None
 
     def destinations(self, settings: config.Settings, draft_url: str | None = None) -> tuple[privacy.Destination, ...]:
         """Every model this make's brief goes to (the gate clears it for all of them); the
@@ -72,31 +98,23 @@ class Mode:
         return tuple(found) or (privacy.app_folder(),)
 
 
-OFFLINE = Mode("offline", models=(), phases=())
-AGENT = Mode("agent", models=(AGENT_MODEL,), phases=("build", "fix"))
-DRAFT = Mode("draft", models=(DRAFT_MODEL, AGENT_MODEL), phases=("draft", "refine", "fix"))
-LOCAL = Mode("local", models=(DRAFT_MODEL,), phases=("draft", "fix"))
-# A change (maker/change_model.py) is the same phases over an existing app.
-CHANGE = Mode("change", models=AGENT.models, phases=AGENT.phases, changes=True)
-CHANGE_DRAFT = Mode("change-draft", models=DRAFT.models, phases=DRAFT.phases, changes=True)
-CHANGE_LOCAL = Mode("change-local", models=LOCAL.models, phases=LOCAL.phases, changes=True)
-CHANGE_OF = {AGENT.name: CHANGE, DRAFT.name: CHANGE_DRAFT, LOCAL.name: CHANGE_LOCAL}
-MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL, CHANGE, CHANGE_DRAFT, CHANGE_LOCAL)}
+class Scaffold:
+    """The template, personalised, kept as checkpoint `scaffold`; with no model to write, it
+    is the app: verified first, its checkpoint holds the tests' verdict."""
 
+    name: str = SCAFFOLD
+    by: str | None = None
 
-def mode_named(name: str) -> Mode:
-    """The mode a make recorded (a name this macaron does not know builds like the agent)."""
-    return MODES.get(name, AGENT)
-
-
-def requested_mode(request, cloud_configured: bool) -> Mode:
-    """The mode a `macaron make` asks for: --local-only, --draft, else the agent when Claude
-    is configured and the make is not --offline."""
-    if request.local_only:
-        return LOCAL
-    if request.draft:
-        return DRAFT
-    return OFFLINE if request.offline or not cloud_configured else AGENT
+    def run(self, run: MakeRun, report: Any) -> Any:
+        template = run.state.template
+        if run.mode.needs_model:
+            run.repo.checkpoint(SCAFFOLD, f"scaffold from {template}, personalised for the person")
+        else:
+            report = run.verify()
+            message = f"scaffold from {template}, personalised (no model)"
+            run.repo.checkpoint(SCAFFOLD, message, tests=tests_status(report), cost_usd=0.0)
+        run.phase_done(SCAFFOLD)
+        return report
 
 
 def agent_model(settings: config.Settings) -> str | None:
@@ -123,11 +141,26 @@ class MakeRun:
     store: MemoryStore | None
     settings: config.Settings
     progress: Progress
+    mode: Mode
     accept_unsandboxed: bool = False  # the person let the coder run without its sandbox
+    draft: Endpoint | None = None  # the local model, while it has phases left to write
+    variants: int = 1  # --variants, --pick and who chooses: the draft phase's designs
+    pick: int | None = None
+    choose_variant: Any = None
+    coder: Any = None  # the coding agent's guard, tools and model, made by its first phase
+    meter: CostMeter = field(init=False)
 
-    @property
-    def mode(self) -> Mode:
-        return mode_named(self.state.mode)
+    def __post_init__(self) -> None:
+        state = self.state
+        # Every phase counts on one meter; the local phases' own records are added as they end.
+        self.meter = CostMeter(self.settings, budget_usd=state.budget_usd, cost_usd=state.cost_usd)
+        self.meter.tokens.update(state.tokens)
+
+    def counted(self) -> CostMeter:
+        """The meter, holding what the local phases recorded (phase_costs.record adds to the state)."""
+        self.meter.cost_usd = self.state.cost_usd
+        self.meter.tokens.update(self.state.tokens)
+        return self.meter
 
     def memory(self) -> MemoryStore:
         """The person's memory to write to, made now if this make began without one."""

@@ -201,7 +201,7 @@ def _copy_tracked(app: Path, dest: Path) -> None:
         shutil.copy2(app / rel, target)
 
 
-def personal_config(template: Template, brief: Brief, existing: dict, spec: AppSpec) -> dict:
+def personal_config(template: Template, brief: Brief, existing: dict, spec: AppSpec, title: str | None = None) -> dict:
     """config/app.json for this person and idea: the template's defaults fitted to the spec
     (what its first screen shows), then the person's language, colour, units and currency."""
     from macaron_cli.maker.fit import fit_config
@@ -214,7 +214,7 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
             cfg["monthly_budget"] = 0  # money shared or lent: no budget nobody asked for
     cfg.update(
         {
-            "title": app_title(template, brief),
+            "title": title or app_title(template, brief),
             "language": brief.language,
             "accent": brief.accent,
             "units": units_for(brief),
@@ -310,8 +310,16 @@ def write_brief(app: Path, brief: Brief, destination=None) -> None:
     write_atomic(private / "brief.md", text)
 
 
-def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Path:
-    """Create the app directory (not yet a git repo) and return it.
+def scaffold(
+    template: Template,
+    brief: Brief,
+    slug: str,
+    apps_root: Path,
+    title: str | None = None,
+    spec: AppSpec | None = None,
+) -> Path:
+    """Create the app directory (not yet a git repo) and return it: titled and specified as a
+    make's plan says (plan.py computes both once), else as the template and brief say.
 
     It is built under a hidden name and renamed into place when complete: a scaffold that
     fails leaves no half-made app behind (nor a taken slug that sends the next make to -2)."""
@@ -321,7 +329,7 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
     apps_root.mkdir(parents=True, exist_ok=True)
     work = apps_root / f".{slug}.{uuid.uuid4().hex[:8]}.partial"
     try:
-        _fill(template, brief, work)
+        _fill(template, brief, work, title or app_title(template, brief), spec)
         work.rename(app)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -329,7 +337,7 @@ def scaffold(template: Template, brief: Brief, slug: str, apps_root: Path) -> Pa
     return app
 
 
-def _fill(template: Template, brief: Brief, app: Path) -> None:
+def _fill(template: Template, brief: Brief, app: Path, title: str, spec: AppSpec | None) -> None:
     data_files = list(template.declared.data_files)
     if template.from_app and (template.path / ".git").exists():
         app.mkdir()
@@ -337,8 +345,7 @@ def _fill(template: Template, brief: Brief, app: Path) -> None:
         app_labels.carry(template.path, app)  # labels travel with the code
     else:
         _copy_template(template.path, app, set(data_files))
-    title = app_title(template, brief)
-    spec = app_spec_for(template, brief, title)
+    spec = spec or app_spec_for(template, brief, title)
     manifest = template.declared.updated(
         title=title,
         template=template.declared.template or template.name if template.from_app else template.name,
@@ -349,7 +356,7 @@ def _fill(template: Template, brief: Brief, app: Path) -> None:
     write_manifest(app, manifest)
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
-    write_json(cfg_path, personal_config(template, brief, existing, spec))
+    write_json(cfg_path, personal_config(template, brief, existing, spec, title))
     (app / "CLAUDE.md").write_text(claude_md(manifest, title, brief.idea), encoding="utf-8")
     _ensure_gitignore(app, data_files)
     _copy_agents(app)

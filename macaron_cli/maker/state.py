@@ -70,20 +70,6 @@ class MakeState:
         return cls(**known, unknown=unknown)
 
 
-def briefed(brief, draft, **record) -> MakeState:
-    """A make's (or a change's) record begun from its brief (language, colour, the app's
-    settings, advice, the memories it holds) and the draft endpoint it uses, if any."""
-    return MakeState(
-        language=brief.language,
-        accent=brief.accent,
-        app_settings=brief.app_settings,
-        advice=brief.advice,
-        memory_ids=brief.memory_ids,
-        draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
-        **record,
-    )
-
-
 def path(app: Path, file: str = FILE) -> Path:
     return app / PRIVATE_DIR / file
 

@@ -1,0 +1,222 @@
+"""One make, decided before anything is written: the `Plan`.
+
+What `macaron make` (or chat's hand-off) asked, checked; the mode and its models; the brief,
+cleared by the gate for every model it goes to; the template; the app's title and spec
+(each computed here, once); where the app goes. The pipeline then writes what the plan says
+(pipeline.begin) and runs the mode's phases (pipeline.run_phases). A change by a model is a
+plan over an existing app (`Plan.change`: the request, its checkpoint, the spec before and
+after; maker/change_model.py).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from macaron_cli import config
+from macaron_cli.errors import UserError
+from macaron_cli.maker import containment
+from macaron_cli.maker.brief import Brief, build_brief
+from macaron_cli.maker.modes import mode_named, requested_mode
+from macaron_cli.maker.progress import Progress
+from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advice, records_level, refuse_unpriced
+from macaron_cli.maker.run import DRAFT_MODEL, Mode, agent_model
+from macaron_cli.maker.session import model_configured
+from macaron_cli.maker.state import MakeState
+from macaron_cli.models.client import Endpoint, draft_endpoint
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.choose import Template
+    from macaron_cli.maker.spec import AppSpec
+    from macaron_cli.memory import MemoryStore
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A make (or a change by a model) before anything is written."""
+
+    request: MakeRequest
+    mode: Mode
+    app: Path  # where the app goes (a change: where it is)
+    slug: str
+    template: Template | None  # None: a change (its app's template is `template_name`)
+    template_name: str
+    brief: Brief
+    spec: AppSpec
+    title: str
+    budget: float | None
+    draft: Endpoint | None = None
+    store: MemoryStore | None = None
+    records_privacy: str | None = None  # the level the person chose for a health or money app's records
+    asked: Any = None  # the model's answer for the spec (model_spec.Planned): its cost is the first phase's
+    change: dict | None = None  # a change: its request, checkpoint `change-N`, the spec before and after…
+    started: float = 0.0  # time.monotonic() when the command began (state.timings["prepare"])
+
+    def record(self) -> MakeState:
+        """The make's record (make.json, or a change's change.json), begun from the plan."""
+        brief, template, draft = self.brief, self.template, self.draft
+        return MakeState(
+            idea=brief.idea,
+            slug=self.slug,
+            title=self.title,
+            template=self.template_name,
+            from_app=template.from_app if template else None,
+            mode=self.mode.name,
+            language=brief.language,
+            accent=brief.accent,
+            app_settings=brief.app_settings,
+            advice=brief.advice,
+            memory_ids=brief.memory_ids,
+            matched_keywords=template.matched if template else [],
+            fit=template.fit if template else "good",
+            missing=template.missing if template else [],
+            similarity=template.similarity if template else None,
+            budget_usd=self.budget,
+            max_rounds=self.request.max_rounds,
+            draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
+            timings={"prepare": round(time.monotonic() - self.started, 3)} if self.started else {},
+            change=self.change,
+        )
+
+
+def plan_make(request: MakeRequest, settings: config.Settings, progress: Progress) -> Plan:
+    """Everything a make decides, checked and asked before anything is written (UserError
+    for what is wrong, one line)."""
+    from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage, starting_code_cleared
+    from macaron_cli.maker.scaffold import app_spec_for, app_title, make_slug
+
+    started = time.monotonic()
+    idea = (request.idea or "").strip()
+    if not idea:
+        raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
+    budget = checked_budget(request, settings)
+    draft = checked_draft(request, model_configured(), settings)
+    if request.template:
+        choose_template(idea, request.template)  # an unknown name: one line before any model is asked
+    mode = requested_mode(request, model_configured())
+    if mode.uses_claude:
+        refuse_unpriced(agent_model(settings), budget, settings)
+        containment.require(request.accept_unsandboxed)
+    if draft is not None:
+        refuse_unpriced(draft.model, budget, settings, draft.url)
+        _warm_sdk_import()
+    store = open_memory(settings)
+    to = mode.destinations(settings, draft.url if draft else None)
+    asked, brief = None, None
+    if mode.needs_model and not request.from_app:  # the model's spec chooses the template
+        progress.phase("brief", "what macaron knows that bears on this")
+        brief = build_brief(idea, store, settings, to)
+        asked = _asked_spec(brief, mode, settings, draft, progress)
+    if request.from_app:
+        template = from_app(request.from_app)
+    else:
+        template = choose_template(idea, request.template, spec=asked.spec if asked else None)
+        if not request.template:
+            template = prefer_lineage(template)
+    if template.fit == "weak":
+        progress.note(weak_fit_note(template, request.offline))
+    template = starting_code_cleared(template, to, store, progress)
+    if brief is None:
+        progress.phase("brief", "what macaron knows that bears on this")
+        brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
+    confirm_advice(brief, request)
+    apps_root = config.apps_dir()
+    slug = make_slug(idea, template.name, apps_root)
+    title = app_title(template, brief)
+    return Plan(
+        request=request,
+        mode=mode,
+        app=apps_root / slug,
+        slug=slug,
+        template=template,
+        template_name=template.name,
+        brief=brief,
+        spec=app_spec_for(template, brief, title),
+        title=title,
+        budget=budget,
+        draft=draft,
+        store=store,
+        records_privacy=records_level(template.manifest, brief, request),
+        asked=asked,
+        started=started,
+    )
+
+
+def _asked_spec(brief: Brief, mode: Mode, settings: config.Settings, draft, progress: Progress):
+    """The model's spec and title, set on the brief (the plan's spec and title read them);
+    the rules' when the model gives none that holds, said in one line."""
+    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.maker.model_spec import ask_spec, spec_model
+    from macaron_cli.maker.spec_rules import write_spec
+
+    endpoint, destination, max_tokens = spec_model(mode, settings, draft)
+    progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
+    rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
+    local = settings if endpoint is draft else None  # a draft server's context is small: the request fits it
+    asked = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens, draft_settings=local)
+    if asked.note:
+        progress.note(f"  {asked.note}")
+    brief.spec, brief.title = asked.spec, asked.title
+    return asked
+
+
+def checked_draft(request, cloud_configured: bool, settings: config.Settings) -> Endpoint | None:
+    """Validate the draft options before anything is written; the draft endpoint if used."""
+    from macaron_cli.maker.variants import check_request as check_variants
+
+    mode = requested_mode(request, cloud_configured)
+    check_variants(request.variants, request.pick, mode.uses_draft)
+    if not mode.uses_draft:
+        return None
+    if request.offline:
+        raise UserError("--offline uses no model, so it cannot be combined with --draft or --local-only.")
+    if mode.uses_claude and not cloud_configured:
+        raise UserError(
+            "--draft has Claude refine the local draft, but no Claude is configured: set "
+            "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --local-only."
+        )
+    endpoint = draft_endpoint(settings)
+    with endpoint.client() as client:
+        client.list_models()  # nothing listening: one clear line now, before anything is written
+    return endpoint
+
+
+def resume_endpoint(state: MakeState, settings: config.Settings) -> Endpoint | None:
+    """The draft endpoint for resuming a make that still has local work to do; None when
+    only Claude is left (a --draft make past its draft phase) or no draft model was used."""
+    mode = mode_named(state.mode)
+    local_work = mode.fixed_by == DRAFT_MODEL or (mode.uses_draft and "draft" not in state.phases)
+    return draft_endpoint(settings) if local_work else None
+
+
+def _warm_sdk_import() -> None:
+    """Import the Agent SDK (seconds of pydantic models) on a side thread while the main
+    thread waits on git and the file system; the session then finds it imported."""
+    import importlib
+    import threading
+
+    threading.Thread(target=importlib.import_module, args=("claude_agent_sdk",), daemon=True).start()
+
+
+def open_memory(settings: config.Settings):
+    """The person's memory, or None when they have none yet (then the memory engine is
+    not even imported: it is the slowest import of a make)."""
+    from macaron_cli.memory.store import TABLE, MemoryStore
+
+    uri = config.memory_uri(settings)
+    if "://" not in uri and not (Path(uri) / f"{TABLE}.lance").exists():
+        return None
+
+    return MemoryStore.open(settings=settings)
+
+
+def weak_fit_note(template, offline_asked: bool) -> str:
+    """What make says when no template fits the idea well (it still builds the closest)."""
+    from macaron_cli.maker.session import reshape_hint
+
+    return (
+        f"  no template fits this idea well; starting from the closest, {template.name} "
+        f"({reshape_hint(offline_asked)}; or name a template with --template)"
+    )
