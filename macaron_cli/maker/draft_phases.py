@@ -59,8 +59,8 @@ def _endpoint(run: MakeRun) -> Endpoint:
 
 def draft_phase(run: MakeRun, endpoint: Endpoint):
     """The local model's draft (one design, or N to choose from). Returns the report."""
-    if run.variants > 1:
-        return _variants_phase(run, endpoint)
+    if run.request and run.request.variants > 1:
+        return _variants_phase(run, endpoint, run.request)
     run.progress.phase("draft", f"{endpoint.model or 'the local model'} at {endpoint.url} writes a first version")
     outcome = draft(run.app, run.brief, endpoint, run.settings)
     _note(run.progress, outcome)
@@ -110,19 +110,19 @@ def _note(progress, outcome: DraftOutcome) -> None:
         progress.note(f"  {note}")
 
 
-def _variants_phase(run: MakeRun, endpoint: Endpoint):
+def _variants_phase(run: MakeRun, endpoint: Endpoint, request):
     from macaron_cli.maker import variants as v
 
     state, progress = run.state, run.progress
-    progress.phase("draft", f"{run.variants} designs at once by {endpoint.model or 'the local model'}")
-    drafted = v.draft_variants(run.app, run.brief, endpoint, run.settings, run.variants, run.verify)
+    progress.phase("draft", f"{request.variants} designs at once by {endpoint.model or 'the local model'}")
+    drafted = v.draft_variants(run.app, run.brief, endpoint, run.settings, request.variants, run.verify)
     for variant in drafted:
         progress.note("  " + variant.line())
     outcomes = [x.outcome for x in drafted if x.outcome]
     if not any(x.outcome and x.outcome.written for x in drafted):
         record_local(state, "draft", outcomes, endpoint, run.settings)
         raise ModelError("the local model drafted no usable design: " + "; ".join(x.line() for x in drafted))
-    chosen = v.choose(drafted, run.pick, run.choose_variant)
+    chosen = v.choose(drafted, request.pick, request.choose_variant)
     record_local(state, "draft", outcomes, endpoint, run.settings, kept=chosen.outcome)
     v.adopt(run.app, chosen)
     state.variant = {

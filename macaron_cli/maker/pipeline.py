@@ -74,22 +74,8 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
 
 def run_for(plan: Plan, app: Path, repo, state: MakeState, settings: config.Settings, progress: Progress) -> MakeRun:
     """The run of a plan's phases, over its app written and its record begun."""
-    request = plan.request
-    return MakeRun(
-        app,
-        repo,
-        state,
-        plan.brief,
-        plan.store,
-        settings,
-        progress,
-        plan.mode,
-        accept_unsandboxed=request.accept_unsandboxed,
-        draft=plan.draft,
-        variants=request.variants,
-        pick=request.pick,
-        choose_variant=request.choose_variant,
-    )
+    brief, walls = plan.brief, plan.request.accept_unsandboxed
+    return MakeRun(app, repo, state, brief, plan.store, settings, progress, plan.mode, walls, plan.draft, plan.request)
 
 
 def run_phases(run: MakeRun) -> MakeResult:
@@ -158,7 +144,7 @@ def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Prog
     recorded = draft or recorded_draft(state)
     brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress, mode, request.accept_unsandboxed, draft)
+    run = MakeRun(app, repo, state, brief, store, settings, progress, mode, request.accept_unsandboxed, draft, request)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
         return run_phases(run)

@@ -28,6 +28,7 @@ from macaron_cli.maker.state import MakeState
 
 if TYPE_CHECKING:
     from macaron_cli.checkpoints import AppRepo
+    from macaron_cli.maker.request import MakeRequest
     from macaron_cli.memory import MemoryStore
     from macaron_cli.models.client import Endpoint
 
@@ -144,9 +145,7 @@ class MakeRun:
     mode: Mode
     accept_unsandboxed: bool = False  # the person let the coder run without its sandbox
     draft: Endpoint | None = None  # the local model, while it has phases left to write
-    variants: int = 1  # --variants, --pick and who chooses: the draft phase's designs
-    pick: int | None = None
-    choose_variant: Any = None
+    request: MakeRequest | None = None  # what was asked: the draft phase reads --variants, --pick
     coder: Any = None  # the coding agent's guard, tools and model, made by its first phase
     meter: CostMeter = field(init=False)
 
