@@ -49,8 +49,8 @@ def test_a_change_asked_in_english_and_japanese_and_by_slash_command_changes_the
     assert "Changed" in shown and "change-1" in shown and f"macaron rollback {chores} --steps 1 --yes" in shown
     assert "verify passed" in shown  # progress lines under the conversation
 
-    shown = _confirm(child, "水分の目標を3リットルにして", "y")
-    assert f"({water})" in shown and "water goal 3000" in shown and "Changed" in shown
+    shown = _confirm(child, "水分の目標を3リットルにして", "y")  # asked in Japanese: answered in Japanese
+    assert f"（{water}）を変更しますか" in shown and "water goal 3000" in shown and "を変更しました" in shown
 
     shown = _confirm(child, f"/change {water} use cups, not ml", "y")
     assert "water in cups (goal 12 cups)" in shown and "change-2" in shown  # 3000 ml is 12 cups, not 3000
@@ -77,7 +77,7 @@ def test_a_declined_change_writes_nothing_and_a_change_to_no_app_is_offered_as_a
     child.expect_exact(PROMPT)
 
     shown = _confirm(child, "집안일에서 Tom을 빼 줘", "n")  # take Tom off the chores (ko), then no
-    assert "took off Tom" in shown and "Nothing changed." in shown
+    assert "took off Tom" in shown and "아무것도 바꾸지 않았어요" in shown  # asked in Korean: said in Korean
 
     shown = _confirm(child, "add a sleep column to my mood diary", "n")
     assert "You have no app for that yet. Shall I make one?" in shown
@@ -143,9 +143,10 @@ def test_with_a_model_a_change_asked_in_english_and_korean_is_made_by_the_coder(
         spec_requests = list(server.spec_requests)
 
     asked = [(english, "add my pulse to the blood pressure tracker"), (korean, "혈압 기록에 체중도 넣어줘")]
-    for shown, request in asked:
-        assert f"({bp}): {request} (by Claude)?" in shown, shown  # the friend names the app, the change, who
-        assert "Changed" in shown and "Traceback" not in shown, shown
+    assert f"({bp}): {asked[0][1]} (by Claude)?" in english and "Changed" in english, english
+    # asked in Korean, answered in Korean: the app, the change, who makes it, then the result
+    assert f"({bp})을(를) 바꿀까요: {asked[1][1]} (by Claude)" in korean and "을(를) 바꿨어요" in korean, korean
+    assert "Traceback" not in english + korean
     assert len(spec_requests) == 2
     assert [m["key"] for m in _spec(apps, bp)["measures"]] == ["blood_pressure", "pulse", "weight"]
     assert _changes(apps, bp) == [

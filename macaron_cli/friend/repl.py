@@ -243,16 +243,24 @@ class Repl:
         self.change(planned, said)
         return True
 
+    def reply_language(self, said: str) -> str:
+        """The language the person asked in, where their words say it (a Japanese request in
+        an English chat is answered in Japanese); else the chat's own."""
+        from macaron_cli.memory.text import detect_language
+
+        asked = detect_language(said)
+        return asked if asked != "en" else (self.conv.persona.language if self.conv is not None else "en")
+
     def change(self, planned, said: str | None = None) -> None:
         """The change in words, yes or no, then `macaron change`'s own run with progress lines,
-        each line the friend says in the chat's language (friend/phrases.py)."""
+        each line the friend says in the language it was asked in (friend/phrases.py)."""
         from macaron_cli.friend.changes import ChangeProgress, described, not_done
         from macaron_cli.friend.phrases import said as line
         from macaron_cli.maker.change import change_app, check_model, in_words
         from macaron_cli.maker.change_plan import by_model
 
-        lang = self.conv.persona.language if self.conv is not None else "en"
         result = planned.result
+        lang = self.reply_language(said or result.request)
         if not planned.edit.done and not by_model(planned):
             self.say(not_done(planned, lang), style="yellow")
             return
