@@ -18,9 +18,11 @@ PACKAGE = Path(lang.__file__).resolve().parents[1]
 
 # Modules that still hold words of a concept, until their words move to lang/ (the list
 # only shrinks: a module here that no longer holds any fails too, so it is taken off).
+# friend/onboarding.py's word lists are in lang/; its quiz's own lines ("read or watch a film",
+# "tinker with a project") still read as topic.hobby's words.
 NOT_YET_MOVED = {
-    "friend/changes.py", "friend/onboarding.py", "friend/router.py", "friend/topics.py", "maker/change_rules.py",
-    "maker/fit.py", "maker/personal.py", "maker/slots.py", "maker/spec_rules.py",
+    "friend/changes.py", "friend/onboarding.py", "maker/change_rules.py", "maker/fit.py", "maker/slots.py",
+    "maker/spec_rules.py",
 }  # fmt: skip
 
 

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from macaron_cli import lang
 from macaron_cli.friend.persona import FLAVOURS, Persona
 from macaron_cli.friend.topics import DOMAINS, domains_of, guess_domain, mentions, words
 from macaron_cli.manifest import Manifest
@@ -90,13 +91,7 @@ CHANGE_TRAIT = {
 SKIP_WORDS = {"skip", "/skip", "s"}
 
 # Removed from free text before matching: choices must never depend on these.
-_PROTECTED = re.compile(
-    r"\b(i'?m|i am|as)\s+an?\s+(\w+\s+)?(woman|man|girl|boy|mother|father|mom|dad|wife|husband|"
-    r"female|male|trans\w*|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|"
-    r"black|white|asian|latina|latino|gay|lesbian|straight|disabled|immigrant|senior|teen\w*)\b|"
-    r"\b(woman|women|man|men|female|male|girl|boy|he/him|she/her|they/them|\d*\s*years? old|\d+\s*(yo|y/o))\b",
-    re.IGNORECASE,
-)
+_PROTECTED = re.compile(lang.pattern("protected"), re.IGNORECASE)
 
 
 def strip_protected(text: str) -> str:
@@ -188,42 +183,8 @@ def options_label(key: str, answer: str | None) -> str:
     return question.options.get(answer or "", "")
 
 
-_LANGUAGE_NAMES = {
-    "english": "en",
-    "japanese": "ja",
-    "日本語": "ja",
-    "korean": "ko",
-    "한국어": "ko",
-    "chinese": "zh",
-    "中文": "zh",
-    "mandarin": "zh",
-    "filipino": "tl",
-    "tagalog": "tl",
-    "spanish": "es",
-    "español": "es",
-    "french": "fr",
-    "français": "fr",
-    "german": "de",
-    "deutsch": "de",
-    "italian": "it",
-    "italiano": "it",
-    "portuguese": "pt",
-    "português": "pt",
-    "dutch": "nl",
-    "russian": "ru",
-    "русский": "ru",
-    "arabic": "ar",
-    "hindi": "hi",
-    "indonesian": "id",
-    "vietnamese": "vi",
-    "tiếng việt": "vi",
-    "thai": "th",
-    "ไทย": "th",
-    "turkish": "tr",
-    "polish": "pl",
-    "swedish": "sv",
-    "ukrainian": "uk",
-}
+# A language's name as a person answers (lang's language_names: name=code, each language's own).
+_LANGUAGE_NAMES = dict(pair.partition("=")[::2] for pair in lang.pattern("language_names").split("|"))
 
 
 def language_code(text: str) -> str | None:

@@ -11,25 +11,19 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from macaron_cli import lang
+
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
 
-# A request for a tool: a verb of making addressed to the friend + something tool-like.
-_ASK = re.compile(
-    r"\b(can|could|would|will) you (make|build|create|set up|whip up)\b|\b(make|build|create) me\b|"
-    r"\bi (want|need|'d like|would like) (a|an|some) (app|tool|tracker|planner|journal|calculator|dashboard)\b|"
-    r"(作って|作れ|作ってくれ|만들어|만들 수|帮我做|做一个|gawan mo)",
-    re.IGNORECASE,
-)
-_TOOL = re.compile(
-    r"\b(app|tool|tracker|track|log|planner|plan|journal|calculator|counter|timer|dashboard|list|"
-    r"something to|something that|thing to)\b|(アプリ|ツール|記録|앱|기록|도구|应用|工具|记录)",
-    re.IGNORECASE,
-)
 
-
+# A request for a tool: a verb of making addressed to the friend (lang's tool.asked) and
+# something tool-like (tool.named), in any language.
 def wants_a_tool(text: str) -> bool:
-    return bool(_ASK.search(text) and _TOOL.search(text))
+    return bool(
+        re.search(lang.pattern("tool.asked"), text, re.IGNORECASE)
+        and re.search(lang.pattern("tool.named"), text, re.IGNORECASE)
+    )
 
 
 def idea_from(text: str) -> str:

@@ -54,6 +54,11 @@ GOALS = ("festival", "trip", "meal", "gift", "exercise", "money", "sleep")
 # The secrets a sentence names by a label (memory/secrets/phrases.py), in the order it reads them.
 SECRETS = ("password", "pin", "code", "api-key", "key", "cvv", "national-id")
 
+# Currencies a person says they are paid or spend in (maker/personal.py), the first found wins.
+PAID_IN = ("PHP", "JPY", "KRW", "CNY", "EUR", "GBP", "USD")
+# What a message is about (friend/topics.py), in the order a tie is broken.
+TOPICS = ("food", "health", "fitness", "travel", "finance", "family", "work", "hobby", "events")
+
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
     **{f"unit.{unit}": f"the unit {unit}, after a number or on its own" for unit in UNITS},
@@ -111,6 +116,22 @@ CONCEPTS: dict[str, str] = {
     "journal.diary": "words that make a diary of anything logged (a mood diary)",
     "journal.logged": "logging or a diary, said beside food",
     "calculator": "a calculator app",
+    "tool.asked": "asking the friend to make something (can you make, 作って)",
+    "tool.named": "something tool-like (an app, a tracker, a log)",
+    **{
+        f"topic.{topic}": f"word starts that make a message about {topic}, each counted: plain words, no pattern"
+        for topic in TOPICS
+    },
+    **{f"paid_in.{code}": f"the currency {code} a person says they use (a memory: paid in pesos)" for code in PAID_IN},
+    "imperial.said": "an imperial unit named (ounces, miles, fahrenheit), as a person's way of measuring",
+    "system_refused.before": "words before an imperial unit that refuse it, in what a person told macaron (not, over)",
+    "system_refused.filler": "small words between such a refusal and its unit, each with its space",
+    "system_refused.after": "words after an imperial unit that refuse it (じゃなくて, 말고)",
+    "cups.preferred": "measuring in cups said as a preference (prefer cups, カップで)",
+    "cups.left": "cups left for metric (ml to cups)",
+    "metric.chosen": "choosing metric units (back to ml, switched to kilos)",
+    "protected": "words about who someone is (gender, age, faith, origin), removed before matching",
+    "language_names": "a language's name as a person answers (the whole answer, lower case) = its code: name=code",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
     # ── dates (memory/when.py): each alternative of a month, weekday or count is one name of it ──
     **{f"month.{month}": f"the month {month} named (its first English name is the index's)" for month in MONTHS},

@@ -249,4 +249,49 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": r"pw",
     "secret.card": r"card|visa|mastercard|amex",
     "secret.not_a_card": r"order|tracking|invoice|imei|serial|reference|ref\.?|confirmation",
+    # ── asking the friend for a tool (friend/router.py) ──
+    "tool.asked": r"\b(can|could|would|will) you (make|build|create|set up|whip up)\b|\b(make|build|create) me\b|"
+    r"\bi (want|need|'d like|would like) (a|an|some) (app|tool|tracker|planner|journal|calculator|dashboard)\b",
+    "tool.named": r"\b(app|tool|tracker|track|log|planner|plan|journal|calculator|counter|timer|dashboard|list|"
+    r"something to|something that|thing to)\b",
+    # ── what a message is about: word starts, each counted (friend/topics.py) ──
+    "topic.food": r"eat|food|snack|dinner|lunch|breakfast|recipe|cook|restaurant|meal|allerg|vegan|vegetarian|diet|"
+    r"cafe|coffee",
+    "topic.health": r"sleep|tired|sick|doctor|medic|pain|health|water|hydrat",
+    "topic.fitness": r"run|jog|marathon|gym|workout|exercise|hike|bike|cycl|swim|yoga|walk|steps",
+    "topic.travel": r"trip|travel|flight|vacation|holiday|hotel|passport|visit",
+    "topic.finance": r"money|budget|spend|save|saving|expense|rent|salary|invest",
+    "topic.family": r"mom|mum|dad|mother|father|sister|brother|kid|child|son|daughter|partner|wife|husband|birthday",
+    "topic.work": r"work|job|boss|meeting|deadline|project|office|career",
+    "topic.hobby": r"read|book|film|movie|music|guitar|piano|cello|violin|instrument|sing|danc|paint|draw|garden|"
+    r"plant|game|photo|knit|craft|tinker|code",
+    "topic.events": r"festival|concert|party|wedding|fireworks",
+    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    "paid_in.PHP": r"\bpesos?\b|₱|\bPHP\b",
+    "paid_in.JPY": r"\byen\b|¥|\bJPY\b",
+    "paid_in.KRW": r"\bwon\b|₩|\bKRW\b",
+    "paid_in.CNY": r"\byuan\b|\brmb\b|\bCNY\b",
+    "paid_in.EUR": r"\beuros?\b|€|\bEUR\b",
+    "paid_in.GBP": r"\bpounds? sterling\b|£|\bGBP\b",
+    "paid_in.USD": r"\bdollars?\b|\$|\bUSD\b",
+    "imperial.said": r"\b(?:ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|foot|inch(?:es)?|yards?)\b",
+    "system_refused.before": r"\bnot|\bno|\bnever|\bhate|\bdon'?t (?:use|like|want)|\binstead of|\brather than|\bover",
+    "system_refused.filler": r"in |the ",
+    "system_refused.after": "",
+    "cups.preferred": r"\bprefer\w*\s+(?:\w+\s+){0,2}cups\b|\b(?:measure|think|count|cook|bake)\w*\s+in\s+cups\b|"
+    r"\bcups\s+(?:over|rather than|instead of|to|not)\s+(?:ml|millilit|grams|metric)",
+    "cups.left": r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b",
+    "metric.chosen": r"\b(back to (ml|metric|litres?|liters?|kilos?|grams?|km)|switched to (ml|metric|litres?|"
+    r"liters?|kilos?|km)|(use|prefer|think in) (ml|metric|millilit(er|re)s?|lit(er|re)s?|kilograms?|kilomet(er|"
+    r"re)s?))\b",
+    # ── words about who someone is, removed before matching (friend/onboarding.py) ──
+    "protected": r"\b(i'?m|i am|as)\s+an?\s+(\w+\s+)?(woman|man|girl|boy|mother|father|mom|dad|wife|husband|female|"
+    r"male|trans\w*|nonbinary|non-binary|christian|muslim|jewish|hindu|buddhist|atheist|black|white|asian|latina|"
+    r"latino|gay|lesbian|straight|disabled|immigrant|senior|teen\w*)\b|"
+    r"\b(woman|women|man|men|female|male|girl|boy|he/him|she/her|they/them|\d*\s*years? old|\d+\s*(yo|y/o))\b",
+    # ── a language named in an answer (friend/onboarding.py) ──
+    "language_names": r"english=en|japanese=ja|korean=ko|chinese=zh|mandarin=zh|filipino=tl|tagalog=tl|spanish=es|"
+    r"español=es|french=fr|français=fr|german=de|deutsch=de|italian=it|italiano=it|portuguese=pt|"
+    r"português=pt|dutch=nl|russian=ru|русский=ru|arabic=ar|hindi=hi|indonesian=id|vietnamese=vi|"
+    r"tiếng việt=vi|thai=th|ไทย=th|turkish=tr|polish=pl|swedish=sv|ukrainian=uk",
 }

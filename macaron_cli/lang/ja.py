@@ -207,4 +207,36 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": "",
     "secret.card": r"カード",
     "secret.not_a_card": r"注文|追跡",
+    # ── asking the friend for a tool (friend/router.py) ──
+    "tool.asked": r"作って|作れ|作ってくれ",
+    "tool.named": r"アプリ|ツール|記録",
+    # ── what a message is about: word starts, each counted (friend/topics.py) ──
+    "topic.food": r"食べ|料理|ご飯|レストラン",
+    "topic.health": r"病院|健康|睡眠",
+    "topic.fitness": r"ラン|走",
+    "topic.travel": r"旅行",
+    "topic.finance": r"お金|予算",
+    "topic.family": r"家族|誕生日",
+    "topic.work": r"仕事|会議",
+    "topic.hobby": r"趣味|本|映画|花火",
+    "topic.events": r"花火大会|祭り",
+    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    "paid_in.PHP": "",
+    "paid_in.JPY": r"円",
+    "paid_in.KRW": "",
+    "paid_in.CNY": "",
+    "paid_in.EUR": "",
+    "paid_in.GBP": "",
+    "paid_in.USD": "",
+    "imperial.said": r"マイル|ポンド|華氏|インチ|フィート|オンス",
+    "system_refused.before": "",
+    "system_refused.filler": "",
+    "system_refused.after": r"じゃなくて|じゃなく|ではなく|ではなくて|は使わない|より|は嫌",
+    "cups.preferred": r"カップで",
+    "cups.left": "",
+    "metric.chosen": "",
+    # ── words about who someone is, removed before matching (friend/onboarding.py) ──
+    "protected": "",
+    # ── a language named in an answer (friend/onboarding.py) ──
+    "language_names": r"日本語=ja",
 }

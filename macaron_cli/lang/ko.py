@@ -209,4 +209,36 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": "",
     "secret.card": r"카드",
     "secret.not_a_card": r"주문|송장",
+    # ── asking the friend for a tool (friend/router.py) ──
+    "tool.asked": r"만들어|만들 수",
+    "tool.named": r"앱|기록|도구",
+    # ── what a message is about: word starts, each counted (friend/topics.py) ──
+    "topic.food": r"음식|요리|식당",
+    "topic.health": r"건강|병원|수면",
+    "topic.fitness": r"운동|달리기|자전거",
+    "topic.travel": r"여행",
+    "topic.finance": r"돈|예산",
+    "topic.family": r"가족|생일",
+    "topic.work": r"일|회의",
+    "topic.hobby": r"취미|책|영화",
+    "topic.events": r"축제|콘서트",
+    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    "paid_in.PHP": "",
+    "paid_in.JPY": "",
+    "paid_in.KRW": r"원",
+    "paid_in.CNY": "",
+    "paid_in.EUR": "",
+    "paid_in.GBP": "",
+    "paid_in.USD": "",
+    "imperial.said": r"마일|파운드|화씨|인치|피트|온스",
+    "system_refused.before": "",
+    "system_refused.filler": "",
+    "system_refused.after": r"말고|아니라|아니고|대신|는 안|은 안|는 싫|은 싫",
+    "cups.preferred": r"컵으로",
+    "cups.left": "",
+    "metric.chosen": "",
+    # ── words about who someone is, removed before matching (friend/onboarding.py) ──
+    "protected": "",
+    # ── a language named in an answer (friend/onboarding.py) ──
+    "language_names": r"한국어=ko",
 }

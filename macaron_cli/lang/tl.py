@@ -226,4 +226,36 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": "",
     "secret.card": "",
     "secret.not_a_card": "",
+    # ── asking the friend for a tool (friend/router.py) ──
+    "tool.asked": r"gawan mo",
+    "tool.named": "",
+    # ── what a message is about: word starts, each counted (friend/topics.py) ──
+    "topic.food": "",
+    "topic.health": "",
+    "topic.fitness": "",
+    "topic.travel": "",
+    "topic.finance": "",
+    "topic.family": "",
+    "topic.work": "",
+    "topic.hobby": "",
+    "topic.events": "",
+    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    "paid_in.PHP": "",
+    "paid_in.JPY": "",
+    "paid_in.KRW": "",
+    "paid_in.CNY": "",
+    "paid_in.EUR": "",
+    "paid_in.GBP": "",
+    "paid_in.USD": "",
+    "imperial.said": r"\bmilya|\blibra|\bpulgada|\btalampakan",
+    "system_refused.before": r"\bhindi|\bayaw (?:ko )?(?:ng |sa )?|\bhuwag",
+    "system_refused.filler": r"ng |sa ",
+    "system_refused.after": "",
+    "cups.preferred": r"\bsa tasa\b",
+    "cups.left": "",
+    "metric.chosen": "",
+    # ── words about who someone is, removed before matching (friend/onboarding.py) ──
+    "protected": "",
+    # ── a language named in an answer (friend/onboarding.py) ──
+    "language_names": "",
 }

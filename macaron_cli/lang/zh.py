@@ -207,4 +207,36 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": "",
     "secret.card": r"卡",
     "secret.not_a_card": r"订单|快递|运单",
+    # ── asking the friend for a tool (friend/router.py) ──
+    "tool.asked": r"帮我做|做一个",
+    "tool.named": r"应用|工具|记录",
+    # ── what a message is about: word starts, each counted (friend/topics.py) ──
+    "topic.food": r"吃|饭|餐",
+    "topic.health": r"健康",
+    "topic.fitness": r"跑步",
+    "topic.travel": r"旅游",
+    "topic.finance": r"钱",
+    "topic.family": r"家人|生日",
+    "topic.work": r"工作",
+    "topic.hobby": "",
+    "topic.events": "",
+    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    "paid_in.PHP": "",
+    "paid_in.JPY": "",
+    "paid_in.KRW": "",
+    "paid_in.CNY": r"元",
+    "paid_in.EUR": "",
+    "paid_in.GBP": "",
+    "paid_in.USD": "",
+    "imperial.said": r"英里|磅|华氏|英寸|英尺|盎司",
+    "system_refused.before": r"不用|不是|不要|别用|而不是|不喜欢",
+    "system_refused.filler": "",
+    "system_refused.after": "",
+    "cups.preferred": r"用量杯",
+    "cups.left": "",
+    "metric.chosen": "",
+    # ── words about who someone is, removed before matching (friend/onboarding.py) ──
+    "protected": "",
+    # ── a language named in an answer (friend/onboarding.py) ──
+    "language_names": r"中文=zh",
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from macaron_cli import lang
 from macaron_cli.memory.text import detect_language
 
 LANGUAGES = ("en", "ja", "ko", "zh", "tl")
@@ -17,43 +18,21 @@ LANGUAGES = ("en", "ja", "ko", "zh", "tl")
 # Dates follow the language through the templates' "locale" format; money needs a guess.
 _CURRENCY = {"en": "USD", "ja": "JPY", "ko": "KRW", "zh": "CNY", "tl": "PHP"}
 
-# Clues in what the person told macaron; the first match wins.
-_CURRENCY_CLUES = [
-    (r"\bpesos?\b|₱|\bPHP\b", "PHP"),
-    (r"\byen\b|円|¥|\bJPY\b", "JPY"),
-    (r"\bwon\b|원|₩|\bKRW\b", "KRW"),
-    (r"\byuan\b|\brmb\b|元|\bCNY\b", "CNY"),
-    (r"\beuros?\b|€|\bEUR\b", "EUR"),
-    (r"\bpounds? sterling\b|£|\bGBP\b", "GBP"),
-    (r"\bdollars?\b|\$|\bUSD\b", "USD"),
-]
-_IMPERIAL_WORDS = (
-    r"\b(?:ounces?|oz|pounds?|lbs?|miles?|fahrenheit|°F|feet|foot|inch(?:es)?|yards?)\b|"
-    r"マイル|ポンド|華氏|インチ|フィート|オンス|마일|파운드|화씨|인치|피트|온스|英里|磅|华氏|英寸|英尺|盎司|"
-    r"\bmilya|\blibra|\bpulgada|\btalampakan"
-)
+# Clues in what the person told macaron (lang's paid_in.<code>); the first match wins.
+_CURRENCY_CLUES = [(lang.pattern(f"paid_in.{code}"), code) for code in lang.PAID_IN]
+_IMPERIAL_WORDS = lang.pattern("imperial.said")
 _IMPERIAL = re.compile(_IMPERIAL_WORDS, re.I)
 # A unit said not to be used ("not miles", "マイルじゃなくてキロ", "마일 말고", "不用英里",
 # "hindi milya kundi kilometro") is a preference for the other system, not for it.
 _NEGATED = re.compile(
-    r"(?:\bnot|\bno|\bnever|\bhate|\bdon'?t (?:use|like|want)|\binstead of|\brather than|\bover|"
-    r"\bhindi|\bayaw (?:ko )?(?:ng |sa )?|\bhuwag|不用|不是|不要|别用|而不是|不喜欢)\s*(?:in |ng |sa |the )?"
-    r"(?:" + _IMPERIAL_WORDS + r")|"
-    r"(?:" + _IMPERIAL_WORDS + r")\s*(?:じゃなくて|じゃなく|ではなく|ではなくて|は使わない|より|は嫌|"
-    r"말고|아니라|아니고|대신|는 안|은 안|는 싫|은 싫)",
+    rf"(?:{lang.pattern('system_refused.before')})\s*(?:{lang.pattern('system_refused.filler')})?"
+    rf"(?:{_IMPERIAL_WORDS})|(?:{_IMPERIAL_WORDS})\s*(?:{lang.pattern('system_refused.after')})",
     re.I,
 )
 # Measuring in cups ("prefer cups to ml", "I measure in cups", "カップで量る"): a stated
 # preference, not any mention ("three cups of coffee"), and not cups left for ml.
-_CUPS = re.compile(
-    r"\bprefer\w*\s+(?:\w+\s+){0,2}cups\b|\b(?:measure|think|count|cook|bake)\w*\s+in\s+cups\b|"
-    r"\bcups\s+(?:over|rather than|instead of|to|not)\s+(?:ml|millilit|grams|metric)|"
-    r"カップで|컵으로|用量杯|\bsa tasa\b",
-    re.I,
-)
-_NOT_CUPS = re.compile(
-    r"\b(ml|millilit\w*|lit(er|re)s?|grams?|metric)\b\s+(to|over|rather than|instead of)\s+cups?\b", re.I
-)
+_CUPS = re.compile(lang.pattern("cups.preferred"), re.I)
+_NOT_CUPS = re.compile(lang.pattern("cups.left"), re.I)
 
 # Macaron flavours people may name as their colour; a hex code works too.
 FLAVOURS = {
@@ -108,11 +87,7 @@ def bears_on_settings(text: str) -> bool:
     )
 
 
-_METRIC = re.compile(
-    r"\b(back to (ml|metric|litres?|liters?|kilos?|grams?|km)|switched to (ml|metric|litres?|liters?|kilos?|km)|"
-    r"(use|prefer|think in) (ml|metric|millilit(er|re)s?|lit(er|re)s?|kilograms?|kilomet(er|re)s?))\b",
-    re.I,
-)
+_METRIC = re.compile(lang.pattern("metric.chosen"), re.I)
 
 
 def units_said(text: str) -> str | None:
