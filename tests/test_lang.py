@@ -18,8 +18,9 @@ PACKAGE = Path(lang.__file__).resolve().parents[1]
 
 # Modules that still hold words of a concept, until their words move to lang/ (the list
 # only shrinks: a module here that no longer holds any fails too, so it is taken off).
-# friend/onboarding.py's word lists are in lang/; its quiz's own lines ("read or watch a film",
-# "tinker with a project") still read as topic.hobby's words.
+# friend/onboarding.py's and maker/spec_rules.py's word lists are in lang/; what still reads
+# as topic.<domain>'s words there is the quiz's own lines ("read or watch a film") and the
+# spec's own names ("coffee", "book", "restaurant").
 NOT_YET_MOVED = {
     "friend/changes.py", "friend/onboarding.py", "maker/change_rules.py", "maker/fit.py", "maker/slots.py",
     "maker/spec_rules.py",
@@ -84,13 +85,14 @@ def _literals(concept: str) -> set[str]:
 
 
 def _strings(source: str) -> list[str]:
-    """The string literals of a module's code (its docstrings left out: examples, not rules)."""
+    """The string literals of a module's code (its docstrings left out: examples, not rules; and
+    the names of concepts it asks lang for)."""
     tree = ast.parse(source)
     docs = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
     return [
         n.value
         for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs and not _names(n.value)
     ]
 
 
@@ -123,6 +125,9 @@ def _a_list_of(concept: str, strings: list[str]) -> bool:
         if len(said) >= 8 and sum(w in words for w in said) >= 0.8 * len(said):
             return True
     return False
+def _names(string: str) -> bool:
+    """Whether a string names concepts, as a rule asks lang for them ("journal.mood", f"measure.{kind}")."""
+    return string in lang.CONCEPTS or (string.endswith(".") and any(c.startswith(string) for c in lang.CONCEPTS))
 
 
 def holding_words(source: str) -> list[str]:

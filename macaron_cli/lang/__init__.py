@@ -54,6 +54,22 @@ GOALS = ("festival", "trip", "meal", "gift", "exercise", "money", "sleep")
 # The secrets a sentence names by a label (memory/secrets/phrases.py), in the order it reads them.
 SECRETS = ("password", "pin", "code", "api-key", "key", "cvv", "national-id")
 
+# What an app keeps and converts (maker/spec_rules.py): the kinds of measure, of item kept
+# in a collection, the unit families converted (in the order tried) and each converter's units.
+MEASURED = (
+    "blood_pressure", "blood_sugar", "pulse", "body_fat", "feeding", "body_weight", "coffee", "tea", "water", "sleep",
+    "steps", "medication", "exercise", "stretching", "reading", "meditation", "practice", "vegetables", "glasses",
+)  # fmt: skip
+KEPT = ("book", "film", "restaurant", "wine", "recipe", "plant", "game")
+CONVERSIONS = (
+    "pace", "shoe_size", "currency", "cooking", "temperature", "area", "speed", "length", "weight", "volume",
+)  # fmt: skip
+CONVERTER_UNITS = {
+    "weight": ("ounce", "gram", "kilogram", "pound"),
+    "length": ("inch", "centimeter", "kilometer", "mile", "foot"),
+    "area": ("tsubo", "square-meter", "square-foot"),
+    "cooking": ("cup", "tablespoon", "gram"),
+}
 # Currencies a person says they are paid or spend in (maker/personal.py), the first found wins.
 PAID_IN = ("PHP", "JPY", "KRW", "CNY", "EUR", "GBP", "USD")
 # What a message is about (friend/topics.py), in the order a tie is broken.
@@ -121,6 +137,24 @@ CONCEPTS: dict[str, str] = {
     **{
         f"topic.{topic}": f"word starts that make a message about {topic}, each counted: plain words, no pattern"
         for topic in TOPICS
+    },
+    **{f"measure.{kind}": f"the measure {kind} named (a thing logged)" for kind in MEASURED},
+    "measure.steps_in_km": "kilometres said beside steps (walked in km)",
+    "weight.beside_pressure": "a weight said beside blood pressure (a measure of its own)",
+    "weight.beside_fat": "a weight said beside body fat (a measure of its own)",
+    "run.timed": "how long a run took (its time)",
+    "habit": "a habit kept every day (a streak, daily)",
+    **{f"item.{kind}": f"a {kind} kept in a collection" for kind in KEPT},
+    "items.rated": "rating the items kept (stars, favourites)",
+    "items.collected": "a collection or list of things had, read, watched or visited",
+    "items.watered": "watering plants",
+    "items.lent": "a thing lent (a book lent to a friend)",
+    **{f"conversion.{family}": f"converting {family} (a converter's tab)" for family in CONVERSIONS},
+    "conversion.units": "units people convert between: two named is a conversion",
+    **{
+        f"converter.{family}.{unit}": f"the unit {unit}, in a {family} converter"
+        for family, units in CONVERTER_UNITS.items()
+        for unit in units
     },
     **{f"paid_in.{code}": f"the currency {code} a person says they use (a memory: paid in pesos)" for code in PAID_IN},
     "imperial.said": "an imperial unit named (ounces, miles, fahrenheit), as a person's way of measuring",

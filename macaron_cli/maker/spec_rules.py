@@ -35,11 +35,12 @@ class _Kind:
     values: tuple[str, ...] = ()
 
 
-# Order matters where words overlap: blood pressure before pressure-free words, coffee and
-# tea before water ("drink"), body weight before the converter's weights.
+# Each kind's words are lang's measure.<key>. Order matters where words overlap: blood pressure
+# before pressure-free words, coffee and tea before water ("drink"), body weight before the
+# converter's weights.
 MEASURES: dict[str, _Kind] = {
     "blood_pressure": _Kind(
-        r"blood\s*pressure|\bbp\b|血圧|혈압|血压|presyon(?: ng dugo)?",
+        lang.pattern("measure.blood_pressure"),
         "mmHg",
         "quantity",
         None,
@@ -47,97 +48,24 @@ MEASURES: dict[str, _Kind] = {
         free_entry=True,
         values=("systolic", "diastolic"),
     ),
-    "blood_sugar": _Kind(
-        r"blood\s*sugar|glucose|血糖|혈당|asukal sa dugo", "mg/dL", "quantity", None, 1, free_entry=True
-    ),
-    "pulse": _Kind(
-        r"\bpulse\b|\bheart ?rate\b|脈拍|心拍|맥박|심박|心率|脉搏|\bpulso", "bpm", "quantity", None, 1, free_entry=True
-    ),
-    "body_fat": _Kind(
-        r"\bbody ?fat\b|体脂肪|체지방|体脂|\btaba sa katawan", "percent", "quantity", None, 0.1, free_entry=True
-    ),
-    "feeding": _Kind(
-        r"\bbottles?\b|\bfeed(?:s|ing)?\b|\bformula\b|ミルク|授乳|수유|분유|喂奶|奶量|\bpagdede|\bdumede",
-        "milliliter",
-        "quantity",
-        None,
-        10,
-        free_entry=True,
-    ),
-    "body_weight": _Kind(
-        r"\bweigh(?:t|ing)?\b(?!\s*(?:to|into)\b)(?!\s*in (?:pounds|lbs?|kg|kilos?)\s+(?:to|into)\b)|体重|몸무게|체중|"
-        r"\btimbang(?: ko)?\b|\bbigat ko\b",
-        "kilogram",
-        "quantity",
-        None,
-        0.1,
-        free_entry=True,
-    ),
-    "coffee": _Kind(r"\bcoffees?\b|\blattes?\b|espresso|コーヒー|커피|咖啡|\bkape\b", "cups", "count", None, 1),
-    "tea": _Kind(r"\bteas?\b(?!spoon)|お茶|紅茶|緑茶|\b차를|茶(?!匙)|\btsaa\b", "cups", "count", None, 1),
-    "water": _Kind(
-        r"\bwater\b|\bhydrat|水分|飲み水|水を.{0,4}飲|お水|\b물\b|물\s*마시|물을|수분|喝.{0,3}水|饮水|\btubig",
-        "milliliter",
-        "quantity",
-        2000,
-        250,
-    ),
-    "sleep": _Kind(
-        r"\bsleep|\bslept|\bbedtime|睡眠|寝た|眠り|수면|잠을|잤|\b잠\b|\b잔\s*시간|睡觉|睡了|tulog",
-        "hour",
-        "duration",
-        8,
-        0.5,
-        free_entry=True,
-    ),
-    "steps": _Kind(
-        r"\bsteps?\b|\bwalk|歩数|歩いた|散歩|걸음|만보|걷기|步数|走路|散步|走了|走多少步|\d+\s*步|\bhakbang|\blakad",
-        "steps",
-        "count",
-        8000,
-        1000,
-        free_entry=True,
-    ),
-    "medication": _Kind(
-        r"\bmedic|\bpills?\b|\btablets?\b|\bvitamins?|\binsulin|\bshots?\b|インスリン|인슐린|胰岛素|服薬|薬を|お薬|"
-        r"약\s*복용|약을|\b약\b|(?<=[가-힣])약(?=\s|을|은|$)|복약|영양제|吃药|服药|[压糖]药|维生素|"
-        r"\bgamot|bitamina",
-        "times",
-        "count",
-        1,
-        1,
-    ),
-    "exercise": _Kind(
-        r"\bexercis|\bworkouts?|\bgym\b|\btraining|\bjog|\brun(?:s|ning)?\b|運動|筋トレ|ジョギング|ランニング|트레이닝|운동|"
-        r"러닝|달리기|"
-        r"运动|锻炼|健身|跑步|\behersisyo|\btakbo",
-        "minute",
-        "duration",
-        30,
-        10,
-        free_entry=True,
-    ),
-    # Said by its own name, a stretch is shown as one ("did I stretch": not "Exercise").
-    "stretching": _Kind(r"\bstretch|ストレッチ|스트레칭|拉伸|\bunat\b|\bpag-?uunat", "minute", "duration", 10, 5),
-    "reading": _Kind(
-        r"\bread(?:ing)?\b|\bpages?\b|読書|本を読|ページ|독서|책\s*읽|쪽|페이지|阅读|读书|看书|看.{0,6}书|页|\bpahina|\bpagbasa|\bbasa\b",
-        "pages",
-        "count",
-        20,
-        5,
-        free_entry=True,
-    ),
-    "meditation": _Kind(r"\bmeditat|\bmindful|瞑想|명상|冥想|打坐|\bmeditasyon", "minute", "duration", 10, 5),
-    "practice": _Kind(
-        r"\bpractis|\bpractic|\bpiano|\bguitar|\bviolin|練習|연습|练习|练琴|钢琴|吉他|\bensayo|\bpraktis",
-        "minute",
-        "duration",
-        20,
-        10,
-        free_entry=True,
-    ),
-    "vegetables": _Kind(r"\bvegetables?|\bveggies?|野菜|채소|야채|蔬菜|吃菜|\bgulay", "servings", "count", 5, 1),
-    "glasses": _Kind(r"\bglass(?:es)?\b|\bbaso\b|杯|잔", "glasses", "count", None, 1),
+    "blood_sugar": _Kind(lang.pattern("measure.blood_sugar"), "mg/dL", "quantity", None, 1, free_entry=True),
+    "pulse": _Kind(lang.pattern("measure.pulse"), "bpm", "quantity", None, 1, free_entry=True),
+    "body_fat": _Kind(lang.pattern("measure.body_fat"), "percent", "quantity", None, 0.1, free_entry=True),
+    "feeding": _Kind(lang.pattern("measure.feeding"), "milliliter", "quantity", None, 10, free_entry=True),
+    "body_weight": _Kind(lang.pattern("measure.body_weight"), "kilogram", "quantity", None, 0.1, free_entry=True),
+    "coffee": _Kind(lang.pattern("measure.coffee"), "cups", "count", None, 1),
+    "tea": _Kind(lang.pattern("measure.tea"), "cups", "count", None, 1),
+    "water": _Kind(lang.pattern("measure.water"), "milliliter", "quantity", 2000, 250),
+    "sleep": _Kind(lang.pattern("measure.sleep"), "hour", "duration", 8, 0.5, free_entry=True),
+    "steps": _Kind(lang.pattern("measure.steps"), "steps", "count", 8000, 1000, free_entry=True),
+    "medication": _Kind(lang.pattern("measure.medication"), "times", "count", 1, 1),
+    "exercise": _Kind(lang.pattern("measure.exercise"), "minute", "duration", 30, 10, free_entry=True),
+    "stretching": _Kind(lang.pattern("measure.stretching"), "minute", "duration", 10, 5),
+    "reading": _Kind(lang.pattern("measure.reading"), "pages", "count", 20, 5, free_entry=True),
+    "meditation": _Kind(lang.pattern("measure.meditation"), "minute", "duration", 10, 5),
+    "practice": _Kind(lang.pattern("measure.practice"), "minute", "duration", 20, 10, free_entry=True),
+    "vegetables": _Kind(lang.pattern("measure.vegetables"), "servings", "count", 5, 1),
+    "glasses": _Kind(lang.pattern("measure.glasses"), "glasses", "count", None, 1),
 }
 # Measures that follow from another's words and a unit said (a run in km; how long it took).
 _KINDS = MEASURES | {
@@ -173,7 +101,7 @@ def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots)
     elif key in ("running", "pace"):
         distance = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), "kilometer")
         unit = distance if key == "running" else {"kilometer": "min/km", "mile": "min/mi"}[distance]
-    elif key == "steps" and _found(r"\bkm\b|\bkilomet|킬로|公里|キロ", text):
+    elif key == "steps" and _found(lang.pattern("measure.steps_in_km"), text):
         unit, goal, step = "kilometer", 5, 0.5
     if slots.goal is not None:
         factor = 1.0 if slots.goal.unit in ("", unit) else _SCALE.get((slots.goal.unit, unit))
@@ -227,10 +155,10 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
     if "coffee" in keys or "tea" in keys:
         keys = [k for k in keys if k not in ("water", "glasses")]
     if "blood_pressure" in keys:
-        keys = [k for k in keys if k != "body_weight" or _found(r"体重|몸무게|체중|\bweigh", text)]
+        keys = [k for k in keys if k != "body_weight" or _found(lang.pattern("weight.beside_pressure"), text)]
     if "feeding" in keys:  # a baby's milk is fed, not drunk as the person's water
         keys = [k for k in keys if k not in ("water", "glasses", "medication")]
-    if "body_fat" in keys and not _found(r"体重|몸무게|체중|\bweigh|\btimbang", text):
+    if "body_fat" in keys and not _found(lang.pattern("weight.beside_fat"), text):
         keys = [k for k in keys if k != "body_weight"]  # "body fat" is not a weight of its own
     if slots.check and "medication" in keys:  # "did I take my blood-pressure pill": taken or not, no reading
         keys = [k for k in keys if k not in ("blood_pressure", "blood_sugar", "pulse")]
@@ -240,7 +168,7 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
         and {"kilometer", "mile"} & {*slots.units, *slots.refused}
     ):
         keys[keys.index("exercise")] = "running"  # a distance run, in the unit said
-        if _found(r"\bhow long\b|\btime\b|タイム|시간|时间|用时|\bgaano katagal|\boras\b", text):
+        if _found(lang.pattern("run.timed"), text):
             keys.append("run_time")
         if _found(_FAMILIES["pace"], text):
             keys.append("pace")  # minutes per km, beside the distance
@@ -301,36 +229,19 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
 
 
 # ── items: a collection ──────────────────────────────────────────────────────────────────
+# Each kind of item's words are lang's item.<kind>; rated and collected are items.rated and
+# items.collected.
 _ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "book": (
-        r"\bbooks?\b|\bnovels?\b|\bmanga\b|漫画|マンガ|만화|本(?!当)|読んだ本|책|书|\bnobela|\blibro",
-        ("author", "lent to"),
-    ),
-    "film": (r"\bfilms?\b|\bmovies?\b|\bdramas?\b|映画|ドラマ|영화|드라마|电影|电视剧|\bpelikula", ("year", "where")),
-    "restaurant": (
-        r"\brestaurants?\b|\bcaf[eé]s?\b|\bramen\b|\bplaces to eat|レストラン|カフェ|喫茶|居酒屋|ラーメン|お店|店|"
-        r"식당|맛집|카페|餐厅|饭店|馆子|咖啡馆|"
-        r"\bkainan|\brestawran",
-        ("place", "dish"),
-    ),
-    "wine": (r"\bwines?\b|\bbeers?\b|\bsake\b|ワイン|와인|葡萄酒|红酒|\balak\b", ("region", "price")),
-    "recipe": (r"\brecipes?\b|レシピ|레시피|食谱|菜谱|\bresipe", ("ingredients",)),
-    "plant": (
-        r"\bplants?\b|植物|식물|화분|多肉|\bhalaman|\bfern|\bcact(?:us|i)\b|\bmonstera|\bpothos|\bsucculents?|"
-        r"\borchids?|\bbonsai|モンステラ|サボテン|観葉|몬스테라|선인장|绿萝|仙人掌|盆栽",
-        ("watered",),
-    ),
-    "game": (r"\bboard games?\b|\bvideo games?\b|ゲーム|게임|游戏|\blaro\b", ("platform",)),
+    "book": (lang.pattern("item.book"), ("author", "lent to")),
+    "film": (lang.pattern("item.film"), ("year", "where")),
+    "restaurant": (lang.pattern("item.restaurant"), ("place", "dish")),
+    "wine": (lang.pattern("item.wine"), ("region", "price")),
+    "recipe": (lang.pattern("item.recipe"), ("ingredients",)),
+    "plant": (lang.pattern("item.plant"), ("watered",)),
+    "game": (lang.pattern("item.game"), ("platform",)),
 }
-_RATING = (
-    r"\brat(?:e|ed|ing|ings)\b|\bstars?\b|\bscores?\b|\bfavou?rites?\b|\bbest\b|\bliked?\b|評価|点数|星|お気に入り|"
-    r"평점|별점|점수|좋아|评分|打.{0,2}分|喜欢|\bmarka\b|\bpaborito|\bgusto namin"
-)
-_COLLECTION = (
-    r"\bcollection|\blist of\b|\bwish ?list|\blent\b|\bread so far|\bwatched|\bvisited|\btried\b|"
-    r"コレクション|リスト|一覧|読んだ|観た|見た|行った|목록|리스트|읽은|본\s|가본|收藏|清单|读过|看过|去过|"
-    r"\blistahan ng mga|\bnabasa|\bnapanood"
-)
+_RATING = lang.pattern("items.rated")
+_COLLECTION = lang.pattern("items.collected")
 
 
 def items_of(text: str, slots: Slots | None = None) -> Items | None:
@@ -338,7 +249,7 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
     rated = bool(_found(_RATING, text))
     said = slots.listed + ((slots.with_whom,) if slots.with_whom else ())  # the details each item records
     for name, (words, attributes) in _ITEMS.items():
-        watering = _found(r"\bwater(?:ing)?\b|水やり|물\s*주|浇水|\bdilig", text)
+        watering = _found(lang.pattern("items.watered"), text)
         if name == "plant" and slots.every and (_found(words, text) or watering):  # each plant, its own rhythm
             return Items(name=name, attributes=said, rating=rated, every=True)  # last watered: the care itself
         if said and _found(words, text) and (rated or _found(_COLLECTION, text)):
@@ -348,7 +259,7 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
                 name == "book"
                 and _found(MEASURES["reading"].words, text)
                 and not rated
-                and not _found(r"\blent\b|貸", text)
+                and not _found(lang.pattern("items.lent"), text)
             ):
                 return None  # reading books is a habit, unless they are kept as a list
             return Items(name=name, attributes=attributes, rating=rated)
@@ -381,38 +292,8 @@ def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
 # ── conversions ──────────────────────────────────────────────────────────────────────────
 # Asking to convert, keeping a record, the verb itself: lang's convert.asked, convert.keeping
 # and convert.verb.
-_FAMILIES = {
-    "pace": r"\bpace\b|min/km|min/mile|minutes? per (?:km|mile)|ペース|페이스|配速|\bbilis ng takbo",
-    "shoe_size": r"\bshoe sizes?|\bshoe|靴のサイズ|靴|신발\s*사이즈|신발|鞋码|鞋子尺码|\bsapatos",
-    "currency": (
-        r"\bexchange rate|\bcurrenc|\bdollars? (?:to|into|in)\b|\bin (?:dollars|pesos|yen|won|euros)\b|"
-        r"\byen to\b|\bpesos? to\b|"
-        r"為替|円をドル|ドルを円|ドル|환율|달러|원화|汇率|美元|人民币|换成日元|\bpalitan ng pera|\bdolyar|\bpiso\b"
-    ),
-    "cooking": (
-        r"\bcook|\bbak(?:e|ing)\b|\brecipes?\b|\bkitchen|\bcups?\b|\btablespoons?|\bteaspoons?|\btbsp|\btsp|"
-        r"料理|レシピ|お菓子|製菓|大さじ|小さじ|計量|요리|레시피|베이킹|계량|烹饪|做饭|厨房|烘焙|食谱|量杯|"
-        r"\bluto\b|\bpagluluto|\bresip|\bkutsara|\btasa\b"
-    ),
-    "temperature": (
-        r"\btemperature|\bcelsius|\bfahrenheit|°[cf]\b|\boven|温度|気温|体温|摂氏|華氏|온도|기온|체온|섭씨|화씨|气温|摄氏|华氏|"
-        r"\btemperatura"
-    ),
-    "area": (
-        r"\barea\b|\bsquare (?:feet|foot|met)|\bsq ?ft|\btsubo|\bpyeong|\bacres?|\bhectares?|"
-        r"面積|坪|넓이|평수|평|면적|面积|平方|\blawak"
-    ),
-    "speed": r"\bspeed|\bkm/h|\bmph\b|速度|속도|速度|\bbilis\b",
-    "length": (
-        r"\blength|\bdistance|\bkm\b|\bkilomet|\bmiles?\b|\binch|\bfeet|\bfoot\b|\bcm\b|\bcentimet|長さ|距離|インチ|"
-        r"길이|거리|인치|长度|距离|公里|英里|英寸|厘米|\bhaba\b|\blayo\b|\bpulgada"
-    ),
-    "weight": (
-        r"\bweights?\b|\bkg\b|\bkilo|\bpounds?\b|\blbs?\b|\bounces?\b|\bgrams?\b|重さ|무게|重量|公斤|斤|"
-        r"\bbigat|\blibra"
-    ),
-    "volume": r"\bvolume|\bjugs?\b|\blit(?:er|re)s?\b|\bgallons?|\bml\b|容量|体積|부피|용량|容积|体积|\bgalon",
-}
+# A family to convert, by its words (lang's conversion.<family>), in the order tried.
+_FAMILIES = {family: lang.pattern(f"conversion.{family}") for family in lang.CONVERSIONS}
 
 
 # The pair a tab opens with, when the person's ways say so: cooking in cups, to grams or
@@ -429,11 +310,7 @@ def _opening(family: str, app_settings: dict) -> tuple[str, ...]:
 
 
 # Units people convert between: two of them named is a conversion ("fahrenheit … celsius").
-_UNITS = (
-    r"fahrenheit|celsius|華氏|摂氏|화씨|섭씨|华氏|摄氏|\bkm\b|kilomet|\bmiles?\b|\bkg\b|\bpounds?\b|\blbs?\b|"
-    r"\binch(?:es)?\b|\bcm\b|centimet|\bfeet\b|\bmeters?\b|\bmetres?\b|坪|平米|평|제곱미터|平方米|"
-    r"\bpulgada|\bsentimetro|\bmetro\b|\bcups?\b|\bgrams?\b|\bounces?\b|\bml\b"
-)
+_UNITS = lang.pattern("conversion.units")
 
 
 def converting(text: str, slots: Slots | None = None) -> bool:
@@ -454,29 +331,8 @@ def converting(text: str, slots: Slots | None = None) -> bool:
 
 # Units a converter names, as people write them: family → unit id (the converter's) → words.
 _CONVERTER_UNITS: dict[str, dict[str, str]] = {
-    "weight": {
-        "ounce": r"\boz\b|\bounces?\b|オンス|온스|盎司",
-        "gram": r"\bgrams?\b|(?<=\d)\s?g\b|グラム|그램|克(?!力)",
-        "kilogram": r"\bkg\b|\bkilos?(?:grams?)?\b|キロ|킬로|公斤",
-        "pound": r"\blbs?\b|\bpounds?\b|ポンド|파운드|磅",
-    },
-    "length": {
-        "inch": r"\binch(?:es)?\b|インチ|인치|英寸|\bpulgada",
-        "centimeter": r"\bcm\b|centimet|センチ|센티|厘米|公分|\bsentimetro",
-        "kilometer": r"\bkm\b|kilomet|キロメートル|킬로미터|公里",
-        "mile": r"\bmiles?\b|マイル|마일|英里|\bmilya",
-        "foot": r"\bfeet\b|\bfoot\b|フィート|피트|英尺",
-    },
-    "area": {
-        "tsubo": r"\btsubo\b|\bpyeong\b|坪|평(?!균)",
-        "square-meter": r"\bsquare met|\bm²|\bsqm\b|平米|平方メートル|제곱미터|平方米",
-        "square-foot": r"\bsquare f(?:ee|oo)t|\bsq ?ft\b|平方フィート|제곱피트|平方英尺",
-    },
-    "cooking": {
-        "cup": r"\bcups?\b|カップ|컵|量杯|\btasa\b",
-        "tablespoon": r"\btablespoons?\b|\btbsp\b|大さじ|큰술|汤匙|\bkutsara\b",
-        "gram": r"\bgrams?\b|グラム|그램|克(?!力)",
-    },
+    family: {unit: lang.pattern(f"converter.{family}.{unit}") for unit in units}
+    for family, units in lang.CONVERTER_UNITS.items()
 }
 
 
@@ -577,8 +433,6 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
         return AppSpec(measures=tuple(measures))
     if tasks:
         return AppSpec(tasks=tasks)
-    if _found(lang.pattern("counted"), text) or _found(
-        r"\bhabit|\bstreak|\bdaily\b|\bevery day|習慣|毎日|습관|매일|习惯|打卡|每天|\bgawi|\baraw-araw", text
-    ):
+    if _found(lang.pattern("counted"), text) or _found(lang.pattern("habit"), text):
         return AppSpec(measures=(other_measure(text, name),))
     return AppSpec()
