@@ -22,8 +22,7 @@ PACKAGE = Path(lang.__file__).resolve().parents[1]
 # as topic.<domain>'s words there is the quiz's own lines ("read or watch a film") and the
 # spec's own names ("coffee", "book", "restaurant").
 NOT_YET_MOVED = {
-    "friend/changes.py", "friend/onboarding.py", "maker/change_rules.py", "maker/fit.py", "maker/slots.py",
-    "maker/spec_rules.py",
+    "friend/changes.py", "friend/onboarding.py", "maker/change_rules.py", "maker/fit.py", "maker/spec_rules.py",
 }  # fmt: skip
 
 
@@ -125,6 +124,8 @@ def _a_list_of(concept: str, strings: list[str]) -> bool:
         if len(said) >= 8 and sum(w in words for w in said) >= 0.8 * len(said):
             return True
     return False
+
+
 def _names(string: str) -> bool:
     """Whether a string names concepts, as a rule asks lang for them ("journal.mood", f"measure.{kind}")."""
     return string in lang.CONCEPTS or (string.endswith(".") and any(c.startswith(string) for c in lang.CONCEPTS))

@@ -156,6 +156,18 @@ CONCEPTS: dict[str, str] = {
         for family, units in CONVERTER_UNITS.items()
         for unit in units
     },
+    "relation": "a relation said before a name (my sister Priya, 夫の健太)",
+    "kin": "kin said as who does something (母と私, 爸爸洗碗)",
+    "kin.title": "a kin title before a name (Ate Rose)",
+    "name.marker": "a word that marks a name after it (si, kay)",
+    "name.acts": "what a named person does (Tom owes, Emma cooks)",
+    "name.not_before_honorific": "words before an honorific that are not names (赤ちゃん, お母さん), whole words",
+    "name.not_a_name": "words in a name's place that are not names (누구, 우리)",
+    "list.lead_word": "small words before a listed thing, each followed by a space (for, my, sa)",
+    "list.lead_particle": "particles before a listed thing, with no space (分, 也)",
+    "list.tail": "words after a listed thing, at its end (notes, も, 도)",
+    "list.not_item": "never a listed thing (a score, a rating, pesos)",
+    "list.of": "what a list is of, as one group (list of X, Xの一覧): read language by language",
     **{f"paid_in.{code}": f"the currency {code} a person says they use (a memory: paid in pesos)" for code in PAID_IN},
     "imperial.said": "an imperial unit named (ounces, miles, fahrenheit), as a person's way of measuring",
     "system_refused.before": "words before an imperial unit that refuse it, in what a person told macaron (not, over)",

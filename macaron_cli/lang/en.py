@@ -363,4 +363,17 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bwater(?:ing)?\b",
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",
+    # ── people and lists in an idea (maker/slots.py) ──
+    "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bpartner|\bson|\bdaughter",
+    "kin": "",
+    "kin.title": "",
+    "name.marker": "",
+    "name.acts": r"owes|does|did|takes|has|pays|paid|cooks|cleans|washes",
+    "name.not_before_honorific": "",
+    "name.not_a_name": "",
+    "list.lead_word": r"for|with|of|on|in|the|my|our|a|an",
+    "list.lead_particle": "",
+    "list.tail": r"notes?",
+    "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b",
+    "list.of": r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
 }

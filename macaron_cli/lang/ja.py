@@ -301,4 +301,17 @@ WORDS: dict[str, str] = {
     "items.watered": r"水やり",
     "items.lent": r"貸",
     "habit": r"習慣|毎日",
+    # ── people and lists in an idea (maker/slots.py) ──
+    "relation": r"夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚",
+    "kin": r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子",
+    "kin.title": "",
+    "name.marker": "",
+    "name.acts": "",
+    "name.not_before_honorific": r"赤|お母|お父|お兄|お姉|おばあ|おじい",
+    "name.not_a_name": "",
+    "list.lead_word": "",
+    "list.lead_particle": "",
+    "list.tail": r"も|記録",
+    "list.not_item": r"点数",
+    "list.of": r"([\u30a0-\u30ff\u4e00-\u9fff]{1,6})の(?:一覧|リスト|コレクション)",
 }

@@ -303,4 +303,17 @@ WORDS: dict[str, str] = {
     "items.watered": r"물\s*주",
     "items.lent": "",
     "habit": r"습관|매일",
+    # ── people and lists in an idea (maker/slots.py) ──
+    "relation": r"룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료",
+    "kin": "",
+    "kin.title": "",
+    "name.marker": "",
+    "name.acts": "",
+    "name.not_before_honorific": "",
+    "name.not_a_name": r"들|누구|우리|저희|가족|사람",
+    "list.lead_word": "",
+    "list.lead_particle": "",
+    "list.tail": r"도|메모|기록",
+    "list.not_item": r"별점|평점",
+    "list.of": r"([가-힣]{1,6})\s*(?:목록|리스트|컬렉션)",
 }

@@ -320,4 +320,17 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bdilig",
     "items.lent": "",
     "habit": r"\bgawi|\baraw-araw",
+    # ── people and lists in an idea (maker/slots.py) ──
+    "relation": "",
+    "kin": "",
+    "kin.title": r"[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong",
+    "name.marker": r"si|ni|nila|kay|kina|sina",
+    "name.acts": "",
+    "name.not_before_honorific": "",
+    "name.not_a_name": "",
+    "list.lead_word": r"sa|ng|para sa|mga",
+    "list.lead_particle": "",
+    "list.tail": r"ko|namin",
+    "list.not_item": r"\bnaka-?|\bmarka\b",
+    "list.of": r"\blistahan ng mga (\w+)",
 }

@@ -301,4 +301,17 @@ WORDS: dict[str, str] = {
     "items.watered": r"浇水",
     "items.lent": "",
     "habit": r"习惯|打卡|每天",
+    # ── people and lists in an idea (maker/slots.py) ──
+    "relation": r"室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹",
+    "kin": r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆",
+    "kin.title": "",
+    "name.marker": "",
+    "name.acts": "",
+    "name.not_before_honorific": "",
+    "name.not_a_name": "",
+    "list.lead_word": "",
+    "list.lead_particle": r"分|也|还有|按",
+    "list.tail": r"记录|的",
+    "list.not_item": r"打分|评分",
+    "list.of": r"(?:收藏|看过|读过|去过|喝过|买过)的([\u4e00-\u9fff]{1,4}?)(?=[，,、和]|$)",
 }

@@ -156,21 +156,20 @@ def _money(text: str) -> tuple[list[Amount], str | None]:
 # Capitalised words that are not people (the months, weekdays, languages and units).
 _NOT_NAMES = frozenset(lang.pattern("not_names").replace("|", " ").split())
 # Words after which a name follows (a relation, or Tagalog's name markers).
-_EN_BEFORE_NAME = (
-    r"(?:\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bpartner|\bson|\bdaughter)s?\s+"
-)
+# Each language's relations (lang's relation), kin (kin), Tagalog's name markers (name.marker).
+_EN_BEFORE_NAME = rf"(?:{lang.words('relation', 'en')})s?\s+"
 _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
-_TL_MARKER = r"\b(?:si|ni|nila|kay|kina|sina)\s+(?:(?:[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong)\s+)?"
-_JA_RELATION = r"(?:夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚)の"
+_TL_MARKER = rf"\b(?:{lang.words('name.marker', 'tl')})\s+(?:(?:{lang.words('kin.title', 'tl')})\s+)?"
+_JA_RELATION = rf"(?:{lang.words('relation', 'ja')})の"
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
-_KO_RELATION = r"(?:룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료)\s*"
-_ZH_RELATION = r"(?:室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹)"
-_JA_KIN = r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子"
-_JA_NOT_NAMES = frozenset(("赤", "お母", "お父", "お兄", "お姉", "おばあ", "おじい"))
-_KO_NAME = r"(?!들|누구|우리|저희|가족|사람)[가-힣]{2}"  # 친구들이랑, 누구한테: not names
+_KO_RELATION = rf"(?:{lang.words('relation', 'ko')})\s*"
+_ZH_RELATION = rf"(?:{lang.words('relation', 'zh')})"
+_JA_KIN = lang.words("kin", "ja")
+_JA_NOT_NAMES = frozenset(lang.pattern("name.not_before_honorific").split("|"))
+_KO_NAME = rf"(?!{lang.words('name.not_a_name', 'ko')})[가-힣]{{2}}"  # 친구들이랑, 누구한테: not names
 _KO_LIST = rf"((?:{_KO_NAME}(?:이)?(?:랑|하고|와|과|,\s*)\s*)*{_KO_NAME})(?:이)?(?:랑|하고|와|과|한테|,)"
-_ZH_KIN = r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆"
+_ZH_KIN = lang.words("kin", "zh")
 _ZH_NAME = r"(?:小|阿|老)(?![时孩朋区说师板家公婆人姨])[\u4e00-\u9fff]"
 
 
@@ -186,7 +185,7 @@ def _people(text: str) -> list[str]:
     # relation ("my sister Priya"), or doing something ("Tom owes", "Emma does"): not a place.
     listed = {w for m in re.finditer(_EN_LIST, text) for w in re.findall(r"[A-Z][a-z]+", m.group(0))}
     for m in re.finditer(r"(?<![\w'])([A-Z][a-z]+)\b", text):
-        acts = re.match(r"\s+(?:owes|does|did|takes|has|pays|paid|cooks|cleans|washes)\b", text[m.end() :])
+        acts = re.match(rf"\s+(?:{lang.pattern('name.acts')})\b", text[m.end() :])
         if m.group(1) in listed or acts or _any(_EN_BEFORE_NAME + "$", text[: m.start()]):
             add(m.start(), m.group(1))
     for m in re.finditer(_TL_MARKER + r"([A-Z][a-z]+)(?:\s+at\s+([A-Z][a-z]+))?", text):
@@ -238,9 +237,11 @@ _SEPARATORS = (
     r"\s*(?:,(?!\d{3})|、|，|\+|&|/)\s*|\s+(?:and|or|at)\s+|"
     r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[と和](?=[\u4e00-\u9fff\u30a0-\u30ff])|(?<=[가-힣])(?:이랑|랑|하고)\s+"
 )
-_LEAD_WORDS = r"^(?:(?:for|with|of|on|in|sa|ng|para sa|the|my|our|a|an|mga)\s+|分|也|还有|按)+"
-_TAIL_WORDS = r"\s*(?:も|도|메모|기록|notes?|記録|记录|的|ko|namin)$"
-_NOT_LISTED = r"\d|\b(?:me|score|scores|rating|stars?)\b|点数|별점|평점|打分|评分|\bnaka-?|\bpesos?\b|\bmarka\b"
+# Words before and after a listed thing (lang's list.lead_word, list.lead_particle, list.tail),
+# and what is never one (list.not_item).
+_LEAD_WORDS = rf"^(?:(?:{lang.pattern('list.lead_word')})\s+|{lang.pattern('list.lead_particle')})+"
+_TAIL_WORDS = rf"\s*(?:{lang.pattern('list.tail')})$"
+_NOT_LISTED = rf"\d|{lang.pattern('list.not_item')}"
 
 
 def _listed(text: str, people: list[str]) -> list[str]:
@@ -266,14 +267,9 @@ def _listed(text: str, people: list[str]) -> list[str]:
     return best if len(best) >= 2 else []
 
 
-# What a list is of, in each language's way of saying it.
-_ITEM_NOUN = (
-    r"(?:收藏|看过|读过|去过|喝过|买过)的([\u4e00-\u9fff]{1,4}?)(?=[，,、和]|$)",
-    r"([\u30a0-\u30ff\u4e00-\u9fff]{1,6})の(?:一覧|リスト|コレクション)",
-    r"([가-힣]{1,6})\s*(?:목록|리스트|컬렉션)",
-    r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
-    r"\blistahan ng mga (\w+)",
-)
+# What a list is of, in each language's way of saying it (lang's list.of: one group), tried
+# language by language in this order.
+_ITEM_NOUN = tuple(lang.words("list.of", code) for code in ("zh", "ja", "ko", "en", "tl"))
 
 
 def _bare(part: str) -> str:
