@@ -72,6 +72,9 @@ CONVERTER_UNITS = {
 }
 # Currencies a person says they are paid or spend in (maker/personal.py), the first found wins.
 PAID_IN = ("PHP", "JPY", "KRW", "CNY", "EUR", "GBP", "USD")
+# The languages an app may be shown in, asked by name in a change (maker/change_rules.py).
+APP_LANGUAGES = ("en", "ja", "ko", "zh", "tl")
+BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login")  # what a change asks that is code
 # What a message is about (friend/topics.py), in the order a tie is broken.
 TOPICS = ("food", "health", "fitness", "travel", "finance", "family", "work", "hobby", "events")
 
@@ -168,6 +171,15 @@ CONCEPTS: dict[str, str] = {
     "list.tail": "words after a listed thing, at its end (notes, も, 도)",
     "list.not_item": "never a listed thing (a score, a rating, pesos)",
     "list.of": "what a list is of, as one group (list of X, Xの一覧): read language by language",
+    "change.remove": "asking to remove something from an app (remove, moved out, 削除)",
+    "change.add": "asking to add something to an app (add, joined, 追加)",
+    "change.rename": "asking to rename an app (rename, call it)",
+    "change.set": "asking to set or change a setting (set, make, switch, にして)",
+    "change.imperial": "imperial units, asked by that name",
+    "change.metric": "metric units, asked by that name",
+    "change.only": "only this (only mornings)",
+    **{f"app_language.{code}": f"the language {code} asked for an app's words" for code in APP_LANGUAGES},
+    **{f"beyond.{what}": f"asking for {what}: code, not a setting" for what in BEYOND},
     **{f"paid_in.{code}": f"the currency {code} a person says they use (a memory: paid in pesos)" for code in PAID_IN},
     "imperial.said": "an imperial unit named (ounces, miles, fahrenheit), as a person's way of measuring",
     "system_refused.before": "words before an imperial unit that refuse it, in what a person told macaron (not, over)",

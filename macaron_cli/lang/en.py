@@ -376,4 +376,25 @@ WORDS: dict[str, str] = {
     "list.tail": r"notes?",
     "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b",
     "list.of": r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
+    # ── asking to change an app (maker/change_rules.py) ──
+    "change.remove": r"\b(?:remove|delete|drop|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"
+    r"don'?t (?:need|track|want)|get rid of|moved out|has left|hide)\b",
+    "change.add": r"\b(?:add|put|include|joined|moved in|also)\b",
+    "change.rename": r"\brename|\bcall (?:it|the app|this app|this)\b|\bretitle",
+    "change.set": r"\b(?:set|make|change|switch|use|turn|show|update|move|increase|raise|lower|reduce|bump|convert|"
+    r"log|track|record|count)\b",
+    "change.imperial": r"\bimperial\b",
+    "change.metric": r"\bmetric\b",
+    "change.only": r"\bonly\b",
+    "app_language.ja": r"\bjapanese\b",
+    "app_language.ko": r"\bkorean\b",
+    "app_language.zh": r"\bchinese\b",
+    "app_language.tl": r"\btagalog\b|\bfilipino\b",
+    "app_language.en": r"\benglish\b",
+    "beyond.dark_mode": r"\bdark (?:mode|theme)",
+    "beyond.sync": r"\bsync|\bsmart ?watch|\bfitbit|\bhealth ?kit",
+    "beyond.reminders": r"\bremind|\bnotif|\balarm",
+    "beyond.charts": r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b",
+    "beyond.export": r"\bexport|\bcsv\b|\bpdf\b",
+    "beyond.login": r"\blog ?in\b|\bpassword|\baccount",
 }

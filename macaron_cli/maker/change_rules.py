@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from macaron_cli import lang
 from macaron_cli.maker.slots import Slots, read
 from macaron_cli.maker.spec import AppSpec, Items, Measure, Tasks, missing
 from macaron_cli.maker.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -27,30 +28,13 @@ def _found(pattern: str, text: str) -> re.Match[str] | None:
     return re.search(pattern, text, re.IGNORECASE)
 
 
-_REMOVE = (
-    r"\b(?:remove|delete|drop|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"
-    r"don'?t (?:need|track|want)|get rid of|moved out|has left|hide)\b|"
-    r"削除|消して|外して|やめ|いらない|要らない|抜いて|なくして|出て行|引っ越し|"
-    r"빼|삭제|없애|제거|그만|이사\s*갔|나갔|"
-    r"去掉|删除|删掉|移除|不要|不用再|搬走|搬出去|不再|"
-    r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b"
-)
-_ADD = (
-    r"\b(?:add|put|include|joined|moved in|also)\b|追加|入れて|加えて|加わ|추가|넣어|들어왔|加上|添加|加到|加入|"
-    r"\bidagdag\b|\bisama\b|\bilagay\b|\bsumali\b"
-)
-_RENAME = (
-    r"\brename|\bcall (?:it|the app|this app|this)\b|\bretitle|名前を|タイトルを|이름을|제목을|改名|名字改|标题|"
-    r"\bpalitan ang pangalan|\bpangalanan"
-)
-# A line that asks an app to change at all (the rules above, and the verbs that set a value):
-# the chat asks no more of a line that names one of the person's apps (friend/changes.py).
-_SET = (
-    r"\b(?:set|make|change|switch|use|turn|show|update|move|increase|raise|lower|reduce|bump|convert|"
-    r"log|track|record|count)\b|にして|に変え|に変更|変えて|で表示|表示して|記録して|"
-    r"바꿔|바꾸|변경|로\s*해|으로\s*해|보여\s*줘|기록해|改成|改为|改用|换成|设为|设成|显示|"
-    r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b"
-)
+# Asking to remove, add, rename or set: lang's change.remove, change.add, change.rename, change.set.
+# A line that asks an app to change at all (those, and the verbs that set a value): the chat asks
+# no more of a line that names one of the person's apps (friend/changes.py).
+_REMOVE = lang.pattern("change.remove")
+_ADD = lang.pattern("change.add")
+_RENAME = lang.pattern("change.rename")
+_SET = lang.pattern("change.set")
 
 
 def asks_a_change(text: str) -> bool:
@@ -63,15 +47,10 @@ _NEW_NAME = (
     r"(?:\bto|\bas|\binto)\s+(.+?)$|に(?:して|変え|変更)|(?:으로|로)\s*(?:바꿔|변경|해)|"
     r"(?:改成|改为|叫)(.+?)$|\bng\s+(.+?)$"
 )
-_LANGUAGES = {
-    "ja": r"\bjapanese\b|日本語|일본어|日语|日文|\bhapon\b",
-    "ko": r"\bkorean\b|韓国語|한국어|韩语|韩文|\bkoreano\b",
-    "zh": r"\bchinese\b|中国語|중국어|中文|汉语|\btsino\b",
-    "tl": r"\btagalog\b|\bfilipino\b|タガログ語|타갈로그어|他加禄语",
-    "en": r"\benglish\b|英語|영어|英文|英语|\bingles\b",
-}
-_IMPERIAL = r"\bimperial\b|ヤード・?ポンド法|야드파운드법|英制|\bimperyal\b"
-_METRIC = r"\bmetric\b|メートル法|미터법|公制|\bmetriko\b"
+# The languages an app may be shown in, named (lang's app_language.<code>); the unit systems.
+_LANGUAGES = {code: lang.pattern(f"app_language.{code}") for code in lang.APP_LANGUAGES}
+_IMPERIAL = lang.pattern("change.imperial")
+_METRIC = lang.pattern("change.metric")
 _SYSTEM_OF = {"pound": "imperial", "mile": "imperial", "inch": "imperial"}
 _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metric"}
 # Units a count of water is kept in, with the step that fits each (how much each is: the
@@ -82,15 +61,12 @@ _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
 _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
 # What people ask of an app that is code, not settings: said with how to get it.
 _BEYOND = {
-    "a dark mode": r"\bdark (?:mode|theme)|ダークモード|다크\s*모드|深色模式|暗黑模式",
-    "syncing with a device or service": r"\bsync|\bsmart ?watch|\bfitbit|\bhealth ?kit|同期|동기화|同步|连接手表",
-    "reminders and notifications": r"\bremind|\bnotif|\balarm|リマインド|通知|알림|알람|提醒|\bpaalala",
-    # A chart asked for ("add a chart", "with graphs"), not the app's own name ("the chores chart").
-    "charts and graphs": (
-        r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b|グラフ|그래프|图表|\btsart"
-    ),
-    "exporting or sharing records": r"\bexport|\bcsv\b|\bpdf\b|エクスポート|내보내|导出",
-    "logging in and accounts": r"\blog ?in\b|\bpassword|\baccount|ログイン|로그인|登录",
+    "a dark mode": lang.pattern("beyond.dark_mode"),
+    "syncing with a device or service": lang.pattern("beyond.sync"),
+    "reminders and notifications": lang.pattern("beyond.reminders"),
+    "charts and graphs": lang.pattern("beyond.charts"),  # "add a chart", not the app's own name ("the chores chart")
+    "exporting or sharing records": lang.pattern("beyond.export"),
+    "logging in and accounts": lang.pattern("beyond.login"),
 }
 _PERSON_STARTERS = frozenset(
     """Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My Our Can Could
@@ -341,7 +317,7 @@ def _times(ask: _Ask, config: dict) -> None:
         return
     if ask.remove:
         times = tuple(t for t in measure.times if t not in said)
-    elif _found(r"\bonly\b|だけ|만\b|只", ask.text):
+    elif _found(lang.pattern("change.only"), ask.text):
         times = said
     else:
         times = tuple(dict.fromkeys(measure.times + said))
