@@ -180,6 +180,14 @@ CONCEPTS: dict[str, str] = {
     "change.only": "only this (only mornings)",
     **{f"app_language.{code}": f"the language {code} asked for an app's words" for code in APP_LANGUAGES},
     **{f"beyond.{what}": f"asking for {what}: code, not a setting" for what in BEYOND},
+    "change.not_names": "capitalised words a change request starts with, not names, space-separated",
+    "person.changed": "a verb of adding or taking someone off, beside their name (追加, 추가, 去掉)",
+    "person.changed_ba": "the same verb's first word after 把 and the name (把小王加上)",
+    "honorific": "an honorific after a name (さん)",
+    "rename.to": "the new name said (to X, 改成X), in a group where the words hold it",
+    "attribute.add": "a field added to each item, in one group (add a field for X, Xも記録): language by language",
+    "attribute.remove": "a field taken off each item, in one group (remove the X field): language by language",
+    "attribute.too": "too, also: after a field added, not part of its name",
     **{f"paid_in.{code}": f"the currency {code} a person says they use (a memory: paid in pesos)" for code in PAID_IN},
     "imperial.said": "an imperial unit named (ounces, miles, fahrenheit), as a person's way of measuring",
     "system_refused.before": "words before an imperial unit that refuse it, in what a person told macaron (not, over)",
@@ -266,7 +274,13 @@ def pattern(concept: str) -> str:
     """`concept` in every language, one alternation (a KeyError for a concept not declared)."""
     if concept not in CONCEPTS:
         raise KeyError(concept)
-    return "|".join(said for table in _tables().values() if (said := table.get(concept)))
+    return "|".join(each(concept))
+
+
+def each(concept: str) -> tuple[str, ...]:
+    """`concept` as each language says it, in the languages' order, for a rule that reads one
+    language at a time (its pattern holds a group); none where a language has no such words."""
+    return tuple(said for table in _tables().values() if (said := table.get(concept)))
 
 
 def alternatives(pattern: str) -> list[str]:

@@ -397,4 +397,18 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b",
     "beyond.export": r"\bexport|\bcsv\b|\bpdf\b",
     "beyond.login": r"\blog ?in\b|\bpassword|\baccount",
+    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    "change.not_names": r"Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My "
+    r"Our Can Could Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Count Every Each Only "
+    r"Just It This That",
+    "person.changed": "",
+    "person.changed_ba": "",
+    "honorific": "",
+    "rename.to": r"(?:\bto|\bas|\binto)\s+(.+?)$",
+    "attribute.add": r"(?:\badd|\binclude|\balso (?:record|keep|note|track|save)|\brecord|\bkeep)\s+(?:a |an |"
+    r"the )?(?:field |column )?(?:for |of )?(?:the |its )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|column|too|as well|"
+    r"for each \w+|of each \w+|to each \w+)\b|[.,!]|$)",
+    "attribute.remove": r"(?:\bremove|\bdrop|\bdelete|\bdon'?t need)\s+(?:the )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|"
+    r"column))?(?:[.,!]|$)",
+    "attribute.too": r"too|also|as well",
 }

@@ -333,4 +333,13 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"グラフ",
     "beyond.export": r"エクスポート",
     "beyond.login": r"ログイン",
+    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    "change.not_names": "",
+    "person.changed": r"追加|入れ|加え|外|削除|当番",
+    "person.changed_ba": "",
+    "honorific": r"さん|くん|ちゃん",
+    "rename.to": r"に(?:して|変え|変更)",
+    "attribute.add": r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:も記録|も残|も入れ|を追加|の欄を追加)",
+    "attribute.remove": r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:を削除|を消して|はいらない|を外して)",
+    "attribute.too": "",
 }

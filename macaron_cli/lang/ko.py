@@ -335,4 +335,13 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"그래프",
     "beyond.export": r"내보내",
     "beyond.login": r"로그인",
+    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    "change.not_names": "",
+    "person.changed": r"추가|넣어|빼|제외|삭제|이사|나갔|당번",
+    "person.changed_ba": "",
+    "honorific": "",
+    "rename.to": r"(?:으로|로)\s*(?:바꿔|변경|해)",
+    "attribute.add": r"([가-힣]{1,6}?)\s*(?:도|을|를)\s*(?:기록|추가|넣어|적)",
+    "attribute.remove": r"([가-힣]{1,6}?)\s*(?:은|는|을|를)?\s*(?:빼|삭제|없애)",
+    "attribute.too": "",
 }

@@ -352,4 +352,15 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\btsart",
     "beyond.export": "",
     "beyond.login": "",
+    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    "change.not_names": r"Idagdag Alisin Tanggalin Isama Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin"
+    r" Ang Mga Sa Ng Si Ni Wala",
+    "person.changed": "",
+    "person.changed_ba": "",
+    "honorific": "",
+    "rename.to": r"\bng\s+(.+?)$",
+    "attribute.add": r"(?:idagdag|isama|ilagay|itala)\s+(?:rin |din )?(?:ang |"
+    r"kung )?([a-z][a-z ]{1,20}?)(?:\s+(?:sa bawat|ng bawat)\b|[.,!]|$)",
+    "attribute.remove": r"(?:alisin|tanggalin)\s+(?:ang )?([a-z][a-z ]{1,20}?)(?:[.,!]|$)",
+    "attribute.too": r"rin|din",
 }

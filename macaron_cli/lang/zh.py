@@ -333,4 +333,13 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"图表",
     "beyond.export": r"导出",
     "beyond.login": r"登录",
+    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    "change.not_names": "",
+    "person.changed": r"加上|添加|去掉|删掉|删除|移除",
+    "person.changed_ba": r"加|添|去|删|移|从",
+    "honorific": "",
+    "rename.to": r"(?:改成|改为|叫)(.+?)$",
+    "attribute.add": r"(?:加上|添加|加一个|增加|也记录?|再记)([\u4e00-\u9fff]{1,4}?)(?:栏|字段|一栏)?(?:$|[，。,])",
+    "attribute.remove": r"(?:去掉|删掉|删除|不要)([\u4e00-\u9fff]{1,4}?)(?:栏|字段)?(?:$|[，。,])",
+    "attribute.too": "",
 }

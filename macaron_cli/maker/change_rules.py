@@ -43,10 +43,7 @@ def asks_a_change(text: str) -> bool:
 
 
 _QUOTED = r"[“\"「『‘'](.+?)[”\"」』’']"
-_NEW_NAME = (
-    r"(?:\bto|\bas|\binto)\s+(.+?)$|に(?:して|変え|変更)|(?:으로|로)\s*(?:바꿔|변경|해)|"
-    r"(?:改成|改为|叫)(.+?)$|\bng\s+(.+?)$"
-)
+_NEW_NAME = lang.pattern("rename.to")  # the new name, in a group (none where the particle says it)
 # The languages an app may be shown in, named (lang's app_language.<code>); the unit systems.
 _LANGUAGES = {code: lang.pattern(f"app_language.{code}") for code in lang.APP_LANGUAGES}
 _IMPERIAL = lang.pattern("change.imperial")
@@ -68,25 +65,20 @@ _BEYOND = {
     "exporting or sharing records": lang.pattern("beyond.export"),
     "logging in and accounts": lang.pattern("beyond.login"),
 }
-_PERSON_STARTERS = frozenset(
-    """Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My Our Can Could
-    Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Idagdag Alisin Tanggalin Isama
-    Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin Ang Mga Sa Ng
-    Si Ni Wala Count Every Each Only Just It This That""".split()
-)
-_KO_PERSON = (
-    r"([가-힣]{2,3}?)(?:이)?(?:를|을|도|는|은|가)\s*"
-    r"(?:추가|넣어|빼|제외|삭제|이사|나갔|당번)"
-)
+# Capitalised words a request starts with that are not names (lang's change.not_names); a verb
+# of adding or taking someone off beside a name (person.changed; after 把 in Chinese: person.changed_ba).
+_PERSON_STARTERS = frozenset(lang.pattern("change.not_names").replace("|", " ").split())
+_HONORIFIC = lang.pattern("honorific")
+_KO_PERSON = rf"([가-힣]{{2,3}}?)(?:이)?(?:를|을|도|는|은|가)\s*(?:{lang.words('person.changed', 'ko')})"
 # A name in katakana before a Japanese verb of adding or taking off ("ミアを追加して"), or any
 # name with an honorific ("健太さんを外して").
 _JA_PERSON = (
-    r"([\u30a1-\u30fa\u30fc]{2,6}|[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{1,4}(?:さん|くん|ちゃん))"
-    r"(?:を|も)\s*(?:追加|入れ|加え|外|削除|当番)"
+    rf"([\u30a1-\u30fa\u30fc]{{2,6}}|[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{{1,4}}(?:{_HONORIFIC}))"
+    rf"(?:を|も)\s*(?:{lang.words('person.changed', 'ja')})"
 )
 _ZH_PERSON = (
-    r"把([\u4e00-\u9fff]{2,3}?)(?:加|添|去|删|移|从)|"
-    r"(?:加上|添加|去掉|删掉|删除|移除)([\u4e00-\u9fff]{2,3}?)(?=$|[，。,]|到|从)"
+    rf"把([\u4e00-\u9fff]{{2,3}}?)(?:{lang.words('person.changed_ba', 'zh')})|"
+    rf"(?:{lang.words('person.changed', 'zh')})([\u4e00-\u9fff]{{2,3}}?)(?=$|[，。,]|到|从)"
 )
 
 
@@ -338,7 +330,7 @@ def people_named(text: str, slots: Slots) -> list[str]:
     for m in re.finditer(_KO_PERSON, text):
         names.append(m.group(1))
     for m in re.finditer(_JA_PERSON, text):
-        name = re.sub(r"(?:さん|くん|ちゃん)$", "", m.group(1))
+        name = re.sub(rf"(?:{_HONORIFIC})$", "", m.group(1))
         if not any(_found(k.words, name) for k in MEASURES.values()):
             names.append(name)
     for m in re.finditer(_ZH_PERSON, text):
@@ -379,23 +371,10 @@ def _people(ask: _Ask, config: dict) -> None:
 
 
 # ── items, tasks ─────────────────────────────────────────────────────────────────────────
-_ATTRIBUTE_ADD = (
-    r"(?:\badd|\binclude|\balso (?:record|keep|note|track|save)|\brecord|\bkeep)\s+(?:a |an |the )?(?:field |column )?"
-    r"(?:for |of )?(?:the |its )?([a-z][a-z ]{1,20}?)"
-    r"(?:\s+(?:field|column|too|as well|for each \w+|of each \w+|to each \w+)\b|[.,!]|$)",
-    r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:も記録|も残|も入れ|を追加|の欄を追加)",
-    r"([가-힣]{1,6}?)\s*(?:도|을|를)\s*(?:기록|추가|넣어|적)",
-    r"(?:加上|添加|加一个|增加|也记录?|再记)([\u4e00-\u9fff]{1,4}?)(?:栏|字段|一栏)?(?:$|[，。,])",
-    r"(?:idagdag|isama|ilagay|itala)\s+(?:rin |din )?(?:ang |kung )?([a-z][a-z ]{1,20}?)"
-    r"(?:\s+(?:sa bawat|ng bawat)\b|[.,!]|$)",
-)
-_ATTRIBUTE_REMOVE = (
-    r"(?:\bremove|\bdrop|\bdelete|\bdon'?t need)\s+(?:the )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|column))?(?:[.,!]|$)",
-    r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:を削除|を消して|はいらない|を外して)",
-    r"([가-힣]{1,6}?)\s*(?:은|는|을|를)?\s*(?:빼|삭제|없애)",
-    r"(?:去掉|删掉|删除|不要)([\u4e00-\u9fff]{1,4}?)(?:栏|字段)?(?:$|[，。,])",
-    r"(?:alisin|tanggalin)\s+(?:ang )?([a-z][a-z ]{1,20}?)(?:[.,!]|$)",
-)
+# A field added or taken off, in a group: each language's own way (lang's attribute.add,
+# attribute.remove), tried language by language.
+_ATTRIBUTE_ADD = lang.each("attribute.add")
+_ATTRIBUTE_REMOVE = lang.each("attribute.remove")
 
 
 def _items(ask: _Ask, config: dict) -> None:
@@ -425,7 +404,7 @@ def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
     for pattern in patterns:
         m = re.search(pattern, text, re.IGNORECASE)
         if m:
-            said = re.sub(r"\s+(?:too|also|as well|rin|din)$", "", m.group(1).strip())
+            said = re.sub(rf"\s+(?:{lang.pattern('attribute.too')})$", "", m.group(1).strip())
             return said or None
     return None
 

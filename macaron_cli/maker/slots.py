@@ -193,7 +193,8 @@ def _people(text: str) -> list[str]:
         if m.group(2):
             add(m.start(2), m.group(2))
     # Japanese: 田中さん, 夫の健太と私, 友達のさくらとゆいに.
-    for m in re.finditer(rf"({_JA_NAME})(?:さん|くん|君|ちゃん(?!と))", text):  # not ちゃんと (properly)
+    # An honorific (lang's honorific) or 君; not ちゃんと (properly).
+    for m in re.finditer(rf"({_JA_NAME})(?:(?!ちゃんと)(?:{lang.pattern('honorific')})|君)", text):
         if m.group(1) not in _JA_NOT_NAMES and not m.group(1).endswith("屋"):  # 赤ちゃん, ラーメン屋さん
             add(m.start(1), m.group(1))
     for m in re.finditer(rf"{_JA_RELATION}((?:{_JA_NAME}(?:と|・|、))*{_JA_NAME})(?=と|に|で|が|・|、)", text):
