@@ -411,4 +411,37 @@ WORDS: dict[str, str] = {
     "attribute.remove": r"(?:\bremove|\bdrop|\bdelete|\bdon'?t need)\s+(?:the )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|"
     r"column))?(?:[.,!]|$)",
     "attribute.too": r"too|also|as well",
+    # ── a request and an app's title (maker/fit.py) ──
+    "request.greeting": r"please|hey|hi|ok(?:ay)?|so",
+    "request.lead": r"(?:can|could|would|will) you (?:please )?(?:make|build|create|set up|whip up|write)(?: me|"
+    r" us)?\s+|"
+    r"(?:please )?(?:make|build|create|write)(?: me| us)?\s+|"
+    r"i(?:'d| would)? (?:want|need|like)(?: to have)?\s+",
+    "request.article": r"a|an|the|some|simple|little|small|tiny|my own",
+    "request.app_word": r"app|application|tool|web ?app",
+    "request.app_join": r"(?:to|that|which|for)",
+    "request.trail": r"(?:\s+(?:app|application|tool)|\s*(?:please|for me|po))+$",
+    "title.dangling": r"a an the and or of to for with my our in on at did do is are was that which who how what",
+    "title.join": r"with for in on at of to from by every each between so because",
+    "title.chore_lead": r"^(?:(?:help me|let me|i want to|i need to|i'd like to|want to)\s+)?(?:log|track|record|"
+    r"count(?! ?down)|note(?: down)?|write down|jot down|keep (?:a )?(?:track|log|record|tally) of|keep track|"
+    r"monitor|remember|know|list|manage|organi[sz]e|follow)\s+(?:(?:of|my|our|all|the)\s+)*",
+    "title.interjection": r"ugh|um+|uh+|hmm+|argh|oh|well|honestly|lol|okay|ok|so",
+    "title.chore_trail": "",
+    "title.chatty_lead": r"^(?:(?:omg|lol|pls|plz|just|literally|basically|really)\b[,!.\s]*)+|"
+    r"^i (?:always |keep |often |sometimes )?(?:forget|forgetting|keep forgetting)(?: to| about)?\s+|"
+    r"^(?:i )?(?:want|need|would like)(?: to have)?\s+(?:(?:a|an|some)\s+)?|"
+    r"^(?:something|anything|a thing|a way|a place)\s+(?:to|for|that|where|i can)\s+|"
+    r"^(?:\w+\s+)?(?:app|application|tool)s?\s+(?:to|that|which|for|where|so)\s+(?:i can\s+)?|"
+    r"^(?:which|my|our)\s+",
+    "title.chatty_trail": r"\s*,\s*(?:(?:and )?(?:help me|remind me)|can you|could you|please|so (?:that )?i can)\b.*$|"
+    r"[,.\s]*(?:nothing fancy|if possible|if you can|thanks?(?: you)?|pls|plz|please|lol|haha|asap)\W*$|"
+    r"\s+(?:app|application)$",
+    "title.named_after": "",
+    "title.doing": "",
+    "title.minutes": r"min(?:ute)?s?(?![a-z])",
+    "setting.not": r"\bout of \d+|\d+\s*stars?|\d+(?:st|nd|rd|th)\b|\d+\s?h(?:ours?)?\s+after|\bevery \d+",
+    "beside": r",?\s*\b(?:and|at|plus|&|also)\b|\+",
+    "another": r"\bplus|\balso|\bas well as",
+    "another.article": r"my|the",
 }

@@ -342,4 +342,29 @@ WORDS: dict[str, str] = {
     "attribute.add": r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:も記録|も残|も入れ|を追加|の欄を追加)",
     "attribute.remove": r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:を削除|を消して|はいらない|を外して)",
     "attribute.too": "",
+    # ── a request and an app's title (maker/fit.py) ──
+    "request.greeting": "",
+    "request.lead": "",
+    "request.article": "",
+    "request.app_word": "",
+    "request.app_join": "",
+    "request.trail": r"(?:の)?アプリ(?:を)?(?:作って(?:ください|下さい|ほしい|くれる\?|くれ)?|"
+    r"つくって(?:ください)?|が欲しい|がほしい)$|"
+    r"(?<=[\u3040-\u30ff\u4e00-\u9fff])を?(?:作って|つくって)(?:ください|下さい|ほしい|くれ)?$",
+    "title.dangling": "",
+    "title.join": "",
+    "title.chore_lead": "",
+    "title.interjection": "",
+    "title.chore_trail": r"\s*(?:を|が)?(?:まとめ|記録し|管理し|メモし|整理し|チェックし|残し|書き残し|つけ|把握し|"
+    r"続け)たい$|"
+    r"\s*(?:を|が)?(?:記録|管理|整理|メモ|チェック)(?:する|したい|しよう)?$|か?(?:知りたい|わかるように)$",
+    "title.chatty_lead": "",
+    "title.chatty_trail": r"(?:の|を|が|する|できる|くれる|もらえる|チェックできる|記録する|管理する)*アプリ.*$",
+    "title.named_after": "",
+    "title.doing": r"記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し",
+    "title.minutes": r"分(?:钟|鐘)?",
+    "setting.not": r"\d+\s*段階|食後\d+|\d+\s*行|[週月]\d(?!\d*日)|\d+日おき",
+    "beside": r"と",
+    "another": "",
+    "another.article": "",
 }

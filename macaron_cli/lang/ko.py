@@ -344,4 +344,28 @@ WORDS: dict[str, str] = {
     "attribute.add": r"([가-힣]{1,6}?)\s*(?:도|을|를)\s*(?:기록|추가|넣어|적)",
     "attribute.remove": r"([가-힣]{1,6}?)\s*(?:은|는|을|를)?\s*(?:빼|삭제|없애)",
     "attribute.too": "",
+    # ── a request and an app's title (maker/fit.py) ──
+    "request.greeting": "",
+    "request.lead": "",
+    "request.article": "",
+    "request.app_word": "",
+    "request.app_join": "",
+    "request.trail": r"(?:를|을)?\s*만들어\s*(?:줘|주세요|줄래|줄 수 있어)?$|\s*앱(?:을|를)?\s*(?:만들어\s*(?:줘|"
+    r"주세요))?$",
+    "title.dangling": "",
+    "title.join": "",
+    "title.chore_lead": "",
+    "title.interjection": "",
+    "title.chore_trail": r"\s*(?:을|를)?\s*(?:기록|관리|정리|체크)\s*(?:하고\s*싶어요?|하기|해\s*줘|할래|하자)$|"
+    r"\s+(?:기록|정리|관리)\s*하고\s*싶어요?$|"
+    r"\s*(?:을|를)?\s*(?:기록|관리|정리)$",
+    "title.chatty_lead": "",
+    "title.chatty_trail": r"\s*(?:를|을)?\s*(?:기록|관리|정리|체크)\s*하는(?:\s*앱.*)?$|\s+앱.*$",
+    "title.named_after": "",
+    "title.doing": "",
+    "title.minutes": r"분",
+    "setting.not": r"\d+\s*점\s*만점|식후\s*\d+|\d+\s*시간\s*(?:후|뒤)|\d+\s*줄|\d+\s*일마다",
+    "beside": r"이랑|랑|하고|와|과",
+    "another": "",
+    "another.article": "",
 }

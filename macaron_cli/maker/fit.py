@@ -22,62 +22,19 @@ from macaron_cli.memory.text import has_cjk
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
 # Requests around the idea, not part of it ("Can you make me an app to …", "…を作って").
+# Each language's words are lang's request.<part> (a greeting, the request, an article, the
+# word app and what joins it, the request's ending).
 _LEAD = re.compile(
-    r"^(?:(?:please|hey|hi|ok(?:ay)?|so)[,!\s]+)*"
-    r"(?:(?:can|could|would|will) you (?:please )?(?:make|build|create|set up|whip up|write)(?: me| us)?\s+|"
-    r"(?:please )?(?:make|build|create|write)(?: me| us)?\s+|"
-    r"i(?:'d| would)? (?:want|need|like)(?: to have)?\s+|"
-    r"gawan mo (?:ako|kami) ng\s+|gumawa ka ng\s+|gusto ko(?:ng| ng)\s+(?:isang\s+)?|kailangan ko ng\s+(?:isang\s+)?|"
-    r"帮我(?:做|写|建)?(?:一个|个)?|给我(?:做|写)?(?:一个|个)?|我想要(?:一个|个)?|我需要(?:一个|个)?|请(?:帮我)?(?:做|写)(?:一个|个)?)",
-    re.IGNORECASE,
+    rf"^(?:(?:{lang.pattern('request.greeting')})[,!\s]+)*(?:{lang.pattern('request.lead')})", re.IGNORECASE
 )
-_ARTICLE = re.compile(r"^(?:(?:a|an|the|some|simple|little|small|tiny|my own|isang|ng)\s+)+", re.IGNORECASE)
+_ARTICLE = re.compile(rf"^(?:(?:{lang.pattern('request.article')})\s+)+", re.IGNORECASE)
 _APP_WORD = re.compile(
-    r"^(?:app|application|tool|web ?app)s?\s+(?:(?:to|that|which|for|para sa|para|na)\s+)?", re.IGNORECASE
+    rf"^(?:{lang.pattern('request.app_word')})s?\s+(?:(?:{lang.pattern('request.app_join')})\s+)?", re.IGNORECASE
 )
-_TRAIL = re.compile(
-    r"(?:\s+(?:app|application|tool)|\s*(?:please|for me|po))+$|"
-    r"(?:の)?アプリ(?:を)?(?:作って(?:ください|下さい|ほしい|くれる\?|くれ)?|つくって(?:ください)?|が欲しい|がほしい)$|"
-    r"(?:를|을)?\s*만들어\s*(?:줘|주세요|줄래|줄 수 있어)?$|\s*앱(?:을|를)?\s*(?:만들어\s*(?:줘|주세요))?$|"
-    r"(?:的)?(?:应用|应用程序|小程序|app)(?:吧|吗)?$|"
-    r"(?<=[\u3040-\u30ff\u4e00-\u9fff])を?(?:作って|つくって)(?:ください|下さい|ほしい|くれ)?$",
-    re.IGNORECASE,
-)
+_TRAIL = re.compile(lang.pattern("request.trail"), re.IGNORECASE)
 MAX_TITLE = 40
 # Words a title cut short must not end on ("How many glasses of lemonade did the").
-_DANGLING = {
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "of",
-    "to",
-    "for",
-    "with",
-    "my",
-    "our",
-    "in",
-    "on",
-    "at",
-    "did",
-    "do",
-    "is",
-    "are",
-    "was",
-    "that",
-    "which",
-    "who",
-    "how",
-    "what",
-    "ang",
-    "ng",
-    "sa",
-    "na",
-    "ko",
-    "mga",
-    "para",
-}
+_DANGLING = set(lang.pattern("title.dangling").replace("|", " ").split())  # lang's title.dangling
 
 
 def tidy_idea(text: str) -> str:
@@ -97,28 +54,12 @@ def tidy_idea(text: str) -> str:
 
 # The chore of keeping a record, around the thing kept: a title names the thing ("Blood
 # pressure every morning", "今月の外食費"), not "log my …" or "…をまとめたい".
-_CHORE_LEAD = re.compile(
-    r"^(?:(?:help me|let me|i want to|i need to|i'd like to|want to)\s+)?"
-    r"(?:log|track|record|count(?! ?down)|note(?: down)?|write down|jot down|keep (?:a )?(?:track|log|record|tally) of|"
-    r"keep track|monitor|remember|know|list|manage|organi[sz]e|follow)\s+(?:(?:of|my|our|all|the)\s+)*|"
-    r"^(?:记录(?:一下)?|记下|统计|追踪|跟踪|帮我记(?:录)?|我想记录|想记录)|"
-    r"^(?:itala|isulat|bilangin|subaybayan|ilista)(?: ang| ko ang)?(?: mga)?\s+",
-    re.IGNORECASE,
-)
-_INTERJECTION = re.compile(r"^(?:(?:ugh|um+|uh+|hmm+|argh|oh|well|honestly|lol|okay|ok|so)\b[,!.\s]*)+", re.IGNORECASE)
-_CHORE_TRAIL = re.compile(
-    r"\s*(?:を|が)?(?:まとめ|記録し|管理し|メモし|整理し|チェックし|残し|書き残し|つけ|把握し|続け)たい$|"
-    r"\s*(?:を|が)?(?:記録|管理|整理|メモ|チェック)(?:する|したい|しよう)?$|"
-    r"か?(?:知りたい|わかるように)$|"
-    r"\s*(?:을|를)?\s*(?:기록|관리|정리|체크)\s*(?:하고\s*싶어요?|하기|해\s*줘|할래|하자)$|"
-    r"\s+(?:기록|정리|관리)\s*하고\s*싶어요?$|"
-    r"\s*(?:을|를)?\s*(?:기록|관리|정리)$|"
-    r"(?:记录|管理|统计)(?:一下)?$",
-    re.IGNORECASE,
-)
+# lang's title.chore_lead, title.interjection and title.chore_trail.
+_CHORE_LEAD = re.compile(lang.pattern("title.chore_lead"), re.IGNORECASE)
+_INTERJECTION = re.compile(rf"^(?:(?:{lang.pattern('title.interjection')})\b[,!.\s]*)+", re.IGNORECASE)
+_CHORE_TRAIL = re.compile(lang.pattern("title.chore_trail"), re.IGNORECASE)
 # A long title ends before the last of these joins ("… with my two" → "…").
-_JOINS = {"with", "for", "in", "on", "at", "of", "to", "from", "by", "every", "each", "between", "so", "because"}
-_JOINS |= {"sa", "ng", "para"}
+_JOINS = set(lang.pattern("title.join").replace("|", " ").split())  # lang's title.join
 _CJK_BREAKS = "の的、，・ を을를은는에와과"
 MAX_CJK_TITLE = 20
 
@@ -127,24 +68,9 @@ MAX_CJK_TITLE = 20
 # A title names what the app keeps: not the wish ("I keep forgetting to"), the chatter
 # ("nothing fancy", "lol"), the people (a list is the app's, never cut into a title),
 # asides in brackets, or the word app in any language.
-_CHATTY_LEAD = re.compile(
-    r"^(?:(?:omg|lol|pls|plz|just|literally|basically|really)\b[,!.\s]*)+|"
-    r"^i (?:always |keep |often |sometimes )?(?:forget|forgetting|keep forgetting)(?: to| about)?\s+|"
-    r"^(?:i )?(?:want|need|would like)(?: to have)?\s+(?:(?:a|an|some)\s+)?|"
-    r"^(?:something|anything|a thing|a way|a place)\s+(?:to|for|that|where|i can)\s+|"
-    r"^(?:\w+\s+)?(?:app|application|tool)s?\s+(?:to|that|which|for|where|so)\s+(?:i can\s+)?|"
-    r"^(?:which|my|our)\s+",
-    re.IGNORECASE,
-)
-_CHATTY_TRAIL = re.compile(
-    r"\s*,\s*(?:(?:and )?(?:help me|remind me)|can you|could you|please|so (?:that )?i can)\b.*$|"
-    r"[,.\s]*(?:nothing fancy|if possible|if you can|thanks?(?: you)?|pls|plz|please|lol|haha|asap)\W*$|"
-    r"\s+(?:app|application)$|"
-    r"(?:の|を|が|する|できる|くれる|もらえる|チェックできる|記録する|管理する)*アプリ.*$|"
-    r"\s*(?:를|을)?\s*(?:기록|관리|정리|체크)\s*하는(?:\s*앱.*)?$|\s+앱.*$|"
-    r"(?:的)?(?:小程序|应用)(?:吧|吗)?$",
-    re.IGNORECASE,
-)
+# lang's title.chatty_lead and title.chatty_trail.
+_CHATTY_LEAD = re.compile(lang.pattern("title.chatty_lead"), re.IGNORECASE)
+_CHATTY_TRAIL = re.compile(lang.pattern("title.chatty_trail"), re.IGNORECASE)
 # "me, Priya, Tom and Lucas can split …": the doers before what they do.
 _DOERS = re.compile(r"^[\w' ]+(?:\s*,\s*[\w' ]+)*\s*,?\s+(?:and|&)\s+[\w']+\s+(?:can|could|will|should)\s+")
 # "… with my roommates Jake, Mia and Sam": a list of names with what leads it in.
@@ -153,13 +79,11 @@ _NAMED = re.compile(
     r"[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)+(?:\s*,?\s*(?:and|&)\s+[A-Z][\w'-]*)?"
 )
 # Tagalog names its people after si / ni / kay: a long title ends before them ("Utang ko kay Ate Rose …").
-_TL_NAMED = re.compile(r"(?i:\s+(?:kay|kina|sina|nina|si|ni)\s+(?:(?:ate|kuya|tita|tito)\s+)?)[A-Z].*$")
+_TL_NAMED = re.compile(rf"{lang.pattern('title.named_after')}[A-Z].*$")
 _ASIDE = re.compile(r"\s*[（(][^（）()]*[）)]")
 # Japanese: "…を記録する" / "…を覚えるため": the thing, without what is done with it.
 # Only keeping and learning verbs: "ドルを円に換算したい" is about the conversion, not the dollar.
-_JA_DOING = re.compile(
-    r"を(?:記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し)[\u3040-\u309f]{0,6}$"
-)
+_JA_DOING = re.compile(rf"を(?:{lang.words('title.doing', 'ja')})[\u3040-\u309f]{{0,6}}$")
 
 
 def _decoration(ch: str) -> bool:
@@ -272,7 +196,7 @@ def _without_people(title: str) -> str:
 
 
 # Minutes said are the app's settings (a timer's 25 and 5), shown by it, not its name.
-_MINUTES_TAIL = re.compile(r"[\s,，、:：]*\d+\s?(?:min(?:ute)?s?(?![a-z])|分(?:钟|鐘)?|분|minutos?\b).*$", re.I)
+_MINUTES_TAIL = re.compile(rf"[\s,，、:：]*\d+\s?(?:{lang.pattern('title.minutes')}).*$", re.I)
 _SEPARATOR = re.compile(r"\s*[,，、]\s*")
 
 
@@ -372,16 +296,12 @@ _SHOWN_UNITS = frozenset(
 
 
 # Another thing to keep, said beside one the app keeps ("pulse at oxygen", "plus plank").
-_BESIDE = r"\s*(?:,?\s*\b(?:and|at|plus|&|also|tsaka|pati)\b|\+|이랑|랑|하고|와|과|和|跟|及|と)\s*"
-_ANOTHER = r"(?:\bplus|\balso|\bas well as|\btsaka|\bpati)\s+(?:(?:my|the|ang|ng|mga)\s+)?"
+_BESIDE = rf"\s*(?:{lang.pattern('beside')})\s*"  # lang's beside, another, another.article
+_ANOTHER = rf"(?:{lang.pattern('another')})\s+(?:(?:{lang.pattern('another.article')})\s+)?"
 _WORD = r"([A-Za-z][\w-]{2,}|[가-힣]{2,}|[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{2,})"
 # Numbers that are part of how something is said, not a setting: a scale ("1-5", "5段階"),
 # an ordinal ("60th"), hours after a meal ("2h after").
-_NOT_A_SETTING = (
-    r"\d+\s*[-–~]\s*\d+|\bout of \d+|\d+\s*(?:段階|점\s*만점|分制|stars?)|\d+(?:st|nd|rd|th)\b|"
-    r"\d+\s?h(?:ours?)?\s+after|食後\d+|식후\s*\d+|\d+\s*시간\s*(?:후|뒤)|餐后.{0,2}\d+|\d+\s*行|\d+\s*줄|"
-    r"\bevery \d+|[週月]\d(?!\d*日)|\d+日おき|隔\d+|\d+\s*일마다"  # care every N days: each item's own, entered with it
-)
+_NOT_A_SETTING = rf"\d+\s*[-–~]\s*\d+|{lang.pattern('setting.not')}"  # lang's setting.not
 # A number shown in another unit than said (2 litres as 2000 ml, half an hour as 30 minutes).
 _FACTORS = (1, 1000, 60, 1 / 60, 1 / 1000)
 
