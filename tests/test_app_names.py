@@ -131,3 +131,19 @@ def test_kana_is_romanised_as_people_type_it(kana, romaji):
     from macaron_cli.maker.japanese import romaji as read
 
     assert read(kana) == romaji
+
+
+@pytest.mark.parametrize(
+    "idea,title",
+    [
+        ("a water tracker, 2 liters a day", "Water tracker"),
+        ("水分補給の記録、1日2リットル", "水分補給の記録"),
+        ("1日3回の血圧記録", "血圧"),
+        ("물 마시기 기록, 하루 2리터", "물 마시기 기록"),
+        ("喝水记录，每天2升", "喝水记录"),
+        ("steps ko araw-araw, goal 10,000", "Steps ko araw-araw"),
+    ],
+)
+def test_a_title_leaves_out_the_amounts_a_change_would_move(idea, title):
+    """The goal said is the app's setting: a title saying "2 liters" is wrong once it is 3."""
+    assert idea_title(idea) == title

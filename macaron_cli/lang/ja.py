@@ -363,7 +363,7 @@ WORDS: dict[str, str] = {
     "title.named_after": "",
     "title.doing": r"記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し",
     "title.minutes": r"分(?:钟|鐘)?",
-    "setting.not": r"\d+\s*段階|食後\d+|\d+\s*行|[週月]\d(?!\d*日)|\d+日おき",
+    "setting.not": r"\d+\s*段階|食後\d+|\d+\s*行|[週月]\d(?!\d*日)|\d+日おき|1(?:日|週間?)(?=\s*\d|に)",
     "beside": r"と",
     "another": "",
     "another.article": "",

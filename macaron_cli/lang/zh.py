@@ -360,7 +360,7 @@ WORDS: dict[str, str] = {
     "title.named_after": "",
     "title.doing": "",
     "title.minutes": "",
-    "setting.not": r"\d+\s*分制|餐后.{0,2}\d+|隔\d+",
+    "setting.not": r"\d+\s*分制|餐后.{0,2}\d+|隔\d+|1(?:天|周)(?=\s*\d)",
     "beside": r"和|跟|及",
     "another": "",
     "another.article": "",

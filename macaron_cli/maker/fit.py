@@ -130,7 +130,7 @@ def idea_title(idea: str) -> str:
     doing = _JA_DOING.sub("", title)
     if doing != title and len(doing) >= 2:
         title = doing
-    title = _without_people(_without_day(_without_settings(title)))
+    title = _without_people(_without_day(_without_amounts(_without_settings(title))))
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
     title = title.rstrip(":：")
@@ -209,6 +209,23 @@ def _without_settings(title: str) -> str:
     last = list(_SEPARATOR.finditer(bare))
     if last and len(tail := bare[last[-1].end() :]) <= (3 if has_cjk(tail) else 6):
         bare = bare[: last[-1].start()]
+    return bare if len(bare) >= 2 else title
+
+
+# A number that leads a Japanese or Chinese name as its modifier: 1日3回の, 每天2升的.
+_AMOUNT_LEAD = re.compile(r"^(?:毎日|每天|每日)?\d[^\sの的、，,]*[の的](?=\S{2})")
+
+
+def _without_amounts(title: str) -> str:
+    """ "Water tracker, 2 liters a day" → "Water tracker"; "1日3回の血圧" → "血圧": the amounts
+    said are settings the app shows and a change moves, never part of its name (a title
+    saying 2 liters would be wrong once the goal is 3)."""
+    for sep in _SEPARATOR.finditer(title):
+        clause = _SEPARATOR.split(title[sep.end() :])[0]
+        if sep.start() >= 2 and re.search(r"\d", clause) and not re.search(r"\d", title[: sep.start()]):
+            title = title[: sep.start()]
+            break
+    bare = _AMOUNT_LEAD.sub("", title)
     return bare if len(bare) >= 2 else title
 
 
