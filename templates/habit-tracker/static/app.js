@@ -5,12 +5,17 @@ import { html, api, boot, useApp, Header } from "./macaron.js";
 import { today } from "./i18n.js";
 
 function useAmountText() {
-  const { t, fmtNumber, fmtQuantity } = useApp();
-  // Counting units ("steps", "times") have words in app.json; measures use Intl units.
+  const { t, locale, fmtNumber, fmtQuantity } = useApp();
+  const plural = new Intl.PluralRules(locale);
+  // Counting units ("steps", "times") have words in app.json, with a `.one` form where the
+  // language says one differently ("1 cup", "2 cups"); measures use Intl units.
   return (value, unit) => {
-    const key = `unit.${unit}`;
-    const word = t(key, { n: fmtNumber(value, { maximumFractionDigits: 1 }) });
-    return word === key ? fmtQuantity(value, unit) : word;
+    const key = plural.select(value) === "one" ? `unit.${unit}.one` : `unit.${unit}`;
+    const n = fmtNumber(value, { maximumFractionDigits: 1 });
+    const word = t(key, { n });
+    if (word !== key) return word;
+    const many = t(`unit.${unit}`, { n });
+    return many === `unit.${unit}` ? fmtQuantity(value, unit) : many;
   };
 }
 

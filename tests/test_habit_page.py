@@ -1,0 +1,44 @@
+"""The habit tracker's page as a person reads it, in a real headless Chromium: one of a
+counted unit is said as one ("+ 1 cup", never "+ 1 cups")."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from macaron_cli.sandbox.open_check import CHROMIUM_ARGS, free_port, wait_until_answers
+from tests.test_change import scaffolded
+
+pytestmark = pytest.mark.slow  # a server and a browser
+
+
+def _button_and_total(app) -> tuple[str, str]:
+    from playwright.sync_api import sync_playwright
+
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port)]
+    server = subprocess.Popen(command, cwd=app, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert wait_until_answers(f"http://127.0.0.1:{port}/", server, 30) is not None
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True)
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector("button.add")
+            said = page.inner_text("button.add"), page.inner_text(".habit .total")
+            browser.close()
+            return said
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_one_cup_is_one_cup_and_none_are_cups(macaron_home, tmp_path):
+    apps = tmp_path / "apps"
+    slug = scaffolded("count the cups of water I drink, 8 a day", "en", apps)
+    button, total = _button_and_total(apps / slug)
+    assert button.strip() == "+ 1 cup"
+    assert total.strip() == "0 cups"
