@@ -104,13 +104,23 @@ class Settings:
     # At a greeting the friend may mention one thing an app recorded worth celebrating, or
     # a goal missed two days running (once each); false keeps it quiet.
     app_nudges: bool = True
+    # The Claude model the coding agent asks for (`model` in config.toml; None lets the SDK
+    # choose). Read through endpoints.py, as every setting of where the models are.
+    agent_model: str | None = None
+    # The image the docker sandbox runs app code in (MACARON_DOCKER_IMAGE overrides it).
+    docker_image: str | None = None
+    # The friend the person met (friend/persona.py reads its keys): None until they have.
+    persona: Mapping | None = None
+    # The person's own prices, `[prices."MODEL"]` tables (models/prices.py checks each).
+    prices: Mapping = field(default_factory=lambda: MappingProxyType({}))
     # The whole file as read (tables as read-only mappings, arrays as tuples), for the
     # tables that have readers of their own ([mcp], [memory], [prices], persona …).
     raw: Mapping = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self):
         object.__setattr__(self, "trusted_endpoints", tuple(self.trusted_endpoints))
-        object.__setattr__(self, "raw", _frozen(self.raw))
+        for name in ("persona", "prices", "raw"):
+            object.__setattr__(self, name, _frozen(getattr(self, name)))
 
 
 def _frozen(value):
@@ -123,7 +133,7 @@ def _frozen(value):
 
 
 # The type each known setting must have, for a one-line refusal instead of a crash later.
-_NUMBER, _TEXT, _FLAG = (int, float), (str,), (bool,)
+_NUMBER, _TEXT, _FLAG, _TABLE = (int, float), (str,), (bool,), (Mapping,)
 _TYPES = {
     "budget_usd": _NUMBER,
     "decay_per_day": _NUMBER,
@@ -138,7 +148,13 @@ _TYPES = {
     "chat_model": _TEXT,
     "embedding_model": _TEXT,
     "app_nudges": _FLAG,
+    "agent_model": _TEXT,
+    "docker_image": _TEXT,
+    "persona": _TABLE,
+    "prices": _TABLE,
 }
+# A setting whose key in config.toml is not its field's name (`model` predates the others).
+_KEYS = {"agent_model": "model"}
 
 
 def load_settings() -> Settings:
@@ -149,21 +165,22 @@ def load_settings() -> Settings:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UserError(f"{path} is not valid TOML ({exc}); fix or delete it.") from None
-    known = {k: v for k, v in data.items() if k in Settings.__dataclass_fields__ and k != "raw"}
-    for key, value in known.items():
-        wanted = _TYPES.get(key)
+    keys = {_KEYS.get(name, name): name for name in Settings.__dataclass_fields__ if name != "raw"}
+    known = {keys[k]: v for k, v in data.items() if k in keys}
+    for name, value in known.items():
+        key, wanted = _KEYS.get(name, name), _TYPES.get(name)
         bad = (
             not isinstance(value, bool)
             if wanted is _FLAG
             else (isinstance(value, bool) or not isinstance(value, wanted))
             if wanted
             else (
-                key == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value))
+                name == "trusted_endpoints" and not (isinstance(value, list) and all(isinstance(v, str) for v in value))
             )
         )
         if bad:
             kind = (
-                {_NUMBER: "a number", _TEXT: "a string", _FLAG: "true or false"}[wanted]
+                {_NUMBER: "a number", _TEXT: "a string", _FLAG: "true or false", _TABLE: "a table"}[wanted]
                 if wanted
                 else "a list of strings"
             )

@@ -70,6 +70,25 @@ def test_a_setting_of_the_wrong_type_is_one_line_naming_it(macaron_home, macaron
     assert "budget_usd" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_the_tables_and_the_agents_model_are_typed_settings_too(macaron_home, macaron):
+    # `model` (the coder's Claude), [prices] and the persona were read around the typed
+    # settings, so a wrong one was ignored or failed deep in a make; now it is one line.
+    config.ensure_private_dir(macaron_home)
+    path = config.config_path()
+    for line, key in (
+        ("model = 4\n", "`model`"),
+        ('prices = "cheap"\n', "`prices`"),
+        ('persona = "me"\n', "`persona`"),
+    ):
+        path.write_text(line, encoding="utf-8")
+        done = macaron("memory", "list")
+        assert done.returncode == 2 and key in done.stderr and "Traceback" not in done.stderr, line
+    path.write_text('model = "claude-opus-4-5"\ndocker_image = "python:3.12"\n[prices."m"]\ninput = 1\noutput = 2\n')
+    settings = config.load_settings()
+    assert (settings.agent_model, settings.docker_image) == ("claude-opus-4-5", "python:3.12")
+    assert dict(settings.prices["m"]) == {"input": 1, "output": 2}
+
+
 def quiz(answers: list[str]):
     said: list[str] = []
     replies = iter(answers)

@@ -68,7 +68,7 @@ class Persona:
 
 def load_persona(settings: config.Settings) -> Persona | None:
     """The saved persona, or None when the person has not met their friend yet."""
-    saved = settings.raw.get("persona")
+    saved = settings.persona
     if not isinstance(saved, Mapping):
         return None
     known = {k: v for k, v in saved.items() if k in Persona.__dataclass_fields__}

@@ -18,7 +18,6 @@ DeepSeek endpoint; costs shown to the person and budgets come from here instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -91,9 +90,8 @@ def own_prices(settings: Settings) -> dict[str, Price]:
     from macaron_cli import config
     from macaron_cli.errors import UserError
 
-    table = settings.raw.get("prices") or {}
     own = {}
-    for model, entry in table.items() if isinstance(table, Mapping) else ():
+    for model, entry in settings.prices.items():
         try:
             own[str(model).lower()] = Price(**{k: float(v) for k, v in entry.items()})
         except (AttributeError, TypeError, ValueError):

@@ -28,7 +28,7 @@ DEFAULT_IMAGE = "python:3.11-slim"
 
 def image_name(settings: Settings | None = None) -> str:
     """MACARON_DOCKER_IMAGE, else the person's `docker_image` setting, else the default."""
-    configured = settings.raw.get("docker_image") if settings is not None else None
+    configured = settings.docker_image if settings is not None else None
     return os.environ.get("MACARON_DOCKER_IMAGE") or configured or DEFAULT_IMAGE
 
 
