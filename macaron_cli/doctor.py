@@ -24,11 +24,11 @@ class Check:
 
 
 def check_claude(settings: Settings) -> Check:
-    from macaron_cli import endpoints
+    from macaron_cli.models import registry
 
-    claude = endpoints.claude()
-    if claude.keyed:
-        return Check("claude", True, f"key set; endpoint {claude.base}")
+    coder = registry.coder(settings)
+    if coder.keyed:
+        return Check("claude", True, f"key set; endpoint {coder.endpoint}")
     return Check(
         "claude",
         False,
@@ -38,11 +38,15 @@ def check_claude(settings: Settings) -> Check:
 
 
 def check_draft(settings: Settings) -> Check:
-    from macaron_cli import endpoints
+    from macaron_cli.errors import UserError
+    from macaron_cli.models import registry
 
-    url = endpoints.draft(settings).url
-    if url:
-        return Check("draft model", True, f"endpoint {url}")
+    try:
+        local = registry.local_endpoint(settings, required=False)
+    except UserError as exc:  # set, but wrongly (MACARON_DRAFT_API): the line names the fix
+        return Check("draft model", False, str(exc))
+    if local:
+        return Check("draft model", True, f"endpoint {local.url}")
     return Check("draft model", False, "no local draft endpoint", "macaron draft serve --engine … --model …")
 
 

@@ -1,10 +1,12 @@
 """Where the models are: the one module that reads the environment and the settings for them.
 
 Claude (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, ANTHROPIC_MODEL,
-MACARON_CHAT_MODEL) and the local draft model (MACARON_DRAFT_URL/_MODEL/_API/_API_KEY, else
-`draft_url`, `draft_model`, `draft_api` in config.toml; MACARON_DRAFT_CONTEXT and
-_MAX_TOKENS). Every other module asks here, so a variable is named and defaulted once
-(tests/test_one_definition.py fails when another module reads one). It sits below the
+MACARON_CHAT_MODEL, else `chat_model` and `model` in config.toml) and the local model
+(MACARON_DRAFT_URL/_MODEL/_API/_API_KEY, else `draft_url`, `draft_model`, `draft_api`;
+`draft_served_url` and `_context`, what `macaron draft serve` started; MACARON_DRAFT_CONTEXT
+and _MAX_TOKENS). Every other module asks here (features through models/registry.py), so a
+variable or a setting is named and defaulted once (tests/test_one_definition.py fails when
+another module reads one). It sits below the
 privacy gate, which decides where these URLs are, and above config, whose Settings it reads.
 Values are read at each call: a test or a long chat may change the environment between them.
 """
@@ -41,6 +43,16 @@ VARIABLES = (
     "MACARON_DRAFT_API_KEY",
     "MACARON_DRAFT_CONTEXT",
     "MACARON_DRAFT_MAX_TOKENS",
+)
+# Every setting (a config.Settings field) this module reads, for the same check.
+SETTINGS = (
+    "chat_model",
+    "agent_model",
+    "draft_url",
+    "draft_model",
+    "draft_api",
+    "draft_served_url",
+    "draft_served_context",
 )
 _SHORTEST_KEY = 16  # shorter values are placeholders ("local-endpoint"), not keys
 DEFAULT_DRAFT_CONTEXT = 16384  # enough for a brief plus a template's files
@@ -81,7 +93,12 @@ def chat_model(settings: Settings) -> str | None:
     return _env("MACARON_CHAT_MODEL") or settings.chat_model
 
 
-def agent_model() -> str | None:
+def agent_model(settings: Settings) -> str | None:
+    """The Claude model the coding agent asks for: `model` in config.toml (None: the SDK picks)."""
+    return settings.agent_model
+
+
+def sdk_model() -> str | None:
     """The model the Agent SDK's CLI would pick by itself (ANTHROPIC_MODEL)."""
     return _env("ANTHROPIC_MODEL")
 
@@ -114,6 +131,18 @@ def draft(settings: Settings) -> Draft:
         _env("MACARON_DRAFT_API") or settings.draft_api,
         _env("MACARON_DRAFT_API_KEY"),
     )
+
+
+@dataclass(frozen=True)
+class Served:
+    """Where `macaron draft serve` last started a model, and with what context (None: never)."""
+
+    url: str | None
+    context: int | None
+
+
+def served(settings: Settings) -> Served:
+    return Served(settings.draft_served_url, settings.draft_served_context)
 
 
 def draft_api_override() -> str | None:

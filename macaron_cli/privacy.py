@@ -174,7 +174,7 @@ def claude(settings: Settings, url: str | None = None) -> Destination:
 def draft(url: str | None, settings: Settings) -> Destination:
     """The draft model (MACARON_DRAFT_URL or config's draft_url unless `url` is given)."""
     url = _normal(url or endpoints.draft(settings).url or "")
-    served = settings.draft_served_url
+    served = endpoints.served(settings).url
     if not url:
         return Destination("draft", None, False, "no draft model is configured")
     if is_trusted(url, settings.trusted_endpoints):

@@ -89,9 +89,9 @@ def test_macaron_serves_smollm2_with_llama_cpp_and_drafts_through_it(served, mac
 
     # The client as the draft phase uses it: endpoint from config, streamed text, usage.
     from macaron_cli import config
-    from macaron_cli.models.client import draft_endpoint
+    from macaron_cli.models.registry import local_endpoint
 
-    with draft_endpoint(config.load_settings()).client() as client:
+    with local_endpoint(config.load_settings()).client() as client:
         chunks = list(
             client.stream(
                 "You are a helpful assistant.", [{"role": "user", "content": "Name three colours."}], max_tokens=24

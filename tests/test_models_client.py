@@ -6,8 +6,9 @@ import pytest
 
 from macaron_cli.errors import UserError
 from macaron_cli.models import prices
-from macaron_cli.models.client import ModelClient, draft_endpoint
+from macaron_cli.models.client import ModelClient
 from macaron_cli.models.failures import ModelError, ModelUnreachable
+from macaron_cli.models.registry import local_endpoint
 from tests.support.model_server import ModelServer, Reply
 
 MESSAGES = [{"role": "user", "content": "Write a haiku about water."}]
@@ -110,24 +111,24 @@ def test_a_silent_model_times_out_with_a_clear_error():
             client.complete(None, MESSAGES)
 
 
-def test_draft_endpoint_comes_from_env_then_config(macaron_home, monkeypatch):
+def test_local_endpoint_comes_from_env_then_config(macaron_home, monkeypatch):
     from macaron_cli import config
 
-    assert draft_endpoint(config.load_settings(), required=False) is None
+    assert local_endpoint(config.load_settings(), required=False) is None
     with pytest.raises(UserError, match="macaron draft serve"):
-        draft_endpoint(config.load_settings())
+        local_endpoint(config.load_settings())
     settings = config.save_settings(
         {"draft_url": "http://127.0.0.1:9000/v1", "draft_model": "deepseek-r1", "draft_api": "openai"}
     )
-    ep = draft_endpoint(settings)
+    ep = local_endpoint(settings)
     assert (ep.url, ep.model, ep.api) == ("http://127.0.0.1:9000", "deepseek-r1", "openai")
     monkeypatch.setenv("MACARON_DRAFT_URL", "http://localhost:8001")
     monkeypatch.setenv("MACARON_DRAFT_API", "anthropic")
-    ep = draft_endpoint(settings)
+    ep = local_endpoint(settings)
     assert (ep.url, ep.model, ep.api) == ("http://localhost:8001", "deepseek-r1", "anthropic")
     monkeypatch.setenv("MACARON_DRAFT_API", "grpc")
     with pytest.raises(UserError, match="MACARON_DRAFT_API=anthropic or openai"):
-        draft_endpoint(settings)
+        local_endpoint(settings)
 
 
 def test_prices_claude_by_tokens_and_local_models_by_gpu_time():

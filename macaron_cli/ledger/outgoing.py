@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
-from macaron_cli import app_labels, archives, config, endpoints, privacy
+from macaron_cli import app_labels, archives, config, privacy
 from macaron_cli.errors import UserError
 from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
@@ -34,7 +34,9 @@ def refuse_carried(
     scrubs protected text out of plain files itself, as the feedback export's diff does)."""
     app = app_dir.name
     home = _home_files()
-    keys = [key.encode() for key in endpoints.model_keys()]
+    from macaron_cli.models.registry import model_keys
+
+    keys = [key.encode() for key in model_keys()]
     for name, data in files:
         try:
             for inner, content in archives.walk(name, data):

@@ -11,7 +11,8 @@ from typing import Any
 from macaron_cli import config, privacy
 from macaron_cli.maker import prompts
 from macaron_cli.maker.phase_costs import answer_problem, record_agent
-from macaron_cli.maker.run import AGENT_MODEL, FIX, MakeRun, agent_model
+from macaron_cli.maker.run import AGENT_MODEL, FIX, MakeRun
+from macaron_cli.models import registry
 
 
 @dataclass
@@ -99,7 +100,8 @@ def _agent(run: MakeRun) -> _Agent:
     from macaron_cli.maker.scaffold import write_brief
     from macaron_cli.maker.tools import memory_server
 
-    claude = privacy.claude(run.settings)
+    coder = registry.coder(run.settings)
+    claude = coder.destination
     # The agent reads the brief from .macaron/brief.md (CLAUDE.md imports it): write the
     # text cleared for Claude before its first request (a resumed make re-gated it).
     write_brief(run.app, run.brief, claude)
@@ -112,7 +114,7 @@ def _agent(run: MakeRun) -> _Agent:
     server = memory_server(run.store, claude, private / "memory_calls.jsonl", _ledger_search(run.state.slug, claude))
     # The guard's second line: the sandbox (containment.py) is the first.
     hook = pre_tool_use(run.app, memory_places(config.memory_uri(run.settings)), on_deny)
-    return _Agent(hook=hook, server=server, model=agent_model(run.settings), claude=claude)
+    return _Agent(hook=hook, server=server, model=coder.model, claude=claude)
 
 
 def _coder(run: MakeRun) -> _Agent:

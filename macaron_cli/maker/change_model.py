@@ -47,13 +47,13 @@ def check(options: MakeRequest, mode: Mode, settings: config.Settings):
     from macaron_cli.maker import containment
     from macaron_cli.maker.plan import checked_draft
     from macaron_cli.maker.request import checked_budget, refuse_unpriced
-    from macaron_cli.maker.run import agent_model
     from macaron_cli.maker.session import model_configured
+    from macaron_cli.models import registry
 
     budget = checked_budget(options, settings)
     draft = checked_draft(options, model_configured(), settings)
     if mode.uses_claude:
-        refuse_unpriced(agent_model(settings), budget, settings)
+        refuse_unpriced(registry.coder(settings).model, budget, settings)
         containment.require(options.accept_unsandboxed)
     if draft is not None:
         refuse_unpriced(draft.model, budget, settings, draft.url)

@@ -1,7 +1,8 @@
 """What a make has cost so far, from our own price table, and the budget it must stay in.
 
 The SDK's own `total_cost_usd` prices every model as Claude; we add up the `usage` of
-every model response ourselves (each message counted once, subagents included).
+every model response ourselves (each message counted once, subagents included), priced
+as the registry's coder says (models/registry.py).
 """
 
 from __future__ import annotations
@@ -34,19 +35,14 @@ class CostMeter:
             return 0.0
         if message_id:
             self._seen.add(message_id)
-        from macaron_cli.models.prices import token_cost, unpriced_message
+        from macaron_cli.models import registry
+        from macaron_cli.models.prices import unpriced_message
 
-        parts = {
-            "input": int(usage.get("input_tokens") or 0),
-            "output": int(usage.get("output_tokens") or 0),
-            "cache_write": int(usage.get("cache_creation_input_tokens") or 0),
-            "cache_read": int(usage.get("cache_read_input_tokens") or 0),
-        }
+        coder = registry.coder(self.settings)
+        parts = coder.tokens(usage)
         for key, value in parts.items():
             self.tokens[key] += value
-        added = token_cost(
-            model, parts["input"], parts["output"], parts["cache_write"], parts["cache_read"], settings=self.settings
-        )
+        added = coder.cost(model, parts)
         if added is None and any(parts.values()) and self.budget_usd is not None:
             # Counting it as free would let a budget run forever: stop, and say how to price it.
             raise UnpricedBudget(unpriced_message(model or "unnamed"))

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 MODEL_TITLE_MAX = 40  # fit.MAX_TITLE: a header's width
 MAX_TOKENS = 2000
 MIN_SPEC_ANSWER = 600  # a spec of a few measures, and its title, as JSON
-CLAUDE_MODEL = "claude-sonnet-4-5"  # when neither config.toml nor ANTHROPIC_MODEL names one
 
 SPEC_MARK = "You plan a small personal app"  # how the request's system prompt begins
 SYSTEM = (
@@ -216,12 +215,10 @@ def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple
         from macaron_cli.models.limits import wanted_answer
 
         return draft, privacy.draft(draft.url, settings), min(MAX_TOKENS, wanted_answer())
-    from macaron_cli import endpoints
-    from macaron_cli.maker.run import agent_model
-    from macaron_cli.models.client import claude_endpoint
+    from macaron_cli.models import registry
 
-    model = agent_model(settings) or endpoints.agent_model() or CLAUDE_MODEL
-    return claude_endpoint(model), privacy.claude(settings), MAX_TOKENS
+    coder = registry.coder(settings)
+    return coder.direct(), coder.destination, MAX_TOKENS
 
 
 def record_cost(state: MakeState, planned: Planned, settings: config.Settings, by: str) -> None:

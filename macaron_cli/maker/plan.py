@@ -25,7 +25,8 @@ from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advic
 from macaron_cli.maker.run import DRAFT_MODEL, Mode, agent_model
 from macaron_cli.maker.session import model_configured
 from macaron_cli.maker.state import MakeState
-from macaron_cli.models.client import Endpoint, draft_endpoint
+from macaron_cli.models.client import Endpoint
+from macaron_cli.models.registry import local_endpoint
 
 if TYPE_CHECKING:
     from macaron_cli.maker.choose import Template
@@ -177,7 +178,7 @@ def checked_draft(request, cloud_configured: bool, settings: config.Settings) ->
             "--draft has Claude refine the local draft, but no Claude is configured: set "
             "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL), or use --local-only."
         )
-    endpoint = draft_endpoint(settings)
+    endpoint = local_endpoint(settings)
     with endpoint.client() as client:
         client.list_models()  # nothing listening: one clear line now, before anything is written
     return endpoint
@@ -188,7 +189,7 @@ def resume_endpoint(state: MakeState, settings: config.Settings) -> Endpoint | N
     only Claude is left (a --draft make past its draft phase) or no draft model was used."""
     mode = mode_named(state.mode)
     local_work = mode.fixed_by == DRAFT_MODEL or (mode.uses_draft and "draft" not in state.phases)
-    return draft_endpoint(settings) if local_work else None
+    return local_endpoint(settings) if local_work else None
 
 
 def _warm_sdk_import() -> None:

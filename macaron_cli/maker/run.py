@@ -25,6 +25,7 @@ from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.state import MakeState
+from macaron_cli.models import registry
 
 if TYPE_CHECKING:
     from macaron_cli.checkpoints import AppRepo
@@ -120,7 +121,7 @@ class Scaffold:
 
 def agent_model(settings: config.Settings) -> str | None:
     """The Claude model config.toml names for the agent; None lets the SDK choose."""
-    model = settings.raw.get("model")
+    model = registry.coder(settings).model
     return model if isinstance(model, str) else None
 
 

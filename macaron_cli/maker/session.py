@@ -1,8 +1,8 @@
 """The coding agent: one Claude Agent SDK session per phase, run in the app repo.
 
 `agent_options` is the one place the SDK is configured (FACTS.md): project settings so
-the app's CLAUDE.md and `.claude/agents/` load, the endpoint and keys from the
-environment, a private CLAUDE_CONFIG_DIR so the person's ~/.claude is untouched, one
+the app's CLAUDE.md and `.claude/agents/` load, the model, endpoint and keys from the
+registry's coder (models/registry.py), a private CLAUDE_CONFIG_DIR so the person's ~/.claude is untouched, one
 retry, the guard hook and the memory tool, and the walls every tool runs within
 (containment.py: a sandbox, refused when it cannot run here). `run_turn` streams one prompt's work,
 reporting progress and cost, and turns budget and model failures into exceptions.
@@ -16,12 +16,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from macaron_cli import config, endpoints
+from macaron_cli import config
 from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.maker import containment
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.tools import TOOL_NAME
+from macaron_cli.models import registry
 from macaron_cli.models.failures import ModelError
 
 TOOLS = ["Read", "Write", "Edit", "Glob", "Grep", "Bash", "Agent"]
@@ -46,13 +47,9 @@ class TurnResult:
     subagents: list[str] = field(default_factory=list)
 
 
-def endpoint_url() -> str | None:
-    return endpoints.claude().url
-
-
 def model_configured() -> bool:
     """Is any model reachable in principle? (a key, a token, or an endpoint of one's own)."""
-    return endpoints.claude().configured
+    return registry.claude_configured()
 
 
 # What to do when no model is configured: said wherever make falls back to the template alone.
@@ -68,7 +65,7 @@ def reshape_hint(offline_asked: bool) -> str:
     return f"no model is connected to reshape it: {CONNECT_A_MODEL}"
 
 
-def agent_env(app: Path) -> dict[str, str]:
+def agent_env(app: Path, coder: registry.Coder) -> dict[str, str]:
     env = {
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "CLAUDE_CONFIG_DIR": str(app / PRIVATE_DIR / "claude"),
@@ -79,9 +76,7 @@ def agent_env(app: Path) -> dict[str, str]:
         # hides the rest of the person's home, where version managers keep their shims.
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", os.defpath)]),
     }
-    env.update(endpoints.agent_variables())
-    if not endpoints.claude().keyed:
-        env["ANTHROPIC_API_KEY"] = "local-endpoint"  # an own endpoint needs no key, the CLI wants one
+    env.update(coder.environment())
     return env
 
 
@@ -98,9 +93,11 @@ def agent_options(
     stderr=None,
 ):
     """The session's options; a UserError when the sandbox cannot run here and the person
-    did not accept running the coder without it (`accept_unsandboxed`)."""
+    did not accept running the coder without it (`accept_unsandboxed`). `model` None: the
+    registry's coder's (config.toml `model`, else the SDK's choice)."""
     from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
+    coder = registry.coder(settings)
     containment.require(accept_unsandboxed)
     walls = containment.walls(app, config.memory_uri(settings))
     watch = containment.SandboxWatch(accept_unsandboxed, stderr)
@@ -113,9 +110,9 @@ def agent_options(
         system_prompt={"type": "preset", "preset": "claude_code", "append": SYSTEM_APPEND},
         mcp_servers={"macaron": mcp_server},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[watch.hook, hook])]},
-        env=agent_env(app),
+        env=agent_env(app, coder),
         settings=str(containment.settings_file(walls)),
-        model=model,
+        model=model or coder.model,
         resume=resume,
         # A runaway backstop only: our own meter (cost.py) enforces the real budget.
         max_budget_usd=budget_usd * 3 if budget_usd else None,

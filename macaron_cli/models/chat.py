@@ -122,8 +122,8 @@ class AnthropicWireModel(ChatModel):
             raise ModelError(f"the model failed: {str(exc).splitlines()[0]}") from None
 
 
-class DraftClientModel(ChatModel):
-    """The local draft endpoint through macaron's own client (Anthropic or OpenAI wire)."""
+class LocalChatModel(ChatModel):
+    """The local model through macaron's own client (Anthropic or OpenAI wire)."""
 
     def __init__(self, client, destination: Destination):
         self._client = client

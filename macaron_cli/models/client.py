@@ -21,23 +21,18 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Literal, overload
 
 import httpx
 
-from macaron_cli import endpoints
 from macaron_cli.errors import UserError
 from macaron_cli.models.failures import ContextExceeded, ModelError, ModelFailure, ModelUnreachable
-
-if TYPE_CHECKING:
-    from macaron_cli.config import Settings
 
 ANTHROPIC = "anthropic"
 OPENAI = "openai"
 APIS = (ANTHROPIC, OPENAI)
 ANTHROPIC_VERSION = "2023-06-01"
 
-DRAFT_HINT = "start one with `macaron draft serve --engine … --model …` or set MACARON_DRAFT_URL"
+LOCAL_HINT = "start one with `macaron draft serve --engine … --model …` or set MACARON_DRAFT_URL"
 
 # The wire each base URL turned out to speak, so auto-detection costs one 404 per process.
 _detected: dict[str, str] = {}
@@ -110,7 +105,7 @@ class Endpoint:
     api_key: str | None = None
     auth_token: str | None = None
     name: str = "draft"
-    hint: str = DRAFT_HINT
+    hint: str = LOCAL_HINT
 
     def client(self, **kw) -> ModelClient:
         return ModelClient(
@@ -158,7 +153,7 @@ class ModelClient:
         *,
         auth_token: str | None = None,
         name: str = "draft",
-        hint: str = DRAFT_HINT,
+        hint: str = LOCAL_HINT,
         connect_timeout: float = 5.0,
         read_timeout: float = 300.0,
     ):
@@ -478,37 +473,3 @@ def _raise_stream_error(base_url: str, error) -> None:
 
 def _error_text(error) -> str:
     return error.get("message", str(error)) if isinstance(error, dict) else str(error)
-
-
-# ── where the draft model is ─────────────────────────────────────────────────────────────
-@overload
-def draft_endpoint(settings: Settings, required: Literal[True] = True) -> Endpoint: ...
-@overload
-def draft_endpoint(settings: Settings, required: bool) -> Endpoint | None: ...
-def draft_endpoint(settings: Settings, required: bool = True) -> Endpoint | None:
-    """The local draft model from MACARON_DRAFT_URL/_MODEL/_API, else the person's settings."""
-    draft = endpoints.draft(settings)
-    if not draft.url:
-        if required:
-            raise UserError(f"no draft model is set up; {DRAFT_HINT}")
-        return None
-    return Endpoint(
-        url=normalize_base_url(draft.url),
-        model=draft.model,
-        api=check_api(draft.api),
-        api_key=draft.api_key,
-    )
-
-
-def claude_endpoint(model: str) -> Endpoint:
-    """Claude as the Agent SDK would reach it (ANTHROPIC_BASE_URL and key honoured)."""
-    claude = endpoints.claude()
-    return Endpoint(
-        url=normalize_base_url(claude.base),
-        model=model,
-        api=ANTHROPIC,
-        api_key=claude.api_key,
-        auth_token=claude.auth_token,
-        name="Claude",
-        hint="check ANTHROPIC_BASE_URL and your network, or use --offline",
-    )

@@ -20,7 +20,7 @@ import httpx
 from macaron_cli import config, endpoints, privacy
 from macaron_cli.errors import UserError, WorkFailed
 from macaron_cli.models import engines
-from macaron_cli.models.client import ModelClient, draft_endpoint, normalize_base_url
+from macaron_cli.models.client import ModelClient, normalize_base_url
 from macaron_cli.models.failures import ModelFailure
 from macaron_cli.ports import check_free
 
@@ -55,7 +55,9 @@ def draft_serve(
 
 def draft_status(json_out: bool = False) -> int:
     settings = config.load_settings()
-    endpoint = draft_endpoint(settings)
+    from macaron_cli.models.registry import local_endpoint
+
+    endpoint = local_endpoint(settings)
     destination = privacy.draft(endpoint.url, settings)
     status: dict[str, Any] = {
         "url": endpoint.url,

@@ -41,8 +41,9 @@ def read_limits(client: ModelClient, settings: Settings | None = None) -> Server
         said = found(client)
         if said:
             return ServerLimits(*said, said=True)
-    started = _positive(settings.draft_served_context) if settings else None
-    if started and settings and settings.draft_served_url == client.base_url:
+    served = endpoints.served(settings) if settings else None
+    started = _positive(served.context) if served else None
+    if started and served and served.url == client.base_url:
         return ServerLimits(started, "macaron started the server with it (draft serve)", said=True)
     return assumed()
 
