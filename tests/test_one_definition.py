@@ -125,6 +125,38 @@ def test_only_the_endpoints_module_reads_where_the_models_are():
     assert cloud == []
 
 
+def _setting_reads(package: Path, names: set[str], allowed: set[str]) -> list[str]:
+    """Each read of one of `names` as an attribute (`settings.draft_url`, a call such as
+    `endpoints.agent_model(…)` aside) or of the raw file (`settings.raw`) in `package`,
+    outside the `allowed` modules, as file:line."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).as_posix() in allowed:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and id(node) not in called and node.attr in names | {"raw"}:
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    return found
+
+
+def test_only_the_endpoints_module_reads_the_model_settings():
+    # The settings of where the models are (draft_url, chat_model, `model`…) are read in
+    # endpoints.py alone, for the registry (models/registry.py) that every caller asks; and
+    # the file as read (`raw`) in config.py alone: every other setting is a typed field.
+    from macaron_cli import endpoints
+
+    assert _setting_reads(PACKAGE, set(endpoints.SETTINGS), {"endpoints.py", "config.py"}) == []
+
+
+def test_the_settings_check_finds_planted_reads(tmp_path):
+    (tmp_path / "elsewhere.py").write_text("def f(settings):\n    return settings.draft_url or settings.raw\n")
+    (tmp_path / "endpoints.py").write_text("def f(settings):\n    return settings.draft_url\n")
+    (tmp_path / "caller.py").write_text("def f(settings):\n    return endpoints.draft_url(settings)\n")
+    assert _setting_reads(tmp_path, {"draft_url"}, {"endpoints.py"}) == ["elsewhere.py:2", "elsewhere.py:2"]
+
+
 def test_the_endpoints_check_finds_a_planted_read(tmp_path):
     (tmp_path / "elsewhere.py").write_text('import os\nurl = os.environ.get("ANTHROPIC_BASE_URL")\n')
     (tmp_path / "endpoints.py").write_text('import os\nurl = os.environ["ANTHROPIC_BASE_URL"]\n')
