@@ -114,8 +114,8 @@ def model_keys() -> list[str]:
 
 
 @dataclass(frozen=True)
-class Draft:
-    """The local draft model as set (URL not yet normalised; None where nothing says)."""
+class LocalModel:
+    """The local model (it drafts, fixes and chats) as set (URL not yet normalised; None where nothing says)."""
 
     url: str | None
     model: str | None
@@ -123,9 +123,9 @@ class Draft:
     api_key: str | None
 
 
-def draft(settings: Settings) -> Draft:
+def local_model(settings: Settings) -> LocalModel:
     """MACARON_DRAFT_URL/_MODEL/_API/_API_KEY, else the person's settings."""
-    return Draft(
+    return LocalModel(
         _env("MACARON_DRAFT_URL") or settings.draft_url,
         _env("MACARON_DRAFT_MODEL") or settings.draft_model,
         _env("MACARON_DRAFT_API") or settings.draft_api,
@@ -145,16 +145,16 @@ def served(settings: Settings) -> Served:
     return Served(settings.draft_served_url, settings.draft_served_context)
 
 
-def draft_api_override() -> str | None:
+def local_api_override() -> str | None:
     """MACARON_DRAFT_API alone (attaching a server detects its wire unless this says it)."""
     return _env("MACARON_DRAFT_API")
 
 
-def draft_context() -> int:
+def local_context() -> int:
     """Tokens of context to ask engines for (MACARON_DRAFT_CONTEXT)."""
     return int(_env("MACARON_DRAFT_CONTEXT") or DEFAULT_DRAFT_CONTEXT)
 
 
-def draft_max_tokens(default: int) -> int:
+def local_max_tokens(default: int) -> int:
     """The most tokens of answer a draft asks for (MACARON_DRAFT_MAX_TOKENS)."""
     return int(_env("MACARON_DRAFT_MAX_TOKENS") or default)

@@ -173,7 +173,7 @@ def claude(settings: Settings, url: str | None = None) -> Destination:
 
 def draft(url: str | None, settings: Settings) -> Destination:
     """The draft model (MACARON_DRAFT_URL or config's draft_url unless `url` is given)."""
-    url = _normal(url or endpoints.draft(settings).url or "")
+    url = _normal(url or endpoints.local_model(settings).url or "")
     served = endpoints.served(settings).url
     if not url:
         return Destination("draft", None, False, "no draft model is configured")

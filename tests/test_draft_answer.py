@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from macaron_cli.maker.answer import read_answer
-from macaron_cli.maker.draft import build_messages
+from macaron_cli.maker.local_model import build_messages
 
 
 def files_of(text: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ import pytest
 from macaron_cli import privacy
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import Brief
-from macaron_cli.maker.draft import DraftFile, apply_files, draft
+from macaron_cli.maker.local_model import AnswerFile, apply_files, ask_local_model
 from macaron_cli.models.client import Endpoint
 from macaron_cli.models.failures import ContextExceeded
 from tests.support.model_server import ModelServer, Reply
@@ -88,7 +88,7 @@ const half = "this file is cut off
 @pytest.mark.parametrize("api", ["anthropic", "openai"])
 def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
     with ModelServer([Reply.text(SCRIPTED, input_tokens=900, output_tokens=300)]) as server:
-        outcome = draft(
+        outcome = ask_local_model(
             app,
             _brief("The person wants a water tracker; goal 2 litres.", server.url),
             Endpoint(server.url, "deepseek", api),
@@ -116,7 +116,7 @@ def test_a_draft_writes_whole_files_inside_the_app_only(app, api):
 
 def test_a_fix_round_carries_the_verification_report(app):
     with ModelServer([Reply.text("### FILE: static/index.html\n```html\n" + INDEX + "```\n")]) as server:
-        outcome = draft(
+        outcome = ask_local_model(
             app,
             _brief("water tracker", server.url),
             Endpoint(server.url, "m", "openai"),
@@ -129,7 +129,9 @@ def test_a_fix_round_carries_the_verification_report(app):
 
 def test_an_answer_without_files_changes_nothing_and_says_so(app):
     with ModelServer([Reply.text("I cannot help with that.")]) as server:
-        outcome = draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", "anthropic"), Settings())
+        outcome = ask_local_model(
+            app, _brief("water tracker", server.url), Endpoint(server.url, "m", "anthropic"), Settings()
+        )
     assert outcome.written == [] and outcome.problem().startswith("no whole files were found")
     assert (app / "static" / "index.html").read_text() == "<main id=app>starter</main>\n"
 
@@ -138,14 +140,14 @@ def test_apply_refuses_a_symlink_that_leads_out_of_the_app(app, tmp_path):
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     (app / "static" / "link").symlink_to(outside)
-    written, skipped = apply_files(app, [DraftFile("static/link/x.js", "bad")])
+    written, skipped = apply_files(app, [AnswerFile("static/link/x.js", "bad")])
     assert written == [] and skipped == [{"path": "static/link/x.js", "why": "outside the app"}]
     assert not (outside / "x.js").exists()
 
 
 # ── the local model as it really answers (what a small model on a CPU did) ─────────────────
 def _draft(app, server, api="openai", **kw):
-    return draft(app, _brief("water tracker", server.url), Endpoint(server.url, "m", api), Settings(), **kw)
+    return ask_local_model(app, _brief("water tracker", server.url), Endpoint(server.url, "m", api), Settings(), **kw)
 
 
 def test_an_echo_of_the_prompt_with_no_file_writes_nothing_and_says_why(app):

@@ -277,7 +277,7 @@ def test_doctor_checks_fonts_for_the_languages_of_apps_and_memories(macaron_home
 
 # ── draft fix rounds ───────────────────────────────────────────────────────────────────
 def test_a_fix_round_always_shows_the_entry_files_however_little_fits(tmp_path):
-    from macaron_cli.maker.draft import app_files
+    from macaron_cli.maker.local_model import app_files
 
     template = choose_template(WATER)
     app = scaffold(template, build_brief(WATER, None, Settings(), None), "app", tmp_path)

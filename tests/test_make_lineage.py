@@ -10,7 +10,7 @@ from macaron_cli.checkpoints import AppRepo
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template, from_app
-from macaron_cli.maker.commands import record_fit
+from macaron_cli.maker.commands import record_verdict
 from macaron_cli.maker.scaffold import make_slug, scaffold
 from macaron_cli.memory import MemoryStore
 
@@ -50,9 +50,9 @@ def test_did_it_fit_moves_the_reward_of_the_memories_used(macaron_home):
     store = MemoryStore.open()
     used = store.add("I drink from a 500 ml bottle")
     other = store.add("I like jazz")
-    assert record_fit("water", [used.id], fitted=True, store=store) == 1
+    assert record_verdict("water", [used.id], liked=True, store=store) == 1
     assert store.get(used.id).reward > store.get(other.id).reward == 0
-    record_fit("water", [used.id], fitted=False, store=store)
-    record_fit("water", [used.id], fitted=False, store=store)
+    record_verdict("water", [used.id], liked=False, store=store)
+    record_verdict("water", [used.id], liked=False, store=store)
     assert store.get(used.id).reward < 0
     assert load_registry()["water"]["fit"] is False

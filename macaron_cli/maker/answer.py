@@ -29,14 +29,14 @@ _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 @dataclass
-class DraftFile:
+class AnswerFile:
     path: str
     content: str
 
 
 @dataclass
 class Answer:
-    files: list[DraftFile] = field(default_factory=list)
+    files: list[AnswerFile] = field(default_factory=list)
     dropped: list[dict] = field(default_factory=list)  # {"path", "why"} of headers that gave no file
 
 
@@ -72,7 +72,7 @@ def read_answer(text: str) -> Answer:
         files.pop(path, None)  # a later copy wins, in the later place
         files[path] = "".join(line + "\n" for line in lines[start + 1 : end])
         i = end + 1
-    return Answer([DraftFile(p, c) for p, c in files.items()], dropped)
+    return Answer([AnswerFile(p, c) for p, c in files.items()], dropped)
 
 
 def _next_filled(lines: list[str], i: int) -> int:

@@ -128,10 +128,10 @@ def _ask_fit(result: MakeResult, settings) -> None:
     answer = Prompt.ask("Did it fit you?", choices=["y", "n", "skip"], default="skip")
     if answer == "skip":
         return
-    record_fit(result.app, result.memory_ids, answer == "y", MemoryStore.open(settings=settings))
+    record_verdict(result.app, result.memory_ids, answer == "y", MemoryStore.open(settings=settings))
 
 
-def record_fit(app: str, memory_ids: list[str], fitted: bool, store) -> int:
+def record_verdict(app: str, memory_ids: list[str], liked: bool, store) -> int:
     """The person's answer: the memories that shaped the app gain or lose reward."""
     from macaron_cli.apps import register
     from macaron_cli.errors import UserError
@@ -143,10 +143,10 @@ def record_fit(app: str, memory_ids: list[str], fitted: bool, store) -> int:
             memory = store.get(memory_id)
         except UserError:
             continue
-        store.update(memory_id, reward=memory.reward + (FIT_REWARD if fitted else -FIT_REWARD))
+        store.update(memory_id, reward=memory.reward + (FIT_REWARD if liked else -FIT_REWARD))
         changed += 1
-    register(app, fit=fitted)
-    signals.app_event(app, "fit", 1.0 if fitted else 0.0)
+    register(app, fit=liked)
+    signals.app_event(app, "fit", 1.0 if liked else 0.0)
     return changed
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from macaron_cli.maker.draft import FORMAT, DraftOutcome, draft
+from macaron_cli.maker.local_model import FORMAT, LocalOutcome, ask_local_model
 from macaron_cli.maker.phase_costs import answer_problem, nothing_written, record_local
 from macaron_cli.maker.run import DRAFT_MODEL, FIX, MakeRun
 from macaron_cli.models.client import Endpoint
@@ -62,7 +62,7 @@ def draft_phase(run: MakeRun, endpoint: Endpoint):
     if run.request and run.request.variants > 1:
         return _variants_phase(run, endpoint, run.request)
     run.progress.phase("draft", f"{endpoint.model or 'the local model'} at {endpoint.url} writes a first version")
-    outcome = draft(run.app, run.brief, endpoint, run.settings)
+    outcome = ask_local_model(run.app, run.brief, endpoint, run.settings)
     _note(run.progress, outcome)
     record_local(run.state, "draft", [outcome], endpoint, run.settings)
     return run.verify()
@@ -72,7 +72,7 @@ def fix_phase(run: MakeRun, phase: str, endpoint: Endpoint, report):
     """A --local-only fix round: the local model gets the verification report, and what
     was wrong with its last answer when that answer changed nothing."""
     run.progress.phase(phase, "the verification report goes back to the local model")
-    outcome = draft(run.app, run.brief, endpoint, run.settings, feedback=fix_feedback(run, report))
+    outcome = ask_local_model(run.app, run.brief, endpoint, run.settings, feedback=fix_feedback(run, report))
     _note(run.progress, outcome)
     record_local(run.state, phase, [outcome], endpoint, run.settings)
     return run.verify()
@@ -97,7 +97,7 @@ def checkpoint_message(run: MakeRun, did: str) -> str:
     return did if last.get("written") else "the local model wrote no file: the app is as it was"
 
 
-def _note(progress, outcome: DraftOutcome) -> None:
+def _note(progress, outcome: LocalOutcome) -> None:
     u = outcome.usage
     tokens = f"{'about ' if u.estimated else ''}{u.output_tokens} tokens in {u.seconds:.1f}s"
     if outcome.written:

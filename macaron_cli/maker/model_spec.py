@@ -77,7 +77,7 @@ def ask_spec(
     """The model's spec for `brief` (its text cleared for `destination` only by the gate),
     judged against `fallback`, the rules' spec. `current`: the app's spec when changing one.
     `draft_settings`: the endpoint is a local draft server, whose context (models/limits.py)
-    the request is fitted to: the schema and the idea whole, the brief cut from its end."""
+    the request is sized to: the schema and the idea whole, the brief cut from its end."""
     brief_text = brief.text_for(destination)
     now = "" if current is None else json.dumps(current.to_json())
     system = SYSTEM.format(schema=json.dumps(json_schema(), ensure_ascii=False))
@@ -86,13 +86,13 @@ def ask_spec(
         with endpoint.client(read_timeout=120.0) as client:
             limits = _limits(client, draft_settings)
             for _ in range(2):  # a server that refuses the prompt as too long names its size: once more
-                fitted = fit_request(system, brief_text, now, brief.idea, limits, max_tokens) if limits else None
-                if limits and fitted is None:
+                sized = sized_request(system, brief_text, now, brief.idea, limits, max_tokens) if limits else None
+                if limits and sized is None:
                     note = f"the spec's schema does not fit the server's context ({limits.context:,} tokens)"
                     return replace(
                         Planned(fallback, note=note + "; the rules wrote it"), asked=endpoint, where=destination.where
                     )
-                prompt, answer, cut = fitted or (_prompt(brief_text, now), max_tokens, 0)
+                prompt, answer, cut = sized or (_prompt(brief_text, now), max_tokens, 0)
                 try:
                     messages = [{"role": "user", "content": prompt}]
                     text, usage = client.complete(system, messages, answer, temperature=0)
@@ -126,7 +126,7 @@ def _limits(client, draft_settings: config.Settings | None) -> ServerLimits | No
     return read_limits(client, draft_settings)
 
 
-def fit_request(
+def sized_request(
     system: str, brief_text: str, current: str, idea: str, limits: ServerLimits, wanted: int
 ) -> tuple[str, int, int] | None:
     """(prompt, max_tokens, brief lines left out) that fit the server's context: the system

@@ -14,7 +14,7 @@ token counts the server did not give. A phase that wrote nothing is not a succes
 from __future__ import annotations
 
 from macaron_cli import config, privacy
-from macaron_cli.maker.draft import DraftOutcome
+from macaron_cli.maker.local_model import LocalOutcome
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import Endpoint
 
@@ -63,10 +63,10 @@ def record(
 def record_local(
     state: MakeState,
     phase: str,
-    outcomes: list[DraftOutcome],
+    outcomes: list[LocalOutcome],
     endpoint: Endpoint,
     settings: config.Settings,
-    kept: DraftOutcome | None = None,
+    kept: LocalOutcome | None = None,
 ) -> dict:
     """The draft model's share: its tokens, its time (variants run at once: the longest);
     what it wrote is the `kept` outcome's (the chosen variant; the only one otherwise)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
-from macaron_cli.maker.draft import DESIGNS, DraftFile, DraftOutcome, apply_files, draft
+from macaron_cli.maker.local_model import DESIGNS, AnswerFile, LocalOutcome, apply_files, ask_local_model
 from macaron_cli.models.client import Endpoint
 from macaron_cli.models.failures import ModelFailure
 
@@ -33,7 +33,7 @@ class Variant:
     number: int  # 1-based, as the person sees it
     design: str
     path: Path  # the variant's own copy of the app
-    outcome: DraftOutcome | None = None
+    outcome: LocalOutcome | None = None
     report: VerifyReport | None = None
     error: str | None = None
 
@@ -79,7 +79,7 @@ def draft_variants(
 
     def one(variant: Variant) -> None:
         try:
-            variant.outcome = draft(
+            variant.outcome = ask_local_model(
                 variant.path,
                 brief,
                 endpoint,
@@ -116,7 +116,7 @@ def adopt(app: Path, variant: Variant) -> list[str]:
     """Copy the chosen design's files into the app itself."""
     if not variant.outcome:
         return []
-    files = [DraftFile(rel, (variant.path / rel).read_text(encoding="utf-8")) for rel in variant.outcome.written]
+    files = [AnswerFile(rel, (variant.path / rel).read_text(encoding="utf-8")) for rel in variant.outcome.written]
     written, _ = apply_files(app, files)
     return written
 

@@ -107,17 +107,17 @@ def draft_status(json_out: bool = False) -> int:
 
 def _limits(client: ModelClient, settings: config.Settings) -> dict:
     """The server's context as it says it (or as assumed) and the answer a draft asks for in it."""
-    from macaron_cli.models.limits import fitted, read_limits, wanted_answer
+    from macaron_cli.models.limits import read_limits, split_context, wanted_answer
 
     limits = read_limits(client, settings)
-    return {**limits.to_json(), "max_tokens": fitted(limits, wanted_answer(), 0)[0]}
+    return {**limits.to_json(), "max_tokens": split_context(limits, wanted_answer(), 0)[0]}
 
 
 # ── attaching ───────────────────────────────────────────────────────────────────────────
 def _attach(url: str, model: str | None) -> tuple[str, str, str | None]:
     """Check a running server answers, detect its wire, and record it."""
     url = normalize_base_url(url)
-    with ModelClient(url, model, api=endpoints.draft_api_override()) as client:
+    with ModelClient(url, model, api=endpoints.local_api_override()) as client:
         served = client.model  # asks /v1/models when --model was not given
         client.complete(None, [{"role": "user", "content": "Say OK."}], max_tokens=2)
         config.save_settings({"draft_url": url, "draft_model": served, "draft_api": client.api})

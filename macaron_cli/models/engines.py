@@ -34,7 +34,7 @@ class Launch:
 
 def context_length() -> int:
     """Tokens of context to ask for: enough for a brief plus a template's files."""
-    return endpoints.draft_context()
+    return endpoints.local_context()
 
 
 def deepseek_family(model: str) -> str | None:

@@ -35,13 +35,13 @@ class ContextExceeded(ModelError):
     """The server refused the request: prompt and answer do not fit its context. Retrying
     the same request cannot help, so the message names the size and the settings."""
 
-    def __init__(self, base_url: str, context: int | None, prompt_tokens: int | None = None, *, fitted: bool = False):
-        """`fitted`: the request was already fitted to that context, so only a larger one helps."""
+    def __init__(self, base_url: str, context: int | None, prompt_tokens: int | None = None, *, sized: bool = False):
+        """`sized`: the request was already sized to that context, so only a larger one helps."""
         self.context, self.prompt_tokens = context, prompt_tokens
         size = f"its context of {context:,} tokens" if context else "its context (it did not say how large)"
         asked = f" (the prompt alone was {prompt_tokens:,} tokens)" if prompt_tokens else ""
         told = f"MACARON_DRAFT_CONTEXT={context}" if context else "MACARON_DRAFT_CONTEXT to its size"
-        fix = "though macaron fitted it to that size; " if fitted else f"set {told} so macaron sends less, or "
+        fix = "though macaron fitted it to that size; " if sized else f"set {told} so macaron sends less, or "
         super().__init__(
             f"the model server at {base_url} refused the request: it does not fit {size}{asked}, {fix}"
             "start the server with a larger context (`macaron draft serve` reads MACARON_DRAFT_CONTEXT; "

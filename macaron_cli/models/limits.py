@@ -57,10 +57,10 @@ def assumed(context: int | None = None) -> ServerLimits:
 
 def wanted_answer() -> int:
     """The most tokens of answer to ask for (MACARON_DRAFT_MAX_TOKENS), before fitting."""
-    return endpoints.draft_max_tokens(DEFAULT_MAX_TOKENS)
+    return endpoints.local_max_tokens(DEFAULT_MAX_TOKENS)
 
 
-def fitted(limits: ServerLimits, wanted: int, fixed_chars: int) -> tuple[int, int]:
+def split_context(limits: ServerLimits, wanted: int, fixed_chars: int) -> tuple[int, int]:
     """(most tokens of answer, characters of files a prompt may carry) in the server's
     context: the answer gets at most half, the files what is left beside the prompt's own
     words (`fixed_chars`: its system prompt, brief and instructions)."""

@@ -66,7 +66,7 @@ def default_model_name(settings: Settings) -> str:
     """Claude when a key or endpoint is set, else the local draft model if one is set up, else none."""
     if claude_configured():
         return "claude"
-    if endpoints.draft(settings).url:
+    if endpoints.local_model(settings).url:
         return "local"
     return "none"
 
@@ -99,7 +99,7 @@ def local_endpoint(settings: Settings, required: bool) -> Endpoint | None: ...
 def local_endpoint(settings: Settings, required: bool = True) -> Endpoint | None:
     """The local model from MACARON_DRAFT_URL/_MODEL/_API, else the person's settings; a
     UserError naming the fix (or None when not `required`) when none is set up."""
-    local = endpoints.draft(settings)
+    local = endpoints.local_model(settings)
     if not local.url:
         if required:
             raise UserError(f"no draft model is set up; {LOCAL_HINT}")

@@ -1,4 +1,4 @@
-"""The draft phase: a local model writes the app's first version as whole files.
+"""The local model writes an app's files whole: a draft, a fix, or a design variant.
 
 Weak local models cannot drive an agent's tool loop reliably, but they can print whole
 files. So the model gets the brief and the template's files, and answers with
@@ -29,11 +29,11 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from macaron_cli.config import Settings
-from macaron_cli.maker.answer import DraftFile, read_answer
+from macaron_cli.maker.answer import AnswerFile, read_answer
 from macaron_cli.manifest import MANIFEST, data_files, manifest_or_none
 from macaron_cli.models.client import Endpoint, ModelClient, Usage
 from macaron_cli.models.failures import ContextExceeded
-from macaron_cli.models.limits import ServerLimits, answer_room, fitted, wanted_answer
+from macaron_cli.models.limits import ServerLimits, answer_room, split_context, wanted_answer
 
 if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
@@ -63,11 +63,11 @@ Do not print files you leave unchanged. Never touch macaron.json, CLAUDE.md, .cl
 .macaron/, static/macaron-tokens.css or data files. Write no Markdown files."""
 
 
-__all__ = ["DraftFile", "DraftOutcome", "apply_files", "draft"]
+__all__ = ["AnswerFile", "LocalOutcome", "apply_files", "ask_local_model"]
 
 
 @dataclass
-class DraftOutcome:
+class LocalOutcome:
     """What one draft (or local fix) call did and cost, and what the person should know."""
 
     written: list[str] = field(default_factory=list)
@@ -238,7 +238,7 @@ def _is_protected(rel: str, protected: tuple[str, ...]) -> bool:
     return any(rel == p or rel.startswith(p.rstrip("/") + "/") for p in protected)
 
 
-def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[dict]]:
+def apply_files(app_dir: Path, files: list[AnswerFile]) -> tuple[list[str], list[dict]]:
     """Write the files that stay inside the app, off its protected paths, and differ from
     what is there (an echo of a file as it was changes nothing and is not a write).
 
@@ -272,7 +272,7 @@ def apply_files(app_dir: Path, files: list[DraftFile]) -> tuple[list[str], list[
 
 
 # ── one call ────────────────────────────────────────────────────────────────────────────
-def draft(
+def ask_local_model(
     app_dir: Path,
     brief: Brief,
     endpoint: Endpoint,
@@ -284,7 +284,7 @@ def draft(
     temperature: float | None = None,
     client: ModelClient | None = None,
     tracked_in: Path | None = None,
-) -> DraftOutcome:
+) -> LocalOutcome:
     """Ask the local model for the app's files (a draft, a fix, or a design variant) and apply them.
 
     The brief goes in as `brief.text_for(destination)`, the destination being the privacy
@@ -325,7 +325,7 @@ def draft(
                 text, usage, room = ask(limits)
         except ContextExceeded as refused:  # fitted to the context it names, and still too long
             raise ContextExceeded(
-                client.base_url, refused.context or limits.context, refused.prompt_tokens, fitted=True
+                client.base_url, refused.context or limits.context, refused.prompt_tokens, sized=True
             ) from None
     finally:
         if own_client:
@@ -339,7 +339,7 @@ def draft(
     if not written:
         notes.append(_nothing_note(text, answer.files, skipped))
     _save_answer(app_dir, text)
-    return DraftOutcome(
+    return LocalOutcome(
         written=written,
         skipped=skipped,
         notes=notes,
@@ -365,9 +365,9 @@ def _prompt(
     design: str | None,
     tracked_in: Path | None,
 ) -> list[dict]:
-    """The messages, fitted: the brief, the report (its start, which names the problems, when
+    """The messages, sized to the context: the brief, the report (its start, which names the problems, when
     all of it does not fit), then the files most needed, as many as the context holds."""
-    _, room = fitted(limits, wanted, len(SYSTEM) + len(brief_text) + PROMPT_WORDS)
+    _, room = split_context(limits, wanted, len(SYSTEM) + len(brief_text) + PROMPT_WORDS)
     if feedback and len(feedback) > room:
         feedback = feedback[: max(0, room - 80)] + "\n[… the rest is left out to fit the model's context]"
     files, omitted = app_files(app_dir, max(0, room - len(feedback or "")), tracked_in)
@@ -391,7 +391,7 @@ def cut_note(usage: Usage, asked: int, limits: ServerLimits, wanted: int) -> str
     return f"{said}, the most macaron asks for; raise MACARON_DRAFT_MAX_TOKENS (now {wanted:,})"
 
 
-def _nothing_note(text: str, files: list[DraftFile], skipped: list[dict]) -> str:
+def _nothing_note(text: str, files: list[AnswerFile], skipped: list[dict]) -> str:
     if not text.strip():
         return "the answer was empty"
     if not files:
