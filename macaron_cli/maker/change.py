@@ -28,15 +28,17 @@ from macaron_cli.maker.change_plan import (
     changed,
     changed_by,
     next_change,
+    plan_over,
     read_json,
+    registered,
     rendered,
 )
-from macaron_cli.maker.change_rules import Edit, understand
+from macaron_cli.maker.change_rules import understand
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG, write_json
-from macaron_cli.maker.spec import AppSpec, spec_in
+from macaron_cli.maker.spec import spec_in
 from macaron_cli.manifest import Manifest, read_manifest, write_manifest
 
 
@@ -82,8 +84,7 @@ def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
         return change_by_model(planned, settings, progress)
     if not planned.edit.done:
         return planned.result
-    p = planned
-    return _apply(p.app, p.result.app, p.manifest, p.config, p.spec, p.edit, p.result, settings, progress)
+    return _apply(planned, settings, progress)
 
 
 def _which(app: Path) -> str:
@@ -91,16 +92,22 @@ def _which(app: Path) -> str:
     return "the app you are in" if app.resolve() in (here, *here.parents) else "your newest app"
 
 
-def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: ChangeResult, settings, progress):
-    from macaron_cli.apps import register
+def _apply(planned: Planned, settings, progress: Progress) -> ChangeResult:
+    """The rules' edit written and re-rendered as the change's Plan says, verified (the tests'
+    last pass reused where nothing they read changed), kept as `change-N`."""
     from macaron_cli.checkpoints import AppRepo
     from macaron_cli.ledger import signals
+    from macaron_cli.maker.modes import CHANGE_OFFLINE
     from macaron_cli.maker.run import tests_status
     from macaron_cli.sandbox.verify import verify_app
 
+    app, edit, config, result = planned.app, planned.edit, planned.config, planned.result
+    slug = result.app
     repo = AppRepo.open(app)
     with repo.lock():
-        new_manifest, cfg = rendered(manifest, config, edit)
+        new_manifest, cfg = rendered(planned.manifest, config, edit)
+        phase = next_change(repo)
+        plan = plan_over(planned, CHANGE_OFFLINE, None, edit.spec, cfg, phase, "rules", budget=None)
         progress.phase(PHASE, "; ".join(edit.done))
         write_manifest(app, Manifest.from_json(new_manifest, app))
         write_json(app / APP_CONFIG, cfg)
@@ -111,17 +118,15 @@ def _apply(app, slug, manifest, config, spec: AppSpec, edit: Edit, result: Chang
         verdict = "passed" if report.ok else f"{len(report.problems)} problem(s)"
         reused = " (tests: nothing they read changed, their last pass stands)" if report.tests_reused else ""
         progress.phase("verify", verdict + reused)
-        phase = next_change(repo)
-        repo.checkpoint(phase, f"change: {result.request}", tests=tests_status(report), cost_usd=0.0)
-    result.changed = changed(spec, edit.spec, config, cfg)
-    result.done, result.spec = list(edit.done), edit.spec.to_json()
-    result.title = str(cfg.get("title") or result.title)
+        result.tests, result.opened = tests_status(report), bool(report.opened)
+        repo.checkpoint(phase, f"change: {result.request}", tests=result.tests, cost_usd=0.0)
+    result.changed = changed(planned.spec, edit.spec, config, cfg)
+    result.done, result.spec, result.title = list(edit.done), edit.spec.to_json(), plan.title
     result.checkpoints = [c.to_json() for c in repo.checkpoints()]
-    result.tests, result.opened = tests_status(report), bool(report.opened)
     result.tests_reused = report.tests_reused
     result.screenshot = str(report.screenshot) if report.screenshot else None
     result.problems = list(report.problems)
-    register(slug, title=result.title, tests=result.tests, opened=result.opened)
+    registered(plan.record(), app, report)
     signals.app_event(
         slug,
         "change",

@@ -14,9 +14,8 @@ checkpoint and `macaron change APP --resume` goes on. Its record is `.macaron/ch
 
 from __future__ import annotations
 
-import json
 import subprocess
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,11 +63,11 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     """The change's plan (the brief, the model's new spec, its checkpoint), then the spec
     written and the make's phases run over the app."""
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.maker.change_plan import next_change, rendered
+    from macaron_cli.maker.change_plan import next_change, plan_over, rendered
     from macaron_cli.maker.model_spec import ask_spec, record_cost, spec_model
     from macaron_cli.maker.modes import mode_named
     from macaron_cli.maker.pipeline import run_for, run_phases
-    from macaron_cli.maker.plan import Plan, open_memory
+    from macaron_cli.maker.plan import open_memory
     from macaron_cli.maker.scaffold import APP_CONFIG, write_json
     from macaron_cli.manifest import Manifest, write_manifest
 
@@ -89,31 +88,8 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     manifest, cfg = rendered(planned.manifest, planned.config, replace(planned.edit, spec=asked.spec))
     repo = AppRepo.open(app)
     with repo.lock():
-        plan = Plan(
-            request=options,
-            mode=mode,
-            app=app,
-            slug=result.app,
-            template=None,
-            template_name=result.template,
-            brief=brief,
-            spec=asked.spec,
-            title=str(cfg.get("title") or result.title),
-            budget=budget,
-            draft=draft,
-            store=store,
-            asked=asked,
-            change={
-                "request": result.request,
-                "checkpoint": next_change(repo),
-                "before": planned.spec.to_json(),
-                "after": asked.spec.to_json(),
-                "config": planned.config,
-                "files": files_map(app),
-                "spec_by": asked.by,
-                "app_cost_usd": _app_cost(result.app),  # the app's cost before: the registry keeps the sum
-            },
-        )
+        more = {"budget": budget, "draft": draft, "store": store, "asked": asked, "change": {"files": files_map(app)}}
+        plan = plan_over(planned, mode, brief, asked.spec, cfg, next_change(repo), asked.by, **more)
         write_manifest(app, Manifest.from_json(manifest, app))
         write_json(app / APP_CONFIG, cfg)
         state = plan.record()
@@ -143,10 +119,8 @@ def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Se
 def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settings) -> ChangeResult:
     """The make's result as a change's: its request, and each spec field before → after;
     the ledger told (request, mode, destinations, cost, checkpoints)."""
-    from macaron_cli.apps import register
     from macaron_cli.ledger import signals
-    from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json
-    from macaron_cli.maker.result import registry_entry
+    from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json, registered
     from macaron_cli.maker.scaffold import APP_CONFIG
     from macaron_cli.maker.spec import parse_spec, spec_in
     from macaron_cli.manifest import read_manifest
@@ -154,12 +128,10 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     change = state.change or {}
     before = parse_spec(change.get("before") or {})
     after = spec_in(read_manifest(app)) or before
-    result = ChangeResult(**{f.name: getattr(made, f.name) for f in fields(MakeResult)})
-    result.request = str(change.get("request", ""))
-    result.changed = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
-    result.done = [f"{path} → {_said(move['after'])}" for path, move in result.changed.items()]
+    moved = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
+    result = ChangeResult.of(made, str(change.get("request", "")), moved)
     mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
-    register(state.slug, **registry_entry(state, app))  # a stopped change too: its cost so far
+    registered(state, app)
     signals.app_event(
         state.slug,
         "change",
@@ -176,13 +148,6 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     return result
 
 
-def _app_cost(slug: str) -> float:
-    from macaron_cli.apps import load_registry
-
-    cost = load_registry().get(slug, {}).get("cost_usd")
-    return float(cost) if isinstance(cost, int | float) else 0.0
-
-
 def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.Destination, ...]:
     """Where the change's requests went, as the gate names them (its record's mode and draft)."""
     from macaron_cli.maker.modes import mode_named
@@ -190,15 +155,6 @@ def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.
 
     draft = recorded_draft(state)
     return mode_named(state.mode).destinations(settings, draft.url if draft else None)
-
-
-def _said(value) -> str:
-    """A spec field's new value in words (a measure by its name and unit: the ledger keeps words)."""
-    if value is None:
-        return "removed"
-    if isinstance(value, dict) and "name" in value:
-        return f"{value['name']} ({value['unit']})" if value.get("unit") else str(value["name"])
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value)
 
 
 def _brief(planned: Planned, store, settings: config.Settings, to):

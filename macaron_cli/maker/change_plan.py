@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import AppSpec
+from macaron_cli.maker.state import MakeState
 
 PHASE = "change"
 OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
@@ -28,6 +29,14 @@ class ChangeResult(MakeResult):
     changed: dict = field(default_factory=dict)  # each spec field or setting: {"before": …, "after": …}
     done: list = field(default_factory=list)  # what changed, in words
     tests_reused: bool = False  # nothing the tests read changed: their last pass stands
+
+    @classmethod
+    def of(cls, made: MakeResult, request: str, changed: dict) -> ChangeResult:
+        """A make's result (the change's phases ended as a make's do) as a change's: its
+        request and each spec field before → after, what changed said from them."""
+        result = cls(**{f.name: getattr(made, f.name) for f in fields(MakeResult)}, request=request, changed=changed)
+        result.done = [f"{path} → {said(move['after'])}" for path, move in changed.items()]
+        return result
 
     def to_json(self) -> dict:
         """make's --json object, and the request with what it changed."""
@@ -66,6 +75,58 @@ def next_change(repo) -> str:
     that stopped before its own checkpoint, `change-1-stopped`, counts)."""
     numbers = [int(m.group(1).rsplit("-", 1)[1]) for c in repo.checkpoints() if (m := OF_A_CHANGE.match(c.phase))]
     return f"{PHASE}-{1 + max(numbers, default=0)}"
+
+
+def plan_over(planned: Planned, mode, brief, spec: AppSpec, cfg: dict, checkpoint: str, spec_by: str, **more):
+    """A change as a make's Plan over the existing app (by rules or by a model): its request,
+    its checkpoint `change-N`, the spec before and after (`more`: the model's budget, draft,
+    memory, answer, and what else its record keeps: `change`). By rules, no brief: one with
+    no memory in it."""
+    from macaron_cli.maker.plan import Plan
+
+    result = planned.result
+    brief = brief or _rules_brief(planned, cfg)
+    change = {
+        "request": result.request,
+        "checkpoint": checkpoint,
+        "before": planned.spec.to_json(),
+        "after": spec.to_json(),
+        "config": planned.config,
+        "spec_by": spec_by,
+        "app_cost_usd": app_cost(result.app),  # the app's cost before: the registry keeps the sum
+        **more.pop("change", {}),
+    }
+    title = str(cfg.get("title") or result.title)
+    return Plan(
+        planned.options, mode, planned.app, result.app, None, result.template, brief, spec, title, change=change, **more
+    )
+
+
+def _rules_brief(planned: Planned, cfg: dict):
+    """A change by rules asks no model: its brief holds no memory (cleared for nowhere but
+    the app's folder), in the app's language, units and currency after the change."""
+    from macaron_cli.maker.brief import Brief
+
+    own = {k: cfg[k] for k in ("units", "currency", "volume_unit") if cfg.get(k)}
+    language = str(cfg.get("language", planned.result.language))
+    return Brief(planned.result.request, language, str(cfg.get("accent", "")), own)
+
+
+def registered(state: MakeState, app: Path, report=None) -> None:
+    """The app's apps.json entry after a change (a stopped one too: its cost so far), derived
+    from the change's record as a make's is (result.registry_entry)."""
+    from macaron_cli.apps import register
+    from macaron_cli.maker.result import registry_entry
+
+    register(state.slug, **registry_entry(state, app, report))
+
+
+def app_cost(slug: str) -> float:
+    """What the app cost so far (its registry entry): a change's entry is that plus its own."""
+    from macaron_cli.apps import load_registry
+
+    cost = load_registry().get(slug, {}).get("cost_usd")
+    return float(cost) if isinstance(cost, int | float) else 0.0
 
 
 def read_json(path: Path) -> dict:
@@ -123,3 +184,12 @@ def changed(before: AppSpec, after: AppSpec, config: dict, new_config: dict) -> 
         if config.get(key) != new_config.get(key):
             out[key] = {"before": config.get(key), "after": new_config.get(key)}
     return out
+
+
+def said(value) -> str:
+    """A spec field's new value in words (a measure by its name and unit: the ledger keeps words)."""
+    if value is None:
+        return "removed"
+    if isinstance(value, dict) and "name" in value:
+        return f"{value['name']} ({value['unit']})" if value.get("unit") else str(value["name"])
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else str(value)

@@ -6,8 +6,9 @@ one Mode here; adding a phase is a class with a name, `by` and run(run, report) 
     draft     scaffold → draft (local model) → refine (Claude) → fix rounds (Claude)
     local     scaffold → draft (local model) → fix rounds (local model): no cloud call
 
-A change to a made app (maker/change_model.py) is the same phases over the existing app,
-without the scaffold (CHANGE_OF): its checkpoints are `change-N`, `change-N-fix-1`…
+A change to a made app by a model (maker/change_model.py) is the same phases over the
+existing app, without the scaffold (CHANGE_OF): its checkpoints are `change-N`,
+`change-N-fix-1`…; a change by rules (maker/change.py) is CHANGE_OFFLINE.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ def _change(mode: Mode, name: str) -> Mode:
 CHANGE = _change(AGENT, "change")
 CHANGE_DRAFT = _change(DRAFT, "change-draft")
 CHANGE_LOCAL = _change(LOCAL, "change-local")
+# A change by rules (maker/change.py): its Plan's mode. No make's phase runs in it: the
+# rules' edit is written and re-rendered by change.py itself. Named as its result and ledger
+# say it ("offline"), it is not in MODES: nothing resumes it.
+CHANGE_OFFLINE = Mode("offline", (), changes=True)
 CHANGE_OF = {AGENT.name: CHANGE, DRAFT.name: CHANGE_DRAFT, LOCAL.name: CHANGE_LOCAL}
 MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL, CHANGE, CHANGE_DRAFT, CHANGE_LOCAL)}
 

@@ -126,7 +126,8 @@ def registry_entry(state: MakeState, app: Path, report=None) -> dict:
     if report is not None:
         screenshot = str(report.screenshot) if report.screenshot else None
         entry |= {"tests": tests_status(report), "opened": bool(report.opened), "screenshot": screenshot}
-        entry["memory_ids"] = state.memory_ids
+        if not change or state.memory_ids:  # a change whose brief held none (by rules) keeps the make's
+            entry["memory_ids"] = state.memory_ids
     return entry
 
 
