@@ -177,6 +177,20 @@ def test_three_changes_keep_all_hundred_entries_and_rollback_undoes_the_last(mac
 
 
 @pytest.mark.slow
+def test_an_offline_change_keeps_the_memories_the_app_was_made_with(macaron, macaron_home):
+    """`macaron why` and forget find an app by the memories its brief used: a change by the
+    rules reads no memory, and must not blank the make's."""
+    assert macaron("memory", "add", "I drink water from a 750 ml bottle").returncode == 0
+    slug = json.loads(macaron("make", "--offline", "--yes", "--json", "a water tracker", timeout=300).stdout)["app"]
+
+    def used() -> list:
+        return json.loads((macaron_home / "apps.json").read_text(encoding="utf-8"))[slug]["memory_ids"]
+
+    made_with = used()
+    assert made_with and change(macaron, slug, "make the goal 3 liters").returncode == 0
+    assert used() == made_with
+
+
 def test_a_unit_change_keeps_what_each_recorded_amount_means(macaron, macaron_home, tmp_path):
     """500 ml logged, then "use cups, not ml": the app says 2 cups, never 500 cups, through its
     own API and in its digest; "imperial" shows the same records in fl oz; a rollback of the
