@@ -361,3 +361,22 @@ def test_what_was_said_before_a_command_survives_a_chat_that_is_killed(macaron_h
     leave(child)
     episodes = [m.text for m in MemoryStore.open().list(limit=None) if m.kind == "episode"]
     assert episodes == ["Talked about: My sister Hana moves to Osaka in May"]
+
+
+def test_something_said_at_the_gift_question_is_heard_not_lost(macaron_home, tmp_path):
+    """A change asked at "Want one now?" is no number: the question is left and the friend
+    takes the request as said (here: names the app and asks), never drops it."""
+    from tests.test_change import scaffolded
+
+    water = scaffolded("track my daily water intake", "en", macaron_home.parent / "apps")
+    child = spawn_chat(chat_env(), "--model", "none", timeout=180)
+    child.expect_exact("› ")
+    child.sendline("skip")
+    child.expect_exact("Want one now?")
+    child.sendline("make the water goal 3 liters")
+    child.expect_exact("I take what you said next")
+    child.expect(r"\(y/n\)")
+    assert f"({water})" in child.before and "water goal 3000" in child.before
+    child.sendline("n")
+    child.expect_exact(PROMPT)
+    leave(child)

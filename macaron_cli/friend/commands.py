@@ -78,7 +78,7 @@ def offer_gifts(repl, interests: list[str]) -> None:
     repl.say("Three little gifts I could make for you:")
     for n, gift in enumerate(gifts, 1):
         repl.say(f"  {n}) {gift.title or gift.name} — {gift.description}".rstrip(" —"))
-    answer = repl.ask(f"Want one now? (1-{len(gifts)}, or Enter for later)")
+    answer = repl.ask(f"Want one now? (1-{len(gifts)}, or Enter for later)", fits=str.isdigit)
     if answer.isdigit() and 1 <= int(answer) <= len(gifts):
         gift = gifts[int(answer) - 1]
         repl.make(gift.title or gift.name, template=gift.name)

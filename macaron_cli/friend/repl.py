@@ -89,24 +89,30 @@ class Repl:
             lines.append(input(MORE))
         return "\n".join(lines)
 
-    def ask(self, question: str) -> str:
-        """A yes/no (or free) answer; Ctrl-C or Ctrl-D count as no."""
+    def ask(self, question: str, fits: Callable[[str], bool] | None = None) -> str:
+        """A yes/no (or free) answer; Ctrl-C or Ctrl-D count as no. A command typed instead is
+        no answer: it runs next; so is anything said that no answer `fits` (the chat hears it)."""
         self.say(question)
         try:
             answer = input("  › ").strip()
         except (EOFError, KeyboardInterrupt):
             self.out.print()
             return ""
-        if answer.startswith("/"):
+        if answer.startswith("/") or (answer and fits is not None and not fits(answer)):
             self.waiting.append(answer)
-            self.say(f"(left that unanswered: {answer.split()[0]} runs next)", style="dim")
+            what = f"{answer.split()[0]} runs" if answer.startswith("/") else "I take what you said"
+            self.say(f"(left that unanswered: {what} next)", style="dim")
             return ""
         return answer
 
     def _run_waiting(self) -> str | None:
-        """The commands typed at questions, in order; "exit" when one of them ends the chat."""
+        """What was typed at questions instead of an answer, in order; "exit" when a command
+        in it ends the chat."""
         while self.waiting:
-            if self.command(self.waiting.pop(0)) == "exit":
+            line = self.waiting.pop(0)
+            if not line.startswith("/"):
+                self.turn(line)
+            elif self.command(line) == "exit":
                 return "exit"
         return None
 
