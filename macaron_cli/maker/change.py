@@ -30,13 +30,12 @@ from macaron_cli.maker.change_plan import (
     next_change,
     plan_over,
     read_json,
-    registered,
     rendered,
 )
 from macaron_cli.maker.change_rules import understand
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
-from macaron_cli.maker.result import ending_lines, phase_lines
+from macaron_cli.maker.result import ending_lines, phase_lines, registered
 from macaron_cli.maker.scaffold import APP_CONFIG, write_json
 from macaron_cli.maker.spec import spec_in
 from macaron_cli.manifest import Manifest, read_manifest, write_manifest

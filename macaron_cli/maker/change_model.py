@@ -120,7 +120,8 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
     """The make's result as a change's: its request, and each spec field before → after;
     the ledger told (request, mode, destinations, cost, checkpoints)."""
     from macaron_cli.ledger import signals
-    from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json, registered
+    from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json
+    from macaron_cli.maker.result import registered
     from macaron_cli.maker.scaffold import APP_CONFIG
     from macaron_cli.maker.spec import parse_spec, spec_in
     from macaron_cli.manifest import read_manifest

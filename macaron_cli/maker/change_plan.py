@@ -17,7 +17,6 @@ from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import AppSpec
-from macaron_cli.maker.state import MakeState
 
 PHASE = "change"
 OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
@@ -110,15 +109,6 @@ def _rules_brief(planned: Planned, cfg: dict):
     own = {k: cfg[k] for k in ("units", "currency", "volume_unit") if cfg.get(k)}
     language = str(cfg.get("language", planned.result.language))
     return Brief(planned.result.request, language, str(cfg.get("accent", "")), own)
-
-
-def registered(state: MakeState, app: Path, report=None) -> None:
-    """The app's apps.json entry after a change (a stopped one too: its cost so far), derived
-    from the change's record as a make's is (result.registry_entry)."""
-    from macaron_cli.apps import register
-    from macaron_cli.maker.result import registry_entry
-
-    register(state.slug, **registry_entry(state, app, report))
 
 
 def app_cost(slug: str) -> float:

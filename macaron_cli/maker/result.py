@@ -98,9 +98,7 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     run.save()
-    from macaron_cli.apps import register
-
-    register(state.slug, **registry_entry(state, run.app, report))
+    registered(state, run.app, report)
     result = _result(run, report, meter)
     result.status = state.status
     if not report.ok:
@@ -129,6 +127,14 @@ def registry_entry(state: MakeState, app: Path, report=None) -> dict:
         if not change or state.memory_ids:  # a change whose brief held none (by rules) keeps the make's
             entry["memory_ids"] = state.memory_ids
     return entry
+
+
+def registered(state: MakeState, app: Path, report=None) -> None:
+    """The app's apps.json entry after a make or a change (a stopped one too: its cost so
+    far), written from its record (registry_entry)."""
+    from macaron_cli.apps import register
+
+    register(state.slug, **registry_entry(state, app, report))
 
 
 def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
