@@ -24,4 +24,22 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": "",
     "secret.card": r"karte",
     "secret.not_a_card": r"bestell|sendung",
+    # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
+    "secret.backup": r"sicherungs|wiederherstellungs",
+    "secret.codes": r"codes?",
+    "secret.backup_codes": "",
+    "secret.codes_are": "",
+    "secret.second_factor": "",
+    "secret.seed_phrase": r"wiederherstellungs",
+    "secret.value_end": "",
+    "secret.copula": "",
+    "secret.prose": "|".join(
+        """
+        zu auf unter neben hinter im in am an bei mit nicht kein keine noch sehr ganz immer jetzt mein meine
+        dein sein ihr unser steht liegt hängt klebt gespeichert geändert vergessen falsch kurz lang sicher
+        neu alt gleich dasselbe irgendwo
+        """.split()
+    ),
+    "secret.article": r"der|die|das",
+    "secret.conjunction": r"und|aber|oder",
 }

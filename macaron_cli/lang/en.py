@@ -444,4 +444,46 @@ WORDS: dict[str, str] = {
     "beside": r",?\s*\b(?:and|at|plus|&|also)\b|\+",
     "another": r"\bplus|\balso|\bas well as",
     "another.article": r"my|the",
+    # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
+    "date.on": r"on\s+",
+    "date.article": r"the\s+",
+    "date.ordinal": r"st|nd|rd|th",
+    "date.ordinal_before": "",
+    "date.of": r"of\s+",
+    "date.in": r"in\s+",
+    "date.year": "",
+    "date.month": "",
+    "date.day": "",
+    "date.days_ago": r"\s+days?\s+ago\b",
+    "date.not_a_date": r"of\b|cups?\b|tsp|tbsp|stars?\b|points?\b",
+    "chatter.small_talk": r"\b(?:hi|hey|hello|hiya|good\s+(?:morning|afternoon|evening|night)"
+    r"|sorry\s+to\s+bother(?:\s+you)?|weather|sunny|rainy|raining|cloudy|snowing|so\s+(?:hot|cold|tired)|lovely\s+day|nice\s+day)\b",
+    "chatter.filler": r"(?:um+|uh+|erm|hmm+|oh|ah|well|so|okay|ok|anyway|anyhow|by\s+the\s+way|btw|also|and"
+    r"|i\s+was\s+(?:just\s+)?wondering|just\s+wondering|quick\s+question|remind\s+me"
+    r"|sorry\s+to\s+bother(?:\s+you)?|excuse\s+me)\b",
+    "amount.ten_thousand": "",
+    "secret.backup": r"backup|back-up|recovery|rescue|emergency|one-time|single-use|2fa|mfa|two-factor|otp",
+    "secret.codes": r"codes?",
+    "secret.backup_codes": "",
+    "secret.codes_are": r"is|are",
+    "secret.second_factor": r"totp|2fa|mfa|two[- ]factor|otp|authenticator|setup key|set-up key|seed|secret",
+    "secret.seed_phrase": r"seed|mnemonic|recovery (?:phrase|words)|backup (?:phrase|words)|wallet",
+    "secret.value_end": "",
+    "secret.copula": "",
+    "secret.prose": "|".join(
+        """
+        a an one some any no on in at to of for by with from under behind inside into onto near next above below
+        not never still also too very so just only quite really pretty rather always now again already
+        my your his her our their its it this that these those something nothing somewhere anywhere here there
+        is was be been are were will would can could should must has have had do does did
+        what which who where when how why like same
+        written printed stored saved kept taped stuck hidden changed changing reset expired expiring wrong incorrect
+        required needed missing forgotten lost long short weak strong simple easy hard secure safe unknown empty
+        blank new old different sensitive case-sensitive protected encrypted shown displayed sent attached
+        included listed valid invalid ok okay fine great terrible bad good complicated complex difficult obvious
+        generated random temporary default name birthday date number
+        """.split()
+    ),
+    "secret.article": r"the",
+    "secret.conjunction": r"and|but|or",
 }

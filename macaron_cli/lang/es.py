@@ -23,4 +23,21 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": r"clave",
     "secret.card": r"tarjeta",
     "secret.not_a_card": r"pedido|seguimiento",
+    # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
+    "secret.backup": r"respaldo|recuperación",
+    "secret.codes": r"c[óo]digos?",
+    "secret.backup_codes": r"(?:codes?|c[óo]digos?) de (?:respaldo|recuperación)",
+    "secret.codes_are": "",
+    "secret.second_factor": "",
+    "secret.seed_phrase": r"frase (?:semilla|de recuperación)",
+    "secret.value_end": "",
+    "secret.copula": "",
+    "secret.prose": "|".join(
+        """
+        en sobre bajo detrás con muy demasiado siempre mi mis tu su nuestro escrito anotado pegado cambiado
+        olvidado incorrecta corta larga segura nueva vieja mismo igual algún
+        """.split()
+    ),
+    "secret.article": r"el|los|las",
+    "secret.conjunction": r"y|pero|o",
 }

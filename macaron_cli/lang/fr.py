@@ -22,4 +22,21 @@ WORDS: dict[str, str] = {
     "secret.also_a_word": "",
     "secret.card": r"carte",
     "secret.not_a_card": r"commande|suivi",
+    # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
+    "secret.backup": r"secours|récupération",
+    "secret.codes": r"codes?",
+    "secret.backup_codes": r"codes? de (?:secours|récupération)",
+    "secret.codes_are": "",
+    "secret.second_factor": "",
+    "secret.seed_phrase": r"phrase de récupération|phrase secrète",
+    "secret.value_end": "",
+    "secret.copula": "",
+    "secret.prose": "|".join(
+        """
+        sur sous dans derrière avec pas ne plus très trop toujours mon ma mes ton ta son sa notre votre leur
+        écrit noté collé changé oublié faux court long sûr nouveau ancien même quelque part
+        """.split()
+    ),
+    "secret.article": r"le|la|les",
+    "secret.conjunction": r"et|mais|ou",
 }

@@ -385,4 +385,36 @@ WORDS: dict[str, str] = {
     "beside": r",?\s*\b(?:tsaka|pati)\b",
     "another": r"\btsaka|\bpati",
     "another.article": r"ang|ng|mga",
+    # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
+    "date.on": r"noong\s+",
+    "date.article": "",
+    "date.ordinal": "",
+    "date.ordinal_before": r"ika-?",
+    "date.of": r"ng\s+",
+    "date.in": "",
+    "date.year": "",
+    "date.month": "",
+    "date.day": "",
+    "date.days_ago": "",
+    "date.not_a_date": "",
+    "chatter.small_talk": r"\b(?:magandang\s+(?:umaga|hapon|gabi)|kumusta|uy|naku"
+    r"|ang\s+(?:init|lamig|lakas\s+ng\s+ulan))\b",
+    "chatter.filler": r"(?:teka|ay|oo\s+nga\s+pala|nga\s+pala|eh)\b",
+    "amount.ten_thousand": "",
+    "secret.backup": "",
+    "secret.codes": "",
+    "secret.backup_codes": "",
+    "secret.codes_are": r"ay",
+    "secret.second_factor": "",
+    "secret.seed_phrase": "",
+    "secret.value_end": "",
+    "secret.copula": "",
+    "secret.prose": "|".join(
+        """
+        nasa sa wala hindi may mayroon na pa rin din lang lamang sobrang masyadong nakasulat nakadikit
+        nakalimutan mali bago luma pareho ko mo niya namin natin nila ito iyan iyon
+        """.split()
+    ),
+    "secret.article": r"ang",
+    "secret.conjunction": r"at|pero",
 }

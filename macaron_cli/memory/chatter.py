@@ -14,29 +14,16 @@ from __future__ import annotations
 
 import re
 
+from macaron_cli import lang
+
 # A sentence: up to and including its end marks (or the text's end).
 _SENTENCE = re.compile(r"[^.!?。！？…~〜]+(?:[.!?。！？…~〜]+|$)")
 _ASKS = ("?", "？")
 
-# Small talk that makes a sentence chatter when it asks nothing.
-_SMALL_TALK = re.compile(
-    r"\b(?:hi|hey|hello|hiya|good\s+(?:morning|afternoon|evening|night)|sorry\s+to\s+bother(?:\s+you)?"
-    r"|weather|sunny|rainy|raining|cloudy|snowing|so\s+(?:hot|cold|tired)|lovely\s+day|nice\s+day"
-    r"|magandang\s+(?:umaga|hapon|gabi)|kumusta|uy|naku|ang\s+(?:init|lamig|lakas\s+ng\s+ulan))\b"
-    r"|おはよう|こんにちは|こんばんは|いい天気|天気|暑い|寒い|雨|いやー|ねえねえ"
-    r"|안녕|날씨|덥다|춥다|비가|어휴|피곤"
-    r"|你好|哎呀|天气|好累|唉|早上好|晚上好",
-    re.IGNORECASE,
-)
+# Small talk that makes a sentence chatter when it asks nothing (lang's chatter.small_talk).
+_SMALL_TALK = re.compile(lang.pattern("chatter.small_talk"), re.IGNORECASE)
 # Fillers and discourse markers, taken off the start of a sentence (repeatedly).
-_FILLER = (
-    r"(?:um+|uh+|erm|hmm+|oh|ah|well|so|okay|ok|anyway|anyhow|by\s+the\s+way|btw|also|and"
-    r"|i\s+was\s+(?:just\s+)?wondering|just\s+wondering|quick\s+question|remind\s+me"
-    r"|sorry\s+to\s+bother(?:\s+you)?|excuse\s+me|teka|ay|oo\s+nga\s+pala|nga\s+pala|eh)\b"
-    r"|ところで|そういえば|えーと|えっと|あのさ|ねえ|まあ"
-    r"|(?:그런데|근데|있잖아|아무튼|음+|아|저기)(?=[\s,.…~!]|$)"  # Korean words end at a space
-    r"|对了|那个|嗯+|哦|话说|顺便问一下"
-)
+_FILLER = lang.pattern("chatter.filler")
 _LEADING = re.compile(rf"^(?:\s*(?:{_FILLER})[\s,，、:;.…~〜!！]*)+", re.IGNORECASE)
 _CLAUSE = re.compile(r"[^,，、]+(?:[,，、]+|$)")
 _WORD = re.compile(r"\w")

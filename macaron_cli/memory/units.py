@@ -38,8 +38,8 @@ _SIZE: dict[str, tuple[str, float]] = {
 _BEFORE = {"$": ("usd",), "€": ("eur",), "¥": ("jpy", "cny"), "￥": ("jpy", "cny"), "₩": ("krw",), "₱": ("php",)}
 
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-# 만/万 (ten thousand) between a number and its unit multiplies it: 4만 원, 3万元.
-_MAN = r"\s*(만|万|萬)?"
+# Ten thousand (lang's amount.ten_thousand) between a number and its unit multiplies it: 4만 원, 3万元.
+_MAN = r"\s*(" + "|".join(dict.fromkeys(lang.alternatives(lang.pattern("amount.ten_thousand")))) + ")?"
 _AFTER_UNIT = re.compile(
     _NUMBER + _MAN + r"\s?(" + "|".join(f"(?:{spelling})" for spelling, _ in _AFTER) + r")(?![A-Za-z])",
     re.IGNORECASE,

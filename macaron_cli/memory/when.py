@@ -77,7 +77,9 @@ class When:
         return f"({ranges})"
 
 
-# The words are lang's: month.<name>, weekday.<name>, count.<n>, when.<day or span>.
+# The words are lang's: month.<name>, weekday.<name>, count.<n>, when.<day or span>, and the
+# words a date is said with, date.<part> (on, the, 1st, of, ika-, ng, 年, 월, days ago); the
+# grammar is here.
 
 
 def _names(concept: str, code: str) -> list[str]:
@@ -106,6 +108,31 @@ _TL_MONTH = rf"(?:{_month_names('tl')})"
 # a day or month in digits or in CJK numerals (十二, 二十一)
 _CJK_NUMERALS = "".join(name for name, n in sorted(_NUMBERS.items(), key=lambda kv: kv[1]) if not name.isascii())
 _NUM = rf"(\d{{1,2}}|[{_CJK_NUMERALS}]{{1,3}})"
+# Languages that mark a date's parts after their numbers (5月1日, 5월 1일): those that count
+# in numerals of their own (ja, zh: 五月二十号) and those that write digits only (ko).
+_NUMERALS = tuple(
+    code
+    for code in lang.languages()
+    if any(not name.isascii() for n in lang.COUNTS for name in _names(f"count.{n}", code))
+)
+_DIGITS_ONLY = tuple(code for code in lang.languages() if lang.words("date.month", code) and code not in _NUMERALS)
+# ten in those numerals (二十一: tens, ten, ones)
+_TENS = tuple(name for code in _NUMERALS for name in _names("count.10", code) if len(name) == 1)
+# Each group of them with how its numbers are read.
+_MARKED = ((_NUMERALS, _NUM), (_DIGITS_ONLY, r"(\d{1,2})"))
+
+
+def _said(concept: str, codes: Iterable[str]) -> str:
+    """The words of `concept` in the languages `codes`, one alternation, each word once."""
+    return "|".join(dict.fromkeys(word for code in codes for word in _names(concept, code)))
+
+
+def _en(concept: str) -> str:
+    return lang.words(concept, "en")
+
+
+def _tl(concept: str) -> str:
+    return lang.words(concept, "tl")
 
 
 def _number(text: str) -> int:
@@ -114,8 +141,8 @@ def _number(text: str) -> int:
         return int(text)
     if text.lower() in _NUMBERS:
         return _NUMBERS[text.lower()]
-    if "十" in text:  # 二十一: tens, ten, ones
-        tens, _, ones = text.partition("十")
+    if ten := next((ten for ten in _TENS if ten in text), None):  # 二十一: tens, ten, ones
+        tens, _, ones = text.partition(ten)
         return _DIGITS.get(tens, 1) * 10 + _DIGITS.get(ones, 0)
     return 0
 
@@ -194,9 +221,27 @@ def _year_of(text: str | None) -> int | None:
 
 Resolver = Callable[[re.Match, date], "tuple[date, date] | None"]
 _YEAR = r"(?:,?\s*(\d{4}))?"
-_ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
+_ORD = rf"(\d{{1,2}})(?:{_en('date.ordinal')})?"
 _EN_COUNT = "|".join(name for n in lang.COUNTS for name in _names(f"count.{n}", "en"))
 _CASED = {"tl"}  # languages whose weekdays are days only with their capital (Linggo; linggo is "week")
+
+
+def _marked(codes: tuple[str, ...], number: str) -> list[tuple[re.Pattern, Resolver]]:
+    """A date whose parts the languages `codes` mark after their numbers (2023年5月1日,
+    2023년 5월 1일), each number as `number` reads it; none where no language does."""
+    if not codes:
+        return []
+    year, month, day = (_said(f"date.{part}", codes) for part in ("year", "month", "day"))
+    said = re.compile(rf"(?:(\d{{4}})(?:{year}))?{number}(?:{month}){number}(?:{day})")
+    return [(said, lambda m, t: _month_day(_number(m[2]), _number(m[3]), _year_of(m[1]), t))]
+
+
+def _days_ago_marked() -> list[tuple[re.Pattern, Resolver]]:
+    """Days ago after a count, in the languages that mark dates (三日前, 3일 전)."""
+    said = [f"{number}(?:{_said('date.days_ago', codes)})" for codes, number in _MARKED if codes]
+    if not said:
+        return []
+    return [(re.compile("|".join(said)), lambda m, t: _days_ago(_number(next(g for g in m.groups() if g)), t))]
 
 
 def _weekdays(before: str) -> list[tuple[re.Pattern, Resolver]]:
@@ -220,31 +265,30 @@ _PATTERNS: list[tuple[re.Pattern, Resolver]] = [
         lambda m, t: _month_day(int(m[2]), int(m[3]), int(m[1]), t),
     ),
     (  # May 1st, 2023 / on May 1
-        re.compile(rf"\b(?:on\s+)?({_EN_MONTH})\s+{_ORD}\b{_YEAR}", re.I),
+        re.compile(rf"\b(?:{_en('date.on')})?({_EN_MONTH})\s+{_ORD}\b{_YEAR}", re.I),
         lambda m, t: _month_day(_month_of(m[1]), int(m[2]), _year_of(m[3]), t),
     ),
     (  # the 1st of May / 1 May 2023
-        re.compile(rf"\b(?:on\s+)?(?:the\s+)?{_ORD}\s+(?:of\s+)?({_EN_MONTH}){_YEAR}\b", re.I),
+        re.compile(
+            rf"\b(?:{_en('date.on')})?(?:{_en('date.article')})?{_ORD}\s+(?:{_en('date.of')})?({_EN_MONTH}){_YEAR}\b",
+            re.I,
+        ),
         lambda m, t: _month_day(_month_of(m[2]), int(m[1]), _year_of(m[3]), t),
     ),
     (  # ika-20 ng Mayo / noong Mayo 1
-        re.compile(rf"\b(?:noong\s+)?(?:ika-?)?(\d{{1,2}})\s+ng\s+({_TL_MONTH})\b{_YEAR}", re.I),
+        re.compile(
+            rf"\b(?:{_tl('date.on')})?(?:{_tl('date.ordinal_before')})?(\d{{1,2}})\s+{_tl('date.of')}({_TL_MONTH})\b{_YEAR}",
+            re.I,
+        ),
         lambda m, t: _month_day(_month_of(m[2]), int(m[1]), _year_of(m[3]), t),
     ),
     (
-        re.compile(rf"\b(?:noong\s+)?({_TL_MONTH})\s+(\d{{1,2}})\b{_YEAR}", re.I),
+        re.compile(rf"\b(?:{_tl('date.on')})?({_TL_MONTH})\s+(\d{{1,2}})\b{_YEAR}", re.I),
         lambda m, t: _month_day(_month_of(m[1]), int(m[2]), _year_of(m[3]), t),
     ),
-    (  # 5月1日, 5月1号, 五月二十号, 2023年5月1日
-        re.compile(rf"(?:(\d{{4}})年)?{_NUM}月{_NUM}[日号號]"),
-        lambda m, t: _month_day(_number(m[2]), _number(m[3]), _year_of(m[1]), t),
-    ),
-    (  # 5월 1일, 2023년 5월 1일
-        re.compile(r"(?:(\d{4})년\s*)?(\d{1,2})월\s*(\d{1,2})일"),
-        lambda m, t: _month_day(int(m[2]), int(m[3]), _year_of(m[1]), t),
-    ),
+    *(said for codes, number in _MARKED for said in _marked(codes, number)),  # 五月二十号, 2023년 5월 1일
     (  # the 20th (of this month, or the last one that had it)
-        re.compile(r"\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I),
+        re.compile(rf"\b(?:{_en('date.on')})?{_en('date.article')}(\d{{1,2}})(?:{_en('date.ordinal')})\b", re.I),
         lambda m, t: _ordinal_day(int(m[1]), t),
     ),
     *_weekdays("weekday.last"),
@@ -253,14 +297,14 @@ _PATTERNS: list[tuple[re.Pattern, Resolver]] = [
     (re.compile(lang.pattern("when.yesterday"), re.I), lambda m, t: _days_ago(1, t)),
     (re.compile(lang.pattern("when.today"), re.I), lambda m, t: _days_ago(0, t)),
     (
-        re.compile(rf"\b(\d{{1,2}}|{_EN_COUNT})\s+days?\s+ago\b", re.I),
+        re.compile(rf"\b(\d{{1,2}}|{_EN_COUNT})(?:{_en('date.days_ago')})", re.I),
         lambda m, t: _days_ago(_number(m[1]), t),
     ),
-    (re.compile(rf"{_NUM}\s*(?:日前|天前)|(\d{{1,2}})일\s*전"), lambda m, t: _days_ago(_number(m[1] or m[2]), t)),
+    *_days_ago_marked(),
     (re.compile(lang.pattern("when.last_week"), re.I), lambda m, t: _last_week(t)),
     (re.compile(lang.pattern("when.last_month"), re.I), lambda m, t: _last_month(t)),
     (  # in May (2023): capitalised, so "may" the verb is not a month
-        re.compile(rf"\bin\s+({_EN_MONTH}){_YEAR}\b"),
+        re.compile(rf"\b{_en('date.in')}({_EN_MONTH}){_YEAR}\b"),
         lambda m, t: _month(_month_of(m[1]), _year_of(m[2]), t),
     ),
 ]
@@ -273,7 +317,7 @@ _PATTERNS: list[tuple[re.Pattern, Resolver]] = [
 _YEAR_FIRST = re.compile(r"(?<![\d./-])(\d{4})([./-])(\d{1,2})\2(\d{1,2})(?![\d./-]|\.\d)")
 _YEAR_LAST = re.compile(r"(?<![\d./-])(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/-]|\.\d)")
 _MONTH_DAY = re.compile(
-    r"(?<![\d./-])(\d{1,2})/(\d{1,2})(?![\d/-]|\.\d|\s*(?:%|of\b|cups?\b|tsp|tbsp|stars?\b|points?\b))", re.I
+    rf"(?<![\d./-])(\d{{1,2}})/(\d{{1,2}})(?![\d/-]|\.\d|\s*(?:%|{lang.pattern('date.not_a_date')}))", re.I
 )
 _DAY_FIRST_TOO = {"en"}  # languages whose people write the day first as often as the month
 

@@ -11,29 +11,26 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from macaron_cli import lang
+
 Span = tuple[int, int, str]
 
-# "backup codes", "recovery code for the password manager:", "mga backup code ng email ko:"
+# "backup codes", "recovery code for the password manager:", "mga backup code ng email ko":
+# lang's secret.backup before secret.codes ("Sicherungscodes" too), or one secret.backup_codes
 _BACKUP_LABEL = re.compile(
-    r"(?i)(?:backup|back-up|recovery|rescue|emergency|one-time|single-use|2fa|mfa|two-factor|otp|"
-    r"sicherungs|wiederherstellungs|secours|récupération|respaldo|recuperación)[ -]?(?:codes?|c[óo]digos?)"
-    r"|codes? de (?:secours|récupération|respaldo|recuperación)|c[óo]digos? de (?:respaldo|recuperación)"
-    r"|バックアップ ?コード|リカバリー? ?コード|復旧 ?コード|予備 ?コード"
-    r"|(?:복구|백업|예비) ?코드|备用(?:验证)?码|恢复码|備用(?:驗證)?碼|恢復碼"
+    rf"(?i)(?:{lang.pattern('secret.backup')})[ -]?(?:{lang.pattern('secret.codes')})"
+    rf"|{lang.pattern('secret.backup_codes')}"
 )
-# After the label: words saying whose (no digits) and a colon, or "is/are/は/는", or nothing.
+# After the label: words saying whose (no digits) and a colon, or "is/are/は/는" (secret.codes_are), or nothing.
 _LEAD = re.compile(
-    r"(?:(?:[^\S\n]+[^\s\d:：]+){0,5}?\s*[:=：＝]|\s*(?:is|are|は|が|는|은|是|为|ay)?)[^\S\n]*\n?[^\S\n]*"
+    rf"(?:(?:[^\S\n]+[^\s\d:：]+){{0,5}}?\s*[:=：＝]|\s*(?:{lang.pattern('secret.codes_are')})?)[^\S\n]*\n?[^\S\n]*"
 )
 # One item of a list: "4f2a9-c81d0", "8123 4471", "kx7p-2mrq-9tdw", "1. 49201837"
 _ITEM = re.compile(r"(?:\d{1,2}[.)]\s+)?([A-Za-z0-9]{3,}(?:[ -][A-Za-z0-9]{3,}){0,5})")
 _ITEM_GAP = re.compile(r"\s*[,;/|]?\s*")
 
-# A second factor named near a seed (in the clause before it)
-_SEED_LABEL = re.compile(
-    r"(?i)totp|2fa|mfa|two[- ]factor|otp|authenticator|setup key|set-up key|seed|secret|"
-    r"二段階|2段階|認証アプリ|シークレット|2단계|이중 ?인증|시크릿|OTP|验证器|两步验证|双重验证|雙重驗證|密[钥鑰]"
-)
+# A second factor named near a seed (in the clause before it): lang's secret.second_factor
+_SEED_LABEL = re.compile(rf"(?i){lang.pattern('secret.second_factor')}")
 # Base32 (A–Z and 2–7) by fours (the last group shorter: 16 bytes are 26 characters), or
 # one block of 16 or more, in one case
 _SEED = re.compile(

@@ -25,11 +25,7 @@ _XPRV = re.compile(r"\b[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}\b")
 _WORD = re.compile(r"[a-z]+")
 # Between the words of a written-down seed phrase: spaces, commas, numbering ("1. abandon").
 _SEED_GAP = re.compile(r"[\s,;·|-]*(?:\d{1,2}[.):]?\s*)?")
-_SEED_WORDS = re.compile(
-    r"(?i)seed|mnemonic|recovery (?:phrase|words)|backup (?:phrase|words)|wallet|wiederherstellungs|"
-    r"phrase de récupération|phrase secrète|frase (?:semilla|de recuperación)|シード|リカバリー|복구|시드|"
-    r"助记词|助記詞|恢复短语|钱包|錢包"
-)
+_SEED_WORDS = re.compile(rf"(?i){lang.pattern('secret.seed_phrase')}")  # a seed phrase named
 _SSN = re.compile(r"\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b")
 _RRN = re.compile(r"(?<![A-Za-z0-9])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-8]\d{6}(?!\d)")
 _CN_ID = re.compile(r"(?<![\dA-Za-z])\d{17}[\dXx](?![\dA-Za-z])")

@@ -54,11 +54,10 @@ _OPEN_QUOTE = "\"'“‘«„「『"
 _CLOSE_QUOTE = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»", "„": "“", "「": "」", "『": "』"}
 _TRAILING = ".,;:)]}>\"'”’»」』"
 _ASCII_VALUE = re.compile(r"[!-~]+")
-# A value in Japanese, Korean or Chinese text: up to a space, punctuation or the copula.
-_CJK_VALUE = re.compile(
-    r"[^\s。、，,.!?！？「」『』]+?(?=\s|[。、，,.!?！？]|です|でした|だよ|입니다|이에요|예요|이야|야\b|$)"
-)
-_COPULA = re.compile(r"\s*(?:です|でした|だ|입니다|이에요|예요|이야|야|이다)?\s*(?:[。.!！]|$)")
+# A value in Japanese, Korean or Chinese text: up to a space, punctuation or the copula
+# (lang's secret.value_end); a value set off by spaces ends at a copula (secret.copula).
+_CJK_VALUE = re.compile(rf"[^\s。、，,.!?！？「」『』]+?(?=\s|[。、，,.!?！？]|{lang.pattern('secret.value_end')}|$)")
+_COPULA = re.compile(rf"\s*(?:{lang.pattern('secret.copula')})?\s*(?:[。.!！]|$)")
 _DIGIT_VALUE = re.compile(r"[*#]?\d+(?:[ .-]\d+)*[*#]?(?![\w])")
 # An id with letters around its digits: "QQ 12 34 56 C", "X1234567L", "D123-4567-8901"
 _ID_VALUE = re.compile(r"(?:[A-Za-z]{1,3}[ -]?)?\d[\d ./-]*\d(?:[ -]?[A-Za-z](?![\w]))?")

@@ -12,35 +12,15 @@ import math
 import re
 from collections import Counter
 
+from macaron_cli import lang
+
 # Words that begin a description of a secret rather than the secret ("on the fridge",
-# "too short", "printed on the letter", "the same as before"), in the eight languages.
-PROSE = frozenset(
-    """
-    a an one some any no on in at to of for by with from under behind inside into onto near next above below
-    not never still also too very so just only quite really pretty rather always now again already
-    my your his her our their its it this that these those something nothing somewhere anywhere here there
-    is was be been are were will would can could should must has have had do does did
-    what which who where when how why like same
-    written printed stored saved kept taped stuck hidden changed changing reset expired expiring wrong incorrect
-    required needed missing forgotten lost long short weak strong simple easy hard secure safe unknown empty
-    blank new old different sensitive case-sensitive protected encrypted shown displayed sent attached
-    included listed valid invalid ok okay fine great terrible bad good complicated complex difficult obvious
-    generated random temporary default name birthday date number
-    zu auf unter neben hinter im in am an bei mit nicht kein keine noch sehr ganz immer jetzt mein meine
-    dein sein ihr unser steht liegt hängt klebt gespeichert geändert vergessen falsch kurz lang sicher
-    neu alt gleich dasselbe irgendwo
-    sur sous dans derrière avec pas ne plus très trop toujours mon ma mes ton ta son sa notre votre leur
-    écrit noté collé changé oublié faux court long sûr nouveau ancien même quelque part
-    en sobre bajo detrás con muy demasiado siempre mi mis tu su nuestro escrito anotado pegado cambiado
-    olvidado incorrecta corta larga segura nueva vieja mismo igual algún
-    nasa sa wala hindi may mayroon na pa rin din lang lamang sobrang masyadong nakasulat nakadikit
-    nakalimutan mali bago luma pareho ko mo niya namin natin nila ito iyan iyon
-    """.split()
-)
-# Articles that may begin a pass phrase ("le petit prince") when the next word is not prose.
-ARTICLES = frozenset("the le la les der die das el los las ang".split())
-# Conjunctions end a pass phrase: "… battery staple and I never change it".
-CONJUNCTIONS = frozenset("and but or und aber oder et mais ou y pero o at pero".split())
+# "too short", "printed on the letter", "the same as before"), in the eight languages; articles
+# that may begin a pass phrase ("le petit prince") when the next word is not prose; conjunctions
+# that end one ("… battery staple and I never change it"). The words are lang's.
+PROSE = frozenset(lang.listed("secret.prose"))
+ARTICLES = frozenset(lang.listed("secret.article"))
+CONJUNCTIONS = frozenset(lang.listed("secret.conjunction"))
 
 _DIGITS = re.compile(r"\d")
 _SYMBOL = re.compile(r"[^\w\s'’-]")  # a hyphen or an apostrophe is prose ("case-sensitive")
