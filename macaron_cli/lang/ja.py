@@ -368,12 +368,8 @@ WORDS: dict[str, str] = {
     "another": "",
     "another.article": "",
     # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
-    "date.on": "",
-    "date.article": "",
-    "date.ordinal": "",
-    "date.ordinal_before": "",
-    "date.of": "",
-    "date.in": "",
+    # a date's parts are marked after their numbers (date.year, date.month, date.day), no words around them
+    **{f"date.{words}": "" for words in ("on", "article", "ordinal", "ordinal_before", "of", "in")},
     "date.year": r"年",
     "date.month": r"月",
     "date.day": r"日",
@@ -390,7 +386,5 @@ WORDS: dict[str, str] = {
     "secret.seed_phrase": r"シード|リカバリー",
     "secret.value_end": r"です|でした|だよ",
     "secret.copula": r"です|でした|だ",
-    "secret.prose": "",
-    "secret.article": "",
-    "secret.conjunction": "",
+    **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
 }

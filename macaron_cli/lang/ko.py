@@ -369,12 +369,8 @@ WORDS: dict[str, str] = {
     "another": "",
     "another.article": "",
     # ── memory's grammar words (when.py, chatter.py, units.py, secrets/) ──
-    "date.on": "",
-    "date.article": "",
-    "date.ordinal": "",
-    "date.ordinal_before": "",
-    "date.of": "",
-    "date.in": "",
+    # a date's parts are marked after their numbers (date.year, date.month, date.day), no words around them
+    **{f"date.{words}": "" for words in ("on", "article", "ordinal", "ordinal_before", "of", "in")},
     "date.year": r"년\s*",
     "date.month": r"월\s*",
     "date.day": r"일",
@@ -391,7 +387,5 @@ WORDS: dict[str, str] = {
     "secret.seed_phrase": r"복구|시드",
     "secret.value_end": r"입니다|이에요|예요|이야|야\b",
     "secret.copula": r"입니다|이에요|예요|이야|야|이다",
-    "secret.prose": "",
-    "secret.article": "",
-    "secret.conjunction": "",
+    **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
 }
