@@ -93,7 +93,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
         write_manifest(app, Manifest.from_json(manifest, app))
         write_json(app / APP_CONFIG, cfg)
         state = plan.record()
-        record_cost(state, asked, settings, by="draft" if mode.uses_draft else "agent")
+        record_cost(state, asked, settings, by="draft" if mode.uses_local_model else "agent")
         _ledger_brief(result.app, brief, state)
         run = run_for(plan, app, repo, state, settings, progress)
         run.save()

@@ -15,7 +15,7 @@ from typing import Any
 
 from macaron_cli.maker.local_model import FORMAT, LocalOutcome, ask_local_model
 from macaron_cli.maker.phase_costs import answer_problem, nothing_written, record_local
-from macaron_cli.maker.run import DRAFT_MODEL, FIX, MakeRun
+from macaron_cli.maker.run import FIX, LOCAL_MODEL, MakeRun
 from macaron_cli.models.client import Endpoint
 from macaron_cli.models.failures import ModelError
 
@@ -24,7 +24,7 @@ class Draft:
     """Phase one: the local model drafts (one design, or N to choose from: --variants)."""
 
     name: str = "draft"
-    by: str | None = DRAFT_MODEL
+    by: str | None = LOCAL_MODEL
 
     def run(self, run: MakeRun, report: Any) -> Any:
         report = draft_phase(run, _endpoint(run))
@@ -37,7 +37,7 @@ class LocalFixes:
     (and has written something) or the rounds run out."""
 
     name: str = FIX
-    by: str | None = DRAFT_MODEL
+    by: str | None = LOCAL_MODEL
 
     def run(self, run: MakeRun, report: Any) -> Any:
         state, endpoint = run.state, _endpoint(run)

@@ -211,7 +211,7 @@ def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple
     """The model a make asks for its spec, where that request goes, and the most tokens of
     answer: the model that writes first (the local draft model with --draft/--local-only,
     answering no more than MACARON_DRAFT_MAX_TOKENS, else Claude)."""
-    if mode.uses_draft and draft is not None:
+    if mode.uses_local_model and draft is not None:
         from macaron_cli.models.limits import wanted_answer
 
         return draft, privacy.draft(draft.url, settings), min(MAX_TOKENS, wanted_answer())

@@ -24,7 +24,7 @@ from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.rebrief import brief_from_state, recorded_draft
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, finish, registry_entry, stopped
-from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, Mode, Phase
+from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, Mode, Phase
 from macaron_cli.maker.session import model_configured
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models.failures import ModelFailure
@@ -64,7 +64,7 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
     app = scaffold(template, plan.brief, plan.slug, apps_root, title=plan.title, spec=plan.spec)
     state = plan.record()
     if plan.asked is not None:
-        record_cost(state, plan.asked, settings, by="draft" if plan.mode.uses_draft else "agent")
+        record_cost(state, plan.asked, settings, by="draft" if plan.mode.uses_local_model else "agent")
     make_state.save(app, state)
     begun = {"created_at": now_iso(), **({"privacy": plan.records_privacy} if plan.records_privacy else {})}
     apps.register(state.slug, **registry_entry(state, app), **begun)
@@ -98,7 +98,7 @@ def run_phases(run: MakeRun) -> MakeResult:
 
 
 def _local(phase: Phase | None) -> bool:
-    return phase is not None and phase.by == DRAFT_MODEL
+    return phase is not None and phase.by == LOCAL_MODEL
 
 
 def _meter(run: MakeRun, phase: Phase | None):

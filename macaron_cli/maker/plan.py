@@ -22,7 +22,7 @@ from macaron_cli.maker.brief import Brief, build_brief
 from macaron_cli.maker.modes import mode_named, requested_mode
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advice, records_level, refuse_unpriced
-from macaron_cli.maker.run import DRAFT_MODEL, Mode, agent_model
+from macaron_cli.maker.run import LOCAL_MODEL, Mode, agent_model
 from macaron_cli.maker.session import model_configured
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import Endpoint
@@ -168,8 +168,8 @@ def checked_draft(request, cloud_configured: bool, settings: config.Settings) ->
     from macaron_cli.maker.variants import check_request as check_variants
 
     mode = requested_mode(request, cloud_configured)
-    check_variants(request.variants, request.pick, mode.uses_draft)
-    if not mode.uses_draft:
+    check_variants(request.variants, request.pick, mode.uses_local_model)
+    if not mode.uses_local_model:
         return None
     if request.offline:
         raise UserError("--offline uses no model, so it cannot be combined with --draft or --local-only.")
@@ -188,7 +188,7 @@ def resume_endpoint(state: MakeState, settings: config.Settings) -> Endpoint | N
     """The draft endpoint for resuming a make that still has local work to do; None when
     only Claude is left (a --draft make past its draft phase) or no draft model was used."""
     mode = mode_named(state.mode)
-    local_work = mode.fixed_by == DRAFT_MODEL or (mode.uses_draft and "draft" not in state.phases)
+    local_work = mode.fixed_by == LOCAL_MODEL or (mode.uses_local_model and "draft" not in state.phases)
     return local_endpoint(settings) if local_work else None
 
 

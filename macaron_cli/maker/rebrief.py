@@ -63,7 +63,7 @@ def _brief_again(app: Path, state: MakeState, store, settings: config.Settings) 
     """One record's brief again, its memory ids kept to what is still there and cleared."""
     draft = recorded_draft(state)
     mode = mode_named(state.mode)
-    if draft is None and mode.uses_draft:  # its record lost the endpoint: only the app folder is sure
+    if draft is None and mode.uses_local_model:  # its record lost the endpoint: only the app folder is sure
         to: tuple[privacy.Destination, ...] = (privacy.app_folder(),)
     else:
         to = mode.destinations(settings, draft.url if draft else None)

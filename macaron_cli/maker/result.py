@@ -9,7 +9,7 @@ from pathlib import Path
 from macaron_cli import app_labels
 from macaron_cli.maker import phase_costs
 from macaron_cli.maker.cost import CostMeter
-from macaron_cli.maker.run import DRAFT_MODEL, MakeRun, tests_status
+from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, tests_status
 from macaron_cli.maker.state import MakeState
 
 UNCHANGED = (
@@ -94,7 +94,7 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state = run.state
     # Only the local model's makes end "unchanged": a coder that wrote nothing is in the notes,
     # its make still ends on verification (agent makes that resume after a draft, tests, chat).
-    unchanged = run.mode.fixed_by == DRAFT_MODEL and phase_costs.nothing_written(state)
+    unchanged = run.mode.fixed_by == LOCAL_MODEL and phase_costs.nothing_written(state)
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     run.save()

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from macaron_cli.memory import MemoryStore
     from macaron_cli.models.client import Endpoint
 
-DRAFT_MODEL, AGENT_MODEL = "draft", "agent"  # the local draft model; Claude through the Agent SDK
+# The local model (its "draft" is the value make.json records, kept); Claude through the Agent SDK
+LOCAL_MODEL, AGENT_MODEL = "draft", "agent"
 SCAFFOLD, FIX = "scaffold", "fix"  # the first phase of a make; the fix rounds (checkpoints fix-1, fix-2…)
 
 
@@ -43,7 +44,7 @@ class Phase(Protocol):
     again on resume until their rounds are spent); `by` the model that writes in it."""
 
     name: str
-    by: str | None  # DRAFT_MODEL, AGENT_MODEL, or None: no model writes
+    by: str | None  # LOCAL_MODEL, AGENT_MODEL, or None: no model writes
 
     def run(self, run: MakeRun, report: Any) -> Any:
         """Do the phase's work, checkpoint it, and return the verification report (or None)."""
@@ -58,7 +59,7 @@ class Mode:
 
     @property
     def models(self) -> tuple[str, ...]:
-        """DRAFT_MODEL and AGENT_MODEL, in the order they write the app."""
+        """LOCAL_MODEL and AGENT_MODEL, in the order they write the app."""
         return tuple(dict.fromkeys(phase.by for phase in self.phases if phase.by))
 
     @property
@@ -70,8 +71,8 @@ class Mode:
         return bool(self.models)
 
     @property
-    def uses_draft(self) -> bool:
-        return DRAFT_MODEL in self.models
+    def uses_local_model(self) -> bool:
+        return LOCAL_MODEL in self.models
 
     @property
     def uses_claude(self) -> bool:
@@ -93,7 +94,7 @@ class Mode:
         """Every model this make's brief goes to (the gate clears it for all of them); the
         app folder when none does."""
         found = []
-        if self.uses_draft:
+        if self.uses_local_model:
             found.append(privacy.draft(draft_url, settings))
         if self.uses_claude:
             found.append(privacy.claude(settings))
