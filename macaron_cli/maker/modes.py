@@ -14,7 +14,7 @@ existing app, without the scaffold (CHANGE_OF): its checkpoints are `change-N`,
 from __future__ import annotations
 
 from macaron_cli.maker.agent_phases import AgentFixes, Build, Refine
-from macaron_cli.maker.draft_phases import Draft, LocalFixes
+from macaron_cli.maker.local_phases import Draft, LocalFixes
 from macaron_cli.maker.run import Mode, Scaffold
 
 OFFLINE = Mode("offline", (Scaffold(),))

@@ -1,4 +1,4 @@
-"""The draft model's phases of a make.
+"""The local model's phases of a make (the coding agent's are in agent_phases.py).
 
     --draft        scaffold → draft (local model, checkpoint `draft`) → refine (Claude with
                    the verification report, checkpoint `refine`) → fix rounds (Claude)
