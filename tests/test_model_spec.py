@@ -138,7 +138,7 @@ def test_the_spec_request_fits_a_small_draft_context_by_cutting_the_brief_never_
         brief = _river_brief(destination)
         assert brief.text_for(destination).count("along the river") >= 5  # more than fits
         endpoint = Endpoint(server.url, "m", api="openai")
-        planned = ask_spec(brief, endpoint, destination, AppSpec(), draft_settings=Settings())
+        planned = ask_spec(brief, endpoint, destination, AppSpec(), local_settings=Settings())
         [asked] = server.spec_requests
     contents = [m["content"] for m in asked.body["messages"]]
     assert json.dumps(json_schema(), ensure_ascii=False) in contents[0]  # the schema, whole
@@ -153,7 +153,7 @@ def test_a_draft_context_too_small_for_the_schema_is_said_and_the_rules_write_th
     with ModelServer(spec=lambda req: Reply.text(ANSWER), routes={"/props": {"n_ctx": 1024}}) as server:
         destination = privacy.draft(server.url, Settings())
         endpoint = Endpoint(server.url, "m", api="openai")
-        planned = ask_spec(_brief(IDEA, destination), endpoint, destination, rules, draft_settings=Settings())
+        planned = ask_spec(_brief(IDEA, destination), endpoint, destination, rules, local_settings=Settings())
         assert server.spec_requests == []  # never sent with the schema cut
     assert planned.spec == rules and planned.by == "rules"
     assert planned.note == "the spec's schema does not fit the server's context (1,024 tokens); the rules wrote it"

@@ -42,21 +42,21 @@ def wanted(options: MakeRequest, cloud_configured: bool) -> Mode | None:
 
 def check(options: MakeRequest, mode: Mode, settings: config.Settings):
     """The make's checks, before the person is asked and before anything is written; the
-    draft endpoint (with --draft/--local-only) and the budget."""
+    local model's endpoint (with --draft/--local-only) and the budget."""
     from macaron_cli.maker import containment
-    from macaron_cli.maker.plan import checked_draft
+    from macaron_cli.maker.plan import checked_local_endpoint
     from macaron_cli.maker.request import checked_budget, refuse_unpriced
     from macaron_cli.maker.session import model_configured
     from macaron_cli.models import registry
 
     budget = checked_budget(options, settings)
-    draft = checked_draft(options, model_configured(), settings)
+    local = checked_local_endpoint(options, model_configured(), settings)
     if mode.uses_claude:
         refuse_unpriced(registry.coder(settings).model, budget, settings)
         containment.require(options.accept_unsandboxed)
-    if draft is not None:
-        refuse_unpriced(draft.model, budget, settings, draft.url)
-    return draft, budget
+    if local is not None:
+        refuse_unpriced(local.model, budget, settings, local.url)
+    return local, budget
 
 
 def change_by_model(planned: Planned, settings: config.Settings, progress: Progress) -> ChangeResult:
@@ -72,24 +72,28 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     from macaron_cli.manifest import Manifest, write_manifest
 
     options, mode = planned.options, mode_named(planned.result.mode)
-    draft, budget = planned.checked or check(options, mode, settings)
+    local, budget = planned.checked or check(options, mode, settings)
     store = open_memory(settings)
-    to = mode.destinations(settings, draft.url if draft else None)
+    to = mode.destinations(settings, local.url if local else None)
     progress.phase("brief", "what macaron knows that bears on this change")
     brief = _brief(planned, store, settings, to)
-    endpoint, destination, max_tokens = spec_model(mode, settings, draft)
+    endpoint, destination, max_tokens = spec_model(mode, settings, local)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks after the change")
-    local = settings if endpoint is draft else None  # a draft server's context is small: the request fits it
+    local_settings = settings if endpoint is local else None  # a local server's context is small: the request fits it
     rules, now = planned.edit.spec, planned.spec
-    asked = ask_spec(brief, endpoint, destination, rules, current=now, max_tokens=max_tokens, draft_settings=local)
+    asked = ask_spec(
+        brief, endpoint, destination, rules, current=now, max_tokens=max_tokens, local_settings=local_settings
+    )
     if asked.note:
         progress.note(f"  {asked.note}")
     app, result = planned.app, planned.result
     manifest, cfg = rendered(planned.manifest, planned.config, replace(planned.edit, spec=asked.spec))
     repo = AppRepo.open(app)
     with repo.lock():
-        more = {"budget": budget, "draft": draft, "store": store, "asked": asked, "change": {"files": files_map(app)}}
-        plan = plan_over(planned, mode, brief, asked.spec, cfg, next_change(repo), asked.by, **more)
+        more = {"budget": budget, "store": store, "asked": asked, "change": {"files": files_map(app)}}
+        plan = plan_over(
+            planned, mode, brief, asked.spec, cfg, next_change(repo), asked.by, local_endpoint=local, **more
+        )
         write_manifest(app, Manifest.from_json(manifest, app))
         write_json(app / APP_CONFIG, cfg)
         state = plan.record()
@@ -150,12 +154,12 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settin
 
 
 def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.Destination, ...]:
-    """Where the change's requests went, as the gate names them (its record's mode and draft)."""
+    """Where the change's requests went, as the gate names them (its record's mode and local model)."""
     from macaron_cli.maker.modes import mode_named
-    from macaron_cli.maker.rebrief import recorded_draft
+    from macaron_cli.maker.rebrief import recorded_local_endpoint
 
-    draft = recorded_draft(state)
-    return mode_named(state.mode).destinations(settings, draft.url if draft else None)
+    local = recorded_local_endpoint(state)
+    return mode_named(state.mode).destinations(settings, local.url if local else None)
 
 
 def _brief(planned: Planned, store, settings: config.Settings, to):

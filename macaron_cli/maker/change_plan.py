@@ -54,7 +54,7 @@ class Planned:
     result: ChangeResult
     which: str | None  # how the app was found when none was named ("your newest app")
     options: MakeRequest = field(default_factory=MakeRequest)  # with a model: draft, budget, rounds…
-    checked: tuple | None = None  # with a model: (draft endpoint, budget) once change_model.check passed
+    checked: tuple | None = None  # with a model: (local model's endpoint, budget) once change_model.check passed
 
 
 BY = {"change": "Claude", "change-draft": "the local model, then Claude", "change-local": "the local model"}
@@ -78,7 +78,7 @@ def next_change(repo) -> str:
 
 def plan_over(planned: Planned, mode, brief, spec: AppSpec, cfg: dict, checkpoint: str, spec_by: str, **more):
     """A change as a make's Plan over the existing app (by rules or by a model): its request,
-    its checkpoint `change-N`, the spec before and after (`more`: the model's budget, draft,
+    its checkpoint `change-N`, the spec before and after (`more`: the model's budget, local endpoint,
     memory, answer, and what else its record keeps: `change`). By rules, no brief: one with
     no memory in it."""
     from macaron_cli.maker.plan import Plan

@@ -52,9 +52,9 @@ class LocalFixes:
 
 
 def _endpoint(run: MakeRun) -> Endpoint:
-    if run.draft is None:  # pipeline.begin and resume set it while local work is left
+    if run.local_endpoint is None:  # pipeline.begin and resume set it while local work is left
         raise ModelError("no local model is configured for this make's draft phases")
-    return run.draft
+    return run.local_endpoint
 
 
 def draft_phase(run: MakeRun, endpoint: Endpoint):

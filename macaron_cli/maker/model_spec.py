@@ -72,11 +72,11 @@ def ask_spec(
     fallback: AppSpec,
     current: AppSpec | None = None,
     max_tokens: int = MAX_TOKENS,
-    draft_settings: config.Settings | None = None,
+    local_settings: config.Settings | None = None,
 ) -> Planned:
     """The model's spec for `brief` (its text cleared for `destination` only by the gate),
     judged against `fallback`, the rules' spec. `current`: the app's spec when changing one.
-    `draft_settings`: the endpoint is a local draft server, whose context (models/limits.py)
+    `local_settings`: the endpoint is the local model's server, whose context (models/limits.py)
     the request is sized to: the schema and the idea whole, the brief cut from its end."""
     brief_text = brief.text_for(destination)
     now = "" if current is None else json.dumps(current.to_json())
@@ -84,7 +84,7 @@ def ask_spec(
     notes: list[str] = []
     try:
         with endpoint.client(read_timeout=120.0) as client:
-            limits = _limits(client, draft_settings)
+            limits = _limits(client, local_settings)
             for _ in range(2):  # a server that refuses the prompt as too long names its size: once more
                 sized = sized_request(system, brief_text, now, brief.idea, limits, max_tokens) if limits else None
                 if limits and sized is None:
@@ -118,12 +118,12 @@ def _prompt(brief_text: str, current: str) -> str:
     return brief_text + "\nThe app's spec now (change only what the request asks):\n" + current
 
 
-def _limits(client, draft_settings: config.Settings | None) -> ServerLimits | None:
-    if draft_settings is None:
+def _limits(client, local_settings: config.Settings | None) -> ServerLimits | None:
+    if local_settings is None:
         return None
     from macaron_cli.models.limits import read_limits
 
-    return read_limits(client, draft_settings)
+    return read_limits(client, local_settings)
 
 
 def sized_request(
@@ -207,14 +207,14 @@ def _title(raw: Any) -> str | None:
     return title if 0 < len(title) <= MODEL_TITLE_MAX else None
 
 
-def spec_model(mode, settings: config.Settings, draft: Endpoint | None) -> tuple[Endpoint, privacy.Destination, int]:
+def spec_model(mode, settings: config.Settings, local: Endpoint | None) -> tuple[Endpoint, privacy.Destination, int]:
     """The model a make asks for its spec, where that request goes, and the most tokens of
-    answer: the model that writes first (the local draft model with --draft/--local-only,
+    answer: the model that writes first (the local model with --draft/--local-only,
     answering no more than MACARON_DRAFT_MAX_TOKENS, else Claude)."""
-    if mode.uses_local_model and draft is not None:
+    if mode.uses_local_model and local is not None:
         from macaron_cli.models.limits import wanted_answer
 
-        return draft, privacy.draft(draft.url, settings), min(MAX_TOKENS, wanted_answer())
+        return local, privacy.draft(local.url, settings), min(MAX_TOKENS, wanted_answer())
     from macaron_cli.models import registry
 
     coder = registry.coder(settings)

@@ -21,7 +21,7 @@ from macaron_cli.maker.cost import BudgetExceeded
 from macaron_cli.maker.modes import mode_named
 from macaron_cli.maker.plan import Plan, open_memory, plan_make, resume_endpoint
 from macaron_cli.maker.progress import Progress
-from macaron_cli.maker.rebrief import brief_from_state, recorded_draft
+from macaron_cli.maker.rebrief import brief_from_state, recorded_local_endpoint
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, finish, registry_entry, stopped
 from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, Mode, Phase
@@ -75,7 +75,9 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
 def run_for(plan: Plan, app: Path, repo, state: MakeState, settings: config.Settings, progress: Progress) -> MakeRun:
     """The run of a plan's phases, over its app written and its record begun."""
     brief, walls = plan.brief, plan.request.accept_unsandboxed
-    return MakeRun(app, repo, state, brief, plan.store, settings, progress, plan.mode, walls, plan.draft, plan.request)
+    return MakeRun(
+        app, repo, state, brief, plan.store, settings, progress, plan.mode, walls, plan.local_endpoint, plan.request
+    )
 
 
 def run_phases(run: MakeRun) -> MakeResult:
@@ -133,7 +135,7 @@ def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Prog
         raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
     if mode.uses_claude:
         containment.require(request.accept_unsandboxed)
-    draft = resume_endpoint(state, settings)
+    local = resume_endpoint(state, settings)
     if request.budget is not None:
         if request.budget <= 0:
             raise UserError("--budget must be more than 0 USD.")
@@ -141,10 +143,10 @@ def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Prog
     if request.max_rounds != 3:
         state.max_rounds = request.max_rounds
     store = open_memory(settings)
-    recorded = draft or recorded_draft(state)
+    recorded = local or recorded_local_endpoint(state)
     brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress, mode, request.accept_unsandboxed, draft, request)
+    run = MakeRun(app, repo, state, brief, store, settings, progress, mode, request.accept_unsandboxed, local, request)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
         return run_phases(run)

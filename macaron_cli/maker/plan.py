@@ -48,7 +48,7 @@ class Plan:
     spec: AppSpec
     title: str
     budget: float | None
-    draft: Endpoint | None = None
+    local_endpoint: Endpoint | None = None  # the local model's, with --draft or --local-only
     store: MemoryStore | None = None
     records_privacy: str | None = None  # the level the person chose for a health or money app's records
     asked: Any = None  # the model's answer for the spec (model_spec.Planned): its cost is the first phase's
@@ -57,7 +57,7 @@ class Plan:
 
     def record(self) -> MakeState:
         """The make's record (make.json, or a change's change.json), begun from the plan."""
-        brief, template, draft = self.brief, self.template, self.draft
+        brief, template, local = self.brief, self.template, self.local_endpoint
         return MakeState(
             idea=brief.idea,
             slug=self.slug,
@@ -76,7 +76,7 @@ class Plan:
             similarity=template.similarity if template else None,
             budget_usd=self.budget,
             max_rounds=self.request.max_rounds,
-            draft={"url": draft.url, "model": draft.model, "api": draft.api} if draft else None,
+            local_endpoint={"url": local.url, "model": local.model, "api": local.api} if local else None,
             timings={"prepare": round(time.monotonic() - self.started, 3)} if self.started else {},
             change=self.change,
         )
@@ -93,23 +93,23 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
     if not idea:
         raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
     budget = checked_budget(request, settings)
-    draft = checked_draft(request, model_configured(), settings)
+    local = checked_local_endpoint(request, model_configured(), settings)
     if request.template:
         choose_template(idea, request.template)  # an unknown name: one line before any model is asked
     mode = requested_mode(request, model_configured())
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget, settings)
         containment.require(request.accept_unsandboxed)
-    if draft is not None:
-        refuse_unpriced(draft.model, budget, settings, draft.url)
+    if local is not None:
+        refuse_unpriced(local.model, budget, settings, local.url)
         _warm_sdk_import()
     store = open_memory(settings)
-    to = mode.destinations(settings, draft.url if draft else None)
+    to = mode.destinations(settings, local.url if local else None)
     asked, brief = None, None
     if mode.needs_model and not request.from_app:  # the model's spec chooses the template
         progress.phase("brief", "what macaron knows that bears on this")
         brief = build_brief(idea, store, settings, to)
-        asked = _asked_spec(brief, mode, settings, draft, progress)
+        asked = _asked_spec(brief, mode, settings, local, progress)
     if request.from_app:
         template = from_app(request.from_app)
     else:
@@ -137,7 +137,7 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         spec=app_spec_for(template, brief, title),
         title=title,
         budget=budget,
-        draft=draft,
+        local_endpoint=local,
         store=store,
         records_privacy=records_level(template.manifest, brief, request),
         asked=asked,
@@ -145,26 +145,26 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
     )
 
 
-def _asked_spec(brief: Brief, mode: Mode, settings: config.Settings, draft, progress: Progress):
+def _asked_spec(brief: Brief, mode: Mode, settings: config.Settings, local, progress: Progress):
     """The model's spec and title, set on the brief (the plan's spec and title read them);
     the rules' when the model gives none that holds, said in one line."""
     from macaron_cli.maker.fit import idea_title
     from macaron_cli.maker.model_spec import ask_spec, spec_model
     from macaron_cli.maker.spec_rules import write_spec
 
-    endpoint, destination, max_tokens = spec_model(mode, settings, draft)
+    endpoint, destination, max_tokens = spec_model(mode, settings, local)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
     rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
-    local = settings if endpoint is draft else None  # a draft server's context is small: the request fits it
-    asked = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens, draft_settings=local)
+    local_settings = settings if endpoint is local else None  # a local server's context is small: the request fits it
+    asked = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens, local_settings=local_settings)
     if asked.note:
         progress.note(f"  {asked.note}")
     brief.spec, brief.title = asked.spec, asked.title
     return asked
 
 
-def checked_draft(request, cloud_configured: bool, settings: config.Settings) -> Endpoint | None:
-    """Validate the draft options before anything is written; the draft endpoint if used."""
+def checked_local_endpoint(request, cloud_configured: bool, settings: config.Settings) -> Endpoint | None:
+    """Validate the local model's options before anything is written; its endpoint if used."""
     from macaron_cli.maker.variants import check_request as check_variants
 
     mode = requested_mode(request, cloud_configured)
@@ -185,8 +185,8 @@ def checked_draft(request, cloud_configured: bool, settings: config.Settings) ->
 
 
 def resume_endpoint(state: MakeState, settings: config.Settings) -> Endpoint | None:
-    """The draft endpoint for resuming a make that still has local work to do; None when
-    only Claude is left (a --draft make past its draft phase) or no draft model was used."""
+    """The local model's endpoint for resuming a make that still has local work to do; None when
+    only Claude is left (a --draft make past its draft phase) or no local model was used."""
     mode = mode_named(state.mode)
     local_work = mode.fixed_by == LOCAL_MODEL or (mode.uses_local_model and "draft" not in state.phases)
     return local_endpoint(settings) if local_work else None

@@ -13,11 +13,11 @@ from macaron_cli.maker.modes import mode_named
 from macaron_cli.maker.state import MakeState
 
 
-def recorded_draft(state: MakeState):
-    """The draft endpoint a make recorded (its URL decides where a --draft brief went)."""
+def recorded_local_endpoint(state: MakeState):
+    """The local model's endpoint a make recorded (its URL decides where a --draft brief went)."""
     from macaron_cli.models.client import Endpoint
 
-    saved = state.draft or {}
+    saved = state.local_endpoint or {}
     return Endpoint(url=saved["url"], model=saved.get("model"), api=saved.get("api")) if saved.get("url") else None
 
 
@@ -61,12 +61,12 @@ def write_brief_again(app: Path, store, settings: config.Settings) -> bool:
 
 def _brief_again(app: Path, state: MakeState, store, settings: config.Settings) -> Brief:
     """One record's brief again, its memory ids kept to what is still there and cleared."""
-    draft = recorded_draft(state)
+    local = recorded_local_endpoint(state)
     mode = mode_named(state.mode)
-    if draft is None and mode.uses_local_model:  # its record lost the endpoint: only the app folder is sure
+    if local is None and mode.uses_local_model:  # its record lost the endpoint: only the app folder is sure
         to: tuple[privacy.Destination, ...] = (privacy.app_folder(),)
     else:
-        to = mode.destinations(settings, draft.url if draft else None)
+        to = mode.destinations(settings, local.url if local else None)
     brief = brief_from_state(state, store, to)
     state.memory_ids = brief.memory_ids
     make_state.save(app, state)

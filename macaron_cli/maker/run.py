@@ -90,12 +90,12 @@ class Mode:
         work = [name for name in self.names if name not in (SCAFFOLD, FIX)]
         return work[-1] if work else None
 
-    def destinations(self, settings: config.Settings, draft_url: str | None = None) -> tuple[privacy.Destination, ...]:
+    def destinations(self, settings: config.Settings, local_url: str | None = None) -> tuple[privacy.Destination, ...]:
         """Every model this make's brief goes to (the gate clears it for all of them); the
         app folder when none does."""
         found = []
         if self.uses_local_model:
-            found.append(privacy.draft(draft_url, settings))
+            found.append(privacy.draft(local_url, settings))
         if self.uses_claude:
             found.append(privacy.claude(settings))
         return tuple(found) or (privacy.app_folder(),)
@@ -146,7 +146,7 @@ class MakeRun:
     progress: Progress
     mode: Mode
     accept_unsandboxed: bool = False  # the person let the coder run without its sandbox
-    draft: Endpoint | None = None  # the local model, while it has phases left to write
+    local_endpoint: Endpoint | None = None  # the local model's, while it has phases left to write
     request: MakeRequest | None = None  # what was asked: the draft phase reads --variants, --pick
     coder: Any = None  # the coding agent's guard, tools and model, made by its first phase
     meter: CostMeter = field(init=False)

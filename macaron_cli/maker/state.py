@@ -19,7 +19,7 @@ from macaron_cli.files import write_atomic
 FILE = "make.json"
 CHANGE_FILE = "change.json"  # the latest change by a model (`macaron change`), the make's record kept apart
 # Fields stored under another name in the file (the names older makes wrote).
-FILE_KEYS = {"from_app": "from", "app_settings": "settings"}
+FILE_KEYS = {"from_app": "from", "app_settings": "settings", "local_endpoint": "draft"}
 FIELDS = {key: name for name, key in FILE_KEYS.items()}
 
 
@@ -47,7 +47,7 @@ class MakeState:
     status: str = "running"  # running | done | tests-failed | budget | model-error | interrupted
     budget_usd: float | None = None
     max_rounds: int = 3
-    draft: dict | None = None  # the draft endpoint: {url, model, api}
+    local_endpoint: dict | None = None  # the local model's: {url, model, api} ("draft" in the file)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per part (the summary, bench)
     session_id: str | None = None  # the agent's session, resumed by the next turn
     subagents: list[str] = field(default_factory=list)

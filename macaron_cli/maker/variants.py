@@ -54,11 +54,11 @@ class Variant:
         return f"{self.number}. {self.design}: {verdict}{shot}"
 
 
-def check_request(variants: int, pick: int | None, draft_mode: bool) -> None:
+def check_request(variants: int, pick: int | None, uses_local_model: bool) -> None:
     """Validate before anything is written."""
     if variants < 1 or variants > MAX_VARIANTS:
         raise UserError(f"--variants must be between 1 and {MAX_VARIANTS} (got {variants}).")
-    if variants > 1 and not draft_mode:
+    if variants > 1 and not uses_local_model:
         raise UserError("--variants needs a local draft model: add --draft (or --local-only).")
     if pick is not None and not 1 <= pick <= variants:
         raise UserError(f"--pick must be between 1 and {variants} (the number of --variants).")
