@@ -16,9 +16,9 @@ name):
 - Claude is the cloud whatever its URL: a loopback ANTHROPIC_BASE_URL is usually a proxy
   or gateway on the way to Claude. Only a URL the person lists in `trusted_endpoints`
   makes it trusted.
-- The draft model is this machine's when macaron started it (`macaron draft serve`
+- The local model is this machine's when macaron started it (`macaron draft serve`
   records its URL as `draft_served_url`) or when it is a loopback URL configured as the
-  draft model (MACARON_DRAFT_URL or `draft_url`); a trusted URL counts too. Anything
+  local model (MACARON_DRAFT_URL or `draft_url`); a trusted URL counts too. Anything
   else is the cloud, whatever model it serves.
 - An export (`feedback export`, a `share` bundle) is a file meant to leave: the cloud.
 - An MCP client (`macaron memory serve`: Claude Code, Cursor, …) is the cloud, since its
@@ -122,7 +122,7 @@ def is_trusted(url: str | None, trusted: Iterable[str] | None) -> bool:
 class Destination:
     """Where a request (or a file) goes, and whether that is this machine."""
 
-    kind: str  # claude | draft | export | app | person | mcp
+    kind: str  # claude | draft (the local model) | export | app | person | mcp
     url: str | None
     local: bool
     reason: str
@@ -171,8 +171,9 @@ def claude(settings: Settings, url: str | None = None) -> Destination:
     return Destination("claude", url, False, "Claude is a cloud model")
 
 
-def draft(url: str | None, settings: Settings) -> Destination:
-    """The draft model (MACARON_DRAFT_URL or config's draft_url unless `url` is given)."""
+def local_model(url: str | None, settings: Settings) -> Destination:
+    """The local model (MACARON_DRAFT_URL or config's draft_url unless `url` is given); its
+    kind stays "draft": the ledger may record it (Destination.label)."""
     url = _normal(url or endpoints.local_model(settings).url or "")
     served = endpoints.served(settings).url
     if not url:

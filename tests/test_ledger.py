@@ -17,7 +17,7 @@ from macaron_cli.memory import MemoryStore
 CLOUD = "https://api.anthropic.com"
 LOCAL = "http://127.0.0.1:8000"
 TO_CLOUD = privacy.claude(Settings(), CLOUD)
-TO_LOCAL = privacy.draft(LOCAL, Settings())
+TO_LOCAL = privacy.local_model(LOCAL, Settings())
 
 
 @pytest.fixture

@@ -50,7 +50,11 @@ def test_a_template_saying_today_brings_no_memory_for_being_from_today(store):
 
 def test_local_or_trusted_endpoint_may_see_private_but_never_secret(store):
     local = build_brief(
-        "a hydration tracker", store, Settings(), privacy.draft("http://127.0.0.1:8000", Settings()), context=HABITS
+        "a hydration tracker",
+        store,
+        Settings(),
+        privacy.local_model("http://127.0.0.1:8000", Settings()),
+        context=HABITS,
     )
     trusted_settings = Settings(trusted_endpoints=["https://gpu.example:9000"])
     trusted = build_brief(

@@ -28,7 +28,7 @@ def _brief(idea: str, url: str) -> Brief:
         language="en",
         accent="#B5EAD7",
         app_settings={"units": "metric", "currency": "EUR"},
-        memories=privacy.nothing(privacy.draft(url, Settings())),
+        memories=privacy.nothing(privacy.local_model(url, Settings())),
     )
 
 

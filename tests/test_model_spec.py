@@ -67,7 +67,7 @@ def test_the_schema_is_read_from_the_spec_declaration_and_its_specs_hold_to_it()
 def test_the_model_is_sent_the_schema_and_its_spec_is_taken(api):
     with ModelServer(spec=lambda req: Reply.text("Here it is:\n```json\n" + ANSWER + "\n```")) as server:
         endpoint = Endpoint(server.url, "scripted-model", api=api)
-        destination = privacy.draft(server.url, Settings())
+        destination = privacy.local_model(server.url, Settings())
         planned = ask_spec(_brief(IDEA, destination), endpoint, destination, write_spec(IDEA, {}, "Runs"))
         [request] = server.spec_requests
     assert '"furlong"' not in request.raw and "measures" in request.raw and "free_entry" in request.raw
@@ -91,7 +91,7 @@ def test_an_invalid_part_is_the_rules_and_an_invalid_spec_is_all_the_rules():
 def test_a_model_that_fails_leaves_the_spec_to_the_rules():
     rules = write_spec(IDEA, {}, "Runs")
     with ModelServer(spec=lambda req: Reply.error(500, "api_error", "boom")) as server:
-        destination = privacy.draft(server.url, Settings())
+        destination = privacy.local_model(server.url, Settings())
         planned = ask_spec(_brief(IDEA, destination), Endpoint(server.url, "m", api="anthropic"), destination, rules)
     assert planned.spec == rules and planned.by == "rules" and "the rules wrote it" in planned.note
 
@@ -107,7 +107,7 @@ def test_only_the_gate_decides_what_of_the_brief_the_spec_request_carries(macaro
         claude = privacy.claude(Settings(), server.url)
         brief = build_brief(IDEA, store, Settings(), claude)
         ask_spec(brief, Endpoint(server.url, "claude-sonnet-4-5", api="anthropic"), claude, AppSpec())
-        local = privacy.draft("http://127.0.0.1:9", Settings())
+        local = privacy.local_model("http://127.0.0.1:9", Settings())
         with pytest.raises(privacy.PrivacyViolation):  # cleared for Claude, asked of another model
             ask_spec(brief, Endpoint(server.url, "m", api="anthropic"), local, AppSpec())
         sent = server.all_bytes()
@@ -134,7 +134,7 @@ def test_the_spec_request_fits_a_small_draft_context_by_cutting_the_brief_never_
 
     routes = {"/props": {"n_ctx": 2600}}  # llama-server says its context in /props
     with ModelServer(spec=lambda req: Reply.text(ANSWER), routes=routes) as server:
-        destination = privacy.draft(server.url, Settings())
+        destination = privacy.local_model(server.url, Settings())
         brief = _river_brief(destination)
         assert brief.text_for(destination).count("along the river") >= 5  # more than fits
         endpoint = Endpoint(server.url, "m", api="openai")
@@ -151,7 +151,7 @@ def test_the_spec_request_fits_a_small_draft_context_by_cutting_the_brief_never_
 def test_a_draft_context_too_small_for_the_schema_is_said_and_the_rules_write_the_spec(macaron_home):
     rules = write_spec(IDEA, {}, "Runs")
     with ModelServer(spec=lambda req: Reply.text(ANSWER), routes={"/props": {"n_ctx": 1024}}) as server:
-        destination = privacy.draft(server.url, Settings())
+        destination = privacy.local_model(server.url, Settings())
         endpoint = Endpoint(server.url, "m", api="openai")
         planned = ask_spec(_brief(IDEA, destination), endpoint, destination, rules, local_settings=Settings())
         assert server.spec_requests == []  # never sent with the schema cut

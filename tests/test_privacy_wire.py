@@ -55,18 +55,18 @@ def _assert_private_kept(text: str, trusted: bool, path: str) -> None:
 def test_claude_is_cloud_on_loopback_unless_trusted_and_a_draft_is_local_only_on_this_machine():
     assert privacy.claude(Settings(), "http://127.0.0.1:8080").cloud
     assert privacy.claude(Settings(trusted_endpoints=["http://127.0.0.1:8080/"]), "http://127.0.0.1:8080").local
-    assert privacy.draft("http://127.0.0.1:8000", Settings()).local
-    assert privacy.draft("http://localhost:8000", Settings()).local
-    assert privacy.draft("http://10.1.2.3:8000", Settings()).cloud
-    assert privacy.draft("http://10.1.2.3:8000", Settings(trusted_endpoints=["http://10.1.2.3:8000"])).local
+    assert privacy.local_model("http://127.0.0.1:8000", Settings()).local
+    assert privacy.local_model("http://localhost:8000", Settings()).local
+    assert privacy.local_model("http://10.1.2.3:8000", Settings()).cloud
+    assert privacy.local_model("http://10.1.2.3:8000", Settings(trusted_endpoints=["http://10.1.2.3:8000"])).local
     started = Settings(draft_served_url="http://127.0.0.1:8000")
-    assert "started" in privacy.draft("http://127.0.0.1:8000", started).reason
+    assert "started" in privacy.local_model("http://127.0.0.1:8000", started).reason
     assert privacy.export("a share bundle").cloud
 
 
 def test_only_the_gate_clears_memories_and_a_clearance_is_for_its_destination(macaron_home):
     store = _remember()
-    cloud, local = privacy.claude(Settings()), privacy.draft("http://127.0.0.1:8000", Settings())
+    cloud, local = privacy.claude(Settings()), privacy.local_model("http://127.0.0.1:8000", Settings())
     with pytest.raises(privacy.PrivacyViolation):
         privacy.Cleared(store.list(limit=None), (cloud,))
     to_local = privacy.search(store, "water", local, k=5)
@@ -298,7 +298,7 @@ def _app_made_locally(tmp_path: Path, code: str) -> tuple[str, Path]:
     for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "app"]):
         subprocess.run(["git", "-C", str(app), *args], check=True)
     register("water", path=str(app), idea=IDEA, template="habit-tracker", mode="local")
-    to_local = privacy.draft("http://127.0.0.1:8000", Settings())
+    to_local = privacy.local_model("http://127.0.0.1:8000", Settings())
     brief = privacy.search(store, "water drink", to_local, k=5)
     assert PRIVATE in [m.text for m in brief.memories]
     signals.brief_made("water", brief, template="habit-tracker", domain="health")

@@ -296,7 +296,7 @@ def ask_local_model(
     from macaron_cli.models.limits import assumed, read_limits
     from macaron_cli.models.prices import call_cost
 
-    brief_text = brief.text_for(privacy.draft(endpoint.url, settings))
+    brief_text = brief.text_for(privacy.local_model(endpoint.url, settings))
     wanted = max_tokens or wanted_answer()
     own_client = client is None
     client = client or endpoint.client()

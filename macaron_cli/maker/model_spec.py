@@ -214,7 +214,7 @@ def spec_model(mode, settings: config.Settings, local: Endpoint | None) -> tuple
     if mode.uses_local_model and local is not None:
         from macaron_cli.models.limits import wanted_answer
 
-        return local, privacy.draft(local.url, settings), min(MAX_TOKENS, wanted_answer())
+        return local, privacy.local_model(local.url, settings), min(MAX_TOKENS, wanted_answer())
     from macaron_cli.models import registry
 
     coder = registry.coder(settings)

@@ -74,7 +74,7 @@ def record_local(
     return record(
         state,
         phase,
-        privacy.draft(endpoint.url, settings).where,
+        privacy.local_model(endpoint.url, settings).where,
         outcomes[0].model if outcomes else None,
         sum(o.usage.input_tokens for o in outcomes),
         sum(o.usage.output_tokens for o in outcomes),

@@ -95,7 +95,7 @@ class Mode:
         app folder when none does."""
         found = []
         if self.uses_local_model:
-            found.append(privacy.draft(local_url, settings))
+            found.append(privacy.local_model(local_url, settings))
         if self.uses_claude:
             found.append(privacy.claude(settings))
         return tuple(found) or (privacy.app_folder(),)

@@ -58,7 +58,7 @@ def draft_status(json_out: bool = False) -> int:
     from macaron_cli.models.registry import local_endpoint
 
     endpoint = local_endpoint(settings)
-    destination = privacy.draft(endpoint.url, settings)
+    destination = privacy.local_model(endpoint.url, settings)
     status: dict[str, Any] = {
         "url": endpoint.url,
         "model": endpoint.model,

@@ -51,7 +51,7 @@ def _claude(settings: Settings, switch: str) -> ChatModel:
 
 def _local(settings: Settings, switch: str) -> ChatModel:
     endpoint = local_endpoint(settings, required=True)
-    return LocalChatModel(endpoint.client(), privacy.draft(endpoint.url, settings))
+    return LocalChatModel(endpoint.client(), privacy.local_model(endpoint.url, settings))
 
 
 # name → how to build it from the settings (`switch`: how the person names a model where they are).
