@@ -37,7 +37,7 @@ def check_claude(settings: Settings) -> Check:
     )
 
 
-def check_draft(settings: Settings) -> Check:
+def check_local_model(settings: Settings) -> Check:
     from macaron_cli.errors import UserError
     from macaron_cli.models import registry
 
@@ -221,7 +221,7 @@ def check_on_path(settings: Settings) -> Check:
 CHECKS = [
     check_claude,
     check_on_path,
-    check_draft,
+    check_local_model,
     check_embeddings,
     check_memory,
     check_sandbox,

@@ -55,7 +55,7 @@ SETTINGS = (
     "draft_served_context",
 )
 _SHORTEST_KEY = 16  # shorter values are placeholders ("local-endpoint"), not keys
-DEFAULT_DRAFT_CONTEXT = 16384  # enough for a brief plus a template's files
+DEFAULT_LOCAL_CONTEXT = 16384  # enough for a brief plus a template's files
 
 
 def _env(name: str) -> str | None:
@@ -152,7 +152,7 @@ def local_api_override() -> str | None:
 
 def local_context() -> int:
     """Tokens of context to ask engines for (MACARON_DRAFT_CONTEXT)."""
-    return int(_env("MACARON_DRAFT_CONTEXT") or DEFAULT_DRAFT_CONTEXT)
+    return int(_env("MACARON_DRAFT_CONTEXT") or DEFAULT_LOCAL_CONTEXT)
 
 
 def local_max_tokens(default: int) -> int:
