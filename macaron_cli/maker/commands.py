@@ -9,7 +9,7 @@ from macaron_cli.maker.pipeline import make_app
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, ending_lines, phase_lines
 
-FIT_REWARD = 0.2  # how much one "did it fit you?" answer moves the memories it used
+VERDICT_REWARD = 0.2  # how much one "did it fit you?" answer (the person's verdict) moves the memories it used
 
 
 def make(json_out: bool = False, **options) -> int:
@@ -28,7 +28,7 @@ def make(json_out: bool = False, **options) -> int:
     settings = config.load_settings()
     result = run_shown(lambda progress: make_app(request, settings, progress), json_out, _summary)
     if not json_out and result.ok and interactive and not request.yes:
-        _ask_fit(result, settings)
+        _ask_verdict(result, settings)
     return 0 if result.ok else 1
 
 
@@ -120,7 +120,7 @@ def _summary(result: MakeResult) -> None:
         out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 
-def _ask_fit(result: MakeResult, settings) -> None:
+def _ask_verdict(result: MakeResult, settings) -> None:
     from rich.prompt import Prompt
 
     from macaron_cli.memory import MemoryStore
@@ -143,9 +143,9 @@ def record_verdict(app: str, memory_ids: list[str], liked: bool, store) -> int:
             memory = store.get(memory_id)
         except UserError:
             continue
-        store.update(memory_id, reward=memory.reward + (FIT_REWARD if liked else -FIT_REWARD))
+        store.update(memory_id, reward=memory.reward + (VERDICT_REWARD if liked else -VERDICT_REWARD))
         changed += 1
-    register(app, fit=liked)
+    register(app, fit=liked)  # apps.json's key stays "fit", as the ledger's event
     signals.app_event(app, "fit", 1.0 if liked else 0.0)
     return changed
 
