@@ -39,7 +39,7 @@ takes its filter from here (`level_filter`), so no other module spells one out.
 
 Text made from memories carries a label (`level_from`: the highest level of what it was
 made from) and is released by it like a memory row (`may_carry`): chat turns and the
-episode summary (`transcript`, `Derived`; friend/conversation.py), memories extracted
+episode summary (`transcript`, `LabelledText`; friend/conversation.py), memories extracted
 from known ones (friend/extract.py), files a model wrote (app_labels.py, read by
 `make --from`, `share` and `feedback export`). "Does this text hold that memory" is
 asked of normalised text, in quotes.py, against `not_for` (every memory that may not go).
@@ -393,11 +393,11 @@ FLOOR = PERSONAL  # what the person says or a model writes from nothing: theirs,
 
 
 def level_of(source) -> str:
-    """The level of one source: a level's name, a Derived text, a chat turn ({"label"}), a
+    """The level of one source: a level's name, a LabelledText, a chat turn ({"label"}), a
     memory or a search hit."""
     if isinstance(source, str):
         return source if source in LEVELS else SECRET  # an unknown label is the strictest
-    if isinstance(source, Derived):
+    if isinstance(source, LabelledText):
         return source.level
     if isinstance(source, dict):
         return level_of(source.get("label", FLOOR))
@@ -432,20 +432,20 @@ def may_carry(label, destination: Destination) -> bool:
 
 
 @dataclass(frozen=True)
-class Derived:
-    """Text made from memories (a summary, a draft, an answer): the text, its label and the
-    ids of the memories it came from."""
+class LabelledText:
+    """Text made from memories (a summary, an answer): the text, its label and the ids of the
+    memories it came from. (A memory stored from others is memory/derived.py's.)"""
 
     text: str
     level: str = FLOOR
     sources: tuple[str, ...] = ()
 
     @classmethod
-    def made(cls, text: str, *inputs) -> Derived:
-        """`text` labelled from `inputs` (memories, hits, Derived texts, turns, levels)."""
+    def made(cls, text: str, *inputs) -> LabelledText:
+        """`text` labelled from `inputs` (memories, hits, LabelledTexts, turns, levels)."""
         ids: list[str] = []
         for item in inputs:
-            if isinstance(item, Derived):
+            if isinstance(item, LabelledText):
                 ids += item.sources
             elif isinstance(item, dict):  # a chat turn names the memories it was made from
                 ids += [i for i in item.get("sources", []) if isinstance(i, str)]

@@ -188,7 +188,7 @@ class Conversation:
         self.messages.append({"role": "user", "content": text, "label": privacy.FLOOR})
         self.extractor.submit(text)
         said: list[str] = []
-        made = privacy.Derived.made("", *self._sources(record))  # a notebook answer lists memories too
+        made = privacy.LabelledText.made("", *self._sources(record))  # a notebook answer lists memories too
         try:
             if self.model.connected:
                 chunks = self.model.stream(self.system_prompt(record), self.window(), MAX_ANSWER_TOKENS)
@@ -246,7 +246,7 @@ class Conversation:
             transcript = "\n".join(f"{m['role']}: {m['content']}" for m in went)
             try:
                 text = self.model.complete(SUMMARY_SYSTEM, [{"role": "user", "content": transcript}], 300).strip()
-                summary = privacy.Derived.made(text, *went, *learned) if text else None
+                summary = privacy.LabelledText.made(text, *went, *learned) if text else None
             except Exception:
                 summary = None  # the model is gone: fall back to the person's own words
         # The episode is as private as what it was written from (the turns it saw, what was
@@ -290,7 +290,7 @@ def _episode_in_their_words(store, turns: list[dict], learned_from: dict, learne
     asked = [t for t in turns if t["role"] == "user"][:4]
     parts = [(t["content"][:80], learned_from.get(t["content"], [])) for t in asked]
     text, meta = derived.with_parts("Talked about: ", parts)
-    summary = privacy.Derived.made(text, *asked, *learned)
+    summary = privacy.LabelledText.made(text, *asked, *learned)
     return store.add(summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta)
 
 
