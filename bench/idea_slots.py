@@ -278,8 +278,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for flag, said in (("--quiet", "figures only"), ("--json", "print every row as JSON too")):
         parser.add_argument(flag, action="store_true", help=said)
+    parser.add_argument("--last", type=int, default=0, metavar="N", help="only the corpus's last N ideas (a batch)")
     args = parser.parse_args()
-    rows = [judge(row) for row in CORPUS]
+    rows = [judge(row) for row in CORPUS[-args.last :]]
     print(f"{len(rows)} fresh ideas; template by {_chooser()}")
     print(f"{'lang':<5} {'family':>14} {'everything':>14} {'honest-short':>14} {'opposite':>9}")
     for lang in [*dict.fromkeys(r["lang"] for r in rows), "all"]:
