@@ -360,6 +360,7 @@ WORDS: dict[str, str] = {
     "weight.beside_pressure": r"\bweigh",
     "weight.beside_fat": r"\bweigh",
     "run.timed": r"\bhow long\b|\btime\b",
+    "run.distance": r"\bdistance\b|\bhow far\b",
     "items.watered": r"\bwater(?:ing)?\b",
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",

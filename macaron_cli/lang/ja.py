@@ -298,6 +298,7 @@ WORDS: dict[str, str] = {
     "weight.beside_pressure": r"体重",
     "weight.beside_fat": r"体重",
     "run.timed": r"タイム",
+    "run.distance": r"距離|何キロ",
     "items.watered": r"水やり",
     "items.lent": r"貸",
     "habit": r"習慣|毎日",

@@ -300,6 +300,7 @@ WORDS: dict[str, str] = {
     "weight.beside_pressure": r"몸무게|체중",
     "weight.beside_fat": r"몸무게|체중",
     "run.timed": r"시간",
+    "run.distance": r"거리|몇 ?킬로",
     "items.watered": r"물\s*주",
     "items.lent": "",
     "habit": r"습관|매일",

@@ -317,6 +317,7 @@ WORDS: dict[str, str] = {
     "weight.beside_pressure": "",
     "weight.beside_fat": r"\btimbang",
     "run.timed": r"\bgaano katagal|\boras\b",
+    "run.distance": r"\blayo\b|\bkilometro\b",
     "items.watered": r"\bdilig",
     "items.lent": "",
     "habit": r"\bgawi|\baraw-araw",

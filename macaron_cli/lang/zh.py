@@ -298,6 +298,7 @@ WORDS: dict[str, str] = {
     "weight.beside_pressure": "",
     "weight.beside_fat": "",
     "run.timed": r"时间|用时",
+    "run.distance": r"距离|多远|几公里",
     "items.watered": r"浇水",
     "items.lent": "",
     "habit": r"习惯|打卡|每天",

@@ -99,7 +99,8 @@ def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots)
         unit = next((u for u in [*said, *refused_other] if u in ("mmol/L", "mg/dL")), unit)
         step = 0.1 if unit == "mmol/L" else step
     elif key in ("running", "pace"):
-        distance = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), "kilometer")
+        usual = "mile" if app_settings.get("units") == "imperial" else "kilometer"
+        distance = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), usual)
         unit = distance if key == "running" else {"kilometer": "min/km", "mile": "min/mi"}[distance]
     elif key == "steps" and _found(lang.pattern("measure.steps_in_km"), text):
         unit, goal, step = "kilometer", 5, 0.5
@@ -165,7 +166,7 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
     if (
         "exercise" in keys
         and _found(lang.pattern("distance"), text)
-        and {"kilometer", "mile"} & {*slots.units, *slots.refused}
+        and ({"kilometer", "mile"} & {*slots.units, *slots.refused} or _found(lang.pattern("run.distance"), text))
     ):
         keys[keys.index("exercise")] = "running"  # a distance run, in the unit said
         if _found(lang.pattern("run.timed"), text):
@@ -183,7 +184,9 @@ def other_measure(text: str, name: str) -> Measure:
         return Measure(key="habit", name=name, unit="times", kind="count", goal=1, step=1)
     unit = next((u for u in lang.ASKED_UNITS if _found(lang.pattern(f"asked_unit.{u}"), text)), "times")
     kind = "duration" if unit in ("hour", "minute") else "count"
-    return Measure(key="habit", name=name, unit=unit, kind=kind, goal=None, step=1, free_entry=unit != "times")
+    goal = read(text).goal  # "目标50个": a goal said without a unit is in what is counted
+    goal_value = goal.value if goal is not None and goal.unit in ("", unit) else None
+    return Measure(key="habit", name=name, unit=unit, kind=kind, goal=goal_value, step=1, free_entry=unit != "times")
 
 
 # ── money ────────────────────────────────────────────────────────────────────────────────
