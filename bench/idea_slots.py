@@ -131,8 +131,13 @@ def _same(a: object, b: str, table: dict[str, set[str]]) -> bool:
 
 
 def _measure(app: dict, key: str) -> dict | None:
+    """The app's measure for the corpus's `key`. A thing no measure kind names ("pushups",
+    "单词") is kept as the one measure of the idea's own ("habit", named as said)."""
+    from macaron_cli.maker.spec_rules import MEASURES
+
+    keys = _KEYS.get(key, {key}) | ({"habit"} if key not in MEASURES and key not in _KEYS else set())
     for m in app["spec"].get("measures") or []:
-        if m["key"] in _KEYS.get(key, {key}):
+        if m["key"] in keys:
             return m
     return None
 

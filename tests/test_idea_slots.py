@@ -209,3 +209,36 @@ def test_kilos_said_win_over_a_person_who_thinks_in_pounds(tmp_path, macaron_hom
     app = scaffold(template, brief, make_slug(idea, template.name, tmp_path), tmp_path)
     config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
     assert config["units"] == "metric" and config["habits"][0]["unit"] == "kilogram"
+
+
+@pytest.mark.parametrize(
+    "idea,people",
+    [
+        ("who takes the trash out this week - me, nina or tom", ["me", "Nina", "Tom"]),
+        ("splitting the wifi bill with my flatmates ria and ben", ["Ria", "Ben", "me"]),
+        ("utang sa akin ni carlo at si mika", ["Carlo", "Mika"]),
+        ("salitan kami ni ate sa paglalaba", ["ate"]),
+        ("설거지 당번: 나, 아빠, 누나", ["me", "아빠", "누나"]),
+        ("me and him walk the dog on weekends", []),  # a pronoun is nobody's name
+    ],
+)
+def test_names_typed_in_lower_case_are_people_too(idea, people):
+    assert set(read(idea).people) == set(people)
+
+
+def test_a_split_with_roommates_typed_in_lower_case_opens_with_each_of_them(tmp_path, macaron_home):
+    template, config = made("share the electric bill with my housemates kat and leo", tmp_path)
+    assert template.name == "budget" and template.fit == "good"
+    assert {"Kat", "Leo", "me"} <= set(config["people"])
+
+
+def test_a_run_with_its_distance_said_logs_the_distance_and_the_time(tmp_path, macaron_home):
+    _, config = made("gonna start logging every run i do, distance + time", tmp_path)
+    units = {h["key"]: h["unit"] for h in config["habits"]}
+    assert units == {"running": "kilometer", "run_time": "minute"}
+
+
+def test_a_goal_said_for_a_thing_no_rule_names_is_its_goal(tmp_path, macaron_home):
+    template, config = made("매일 스쿼트 몇 개 했는지, 목표 40개", tmp_path)
+    (habit,) = config["habits"]
+    assert habit["goal"] == 40 and (template.fit, template.missing) == ("good", [])

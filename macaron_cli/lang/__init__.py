@@ -146,7 +146,7 @@ CONCEPTS: dict[str, str] = {
     "weight.beside_pressure": "a weight said beside blood pressure (a measure of its own)",
     "weight.beside_fat": "a weight said beside body fat (a measure of its own)",
     "run.timed": "how long a run took (its time)",
-    "run.distance": "how far a run went, said as a thing to log (\"distance\")",
+    "run.distance": 'how far a run went, said as a thing to log ("distance")',
     "habit": "a habit kept every day (a streak, daily)",
     **{f"item.{kind}": f"a {kind} kept in a collection" for kind in KEPT},
     "items.rated": "rating the items kept (stars, favourites)",

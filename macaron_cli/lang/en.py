@@ -40,14 +40,14 @@ WORDS: dict[str, str] = {
     "not_names": """I I'm I'd I've Im NOT OK US UK USD PHP JPY KRW CNY EUR Celsius Fahrenheit English Spanish
     Japanese Korean Chinese Tagalog Filipino French German Monday Tuesday Wednesday Thursday Friday Saturday
     Sunday January February March April May June July August September October November December Mum Mom Dad
-    Doc Christmas Easter""",
+    Doc Christmas Easter Him Her Them Us You Everyone""",
     "housemates": r"\broom-?mates?|\bflat-?mates?|\bhouse-?mates?",
     "turns": r"\bbetween\b|\bturns?\b",
     # ── time ──
     "period.daily": r"\ba day\b|\bper day\b|\beach day\b|\bevery ?day\b|\bdaily\b",
     "period.weekly": r"\bweekly\b|\bevery week\b|\ba week\b|\bper week\b",
     "period.monthly": r"\bmonthly\b|\ba month\b|\bper month\b|\bthis month\b",
-    "time.fasting": r"\bfasting\b|\bempty stomach\b|\bbefore (?:meals|eating|breakfast)\b",
+    "time.fasting": r"\bfasting\b|\bempty stomach\b|\bbefore (?:(?:and|&) after )?(?:meals|eating|breakfast)\b",
     "time.after_meal": r"\bafter (?:meals?|eating|dinner|lunch|breakfast)\b|\b\d\s?h(?:ours?)? after\b",
     "time.morning": r"\bmornings?\b",
     "time.afternoon": r"\bafternoons?\b",
@@ -124,7 +124,7 @@ WORDS: dict[str, str] = {
     "distance": r"\brun(?:s|ning)?\b|\bjog|\bwalk",
     # ── money's words (maker/spec_rules.py) ──
     "money.debts": r"\bowe[sd]?\b|\bdebts?\b|\blent\b|\blend\b|\bborrow|\bpaid me back|\bIOUs?\b",
-    "money.split": r"\bsplit|\bshare[sd]? (?:the )?(?:bill|cost|rent)|\bgo dutch",
+    "money.split": r"\bsplit|\bshar(?:e[sd]?|ing) (?:the |our )?(?:\w+ )?(?:bills?|costs?|rent)|\bgo dutch",
     "money.said": r"\bmoney\b|\bspen[dt]|\bspending|\bbudget|\bexpens|\bcosts?\b|\bbills?\b|\bpaycheck|\bsalary|"
     r"\brent\b|\bgrocer|\bcash\b",
     "spending.food": r"\bfood\b|\bgroceries\b",
@@ -365,7 +365,8 @@ WORDS: dict[str, str] = {
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",
     # ── people and lists in an idea (maker/slots.py) ──
-    "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bpartner|\bson|\bdaughter",
+    "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bhousemate|\bpartner|\bson|"
+    r"\bdaughter",
     "kin": "",
     "kin.title": "",
     "name.marker": "",

@@ -48,7 +48,7 @@ WORDS: dict[str, str] = {
     "time.afternoon": r"午後",
     "time.evening": r"(?<!朝昼)晩|夜|夕方",
     "twice_a_day": r"一日二回",
-    "check": r"かどうか|飲んだか|した(?:か|かどうか)だけ",
+    "check": r"かどうか|飲んだか|した(?:か|かどうか)だけ|[たっ]か\S{0,3}チェック|チェックだけ",
     "how_many": r"何[杯回本個]",
     "every_few_days": r"(?<![\d年])[週月]1(?![\d日])|日おき",
     "event.wedding": r"結婚式",

@@ -119,7 +119,7 @@ WORDS: dict[str, str] = {
     "distance": r"러닝|달리기|조깅",
     # ── money's words (maker/spec_rules.py) ──
     "money.debts": r"빚|빌려|갚",
-    "money.split": r"나눠|n빵|엔빵|더치|반반",
+    "money.split": r"나눠|나누기|n빵|엔빵|더치|반반",
     "money.said": r"돈|가계부|예산|지출|생활비|용돈|얼마",
     "spending.food": r"외식비|식비",
     "spending.transport": r"교통비",

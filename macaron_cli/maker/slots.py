@@ -50,6 +50,11 @@ def _any(words: str, text: str) -> re.Match[str] | None:
     return re.search(words, text, re.IGNORECASE)
 
 
+def _a_small_word(word: str) -> bool:
+    """Whether `word` is me or one of a language's small words ("and", "sa"), not a name."""
+    return any(re.fullmatch(f"(?:{lang.pattern(concept)})", word, re.IGNORECASE) for concept in ("me", "small_words"))
+
+
 # ── units ────────────────────────────────────────────────────────────────────────────────
 # Canonical unit → how people write it (after a number, or on its own: "kg please", "(ml)").
 def _unit_patterns() -> dict[str, str]:
@@ -159,6 +164,12 @@ _NOT_NAMES = frozenset(lang.pattern("not_names").replace("|", " ").split())
 # Each language's relations (lang's relation), kin (kin), Tagalog's name markers (name.marker).
 _EN_BEFORE_NAME = rf"(?:{lang.words('relation', 'en')})s?\s+"
 _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
+# Names typed in lower case, as people type: those in a list with me ("me, sam, and lee",
+# "nina, tom and me": two before me, so "this week, me" is no list), and two or more after
+# a relation, ending the clause ("my roommates jess and omar").
+_AND = r"\s*(?:,\s*(?:and\s+|or\s+)?|\band\b|\bor\b|&)\s*"
+_LOWER_WITH_ME = rf"\bme(?:{_AND}[a-z]{{2,}}\b)+|(?:\b[a-z]{{2,}}{_AND}){{2,}}me\b"
+_LOWER_AFTER_RELATION = rf"(?:{lang.words('relation', 'en')})s?\s+([a-z]{{2,}}(?:{_AND}[a-z]{{2,}})+)\s*(?=[.,!?;:]|$)"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
 _TL_MARKER = rf"\b(?:{lang.words('name.marker', 'tl')})\s+(?:(?:{lang.words('kin.title', 'tl')})\s+)?"
 _JA_RELATION = rf"(?:{lang.words('relation', 'ja')})の"
@@ -188,10 +199,18 @@ def _people(text: str) -> list[str]:
         acts = re.match(rf"\s+(?:{lang.pattern('name.acts')})\b", text[m.end() :])
         if m.group(1) in listed or acts or _any(_EN_BEFORE_NAME + "$", text[: m.start()]):
             add(m.start(), m.group(1))
-    for m in re.finditer(_TL_MARKER + r"([A-Z][a-z]+)(?:\s+at\s+([A-Z][a-z]+))?", text):
-        add(m.start(1), m.group(1))
-        if m.group(2):
-            add(m.start(2), m.group(2))
+    for m in re.finditer(rf"{_LOWER_WITH_ME}|{_LOWER_AFTER_RELATION}", text):
+        for word in re.finditer(r"[a-z]+", m.group(1) or m.group(0)):
+            if not _a_small_word(word.group(0)):
+                add(m.start() + word.start(), word.group(0).capitalize())
+    marker = rf"\b(?:{lang.words('name.marker', 'tl')})\b"
+    for m in re.finditer(_TL_MARKER + rf"([A-Za-z][a-z]+)(?:\s+at\s+(?!{marker})([A-Za-z][a-z]+))?", text):
+        for group in (1, 2):  # "si jun", "kay Ate Rose": a marker says a name follows, in any case
+            if m.group(group) and not _a_small_word(m.group(group)):
+                add(m.start(group), m.group(group).capitalize())
+    for m in re.finditer(rf"{marker}\s+({lang.words('kin.title', 'tl')})\b", text):
+        if not re.match(r"\s+[A-Z]", text[m.end() :]):  # "ni kuya sa …": the kin is who is meant
+            add(m.start(1), m.group(1))
     # Japanese: 田中さん, 夫の健太と私, 友達のさくらとゆいに.
     # An honorific (lang's honorific) or 君; not ちゃんと (properly).
     for m in re.finditer(rf"({_JA_NAME})(?:(?!ちゃんと)(?:{lang.pattern('honorific')})|君)", text):
@@ -210,8 +229,8 @@ def _people(text: str) -> list[str]:
     for m in re.finditer(_KO_RELATION + _KO_LIST, text):
         for name in re.findall(rf"({_KO_NAME})(?:이)?(?:랑|하고|와|과|,|$)", m.group(1) + ","):
             add(m.start(1), name)
-    if re.search(r"(?:^|[,，]\s*)나\s*[,，]", text):
-        for m in re.finditer(r"(?<=[,，])\s*([가-힣]{2})(?=\s*[,，]|\s+[가-힣]{2}\s)", text):
+    if re.search(r"(?:^|[,，:：]\s*)나\s*[,，]", text):  # "당번: 나, 엄마, 동생"
+        for m in re.finditer(r"(?<=[,，])\s*([가-힣]{2})(?=\s*[,，]|\s+[가-힣]{2}\s|\s*$)", text):
             add(m.start(1), m.group(1))
     # Chinese: 室友小王、阿杰; 爸爸洗碗，妈妈做饭; 李明500，张伟200.
     for m in re.finditer(_ZH_NAME, text):
@@ -280,7 +299,7 @@ def _bare(part: str) -> str:
 def _short(word: str, people: list[str]) -> bool:
     limit = 4 if has_cjk_text(word) and " " not in word else 18
     fits = 0 < len(word) <= limit and len(word.split()) <= 2
-    named = any(p in word for p in people) or _any(lang.pattern("me"), word)
+    named = any(p.casefold() in word.casefold() for p in people) or _any(lang.pattern("me"), word)
     return fits and not named and not _any(_NOT_LISTED, word)
 
 
