@@ -242,3 +242,18 @@ def test_a_goal_said_for_a_thing_no_rule_names_is_its_goal(tmp_path, macaron_hom
     template, config = made("매일 스쿼트 몇 개 했는지, 목표 40개", tmp_path)
     (habit,) = config["habits"]
     assert habit["goal"] == 40 and (template.fit, template.missing) == ("good", [])
+
+
+@pytest.mark.parametrize(
+    "idea,title",
+    [
+        ("gonna track my swims, laps and time", "Swims, laps and time"),  # the wish left out
+        ("whose turn to feed the cat - me, ava or max", "Feed the cat"),  # the people are the app's list
+        ("keep track of what i read this year, i have like 40 books", "What I read this year"),  # no half clause
+        ("i keep forgetting to take my iron pills lol", "Take my iron pills"),
+    ],
+)
+def test_a_title_typed_as_people_type_names_the_thing_not_the_wish(idea, title):
+    from macaron_cli.maker.fit import idea_title
+
+    assert idea_title(idea) == title

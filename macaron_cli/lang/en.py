@@ -423,7 +423,8 @@ WORDS: dict[str, str] = {
     "request.app_word": r"app|application|tool|web ?app",
     "request.app_join": r"(?:to|that|which|for)",
     "request.trail": r"(?:\s+(?:app|application|tool)|\s*(?:please|for me|po))+$",
-    "title.dangling": r"a an the and or of to for with my our in on at did do is are was that which who how what",
+    "title.dangling": r"a an the and or of to for with my our in on at did do is are was that which who how what "
+    r"this these those i",
     "title.join": r"with for in on at of to from by every each between so because",
     "title.chore_lead": r"^(?:(?:help me|let me|i want to|i need to|i'd like to|want to)\s+)?(?:log|track|record|"
     r"count(?! ?down)|note(?: down)?|write down|jot down|keep (?:a )?(?:track|log|record|tally) of|keep track|"
@@ -431,8 +432,9 @@ WORDS: dict[str, str] = {
     "title.interjection": r"ugh|um+|uh+|hmm+|argh|oh|well|honestly|lol|okay|ok|so",
     "title.chore_trail": "",
     "title.chatty_lead": r"^(?:(?:omg|lol|pls|plz|just|literally|basically|really)\b[,!.\s]*)+|"
-    r"^i (?:always |keep |often |sometimes )?(?:forget|forgetting|keep forgetting)(?: to| about)?\s+|"
-    r"^(?:i )?(?:want|need|would like)(?: to have)?\s+(?:(?:a|an|some)\s+)?|"
+    r"^(?:i )?(?:always |keep |often |sometimes )?(?:forget|forgetting|keep forgetting)(?: to| about)?\s+|"
+    r"^(?:i )?(?:want|need|would like|wanna|gonna)(?: to have)?\s+(?:(?:a|an|some)\s+)?|"
+    r"^who'?s(?:e)? turn (?:is it )?(?:to (?:do )?(?:the )?)?|"
     r"^(?:something|anything|a thing|a way|a place)\s+(?:to|for|that|where|i can)\s+|"
     r"^(?:\w+\s+)?(?:app|application|tool)s?\s+(?:to|that|which|for|where|so)\s+(?:i can\s+)?|"
     r"^(?:which|my|our)\s+",

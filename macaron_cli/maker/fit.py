@@ -133,7 +133,7 @@ def idea_title(idea: str) -> str:
     title = _without_people(_without_day(_without_amounts(_without_settings(title))))
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
-    title = title.rstrip(":：")
+    title = re.sub(r"(?<![\w'-])i(?![\w'-])", "I", title.rstrip(":："))  # typed "i", the pronoun
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
 
 
@@ -188,7 +188,7 @@ def _without_people(title: str) -> str:
     people = read(title).people
     for name in people:
         said = r"(?:me|나|私|我|ako)(?=[\s,，、・]|$)" if name == "me" else re.escape(name)
-        at = re.search(r"\s*[,，、:：]\s*(?=" + said + ")", title, re.IGNORECASE)
+        at = re.search(r"\s*(?:[,，、:：]|\s[-–—])\s*(?=" + said + ")", title, re.IGNORECASE)
         named_before = at and any(p != "me" and p in title[: at.start()] for p in people)
         if at and at.start() >= 2 and not named_before:  # the list begins there, not inside it
             return title[: at.start()]
@@ -232,8 +232,12 @@ def _without_amounts(title: str) -> str:
 def _shorten(title: str) -> str:
     if len(title) <= MAX_TITLE:
         return title
-    words = title[: MAX_TITLE + 1].split(" ")
-    if len(title) > MAX_TITLE and title[MAX_TITLE] != " ":
+    kept = title[:MAX_TITLE]
+    clause = re.search(r"^(.{12,}?)\s*(?:[;:]|,(?!\d{3}))\s*[^,;:]*$", kept)
+    if clause:  # never half a clause: "Plants I watered and when, I have a" ends at "when"
+        return _shorten(clause.group(1))
+    words = title[: MAX_TITLE + 1].split()
+    if title[MAX_TITLE] != " ":
         words.pop()  # the word the limit falls in
     joins = [n for n, w in enumerate(words) if w.casefold() in _JOINS and n >= 2]
     if joins and joins[-1] >= len(words) - 3:
