@@ -257,3 +257,9 @@ def test_a_title_typed_as_people_type_names_the_thing_not_the_wish(idea, title):
     from macaron_cli.maker.fit import idea_title
 
     assert idea_title(idea) == title
+
+
+def test_plants_watered_are_a_collection_with_when_each_was_last_watered(tmp_path, macaron_home):
+    template, config = made("which of my plants did i water and when? got a monstera and some ferns", tmp_path)
+    assert (template.name, template.fit) == ("collection", "good")
+    assert config["item"] == "plant" and config["every"] is True

@@ -361,7 +361,7 @@ WORDS: dict[str, str] = {
     "weight.beside_fat": r"\bweigh",
     "run.timed": r"\bhow long\b|\btime\b",
     "run.distance": r"\bdistance\b|\bhow far\b",
-    "items.watered": r"\bwater(?:ing)?\b",
+    "items.watered": r"\bwater(?:ing|ed|s)?\b",
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",
     # ── people and lists in an idea (maker/slots.py) ──
@@ -376,7 +376,7 @@ WORDS: dict[str, str] = {
     "list.lead_word": r"for|with|of|on|in|the|my|our|a|an",
     "list.lead_particle": "",
     "list.tail": r"notes?",
-    "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b",
+    "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b|^(?:i|when|where|what|how|why|who)$",
     "list.of": r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
     # ── asking to change an app (maker/change_rules.py) ──
     "change.remove": r"\b(?:remove|delete|drop|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"

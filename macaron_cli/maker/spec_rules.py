@@ -253,7 +253,8 @@ def items_of(text: str, slots: Slots | None = None) -> Items | None:
     said = slots.listed + ((slots.with_whom,) if slots.with_whom else ())  # the details each item records
     for name, (words, attributes) in _ITEMS.items():
         watering = _found(lang.pattern("items.watered"), text)
-        if name == "plant" and slots.every and (_found(words, text) or watering):  # each plant, its own rhythm
+        plants = _found(words, text)  # watering plants is care with a rhythm, every few days said or not
+        if name == "plant" and ((slots.every and (plants or watering)) or (plants and watering)):
             return Items(name=name, attributes=said, rating=rated, every=True)  # last watered: the care itself
         if said and _found(words, text) and (rated or _found(_COLLECTION, text)):
             return Items(name=name, attributes=said, rating=rated)  # the details said, in order
