@@ -263,3 +263,21 @@ def test_plants_watered_are_a_collection_with_when_each_was_last_watered(tmp_pat
     template, config = made("which of my plants did i water and when? got a monstera and some ferns", tmp_path)
     assert (template.name, template.fit) == ("collection", "good")
     assert config["item"] == "plant" and config["every"] is True
+
+
+@pytest.mark.parametrize(
+    "idea,people",
+    [
+        ("아빠랑 나랑 분리수거 당번", ["아빠", "me"]),  # kin beside me is who is meant
+        ("我跟老公的做饭轮值表", ["老公", "me"]),
+        ("キャンプ代の割り勘：ゆうた、はな、私", ["ゆうた", "はな", "me"]),  # a list after a colon, with me
+        ("cooking rota, ollie and me", ["Ollie", "me"]),
+        ("who cooks dinner, ollie and me", ["Ollie", "me"]),  # "dinner" begins no list of names
+    ],
+)
+def test_kin_beside_me_and_a_list_with_me_are_the_people(idea, people):
+    assert set(read(idea).people) == set(people)
+
+
+def test_a_limit_said_in_words_is_the_goal():
+    assert read("每天喝几杯奶茶，最多两杯").goal == Amount(2, "")

@@ -37,6 +37,7 @@ WORDS: dict[str, str] = {
     "budget": r"\bbudget",
     # ── people ──
     "me": r"\bme\b|\bmyself\b",
+    "me.alone": r"me|myself",
     "not_names": """I I'm I'd I've Im NOT OK US UK USD PHP JPY KRW CNY EUR Celsius Fahrenheit English Spanish
     Japanese Korean Chinese Tagalog Filipino French German Monday Tuesday Wednesday Thursday Friday Saturday
     Sunday January February March April May June July August September October November December Mum Mom Dad
@@ -368,6 +369,7 @@ WORDS: dict[str, str] = {
     "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bhousemate|\bpartner|\bson|"
     r"\bdaughter",
     "kin": "",
+    "people.and": r"\s+(?:and|&|n)\s+",
     "kin.title": "",
     "name.marker": "",
     "name.acts": r"owes|does|did|takes|has|pays|paid|cooks|cleans|washes",

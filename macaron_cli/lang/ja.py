@@ -35,6 +35,7 @@ WORDS: dict[str, str] = {
     "budget": r"予算|まで|以内",
     # ── people ──
     "me": r"私|わたし|僕|俺",
+    "me.alone": r"私|わたし|僕|俺",
     "not_names": "",
     "housemates": r"ルームメイト|同居人",
     "turns": r"分担",
@@ -305,6 +306,7 @@ WORDS: dict[str, str] = {
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": r"夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚",
     "kin": r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子",
+    "people.and": r"と",
     "kin.title": "",
     "name.marker": "",
     "name.acts": "",

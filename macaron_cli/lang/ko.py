@@ -32,9 +32,10 @@ WORDS: dict[str, str] = {
     "currency.EUR": "",
     "currency.USD": r"달러",
     "saving": r"모으|모아|저축|적금",
-    "budget": r"안에서|이내|한도",
+    "budget": r"안에서|이내|한도|용돈",
     # ── people ──
     "me": r"(?<![가-힣])나(?=[,，、\s]|랑|하고|와|도)",
+    "me.alone": r"나|저",
     "not_names": "",
     "housemates": r"룸메",
     "turns": r"당번",
@@ -66,7 +67,7 @@ WORDS: dict[str, str] = {
     "with_whom": r"누구(?:랑|와|하고)",
     # ── apps named by what they are ──
     "family.timer": r"뽀모도로|타이머",
-    "family.deck": r"암기\s*카드|단어장|단어\s*카드|플래시\s*카드",
+    "family.deck": r"암기\s*카드|단어장|단어\s*카드|플래시\s*카드|외우기\s*카드|앞면",
     "family.meal_plan": r"식단표|식단\s*짜",
     "family.turns": r"돌아가면서|번갈아",
     "family.recipe_scale": r"인분",
@@ -306,7 +307,8 @@ WORDS: dict[str, str] = {
     "habit": r"습관|매일",
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": r"룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료",
-    "kin": "",
+    "kin": r"엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생",
+    "people.and": r"(?:이)?(?:랑|하고|와|과)\s*",
     "kin.title": "",
     "name.marker": "",
     "name.acts": "",

@@ -35,6 +35,7 @@ WORDS: dict[str, str] = {
     "budget": r"\bbadyet",
     # ── people ──
     "me": r"\bako\b",
+    "me.alone": r"ako",
     "not_names": """Enero Pebrero Marso Abril Mayo Hunyo Hulyo Agosto Setyembre Oktubre Nobyembre Disyembre
     Lunes Martes Miyerkules Huwebes Biyernes Sabado Linggo Lola Lolo Ate Kuya Tita Tito""",
     "housemates": r"\bkasama sa (?:bahay|kwarto)",
@@ -324,6 +325,7 @@ WORDS: dict[str, str] = {
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": "",
     "kin": "",
+    "people.and": r"\s+at\s+",
     "kin.title": r"[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong",
     "name.marker": r"si|ni|nila|kay|kina|sina",
     "name.acts": "",

@@ -164,11 +164,13 @@ _NOT_NAMES = frozenset(lang.pattern("not_names").replace("|", " ").split())
 # Each language's relations (lang's relation), kin (kin), Tagalog's name markers (name.marker).
 _EN_BEFORE_NAME = rf"(?:{lang.words('relation', 'en')})s?\s+"
 _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
-# Names typed in lower case, as people type: those in a list with me ("me, sam, and lee",
-# "nina, tom and me": two before me, so "this week, me" is no list), and two or more after
-# a relation, ending the clause ("my roommates jess and omar").
+# Names typed in lower case, as people type: those in a list with me ("me, sam, and lee";
+# "nina, tom and me" where a clause or "for"/"with" begins it, so "cooking dinner, ollie and
+# me" names Ollie, not dinner), and two or more after a relation, ending the clause ("my
+# roommates jess and omar").
 _AND = r"\s*(?:,\s*(?:and\s+|or\s+)?|\band\b|\bor\b|&)\s*"
-_LOWER_WITH_ME = rf"\bme(?:{_AND}[a-z]{{2,}}\b)+|(?:\b[a-z]{{2,}}{_AND}){{2,}}me\b"
+_LIST_START = r"(?:^|(?<=[,.;:!?(])\s*|(?<=\bfor )|(?<=\bwith )|(?<=\bbetween ))"
+_LOWER_WITH_ME = rf"\bme(?:{_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AND})+me\b"
 _LOWER_AFTER_RELATION = rf"(?:{lang.words('relation', 'en')})s?\s+([a-z]{{2,}}(?:{_AND}[a-z]{{2,}})+)\s*(?=[.,!?;:]|$)"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
 _TL_MARKER = rf"\b(?:{lang.words('name.marker', 'tl')})\s+(?:(?:{lang.words('kin.title', 'tl')})\s+)?"
@@ -176,7 +178,13 @@ _JA_RELATION = rf"(?:{lang.words('relation', 'ja')})の"
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
 _KO_RELATION = rf"(?:{lang.words('relation', 'ko')})\s*"
 _ZH_RELATION = rf"(?:{lang.words('relation', 'zh')})"
-_JA_KIN = lang.words("kin", "ja")
+_ME_ALONE = f"(?:{lang.pattern('me.alone')})"  # me said as one of a list's parts
+# Each language's kin, its me and what joins them (lang's kin, me and people.and).
+_KIN_BESIDE_ME = [
+    (kin, lang.words("me", code), lang.words("people.and", code))
+    for code in lang.languages()
+    if (kin := lang.words("kin", code)) and lang.words("people.and", code)
+]
 _JA_NOT_NAMES = frozenset(lang.pattern("name.not_before_honorific").split("|"))
 _KO_NAME = rf"(?!{lang.words('name.not_a_name', 'ko')})[가-힣]{{2}}"  # 친구들이랑, 누구한테: not names
 _KO_LIST = rf"((?:{_KO_NAME}(?:이)?(?:랑|하고|와|과|,\s*)\s*)*{_KO_NAME})(?:이)?(?:랑|하고|와|과|한테|,)"
@@ -220,9 +228,17 @@ def _people(text: str) -> list[str]:
         for name in re.split(r"[と・、]", m.group(1)):
             if name not in ("私", "わたし", "僕", "俺"):
                 add(m.start(1), name)
-    # Japanese kin said with 私 ("母と私で", "私と夫で"): the relation is the person's name here.
-    for m in re.finditer(rf"(?:(?<=私と)|(?<=僕と))({_JA_KIN})|({_JA_KIN})(?=と(?:私|僕))", text):
-        add(m.start(), m.group(1) or m.group(2))
+    # A list after a colon with me in it ("割り勘：けんじ、まい、私"): the others are its people.
+    for m in re.finditer(r"[:：]\s*([^:：。.!?！？]+)$", text):
+        parts = [part.strip() for part in re.split(r"\s*[、，,]\s*", m.group(1))]
+        if len(parts) >= 2 and any(re.fullmatch(_ME_ALONE, part, re.IGNORECASE) for part in parts):
+            for part in parts:
+                if 0 < len(part) <= 4 and not re.search(r"\d|\s", part) and not re.fullmatch(_ME_ALONE, part):
+                    add(m.start(1) + m.group(1).find(part), part)
+    # Kin said beside me ("母と私で", "엄마랑 나랑", "我和老婆"): the relation is the person's name here.
+    for kin, myself, joined in _KIN_BESIDE_ME:
+        for m in re.finditer(rf"(?:{myself})(?:{joined})({kin})|({kin})(?:{joined})(?:{myself})", text):
+            add(m.start(), m.group(1) or m.group(2))
     # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나.
     for m in re.finditer(rf"(?<![가-힣])({_KO_NAME})(?:이)?(?:한테|에게|께)", text):
         add(m.start(1), m.group(1))
