@@ -14,21 +14,14 @@ import json
 import re
 from pathlib import Path
 
-from macaron_cli import config
+from macaron_cli import config, lang
 from macaron_cli.manifest import manifest_or_none
 
-# A request to open something, in en/ja/ko/zh/tl.
-_OPEN = re.compile(
-    r"\b(open|launch|pull up|bring up)\b|\b(run|start up)\s+(my|the)\b|"
-    r"(開いて|開け|開く|起動|見せて|열어|열기|켜 ?줘|실행|打开|开启|启动|buksan|buksin|bukas(an)? mo|ipakita)",
-    re.IGNORECASE,
-)
+# A request to open something, in every language (lang's app.open).
+_OPEN = re.compile(lang.pattern("app.open"), re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]{3,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}", re.IGNORECASE)
-# Words that say nothing about which app.
-_PLAIN = {
-    "open", "launch", "start", "run", "show", "pull", "bring", "the", "app", "apps", "please", "can", "you",
-    "could", "for", "with", "buksan", "mo", "ang", "aking", "yung",
-}  # fmt: skip
+# Words that say nothing about which app (lang's app.open_plain).
+_PLAIN = frozenset(lang.pattern("app.open_plain").replace("|", " ").split())
 NUDGES_FILE = "nudges.json"
 
 

@@ -17,24 +17,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from macaron_cli import lang
 from macaron_cli.friend.apps import app_words
 from macaron_cli.friend.phrases import PHRASES, has, said
 from macaron_cli.maker.progress import Progress
 from macaron_cli.manifest import manifest_or_none
 
-# A request for a new app, not a change to one ("make me a …", "…を作って").
-_NEW = re.compile(
-    r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new|something|anything)\b|"
-    r"\bi (?:want|need|'d like|would like) (?:a|an|another) (?:new )?(?:app|tool|tracker)\b|"
-    r"作って|作れ|만들어|做一个|帮我做|gawan mo|gumawa ng",
-    re.IGNORECASE,
-)
-# An app of the person's, said as one ("my mood diary", "the chores chart", "瞑想アプリ").
-_AN_APP = re.compile(
-    r"\b(?:my|the|our)\s+(?:[\w-]+\s+){0,3}?(?:tracker|app|chart|list|log|planner|journal|diary|counter|"
-    r"calendar|countdown|rota|roster)\b|アプリ|トラッカー|記録|앱|기록|트래커|应用|记录|\bapp\b",
-    re.IGNORECASE,
-)
+# A request for a new app, not a change to one ("make me a …", "…を作って"): lang's app.new.
+_NEW = re.compile(lang.pattern("app.new"), re.IGNORECASE)
+# An app of the person's, said as one ("my mood diary", "the chores chart", "瞑想アプリ"): app.said.
+_AN_APP = re.compile(lang.pattern("app.said"), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -46,11 +38,8 @@ class Asked:
 
 
 # Said of oneself, not asked of an app: "I use the water app every morning", "should I
-# set a goal…?", "I put the books back".
-_ABOUT_ME = re.compile(
-    r"^\s*(?:(?:i|we)\s+(?!want\b|need\b|'d\b|would\b)[a-z]+\b|(?:should|do|did|does|am|was|how|what|why)\s+i\b)",
-    re.IGNORECASE,
-)
+# set a goal…?", "I put the books back" (lang's app.about_me, at the line's start).
+_ABOUT_ME = re.compile(rf"^\s*(?:{lang.pattern('app.about_me')})", re.IGNORECASE)
 
 
 def change_asked(text: str, apps: dict[str, dict]) -> Asked | None:
@@ -121,12 +110,8 @@ def app_names(slug: str, info: dict) -> tuple[set[str], list[str]]:
     return words | {w for w in kinds if not w.isascii()}, []
 
 
-# Words that name no app in particular.
-_PLAIN = {
-    "the", "and", "for", "with", "every", "each", "daily", "weekly", "monthly", "my", "me", "our", "track",
-    "log", "list", "app", "tracker", "want", "need", "like", "keep", "record", "count", "down", "days",
-    "until", "i've", "read", "ive", "gusto", "ko", "ng", "para", "sa", "mga", "you", "day", "week", "month",
-}  # fmt: skip
+# Words that name no app in particular (lang's app.plain).
+_PLAIN = frozenset(lang.pattern("app.plain").replace("|", " ").split())
 
 
 def _own_words(text: str) -> set[str]:

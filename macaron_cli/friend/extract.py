@@ -16,7 +16,7 @@ import re
 import threading
 from datetime import UTC, datetime
 
-from macaron_cli import privacy
+from macaron_cli import lang, privacy
 from macaron_cli.friend.recall import is_current
 from macaron_cli.friend.topics import guess_domain
 from macaron_cli.memory.records import KINDS, now_iso
@@ -36,13 +36,9 @@ Privacy: personal by default; private for health conditions, money, relationship
 addresses; secret for what must never be shared with any model (a surprise, a password).
 Write each memory in the person's language, in the third person ("Allergic to peanuts")."""
 
-STRESS_WORDS = re.compile(
-    r"\b(really|very important|important|never forget|remember that|don't forget|must|always|seriously)\b|"
-    r"!{1,}|絶対|必ず|大事|꼭|절대|중요|一定|重要",
-    re.IGNORECASE,
-)
+STRESS_WORDS = re.compile(lang.pattern("said.stressed"), re.IGNORECASE)  # really, 絶対, !
 REWARD_STRESSED = 1.0
-_NOTE_WORTHY = re.compile(r"\b(i|i'm|im|my|me|we|our)\b|私|僕|저는|제가|나는|我", re.IGNORECASE)
+_NOTE_WORTHY = re.compile(lang.pattern("said.of_oneself"), re.IGNORECASE)  # I, my, 私, 저는
 
 
 def is_stressed(text: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from macaron_cli import config
+from macaron_cli import config, lang
 from macaron_cli.errors import MacaronError
 from macaron_cli.friend import router
 from macaron_cli.friend.conversation import Conversation
@@ -23,8 +23,9 @@ PROMPT = "you › "
 MORE = "... "
 BLOCK = '"""'
 HISTORY_LINES = 1000
-YES = {"y", "yes", "yeah", "yep", "sure", "ok", "okay", "please", "はい", "네", "예", "好", "oo", "opo"}
-NO = {"n", "no", "nope", "not now", "いいえ", "아니요", "아니", "不", "hindi"}
+# A whole answer that means yes or no, in every language (lang's answer.yes, answer.no).
+YES = frozenset(lang.listed("answer.yes"))
+NO = frozenset(lang.listed("answer.no"))
 
 # Under /help's list of commands (COMMANDS, at the end of this module).
 TYPING_HELP = 'End a line with \\ to continue it; put """ on a line to start and end a block.'

@@ -285,6 +285,17 @@ CONCEPTS: dict[str, str] = {
     "secret.prose": "words that begin a description of a secret, not one (on the fridge, too short): plain words",
     "secret.article": "articles that may begin a pass phrase (le petit prince): plain words",
     "secret.conjunction": "conjunctions that end a pass phrase (… and I never change it): plain words",
+    # ── the friend's chat (friend/changes.py, apps.py, extract.py, repl.py) ──
+    "app.new": "asking for a new app, not a change to one (make me a, 作って)",
+    "app.said": "an app of the person's, said as one (my mood diary, the chores chart, 瞑想アプリ)",
+    "app.about_me": "said of oneself at a line's start, not asked of an app (I use…, should I…)",
+    "app.plain": "words in a change that name no app in particular (track, list, my), space-separated",
+    "app.open": "asking to open an app (open, launch, 開いて, buksan)",
+    "app.open_plain": "words in asking to open one that name no app (open, please, the), space-separated",
+    "said.stressed": "words that stress what is said (really, never forget, 絶対): it weighs more in recall",
+    "said.of_oneself": "the person speaking of themselves (I, my, 私, 저는): a statement worth noting",
+    "answer.yes": "a whole answer that means yes, lower case (y, sure, はい)",
+    "answer.no": "a whole answer that means no, lower case (n, not now, いいえ)",
 }
 
 

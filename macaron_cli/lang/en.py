@@ -492,4 +492,22 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"the",
     "secret.conjunction": r"and|but|or",
+    # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
+    "app.new": r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new|something|anything)\b|"
+    r"\bi (?:want|need|'d like|would like) (?:a|an|another) (?:new )?(?:app|tool|tracker)\b",
+    "app.said": r"\b(?:my|the|our)\s+(?:[\w-]+\s+){0,3}?(?:tracker|app|chart|list|log|planner|journal|diary|counter|"
+    r"calendar|countdown|rota|roster)\b|\bapp\b",
+    "app.about_me": r"(?:i|we)\s+(?!want\b|need\b|'d\b|would\b)[a-z]+\b|"
+    r"(?:should|do|did|does|am|was|how|what|why)\s+i\b",
+    "app.plain": "the and for with every each daily weekly monthly my me our track log list app tracker want need like "
+    "keep record count down days until i've read ive you day week month",
+    "app.open": r"\b(open|launch|pull up|bring up)\b|\b(run|start up)\s+(my|the)\b",
+    "app.open_plain": "open launch start run show pull bring the app apps please can you could for with",
+    # ── what the friend learns from a turn (friend/extract.py) ──
+    "said.stressed": r"\b(really|very important|important|never forget|remember that|don't forget|must|always|"
+    r"seriously)\b|!{1,}",
+    "said.of_oneself": r"\b(i|i'm|im|my|me|we|our)\b",
+    # ── a yes or a no, as a whole answer (friend/repl.py) ──
+    "answer.yes": "y|yes|yeah|yep|sure|ok|okay|please",
+    "answer.no": "n|no|nope|not now",
 }

@@ -390,4 +390,17 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"です|でした|だよ",
     "secret.copula": r"です|でした|だ",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
+    # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
+    "app.new": "作って|作れ",
+    "app.said": "アプリ|トラッカー|記録",
+    "app.about_me": "",
+    "app.plain": "",
+    "app.open": "開いて|開け|開く|起動|見せて",
+    "app.open_plain": "",
+    # ── what the friend learns from a turn (friend/extract.py) ──
+    "said.stressed": "絶対|必ず|大事",
+    "said.of_oneself": "私|僕",
+    # ── a yes or a no, as a whole answer (friend/repl.py) ──
+    "answer.yes": "はい",
+    "answer.no": "いいえ",
 }

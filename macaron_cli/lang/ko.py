@@ -391,4 +391,17 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"입니다|이에요|예요|이야|야\b",
     "secret.copula": r"입니다|이에요|예요|이야|야|이다",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
+    # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
+    "app.new": "만들어",
+    "app.said": "앱|기록|트래커",
+    "app.about_me": "",
+    "app.plain": "",
+    "app.open": "열어|열기|켜 ?줘|실행",
+    "app.open_plain": "",
+    # ── what the friend learns from a turn (friend/extract.py) ──
+    "said.stressed": "꼭|절대|중요",
+    "said.of_oneself": "저는|제가|나는",
+    # ── a yes or a no, as a whole answer (friend/repl.py) ──
+    "answer.yes": "네|예",
+    "answer.no": "아니요|아니",
 }

@@ -420,4 +420,17 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"ang",
     "secret.conjunction": r"at|pero",
+    # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
+    "app.new": "gawan mo|gumawa ng",
+    "app.said": "",
+    "app.about_me": "",
+    "app.plain": "gusto ko ng para sa mga",
+    "app.open": r"buksan|buksin|bukas(an)? mo|ipakita",
+    "app.open_plain": "buksan mo ang aking yung",
+    # ── what the friend learns from a turn (friend/extract.py) ──
+    "said.stressed": "",
+    "said.of_oneself": "",
+    # ── a yes or a no, as a whole answer (friend/repl.py) ──
+    "answer.yes": "oo|opo",
+    "answer.no": "hindi",
 }

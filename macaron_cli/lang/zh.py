@@ -387,4 +387,17 @@ WORDS: dict[str, str] = {
     "secret.value_end": "",
     "secret.copula": "",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
+    # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
+    "app.new": "做一个|帮我做",
+    "app.said": "应用|记录",
+    "app.about_me": "",
+    "app.plain": "",
+    "app.open": "打开|开启|启动",
+    "app.open_plain": "",
+    # ── what the friend learns from a turn (friend/extract.py) ──
+    "said.stressed": "一定|重要",
+    "said.of_oneself": "我",
+    # ── a yes or a no, as a whole answer (friend/repl.py) ──
+    "answer.yes": "好",
+    "answer.no": "不",
 }
