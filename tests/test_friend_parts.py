@@ -250,14 +250,15 @@ def test_every_line_the_friend_says_is_in_five_languages_and_fills_in_as_english
     would end the chat with a KeyError, so each language's lines use only English's."""
     import string
 
-    from macaron_cli.friend.phrases import PHRASES, said
+    from macaron_cli import lang
+    from macaron_cli.friend.phrases import said
 
     def holes(line: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(line) if name}
 
-    assert set(PHRASES) == {"en", "ja", "ko", "zh", "tl"}
-    for language, lines in PHRASES.items():
-        assert set(lines) == set(PHRASES["en"]), language
+    for language in ("en", "ja", "ko", "zh", "tl"):
+        lines = lang.lines(language)
+        assert set(lines) == set(lang.SAYINGS), language
         for key, line in lines.items():
-            assert holes(line) <= holes(PHRASES["en"][key]), (language, key)
+            assert holes(line) <= holes(lang.line(key, "en")), (language, key)
     assert said("zh", "change.declined") == "什么都没有改。" and said("xx", "change.declined") == "Nothing changed."

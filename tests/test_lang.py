@@ -29,8 +29,8 @@ NOT_YET_MOVED = {
 # Modules whose code still writes Han, Kana or Hangul letters, until their words move to lang/
 # (the list only shrinks, as NOT_YET_MOVED: friend/'s and maker/'s are being moved).
 WRITTEN_INLINE = {
-    "friend/persona.py", "friend/phrases.py", "maker/advice.py", "maker/change_rules.py", "maker/fit.py",
-    "maker/japanese.py", "maker/model_spec.py", "maker/slots.py",
+    "maker/advice.py", "maker/change_rules.py", "maker/fit.py", "maker/japanese.py", "maker/model_spec.py",
+    "maker/slots.py",
 }  # fmt: skip
 
 
@@ -73,6 +73,39 @@ def test_a_language_read_only_for_secrets_is_asked_only_for_their_words(tmp_path
         monkeypatch.undo()
         sys.modules.pop("macaron_cli.lang.it", None)
         lang.reread()
+
+
+ESPERANTO_LINES = """LINES = {"hello": "Saluton{name}! Estas bone revidi vin.", "called": " {name}"}\n"""
+
+
+def test_the_friend_speaks_a_language_added_as_one_file(tmp_path, monkeypatch):
+    """Esperanto's file holds the friend's lines too: a chat in Esperanto opens in it, asks
+    the model to answer in it, and says in English what the file does not hold yet."""
+    from macaron_cli.friend.conversation import _say
+    from macaron_cli.friend.persona import Persona
+
+    (tmp_path / "eo.py").write_text(ESPERANTO + ESPERANTO_LINES, encoding="utf-8")
+    monkeypatch.setattr(lang, "__path__", [*lang.__path__, str(tmp_path)])
+    lang.reread()
+    try:
+        friend = Persona(language="eo", call_me="Zam")
+        assert _say(friend, "hello") == "Saluton Zam! Estas bone revidi vin."
+        assert _say(friend, "change.declined") == "Nothing changed."
+        assert friend.voice().endswith("Answer in the language the person writes in.")
+        # the completeness test names the lines it lacks, as it names concepts
+        assert ("eo", "line.change.declined") in lang.missing() and ("eo", "line.hello") not in lang.missing()
+    finally:
+        monkeypatch.undo()
+        sys.modules.pop("macaron_cli.lang.eo", None)
+        lang.reread()
+    assert _say(friend, "hello") == "Hi Zam! Good to see you."
+
+
+def test_a_full_language_lacking_a_line_of_the_friends_is_reported(monkeypatch):
+    from macaron_cli.lang import ko
+
+    monkeypatch.setattr(ko, "LINES", {k: v for k, v in ko.LINES.items() if k != "change.ask"})
+    assert lang.missing() == [("ko", "line.change.ask")]
 
 
 def test_without_the_file_the_words_mean_nothing():

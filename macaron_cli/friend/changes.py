@@ -19,7 +19,7 @@ from pathlib import Path
 
 from macaron_cli import lang
 from macaron_cli.friend.apps import app_words
-from macaron_cli.friend.phrases import PHRASES, has, said
+from macaron_cli.friend.phrases import has, said
 from macaron_cli.maker.progress import Progress
 from macaron_cli.manifest import manifest_or_none
 
@@ -185,11 +185,11 @@ class ChangeProgress(Progress):
         self.lines.phase(label, self._verify(detail) if name == "verify" else detail)
 
     def _verify(self, detail: str) -> str:
-        reused = PHRASES["en"]["verify.reused"]
+        reused = lang.line("verify.reused", "en")
         tail = said(self.language, "verify.reused") if detail.endswith(reused) else ""
         head = detail.removesuffix(reused)
         for key in ("verify.running", "verify.passed"):
-            if head == PHRASES["en"][key]:
+            if head == lang.line(key, "en"):
                 return said(self.language, key) + tail
         if problems := re.fullmatch(r"(\d+) problem\(s\)", head):
             return said(self.language, "verify.problems", n=problems.group(1)) + tail

@@ -22,7 +22,7 @@ from macaron_cli import privacy
 from macaron_cli.friend import kept_turns
 from macaron_cli.friend.extract import Extractor, worth_noting
 from macaron_cli.friend.persona import Persona
-from macaron_cli.friend.phrases import NAME_FORMS, said
+from macaron_cli.friend.phrases import said
 from macaron_cli.friend.recall import (
     RecallRecord,
     is_current,
@@ -325,7 +325,7 @@ def notebook_answer(text: str, record: RecallRecord) -> str:
 
 def _say(persona: Persona, key: str, **values) -> str:
     """What the friend says on its own (friend/phrases.py), in the person's language and register."""
-    name = NAME_FORMS.get(persona.language, " {}").format(persona.call_me) if persona.call_me else ""
+    name = said(persona.language, "called", name=persona.call_me) if persona.call_me else ""
     return said(persona.language, key, name=name, **values)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
-from macaron_cli import config
+from macaron_cli import config, lang
 
 # flavour → (colour, temperament the friend borrows)
 FLAVOURS = {
@@ -25,13 +25,6 @@ STYLES = {
     "brief": "Keep answers short and to the point.",
     "warm": "Be warm and a little chatty, but never gushing.",
     "playful": "Be playful; a light joke now and then is welcome.",
-}
-# How to speak each language respectfully with someone you have just met.
-REGISTERS = {
-    "ja": "Speak Japanese with polite forms (です・ます調); never plain or casual forms.",
-    "ko": "Speak Korean politely (존댓말, 해요체); never 반말.",
-    "zh": "Speak Chinese warmly and politely (use 您 at first).",
-    "tl": "Speak Filipino or Taglish as the person does, with po/opo when they use them.",
 }
 
 
@@ -59,7 +52,9 @@ class Persona:
             lines.append("They told you: " + "; ".join(self.traits) + ".")
         if self.call_me:
             lines.append(f"Call them {self.call_me}.")
-        lines.append(REGISTERS.get(self.language, "Answer in the language the person writes in."))
+        # How to speak the language respectfully with someone just met (its file's "register"
+        # line; English's, "answer in the person's language", for a language without one).
+        lines.append(lang.line("register", self.language))
         return " ".join(lines)
 
     def to_settings(self) -> dict:

@@ -6,8 +6,9 @@ Each language is one module in this package (en.py, ja.py, …) with a `WORDS` d
 a regular-expression alternation as that language writes it ("" where the language has no
 such words, said on purpose). A module added here is read as a language: adding one is one
 file. A language read only for some rules names their families of concepts in its `SCOPE`
-(de, fr and es: "secret" only). `missing()` names the concepts a language lacks
-(tests/test_lang.py fails on any).
+(de, fr and es: "secret" only). A language read for every rule also holds the friend's own
+lines (`LINES`: its sentences by the keys of SAYINGS; `line(key, language)`). `missing()` names
+the concepts and lines a language lacks (tests/test_lang.py fails on any).
 
 This package imports nothing of macaron, so any layer may ask it.
 """
@@ -298,6 +299,41 @@ CONCEPTS: dict[str, str] = {
     "answer.no": "a whole answer that means no, lower case (n, not now, いいえ)",
 }
 
+# What the friend says on its own (friend/phrases.py), by key, with what each says: every
+# language that is read for every concept holds these sentences in its file's `LINES` ({…} are
+# filled in: names, numbers, what the rules read). A key a language lacks is said in English
+# (`line`); `missing()` names it.
+SAYINGS: dict[str, str] = {
+    "called": "the person addressed by {name}, with its space (the polite form: さん, 님)",
+    "register": "how to speak the language to someone just met, told to the model (in English)",
+    "hello": "the chat's greeting ({name}: the person as `called` says it, or nothing)",
+    "last_time": "what was said last time, as the chat opens",
+    "interest": "something the person likes, remembered as the chat opens",
+    "soon": "something coming up {when}",
+    "change.ask": "asking whether to change an app as read: {what} (y/n)",
+    "change.not_by_rules": "what the rules cannot do of a change asked",
+    "change.declined": "the person said no to a change",
+    "change.changing": "an app being changed",
+    "change.done": "a change made: what, its tests, checkpoints and how to undo it",
+    "change.stopped": "a change that stopped, and why",
+    "change.already": "an app already does what was asked",
+    "change.cannot": "the rules cannot change an app so; a model can, with the command",
+    "change.interrupted": "a change stopped by the person (Ctrl-C)",
+    "change.failed": "a change that failed with an error",
+    "tests.passed": "the tests passed",
+    "tests.failed": "the tests failed",
+    "tests.reused": "the tests not run again, their last result kept",
+    "phase.change": "a change's phase: the change",
+    "phase.verify": "a change's phase: verifying",
+    "phase.brief": "a change's phase: the brief",
+    "phase.spec": "a change's phase: the spec",
+    "phase.resume": "a change's phase: resuming",
+    "verify.running": "verifying: tests, then the app opened in a browser",
+    "verify.passed": "verified: passed",
+    "verify.problems": "verified: {n} problems",
+    "verify.reused": "after a verify line: the tests not run again, their last pass stands",
+}
+
 
 def languages() -> tuple[str, ...]:
     """The languages here: the modules of this package, the first five in their order."""
@@ -362,15 +398,33 @@ def listed(concept: str) -> tuple[str, ...]:
     return tuple(word for table in _tables().values() if (said := table.get(concept)) for word in alternatives(said))
 
 
+def lines(language: str) -> dict[str, str]:
+    """The friend's lines `language`'s file holds (none for a language not here)."""
+    module = _modules().get(language)
+    return getattr(module, "LINES", {}) if module else {}
+
+
+def line(key: str, language: str) -> str:
+    """The friend's line `key` in `language`, English's where that language has none (a
+    KeyError for a key not declared in SAYINGS)."""
+    if key not in SAYINGS:
+        raise KeyError(key)
+    return lines(language).get(key) or lines("en")[key]
+
+
 def missing() -> list[tuple[str, str]]:
     """(language, concept) for each declared concept a language lacks, and each it holds
-    that is not declared."""
+    that is not declared; a language read for every concept is asked for the friend's lines
+    too: ("eo", "line.hello") for a line it lacks."""
     out = []
     for code, table in _tables().items():
         scope = _scope(code)
         wanted = [c for c in CONCEPTS if scope is None or c.split(".")[0] in scope]
         out += [(code, concept) for concept in wanted if concept not in table]
         out += [(code, concept) for concept in table if concept not in CONCEPTS]
+        said = lines(code)
+        out += [(code, f"line.{key}") for key in SAYINGS if scope is None and key not in said]
+        out += [(code, f"line.{key}") for key in said if key not in SAYINGS]
     return out
 
 

@@ -434,3 +434,38 @@ WORDS: dict[str, str] = {
     "answer.yes": "oo|opo",
     "answer.no": "hindi",
 }
+
+# What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).
+LINES: dict[str, str] = {
+    "called": " {name}",
+    "register": "Speak Filipino or Taglish as the person does, with po/opo when they use them.",
+    "hello": "Kumusta{name}! Masaya akong makita ka ulit.",
+    "last_time": "Noong huli: {text} Kumusta na mula noon?",
+    "interest": "Naaalala ko: {text}. May bago ba roon?",
+    "soon": "Paparating sa {when}: {text}",
+    "change.ask": "Babaguhin ang {title} ({app}): {what}? (y/n)",
+    "change.not_by_rules": "(hindi kaya ng mga patakaran: {what})",
+    "change.declined": "Walang binago.",
+    "change.changing": "Binabago ang {app}…",
+    "change.done": "Nabago ang {title}: {done} (tests {tests}; {checkpoints}; pang-undo: {undo}).",
+    "change.stopped": "Huminto ang pagbabago ng {app} ({status}): {message}",
+    "change.already": "Ganyan na ang {title}: {message}.",
+    "change.cannot": (
+        "Hindi kayang baguhin ng mga patakaran ang {title} nang ganyan: {what}. "
+        "Kaya ng isang model: ikonekta ito, saka patakbuhin ang {hint}"
+    ),
+    "change.interrupted": "(itinigil ang pagbabago; ipinapakita ng `macaron checkpoints {app}` kung nasaan ang {app})",
+    "change.failed": "Hindi natuloy ang pagbabago: {error}",
+    "tests.passed": "pumasa",
+    "tests.failed": "hindi pumasa",
+    "tests.reused": "{tests} (hindi na inulit: walang nagbago sa binabasa nila)",
+    "phase.change": "pagbabago",
+    "phase.verify": "pagsusuri",
+    "phase.brief": "brief",
+    "phase.spec": "spec",
+    "phase.resume": "pagpapatuloy",
+    "verify.running": "tests, saka bubuksan sa browser",
+    "verify.passed": "pumasa",
+    "verify.problems": "{n} problema",
+    "verify.reused": " (tests: walang nagbago sa binabasa nila, nananatili ang huling pasa)",
+}
