@@ -375,7 +375,7 @@ WORDS: dict[str, str] = {
     "name.acts": r"owes|does|did|takes|has|pays|paid|cooks|cleans|washes",
     "name.not_before_honorific": "",
     "name.not_a_name": "",
-    "list.lead_word": r"for|with|of|on|in|the|my|our|a|an",
+    "list.lead_word": r"for|with|of|on|in|the|my|our|a|an|split|splitting|share|sharing",
     "list.lead_particle": "",
     "list.tail": r"notes?",
     "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b|^(?:i|when|where|what|how|why|who)$",
@@ -417,9 +417,9 @@ WORDS: dict[str, str] = {
     "attribute.too": r"too|also|as well",
     # ── a request and an app's title (maker/fit.py) ──
     "request.greeting": r"please|hey|hi|ok(?:ay)?|so",
-    "request.lead": r"(?:can|could|would|will) you (?:please )?(?:make|build|create|set up|whip up|write)(?: me|"
-    r" us)?\s+|"
-    r"(?:please )?(?:make|build|create|write)(?: me| us)?\s+|"
+    "request.lead": r"(?:can|could|would|will) you (?:please )?(?:make|build|create|set up|whip up|"
+    r"write(?! down))(?: me| us)?\s+|"
+    r"(?:please )?(?:make|build|create|write(?! down))(?: me| us)?\s+|"
     r"i(?:'d| would)? (?:want|need|like)(?: to have)?\s+",
     "request.article": r"a|an|the|some|simple|little|small|tiny|my own",
     "request.app_word": r"app|application|tool|web ?app",
