@@ -147,3 +147,17 @@ def test_kana_is_romanised_as_people_type_it(kana, romaji):
 def test_a_title_leaves_out_the_amounts_a_change_would_move(idea, title):
     """The goal said is the app's setting: a title saying "2 liters" is wrong once it is 3."""
     assert idea_title(idea) == title
+
+
+@pytest.mark.parametrize(
+    "idea,slug",
+    [
+        ("i wanna log my runs, distance and time", "runs-distance-time"),
+        ("ugh i keep forgetting to drink water lol", "drink-water"),
+        ("write down what i ate today", "what-ate-today"),
+    ],
+)
+def test_a_slug_is_the_app_s_name_not_the_wish_around_it(idea, slug, tmp_path, macaron_home):
+    from macaron_cli.maker.scaffold import make_slug
+
+    assert make_slug(idea, "habit-tracker", tmp_path) == slug

@@ -123,10 +123,8 @@ def slug_words(text: str) -> list[str]:
 def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
     """A short, unique, ASCII directory name for the app, readable in every script."""
     from macaron_cli.maker.fit import idea_title
-    from macaron_cli.memory.text import has_cjk
 
-    source = idea_title(idea) if has_cjk(idea) else idea
-    words = [w for w in slug_words(source) if w not in _STOP and len(w) > 1]
+    words = [w for w in slug_words(idea_title(idea)) if w not in _STOP and len(w) > 1]  # the app's name, not the wish
     base = "-".join(words[:4]) if words else re.sub(r"[^a-z0-9-]+", "-", template_name.lower()).strip("-")
     base = base[:40].strip("-") or "app"
     slug, n = base, 2
