@@ -50,7 +50,7 @@ def test_a_change_asked_in_english_and_japanese_and_by_slash_command_changes_the
     assert "verify passed" in shown  # progress lines under the conversation
 
     shown = _confirm(child, "水分の目標を3リットルにして", "y")  # asked in Japanese: answered in Japanese
-    assert f"（{water}）を変更しますか" in shown and "water goal 3000" in shown and "を変更しました" in shown
+    assert f"（{water}）を変更しますか" in shown and "water goal 3,000 mL" in shown and "を変更しました" in shown
 
     shown = _confirm(child, f"/change {water} use cups, not ml", "y")
     assert "water in cups (goal 12 cups)" in shown and "change-2" in shown  # 3000 ml is 12 cups, not 3000
@@ -107,7 +107,7 @@ def test_a_change_in_a_japanese_chat_is_said_in_japanese(macaron_home, tmp_path)
     shown = _confirm(child, "水分の目標を3リットルにして", "はい")
     leave(child)
 
-    assert f"（{water}）を変更しますか" in shown and "water goal 3000" in shown
+    assert f"（{water}）を変更しますか" in shown and "water goal 3,000 mL" in shown
     assert f"{water} を変更しています" in shown and "確認 合格" in shown
     assert "を変更しました" in shown and "テスト合格" in shown and "change-1" in shown
     assert f"元に戻すには: macaron rollback {water} --steps 1 --yes" in shown

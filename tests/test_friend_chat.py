@@ -376,7 +376,7 @@ def test_something_said_at_the_gift_question_is_heard_not_lost(macaron_home, tmp
     child.sendline("make the water goal 3 liters")
     child.expect_exact("I take what you said next")
     child.expect(r"\(y/n\)")
-    assert f"({water})" in child.before and "water goal 3000" in child.before
+    assert f"({water})" in child.before and "water goal 3,000 mL" in child.before
     child.sendline("n")
     child.expect_exact(PROMPT)
     leave(child)

@@ -53,6 +53,7 @@ _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metri
 # Units a count of water is kept in, with the step that fits each (how much each is: the
 # units table's unit_factor, the one the app's records follow).
 _unit_factor = shared_module("app_units").unit_factor
+_SYMBOLS = shared_module("app_units").SYMBOLS
 _WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
 _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
 _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
@@ -238,10 +239,16 @@ def _goal(ask: _Ask, config: dict) -> None:
         return
     goal = round(slots.goal.value * factor, 2)
     if goal == measure.goal:
-        ask.already.append(f"the {measure.key.replace('_', ' ')} goal is already {goal:g} {measure.unit}")
+        ask.already.append(f"the {measure.key.replace('_', ' ')} goal is already {_amount(goal, measure.unit)}")
         return
     _replace_measure(ask, replace(measure, goal=goal))
-    ask.done.append(f"{measure.key.replace('_', ' ')} goal {goal:g} {measure.unit}")
+    ask.done.append(f"{measure.key.replace('_', ' ')} goal {_amount(goal, measure.unit)}")
+
+
+def _amount(value: float, unit: str) -> str:
+    """An amount as the app writes it: "3,000 mL", "12 cups", "8 h"."""
+    number = f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0")
+    return f"{number} {_SYMBOLS.get(unit, unit)}"
 
 
 def _by_unit(spec: AppSpec, unit: str) -> Measure | None:
@@ -259,7 +266,7 @@ def _units(ask: _Ask, config: dict) -> None:
         unit = said[0]
         goal = _water_goal(water, unit, slots)
         _replace_measure(ask, replace(water, unit=unit, goal=goal, step=_WATER_UNITS[unit]))
-        ask.done.append(f"water in {unit} (goal {goal:g} {unit})")
+        ask.done.append(f"water in {unit} (goal {_amount(goal, unit)})")
     system = "imperial" if _found(_IMPERIAL, ask.text) else "metric" if _found(_METRIC, ask.text) else None
     named = [_SYSTEM_OF[u] for u in slots.units if u in _SYSTEM_OF]
     refused = [_SYSTEM_OF[u] for u in slots.refused if u in _SYSTEM_OF]
