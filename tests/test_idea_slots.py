@@ -281,3 +281,25 @@ def test_kin_beside_me_and_a_list_with_me_are_the_people(idea, people):
 
 def test_a_limit_said_in_words_is_the_goal():
     assert read("每天喝几杯奶茶，最多两杯").goal == Amount(2, "")
+
+
+@pytest.mark.parametrize(
+    "idea,left_out",
+    [
+        ("每天喝的咖啡，记下豆子和评分", "a rating"),  # a tracker of cups keeps no score
+        ("log my coffee with the beans and a rating", "beans"),  # a detail a list names, shown nowhere
+    ],
+)
+def test_what_a_tracker_cannot_keep_is_named_not_claimed_good(idea, left_out):
+    template = choose_template(idea)
+    assert template.fit != "good" and left_out in " ".join(template.missing)
+
+
+@pytest.mark.parametrize("idea", ["i would like to track my water, 2 liters", "我喜欢喝水，每天记录喝了多少"])
+def test_liking_something_is_no_rating_left_out(idea):
+    assert (choose_template(idea).fit, choose_template(idea).missing) == ("good", [])
+
+
+def test_names_before_their_sums_after_a_colon_are_the_people():
+    assert set(read("빌린 돈 정리: 수아 2만원, 현우 1만원").people) == {"수아", "현우"}
+    assert read("毎日の歩数：目標8000歩").people == ()  # one sum after a colon: a goal, nobody's name

@@ -152,6 +152,7 @@ CONCEPTS: dict[str, str] = {
     "habit": "a habit kept every day (a streak, daily)",
     **{f"item.{kind}": f"a {kind} kept in a collection" for kind in KEPT},
     "items.rated": "rating the items kept (stars, favourites)",
+    "items.scored": "a score given to each thing kept (a rating, stars), never a liking",
     "items.collected": "a collection or list of things had, read, watched or visited",
     "items.watered": "watering plants",
     "items.lent": "a thing lent (a book lent to a friend)",

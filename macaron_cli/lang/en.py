@@ -324,6 +324,7 @@ WORDS: dict[str, str] = {
     "item.plant": r"\bplants?\b|\bfern|\bcact(?:us|i)\b|\bmonstera|\bpothos|\bsucculents?|\borchids?|\bbonsai",
     "item.game": r"\bboard games?\b|\bvideo games?\b",
     "items.rated": r"\brat(?:e|ed|ing|ings)\b|\bstars?\b|\bscores?\b|\bfavou?rites?\b|\bbest\b|\bliked?\b",
+    "items.scored": r"\brat(?:e|ed|ing|ings)\b|\bstars?\b|\bscores?\b",
     "items.collected": r"\bcollection|\blist of\b|\bwish ?list|\blent\b|\bread so far|\bwatched|\bvisited|\btried\b",
     "conversion.pace": r"\bpace\b|min/km|min/mile|minutes? per (?:km|mile)",
     "conversion.shoe_size": r"\bshoe sizes?|\bshoe",

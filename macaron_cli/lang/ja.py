@@ -268,6 +268,7 @@ WORDS: dict[str, str] = {
     "item.plant": r"植物|モンステラ|サボテン|観葉",
     "item.game": r"ゲーム",
     "items.rated": r"評価|点数|星|お気に入り",
+    "items.scored": r"評価|点数|星",
     "items.collected": r"コレクション|リスト|一覧|読んだ|観た|見た|行った",
     "conversion.pace": r"ペース",
     "conversion.shoe_size": r"靴のサイズ|靴",

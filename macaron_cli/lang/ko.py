@@ -270,6 +270,7 @@ WORDS: dict[str, str] = {
     "item.plant": r"식물|화분|몬스테라|선인장",
     "item.game": r"게임",
     "items.rated": r"평점|별점|점수|좋아",
+    "items.scored": r"평점|별점|점수",
     "items.collected": r"목록|리스트|읽은|본\s|가본",
     "conversion.pace": r"페이스",
     "conversion.shoe_size": r"신발\s*사이즈|신발",

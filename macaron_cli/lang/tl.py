@@ -287,6 +287,7 @@ WORDS: dict[str, str] = {
     "item.plant": r"\bhalaman",
     "item.game": r"\blaro\b",
     "items.rated": r"\bmarka\b|\bpaborito|\bgusto namin",
+    "items.scored": r"\bmarka\b|\brating\b",
     "items.collected": r"\blistahan ng mga|\bnabasa|\bnapanood",
     "conversion.pace": r"\bbilis ng takbo",
     "conversion.shoe_size": r"\bsapatos",

@@ -268,6 +268,7 @@ WORDS: dict[str, str] = {
     "item.plant": r"多肉|绿萝|仙人掌|盆栽",
     "item.game": r"游戏",
     "items.rated": r"评分|打.{0,2}分|喜欢",
+    "items.scored": r"评分|打.{0,2}分|星级",
     "items.collected": r"收藏|清单|读过|看过|去过",
     "conversion.pace": r"配速",
     "conversion.shoe_size": r"鞋码|鞋子尺码",

@@ -10,6 +10,7 @@ an offline make fits the idea as well as the template can.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -347,6 +348,17 @@ def _unkept_things(idea: str, spec: AppSpec) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _unshown_listed(listed: tuple[str, ...], spec: AppSpec) -> list[str]:
+    """Things a list in the idea names ("产地和打分", "distance and time") that a tracker or a
+    collection shows nowhere: not a measure, an item's detail, a category or a person of it."""
+    from macaron_cli.maker.slots import read
+
+    if not (spec.measures or spec.items):
+        return []  # a deck's sides, a rota's shifts: said in words, kept as ids (ko, morning)
+    shown = json.dumps(spec.to_json(), ensure_ascii=False).casefold()
+    return [thing for thing in listed if thing.casefold() not in shown and not read(thing).units]  # km: a unit
+
+
 def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:
     """Numbers the idea says that the app shows nowhere (a goal "like 3" no rule read)."""
     from macaron_cli.maker.slots import NUMBER, number, read
@@ -417,6 +429,8 @@ def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
         out.append(f"amounts in {said.currency}")
     if said.check and not any(m.unit == "times" for m in spec.measures):
         out.append("a taken-or-not check")
+    if re.search(lang.pattern("items.scored"), idea, re.IGNORECASE) and not (items and items.rating):
+        out.append("a rating (a score or stars: the app keeps none)")
     if said.every and not (items and items.every and "items.every" in renders):
         out.append("care every few days (when last done, when next due)")
     if said.date and not (tasks and tasks.countdown == said.date and "tasks.countdown" in renders):
@@ -425,7 +439,7 @@ def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
         out.append("what the day is (its name)")
     if not spec.needs() and not re.search(lang.pattern("calculator"), idea, re.IGNORECASE):
         out.append("what the idea asks to keep (none of it was read: the app opens as the template's own)")
-    unkept = _unkept_things(idea, spec)
+    unkept = _unkept_things(idea, spec) + _unshown_listed(said.listed, spec)
     if unkept:
         out.append("also to keep: " + ", ".join(unkept))
     numbers = [n for n in _unshown_numbers(idea, spec) if not any(n in line for line in out)]

@@ -256,8 +256,12 @@ def _people(text: str) -> list[str]:
             add(m.start(), m.group(0))
     for m in re.finditer(rf"{_ZH_RELATION}([\u4e00-\u9fff]{{2}})(?=[、，,和])", text):
         add(m.start(1), m.group(1))
-    after_colon = text[text.find("：") :] if "：" in text else ""  # 朋友借了我的钱：李明500，张伟200
-    for m in re.finditer(r"(?<=[：:，,、])([\u4e00-\u9fff]{2,3})(?=\d)", after_colon):
+    # Names before their sums after a colon: 朋友借了我的钱：李明500，张伟200; 빌려준 돈: 민수 5만원, 지호 3만원.
+    colon = re.search(r"[：:]", text)
+    after_colon = text[colon.start() :] if colon else ""
+    named_sum = r"(?<=[：:，,、])\s*([\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2,4})\s*(?=\d)"
+    owed = list(re.finditer(named_sum, after_colon))
+    for m in owed if len(owed) >= 2 else []:  # two or more: a list of people, not "目標8000歩"
         add(len(text) - len(after_colon) + m.start(1), m.group(1))
     names = [n for _, n in sorted(found)]
     if names and "me" not in names and _any(lang.pattern("housemates"), text):
