@@ -15,7 +15,8 @@ from tests.test_change import scaffolded
 pytestmark = pytest.mark.slow  # a server and a browser
 
 
-def _button_and_total(app) -> tuple[str, str]:
+def _page_text(app, ready: str, *selectors: str) -> list[str]:
+    """The app served for real and read in Chromium: the text of each selector's first match."""
     from playwright.sync_api import sync_playwright
 
     port = free_port()
@@ -27,8 +28,8 @@ def _button_and_total(app) -> tuple[str, str]:
             browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True)
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector("button.add")
-            said = page.inner_text("button.add"), page.inner_text(".habit .total")
+            page.wait_for_selector(ready)
+            said = [page.inner_text(selector) for selector in selectors]
             browser.close()
             return said
     finally:
@@ -39,6 +40,15 @@ def _button_and_total(app) -> tuple[str, str]:
 def test_one_cup_is_one_cup_and_none_are_cups(macaron_home, tmp_path):
     apps = tmp_path / "apps"
     slug = scaffolded("count the cups of water I drink, 8 a day", "en", apps)
-    button, total = _button_and_total(apps / slug)
+    button, total = _page_text(apps / slug, "button.add", "button.add", ".habit .total")
     assert button.strip() == "+ 1 cup"
     assert total.strip() == "0 cups"
+
+
+def test_a_measure_in_percent_asks_for_its_amount_in_percent_and_is_named_in_japanese(macaron_home, tmp_path):
+    apps = tmp_path / "apps"
+    slug = scaffolded("体重と体脂肪率を毎朝つける", "ja", apps)
+    page = _page_text(apps / slug, ".habit", "body")[0]
+    assert "体脂肪率" in page and "body fat" not in page.lower()
+    assert "（%）" in page or "(%)" in page
+    assert "percent" not in page

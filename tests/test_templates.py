@@ -192,3 +192,18 @@ def test_unit_sizes_live_in_one_table(tmp_path):
     planted = tmp_path / "units.js"
     planted.write_text("const IMPERIAL = { milliliter: { unit: 'fluid-ounce', factor: 1 / 29.5735 } };\n")
     assert unit_tables([tmp_path]) == [str(planted)]
+
+
+def test_every_measure_the_rules_write_has_a_name_in_each_language_and_an_icon():
+    """A measure the rules write is shown by its name in the app's language ("ランニング"),
+    never its key ("run_time") nor an English name in a Japanese app, and by its own icon."""
+    from macaron_cli.maker.spec_rules import measure_keys
+
+    tracker = TEMPLATES / "habit-tracker" / "static"
+    words = json.loads((tracker / "i18n" / "app.json").read_text(encoding="utf-8"))
+    icons = re.search(r"const ICONS = \{(.*?)\};", (tracker / "app.js").read_text(encoding="utf-8"), re.S)
+    assert icons
+    drawn = set(re.findall(r"(\w+): \"", icons.group(1)))
+    unnamed = {(lang, key) for lang, said in words.items() for key in measure_keys() if f"habit.{key}" not in said}
+    assert unnamed == set()
+    assert set(measure_keys()) <= drawn

@@ -440,3 +440,8 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
     if _found(lang.pattern("counted"), text) or _found(lang.pattern("habit"), text):
         return AppSpec(measures=(other_measure(text, name),))
     return AppSpec()
+
+
+def measure_keys() -> tuple[str, ...]:
+    """Every measure the rules can write (what a tracker must name and draw)."""
+    return tuple(_KINDS)

@@ -23,7 +23,7 @@ function useAmountText() {
 const ICONS = {
   water: "💧", steps: "👟", medication: "💊", sleep: "😴", exercise: "🏃", stretching: "🤸", reading: "📖", meditation: "🧘",
   vegetables: "🥦", coffee: "☕", tea: "🍵", body_weight: "⚖️", blood_pressure: "🩺", blood_sugar: "🩸",
-  practice: "🎹", glasses: "🥤", pulse: "❤️",
+  practice: "🎹", glasses: "🥤", pulse: "❤️", body_fat: "📊", feeding: "🍼", running: "🏃", run_time: "⏱️", pace: "🏁",
 };
 
 function habitIcon(habit) {
@@ -47,9 +47,9 @@ function partNow(times) {
   return new Date().getHours() < 12 ? times[0] : times[times.length - 1];
 }
 
-// A unit as the page writes it after a number ("kg", "mL", "時間"), without the number.
+// A unit as the page writes it after a number ("kg", "mL", "時間", "%"), without the number.
 function unitSymbol(fmtQuantity, unit) {
-  return fmtQuantity(0, unit).replace(/^[^\p{L}°]*/u, "") || unit;
+  return fmtQuantity(0, unit).replace(/^[\p{N}\s.,]*/u, "").trim() || unit;
 }
 
 function EntryForm({ habit, onAdd }) {
