@@ -213,6 +213,16 @@ CONCEPTS: dict[str, str] = {
     "beside": "another thing to keep said beside one (and, plus, 이랑, 和)",
     "another": "another thing to keep said (plus, also)",
     "another.article": "an article after another (my, the), each followed by a space",
+    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    "advice.medical": "an idea that would give medical advice (dosing, diagnosis, prescriptions)",
+    "advice.financial": "an idea that would give financial advice (investing, loans, stocks)",
+    "advice.note": "the note an advice app shows: a sentence in the language, not a pattern",
+    # ── an app's title shown to the model as an example (maker/model_spec.py) ──
+    "title.example": "an app's title as a model is shown one (Blood sugar, 家計簿): a noun phrase, not a pattern",
+    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    "person.particle": "a particle after a name added or taken off, before its verb (を, 를)",
+    "person.ba": "a word before a name that puts the verb after it (把)",
+    "person.changed_until": "words that end a name said after its verb (到, 从)",
     **{f"paid_in.{code}": f"the currency {code} a person says they use (a memory: paid in pesos)" for code in PAID_IN},
     "imperial.said": "an imperial unit named (ounces, miles, fahrenheit), as a person's way of measuring",
     "system_refused.before": "words before an imperial unit that refuse it, in what a person told macaron (not, over)",

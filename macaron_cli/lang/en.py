@@ -493,6 +493,16 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"the",
     "secret.conjunction": r"and|but|or",
+    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    "advice.medical": r"\bdos(e|es|age|ing)\b|\bdiagnos|\bsymptom checker\b|\bprescri|\btreatment plan\b",
+    "advice.financial": r"\binvest|\bstock picks?\b|\bportfolio\b|\bloans?\b|\bmortgage\b|\bcrypto\b|\btrading\b",
+    "advice.note": "Not professional advice: check with a qualified professional before you act on it.",
+    # ── an app's title shown to the model as an example (maker/model_spec.py) ──
+    "title.example": "Blood sugar",
+    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    "person.particle": "",
+    "person.ba": "",
+    "person.changed_until": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new|something|anything)\b|"
     r"\bi (?:want|need|'d like|would like) (?:a|an|another) (?:new )?(?:app|tool|tracker)\b",

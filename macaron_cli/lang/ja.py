@@ -391,6 +391,16 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"です|でした|だよ",
     "secret.copula": r"です|でした|だ",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
+    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    "advice.medical": r"服用量|投与量|用量|診断|処方",
+    "advice.financial": r"投資|ローン|融資|株",
+    "advice.note": "専門家による助言ではありません。判断の前に専門家にご相談ください。",
+    # ── an app's title shown to the model as an example (maker/model_spec.py) ──
+    "title.example": "家計簿",
+    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    "person.particle": r"を|も",
+    "person.ba": "",
+    "person.changed_until": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "作って|作れ",
     "app.said": "アプリ|トラッカー|記録",
@@ -437,3 +447,11 @@ LINES: dict[str, str] = {
     "verify.problems": "不具合が{n}件",
     "verify.reused": "（テスト: 読むものが変わらず、前回の合格のまま）",
 }
+
+# ── Japanese's script, as a romaniser reads it (maker/japanese.py): not words of a concept ──
+SMALL_Y = "ゃゅょャュョ"  # youon: き + ゃ is kya
+SMALL_VOWEL = "ぁぃぅぇぉァィゥェォ"  # チェ che, ファ fa
+SOKUON = "っッ"  # the next consonant doubled
+LONG = "ー"  # the vowel before it long
+# The dictionary's parts of speech that are grammar, not the name of anything (particles, endings, marks).
+GRAMMAR = ("助詞", "助動詞", "補助記号", "記号", "空白")

@@ -392,6 +392,16 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"입니다|이에요|예요|이야|야\b",
     "secret.copula": r"입니다|이에요|예요|이야|야|이다",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
+    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    "advice.medical": r"복용량|투약|진단|처방",
+    "advice.financial": r"투자|대출|주식",
+    "advice.note": "전문가의 조언이 아닙니다. 결정하기 전에 전문가와 상의하세요.",
+    # ── an app's title shown to the model as an example (maker/model_spec.py) ──
+    "title.example": "가계부",
+    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    "person.particle": r"(?:이)?(?:를|을|도|는|은|가)",
+    "person.ba": "",
+    "person.changed_until": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "만들어",
     "app.said": "앱|기록|트래커",

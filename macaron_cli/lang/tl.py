@@ -421,6 +421,16 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"ang",
     "secret.conjunction": r"at|pero",
+    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    "advice.medical": r"\bdosis\b|\bdiyagnos|\breseta\b",
+    "advice.financial": r"\bpautang\b|\butang\b|\bpamumuhunan\b|\bpuhunan\b",
+    "advice.note": "Hindi ito propesyonal na payo: kumonsulta muna sa isang propesyonal bago kumilos.",
+    # ── an app's title shown to the model as an example (maker/model_spec.py) ──
+    "title.example": "Talaan ng gastos",
+    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    "person.particle": "",
+    "person.ba": "",
+    "person.changed_until": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "gawan mo|gumawa ng",
     "app.said": "",

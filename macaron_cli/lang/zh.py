@@ -388,6 +388,16 @@ WORDS: dict[str, str] = {
     "secret.value_end": "",
     "secret.copula": "",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
+    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    "advice.medical": r"剂量|用药量|诊断|处方",
+    "advice.financial": r"投资|贷款|股票|理财",
+    "advice.note": "这不是专业建议：请在行动前咨询合格的专业人士。",
+    # ── an app's title shown to the model as an example (maker/model_spec.py) ──
+    "title.example": "记账本",
+    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    "person.particle": "",
+    "person.ba": r"把",
+    "person.changed_until": r"到|从",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "做一个|帮我做",
     "app.said": "应用|记录",

@@ -67,19 +67,24 @@ _BEYOND = {
     "logging in and accounts": lang.pattern("beyond.login"),
 }
 # Capitalised words a request starts with that are not names (lang's change.not_names); a verb
-# of adding or taking someone off beside a name (person.changed; after 把 in Chinese: person.changed_ba).
+# of adding or taking someone off beside a name (person.changed; after 把 in Chinese: person.changed_ba),
+# with the particles and words around it (person.particle, person.ba, person.changed_until).
 _PERSON_STARTERS = frozenset(lang.pattern("change.not_names").replace("|", " ").split())
 _HONORIFIC = lang.pattern("honorific")
-_KO_PERSON = rf"([가-힣]{{2,3}}?)(?:이)?(?:를|을|도|는|은|가)\s*(?:{lang.words('person.changed', 'ko')})"
+_KO_PERSON = (
+    rf"([\uac00-\ud7a3]{{2,3}}?)(?:{lang.words('person.particle', 'ko')})\s*"
+    rf"(?:{lang.words('person.changed', 'ko')})"
+)
 # A name in katakana before a Japanese verb of adding or taking off ("ミアを追加して"), or any
 # name with an honorific ("健太さんを外して").
 _JA_PERSON = (
     rf"([\u30a1-\u30fa\u30fc]{{2,6}}|[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{{1,4}}(?:{_HONORIFIC}))"
-    rf"(?:を|も)\s*(?:{lang.words('person.changed', 'ja')})"
+    rf"(?:{lang.words('person.particle', 'ja')})\s*(?:{lang.words('person.changed', 'ja')})"
 )
 _ZH_PERSON = (
-    rf"把([\u4e00-\u9fff]{{2,3}}?)(?:{lang.words('person.changed_ba', 'zh')})|"
-    rf"(?:{lang.words('person.changed', 'zh')})([\u4e00-\u9fff]{{2,3}}?)(?=$|[，。,]|到|从)"
+    rf"(?:{lang.words('person.ba', 'zh')})([\u4e00-\u9fff]{{2,3}}?)(?:{lang.words('person.changed_ba', 'zh')})|"
+    rf"(?:{lang.words('person.changed', 'zh')})([\u4e00-\u9fff]{{2,3}}?)"
+    rf"(?=$|[，。,]|{lang.words('person.changed_until', 'zh')})"
 )
 
 

@@ -14,14 +14,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from macaron_cli.lang import ja
+
 KANA = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff]")
 _JAPANESE_SCRIPT = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SMALL_Y = set("ゃゅょャュョ")
-_SMALL_VOWEL = set("ぁぃぅぇぉァィゥェォ")
-_SOKUON = set("っッ")
-_LONG = "ー"
-# Parts of speech that are grammar, not the name of anything (particles, endings, marks).
-_GRAMMAR = ("助詞", "助動詞", "補助記号", "記号", "空白")
+# The kana that change the one before or after them, and the parts of speech that are
+# grammar, are Japanese's own: lang/ja.py holds them.
+_SMALL_Y = set(ja.SMALL_Y)
+_SMALL_VOWEL = set(ja.SMALL_VOWEL)
+_SOKUON = set(ja.SOKUON)
+_LONG = ja.LONG
+_GRAMMAR = ja.GRAMMAR
 
 
 def is_japanese(text: str) -> bool:

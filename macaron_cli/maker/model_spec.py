@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from macaron_cli import config, privacy
+from macaron_cli import config, lang, privacy
 from macaron_cli.maker import phase_costs
 from macaron_cli.maker.spec import AppSpec, SpecError, json_schema, parse_spec
 from macaron_cli.models.client import Endpoint, Usage
@@ -33,12 +33,16 @@ MAX_TOKENS = 2000
 MIN_SPEC_ANSWER = 600  # a spec of a few measures, and its title, as JSON
 
 SPEC_MARK = "You plan a small personal app"  # how the request's system prompt begins
+# The titles shown as examples: English's and Japanese's (lang's title.example), each quoted.
+_EXAMPLES = ", ".join(f'\\"{lang.words("title.example", code)}\\"' for code in ("en", "ja"))
 SYSTEM = (
     SPEC_MARK
     + """ from what a person asked for. Answer with one JSON
 object and nothing else:
 {{"title": "<the app's name: a short noun phrase in the idea's own language naming what the
-app keeps (\\"Blood sugar\\", \\"家計簿\\"); never a sentence, never the word app>",
+app keeps ("""
+    + _EXAMPLES
+    + """); never a sentence, never the word app>",
  "spec": <what the app tracks, valid against the schema below>}}
 
 In the spec, use what the person said: their units (never a unit they refused), their
