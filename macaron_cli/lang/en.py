@@ -503,6 +503,13 @@ WORDS: dict[str, str] = {
     "person.particle": "",
     "person.ba": "",
     "person.changed_until": "",
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    "title.break": "",
+    "title.each_day": "",
+    "title.of": "",
+    "day.particle": "",
+    "day.dangling": "on|by|in|is|are",
+    "me.listed": "me",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new|something|anything)\b|"
     r"\bi (?:want|need|'d like|would like) (?:a|an|another) (?:new )?(?:app|tool|tracker)\b",

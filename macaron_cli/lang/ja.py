@@ -365,7 +365,7 @@ WORDS: dict[str, str] = {
     "title.chatty_lead": "",
     "title.chatty_trail": r"(?:の|を|が|する|できる|くれる|もらえる|チェックできる|記録する|管理する)*アプリ.*$",
     "title.named_after": "",
-    "title.doing": r"記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し",
+    "title.doing": r"を(?:記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し)",
     "title.minutes": r"分(?:钟|鐘)?",
     "setting.not": r"\d+\s*段階|食後\d+|\d+\s*行|[週月]\d(?!\d*日)|\d+日おき|1(?:日|週間?)(?=\s*\d|に)",
     "beside": r"と",
@@ -401,6 +401,13 @@ WORDS: dict[str, str] = {
     "person.particle": r"を|も",
     "person.ba": "",
     "person.changed_until": "",
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    "title.break": "の|を|・",
+    "title.each_day": "毎日",
+    "title.of": "の",
+    "day.particle": "までの|まで|に",
+    "day.dangling": "",
+    "me.listed": "私",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "作って|作れ",
     "app.said": "アプリ|トラッカー|記録",

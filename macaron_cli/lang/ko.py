@@ -402,6 +402,13 @@ WORDS: dict[str, str] = {
     "person.particle": r"(?:이)?(?:를|을|도|는|은|가)",
     "person.ba": "",
     "person.changed_until": "",
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    "title.break": "을|를|은|는|에|와|과",
+    "title.each_day": "",
+    "title.of": "",
+    "day.particle": "까지|의",
+    "day.dangling": "",
+    "me.listed": "나",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "만들어",
     "app.said": "앱|기록|트래커",

@@ -431,6 +431,13 @@ WORDS: dict[str, str] = {
     "person.particle": "",
     "person.ba": "",
     "person.changed_until": "",
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    "title.break": "",
+    "title.each_day": "",
+    "title.of": "",
+    "day.particle": "",
+    "day.dangling": "sa|ng",
+    "me.listed": "ako",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "gawan mo|gumawa ng",
     "app.said": "",

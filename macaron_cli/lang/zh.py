@@ -398,6 +398,13 @@ WORDS: dict[str, str] = {
     "person.particle": "",
     "person.ba": r"把",
     "person.changed_until": r"到|从",
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    "title.break": "的",
+    "title.each_day": "每天|每日",
+    "title.of": "的",
+    "day.particle": "",
+    "day.dangling": "",
+    "me.listed": "我",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "做一个|帮我做",
     "app.said": "应用|记录",

@@ -61,7 +61,8 @@ _INTERJECTION = re.compile(rf"^(?:(?:{lang.pattern('title.interjection')})\b[,!.
 _CHORE_TRAIL = re.compile(lang.pattern("title.chore_trail"), re.IGNORECASE)
 # A long title ends before the last of these joins ("… with my two" → "…").
 _JOINS = set(lang.pattern("title.join").replace("|", " ").split())  # lang's title.join
-_CJK_BREAKS = "の的、，・ を을를은는에와과"
+# Where a long CJK title may be cut: a mark or a space, or a particle (lang's title.break).
+_CJK_BREAKS = "、， " + "".join(lang.listed("title.break"))
 MAX_CJK_TITLE = 20
 
 
@@ -84,7 +85,7 @@ _TL_NAMED = re.compile(rf"{lang.pattern('title.named_after')}[A-Z].*$")
 _ASIDE = re.compile(r"\s*[（(][^（）()]*[）)]")
 # Japanese: "…を記録する" / "…を覚えるため": the thing, without what is done with it.
 # Only keeping and learning verbs: "ドルを円に換算したい" is about the conversion, not the dollar.
-_JA_DOING = re.compile(rf"を(?:{lang.words('title.doing', 'ja')})[\u3040-\u309f]{{0,6}}$")
+_JA_DOING = re.compile(rf"(?:{lang.words('title.doing', 'ja')})[\u3040-\u309f]{{0,6}}$")
 
 
 def _decoration(ch: str) -> bool:
@@ -173,9 +174,9 @@ def _without_day(title: str) -> str:
         return title
     at = title.find(spans[0].said)
     before, after = title[:at], title[at + len(spans[0].said) :]
-    after = re.sub(r"^\s*(?:までの|まで|に|까지|의)", "", after)  # the particle that went with the day
+    after = re.sub(rf"^\s*(?:{lang.pattern('day.particle')})", "", after)  # the particle that went with the day
     bare = re.sub(r"\s{2,}", " ", (before + ("" if has_cjk(before[-1:]) else " ") + after).strip())
-    bare = re.sub(r"\s+(?:on|by|in|is|are|sa|ng)\s*(?=[,，、:：]|$)", "", bare)  # "…wedding on", "… sa ,"
+    bare = re.sub(rf"\s+(?:{lang.pattern('day.dangling')})\s*(?=[,，、:：]|$)", "", bare)  # "…wedding on", "… sa ,"
     bare = re.sub(r"\s*[,，、:：]\s*$", "", bare)
     bare = bare.strip(" ,，、")
     return bare if len(bare) >= 2 else title
@@ -188,7 +189,7 @@ def _without_people(title: str) -> str:
 
     people = read(title).people
     for name in people:
-        said = r"(?:me|나|私|我|ako)(?=[\s,，、・]|$)" if name == "me" else re.escape(name)
+        said = rf"(?:{lang.pattern('me.listed')})(?=[\s,，、\u30fb]|$)" if name == "me" else re.escape(name)
         at = re.search(r"\s*(?:[,，、:：]|\s[-–—])\s*(?=" + said + ")", title, re.IGNORECASE)
         named_before = at and any(p != "me" and p in title[: at.start()] for p in people)
         if at and at.start() >= 2 and not named_before:  # the list begins there, not inside it
@@ -213,8 +214,10 @@ def _without_settings(title: str) -> str:
     return bare if len(bare) >= 2 else title
 
 
-# A number that leads a Japanese or Chinese name as its modifier: 1日3回の, 每天2升的.
-_AMOUNT_LEAD = re.compile(r"^(?:毎日|每天|每日)?\d[^\sの的、，,]*[の的](?=\S{2})")
+# A number that leads a Japanese or Chinese name as its modifier: 1日3回の, 每天2升的 (lang's
+# title.each_day before it, title.of after it).
+_OF = "".join(lang.listed("title.of"))
+_AMOUNT_LEAD = re.compile(rf"^(?:{lang.pattern('title.each_day')})?\d[^\s{_OF}、，,]*[{_OF}](?=\S{{2}})")
 
 
 def _without_amounts(title: str) -> str:
@@ -320,7 +323,7 @@ _SHOWN_UNITS = frozenset(
 # Another thing to keep, said beside one the app keeps ("pulse at oxygen", "plus plank").
 _BESIDE = rf"\s*(?:{lang.pattern('beside')})\s*"  # lang's beside, another, another.article
 _ANOTHER = rf"(?:{lang.pattern('another')})\s+(?:(?:{lang.pattern('another.article')})\s+)?"
-_WORD = r"([A-Za-z][\w-]{2,}|[가-힣]{2,}|[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{2,})"
+_WORD = r"([A-Za-z][\w-]{2,}|[\uac00-\ud7a3]{2,}|[\u30a0-\u30ff]{2,}|[\u4e00-\u9fff]{2,})"
 # Numbers that are part of how something is said, not a setting: a scale ("1-5", "5段階"),
 # an ordinal ("60th"), hours after a meal ("2h after").
 _NOT_A_SETTING = rf"\d+\s*[-–~]\s*\d+|{lang.pattern('setting.not')}"  # lang's setting.not
