@@ -92,18 +92,32 @@ def _units(text: str) -> tuple[list[str], list[str]]:
 
 
 # ── numbers ──────────────────────────────────────────────────────────────────────────────
-_CJK_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0)} | {"两": 2, "半": 0.5}
-_CJK_SCALE = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "萬": 10_000, "천": 1000, "만": 10_000, "백": 100}
+# Numbers in letters (lang's number.*): Han numerals as Chinese writes them (Japanese writes
+# the same), and the scales of every language that has them (천, 만).
+_SCALES = {"ten": 10, "hundred": 100, "thousand": 1000, "ten_thousand": 10_000}
+
+
+def _scale_letters(language: str) -> str:
+    return "".join(said for name in _SCALES for said in lang.alternatives(lang.words(f"number.{name}", language)))
+
+
+_HAN_DIGITS = lang.words("number.digits", "zh")  # 零 first
+_TWO, _HALF = lang.words("number.two", "zh"), lang.words("number.half", "zh")
+_CJK_DIGITS = {c: n for n, c in enumerate(_HAN_DIGITS, 0)} | {_TWO: 2, _HALF: 0.5}
+_CJK_SCALE = {said: scale for name, scale in _SCALES.items() for said in lang.listed(f"number.{name}")}
+_AFTER_DIGITS = "".join(lang.listed("number.after_digits"))  # 1万, 3만, 5천
+_HAN_NUMBER = _HAN_DIGITS[1:] + lang.words("number.ten", "zh")  # one to ten: 五月, 十二
 NUMBER = (
-    r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s?[kK](?![a-zA-Z]))?(?:\s?[万萬만천])?|"
-    r"[一二三四五六七八九十两半百千万萬]+|(?<![가-힣])[천만백]+(?=[가-힣]|\s)"
+    rf"(?:\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:\s?[kK](?![a-zA-Z]))?(?:\s?[{_AFTER_DIGITS}])?|"
+    rf"[{_HAN_NUMBER}{_TWO}{_HALF}{_scale_letters('zh')}]+|"
+    rf"(?<![\uac00-\ud7a3])[{_scale_letters('ko')}]+(?=[\uac00-\ud7a3]|\s)"
 )
 
 
 def number(said: str) -> float | None:
     """'12k' → 12000, '1万' → 10000, '3만' → 30000, '八千' → 8000, '천만' → 10000000, '半' → 0.5."""
     said = said.replace(",", "").replace(" ", "")
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kK]?)([万萬만천]?)", said)
+    m = re.fullmatch(rf"(\d+(?:\.\d+)?)([kK]?)([{_AFTER_DIGITS}]?)", said)
     if m:
         scale = (1000 if m[2] else 1) * (_CJK_SCALE[m[3]] if m[3] else 1)
         return float(m[1]) * scale
@@ -127,7 +141,7 @@ def _amounts(text: str) -> list[tuple[int, Amount]]:
     """Numbers followed by a unit ("72.5kg", "2리터", "八千步", "1万歩", "半小时"), with where each stands."""
     out = []
     units = _unit_patterns()
-    for m in re.finditer(rf"({NUMBER})\s?(?:個|个|개)?", text):
+    for m in re.finditer(rf"({NUMBER})\s?(?:{lang.pattern('number.counter')})?", text):
         value = number(m.group(1))
         if value is None:
             continue
@@ -143,8 +157,10 @@ _CODES = {"usd": "USD", "eur": "EUR", "jpy": "JPY", "cny": "CNY", "krw": "KRW", 
 
 
 def _money(text: str) -> tuple[list[Amount], str | None]:
-    spelled = re.sub(r"(\d)\s?k\s+(pesos?|dollars?|bucks|euros?)", r"\g<1>000 \2", text, flags=re.IGNORECASE)
-    spelled = re.sub(r"천만\s?원", "10000000원", spelled)
+    k_sums = rf"(\d)\s?k\s+({lang.pattern('money.k_currency')})"  # "5k pesos"
+    spelled = re.sub(k_sums, r"\g<1>000 \2", text, flags=re.IGNORECASE)
+    for ten_million in lang.each("money.ten_million"):  # 천만 원: its currency in a group
+        spelled = re.sub(ten_million, r"10000000\1", spelled)
     sums = []
     for word in unit_words(spelled):
         m = re.fullmatch(r"(\d+(?:p\d+)?)(usd|eur|jpy|cny|krw|php)", word)
@@ -174,7 +190,7 @@ _LOWER_WITH_ME = rf"\bme(?:{_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AN
 _LOWER_AFTER_RELATION = rf"(?:{lang.words('relation', 'en')})s?\s+([a-z]{{2,}}(?:{_AND}[a-z]{{2,}})+)\s*(?=[.,!?;:]|$)"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
 _TL_MARKER = rf"\b(?:{lang.words('name.marker', 'tl')})\s+(?:(?:{lang.words('kin.title', 'tl')})\s+)?"
-_JA_RELATION = rf"(?:{lang.words('relation', 'ja')})の"
+_JA_RELATION = rf"(?:{lang.words('relation', 'ja')})(?:{lang.words('relation.of', 'ja')})"
 _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
 _KO_RELATION = rf"(?:{lang.words('relation', 'ko')})\s*"
 _ZH_RELATION = rf"(?:{lang.words('relation', 'zh')})"
@@ -186,10 +202,29 @@ _KIN_BESIDE_ME = [
     if (kin := lang.words("kin", code)) and lang.words("people.and", code)
 ]
 _JA_NOT_NAMES = frozenset(lang.pattern("name.not_before_honorific").split("|"))
-_KO_NAME = rf"(?!{lang.words('name.not_a_name', 'ko')})[가-힣]{{2}}"  # 친구들이랑, 누구한테: not names
-_KO_LIST = rf"((?:{_KO_NAME}(?:이)?(?:랑|하고|와|과|,\s*)\s*)*{_KO_NAME})(?:이)?(?:랑|하고|와|과|한테|,)"
+_KO_NAME = rf"(?!{lang.words('name.not_a_name', 'ko')})[\uac00-\ud7a3]{{2}}"  # 친구들이랑, 누구한테: not names
+# Korean's particles around a name (lang's name.suffix, name.and, name.list_end, name.to).
+_KO_SUFFIX, _KO_AND = rf"(?:{lang.words('name.suffix', 'ko')})?", lang.words("name.and", "ko")
+_KO_LIST = (
+    rf"((?:{_KO_NAME}{_KO_SUFFIX}(?:{_KO_AND}|,\s*)\s*)*{_KO_NAME}){_KO_SUFFIX}"
+    rf"(?:{lang.words('name.list_end', 'ko')}|,)"
+)
+_KO_TO = rf"(?<![\uac00-\ud7a3])({_KO_NAME}){_KO_SUFFIX}(?:{lang.words('name.to', 'ko')})"
 _ZH_KIN = lang.words("kin", "zh")
-_ZH_NAME = r"(?:小|阿|老)(?![时孩朋区说师板家公婆人姨])[\u4e00-\u9fff]"
+_ZH_NAME = rf"(?:{lang.words('name.prefix', 'zh')})(?!{lang.words('name.prefix_not', 'zh')})[\u4e00-\u9fff]"
+# Japanese: an honorific after a name (not ちゃんと, honorific.not), or one read only in an
+# idea (honorific.idea); names listed with と (name.and) before a particle (name.after); a
+# shop is no person (name.shop).
+_JA_HONORIFIC = (
+    rf"(?:(?!{lang.words('honorific.not', 'ja')})(?:{lang.pattern('honorific')})|{lang.words('honorific.idea', 'ja')})"
+)
+_JA_AND = lang.words("name.and", "ja")
+_JA_LIST = (
+    rf"{_JA_RELATION}((?:{_JA_NAME}(?:{_JA_AND}|\u30fb|、))*{_JA_NAME})"
+    rf"(?={_JA_AND}|{lang.words('name.after', 'ja')}|\u30fb|、)"
+)
+_JA_ME = frozenset(lang.alternatives(lang.words("me", "ja")))
+_JA_SHOPS = tuple(lang.alternatives(lang.words("name.shop", "ja")))
 
 
 def _people(text: str) -> list[str]:
@@ -220,13 +255,12 @@ def _people(text: str) -> list[str]:
         if not re.match(r"\s+[A-Z]", text[m.end() :]):  # "ni kuya sa …": the kin is who is meant
             add(m.start(1), m.group(1))
     # Japanese: 田中さん, 夫の健太と私, 友達のさくらとゆいに.
-    # An honorific (lang's honorific) or 君; not ちゃんと (properly).
-    for m in re.finditer(rf"({_JA_NAME})(?:(?!ちゃんと)(?:{lang.pattern('honorific')})|君)", text):
-        if m.group(1) not in _JA_NOT_NAMES and not m.group(1).endswith("屋"):  # 赤ちゃん, ラーメン屋さん
+    for m in re.finditer(rf"({_JA_NAME}){_JA_HONORIFIC}", text):
+        if m.group(1) not in _JA_NOT_NAMES and not m.group(1).endswith(_JA_SHOPS):  # 赤ちゃん, ラーメン屋さん
             add(m.start(1), m.group(1))
-    for m in re.finditer(rf"{_JA_RELATION}((?:{_JA_NAME}(?:と|・|、))*{_JA_NAME})(?=と|に|で|が|・|、)", text):
-        for name in re.split(r"[と・、]", m.group(1)):
-            if name not in ("私", "わたし", "僕", "俺"):
+    for m in re.finditer(_JA_LIST, text):
+        for name in re.split(rf"{_JA_AND}|[\u30fb、]", m.group(1)):
+            if name not in _JA_ME:
                 add(m.start(1), name)
     # A list after a colon with me in it ("割り勘：けんじ、まい、私"): the others are its people.
     for m in re.finditer(r"[:：]\s*([^:：。.!?！？]+)$", text):
@@ -239,14 +273,14 @@ def _people(text: str) -> list[str]:
     for kin, myself, joined in _KIN_BESIDE_ME:
         for m in re.finditer(rf"(?:{myself})(?:{joined})({kin})|({kin})(?:{joined})(?:{myself})", text):
             add(m.start(), m.group(1) or m.group(2))
-    # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나.
-    for m in re.finditer(rf"(?<![가-힣])({_KO_NAME})(?:이)?(?:한테|에게|께)", text):
+    # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나 (lang's me.listed).
+    for m in re.finditer(_KO_TO, text):
         add(m.start(1), m.group(1))
     for m in re.finditer(_KO_RELATION + _KO_LIST, text):
-        for name in re.findall(rf"({_KO_NAME})(?:이)?(?:랑|하고|와|과|,|$)", m.group(1) + ","):
+        for name in re.findall(rf"({_KO_NAME}){_KO_SUFFIX}(?:{_KO_AND}|,|$)", m.group(1) + ","):
             add(m.start(1), name)
-    if re.search(r"(?:^|[,，:：]\s*)나\s*[,，]", text):  # "당번: 나, 엄마, 동생"
-        for m in re.finditer(r"(?<=[,，])\s*([가-힣]{2})(?=\s*[,，]|\s+[가-힣]{2}\s|\s*$)", text):
+    if re.search(rf"(?:^|[,，:：]\s*)(?:{lang.words('me.listed', 'ko')})\s*[,，]", text):  # "당번: 나, 엄마, 동생"
+        for m in re.finditer(r"(?<=[,，])\s*([\uac00-\ud7a3]{2})(?=\s*[,，]|\s+[\uac00-\ud7a3]{2}\s|\s*$)", text):
             add(m.start(1), m.group(1))
     # Chinese: 室友小王、阿杰; 爸爸洗碗，妈妈做饭; 李明500，张伟200.
     for m in re.finditer(_ZH_NAME, text):
@@ -254,7 +288,7 @@ def _people(text: str) -> list[str]:
     if len(re.findall(_ZH_KIN, text)) >= 2:
         for m in re.finditer(_ZH_KIN, text):
             add(m.start(), m.group(0))
-    for m in re.finditer(rf"{_ZH_RELATION}([\u4e00-\u9fff]{{2}})(?=[、，,和])", text):
+    for m in re.finditer(rf"{_ZH_RELATION}([\u4e00-\u9fff]{{2}})(?=[、，,]|{lang.words('name.and', 'zh')})", text):
         add(m.start(1), m.group(1))
     # Names before their sums after a colon: 朋友借了我的钱：李明500，张伟200; 빌려준 돈: 민수 5만원, 지호 3만원.
     colon = re.search(r"[：:]", text)
@@ -273,9 +307,12 @@ def _people(text: str) -> list[str]:
 
 
 # ── lists: categories, an item's details ──────────────────────────────────────────────────
+# What separates listed things: marks, and lang's list.and, spaced (en, tl) or glued (ja, zh, ko).
+_LIST_AND = {code: lang.words("list.and", code) for code in ("en", "ja", "ko", "zh", "tl")}
 _SEPARATORS = (
-    r"\s*(?:,(?!\d{3})|、|，|\+|&|/)\s*|\s+(?:and|or|at)\s+|"
-    r"(?<=[\u3040-\u30ff\u4e00-\u9fff])[と和](?=[\u4e00-\u9fff\u30a0-\u30ff])|(?<=[가-힣])(?:이랑|랑|하고)\s+"
+    rf"\s*(?:,(?!\d{{3}})|、|，|\+|&|/)\s*|\s+(?:{_LIST_AND['en']}|{_LIST_AND['tl']})\s+|"
+    rf"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:{_LIST_AND['ja']}|{_LIST_AND['zh']})(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
+    rf"(?<=[\uac00-\ud7a3])(?:{_LIST_AND['ko']})\s+"
 )
 # Words before and after a listed thing (lang's list.lead_word, list.lead_particle, list.tail),
 # and what is never one (list.not_item).
@@ -301,7 +338,7 @@ def _listed(text: str, people: list[str]) -> list[str]:
             if run and latin and _short(first := _bare(part.split()[0] if part.split() else ""), people):
                 run.append(first)
             best = max(best, run, key=len)
-            tail = _bare(re.split(r"\b(?:for|with|of|on|sa|ng|para sa)\b", part)[-1]) if latin else ""
+            tail = _bare(re.split(rf"\b(?:{lang.pattern('list.before')})\b", part)[-1]) if latin else ""
             run = [tail] if tail != word and _short(tail, people) else []
         best = max(best, run, key=len)
     return best if len(best) >= 2 else []
@@ -342,12 +379,16 @@ def _goal_before() -> str:
     return rf"(?:{lang.pattern('goal.before')})\s*"
 
 
+# A day said with a number: digits, or a month's number in letters (五月, lang's number.month).
+_NUMBERED_MONTH = rf"\d|[{_HAN_NUMBER}]+[{''.join(lang.listed('number.month'))}]"
+
+
 def _date(text: str, today: date) -> str | None:
     """The first day a date in the idea names, the next such day when no year is said."""
     from macaron_cli.memory.when import time_spans
 
     for span in time_spans(text, datetime.combine(today, datetime.min.time())).spans:
-        if (span.end - span.start).days != 1 or not re.search(r"\d|[一二三四五六七八九十]+[月월]", span.said):
+        if (span.end - span.start).days != 1 or not re.search(_NUMBERED_MONTH, span.said):
             continue  # a weekday ("every Monday") is a repeat, not a day counted down to
         day = span.start
         if day < today and str(day.year) not in span.said:
