@@ -18,12 +18,7 @@ PACKAGE = Path(lang.__file__).resolve().parents[1]
 
 # Modules that still hold words of a concept, until their words move to lang/ (the list
 # only shrinks: a module here that no longer holds any fails too, so it is taken off).
-# maker/spec_rules.py's word lists are in lang/; what still reads as topic.<domain>'s words
-# there is the spec's own names ("coffee", "book", "restaurant"). maker/fit.py's slot names
-# ("times", "people", "percent") read as secret.amount's.
-NOT_YET_MOVED = {
-    "maker/fit.py", "maker/spec_rules.py",
-}  # fmt: skip
+NOT_YET_MOVED: set[str] = set()
 
 # Modules whose code still writes Han, Kana or Hangul letters, until their words move to lang/
 # (the list only shrinks, as NOT_YET_MOVED: friend/'s and maker/'s are being moved).

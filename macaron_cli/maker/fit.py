@@ -398,6 +398,7 @@ def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
     ("the people named: Jake, Mia"): every slot the idea fills is rendered or named here,
     beside what the spec needs that the template does not render (spec.missing)."""
     from macaron_cli.maker.slots import read
+    from macaron_cli.maker.spec_rules import Unit
 
     said = read(idea)
     renders = set(manifest.renders)
@@ -430,7 +431,7 @@ def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
         out.append(f"a budget of {said.budget.value:,.0f} {said.budget.unit}".rstrip())
     if said.currency and money and money.currency != said.currency:
         out.append(f"amounts in {said.currency}")
-    if said.check and not any(m.unit == "times" for m in spec.measures):
+    if said.check and not any(m.unit == Unit.times for m in spec.measures):  # a tick kept
         out.append("a taken-or-not check")
     if re.search(lang.pattern("items.scored"), idea, re.IGNORECASE) and not (items and items.rating):
         out.append("a rating (a score or stars: the app keeps none)")

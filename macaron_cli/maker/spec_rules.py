@@ -10,7 +10,8 @@ A model, when there is one, writes the spec itself (validated the same way).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum, auto
 
 from macaron_cli import lang
 from macaron_cli.maker.slots import OTHER_SYSTEM, Slots, read
@@ -22,63 +23,95 @@ def _found(pattern: str, text: str) -> re.Match[str] | None:
 
 
 # ── measures ─────────────────────────────────────────────────────────────────────────────
+class Unit(StrEnum):
+    """The units a rule keeps a measure in, by name: identifiers of the spec, not words (a
+    unit's words are lang's unit.<name>). A Measure holds the plain string (str(Unit.cups))."""
+
+    mmHg = "mmHg"
+    mg_dL = "mg/dL"
+    mmol_L = "mmol/L"
+    min_km = "min/km"
+    min_mi = "min/mi"
+    bpm = auto()
+    percent = auto()
+    milliliter = auto()
+    liter = auto()
+    kilogram = auto()
+    pound = auto()
+    kilometer = auto()
+    mile = auto()
+    cups = auto()
+    glasses = auto()
+    hour = auto()
+    minute = auto()
+    steps = auto()
+    times = auto()  # a tick: taken or done, once
+    pages = auto()
+    servings = auto()
+
+
 @dataclass(frozen=True)
 class _Kind:
-    """One kind of measure people log, the words that name it and its sensible defaults."""
+    """One kind of measure people log, its sensible defaults and the words that name it."""
 
-    words: str
     unit: str
     kind: str
     goal: float | None
     step: float
     free_entry: bool = False
     values: tuple[str, ...] = ()
+    drink: bool = False  # a drink of its own: water is not counted beside it
+    words: str = ""
 
 
-# Each kind's words are lang's measure.<key>. Order matters where words overlap: blood pressure
-# before pressure-free words, coffee and tea before water ("drink"), body weight before the
-# converter's weights.
-MEASURES: dict[str, _Kind] = {
-    "blood_pressure": _Kind(
-        lang.pattern("measure.blood_pressure"),
-        "mmHg",
-        "quantity",
-        None,
-        1,
-        free_entry=True,
-        values=("systolic", "diastolic"),
-    ),
-    "blood_sugar": _Kind(lang.pattern("measure.blood_sugar"), "mg/dL", "quantity", None, 1, free_entry=True),
-    "pulse": _Kind(lang.pattern("measure.pulse"), "bpm", "quantity", None, 1, free_entry=True),
-    "body_fat": _Kind(lang.pattern("measure.body_fat"), "percent", "quantity", None, 0.1, free_entry=True),
-    "feeding": _Kind(lang.pattern("measure.feeding"), "milliliter", "quantity", None, 10, free_entry=True),
-    "body_weight": _Kind(lang.pattern("measure.body_weight"), "kilogram", "quantity", None, 0.1, free_entry=True),
-    "coffee": _Kind(lang.pattern("measure.coffee"), "cups", "count", None, 1),
-    "tea": _Kind(lang.pattern("measure.tea"), "cups", "count", None, 1),
-    "water": _Kind(lang.pattern("measure.water"), "milliliter", "quantity", 2000, 250),
-    "sleep": _Kind(lang.pattern("measure.sleep"), "hour", "duration", 8, 0.5, free_entry=True),
-    "steps": _Kind(lang.pattern("measure.steps"), "steps", "count", 8000, 1000, free_entry=True),
-    "medication": _Kind(lang.pattern("measure.medication"), "times", "count", 1, 1),
-    "exercise": _Kind(lang.pattern("measure.exercise"), "minute", "duration", 30, 10, free_entry=True),
-    "stretching": _Kind(lang.pattern("measure.stretching"), "minute", "duration", 10, 5),
-    "reading": _Kind(lang.pattern("measure.reading"), "pages", "count", 20, 5, free_entry=True),
-    "meditation": _Kind(lang.pattern("measure.meditation"), "minute", "duration", 10, 5),
-    "practice": _Kind(lang.pattern("measure.practice"), "minute", "duration", 20, 10, free_entry=True),
-    "vegetables": _Kind(lang.pattern("measure.vegetables"), "servings", "count", 5, 1),
-    "glasses": _Kind(lang.pattern("measure.glasses"), "glasses", "count", None, 1),
-}
+def _kinds(**kinds: _Kind) -> dict[str, _Kind]:
+    """Each kind by its spec key (an identifier, not a word): its words are lang's measure.<key>."""
+    return {
+        key: replace(kind, unit=str(kind.unit), words=lang.pattern(f"measure.{key}")) for key, kind in kinds.items()
+    }
+
+
+# Order matters where words overlap: blood pressure before pressure-free words, coffee and tea
+# before water ("drink"), body weight before the converter's weights.
+MEASURES: dict[str, _Kind] = _kinds(
+    blood_pressure=_Kind(Unit.mmHg, "quantity", None, 1, free_entry=True, values=("systolic", "diastolic")),
+    blood_sugar=_Kind(Unit.mg_dL, "quantity", None, 1, free_entry=True),
+    pulse=_Kind(Unit.bpm, "quantity", None, 1, free_entry=True),
+    body_fat=_Kind(Unit.percent, "quantity", None, 0.1, free_entry=True),
+    feeding=_Kind(Unit.milliliter, "quantity", None, 10, free_entry=True),
+    body_weight=_Kind(Unit.kilogram, "quantity", None, 0.1, free_entry=True),
+    coffee=_Kind(Unit.cups, "count", None, 1, drink=True),
+    tea=_Kind(Unit.cups, "count", None, 1, drink=True),
+    water=_Kind(Unit.milliliter, "quantity", 2000, 250),
+    sleep=_Kind(Unit.hour, "duration", 8, 0.5, free_entry=True),
+    steps=_Kind(Unit.steps, "count", 8000, 1000, free_entry=True),
+    medication=_Kind(Unit.times, "count", 1, 1),
+    exercise=_Kind(Unit.minute, "duration", 30, 10, free_entry=True),
+    stretching=_Kind(Unit.minute, "duration", 10, 5),
+    reading=_Kind(Unit.pages, "count", 20, 5, free_entry=True),
+    meditation=_Kind(Unit.minute, "duration", 10, 5),
+    practice=_Kind(Unit.minute, "duration", 20, 10, free_entry=True),
+    vegetables=_Kind(Unit.servings, "count", 5, 1),
+    glasses=_Kind(Unit.glasses, "count", None, 1),
+)
 # Measures that follow from another's words and a unit said (a run in km; how long it took).
 _KINDS = MEASURES | {
-    "running": _Kind("", "kilometer", "quantity", None, 0.1, free_entry=True),
-    "run_time": _Kind("", "minute", "duration", None, 1, free_entry=True),
-    "pace": _Kind("", "min/km", "quantity", None, 0.1, free_entry=True),
+    "running": _Kind(str(Unit.kilometer), "quantity", None, 0.1, free_entry=True),
+    "run_time": _Kind(str(Unit.minute), "duration", None, 1, free_entry=True),
+    "pace": _Kind(str(Unit.min_km), "quantity", None, 0.1, free_entry=True),
 }
 # Words in lang/: a unit asked for by name wins over the measure's own ("cups of water",
 # "how many glasses": asked_unit.<unit>); a thing counted that is none of the kinds above
 # ("how many times I called mum": counted); measure.morning, measure.evening, measure.twice.
 
+# A run's pace is in minutes per the distance's unit.
+_PACE: dict[str, str] = {Unit.kilometer: Unit.min_km, Unit.mile: Unit.min_mi}
 # A goal said in one unit, for a measure kept in another ("2 litres" of water kept in ml).
-_SCALE = {("liter", "milliliter"): 1000, ("hour", "minute"): 60, ("minute", "hour"): 1 / 60}
+_SCALE: dict[tuple[str, str], float] = {
+    (Unit.liter, Unit.milliliter): 1000,
+    (Unit.hour, Unit.minute): 60,
+    (Unit.minute, Unit.hour): 1 / 60,
+}
 
 
 def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots) -> tuple[str, float | None, float]:
@@ -88,34 +121,34 @@ def _unit_of(key: str, kind: _Kind, text: str, app_settings: dict, slots: Slots)
     said = [u for u in slots.units if u not in slots.refused]
     refused_other = [OTHER_SYSTEM[u] for u in slots.refused if u in OTHER_SYSTEM]
     if key == "water" and (app_settings.get("volume_unit") == "cup" or _found(lang.pattern("asked_unit.cups"), text)):
-        unit, goal, step = "cups", 8, 1
+        unit, goal, step = Unit.cups, 8, 1
     elif key == "water" and _found(lang.pattern("asked_unit.glasses"), text):
-        unit, goal, step = "glasses", 8, 1
+        unit, goal, step = Unit.glasses, 8, 1
     elif key == "body_weight":
-        chosen = next((u for u in [*said, *refused_other] if u in ("kilogram", "pound")), None)
-        unit = chosen or ("pound" if app_settings.get("units") == "imperial" else "kilogram")
-        step = 0.2 if unit == "pound" else step
+        chosen = next((u for u in [*said, *refused_other] if u in (Unit.kilogram, Unit.pound)), None)
+        unit = chosen or (Unit.pound if app_settings.get("units") == "imperial" else Unit.kilogram)
+        step = 0.2 if unit == Unit.pound else step
     elif key == "blood_sugar":
-        unit = next((u for u in [*said, *refused_other] if u in ("mmol/L", "mg/dL")), unit)
-        step = 0.1 if unit == "mmol/L" else step
+        unit = next((u for u in [*said, *refused_other] if u in (Unit.mmol_L, Unit.mg_dL)), unit)
+        step = 0.1 if unit == Unit.mmol_L else step
     elif key in ("running", "pace"):
-        usual = "mile" if app_settings.get("units") == "imperial" else "kilometer"
-        distance = next((u for u in [*said, *refused_other] if u in ("kilometer", "mile")), usual)
-        unit = distance if key == "running" else {"kilometer": "min/km", "mile": "min/mi"}[distance]
+        usual = Unit.mile if app_settings.get("units") == "imperial" else Unit.kilometer
+        distance = next((u for u in [*said, *refused_other] if u in (Unit.kilometer, Unit.mile)), usual)
+        unit = distance if key == "running" else _PACE[distance]
     elif key == "steps" and _found(lang.pattern("measure.steps_in_km"), text):
-        unit, goal, step = "kilometer", 5, 0.5
+        unit, goal, step = Unit.kilometer, 5, 0.5
     if slots.goal is not None:
         factor = 1.0 if slots.goal.unit in ("", unit) else _SCALE.get((slots.goal.unit, unit))
         if factor is not None:
             goal = round(slots.goal.value * factor, 2)
-    return unit, goal, step
+    return str(unit), goal, step
 
 
 def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, slots: Slots) -> Measure:
     unit, goal, step = _unit_of(key, kind, text, app_settings, slots)
     measured, free_entry = kind.kind, kind.free_entry
     if slots.check and not kind.values:  # "did I stretch, just a tick": done or not, once a day
-        unit, goal, step, measured, free_entry = "times", 1, 1, "count", False
+        unit, goal, step, measured, free_entry = str(Unit.times), 1, 1, "count", False
     times: tuple[str, ...] = ()
     if (_found(lang.pattern("measure.morning"), text) and _found(lang.pattern("measure.evening"), text)) or _found(
         lang.pattern("measure.twice"), text
@@ -153,7 +186,7 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
     # A unit word is not a thing of its own when something else is counted in it.
     if len(keys) > 1 and "glasses" in keys:
         keys.remove("glasses")
-    if "coffee" in keys or "tea" in keys:
+    if any(MEASURES[k].drink for k in keys):
         keys = [k for k in keys if k not in ("water", "glasses")]
     if "blood_pressure" in keys:
         keys = [k for k in keys if k != "body_weight" or _found(lang.pattern("weight.beside_pressure"), text)]
@@ -181,12 +214,12 @@ def other_measure(text: str, name: str) -> Measure:
     """One thing to count that no kind names: counted in the unit the idea asks for (a tick
     a day when it asks only whether it was done)."""
     if read(text).check:
-        return Measure(key="habit", name=name, unit="times", kind="count", goal=1, step=1)
-    unit = next((u for u in lang.ASKED_UNITS if _found(lang.pattern(f"asked_unit.{u}"), text)), "times")
-    kind = "duration" if unit in ("hour", "minute") else "count"
+        return Measure(key="habit", name=name, unit=str(Unit.times), kind="count", goal=1, step=1)
+    unit = next((u for u in lang.ASKED_UNITS if _found(lang.pattern(f"asked_unit.{u}"), text)), str(Unit.times))
+    kind = "duration" if unit in (Unit.hour, Unit.minute) else "count"
     goal = read(text).goal  # "目标50个": a goal said without a unit is in what is counted
     goal_value = goal.value if goal is not None and goal.unit in ("", unit) else None
-    return Measure(key="habit", name=name, unit=unit, kind=kind, goal=goal_value, step=1, free_entry=unit != "times")
+    return Measure(key="habit", name=name, unit=unit, kind=kind, goal=goal_value, step=1, free_entry=unit != Unit.times)
 
 
 # ── money ────────────────────────────────────────────────────────────────────────────────
@@ -232,17 +265,21 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
 
 
 # ── items: a collection ──────────────────────────────────────────────────────────────────
-# Each kind of item's words are lang's item.<kind>; rated and collected are items.rated and
-# items.collected.
-_ITEMS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "book": (lang.pattern("item.book"), ("author", "lent to")),
-    "film": (lang.pattern("item.film"), ("year", "where")),
-    "restaurant": (lang.pattern("item.restaurant"), ("place", "dish")),
-    "wine": (lang.pattern("item.wine"), ("region", "price")),
-    "recipe": (lang.pattern("item.recipe"), ("ingredients",)),
-    "plant": (lang.pattern("item.plant"), ("watered",)),
-    "game": (lang.pattern("item.game"), ("platform",)),
-}
+# Each kind of item by its spec name (an identifier, not a word), with what each item records;
+# its words are lang's item.<kind>; rated and collected are items.rated and items.collected.
+def _items(**kinds: tuple[str, ...]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {name: (lang.pattern(f"item.{name}"), attributes) for name, attributes in kinds.items()}
+
+
+_ITEMS = _items(
+    book=("author", "lent to"),
+    film=("year", "where"),
+    restaurant=("place", "dish"),
+    wine=("region", "price"),
+    recipe=("ingredients",),
+    plant=("watered",),
+    game=("platform",),
+)
 _RATING = lang.pattern("items.rated")
 _COLLECTION = lang.pattern("items.collected")
 
