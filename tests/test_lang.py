@@ -21,11 +21,8 @@ PACKAGE = Path(lang.__file__).resolve().parents[1]
 NOT_YET_MOVED: set[str] = set()
 
 # Modules whose code still writes Han, Kana or Hangul letters, until their words move to lang/
-# (the list only shrinks, as NOT_YET_MOVED: friend/'s and maker/'s are being moved).
-WRITTEN_INLINE = {
-    "maker/advice.py", "maker/change_rules.py", "maker/fit.py", "maker/japanese.py", "maker/model_spec.py",
-    "maker/slots.py",
-}  # fmt: skip
+# (the list only shrinks, as NOT_YET_MOVED).
+WRITTEN_INLINE: set[str] = set()
 
 
 def test_every_concept_has_its_words_in_every_language():

@@ -398,9 +398,9 @@ WORDS: dict[str, str] = {
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "家計簿",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # Japanese puts the name first, its verb last
+    **{f"person.{w}": "" for w in ("ba", "changed_until")},
     "person.particle": r"を|も",
-    "person.ba": "",
-    "person.changed_until": "",
     # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
     "title.break": "の|を|・",
     "title.each_day": "毎日",
@@ -409,32 +409,23 @@ WORDS: dict[str, str] = {
     "day.dangling": "",
     "me.listed": "私",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
-    "number.digits": "",
-    "number.two": "",
-    "number.half": "",
-    "number.ten": "",
-    "number.hundred": "",
-    "number.thousand": "",
-    "number.ten_thousand": "",
-    "number.after_digits": "",
+    # Japanese writes Chinese's numerals and scales (read from zh.py)
+    **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
+    **{f"number.{w}": "" for w in ("thousand", "ten_thousand", "after_digits")},
+    **{f"money.{w}": "" for w in ("ten_million", "k_currency")},
     "number.counter": "個",
     "number.month": "月",
-    "money.ten_million": "",
-    "money.k_currency": "",
     # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # Japanese names take honorifics, not prefixes
+    **{f"name.{w}": "" for w in ("suffix", "list_end", "to", "prefix", "prefix_not")},
+    "list.before": "",
     "relation.of": "の",
-    "name.suffix": "",
     "name.and": "と",
-    "name.list_end": "",
-    "name.to": "",
     "name.after": "に|で|が",
-    "name.prefix": "",
-    "name.prefix_not": "",
     "name.shop": "屋",
     "honorific.not": "ちゃんと",
     "honorific.idea": "君",
     "list.and": "と",
-    "list.before": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "作って|作れ",
     "app.said": "アプリ|トラッカー|記録",

@@ -399,21 +399,20 @@ WORDS: dict[str, str] = {
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "가계부",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # Korean puts the name first, its verb last
+    **{f"person.{w}": "" for w in ("ba", "changed_until")},
     "person.particle": r"(?:이)?(?:를|을|도|는|은|가)",
-    "person.ba": "",
-    "person.changed_until": "",
     # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
-    "title.break": "을|를|은|는|에|와|과",
-    "title.each_day": "",
-    "title.of": "",
-    "day.particle": "까지|의",
+    # Korean spaces its words: no amount glued before the thing
+    **{f"title.{w}": "" for w in ("each_day", "of")},
     "day.dangling": "",
+    "title.break": "을|를|은|는|에|와|과",
+    "day.particle": "까지|의",
     "me.listed": "나",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
-    "number.digits": "",
-    "number.two": "",
-    "number.half": "",
-    "number.ten": "",
+    # Korean says the scales only: its digits are Arabic
+    **{f"number.{w}": "" for w in ("digits", "two", "half", "ten")},
+    "money.k_currency": "",
     "number.hundred": "백",
     "number.thousand": "천",
     "number.ten_thousand": "만",
@@ -421,21 +420,17 @@ WORDS: dict[str, str] = {
     "number.counter": "개",
     "number.month": "월",
     "money.ten_million": r"천만\s?(원)",
-    "money.k_currency": "",
     # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # Korean names take particles, not prefixes or honorifics
     "relation.of": "",
+    **{f"name.{w}": "" for w in ("after", "prefix", "prefix_not", "shop")},
+    **{f"honorific.{w}": "" for w in ("not", "idea")},
+    "list.before": "",
     "name.suffix": "이",
     "name.and": "랑|하고|와|과",
     "name.list_end": "랑|하고|와|과|한테",
     "name.to": "한테|에게|께",
-    "name.after": "",
-    "name.prefix": "",
-    "name.prefix_not": "",
-    "name.shop": "",
-    "honorific.not": "",
-    "honorific.idea": "",
     "list.and": "이랑|랑|하고",
-    "list.before": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "만들어",
     "app.said": "앱|기록|트래커",

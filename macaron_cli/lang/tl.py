@@ -428,41 +428,26 @@ WORDS: dict[str, str] = {
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "Talaan ng gastos",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
-    "person.particle": "",
-    "person.ba": "",
-    "person.changed_until": "",
+    # a name is its capital in English and Tagalog: no particles around it
+    **{f"person.{w}": "" for w in ("particle", "ba", "changed_until")},
     # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
-    "title.break": "",
-    "title.each_day": "",
-    "title.of": "",
+    # a Latin title is cut at a space, and its amounts follow the thing
+    **{f"title.{w}": "" for w in ("break", "each_day", "of")},
     "day.particle": "",
     "day.dangling": "sa|ng",
     "me.listed": "ako",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
-    "number.digits": "",
-    "number.two": "",
-    "number.half": "",
-    "number.ten": "",
-    "number.hundred": "",
-    "number.thousand": "",
-    "number.ten_thousand": "",
-    "number.after_digits": "",
-    "number.counter": "",
-    "number.month": "",
+    # Tagalog numbers are digits here (its number words are count.*)
+    **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
+    **{f"number.{w}": "" for w in ("thousand", "ten_thousand", "after_digits", "counter", "month")},
     "money.ten_million": "",
     "money.k_currency": "pesos?",
     # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # English and Tagalog names are capitals, listed with spaced words (list.and)
     "relation.of": "",
-    "name.suffix": "",
-    "name.and": "",
-    "name.list_end": "",
-    "name.to": "",
-    "name.after": "",
-    "name.prefix": "",
-    "name.prefix_not": "",
-    "name.shop": "",
-    "honorific.not": "",
-    "honorific.idea": "",
+    **{f"name.{w}": "" for w in ("suffix", "and", "list_end", "to", "after")},
+    **{f"name.{w}": "" for w in ("prefix", "prefix_not", "shop")},
+    **{f"honorific.{w}": "" for w in ("not", "idea")},
     "list.and": "at",
     "list.before": "sa|ng|para sa",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──

@@ -399,13 +399,15 @@ WORDS: dict[str, str] = {
     "person.ba": r"把",
     "person.changed_until": r"到|从",
     # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # Chinese writes no particle after a day, and lists 我 with 和
+    **{f"day.{w}": "" for w in ("particle", "dangling")},
     "title.break": "的",
     "title.each_day": "每天|每日",
     "title.of": "的",
-    "day.particle": "",
-    "day.dangling": "",
     "me.listed": "我",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # none of these
+    **{f"money.{w}": "" for w in ("ten_million", "k_currency")},
     "number.digits": "零一二三四五六七八九",
     "number.two": "两",
     "number.half": "半",
@@ -416,22 +418,16 @@ WORDS: dict[str, str] = {
     "number.after_digits": "万|萬",
     "number.counter": "个",
     "number.month": "月",
-    "money.ten_million": "",
-    "money.k_currency": "",
     # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # Chinese names take prefixes (小王), not particles or honorifics
     "relation.of": "",
-    "name.suffix": "",
+    **{f"name.{w}": "" for w in ("suffix", "list_end", "to", "after", "shop")},
+    **{f"honorific.{w}": "" for w in ("not", "idea")},
+    "list.before": "",
     "name.and": "和",
-    "name.list_end": "",
-    "name.to": "",
-    "name.after": "",
     "name.prefix": "小|阿|老",
     "name.prefix_not": "时|孩|朋|区|说|师|板|家|公|婆|人|姨",
-    "name.shop": "",
-    "honorific.not": "",
-    "honorific.idea": "",
     "list.and": "和",
-    "list.before": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "做一个|帮我做",
     "app.said": "应用|记录",

@@ -27,27 +27,18 @@ class Unit(StrEnum):
     """The units a rule keeps a measure in, by name: identifiers of the spec, not words (a
     unit's words are lang's unit.<name>). A Measure holds the plain string (str(Unit.cups))."""
 
-    mmHg = "mmHg"
-    mg_dL = "mg/dL"
-    mmol_L = "mmol/L"
-    min_km = "min/km"
-    min_mi = "min/mi"
-    bpm = auto()
-    percent = auto()
-    milliliter = auto()
-    liter = auto()
-    kilogram = auto()
-    pound = auto()
-    kilometer = auto()
-    mile = auto()
-    cups = auto()
-    glasses = auto()
-    hour = auto()
-    minute = auto()
-    steps = auto()
-    times = auto()  # a tick: taken or done, once
-    pages = auto()
-    servings = auto()
+    # readings
+    mmHg, mg_dL, mmol_L = "mmHg", "mg/dL", "mmol/L"
+    bpm, percent = auto(), auto()
+    # volumes, weights, distances and paces
+    milliliter, liter, cups, glasses = auto(), auto(), auto(), auto()
+    kilogram, pound = auto(), auto()
+    kilometer, mile = auto(), auto()
+    min_km, min_mi = "min/km", "min/mi"
+    # durations
+    hour, minute = auto(), auto()
+    # counts: times is a tick (taken or done, once a day)
+    steps, times, pages, servings = auto(), auto(), auto(), auto()
 
 
 @dataclass(frozen=True)
