@@ -213,10 +213,9 @@ CONCEPTS: dict[str, str] = {
     "beside": "another thing to keep said beside one (and, plus, 이랑, 和)",
     "another": "another thing to keep said (plus, also)",
     "another.article": "an article after another (my, the), each followed by a space",
-    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    # ── ideas that are advice (maker/advice.py) ──
     "advice.medical": "an idea that would give medical advice (dosing, diagnosis, prescriptions)",
     "advice.financial": "an idea that would give financial advice (investing, loans, stocks)",
-    "advice.note": "the note an advice app shows: a sentence in the language, not a pattern",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "an app's title as a model is shown one (Blood sugar, 家計簿): a noun phrase, not a pattern",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
@@ -377,6 +376,8 @@ SAYINGS: dict[str, str] = {
     "verify.passed": "verified: passed",
     "verify.problems": "verified: {n} problems",
     "verify.reused": "after a verify line: the tests not run again, their last pass stands",
+    # what an app says of itself (maker/advice.py, not the friend)
+    "advice.note": "the note an app that gives advice shows: not professional advice, ask one",
 }
 
 

@@ -493,10 +493,9 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"the",
     "secret.conjunction": r"and|but|or",
-    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    # ── ideas that are advice (maker/advice.py) ──
     "advice.medical": r"\bdos(e|es|age|ing)\b|\bdiagnos|\bsymptom checker\b|\bprescri|\btreatment plan\b",
     "advice.financial": r"\binvest|\bstock picks?\b|\bportfolio\b|\bloans?\b|\bmortgage\b|\bcrypto\b|\btrading\b",
-    "advice.note": "Not professional advice: check with a qualified professional before you act on it.",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "Blood sugar",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
@@ -572,4 +571,5 @@ LINES: dict[str, str] = {
     "verify.passed": "passed",
     "verify.problems": "{n} problem(s)",
     "verify.reused": " (tests: nothing they read changed, their last pass stands)",
+    "advice.note": "Not professional advice: check with a qualified professional before you act on it.",
 }

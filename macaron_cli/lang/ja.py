@@ -391,10 +391,9 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"です|でした|だよ",
     "secret.copula": r"です|でした|だ",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
-    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    # ── ideas that are advice (maker/advice.py) ──
     "advice.medical": r"服用量|投与量|用量|診断|処方",
     "advice.financial": r"投資|ローン|融資|株",
-    "advice.note": "専門家による助言ではありません。判断の前に専門家にご相談ください。",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "家計簿",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
@@ -471,6 +470,7 @@ LINES: dict[str, str] = {
     "verify.passed": "合格",
     "verify.problems": "不具合が{n}件",
     "verify.reused": "（テスト: 読むものが変わらず、前回の合格のまま）",
+    "advice.note": "専門家による助言ではありません。判断の前に専門家にご相談ください。",
 }
 
 # ── Japanese's script, as a romaniser reads it (maker/japanese.py): not words of a concept ──

@@ -392,10 +392,9 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"입니다|이에요|예요|이야|야\b",
     "secret.copula": r"입니다|이에요|예요|이야|야|이다",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
-    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    # ── ideas that are advice (maker/advice.py) ──
     "advice.medical": r"복용량|투약|진단|처방",
     "advice.financial": r"투자|대출|주식",
-    "advice.note": "전문가의 조언이 아닙니다. 결정하기 전에 전문가와 상의하세요.",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "가계부",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
@@ -476,4 +475,5 @@ LINES: dict[str, str] = {
     "verify.passed": "통과",
     "verify.problems": "오류 {n}개",
     "verify.reused": " (테스트: 읽는 것이 그대로라 지난 통과 유지)",
+    "advice.note": "전문가의 조언이 아닙니다. 결정하기 전에 전문가와 상의하세요.",
 }

@@ -421,10 +421,9 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"ang",
     "secret.conjunction": r"at|pero",
-    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    # ── ideas that are advice (maker/advice.py) ──
     "advice.medical": r"\bdosis\b|\bdiyagnos|\breseta\b",
     "advice.financial": r"\bpautang\b|\butang\b|\bpamumuhunan\b|\bpuhunan\b",
-    "advice.note": "Hindi ito propesyonal na payo: kumonsulta muna sa isang propesyonal bago kumilos.",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "Talaan ng gastos",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
@@ -498,4 +497,5 @@ LINES: dict[str, str] = {
     "verify.passed": "pumasa",
     "verify.problems": "{n} problema",
     "verify.reused": " (tests: walang nagbago sa binabasa nila, nananatili ang huling pasa)",
+    "advice.note": "Hindi ito propesyonal na payo: kumonsulta muna sa isang propesyonal bago kumilos.",
 }

@@ -388,10 +388,9 @@ WORDS: dict[str, str] = {
     "secret.value_end": "",
     "secret.copula": "",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
-    # ── ideas that are advice, and the note such an app shows (maker/advice.py) ──
+    # ── ideas that are advice (maker/advice.py) ──
     "advice.medical": r"剂量|用药量|诊断|处方",
     "advice.financial": r"投资|贷款|股票|理财",
-    "advice.note": "这不是专业建议：请在行动前咨询合格的专业人士。",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "记账本",
     # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
@@ -473,4 +472,5 @@ LINES: dict[str, str] = {
     "verify.passed": "通过",
     "verify.problems": "{n} 处错误",
     "verify.reused": "（测试：读取的内容没变，上次的通过仍有效）",
+    "advice.note": "这不是专业建议：请在行动前咨询合格的专业人士。",
 }

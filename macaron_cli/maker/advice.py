@@ -21,6 +21,5 @@ def advice_kind(idea: str) -> str | None:
 
 
 def advice_note(language: str) -> str:
-    """The note in the app's language (lang's advice.note), English's where it has none."""
-    said = lang.words("advice.note", language) if language in lang.languages() else ""
-    return said or lang.words("advice.note", "en")
+    """The note in the app's language (lang's line advice.note), English's where it has none."""
+    return lang.line("advice.note", language)
