@@ -113,7 +113,7 @@ def made(idea: str, lang: str) -> tuple[dict, dict]:
     title = app_title(template, brief)
     spec = app_spec_for(template, brief, title)
     defaults = json.loads((template.path / "config" / "app.json").read_text(encoding="utf-8"))
-    manifest = {**template.declared.to_json(), "template": template.name, "title": title, "spec": spec.to_json()}
+    manifest = {**template.manifest.to_json(), "template": template.name, "title": title, "spec": spec.to_json()}
     return manifest, personal_config(template, brief, defaults, spec)
 
 
@@ -127,8 +127,9 @@ def outcome(app: tuple[str, str], request: str) -> tuple[dict, list[str]]:
     manifest, config = made(*app)
     spec = spec_of(manifest)
     assert spec is not None, app
-    edit = understand(request, spec, config, Manifest.from_json(manifest))
-    _, cfg = rendered(manifest, config, edit)
+    typed = Manifest.from_json(manifest)
+    edit = understand(request, spec, config, typed)
+    _, cfg = rendered(typed, config, edit)
     moved = changed(spec, edit.spec, config, cfg)
     after = {path: (m["after"]["unit"] if isinstance(m["after"], dict) else m["after"]) for path, m in moved.items()}
     return after, list(edit.missing)

@@ -122,7 +122,7 @@ def understand(idea: str, lang: str) -> dict:
         "title": title,
         "spec": spec.to_json(),
         "config": personal_config(template, brief, defaults, spec),
-        "renders": list(template.declared.renders),
+        "renders": list(template.manifest.renders),
     }
 
 

@@ -38,7 +38,7 @@ def generic_titles() -> dict[str, set[str]]:
 
     out = {}
     for t in load_templates():
-        names = {t.declared.title}
+        names = {t.manifest.title}
         try:
             i18n = json.loads((t.path / "static" / "i18n" / "app.json").read_text(encoding="utf-8"))
             names |= {v.get("app.title", "") for v in i18n.values()}

@@ -38,7 +38,7 @@ from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import ending_lines, phase_lines, registered
 from macaron_cli.maker.scaffold import APP_CONFIG, write_json
 from macaron_cli.maker.spec import spec_in
-from macaron_cli.manifest import Manifest, read_manifest, write_manifest
+from macaron_cli.manifest import read_manifest, write_manifest
 
 
 def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:
@@ -71,8 +71,7 @@ def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeR
     result.language = str(config.get("language", "en"))
     if not edit.done and not mode:
         result.status, result.message = "nothing", "; ".join(edit.already)
-    # The plan holds the manifest as JSON (maker/change_plan.py, until it reads the typed one).
-    return Planned(app, manifest.to_json(), config, spec, edit, result, None if app_ref else _which(app), options)
+    return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app), options)
 
 
 def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
@@ -108,7 +107,7 @@ def _apply(planned: Planned, settings, progress: Progress) -> ChangeResult:
         phase = next_change(repo)
         plan = plan_over(planned, CHANGE_OFFLINE, None, edit.spec, cfg, phase, "rules", budget=None)
         progress.phase(PHASE, "; ".join(edit.done))
-        write_manifest(app, Manifest.from_json(new_manifest, app))
+        write_manifest(app, new_manifest)
         write_json(app / APP_CONFIG, cfg)
         progress.phase("verify", "tests, then open it in a headless browser")
         # What only the person's settings changed (language, units, currency) leaves the

@@ -69,7 +69,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     from macaron_cli.maker.pipeline import run_for, run_phases
     from macaron_cli.maker.plan import open_memory
     from macaron_cli.maker.scaffold import APP_CONFIG, write_json
-    from macaron_cli.manifest import Manifest, write_manifest
+    from macaron_cli.manifest import write_manifest
 
     options, mode = planned.options, mode_named(planned.result.mode)
     local, budget = planned.checked or check(options, mode, settings)
@@ -94,7 +94,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
         plan = plan_over(
             planned, mode, brief, asked.spec, cfg, next_change(repo), asked.by, local_endpoint=local, **more
         )
-        write_manifest(app, Manifest.from_json(manifest, app))
+        write_manifest(app, manifest)
         write_json(app / APP_CONFIG, cfg)
         state = plan.record()
         record_cost(state, asked, settings, by="draft" if mode.uses_local_model else "agent")
@@ -167,7 +167,7 @@ def _brief(planned: Planned, store, settings: config.Settings, to):
     app's own language, units and currency."""
     from macaron_cli.maker.brief import build_brief
 
-    about = " ".join(filter(None, [str(planned.manifest.get("description", "")), planned.result.title]))
+    about = " ".join(filter(None, [planned.manifest.description, planned.result.title]))
     brief = build_brief(planned.result.request, store, settings, to, context=about)
     own = {k: planned.config[k] for k in ("units", "currency", "volume_unit") if planned.config.get(k)}
     return replace(

@@ -17,6 +17,7 @@ from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import AppSpec
+from macaron_cli.manifest import Manifest
 
 PHASE = "change"
 OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
@@ -47,7 +48,7 @@ class Planned:
     """A change read and not yet written: what `change_app` writes once the person agrees."""
 
     app: Path
-    manifest: dict
+    manifest: Manifest
     config: dict
     spec: AppSpec
     edit: Edit
@@ -127,20 +128,18 @@ def read_json(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def rendered(manifest: dict, config: dict, edit: Edit) -> tuple[dict, dict]:
+def rendered(manifest: Manifest, config: dict, edit: Edit) -> tuple[Manifest, dict]:
     """macaron.json and config/app.json after the edit: the spec fitted onto the template's
     defaults exactly as make fits a new app's, the person's other settings kept."""
     from macaron_cli.maker.fit import fit_config
     from macaron_cli.resources import templates_dir
 
-    defaults_path = templates_dir() / str(manifest.get("template", "")) / APP_CONFIG
+    defaults_path = templates_dir() / manifest.template / APP_CONFIG
     defaults = json.loads(defaults_path.read_text(encoding="utf-8")) if defaults_path.exists() else {}
     fitted = fit_config(manifest, edit.spec, defaults)
-    cfg = {**config, **{key: fitted[key] for key in manifest.get("fit") or {} if key in fitted}, **edit.settings}
-    new_manifest = {**manifest, "spec": edit.spec.to_json()}
-    if "title" in edit.settings:
-        new_manifest["title"] = edit.settings["title"]
-    return new_manifest, cfg
+    cfg = {**config, **{key: fitted[key] for key in manifest.fit if key in fitted}, **edit.settings}
+    title = {"title": edit.settings["title"]} if "title" in edit.settings else {}
+    return manifest.updated(spec=edit.spec.to_json(), **title), cfg
 
 
 # ── what changed ─────────────────────────────────────────────────────────────────────────

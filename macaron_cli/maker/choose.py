@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from macaron_cli.apps import resolve_app
 from macaron_cli.errors import UserError
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 class Template:
     name: str
     path: Path
-    declared: Manifest  # its macaron.json
+    manifest: Manifest  # its macaron.json
     from_app: str | None = None  # set when the start is one of the person's apps
     matched: list[str] = field(default_factory=list)  # the keywords that chose it
     fit: str = "good"  # "partial": it renders only part of the spec; "weak": nothing fitted well
@@ -40,19 +40,13 @@ class Template:
     instead_of: Template | None = None  # the template the idea fell to, when an app was chosen over it
 
     @property
-    def manifest(self) -> dict[str, Any]:
-        """Its macaron.json as JSON, for maker/pipeline.py and request.py until they read
-        `declared`."""
-        return self.declared.to_json()
-
-    @property
     def keywords(self) -> tuple[str, ...]:
-        return self.declared.keywords
+        return self.manifest.keywords
 
     @property
     def meaning_texts(self) -> list[str]:
         """What the template is for, in sentences the embedding model compares ideas with."""
-        return [t for t in (self.declared.description, *self.declared.examples) if t.strip()]
+        return [t for t in (self.manifest.description, *self.manifest.examples) if t.strip()]
 
 
 def load_templates(root: Path | None = None) -> list[Template]:
@@ -120,16 +114,16 @@ def choose_template(
             t
             for t in templates
             if shape
-            and any(r.split(".")[0] == shape for r in t.declared.renders)
-            and set(t.declared.requires) <= needs  # a countdown only for a countdown
+            and any(r.split(".")[0] == shape for r in t.manifest.renders)
+            and set(t.manifest.requires) <= needs  # a countdown only for a countdown
         ]
         if renderers:  # of those, the ones that render the most of the spec
-            fewest = min(len(missing(spec, t.declared)) for t in renderers)
-            renderers = [t for t in renderers if len(missing(spec, t.declared)) == fewest]
+            fewest = min(len(missing(spec, t.manifest)) for t in renderers)
+            renderers = [t for t in renderers if len(missing(spec, t.manifest)) == fewest]
         chosen = _closest(idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness
-    chosen.missing = missing(spec, chosen.declared) + uncovered(idea, spec, chosen.declared)
+    chosen.missing = missing(spec, chosen.manifest) + uncovered(idea, spec, chosen.manifest)
     if chosen.missing and chosen.fit == "good":
         chosen.fit = "partial"
     return chosen
@@ -241,7 +235,7 @@ def from_app(ref: str) -> Template:
     path = resolve_app(ref)
     manifest = read_manifest(path)
     name = manifest.template or manifest.name or path.name
-    return Template(name=name, path=path, declared=manifest, from_app=path.name)
+    return Template(name=name, path=path, manifest=manifest, from_app=path.name)
 
 
 def _from_bundle(path: str) -> Template:
@@ -251,7 +245,7 @@ def _from_bundle(path: str) -> Template:
     code, lineage = unpack_bundle(path)
     manifest = read_manifest(code)
     name = lineage.get("template") or manifest.template or manifest.name or "shared"
-    return Template(name=name, path=code, declared=manifest, from_app=f"bundle:{lineage.get('app', code.name)}")
+    return Template(name=name, path=code, manifest=manifest, from_app=f"bundle:{lineage.get('app', code.name)}")
 
 
 def prefer_lineage(template: Template) -> Template:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from macaron_cli import lang
@@ -266,15 +265,13 @@ def generic_titles(template_manifest: Manifest, translated: dict[str, str]) -> s
 
 
 # ── the settings, from the spec ──────────────────────────────────────────────────────────
-def fit_config(manifest: Manifest | Mapping, spec: AppSpec, cfg: dict) -> dict:
+def fit_config(manifest: Manifest, spec: AppSpec, cfg: dict) -> dict:
     """The template's config/app.json fitted to the spec (a new dict), as its manifest's
     "fit" says: {config key: spec path}. A path is "shape" or "shape.field" ("measures",
     "conversions.family", "money.budget"); "shape.field@by" gives {by: field} per element
     ("conversions.units@family" → {"cooking": ["cup", "gram"]}). What the spec leaves
     empty leaves the template's default; records replace it; names lead it (a family
     the template does not render is left out)."""
-    # A manifest as JSON: from maker/change_plan.py, until it reads the typed one.
-    manifest = manifest if isinstance(manifest, Manifest) else Manifest.from_json(manifest)
     cfg = dict(cfg)
     data = spec.to_json()
     for key, path in manifest.fit.items():

@@ -121,7 +121,7 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
     template = starting_code_cleared(template, to, store, progress)
     if brief is None:
         progress.phase("brief", "what macaron knows that bears on this")
-        brief = build_brief(idea, store, settings, to, context=template.manifest.get("description", ""))
+        brief = build_brief(idea, store, settings, to, context=template.manifest.description)
     confirm_advice(brief, request)
     apps_root = config.apps_dir()
     slug = make_slug(idea, template.name, apps_root)

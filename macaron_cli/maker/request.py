@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.maker.brief import Brief
+from macaron_cli.manifest import Manifest
 
 
 @dataclass
@@ -58,14 +59,12 @@ def confirm_advice(brief: Brief, request: MakeRequest) -> None:
     )
 
 
-def records_level(template_manifest: dict, brief: Brief, request: MakeRequest) -> str | None:
+def records_level(template_manifest: Manifest, brief: Brief, request: MakeRequest) -> str | None:
     """The level the person chose for what a health or money app will record, asked once
     before anything is written; None (the default, private) when not asked or not such an app."""
     from macaron_cli.privacy import PERSONAL, sensitive_kind
 
-    records = template_manifest.get("records")
-    domain = str(records.get("domain") or "general") if isinstance(records, dict) else "general"
-    kind = sensitive_kind(domain, brief.advice)
+    kind = sensitive_kind(template_manifest.records.domain, brief.advice)
     if kind is None or request.yes or request.share_records is None:
         return None
     return PERSONAL if request.share_records(kind) else None

@@ -167,7 +167,7 @@ def app_title(template: Template, brief: Brief) -> str:
     translated = _translated_title(template.path, brief.language)
     if translated:
         return translated
-    return template.declared.title or template.name
+    return template.manifest.title or template.name
 
 
 def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
@@ -177,7 +177,7 @@ def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
     from macaron_cli.maker.spec import spec_in
     from macaron_cli.maker.spec_rules import write_spec
 
-    own = spec_in(template.declared) if template.from_app else None
+    own = spec_in(template.manifest) if template.from_app else None
     return own or brief.spec or write_spec(brief.idea, brief.app_settings, title)
 
 
@@ -206,7 +206,7 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
 
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
-        cfg = fit_config(template.declared, spec, cfg)
+        cfg = fit_config(template.manifest, spec, cfg)
         shared = spec.money and (spec.money.split or spec.money.debts) and spec.money.budget is None
         if shared and "monthly_budget" in cfg:
             cfg["monthly_budget"] = 0  # money shared or lent: no budget nobody asked for
@@ -336,7 +336,7 @@ def scaffold(
 
 
 def _fill(template: Template, brief: Brief, app: Path, title: str, spec: AppSpec | None) -> None:
-    data_files = list(template.declared.data_files)
+    data_files = list(template.manifest.data_files)
     if template.from_app and (template.path / ".git").exists():
         app.mkdir()
         _copy_tracked(template.path, app)
@@ -344,9 +344,9 @@ def _fill(template: Template, brief: Brief, app: Path, title: str, spec: AppSpec
     else:
         _copy_template(template.path, app, set(data_files))
     spec = spec or app_spec_for(template, brief, title)
-    manifest = template.declared.updated(
+    manifest = template.manifest.updated(
         title=title,
-        template=template.declared.template or template.name if template.from_app else template.name,
+        template=template.manifest.template or template.name if template.from_app else template.name,
         from_app=template.from_app,
         idea=brief.idea,
         spec=spec.to_json(),
