@@ -153,6 +153,28 @@ def test_an_invalid_model_spec_falls_back_to_the_rules_and_a_model_error_resumes
         assert seen in again.stderr
 
 
+def test_a_change_by_rules_made_while_one_is_stopped_leaves_it_to_resume_as_printed(macaron):
+    """A change by rules runs the make's loop too, but keeps no record: the change that
+    stopped before it still goes on with the command it printed."""
+    slug, app = _made(macaron)
+    answer = json.dumps({"title": "Blood pressure", "spec": _with_pulse(app)})
+    with ModelServer(lambda req: Reply.error(529), spec=lambda req: Reply.text(answer)) as server:
+        run = macaron("change", slug, REQUEST, "--yes", env=_env(server), timeout=600)
+    assert run.returncode == 1, run.stdout + run.stderr
+    hint = run.stdout.split("continue with `")[1].split("`")[0]
+
+    by_rules = macaron("change", slug, "rename the app to “Morning pressure”", "--offline", "--yes", timeout=300)
+    assert by_rules.returncode == 0, by_rules.stdout + by_rules.stderr
+    assert "title: " in by_rules.stdout and "→ Morning pressure" in by_rules.stdout
+    phases = [c["phase"] for c in json.loads(macaron("checkpoints", slug, "--json").stdout)]
+    assert phases == ["scaffold", "change-1-stopped", "change-2"]
+
+    with ModelServer(lambda req: Reply.text("Changed.")) as server:
+        again = macaron(*shlex.split(hint)[1:], env=_env(server), timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"changed: {REQUEST}" in again.stdout
+
+
 @pytest.mark.parametrize(
     ("option", "checkpoints", "cloud_asked"),
     [

@@ -25,20 +25,20 @@ from macaron_cli.maker.change_plan import (
     ChangeResult,
     Planned,
     by_model,
-    changed,
     changed_by,
     next_change,
     plan_over,
     read_json,
     rendered,
+    run_change,
 )
 from macaron_cli.maker.change_rules import understand
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
-from macaron_cli.maker.result import ending_lines, phase_lines, registered
-from macaron_cli.maker.scaffold import APP_CONFIG, write_json
+from macaron_cli.maker.result import ending_lines, phase_lines
+from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import spec_in
-from macaron_cli.manifest import read_manifest, write_manifest
+from macaron_cli.manifest import read_manifest
 
 
 def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:
@@ -91,58 +91,25 @@ def _which(app: Path) -> str:
 
 
 def _apply(planned: Planned, settings, progress: Progress) -> ChangeResult:
-    """The rules' edit written and re-rendered as the change's Plan says, verified (the tests'
-    last pass reused where nothing they read changed), kept as `change-N`."""
+    """The rules' edit as a change's Plan over the app, run as every make runs (its one phase:
+    verified, the tests' last pass reused where nothing they read changed, kept as `change-N`)."""
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.ledger import signals
     from macaron_cli.maker.modes import CHANGE_OFFLINE
-    from macaron_cli.maker.run import tests_status
-    from macaron_cli.sandbox.verify import verify_app
 
-    app, edit, config, result = planned.app, planned.edit, planned.config, planned.result
-    slug = result.app
-    repo = AppRepo.open(app)
+    edit, result = planned.edit, planned.result
+    repo = AppRepo.open(planned.app)
     with repo.lock():
-        new_manifest, cfg = rendered(planned.manifest, config, edit)
-        phase = next_change(repo)
-        plan = plan_over(planned, CHANGE_OFFLINE, None, edit.spec, cfg, phase, "rules", budget=None)
+        manifest, cfg = rendered(planned.manifest, planned.config, edit)
+        said = {"done": list(edit.done), "missing": result.missing}
+        plan = plan_over(
+            planned, CHANGE_OFFLINE, None, edit.spec, cfg, next_change(repo), "rules", budget=None, change=said
+        )
         progress.phase(PHASE, "; ".join(edit.done))
-        write_manifest(app, new_manifest)
-        write_json(app / APP_CONFIG, cfg)
-        progress.phase("verify", "tests, then open it in a headless browser")
-        # What only the person's settings changed (language, units, currency) leaves the
-        # tests' inputs as they were: their last pass stands; the browser opens it anew.
-        report = verify_app(app, screenshot=True, settings=settings, reuse_tests=True)
-        verdict = "passed" if report.ok else f"{len(report.problems)} problem(s)"
-        reused = " (tests: nothing they read changed, their last pass stands)" if report.tests_reused else ""
-        progress.phase("verify", verdict + reused)
-        result.tests, result.opened = tests_status(report), bool(report.opened)
-        repo.checkpoint(phase, f"change: {result.request}", tests=result.tests, cost_usd=0.0)
-    result.changed = changed(planned.spec, edit.spec, config, cfg)
-    result.done, result.spec, result.title = list(edit.done), edit.spec.to_json(), plan.title
-    result.checkpoints = [c.to_json() for c in repo.checkpoints()]
-    result.tests_reused = report.tests_reused
-    result.screenshot = str(report.screenshot) if report.screenshot else None
-    result.problems = list(report.problems)
-    registered(plan.record(), app, report)
-    signals.app_event(
-        slug,
-        "change",
-        request=result.request,
-        mode="offline",
-        by=changed_by("offline"),
-        checkpoint=phase,
-        checkpoints=[phase],
-        done=result.done,
-        status=result.status if report.ok else "tests-failed",
-        destinations=[],
-        cost_usd=0.0,
-    )
-    if not report.ok:
-        result.status = "tests-failed"
-        result.message = f"The changed app does not pass verification: {'; '.join(report.problems[:3])}."
-        result.message += f" Undo it with `macaron rollback {slug} --steps 1 --yes`."
-    return result
+        made = run_change(plan, manifest, cfg, repo, settings, progress)
+    if made.status == "tests-failed":
+        made.message = f"The changed app does not pass verification: {'; '.join(made.problems[:3])}."
+        made.message += f" Undo it with `macaron rollback {made.app} --steps 1 --yes`."
+    return made
 
 
 # ── the command ──────────────────────────────────────────────────────────────────────────

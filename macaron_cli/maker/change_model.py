@@ -19,14 +19,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from macaron_cli import config, privacy
+from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.maker.modes import CHANGE_OF, requested_mode
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
-from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.run import Mode
-from macaron_cli.maker.state import CHANGE_FILE, MakeState
+from macaron_cli.maker.state import CHANGE_FILE
 
 if TYPE_CHECKING:
     from macaron_cli.maker.change_plan import ChangeResult, Planned
@@ -63,13 +62,10 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     """The change's plan (the brief, the model's new spec, its checkpoint), then the spec
     written and the make's phases run over the app."""
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.maker.change_plan import next_change, plan_over, rendered
-    from macaron_cli.maker.model_spec import ask_spec, record_cost, spec_model
+    from macaron_cli.maker.change_plan import next_change, plan_over, rendered, run_change
+    from macaron_cli.maker.model_spec import ask_spec, spec_model
     from macaron_cli.maker.modes import mode_named
-    from macaron_cli.maker.pipeline import run_for, run_phases
     from macaron_cli.maker.plan import open_memory
-    from macaron_cli.maker.scaffold import APP_CONFIG, write_json
-    from macaron_cli.manifest import write_manifest
 
     options, mode = planned.options, mode_named(planned.result.mode)
     local, budget = planned.checked or check(options, mode, settings)
@@ -86,7 +82,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
     )
     if asked.note:
         progress.note(f"  {asked.note}")
-    app, result = planned.app, planned.result
+    app = planned.app
     manifest, cfg = rendered(planned.manifest, planned.config, replace(planned.edit, spec=asked.spec))
     repo = AppRepo.open(app)
     with repo.lock():
@@ -94,15 +90,7 @@ def change_by_model(planned: Planned, settings: config.Settings, progress: Progr
         plan = plan_over(
             planned, mode, brief, asked.spec, cfg, next_change(repo), asked.by, local_endpoint=local, **more
         )
-        write_manifest(app, manifest)
-        write_json(app / APP_CONFIG, cfg)
-        state = plan.record()
-        record_cost(state, asked, settings, by="draft" if mode.uses_local_model else "agent")
-        _ledger_brief(result.app, brief, state)
-        run = run_for(plan, app, repo, state, settings, progress)
-        run.save()
-        made = run_phases(run)
-    return ended(app, state, made, settings)
+        return run_change(plan, manifest, cfg, repo, settings, progress)
 
 
 def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Settings, progress: Progress):
@@ -110,6 +98,7 @@ def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Se
     from its last checkpoint (the make's own resume, over the change's record)."""
     from macaron_cli.apps import ref_for, resolve_app
     from macaron_cli.maker import state as make_state
+    from macaron_cli.maker.change_plan import ended
     from macaron_cli.maker.pipeline import resume_run
 
     app = resolve_app(app_ref)
@@ -118,48 +107,6 @@ def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Se
         slug = ref_for(app)
         raise UserError(f'{slug} has no stopped change to resume; change it: macaron change {slug} "…".')
     return ended(app, state, resume_run(app, state, options, progress, settings), settings)
-
-
-def ended(app: Path, state: MakeState, made: MakeResult, settings: config.Settings) -> ChangeResult:
-    """The make's result as a change's: its request, and each spec field before → after;
-    the ledger told (request, mode, destinations, cost, checkpoints)."""
-    from macaron_cli.ledger import signals
-    from macaron_cli.maker.change_plan import ChangeResult, changed, changed_by, read_json
-    from macaron_cli.maker.result import registered
-    from macaron_cli.maker.scaffold import APP_CONFIG
-    from macaron_cli.maker.spec import parse_spec, spec_in
-    from macaron_cli.manifest import read_manifest
-
-    change = state.change or {}
-    before = parse_spec(change.get("before") or {})
-    after = spec_in(read_manifest(app)) or before
-    moved = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
-    result = ChangeResult.of(made, str(change.get("request", "")), moved)
-    mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
-    registered(state, app)
-    signals.app_event(
-        state.slug,
-        "change",
-        request=result.request,
-        mode=state.mode,
-        by=changed_by(state.mode),
-        checkpoint=change.get("checkpoint"),
-        checkpoints=mine,
-        done=result.done,
-        status=result.status,
-        destinations=[d.label for d in _destinations(state, settings)],
-        cost_usd=round(result.cost_usd, 6),
-    )
-    return result
-
-
-def _destinations(state: MakeState, settings: config.Settings) -> tuple[privacy.Destination, ...]:
-    """Where the change's requests went, as the gate names them (its record's mode and local model)."""
-    from macaron_cli.maker.modes import mode_named
-    from macaron_cli.maker.rebrief import recorded_local_endpoint
-
-    local = recorded_local_endpoint(state)
-    return mode_named(state.mode).destinations(settings, local.url if local else None)
 
 
 def _brief(planned: Planned, store, settings: config.Settings, to):
@@ -182,11 +129,3 @@ def files_map(app: Path) -> list[str]:
     """A short map of the app's tracked files (its data is not tracked)."""
     out = subprocess.run(["git", "-C", str(app), "ls-files"], capture_output=True, text=True).stdout.split()
     return out[:MAX_FILES] + ([f"… {len(out) - MAX_FILES} more"] if len(out) > MAX_FILES else [])
-
-
-def _ledger_brief(slug: str, brief, state: MakeState) -> None:
-    """The change's brief went to each destination the gate cleared it for."""
-    from macaron_cli.ledger import signals
-
-    change = state.change or {}
-    signals.change_briefed(slug, brief.memories, request=change.get("request", ""), checkpoint=change.get("checkpoint"))

@@ -17,6 +17,7 @@ from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import AppSpec
+from macaron_cli.maker.state import MakeState
 from macaron_cli.manifest import Manifest
 
 PHASE = "change"
@@ -31,11 +32,16 @@ class ChangeResult(MakeResult):
     tests_reused: bool = False  # nothing the tests read changed: their last pass stands
 
     @classmethod
-    def of(cls, made: MakeResult, request: str, changed: dict) -> ChangeResult:
-        """A make's result (the change's phases ended as a make's do) as a change's: its
-        request and each spec field before → after, what changed said from them."""
+    def of(cls, made: MakeResult, change: dict, changed: dict) -> ChangeResult:
+        """A make's result (the change's phases ended as a make's do) as a change's, from its
+        record's `change`: its request, each spec field before → after, what changed in words
+        (the rules' own, else said from the fields), what the rules could not do, and whether
+        the tests' last pass stood."""
+        request, reused = str(change.get("request", "")), bool(change.get("tests_reused"))
         result = cls(**{f.name: getattr(made, f.name) for f in fields(MakeResult)}, request=request, changed=changed)
-        result.done = [f"{path} → {said(move['after'])}" for path, move in changed.items()]
+        result.tests_reused = reused
+        result.done = list(change.get("done") or [f"{path} → {said(move['after'])}" for path, move in changed.items()])
+        result.missing = list(change.get("missing", result.missing))
         return result
 
     def to_json(self) -> dict:
@@ -100,6 +106,54 @@ def plan_over(planned: Planned, mode, brief, spec: AppSpec, cfg: dict, checkpoin
     return Plan(
         planned.options, mode, planned.app, result.app, None, result.template, brief, spec, title, change=change, **more
     )
+
+
+def run_change(plan, manifest: Manifest, cfg: dict, repo, settings, progress) -> ChangeResult:
+    """A change's plan written over the app and its mode's phases run: the make's one loop
+    (pipeline.run_phases), by rules or by a model; its ending said as a change's (`ended`)."""
+    from macaron_cli.maker.pipeline import begin_change, run_phases
+
+    run = begin_change(plan, manifest, cfg, repo, settings, progress)
+    return ended(plan.app, run.state, run_phases(run), settings)
+
+
+def ended(app: Path, state: MakeState, made: MakeResult, settings) -> ChangeResult:
+    """The make's result as a change's: its request, and each spec field before → after;
+    the ledger told (request, mode, destinations, cost, checkpoints)."""
+    from macaron_cli.ledger import signals
+    from macaron_cli.maker.spec import parse_spec, spec_in
+    from macaron_cli.manifest import read_manifest
+
+    change = state.change or {}
+    before = parse_spec(change.get("before") or {})
+    after = spec_in(read_manifest(app)) or before
+    moved = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
+    result = ChangeResult.of(made, change, moved)
+    mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
+    signals.app_event(
+        state.slug,
+        "change",
+        request=result.request,
+        mode=state.mode,
+        by=changed_by(state.mode),
+        checkpoint=change.get("checkpoint"),
+        checkpoints=mine,
+        done=result.done,
+        status=result.status,
+        destinations=[d.label for d in _destinations(state, settings)],
+        cost_usd=round(result.cost_usd, 6),
+    )
+    return result
+
+
+def _destinations(state: MakeState, settings):
+    """Where the change's requests went, as the gate names them (its record's mode and local model;
+    a change by rules: nowhere, the app's folder not counted)."""
+    from macaron_cli.maker.modes import mode_named
+    from macaron_cli.maker.rebrief import recorded_local_endpoint
+
+    local = recorded_local_endpoint(state)
+    return [d for d in mode_named(state.mode).destinations(settings, local.url if local else None) if d.kind != "app"]
 
 
 def _rules_brief(planned: Planned, cfg: dict):

@@ -8,14 +8,15 @@ one Mode here; adding a phase is a class with a name, `by` and run(run, report) 
 
 A change to a made app by a model (maker/change_model.py) is the same phases over the
 existing app, without the scaffold (CHANGE_OF): its checkpoints are `change-N`,
-`change-N-fix-1`…; a change by rules (maker/change.py) is CHANGE_OFFLINE.
+`change-N-fix-1`…; a change by rules (maker/change.py) is CHANGE_OFFLINE, its one phase the
+app re-rendered, verified and kept as `change-N`. pipeline.run_phases runs them all.
 """
 
 from __future__ import annotations
 
 from macaron_cli.maker.agent_phases import AgentFixes, Build, Refine
 from macaron_cli.maker.local_phases import Draft, LocalFixes
-from macaron_cli.maker.run import Mode, Scaffold
+from macaron_cli.maker.run import Mode, Rerendered, Scaffold
 
 OFFLINE = Mode("offline", (Scaffold(),))
 AGENT = Mode("agent", (Scaffold(), Build(), AgentFixes()))
@@ -30,10 +31,10 @@ def _change(mode: Mode, name: str) -> Mode:
 CHANGE = _change(AGENT, "change")
 CHANGE_DRAFT = _change(DRAFT, "change-draft")
 CHANGE_LOCAL = _change(LOCAL, "change-local")
-# A change by rules (maker/change.py): its Plan's mode. No make's phase runs in it: the
-# rules' edit is written and re-rendered by change.py itself. Named as its result and ledger
-# say it ("offline"), it is not in MODES: nothing resumes it.
-CHANGE_OFFLINE = Mode("offline", (), changes=True)
+# A change by rules (maker/change.py): the rules' edit written as the change begins
+# (pipeline.begin_change), then verified and kept. Named as its result and ledger say it
+# ("offline"), it is not in MODES: nothing resumes it (it keeps no record: MakeRun.save).
+CHANGE_OFFLINE = Mode("offline", (Rerendered(),), changes=True)
 CHANGE_OF = {AGENT.name: CHANGE, DRAFT.name: CHANGE_DRAFT, LOCAL.name: CHANGE_LOCAL}
 MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL, CHANGE, CHANGE_DRAFT, CHANGE_LOCAL)}
 

@@ -50,7 +50,6 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
     from macaron_cli import apps
     from macaron_cli.checkpoints import AppRepo
     from macaron_cli.maker import state as make_state
-    from macaron_cli.maker.model_spec import record_cost
     from macaron_cli.maker.scaffold import first_of_its_name, scaffold
     from macaron_cli.memory.records import now_iso
 
@@ -62,14 +61,39 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
     if template.lineage_reason:
         progress.note(f"  starting from {template.lineage_reason}")
     app = scaffold(template, plan.brief, plan.slug, apps_root, title=plan.title, spec=plan.spec)
-    state = plan.record()
-    if plan.asked is not None:
-        record_cost(state, plan.asked, settings, by="draft" if plan.mode.uses_local_model else "agent")
+    state = recorded(plan, settings)
     make_state.save(app, state)
     begun = {"created_at": now_iso(), **({"privacy": plan.records_privacy} if plan.records_privacy else {})}
     apps.register(state.slug, **registry_entry(state, app), **begun)
     _ledger_brief(state.slug, plan.brief, template)
     return run_for(plan, app, AppRepo.init(app), state, settings, progress)
+
+
+def begin_change(plan: Plan, manifest, cfg: dict, repo, settings: config.Settings, progress: Progress) -> MakeRun:
+    """A change written as its plan says over the app (its spec and settings as rendered,
+    its record, the brief in the ledger when a model hears it): the run of its phases."""
+    from macaron_cli.ledger import signals
+    from macaron_cli.maker.scaffold import APP_CONFIG, write_json
+    from macaron_cli.manifest import write_manifest
+
+    write_manifest(plan.app, manifest)
+    write_json(plan.app / APP_CONFIG, cfg)
+    run = run_for(plan, plan.app, repo, recorded(plan, settings), settings, progress)
+    run.save()
+    if plan.mode.needs_model and plan.change:
+        request, checkpoint = plan.change.get("request", ""), plan.change.get("checkpoint")
+        signals.change_briefed(plan.slug, plan.brief.memories, request=request, checkpoint=checkpoint)
+    return run
+
+
+def recorded(plan: Plan, settings: config.Settings) -> MakeState:
+    """The plan's record, with what the model's answer for its spec cost (the first phase's)."""
+    from macaron_cli.maker.model_spec import record_cost
+
+    state = plan.record()
+    if plan.asked is not None:
+        record_cost(state, plan.asked, settings, by="draft" if plan.mode.uses_local_model else "agent")
+    return state
 
 
 def run_for(plan: Plan, app: Path, repo, state: MakeState, settings: config.Settings, progress: Progress) -> MakeRun:

@@ -78,7 +78,7 @@ class Plan:
             max_rounds=self.request.max_rounds,
             local_endpoint={"url": local.url, "model": local.model, "api": local.api} if local else None,
             timings={"prepare": round(time.monotonic() - self.started, 3)} if self.started else {},
-            change=self.change,
+            change=dict(self.change) if self.change is not None else None,  # the record's own: it grows
         )
 
 

@@ -72,13 +72,15 @@ class MakeResult:
 
 
 def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeResult:
-    """Keep everything done so far as a checkpoint, and say how to go on."""
+    """Keep everything done so far as a checkpoint (its record and registry entry: the cost
+    so far), and say how to go on."""
     if run.changed_files():
         app_labels.record(run.app, run.brief.memories)
         kept = run.said(f"{status}: work in progress kept")
         run.repo.checkpoint(run.named("stopped"), kept, cost_usd=round(meter.cost_usd, 6))
     run.state.status, run.state.cost_usd, run.state.tokens = status, meter.cost_usd, dict(meter.tokens)
     run.save()
+    registered(run.state, run.app)
     result = _result(run, None, meter)
     result.status = status
     slug = run.state.slug
@@ -97,6 +99,8 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     unchanged = run.mode.fixed_by == LOCAL_MODEL and phase_costs.nothing_written(state)
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
+    if state.change is not None:  # a change by rules may verify on its tests' last pass: say so
+        state.change["tests_reused"] = bool(report.tests_reused)
     run.save()
     registered(state, run.app, report)
     result = _result(run, report, meter)

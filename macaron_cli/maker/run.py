@@ -120,6 +120,20 @@ class Scaffold:
         return report
 
 
+class Rerendered:
+    """A change by rules (maker/change.py): the app as the rules re-rendered it from its new
+    spec, verified (the tests' last pass standing where nothing they read changed) and kept
+    as the change's checkpoint, `change-N`."""
+
+    name: str = "rules"
+    by: str | None = None
+
+    def run(self, run: MakeRun, report: Any) -> Any:
+        report = run.verify(reuse_tests=True)
+        run.checkpoint(self.name, "re-rendered by the rules", report, run.meter)
+        return report
+
+
 def agent_model(settings: config.Settings) -> str | None:
     """The Claude model config.toml names for the agent; None lets the SDK choose."""
     model = registry.coder(settings).model
@@ -172,6 +186,11 @@ class MakeRun:
         return MemoryStore.open(settings=self.settings)
 
     def save(self) -> None:
+        """The record, as the make goes. A change no model makes keeps none: nothing resumes
+        it and no brief went out, so `.macaron/change.json` stays the last model's change
+        (one that stopped waits there for `macaron change APP --resume`)."""
+        if self.state.change and not self.mode.needs_model:
+            return
         make_state.save(self.app, self.state)
 
     def phase_done(self, phase: str) -> None:
@@ -188,14 +207,17 @@ class MakeRun:
             timings = self.state.timings
             timings[key] = round(timings.get(key, 0.0) + time.monotonic() - start, 3)
 
-    def verify(self, app: Path | None = None):
-        """Verify the app (or a variant's copy of it at `app`)."""
+    def verify(self, app: Path | None = None, reuse_tests: bool = False):
+        """Verify the app (or a variant's copy of it at `app`); `reuse_tests`: the tests' last
+        pass stands where nothing they read changed (a change of only the person's settings)."""
         from macaron_cli.sandbox.verify import verify_app
 
         self.progress.phase("verify", "tests, then open it in a headless browser")
         with self.timed("verify"):
-            report = verify_app(app or self.app, screenshot=True, settings=self.settings)
-        self.progress.phase("verify", "passed" if report.ok else f"{len(report.problems)} problem(s)")
+            report = verify_app(app or self.app, screenshot=True, settings=self.settings, reuse_tests=reuse_tests)
+        verdict = "passed" if report.ok else f"{len(report.problems)} problem(s)"
+        reused = " (tests: nothing they read changed, their last pass stands)" if report.tests_reused else ""
+        self.progress.phase("verify", verdict + reused)
         return report
 
     def changed_files(self) -> list[str]:
