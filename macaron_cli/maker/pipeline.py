@@ -15,17 +15,13 @@ from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
-from macaron_cli.maker import containment
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.cost import BudgetExceeded
-from macaron_cli.maker.modes import mode_named
-from macaron_cli.maker.plan import Plan, open_memory, plan_make, resume_endpoint
+from macaron_cli.maker.plan import Plan, plan_make, plan_resume
 from macaron_cli.maker.progress import Progress
-from macaron_cli.maker.rebrief import brief_from_state, recorded_local_endpoint
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, finish, registry_entry, stopped
-from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, Mode, Phase
-from macaron_cli.maker.session import model_configured
+from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, Phase
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models.failures import ModelFailure
 
@@ -154,33 +150,15 @@ def resume_run(app: Path, state: MakeState, request: MakeRequest, progress: Prog
     checkpoint with its brief re-gated: the same loop over the same phases."""
     from macaron_cli.checkpoints import AppRepo
 
-    mode = mode_named(state.mode)
-    if not _can_resume(mode):
-        raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
-    if mode.uses_claude:
-        containment.require(request.accept_unsandboxed)
-    local = resume_endpoint(state, settings)
-    if request.budget is not None:
-        if request.budget <= 0:
-            raise UserError("--budget must be more than 0 USD.")
-        state.budget_usd = request.budget
+    plan = plan_resume(app, state, request, settings)
+    state.budget_usd = plan.budget  # what the person asked now goes on in the record
     if request.max_rounds != 3:
         state.max_rounds = request.max_rounds
-    store = open_memory(settings)
-    recorded = local or recorded_local_endpoint(state)
-    brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
     repo = AppRepo.open(app)
-    run = MakeRun(app, repo, state, brief, store, settings, progress, mode, request.accept_unsandboxed, local, request)
+    run = run_for(plan, app, repo, state, settings, progress)
     with repo.lock():
         progress.phase("resume", f"{app.name} after {', '.join(state.phases) or 'nothing'}")
         return run_phases(run)
-
-
-def _can_resume(mode: Mode) -> bool:
-    """A make with models left to call: Claude configured, unless only the draft model writes."""
-    if not mode.needs_model:
-        return False
-    return not mode.uses_claude or model_configured()
 
 
 def _ledger_brief(slug: str, brief: Brief, template) -> None:

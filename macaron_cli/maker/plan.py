@@ -42,10 +42,10 @@ class Plan:
     mode: Mode
     app: Path  # where the app goes (a change: where it is)
     slug: str
-    template: Template | None  # None: a change (its app's template is `template_name`)
+    template: Template | None  # None: over a made app, a change or a resume (its template is `template_name`)
     template_name: str
     brief: Brief
-    spec: AppSpec
+    spec: AppSpec | None  # None: a resumed make of an app made before specs
     title: str
     budget: float | None
     local_endpoint: Endpoint | None = None  # the local model's, with --draft or --local-only
@@ -143,6 +143,39 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         asked=asked,
         started=started,
     )
+
+
+def plan_resume(app: Path, state: MakeState, request: MakeRequest, settings: config.Settings) -> Plan:
+    """A recorded make (or change) as its Plan again, to go on from its last checkpoint: the
+    record read back (Plan.record wrote it), its mode checked again for a model left to call,
+    the budget asked now (else recorded), the local endpoint while local work is left, the
+    brief re-gated from the memories it recorded. Nothing written; the record goes on."""
+    from macaron_cli.maker.rebrief import brief_from_state, recorded_local_endpoint
+    from macaron_cli.maker.spec import app_spec
+
+    mode = mode_named(state.mode)
+    if not _can_resume(mode):
+        raise UserError("resuming needs a model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL) and retry.")
+    if mode.uses_claude:
+        containment.require(request.accept_unsandboxed)
+    local = resume_endpoint(state, settings)
+    if request.budget is not None and request.budget <= 0:
+        raise UserError("--budget must be more than 0 USD.")
+    store = open_memory(settings)
+    recorded = local or recorded_local_endpoint(state)
+    brief = brief_from_state(state, store, mode.destinations(settings, recorded.url if recorded else None))
+    budget = request.budget if request.budget is not None else state.budget_usd
+    return Plan(
+        request, mode, app, state.slug, None, state.template, brief, app_spec(app), state.title, budget,
+        local_endpoint=local, store=store, change=state.change,
+    )  # fmt: skip
+
+
+def _can_resume(mode: Mode) -> bool:
+    """A make with models left to call: Claude configured, unless only the local model writes."""
+    if not mode.needs_model:
+        return False
+    return not mode.uses_claude or model_configured()
 
 
 def _asked_spec(brief: Brief, mode: Mode, settings: config.Settings, local, progress: Progress):
