@@ -48,7 +48,7 @@ def test_a_water_unit_change_converts_the_goal_and_a_goal_already_set_is_said(ma
     back = understand("show the water in ml", replace(spec, measures=(cups,)), config, manifest).spec.measures[0]
     assert (back.unit, back.goal) == ("milliliter", 3000)
     same = understand("set the water goal to 3 liters", three_liters, config, manifest)
-    assert not same.done and not same.unread and "already 3000" in same.already[0]
+    assert not same.done and not same.unread and "already 3,000 mL" in same.already[0]
 
 
 @pytest.mark.parametrize(
