@@ -370,7 +370,6 @@ WORDS: dict[str, str] = {
     "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bhousemate|\bpartner|\bson|"
     r"\bdaughter",
     "kin": "",
-    "people.and": r"\s+(?:and|&|n)\s+",
     "kin.title": "",
     "name.marker": "",
     "name.acts": r"owes|does|did|takes|has|pays|paid|cooks|cleans|washes",
@@ -506,7 +505,6 @@ WORDS: dict[str, str] = {
     **{f"title.{w}": "" for w in ("break", "each_day", "of")},
     "day.particle": "",
     "day.dangling": "on|by|in|is|are",
-    "me.listed": "me",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # English numbers are digits here (its number words are count.*)
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
@@ -520,6 +518,10 @@ WORDS: dict[str, str] = {
     **{f"name.{w}": "" for w in ("prefix", "prefix_not", "shop")},
     **{f"honorific.{w}": "" for w in ("not", "idea")},
     "list.and": "and|or",
+    "list.opens": r"with|for|between|among",
+    "title.capitalised": r"i",
+    "title.can": r"can|could|will|should",
+    "determiner": r"my|our|the",
     "list.before": "for|with|of|on",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": r"\b(?:make|build|create|set up|whip up)\s+(?:me\s+)?(?:a|an|another|one|some|new|something|anything)\b|"

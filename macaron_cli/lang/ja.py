@@ -307,7 +307,6 @@ WORDS: dict[str, str] = {
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": r"夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚",
     "kin": r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子",
-    "people.and": r"と",
     "kin.title": "",
     "name.marker": "",
     "name.acts": "",
@@ -406,7 +405,6 @@ WORDS: dict[str, str] = {
     "title.of": "の",
     "day.particle": "までの|まで|に",
     "day.dangling": "",
-    "me.listed": "私",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # Japanese writes Chinese's numerals and scales (read from zh.py)
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
@@ -425,6 +423,10 @@ WORDS: dict[str, str] = {
     "honorific.not": "ちゃんと",
     "honorific.idea": "君",
     "list.and": "と",
+    "list.opens": "",
+    "title.capitalised": "",
+    "title.can": "",
+    "determiner": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "作って|作れ",
     "app.said": "アプリ|トラッカー|記録",

@@ -309,7 +309,6 @@ WORDS: dict[str, str] = {
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": r"룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료",
     "kin": r"엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생",
-    "people.and": r"(?:이)?(?:랑|하고|와|과)\s*",
     "kin.title": "",
     "name.marker": "",
     "name.acts": "",
@@ -407,7 +406,6 @@ WORDS: dict[str, str] = {
     "day.dangling": "",
     "title.break": "을|를|은|는|에|와|과",
     "day.particle": "까지|의",
-    "me.listed": "나",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # Korean says the scales only: its digits are Arabic
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten")},
@@ -430,6 +428,10 @@ WORDS: dict[str, str] = {
     "name.list_end": "랑|하고|와|과|한테",
     "name.to": "한테|에게|께",
     "list.and": "이랑|랑|하고",
+    "list.opens": "",
+    "title.capitalised": "",
+    "title.can": "",
+    "determiner": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "만들어",
     "app.said": "앱|기록|트래커",

@@ -326,7 +326,6 @@ WORDS: dict[str, str] = {
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": "",
     "kin": "",
-    "people.and": r"\s+at\s+",
     "kin.title": r"[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong",
     "name.marker": r"si|ni|nila|kay|kina|sina",
     "name.acts": "",
@@ -434,7 +433,6 @@ WORDS: dict[str, str] = {
     **{f"title.{w}": "" for w in ("break", "each_day", "of")},
     "day.particle": "",
     "day.dangling": "sa|ng",
-    "me.listed": "ako",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # Tagalog numbers are digits here (its number words are count.*)
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
@@ -448,6 +446,10 @@ WORDS: dict[str, str] = {
     **{f"name.{w}": "" for w in ("prefix", "prefix_not", "shop")},
     **{f"honorific.{w}": "" for w in ("not", "idea")},
     "list.and": "at",
+    "list.opens": r"para sa|kasama|kami ni",
+    "title.capitalised": "",
+    "title.can": "",
+    "determiner": "",
     "list.before": "sa|ng|para sa",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "gawan mo|gumawa ng",

@@ -307,7 +307,6 @@ WORDS: dict[str, str] = {
     # ── people and lists in an idea (maker/slots.py) ──
     "relation": r"室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹",
     "kin": r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆",
-    "people.and": r"和|跟|与",
     "kin.title": "",
     "name.marker": "",
     "name.acts": "",
@@ -403,7 +402,6 @@ WORDS: dict[str, str] = {
     "title.break": "的",
     "title.each_day": "每天|每日",
     "title.of": "的",
-    "me.listed": "我",
     # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # none of these
     **{f"money.{w}": "" for w in ("ten_million", "k_currency")},
@@ -423,10 +421,14 @@ WORDS: dict[str, str] = {
     **{f"name.{w}": "" for w in ("suffix", "list_end", "to", "after", "shop")},
     **{f"honorific.{w}": "" for w in ("not", "idea")},
     "list.before": "",
-    "name.and": "和",
+    "name.and": "和|跟|与",
     "name.prefix": "小|阿|老",
     "name.prefix_not": "时|孩|朋|区|说|师|板|家|公|婆|人|姨",
     "list.and": "和",
+    "list.opens": "",
+    "title.capitalised": "",
+    "title.can": "",
+    "determiner": "",
     # ── the friend's chat: a change asked of an app, or an app opened (friend/changes.py, apps.py) ──
     "app.new": "做一个|帮我做",
     "app.said": "应用|记录",

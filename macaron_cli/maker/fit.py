@@ -59,6 +59,7 @@ _CHORE_LEAD = re.compile(lang.pattern("title.chore_lead"), re.IGNORECASE)
 _INTERJECTION = re.compile(rf"^(?:(?:{lang.pattern('title.interjection')})\b[,!.\s]*)+", re.IGNORECASE)
 _CHORE_TRAIL = re.compile(lang.pattern("title.chore_trail"), re.IGNORECASE)
 # A long title ends before the last of these joins ("… with my two" → "…").
+_CAPITALISED = re.compile(rf"(?<![\w'-])(?:{lang.pattern('title.capitalised')})(?![\w'-])")
 _JOINS = set(lang.pattern("title.join").replace("|", " ").split())  # lang's title.join
 # Where a long CJK title may be cut: a mark or a space, or a particle (lang's title.break).
 _CJK_BREAKS = "、， " + "".join(lang.listed("title.break"))
@@ -73,11 +74,15 @@ MAX_CJK_TITLE = 20
 _CHATTY_LEAD = re.compile(lang.pattern("title.chatty_lead"), re.IGNORECASE)
 _CHATTY_TRAIL = re.compile(lang.pattern("title.chatty_trail"), re.IGNORECASE)
 # "me, Priya, Tom and Lucas can split …": the doers before what they do.
-_DOERS = re.compile(r"^[\w' ]+(?:\s*,\s*[\w' ]+)*\s*,?\s+(?:and|&)\s+[\w']+\s+(?:can|could|will|should)\s+")
+# English's and, or (list.and), what doers can do (title.can), what opens a list of names
+# (list.opens) and whose it is (determiner).
+_EN_AND = rf"(?:{lang.words('list.and', 'en')}|&)"
+_DOERS = re.compile(rf"^[\w' ]+(?:\s*,\s*[\w' ]+)*\s*,?\s+{_EN_AND}\s+[\w']+\s+(?:{lang.words('title.can', 'en')})\s+")
 # "… with my roommates Jake, Mia and Sam": a list of names with what leads it in.
 _NAMED = re.compile(
-    r"\s+(?:with|for|between|among|and)\s+(?:(?:my|our|the)\s+)?(?:\w+\s+)?"
-    r"[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)+(?:\s*,?\s*(?:and|&)\s+[A-Z][\w'-]*)?"
+    rf"\s+(?:{lang.words('list.opens', 'en')}|{lang.words('list.and', 'en')})\s+"
+    rf"(?:(?:{lang.words('determiner', 'en')})\s+)?(?:\w+\s+)?"
+    rf"[A-Z][\w'-]*(?:\s*,\s*[A-Z][\w'-]*)+(?:\s*,?\s*{_EN_AND}\s+[A-Z][\w'-]*)?"
 )
 # Tagalog names its people after si / ni / kay: a long title ends before them ("Utang ko kay Ate Rose …").
 _TL_NAMED = re.compile(rf"{lang.pattern('title.named_after')}[A-Z].*$")
@@ -134,7 +139,7 @@ def idea_title(idea: str) -> str:
     title = _without_people(_without_day(_without_amounts(_without_settings(title))))
     # Korean is written with spaces: it is cut at words like English; Japanese and Chinese at particles.
     title = _shorten_cjk(title) if has_cjk(title) and " " not in title else _shorten(title)
-    title = re.sub(r"(?<![\w'-])i(?![\w'-])", "I", title.rstrip(":："))  # typed "i", the pronoun
+    title = _CAPITALISED.sub(lambda m: m.group(0).upper(), title.rstrip(":："))  # typed "i", the pronoun
     return title[:1].upper() + title[1:] if title else idea.strip()[:MAX_TITLE]
 
 
@@ -188,7 +193,7 @@ def _without_people(title: str) -> str:
 
     people = read(title).people
     for name in people:
-        said = rf"(?:{lang.pattern('me.listed')})(?=[\s,，、\u30fb]|$)" if name == "me" else re.escape(name)
+        said = rf"(?:{lang.pattern('me.alone')})(?=[\s,，、\u30fb]|$)" if name == "me" else re.escape(name)
         at = re.search(r"\s*(?:[,，、:：]|\s[-–—])\s*(?=" + said + ")", title, re.IGNORECASE)
         named_before = at and any(p != "me" and p in title[: at.start()] for p in people)
         if at and at.start() >= 2 and not named_before:  # the list begins there, not inside it

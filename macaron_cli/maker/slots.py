@@ -184,8 +184,10 @@ _EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z
 # "nina, tom and me" where a clause or "for"/"with" begins it, so "cooking dinner, ollie and
 # me" names Ollie, not dinner), and two or more after a relation, ending the clause ("my
 # roommates jess and omar").
-_AND = r"\s*(?:,\s*(?:and\s+|or\s+)?|\band\b|\bor\b|&)\s*"
-_LIST_START = r"(?:^|(?<=[,.;:!?(])\s*|(?<=\bfor )|(?<=\bwith )|(?<=\bbetween ))"
+_EN_AND = lang.words("list.and", "en")
+_AND = rf"\s*(?:,\s*(?:(?:{_EN_AND})\s+)?|\b(?:{_EN_AND})\b|&)\s*"
+_OPENS = "".join(rf"|(?<=\b{word}\s)" for word in lang.alternatives(lang.words("list.opens", "en")))
+_LIST_START = rf"(?:^|(?<=[,.;:!?(])\s*{_OPENS})"  # a lookbehind each: they need a fixed width
 _LOWER_WITH_ME = rf"\bme(?:{_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AND})+me\b"
 _LOWER_AFTER_RELATION = rf"(?:{lang.words('relation', 'en')})s?\s+([a-z]{{2,}}(?:{_AND}[a-z]{{2,}})+)\s*(?=[.,!?;:]|$)"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
@@ -195,11 +197,11 @@ _JA_NAME = r"[\u4e00-\u9fff\u3041-\u3096\u30a1-\u30fa]{1,4}?"
 _KO_RELATION = rf"(?:{lang.words('relation', 'ko')})\s*"
 _ZH_RELATION = rf"(?:{lang.words('relation', 'zh')})"
 _ME_ALONE = f"(?:{lang.pattern('me.alone')})"  # me said as one of a list's parts
-# Each language's kin, its me and what joins them (lang's kin, me and people.and).
+# Each language's kin, its me and what joins them (lang's kin, me, name.suffix and name.and).
 _KIN_BESIDE_ME = [
-    (kin, lang.words("me", code), lang.words("people.and", code))
+    (kin, lang.words("me", code), rf"(?:{lang.words('name.suffix', code)})?(?:{joined})\s*")
     for code in lang.languages()
-    if (kin := lang.words("kin", code)) and lang.words("people.and", code)
+    if (kin := lang.words("kin", code)) and (joined := lang.words("name.and", code))
 ]
 _JA_NOT_NAMES = frozenset(lang.pattern("name.not_before_honorific").split("|"))
 _KO_NAME = rf"(?!{lang.words('name.not_a_name', 'ko')})[\uac00-\ud7a3]{{2}}"  # 친구들이랑, 누구한테: not names
@@ -273,13 +275,13 @@ def _people(text: str) -> list[str]:
     for kin, myself, joined in _KIN_BESIDE_ME:
         for m in re.finditer(rf"(?:{myself})(?:{joined})({kin})|({kin})(?:{joined})(?:{myself})", text):
             add(m.start(), m.group(1) or m.group(2))
-    # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나 (lang's me.listed).
+    # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나 (lang's me.alone).
     for m in re.finditer(_KO_TO, text):
         add(m.start(1), m.group(1))
     for m in re.finditer(_KO_RELATION + _KO_LIST, text):
         for name in re.findall(rf"({_KO_NAME}){_KO_SUFFIX}(?:{_KO_AND}|,|$)", m.group(1) + ","):
             add(m.start(1), name)
-    if re.search(rf"(?:^|[,，:：]\s*)(?:{lang.words('me.listed', 'ko')})\s*[,，]", text):  # "당번: 나, 엄마, 동생"
+    if re.search(rf"(?:^|[,，:：]\s*)(?:{lang.words('me.alone', 'ko')})\s*[,，]", text):  # "당번: 나, 엄마, 동생"
         for m in re.finditer(r"(?<=[,，])\s*([\uac00-\ud7a3]{2})(?=\s*[,，]|\s+[\uac00-\ud7a3]{2}\s|\s*$)", text):
             add(m.start(1), m.group(1))
     # Chinese: 室友小王、阿杰; 爸爸洗碗，妈妈做饭; 李明500，张伟200.
