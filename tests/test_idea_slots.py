@@ -303,3 +303,17 @@ def test_liking_something_is_no_rating_left_out(idea):
 def test_names_before_their_sums_after_a_colon_are_the_people():
     assert set(read("빌린 돈 정리: 수아 2만원, 현우 1만원").people) == {"수아", "현우"}
     assert read("毎日の歩数：目標8000歩").people == ()  # one sum after a colon: a goal, nobody's name
+
+
+@pytest.mark.parametrize(
+    "idea,title",
+    [
+        ("血圧と脈拍を毎朝つける", "血圧と脈拍"),  # how often and the verb in kana: not the name
+        ("家計簿を毎月つけたい", "家計簿"),
+        ("読んだ本に星をつけて", "読んだ本に星をつけて"),  # giving stars is what the app is for
+    ],
+)
+def test_a_japanese_title_leaves_out_how_often_it_is_kept(idea, title):
+    from macaron_cli.maker.fit import idea_title
+
+    assert idea_title(idea) == title

@@ -364,7 +364,9 @@ WORDS: dict[str, str] = {
     "title.chatty_lead": "",
     "title.chatty_trail": r"(?:の|を|が|する|できる|くれる|もらえる|チェックできる|記録する|管理する)*アプリ.*$",
     "title.named_after": "",
-    "title.doing": r"を(?:記録|管理|覚え|勉強|練習|チェック|メモ|確認|整理|把握|数え|残し|続け|作り|作っ|作成し)",
+    # what is done with the thing kept, or how often ("を毎朝つける": the verb said in kana)
+    "title.doing": r"を(?:毎[日朝晩週月](?:記録|管理|メモ|確認|チェック)?|記録|管理|覚え|勉強|練習|チェック|メモ|"
+    r"確認|整理|把握|数え|残し|続け|作り|作っ|作成し)",
     "title.minutes": r"分(?:钟|鐘)?",
     "setting.not": r"\d+\s*段階|食後\d+|\d+\s*行|[週月]\d(?!\d*日)|\d+日おき|1(?:日|週間?)(?=\s*\d|に)",
     "beside": r"と",
