@@ -380,3 +380,17 @@ def test_something_said_at_the_gift_question_is_heard_not_lost(macaron_home, tmp
     child.sendline("n")
     child.expect_exact(PROMPT)
     leave(child)
+
+
+def test_an_app_made_in_chat_says_what_it_leaves_out_in_the_language_asked(macaron_home):
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none", timeout=600)  # no model: make builds offline
+    child.expect_exact(PROMPT)
+    child.sendline("帮我做一个轮到谁洗碗的小工具：我、小林、阿杰")
+    child.expect_exact("(y/n)")
+    child.sendline("y")
+    child.expect_exact("用 `macaron run")  # made, said in Chinese
+    child.expect_exact(PROMPT)
+    made = child.before
+    assert "你要的还有没做到的" in made and "taking turns" in made  # not a silent good fit
+    leave(child)

@@ -223,7 +223,7 @@ class Repl:
         except MacaronError as exc:
             self.say(f"The build did not work out: {exc}", style="red")
             return
-        summary = router.describe_result(result)
+        summary = router.describe_result(result, self.reply_language(said or idea))
         self.say(summary)
         if said:
             self.conv.messages += [{"role": "user", "content": said}, {"role": "assistant", "content": summary}]

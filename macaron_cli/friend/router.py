@@ -76,8 +76,15 @@ def chat_progress(say: Callable[[str], None]):
     return ChatProgress()
 
 
-def describe_result(result) -> str:
-    """One line for the chat: what was made, where, and how to open it."""
+def describe_result(result, language: str) -> str:
+    """What the chat says of a make, in `language`: what was made, where and how to open it,
+    and what it leaves out of what was asked (as `macaron make` says it: never a silent
+    good fit)."""
+    from macaron_cli.friend.phrases import said
+
     if not result.ok:
-        return f"The build of {result.app} stopped ({result.status}): {result.message}".rstrip(": ")
-    return f"Made {result.app} in {result.path}. Open it with `macaron run {result.app}`."
+        return said(language, "make.stopped", app=result.app, status=result.status, message=result.message).rstrip(": ")
+    made = said(language, "make.made", app=result.app, path=result.path)
+    if result.fit != "good" and result.missing:
+        made += " " + said(language, "make.short", missing="; ".join(result.missing))
+    return made

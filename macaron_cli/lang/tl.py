@@ -479,6 +479,9 @@ LINES: dict[str, str] = {
     "change.declined": "Walang binago.",
     "change.changing": "Binabago ang {app}…",
     "change.done": "Nabago ang {title}: {done} (tests {tests}; {checkpoints}; pang-undo: {undo}).",
+    "make.made": "Nagawa ang {app} sa {path}. Buksan ito gamit ang `macaron run {app}`.",
+    "make.short": "Hindi pa nito nagagawa lahat ng hiniling mo: {missing}.",
+    "make.stopped": "Huminto ang paggawa ng {app} ({status}): {message}",
     "change.stopped": "Huminto ang pagbabago ng {app} ({status}): {message}",
     "change.already": "Ganyan na ang {title}: {message}.",
     "change.cannot": (

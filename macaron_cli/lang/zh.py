@@ -69,7 +69,7 @@ WORDS: dict[str, str] = {
     "family.timer": r"番茄钟|计时器|番茄工作法",
     "family.deck": r"单词卡|背单词|记忆卡|闪卡",
     "family.meal_plan": r"菜单|一周.{0,4}菜",
-    "family.turns": r"轮流",
+    "family.turns": r"轮流|轮到谁",
     "family.recipe_scale": "",
     "timer.minutes": r"分(?:钟|鐘)?",
     "timer.break": r"休息",
@@ -210,7 +210,7 @@ WORDS: dict[str, str] = {
     "secret.not_a_card": r"订单|快递|运单",
     # ── asking the friend for a tool (friend/router.py) ──
     "tool.asked": r"帮我做|做一个",
-    "tool.named": r"应用|工具|记录",
+    "tool.named": r"应用|工具|记录|东西|小程序|清单",
     # ── what a message is about: word starts, each counted (friend/topics.py) ──
     "topic.food": r"吃|饭|餐",
     "topic.health": r"健康",
@@ -347,12 +347,12 @@ WORDS: dict[str, str] = {
     "attribute.too": "",
     # ── a request and an app's title (maker/fit.py) ──
     "request.greeting": "",
-    "request.lead": r"帮我(?:做|写|建)?(?:一个|个)?|给我(?:做|写)?(?:一个|个)?|我想要(?:一个|个)?|我需要(?:一个|"
-    r"个)?|请(?:帮我)?(?:做|写)(?:一个|个)?",
+    "request.lead": r"(?:可以|能不能|能|请)?帮我(?:做|写|建)?(?:一个|个)?|给我(?:做|写)?(?:一个|个)?|"
+    r"我想要(?:一个|个)?|我需要(?:一个|个)?|请(?:帮我)?(?:做|写)(?:一个|个)?",
     "request.article": "",
     "request.app_word": "",
     "request.app_join": "",
-    "request.trail": r"(?:的)?(?:应用|应用程序|小程序|app)(?:吧|吗)?$",
+    "request.trail": r"(?:的)?(?:应用|应用程序|小程序|app|东西)(?:吧|吗)?$",
     "title.dangling": "",
     "title.join": "",
     "title.chore_lead": r"^(?:记录(?:一下)?|记下|统计|追踪|跟踪|帮我记(?:录)?|我想记录|想记录)",
@@ -457,6 +457,9 @@ LINES: dict[str, str] = {
     "change.declined": "什么都没有改。",
     "change.changing": "正在修改 {app}…",
     "change.done": "已修改{title}：{done}（测试{tests}；{checkpoints}；撤销：{undo}）。",
+    "make.made": "已做好{app}（{path}）。用 `macaron run {app}` 打开。",
+    "make.short": "你要的还有没做到的：{missing}。",
+    "make.stopped": "{app}的制作停下了（{status}）：{message}",
     "change.stopped": "{app} 的修改停下了（{status}）：{message}",
     "change.already": "{title}已经是这样了：{message}。",
     "change.cannot": "规则无法这样修改{title}：{what}。模型可以：连接一个模型，然后运行 {hint}",
