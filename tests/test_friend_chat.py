@@ -387,8 +387,10 @@ def test_an_app_made_in_chat_says_what_it_leaves_out_in_the_language_asked(macar
     child = spawn_chat(chat_env(), "--model", "none", timeout=600)  # no model: make builds offline
     child.expect_exact(PROMPT)
     child.sendline("帮我做一个轮到谁洗碗的小工具：我、小林、阿杰")
+    child.expect_exact("要我帮你做吗？")  # asked in Chinese, offered in Chinese
     child.expect_exact("(y/n)")
     child.sendline("y")
+    child.expect_exact("交给编程助手")
     child.expect_exact("用 `macaron run")  # made, said in Chinese
     child.expect_exact(PROMPT)
     made = child.before

@@ -15,6 +15,7 @@ from macaron_cli import config, lang
 from macaron_cli.errors import MacaronError
 from macaron_cli.friend import router
 from macaron_cli.friend.conversation import Conversation
+from macaron_cli.friend.phrases import said as line
 from macaron_cli.friend.recall import confirm, retire
 from macaron_cli.memory import Hit
 from macaron_cli.models.failures import ModelFailure
@@ -138,7 +139,7 @@ class Repl:
             return
         if router.wants_a_tool(text):
             idea = router.idea_from(text)
-            if self.ask(f"Shall I make that for you? “{idea}” (y/n)").lower() in YES:
+            if self.ask(line(self.reply_language(text), "make.offer", idea=idea)).lower() in YES:
                 self.make(idea, said=text)
                 return
         record = self.conv.recall_for(text)
@@ -208,7 +209,8 @@ class Repl:
         self.say("Thanks, updated." if newer else "Thanks, I'll stop relying on that.", style="dim")
 
     def make(self, idea: str, said: str | None = None, template: str | None = None) -> None:
-        self.say(f"Handing “{idea}” to the coder…", style="dim")
+        language = self.reply_language(said or idea)
+        self.say(line(language, "make.handing", idea=idea), style="dim")
         try:
             result = router.hand_off(
                 idea,
@@ -218,12 +220,12 @@ class Repl:
                 template=template,
             )
         except KeyboardInterrupt:
-            self.say("(stopped the build; `macaron make --resume` can pick it up)", style="dim")
+            self.say(line(language, "make.interrupted"), style="dim")
             return
         except MacaronError as exc:
-            self.say(f"The build did not work out: {exc}", style="red")
+            self.say(line(language, "make.failed", error=exc), style="red")
             return
-        summary = router.describe_result(result, self.reply_language(said or idea))
+        summary = router.describe_result(result, language)
         self.say(summary)
         if said:
             self.conv.messages += [{"role": "user", "content": said}, {"role": "assistant", "content": summary}]
@@ -236,7 +238,7 @@ class Repl:
 
         if asked.slug is None:
             idea = router.idea_from(asked.request)
-            if self.ask(f"You have no app for that yet. Shall I make one? “{idea}” (y/n)").lower() in YES:
+            if self.ask(line(self.reply_language(asked.request), "make.offer_new", idea=idea)).lower() in YES:
                 self.make(idea, said=said)
                 return True
             return False
@@ -262,7 +264,6 @@ class Repl:
         """The change in words, yes or no, then `macaron change`'s own run with progress lines,
         each line the friend says in the language it was asked in (friend/phrases.py)."""
         from macaron_cli.friend.changes import ChangeProgress, described, not_done
-        from macaron_cli.friend.phrases import said as line
         from macaron_cli.maker.change import change_app, check_model, in_words
         from macaron_cli.maker.change_plan import by_model
 
@@ -360,8 +361,8 @@ class Repl:
 
         lead, details = why_sentences(record)
         self.say(lead)
-        for line in details:
-            self.say(line, style="dim")
+        for detail in details:
+            self.say(detail, style="dim")
 
     def cmd_make(self, arg):
         if not arg:
