@@ -179,16 +179,16 @@ _NOT_NAMES = frozenset(lang.pattern("not_names").replace("|", " ").split())
 # Words after which a name follows (a relation, or Tagalog's name markers).
 # Each language's relations (lang's relation), kin (kin), Tagalog's name markers (name.marker).
 _EN_BEFORE_NAME = rf"(?:{lang.words('relation', 'en')})s?\s+"
-_EN_LIST = r"(?:\bme\b|[A-Z][a-z]+)(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:\bme\b|[A-Z][a-z]+))+"
 # Names typed in lower case, as people type: those in a list with me ("me, sam, and lee";
 # "nina, tom and me" where a clause or "for"/"with" begins it, so "cooking dinner, ollie and
 # me" names Ollie, not dinner), and two or more after a relation, ending the clause ("my
 # roommates jess and omar").
-_EN_AND = lang.words("list.and", "en")
+_EN_AND, _EN_ME = lang.words("list.and", "en"), rf"\b(?:{lang.words('me.alone', 'en')})\b"
 _AND = rf"\s*(?:,\s*(?:(?:{_EN_AND})\s+)?|\b(?:{_EN_AND})\b|&)\s*"
+_EN_LIST = rf"(?:{_EN_ME}|[A-Z][a-z]+)(?:\s*(?:,|\b(?:{_EN_AND})\b|&)\s*(?:{_EN_ME}|[A-Z][a-z]+))+"
 _OPENS = "".join(rf"|(?<=\b{word}\s)" for word in lang.alternatives(lang.words("list.opens", "en")))
 _LIST_START = rf"(?:^|(?<=[,.;:!?(])\s*{_OPENS})"  # a lookbehind each: they need a fixed width
-_LOWER_WITH_ME = rf"\bme(?:{_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AND})+me\b"
+_LOWER_WITH_ME = rf"{_EN_ME}(?:{_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AND})+{_EN_ME}"
 _LOWER_AFTER_RELATION = rf"(?:{lang.words('relation', 'en')})s?\s+([a-z]{{2,}}(?:{_AND}[a-z]{{2,}})+)\s*(?=[.,!?;:]|$)"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
 _TL_MARKER = rf"\b(?:{lang.words('name.marker', 'tl')})\s+(?:(?:{lang.words('kin.title', 'tl')})\s+)?"
@@ -249,7 +249,8 @@ def _people(text: str) -> list[str]:
             if not _a_small_word(word.group(0)):
                 add(m.start() + word.start(), word.group(0).capitalize())
     marker = rf"\b(?:{lang.words('name.marker', 'tl')})\b"
-    for m in re.finditer(_TL_MARKER + rf"([A-Za-z][a-z]+)(?:\s+at\s+(?!{marker})([A-Za-z][a-z]+))?", text):
+    tl_and = lang.words("list.and", "tl")
+    for m in re.finditer(_TL_MARKER + rf"([A-Za-z][a-z]+)(?:\s+(?:{tl_and})\s+(?!{marker})([A-Za-z][a-z]+))?", text):
         for group in (1, 2):  # "si jun", "kay Ate Rose": a marker says a name follows, in any case
             if m.group(group) and not _a_small_word(m.group(group)):
                 add(m.start(group), m.group(group).capitalize())
