@@ -82,6 +82,7 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
             query,
             k=_FILTERED_SEARCH_K if narrowed else SEARCH_K,
             privacy=[filters.privacy] if filters.privacy else None,
+            now=now,  # the browser's clock: a row's score and its weight are read at one moment
             purpose=CHAT,  # what chat would get: the matches, then the nearest in meaning (marked)
         )
         rows = [Row(h.memory, h) for h in hits if filters.admits(h.memory)][:SEARCH_K]
