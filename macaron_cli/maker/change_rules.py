@@ -53,7 +53,7 @@ _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metri
 # Units a count of water is kept in, with the step that fits each (how much each is: the
 # units table's unit_factor, the one the app's records follow).
 _unit_factor = shared_module("app_units").unit_factor
-_SYMBOLS = shared_module("app_units").SYMBOLS
+_amount = shared_module("app_units").written  # "3,000 mL", as the app writes it
 _WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
 _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
 _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
@@ -248,12 +248,6 @@ def _goal(ask: _Ask, config: dict) -> None:
         return
     _replace_measure(ask, replace(measure, goal=goal))
     ask.done.append(f"{measure.key.replace('_', ' ')} goal {_amount(goal, measure.unit)}")
-
-
-def _amount(value: float, unit: str) -> str:
-    """An amount as the app writes it: "3,000 mL", "12 cups", "8 h"."""
-    number = f"{value:,.0f}" if value == int(value) else f"{value:,.2f}".rstrip("0")
-    return f"{number} {_SYMBOLS.get(unit, unit)}"
 
 
 def _by_unit(spec: AppSpec, unit: str) -> Measure | None:

@@ -44,6 +44,20 @@ SERVINGS: dict[str, tuple[str, float]] = {
 }
 
 
+def written_number(value: float, decimals: int = 1) -> str:
+    """A number as the apps write it: 3000 → "3,000", 2.25 → "2.2", 2.0 → "2"."""
+    rounded = round(float(value), decimals)
+    if rounded == int(rounded):
+        return f"{int(rounded):,}"
+    return f"{rounded:,.{decimals}f}".rstrip("0").rstrip(".")
+
+
+def written(value: float, unit: str) -> str:
+    """An amount as a sentence writes it: 750 milliliter → "750 mL", 3.5 hour → "3.5 h"; a
+    unit with no symbol ("cups", "steps") by its own word."""
+    return f"{written_number(value)} {SYMBOLS.get(unit, unit)}".strip()
+
+
 def unit_factor(before: str, after: str) -> float | None:
     """What one `before` is in `after` (1000 for liter → milliliter), so recorded amounts follow
     a measure whose unit changes: a liter logged before "use cups, not ml" is 4 cups after it.

@@ -34,7 +34,7 @@ import sys
 from pathlib import Path
 
 from server.app_manifest import PERIODS, digest_problem
-from server.app_units import IMPERIAL, SYMBOLS  # measures stored metric, shown as i18n.js shows them
+from server.app_units import IMPERIAL, SYMBOLS, written, written_number  # stored metric, shown as i18n.js shows them
 
 APP_ROOT = Path(__file__).resolve().parents[1]
 STATIC_DIR = APP_ROOT / "static"
@@ -73,10 +73,7 @@ class Words:
         return key in self.table
 
     def number(self, value: float, decimals: int = 1) -> str:
-        rounded = round(float(value), decimals)
-        if rounded == int(rounded):
-            return f"{int(rounded):,}"
-        return f"{rounded:,.{decimals}f}".rstrip("0").rstrip(".")
+        return written_number(value, decimals)
 
     def quantity(self, value: float, unit: str, units: str = "metric") -> str:
         """750 milliliter → "750 mL" (or "25.4 fl oz" in imperial); 3 steps → "3 歩"."""
@@ -84,7 +81,7 @@ class Words:
             unit, factor = IMPERIAL[unit]
             value = value * factor
         if unit in SYMBOLS:
-            return f"{self.number(value)} {SYMBOLS[unit]}"
+            return written(value, unit)
         if self.has(f"unit.{unit}"):
             return self(f"unit.{unit}", n=self.number(value))
         return f"{self.number(value)} {unit}".strip()
