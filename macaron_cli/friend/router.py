@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from macaron_cli import lang
+from macaron_cli.friend.phrases import said
 
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
@@ -80,8 +81,6 @@ def describe_result(result, language: str) -> str:
     """What the chat says of a make, in `language`: what was made, where and how to open it,
     and what it leaves out of what was asked (as `macaron make` says it: never a silent
     good fit)."""
-    from macaron_cli.friend.phrases import said
-
     if not result.ok:
         return said(language, "make.stopped", app=result.app, status=result.status, message=result.message).rstrip(": ")
     made = said(language, "make.made", app=result.app, path=result.path)

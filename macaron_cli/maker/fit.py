@@ -356,12 +356,12 @@ def _unkept_things(idea: str, spec: AppSpec) -> list[str]:
 def _unshown_listed(listed: tuple[str, ...], spec: AppSpec) -> list[str]:
     """Things a list in the idea names ("产地和打分", "distance and time") that a tracker or a
     collection shows nowhere: not a measure, an item's detail, a category or a person of it."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.maker.slots import units_named
 
     if not (spec.measures or spec.items):
         return []  # a deck's sides, a rota's shifts: said in words, kept as ids (ko, morning)
     shown = json.dumps(spec.to_json(), ensure_ascii=False).casefold()
-    return [thing for thing in listed if thing.casefold() not in shown and not read(thing).units]  # km: a unit
+    return [thing for thing in listed if thing.casefold() not in shown and not units_named(thing)]  # km: a unit
 
 
 def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:

@@ -75,6 +75,11 @@ def _not_after() -> str:
     return rf"\s*(?:{lang.pattern('refuse.after')})"
 
 
+def units_named(text: str) -> list[str]:
+    """The units `text` names and does not refuse ("km", "in mmol/L"): read's `units` alone."""
+    return _units(text)[0]
+
+
 def _units(text: str) -> tuple[list[str], list[str]]:
     """Units named (in the order said) and units refused."""
     named: list[tuple[int, str]] = []
@@ -282,7 +287,7 @@ def _people(text: str) -> list[str]:
     for m in re.finditer(_KO_RELATION + _KO_LIST, text):
         for name in re.findall(rf"({_KO_NAME}){_KO_SUFFIX}(?:{_KO_AND}|,|$)", m.group(1) + ","):
             add(m.start(1), name)
-    if re.search(rf"(?:^|[,，:：]\s*)(?:{lang.words('me.alone', 'ko')})\s*[,，]", text):  # "당번: 나, 엄마, 동생"
+    if re.search(rf"(?:^|[,，]\s*)(?:{lang.words('me.alone', 'ko')})\s*[,，]", text):  # "나, 엄마, 동생 …"
         for m in re.finditer(r"(?<=[,，])\s*([\uac00-\ud7a3]{2})(?=\s*[,，]|\s+[\uac00-\ud7a3]{2}\s|\s*$)", text):
             add(m.start(1), m.group(1))
     # Chinese: 室友小王、阿杰; 爸爸洗碗，妈妈做饭; 李明500，张伟200.
