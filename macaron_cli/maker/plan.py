@@ -124,8 +124,8 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         brief = build_brief(idea, store, settings, to, context=template.manifest.description)
     confirm_advice(brief, request)
     apps_root = config.apps_dir()
-    slug = make_slug(idea, template.name, apps_root)
     title = app_title(template, brief)
+    slug = make_slug(idea, template.name, apps_root, title)
     return Plan(
         request=request,
         mode=mode,

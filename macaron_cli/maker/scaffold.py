@@ -120,11 +120,12 @@ def slug_words(text: str) -> list[str]:
     return words
 
 
-def make_slug(idea: str, template_name: str, apps_root: Path) -> str:
-    """A short, unique, ASCII directory name for the app, readable in every script."""
+def make_slug(idea: str, template_name: str, apps_root: Path, title: str | None = None) -> str:
+    """A short, unique, ASCII directory name for the app, readable in every script: its
+    title's words (the app's name, not the wish), the title the idea gives when none is."""
     from macaron_cli.maker.fit import idea_title
 
-    words = [w for w in slug_words(idea_title(idea)) if w not in _STOP and len(w) > 1]  # the app's name, not the wish
+    words = [w for w in slug_words(title or idea_title(idea)) if w not in _STOP and len(w) > 1]
     base = "-".join(words[:4]) if words else re.sub(r"[^a-z0-9-]+", "-", template_name.lower()).strip("-")
     base = base[:40].strip("-") or "app"
     slug, n = base, 2
