@@ -249,6 +249,7 @@ def test_a_goal_said_for_a_thing_no_rule_names_is_its_goal(tmp_path, macaron_hom
     [
         ("gonna track my swims, laps and time", "Swims, laps and time"),  # the wish left out
         ("whose turn to feed the cat - me, ava or max", "Feed the cat"),  # the people are the app's list
+        ("something to see whose turn it is to water the plants - me and jo", "Water the plants"),
         ("keep track of what i read this year, i have like 40 books", "What I read this year"),  # no half clause
         ("i keep forgetting to take my iron pills lol", "Take my iron pills"),
     ],

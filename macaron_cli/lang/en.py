@@ -436,7 +436,7 @@ WORDS: dict[str, str] = {
     "title.chatty_lead": r"^(?:(?:omg|lol|pls|plz|just|literally|basically|really)\b[,!.\s]*)+|"
     r"^(?:i )?(?:always |keep |often |sometimes )?(?:forget|forgetting|keep forgetting)(?: to| about)?\s+|"
     r"^(?:i )?(?:want|need|would like|wanna|gonna)(?: to have)?\s+(?:(?:a|an|some)\s+)?|"
-    r"^who'?s(?:e)? turn (?:is it )?(?:to (?:do )?(?:the )?)?|"
+    r"^(?:(?:see|know|check|track) )?who'?s(?:e)? turn (?:it is |is it )?(?:to (?:do )?(?:the )?)?|"
     r"^(?:something|anything|a thing|a way|a place)\s+(?:to|for|that|where|i can)\s+|"
     r"^(?:\w+\s+)?(?:app|application|tool)s?\s+(?:to|that|which|for|where|so)\s+(?:i can\s+)?|"
     r"^(?:which|my|our)\s+",
