@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from macaron_cli.untrusted.environment import for_app_code
+
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
 
@@ -93,15 +95,7 @@ class Sandbox:
         return None
 
     def environment(self, env: dict | None) -> dict:
-        base = {
-            "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-            "LANG": "C.UTF-8",
-            "HOME": self.home(),
-            "TMPDIR": self.tmpdir(),
-            "PYTHONUNBUFFERED": "1",
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
-        return {**base, **(env or {})}
+        return for_app_code(self.home(), self.tmpdir(), env)
 
     def spawn(
         self,
