@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from macaron_cli.config import Settings
 
 ANTHROPIC_CLOUD = "https://api.anthropic.com"
-# The variables a model key is in (the coder's shell sees them: the CLI needs them), so what
-# leaves this machine can be checked for their values.
+# The variables a model key is in, so what leaves this machine can be checked for their
+# values (the coder's CLI gets the key apart, never in its environment: maker/coder_home.py).
 KEY_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # What the Agent SDK's CLI is handed as set: where Claude is, its keys, the models it picks.
 AGENT_VARIABLES = (

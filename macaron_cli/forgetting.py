@@ -3,7 +3,8 @@
 Where a memory's text can be, besides its own row: the older versions it superseded and
 the memories derived from it (a chat session's summary; memory/derived.py), the store's
 old table versions, the brief of every app it went into (`.macaron/brief.md`) with the
-agents' transcripts and notes beside it, the chat's line history, and the ledger (an MCP
+agents' notes beside it (the coder's transcripts, in macaron's home, last one run:
+maker/coder_home.py), the chat's line history, and the ledger (an MCP
 client's search for it). `forget` removes it from all of them, in steps that can each be run again:
 
 1. a journal (`$MACARON_HOME/forgetting/ID.json`, written atomically) says what will go;

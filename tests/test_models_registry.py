@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from macaron_cli.config import Settings
+from macaron_cli.maker.coder_home import CoderHome
 from macaron_cli.maker.session import agent_options
 from macaron_cli.models import registry
 
@@ -22,8 +23,10 @@ def test_the_coder_is_the_model_config_names_at_the_endpoint_the_environment_nam
     )
     # Claude through a loopback address is still the cloud: private memories stay home.
     assert not coder.destination.local
-    # An endpoint of one's own needs no key; the SDK's CLI refuses to start without one.
-    assert coder.environment() == {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "ANTHROPIC_API_KEY": "local-endpoint"}
+    # An endpoint of one's own needs no key; the SDK's CLI refuses to start without one. The
+    # key is handed over apart from the CLI's environment, which its shell inherits.
+    assert coder.environment() == {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
+    assert coder.key() == "local-endpoint"
     # A make's spec goes to the same Claude, the same model, over the Messages API.
     direct = coder.direct()
     assert (direct.url, direct.model, direct.api) == ("http://127.0.0.1:9", "claude-opus-4-5", "anthropic")
@@ -33,14 +36,15 @@ def test_the_coder_is_the_model_config_names_at_the_endpoint_the_environment_nam
 def test_the_session_is_built_from_the_coder(macaron_home, tmp_path, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-key-long-enough")
     monkeypatch.setenv("ANTHROPIC_MODEL", "claude-haiku-4-5")
+    home = CoderHome.fresh(tmp_path)
     options = agent_options(
-        tmp_path, None, None, settings=Settings(agent_model="claude-opus-4-5"), accept_unsandboxed=True
+        tmp_path, None, None, home=home, settings=Settings(agent_model="claude-opus-4-5"), accept_unsandboxed=True
     )
     assert options.model == "claude-opus-4-5"
-    assert options.env["ANTHROPIC_API_KEY"] == "sk-test-key-long-enough"
+    assert "ANTHROPIC_API_KEY" not in options.env and home.key_file.read_text() == "sk-test-key-long-enough"
     assert options.env["ANTHROPIC_MODEL"] == "claude-haiku-4-5"
     # Without `model` in config.toml the SDK picks (ANTHROPIC_MODEL); a spec asks that one too.
-    assert agent_options(tmp_path, None, None, settings=Settings(), accept_unsandboxed=True).model is None
+    assert agent_options(tmp_path, None, None, home=home, settings=Settings(), accept_unsandboxed=True).model is None
     assert registry.coder(Settings()).direct().model == "claude-haiku-4-5"
 
 

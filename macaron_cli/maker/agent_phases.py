@@ -10,6 +10,7 @@ from typing import Any
 
 from macaron_cli import config, privacy
 from macaron_cli.maker import prompts
+from macaron_cli.maker.coder_home import CoderHome
 from macaron_cli.maker.phase_costs import answer_problem, record_agent
 from macaron_cli.maker.run import AGENT_MODEL, FIX, MakeRun
 from macaron_cli.models import registry
@@ -23,6 +24,11 @@ class _Agent:
     server: Any
     model: str | None
     claude: privacy.Destination
+    home: CoderHome  # what the CLI writes, and its key: outside the app, for this run only
+    session: str | None = None  # this run's session, resumed by its next turn
+
+    def close(self) -> None:
+        self.home.close()
 
 
 class _Turn:
@@ -114,7 +120,7 @@ def _agent(run: MakeRun) -> _Agent:
     server = memory_server(run.store, claude, private / "memory_calls.jsonl", _ledger_search(run.state.slug, claude))
     # The guard's second line: the sandbox (containment.py) is the first.
     hook = pre_tool_use(run.app, memory_places(config.memory_uri(run.settings)), on_deny)
-    return _Agent(hook=hook, server=server, model=coder.model, claude=claude)
+    return _Agent(hook=hook, server=server, model=coder.model, claude=claude, home=CoderHome.fresh(run.app))
 
 
 def _coder(run: MakeRun) -> _Agent:
@@ -128,9 +134,10 @@ def _turn(run: MakeRun, prompt: str) -> None:
     from macaron_cli.maker.session import agent_options, run_turn
 
     state, meter, agent = run.state, run.meter, _coder(run)
-    walled = partial(agent_options, settings=run.settings, accept_unsandboxed=run.accept_unsandboxed)
+    walled = partial(agent_options, home=agent.home, settings=run.settings, accept_unsandboxed=run.accept_unsandboxed)
+    # Only this run's session is resumed: its transcript goes when the run ends (coder_home.py).
     options = walled(
-        run.app, agent.hook, agent.server, model=agent.model, resume=state.session_id, budget_usd=state.budget_usd
+        run.app, agent.hook, agent.server, model=agent.model, resume=agent.session, budget_usd=state.budget_usd
     )
     try:
         with run.timed("agent"):
@@ -138,7 +145,7 @@ def _turn(run: MakeRun, prompt: str) -> None:
     finally:
         state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
         run.save()
-    state.session_id = result.session_id or state.session_id
+    agent.session = state.session_id = result.session_id or agent.session
     state.subagents.extend(result.subagents)
     run.save()
 

@@ -24,7 +24,6 @@ still says so (a need `require` does not know of).
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,11 +36,10 @@ ACCEPT_FLAG = "--accept-unsandboxed"
 # The commands the CLI's sandbox runs, and the Debian packages that hold them.
 NEEDED = {"bwrap": "bubblewrap", "socat": "socat"}
 # Inside the app, only macaron writes these: the CLI's project settings (their hooks would
-# run outside the sandbox) and macaron's private record (the brief, make.json, the CLI's
-# own config and transcripts). The CLI itself keeps .git's config and hooks read-only
-# (git runs them as the person); naming .git here too breaks its sandbox (measured).
+# run outside the sandbox) and macaron's private record (the brief, make.json). The CLI
+# itself keeps .git's config and hooks read-only (git runs them as the person); naming .git
+# here too breaks its sandbox (measured).
 READ_ONLY_IN_APP = (".claude", apps.PRIVATE_DIR)
-SETTINGS_FILE = "coder-walls.json"
 
 
 def missing() -> list[str]:
@@ -152,17 +150,6 @@ def walls(app: Path, memory_uri: str) -> Walls:
         if len(path.parts) > 1 and path != app and path.exists() and path not in hidden:
             hidden.append(path)
     return Walls(app=app, hidden=tuple(hidden), shown=(app, *python_install_dirs()))
-
-
-def settings_file(walls: Walls) -> Path:
-    """The settings written where the CLI reads them (a file: a big home makes rules longer
-    than one command-line argument may be) and the person can see what the coder could reach."""
-    from macaron_cli.files import write_atomic
-
-    path = walls.app / apps.PRIVATE_DIR / SETTINGS_FILE
-    config.ensure_private_dir(path.parent)
-    write_atomic(path, json.dumps(walls.settings(), ensure_ascii=False, indent=1))
-    return path
 
 
 def memory_places(memory_uri: str) -> list[Path]:

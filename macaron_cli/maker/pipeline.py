@@ -116,6 +116,8 @@ def run_phases(run: MakeRun) -> MakeResult:
     except KeyboardInterrupt:
         stopped(run, _meter(run, phase), "interrupted", "Interrupted")  # keep the work, then stop
         raise
+    finally:
+        run.release()
     return finish(run, report, run.meter)
 
 

@@ -171,6 +171,12 @@ class MakeRun:
         self.meter = CostMeter(self.settings, budget_usd=state.budget_usd, cost_usd=state.cost_usd)
         self.meter.tokens.update(state.tokens)
 
+    def release(self) -> None:
+        """What the run kept outside the app goes with it: the coder's folder (its transcripts
+        and key, maker/coder_home.py)."""
+        if self.coder is not None:
+            self.coder.close()
+
     def counted(self) -> CostMeter:
         """The meter, holding what the local phases recorded (phase_costs.record adds to the state)."""
         self.meter.cost_usd = self.state.cost_usd

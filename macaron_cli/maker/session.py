@@ -2,9 +2,10 @@
 
 `agent_options` is the one place the SDK is configured (FACTS.md): project settings so
 the app's CLAUDE.md and `.claude/agents/` load, the model, endpoint and keys from the
-registry's coder (models/registry.py), a private CLAUDE_CONFIG_DIR so the person's ~/.claude is untouched, one
-retry, the guard hook and the memory tool, and the walls every tool runs within
-(containment.py: a sandbox, refused when it cannot run here). `run_turn` streams one prompt's work,
+registry's coder (models/registry.py), one retry, the guard hook and the memory tool, the walls
+every tool runs within (containment.py: a sandbox, refused when it cannot run here), and the CLI
+started with an allow-listed environment, its config, transcripts and key in macaron's home,
+out of the app and out of its shell's reach (coder_home.py). `run_turn` streams one prompt's work,
 reporting progress and cost, and turns budget and model failures into exceptions.
 """
 
@@ -13,17 +14,19 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from macaron_cli import config
-from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.maker import containment
+from macaron_cli.maker.coder_home import CoderHome
 from macaron_cli.maker.cost import BudgetExceeded, CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.tools import TOOL_NAME
 from macaron_cli.models import registry
 from macaron_cli.models.failures import ModelError
+from macaron_cli.untrusted.environment import for_app_code
 
 TOOLS = ["Read", "Write", "Edit", "Glob", "Grep", "Bash", "Agent"]
 TURN_TIMEOUT_S = float(os.environ.get("MACARON_AGENT_TIMEOUT", "1800"))
@@ -65,19 +68,21 @@ def reshape_hint(offline_asked: bool) -> str:
     return f"no model is connected to reshape it: {CONNECT_A_MODEL}"
 
 
-def agent_env(app: Path, coder: registry.Coder) -> dict[str, str]:
-    env = {
+def agent_env(app: Path, coder: registry.Coder, home: CoderHome) -> dict[str, str]:
+    """The CLI's whole environment (the launcher drops the rest): the allow-list every process
+    running app code gets, its HOME in macaron's home, and what the CLI needs to reach Claude."""
+    cli = {
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "CLAUDE_CONFIG_DIR": str(app / PRIVATE_DIR / "claude"),
+        "CLAUDE_CONFIG_DIR": str(home.config_dir),
         "CLAUDE_CODE_MAX_RETRIES": os.environ.get("CLAUDE_CODE_MAX_RETRIES", "1"),
         "ENABLE_TOOL_SEARCH": "false",  # the memory tool must be visible, not deferred
         "MACARON_APP_DATA": str(app / "data"),
         # The sandbox shows the Python running macaron (the one apps are verified on) but
         # hides the rest of the person's home, where version managers keep their shims.
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", os.defpath)]),
+        **coder.environment(),
     }
-    env.update(coder.environment())
-    return env
+    return for_app_code(str(home.home), tempfile.gettempdir(), cli, reach_model=True)
 
 
 def agent_options(
@@ -85,6 +90,7 @@ def agent_options(
     hook,
     mcp_server,
     *,
+    home: CoderHome,
     settings: config.Settings,
     accept_unsandboxed: bool = False,
     model: str | None = None,
@@ -94,15 +100,18 @@ def agent_options(
 ):
     """The session's options; a UserError when the sandbox cannot run here and the person
     did not accept running the coder without it (`accept_unsandboxed`). `model` None: the
-    registry's coder's (config.toml `model`, else the SDK's choice)."""
+    registry's coder's (config.toml `model`, else the SDK's choice). What the CLI writes, and
+    its key, live in `home` (coder_home.py), never in the app."""
     from claude_agent_sdk import ClaudeAgentOptions, HookMatcher
 
     coder = registry.coder(settings)
     containment.require(accept_unsandboxed)
     walls = containment.walls(app, config.memory_uri(settings))
     watch = containment.SandboxWatch(accept_unsandboxed, stderr)
+    env = agent_env(app, coder, home)
     return ClaudeAgentOptions(
         cwd=str(app),
+        cli_path=home.launcher(env),
         setting_sources=["project"],
         tools=TOOLS,
         allowed_tools=[*TOOLS, TOOL_NAME],
@@ -110,8 +119,8 @@ def agent_options(
         system_prompt={"type": "preset", "preset": "claude_code", "append": SYSTEM_APPEND},
         mcp_servers={"macaron": mcp_server},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[watch.hook, hook])]},
-        env=agent_env(app, coder),
-        settings=str(containment.settings_file(walls)),
+        env=env,
+        settings=str(home.settings_file(walls.settings(), coder.key())),
         model=model or coder.model,
         resume=resume,
         # A runaway backstop only: our own meter (cost.py) enforces the real budget.

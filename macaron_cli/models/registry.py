@@ -129,11 +129,14 @@ class Coder:
     settings: Settings
 
     def environment(self) -> dict[str, str]:
-        """ANTHROPIC_* as set here, for the SDK's CLI (with a placeholder key where none is set)."""
-        env = endpoints.agent_variables()
-        if not self.keyed:
-            env["ANTHROPIC_API_KEY"] = _PLACEHOLDER_KEY
-        return env
+        """Where Claude is and which models, as set here, for the SDK's CLI: never the key,
+        which its shell would inherit (`key` is handed over apart, maker/coder_home.py)."""
+        return {k: v for k, v in endpoints.agent_variables().items() if k not in endpoints.KEY_VARIABLES}
+
+    def key(self) -> str:
+        """The key (else the token) the CLI sends, or a placeholder where none is set."""
+        claude = endpoints.claude()
+        return claude.api_key or claude.auth_token or _PLACEHOLDER_KEY
 
     def direct(self) -> Endpoint:
         """The same Claude over the Messages API, for a request without the SDK (a make's
