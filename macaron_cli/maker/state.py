@@ -49,7 +49,7 @@ class MakeState:
     max_rounds: int = 3
     local_endpoint: dict | None = None  # the local model's: {url, model, api} ("draft" in the file)
     timings: dict[str, float] = field(default_factory=dict)  # seconds per part (the summary, bench)
-    session_id: str | None = None  # the agent's session, resumed by the next turn
+    session_id: str | None = None  # the agent's last session, for the record (a --resume starts anew)
     subagents: list[str] = field(default_factory=list)
     phase_costs: list[dict] = field(default_factory=list)  # tokens, seconds and cost of each phase
     variant: dict | None = None  # with --variants: which design was picked
