@@ -338,5 +338,5 @@ def test_nested_git_repos_are_set_aside_said_and_their_files_kept(app, macaron):
     committed = git(app, "ls-tree", "-r", "HEAD")
     assert "160000" not in committed and "vendor/lib/code.py" in committed and "vendor/empty/code.py" in committed
     assert not (app / "vendor/lib/.git").exists()
-    kept = [p for p in Path(os.environ["MACARON_HOME"]).glob("set-aside/*/vendor/lib/.git")]
+    kept = list(Path(os.environ["MACARON_HOME"]).glob("set-aside/*/vendor/lib/.git"))
     assert kept and "theirs" in git(kept[0].parent, "log", "--format=%s")  # its history is kept

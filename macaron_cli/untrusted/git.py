@@ -48,6 +48,10 @@ ALLOWED_KEYS = re.compile(
 # Settings given on the command line outrank every config file, the app's included.
 COMMAND_LINE = {
     "core.fsmonitor": "false",
+    # No hook runs: git looks for each hook inside this path, and nothing can be inside it.
+    # (macaron installs no git hooks of its own; a folder of its own would have to be kept
+    # empty, this cannot be written at all.)
+    "core.hooksPath": os.devnull,
     "core.pager": "cat",
     "core.editor": "true",
     "sequence.editor": "true",
@@ -68,19 +72,8 @@ COMMAND_LINE = {
 SET_ASIDE = "set-aside"  # in macaron's home: what was moved out of an app, kept for the person
 
 
-def hooks_dir() -> Path:
-    """An empty folder of macaron's own for core.hooksPath: no hook of the app's runs
-    (macaron installs no git hooks of its own). Emptied if anything appeared in it."""
-    path = config.home() / "git-hooks"
-    path.mkdir(parents=True, exist_ok=True)
-    for entry in path.iterdir():
-        shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
-    return path
-
-
 def environment(app: Path) -> dict[str, str]:
     """The variables every git process on `app` runs with, on top of the person's own."""
-    settings = {**COMMAND_LINE, "core.hooksPath": str(hooks_dir())}
     app = Path(app)
     return {
         "GIT_DIR": str(app / ".git"),
@@ -93,7 +86,7 @@ def environment(app: Path) -> dict[str, str]:
         "GIT_EDITOR": "true",
         "GIT_EXTERNAL_DIFF": "",
         # Unlike GIT_CONFIG_COUNT, these reach a git that git itself starts in a nested repo.
-        "GIT_CONFIG_PARAMETERS": " ".join(f"{_quoted(k)}={_quoted(v)}" for k, v in settings.items()),
+        "GIT_CONFIG_PARAMETERS": " ".join(f"{_quoted(k)}={_quoted(v)}" for k, v in COMMAND_LINE.items()),
         **identity(app),
     }
 

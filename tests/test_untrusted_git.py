@@ -1,0 +1,210 @@
+"""git on an app never runs what the app's git metadata names (untrusted/git.py): a
+.git/config with any setting that runs a command, hooks, a nested repository (plain, a
+gitfile, in an ignored folder, already recorded as a gitlink) — checkpoints, rollback,
+the share archive, a diff and the person's own `git status` afterwards run none of them,
+no gitlink lands in a commit, and what was set aside is kept in macaron's home."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.checkpoints import AppRepo
+from macaron_cli.errors import UserError
+from macaron_cli.untrusted import git as untrusted_git
+from tests.support.app_dirs import git, make_app_dir
+
+PACKAGE = Path(__file__).resolve().parents[1] / "macaron_cli"
+
+
+@pytest.fixture
+def marker(tmp_path):
+    return tmp_path / "ran.txt"
+
+
+@pytest.fixture
+def app(tmp_path, macaron_home):
+    files = {"app.py": "print('hi')\n", "static/a.txt": "one\n", ".gitignore": "node_modules/\n"}
+    path = make_app_dir(tmp_path / "water", files=files)
+    AppRepo.open(path).checkpoint("build", "first")
+    return path
+
+
+def _command(marker: Path, tag: str) -> str:
+    return f"sh -c 'echo {tag} >> {marker}; exit 1'"
+
+
+def _hooks(folder: Path, marker: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("pre-commit", "post-commit", "post-checkout", "post-index-change", "reference-transaction"):
+        (folder / name).write_text(f"#!/bin/sh\necho hook-{name} >> {marker}\n")
+        (folder / name).chmod(0o755)
+    return folder
+
+
+def _dangerous(app: Path, marker: Path) -> dict[str, tuple[str, str]]:
+    """Each .git/config setting that names something git runs (or reads from elsewhere):
+    {name: (key, value)}."""
+    included = app.parent / "included.gitconfig"
+    fsmonitor = _command(marker, "included")
+    included.write_text(f'[core]\n\tfsmonitor = {fsmonitor}\n[filter "x"]\n\tclean = cat {marker}\n')
+    settings = {
+        "core.fsmonitor": _command(marker, "fsmonitor"),
+        "core.hooksPath": str(_hooks(app.parent / "their-hooks", marker)),
+        "filter.x.clean": _command(marker, "clean"),
+        "filter.x.smudge": _command(marker, "smudge"),
+        "filter.x.process": _command(marker, "process"),
+        "diff.x.textconv": _command(marker, "textconv"),
+        "diff.x.command": _command(marker, "diffcmd"),
+        "diff.external": _command(marker, "external"),
+        "merge.x.driver": _command(marker, "merge"),
+        "core.pager": _command(marker, "pager"),
+        "core.editor": _command(marker, "editor"),
+        "core.sshCommand": _command(marker, "ssh"),
+        "gpg.program": _command(marker, "gpg"),
+        "core.alternateRefsCommand": _command(marker, "altrefs"),
+        "include.path": str(included),
+    }
+    return {**{k: (k, v) for k, v in settings.items()}, "includeIf": (f"includeIf.gitdir:{app}/.path", str(included))}
+
+
+DANGEROUS_KEYS = [
+    "core.fsmonitor", "core.hooksPath", "filter.x.clean", "filter.x.smudge", "filter.x.process",
+    "diff.x.textconv", "diff.x.command", "diff.external", "merge.x.driver", "core.pager", "core.editor",
+    "core.sshCommand", "gpg.program", "core.alternateRefsCommand", "include.path", "includeIf",
+]  # fmt: skip
+
+
+def _every_git_macaron_runs(app: Path) -> None:
+    """A checkpoint, a rollback and its undo, and the other git commands macaron runs on an app."""
+    repo = AppRepo.open(app)
+    repo.checkpoint("change", "second")
+    repo.rollback(to=1)
+    repo.undo()
+    for args in (
+        ("status", "--porcelain", "--ignore-submodules=all"),
+        ("diff", "--no-textconv", "--no-ext-diff", "HEAD~1", "HEAD"),
+        ("diff",),
+        ("log", "-p", "-2"),
+        ("show", "HEAD"),
+        ("archive", "--format=tar", "HEAD"),
+        ("ls-files", "-z"),
+        ("commit", "--allow-empty", "-qm", "by hand"),
+    ):
+        untrusted_git.run(app, *args, capture_output=True, check=False, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("key", DANGEROUS_KEYS)
+def test_a_git_config_setting_that_runs_a_command_never_runs(app, marker, key, capsys):
+    full_key, value = _dangerous(app, marker)[key]
+    git(app, "config", full_key, value)
+    if key == "gpg.program":
+        git(app, "config", "commit.gpgSign", "true")
+    (app / ".gitattributes").write_text("* filter=x diff=x merge=x\n")
+    _hooks(app / ".git" / "hooks", marker)
+    (app / "static/a.txt").write_text("two\n")
+
+    _every_git_macaron_runs(app)
+
+    assert not marker.exists(), marker.read_text()
+    said = " ".join(capsys.readouterr().err.split())
+    assert "settings that can run commands" in said and full_key.split(".")[0].lower() in said.lower()
+    kept = list(Path(os.environ["MACARON_HOME"]).glob("set-aside/water-*/git-config"))
+    assert kept and value in kept[0].read_text()  # the old config is the person's to look at
+    assert git(app, "config", "--get", "user.email").strip()  # an identity set in the app is kept
+    assert "two" in git(app, "show", "HEAD:static/a.txt")
+
+
+def test_the_persons_identity_names_checkpoints_without_reading_global_config_in_the_app(app, tmp_path, monkeypatch):
+    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "person"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = Ada Person\n\temail = ada@example.org\n")
+    monkeypatch.setenv("HOME", str(home))
+    git(app, "config", "--unset-all", "user.name", check=False)
+    git(app, "config", "--unset-all", "user.email", check=False)
+    (app / "app.py").write_text("print('changed')\n")
+    AppRepo.open(app).checkpoint("change", "mine")
+    assert git(app, "log", "-1", "--format=%an <%ae> %cn").strip() == "Ada Person <ada@example.org> Ada Person"
+
+
+@pytest.mark.parametrize("how", ["plain", "gitfile", "ignored", "recorded"])
+def test_a_nested_repository_is_set_aside_never_entered_never_a_gitlink(app, marker, how, capsys):
+    fsmonitor = _command(marker, "nested-fsmonitor")
+    if how == "gitfile":  # a gitdir elsewhere in the app, and a gitfile pointing at it
+        nested = app / "static/sub3"
+        (app / "vendor").mkdir()
+        subprocess.run(["git", "init", "-q", "--separate-git-dir", str(app / "vendor/subgit"), str(nested)], check=True)
+        (nested / ".git").write_text("gitdir: ../../vendor/subgit\n")
+    else:
+        nested = app / ("node_modules/lib" if how == "ignored" else "static/sub2")
+        subprocess.run(["git", "init", "-q", str(nested)], check=True)
+    (nested / "code.js").write_text("1\n")
+    git(nested, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--allow-empty", "-qm", "x")
+    if how == "recorded":  # a gitlink an earlier checkpoint (or plain git) already committed
+        git(app, "add", "-A")
+        git(app, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "link")
+        assert "160000" in git(app, "ls-tree", "-r", "HEAD")
+    git(nested, "config", "core.fsmonitor", fsmonitor)  # what runs as the person when git enters it
+
+    _every_git_macaron_runs(app)
+    subprocess.run(["git", "status"], cwd=app, capture_output=True, check=True)  # the person's own
+    subprocess.run(["git", "add", "-A"], cwd=app, capture_output=True, check=True)
+
+    assert not marker.exists(), marker.read_text()
+    assert not (nested / ".git").exists() and (nested / "code.js").read_text() == "1\n"
+    assert "160000" not in git(app, "ls-tree", "-r", "HEAD") and "160000" not in git(app, "ls-files", "-s")
+    said = " ".join(capsys.readouterr().err.split())
+    assert f"{nested.relative_to(app)} was a git repository inside water" in said
+    kept = list(Path(os.environ["MACARON_HOME"]).glob(f"set-aside/water-*/{nested.relative_to(app)}/.git"))
+    assert kept, "the nested repository's metadata is kept for the person"
+    if how != "ignored":
+        assert f"{nested.relative_to(app)}/code.js" in git(app, "ls-tree", "-r", "--name-only", "HEAD")
+
+
+def test_a_git_folder_that_points_elsewhere_is_refused_before_git_runs(app, tmp_path, marker):
+    elsewhere = tmp_path / "elsewhere.git"
+    os.rename(app / ".git", elsewhere)
+    git(tmp_path, "config", "--file", str(elsewhere / "config"), "core.fsmonitor", _command(marker, "x"))
+    (app / ".git").symlink_to(elsewhere)
+    with pytest.raises(UserError, match="link or a file pointing elsewhere"):
+        AppRepo.open(app).checkpoint("change", "x")
+    (app / ".git").unlink()
+    (app / ".git").write_text(f"gitdir: {elsewhere}\n")
+    with pytest.raises(UserError, match="link or a file pointing elsewhere"):
+        untrusted_git.run(app, "status")
+    assert not marker.exists()
+
+
+# Where a git process can be started: a call given an argv whose program is "git", or
+# GitPython's repo, command object or execute. Only the hardened module and the GitPython
+# plumbing built on it may.
+_GITPYTHON = re.compile(r"\bgit\.(Repo|Git)\s*\(|\bRepo\.(init|clone_from)\s*\(|\.git\.execute\(")
+ALLOWED = {"untrusted/git.py", "git_plumbing.py"}
+
+
+def _starts_git(call: ast.Call) -> bool:
+    argv = call.args[0] if call.args else None
+    if isinstance(argv, ast.List | ast.Tuple) and argv.elts:
+        first = argv.elts[0]
+        if isinstance(first, ast.Constant) and first.value == "git":
+            return True
+    return bool(_GITPYTHON.search(ast.unparse(call.func) + "("))
+
+
+def test_no_module_but_the_hardened_one_starts_git_on_an_app():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel in ALLOWED:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and _starts_git(node):
+                found.append(f"{rel}:{node.lineno}: {ast.unparse(node)[:80]}")
+    assert found == [], "run git on an app through untrusted.git.run (or git_plumbing):\n" + "\n".join(found)
