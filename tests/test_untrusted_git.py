@@ -7,6 +7,8 @@ no gitlink lands in a commit, and what was set aside is kept in macaron's home."
 from __future__ import annotations
 
 import ast
+import base64
+import json
 import os
 import re
 import subprocess
@@ -166,6 +168,8 @@ def test_a_nested_repository_is_set_aside_never_entered_never_a_gitlink(app, mar
     assert kept, "the nested repository's metadata is kept for the person"
     if how != "ignored":
         assert f"{nested.relative_to(app)}/code.js" in git(app, "ls-tree", "-r", "--name-only", "HEAD")
+    if how == "gitfile":  # the repository it pointed at is set aside too, never committed
+        assert not (app / "vendor/subgit").exists() and "vendor/" not in git(app, "ls-tree", "-r", "HEAD")
 
 
 def test_a_git_folder_that_points_elsewhere_is_refused_before_git_runs(app, tmp_path, marker):
@@ -208,3 +212,116 @@ def test_no_module_but_the_hardened_one_starts_git_on_an_app():
             if isinstance(node, ast.Call) and _starts_git(node):
                 found.append(f"{rel}:{node.lineno}: {ast.unparse(node)[:80]}")
     assert found == [], "run git on an app through untrusted.git.run (or git_plumbing):\n" + "\n".join(found)
+
+
+# ── route 1 end to end: the coder plants nested repositories through the real make ─────────
+def _nested_repo_routes(marker: Path) -> list[str]:
+    """The coder's Bash calls, inside its sandbox: a nested repo whose fsmonitor writes a file
+    outside the app (plain; a hand-built gitdir and a gitfile; its config written by hand)."""
+    # Encoded, as an attacker would: macaron's own guard refuses a command naming a path outside.
+    encoded = base64.b64encode(f"echo fired >> {marker}".encode()).decode()
+    run = f"sh -c 'echo {encoded} | base64 -d | sh; exit 1'"
+    commit = "-c user.name=c -c user.email=c@c commit --allow-empty -qm x"
+    return [
+        f'git init -q static/sub2 && git -C static/sub2 config core.fsmonitor "{run}" && git -C static/sub2 {commit}',
+        "git init -q --bare vendor/subgit && git --git-dir=vendor/subgit config core.bare false"
+        f' && git --git-dir=vendor/subgit config core.fsmonitor "{run}" && mkdir -p static/sub3'
+        f" && printf 'gitdir: ../../vendor/subgit\\n' > static/sub3/.git && git -C static/sub3 {commit}",
+        f"git init -q static/sub4 && git -C static/sub4 {commit}"
+        f" && printf '[core]\\n\\tfsmonitor = \"{run}\"\\n' >> static/sub4/.git/config",
+        "ls -la static static/sub2 static/sub3 static/sub4; git status --short",
+    ]
+
+
+def _make_responder(commands: list[str]):
+    from tests.support import scripted_make as script
+    from tests.support.model_server import Reply
+
+    base = script.build_and_fix()
+
+    def responder(req) -> Reply:
+        if not req.body.get("tools"):
+            return Reply.text("ok")
+        first = script._first_user_text(req)
+        if any(task in first for task in (script.FRONTEND_TASK, script.BACKEND_TASK, script.BACKEND_FIX_TASK)):
+            return base(req)
+        if script.FIX_PROMPT_MARK in req.raw:
+            return base(req)
+        n = req.assistant_turns()
+        if n < len(commands):
+            return Reply.tool("Bash", {"command": commands[n]})
+        return base(_shifted(req, len(commands)))
+
+    return responder
+
+
+class _shifted:
+    """A request seen as if its first `k` assistant turns were not there (the script's own
+    steps follow the planted ones)."""
+
+    def __init__(self, req, k: int):
+        self._req, self._k = req, k
+
+    def __getattr__(self, name):
+        return getattr(self._req, name)
+
+    def assistant_turns(self) -> int:
+        return self._req.assistant_turns() - self._k
+
+
+@pytest.mark.slow
+def test_a_nested_repository_the_coder_plants_never_runs_on_the_persons_side(macaron, tmp_path, monkeypatch):
+    import tarfile
+    import uuid
+
+    from tests.support.model_server import ModelServer
+
+    # Outside /tmp, so the sandbox's own hiding of /tmp cannot be why nothing is written there.
+    outside = Path("/var/tmp") / f"macaron-nested-{uuid.uuid4().hex[:8]}"
+    outside.mkdir()
+    marker = outside / "fired.txt"
+    home = outside / "person"
+    monkeypatch.setenv("MACARON_HOME", str(home / ".macaron"))
+    monkeypatch.setenv("MACARON_APPS_DIR", str(home / "apps"))
+    try:
+        with ModelServer(_make_responder(_nested_repo_routes(marker))) as server:
+            made = macaron(
+                "make",
+                "a water tracker",
+                "--yes",
+                "--json",
+                env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
+                timeout=900,
+            )
+            bash_results = "\n".join(str(r.tool_results()) for r in server.requests)
+        assert made.returncode == 0, made.stdout + made.stderr
+        assert "sub2" in bash_results  # the coder's listing ran: the repos were there to find
+        app = Path(json.loads(made.stdout)["path"])
+        slug = app.name
+        assert "was a git repository inside" in made.stderr
+        for args in (
+            ("change", slug, "rename the app to Hydration", "--offline", "--yes"),
+            ("rollback", slug, "--steps", "1", "--yes"),
+            ("checkpoint", slug, "-m", "by hand"),
+            ("share", slug),
+        ):
+            # Each command finds the nested repos again, should the coder have planted more.
+            subprocess.run(["git", "init", "-q", str(app / "static/again")], check=True)
+            git(app / "static/again", "config", "core.fsmonitor", f"sh -c 'echo again >> {marker}'")
+            done = macaron(*args, cwd=outside, timeout=300)
+            assert done.returncode in (0, 1), done.stdout + done.stderr
+            assert "static/again was a git repository" in done.stderr, args
+            subprocess.run(["git", "status"], cwd=app, capture_output=True, check=True)  # the person's own
+        assert not marker.exists(), marker.read_text()
+        for commit in git(app, "rev-list", "--all").split():
+            assert "160000" not in git(app, "ls-tree", "-r", commit), commit
+        bundle = next(outside.glob("*.macaron.tar.gz"))
+        with tarfile.open(bundle) as tar:
+            names = tar.getnames()
+            shared = b"".join(tar.extractfile(m).read() for m in tar.getmembers() if m.isfile())
+        assert not [n for n in names if ".git" in n.split("/") or "subgit" in n], names
+        assert b"fsmonitor" not in shared and str(marker).encode() not in shared
+    finally:
+        import shutil
+
+        shutil.rmtree(outside, ignore_errors=True)

@@ -114,8 +114,9 @@ def guard(app: Path, say: Callable[[str], None] | None = None) -> None:
 
 
 def set_aside_nested(app: Path) -> list[str]:
-    """Move the metadata of every repository nested below `app` (a `.git` folder, file or
-    link, at any depth, ignored folders too) to macaron's home; one line for each.
+    """Move every repository nested below `app` to macaron's home, one line for each: the
+    metadata of a working tree (a `.git` folder, file or link, at any depth, ignored folders
+    too) and a repository's own folder wherever it lies (a gitfile's target, a bare one).
 
     Moved, not deleted: a nested repository may be the person's own clone with history of
     its own. Once moved, its files are plain files of the app, and no config of it runs."""
@@ -125,20 +126,29 @@ def set_aside_nested(app: Path) -> list[str]:
         if here == app:
             dirs[:] = [d for d in dirs if d != ".git"]
             continue
-        if ".git" in dirs or ".git" in files:
+        if _is_repository(here, dirs, files):
+            found.append(here)
+            dirs[:] = []
+        elif ".git" in dirs or ".git" in files:
             found.append(here / ".git")
             dirs[:] = [d for d in dirs if d != ".git"]
     lines = []
     for meta in found:
-        rel = meta.parent.relative_to(app)
-        kept = _aside(app) / rel / ".git"
+        rel = meta.relative_to(app)
+        kept = _aside(app) / rel
         kept.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(str(meta), str(kept))
         lines.append(
-            f"{rel} was a git repository inside {app.name}; its git metadata was moved to {kept} "
+            f"{rel.parent if meta.name == '.git' else rel} was a git repository inside {app.name}; "
+            f"its git metadata was moved to {kept} "
             "(git never enters a nested repository: its config could run commands), and its files stay in the app"
         )
     return lines
+
+
+def _is_repository(folder: Path, dirs: list[str], files: list[str]) -> bool:
+    """A repository's own folder (what a `.git` folder holds), as git itself recognises one."""
+    return "HEAD" in files and "objects" in dirs and "refs" in dirs and (folder / "HEAD").is_file()
 
 
 def _config_set_aside(app: Path) -> list[str]:
@@ -191,7 +201,8 @@ def identity(app: Path) -> dict[str, str]:
     config_file = Path(app) / ".git" / "config"
     if config_file.is_file() and _outside("config", "--file", str(config_file), "--no-includes", "--get", "user.email"):
         return {}
-    name, email = _persons_identity(str(Path.home()), os.environ.get("XDG_CONFIG_HOME", ""))
+    where = (str(Path.home()), os.environ.get("XDG_CONFIG_HOME", ""), os.environ.get("GIT_CONFIG_GLOBAL", ""))
+    name, email = _persons_identity(*where)
     if not (name and email):
         name, email = FALLBACK_IDENTITY["name"], FALLBACK_IDENTITY["email"]
     return {
@@ -208,10 +219,10 @@ def has_identity(app: Path) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _persons_identity(home: str, xdg: str) -> tuple[str, str]:
+def _persons_identity(home: str, xdg: str, global_config: str) -> tuple[str, str]:
     """user.name and user.email from the person's own config, read by a git run in no
     repository (keyed by where that config lies, so a test's own home is read afresh)."""
-    del home, xdg
+    del home, xdg, global_config
     found = []
     for key in ("user.name", "user.email"):
         found.append((_outside("config", "--get", key, system=True) or "").strip())
@@ -220,7 +231,8 @@ def _persons_identity(home: str, xdg: str) -> tuple[str, str]:
 
 def _outside(*args: str, system: bool = False) -> str | None:
     """git run in no repository (the filesystem root, no GIT_DIR); its stdout or None."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    own = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM") if system else ()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_") or k in own}
     if not system:
         env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
     env["GIT_CEILING_DIRECTORIES"] = "/"
