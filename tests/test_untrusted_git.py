@@ -122,6 +122,15 @@ def test_a_git_config_setting_that_runs_a_command_never_runs(app, marker, key, c
     assert "two" in git(app, "show", "HEAD:static/a.txt")
 
 
+def test_an_ordinary_config_is_left_as_it_is(app, capsys):
+    for key, value in (("remote.origin.url", "https://example.org/water.git"), ("pull.rebase", "false")):
+        git(app, "config", key, value)
+    before = (app / ".git" / "config").read_bytes()
+    (app / "app.py").write_text("print('changed')\n")
+    AppRepo.open(app).checkpoint("change", "mine")
+    assert (app / ".git" / "config").read_bytes() == before and capsys.readouterr().err == ""
+
+
 def test_the_persons_identity_names_checkpoints_without_reading_global_config_in_the_app(app, tmp_path, monkeypatch):
     for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
         monkeypatch.delenv(name, raising=False)
@@ -274,6 +283,7 @@ def test_a_nested_repository_the_coder_plants_never_runs_on_the_persons_side(mac
     import tarfile
     import uuid
 
+    from tests.support import scripted_make as script
     from tests.support.model_server import ModelServer
 
     # Outside /tmp, so the sandbox's own hiding of /tmp cannot be why nothing is written there.
@@ -285,14 +295,7 @@ def test_a_nested_repository_the_coder_plants_never_runs_on_the_persons_side(mac
     monkeypatch.setenv("MACARON_APPS_DIR", str(home / "apps"))
     try:
         with ModelServer(_make_responder(_nested_repo_routes(marker))) as server:
-            made = macaron(
-                "make",
-                "a water tracker",
-                "--yes",
-                "--json",
-                env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
-                timeout=900,
-            )
+            made = script.cloud_make(macaron, server)
             bash_results = "\n".join(str(r.tool_results()) for r in server.requests)
         assert made.returncode == 0, made.stdout + made.stderr
         assert "sub2" in bash_results  # the coder's listing ran: the repos were there to find

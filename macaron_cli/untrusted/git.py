@@ -41,8 +41,9 @@ FALLBACK_IDENTITY = {"name": "macaron", "email": "macaron@localhost"}
 ALLOWED_KEYS = re.compile(
     r"core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks"
     r"|autocrlf|safecrlf|eol|quotepath|checkstat|trustctime|untrackedcache|splitindex|preloadindex)"
-    r"|user\.(name|email)|init\.defaultbranch|gc\.auto|i18n\.(commitencoding|logoutputencoding)"
-    r"|branch\..+\.(remote|merge)|remote\..+\.(url|pushurl|fetch)"
+    r"|core\.(commentchar|whitespace|abbrev)|advice\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote)"
+    r"|fetch\.prune|user\.(name|email)|init\.defaultbranch|gc\.auto|i18n\.(commitencoding|logoutputencoding)"
+    r"|branch\..+\.(remote|merge|rebase)|remote\..+\.(url|pushurl|fetch)"
 )
 
 # Settings given on the command line outrank every config file, the app's included.
