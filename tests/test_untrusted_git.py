@@ -195,6 +195,18 @@ def test_a_git_folder_that_points_elsewhere_is_refused_before_git_runs(app, tmp_
     assert not marker.exists()
 
 
+def test_a_git_folder_that_borrows_another_repositorys_config_is_cut_loose(app, tmp_path, marker, capsys):
+    other = tmp_path / "other.git"
+    subprocess.run(["cp", "-a", str(app / ".git"), str(other)], check=True)
+    git(tmp_path, "config", "--file", str(other / "config"), "core.fsmonitor", _command(marker, "x"))
+    git(tmp_path, "config", "--file", str(other / "config"), "filter.x.clean", _command(marker, "clean"))
+    (app / ".gitattributes").write_text("* filter=x\n")
+    (app / ".git" / "commondir").write_text(f"{other}\n")
+    _every_git_macaron_runs(app)
+    assert not marker.exists()
+    assert not (app / ".git" / "commondir").exists() and "point git at another repository" in capsys.readouterr().err
+
+
 # Where a git process can be started: a call given an argv whose program is "git", or
 # GitPython's repo, command object or execute. Only the hardened module and the GitPython
 # plumbing built on it may.

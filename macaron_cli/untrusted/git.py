@@ -110,8 +110,24 @@ def guard(app: Path, say: Callable[[str], None] | None = None) -> None:
             f"{app}/.git is a link or a file pointing elsewhere, not the app's own repository; "
             f"replace it with a real repository (`git clone` it into {app})."
         )
-    for line in _config_set_aside(Path(app)) + set_aside_nested(Path(app)):
+    for line in _pointers_set_aside(Path(app)) + _config_set_aside(Path(app)) + set_aside_nested(Path(app)):
         tell(line)
+
+
+# Files inside .git that make git read another repository's config, refs or objects.
+POINTERS = ("commondir", "objects/info/alternates", "objects/info/http-alternates", "config.worktree")
+
+
+def _pointers_set_aside(app: Path) -> list[str]:
+    """Move out of .git what points git at another repository (its config would be read)."""
+    found = [rel for rel in POINTERS if (app / ".git" / rel).exists() or (app / ".git" / rel).is_symlink()]
+    if not found:
+        return []
+    kept = _aside(app) / "git"
+    for rel in found:
+        (kept / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(app / ".git" / rel), str(kept / rel))
+    return [f"{app.name}'s .git held {', '.join(found)}, which point git at another repository; moved to {kept}"]
 
 
 def set_aside_nested(app: Path) -> list[str]:
