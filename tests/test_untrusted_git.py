@@ -129,6 +129,9 @@ def test_an_ordinary_config_is_left_as_it_is(app, capsys):
     (app / "app.py").write_text("print('changed')\n")
     AppRepo.open(app).checkpoint("change", "mine")
     assert (app / ".git" / "config").read_bytes() == before and capsys.readouterr().err == ""
+    for args in (("diff", "HEAD~1", "HEAD"), ("diff", "HEAD~1"), ("log", "-p", "-1"), ("show", "HEAD")):
+        shown = untrusted_git.run(Path(os.path.relpath(app)), *args, capture_output=True, text=True)
+        assert shown.returncode == 0 and "print('changed')" in shown.stdout, (args, shown.stderr)
 
 
 def test_the_persons_identity_names_checkpoints_without_reading_global_config_in_the_app(app, tmp_path, monkeypatch):

@@ -59,7 +59,6 @@ COMMAND_LINE = {
     "core.askPass": "",
     "core.sshCommand": "false",
     "core.attributesFile": os.devnull,
-    "diff.external": "",
     "diff.ignoreSubmodules": "all",
     "status.submoduleSummary": "false",
     "submodule.recurse": "false",
@@ -75,7 +74,7 @@ SET_ASIDE = "set-aside"  # in macaron's home: what was moved out of an app, kept
 
 def environment(app: Path) -> dict[str, str]:
     """The variables every git process on `app` runs with, on top of the person's own."""
-    app = Path(app)
+    app = Path(app).absolute()
     return {
         "GIT_DIR": str(app / ".git"),
         "GIT_WORK_TREE": str(app),
@@ -85,7 +84,6 @@ def environment(app: Path) -> dict[str, str]:
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_PAGER": "cat",
         "GIT_EDITOR": "true",
-        "GIT_EXTERNAL_DIFF": "",
         # Unlike GIT_CONFIG_COUNT, these reach a git that git itself starts in a nested repo.
         "GIT_CONFIG_PARAMETERS": " ".join(f"{_quoted(k)}={_quoted(v)}" for k, v in COMMAND_LINE.items()),
         **identity(app),
@@ -94,7 +92,7 @@ def environment(app: Path) -> dict[str, str]:
 
 def run(app: Path, *args: str, say: Callable[[str], None] | None = None, **options) -> subprocess.CompletedProcess:
     """`git ARGS` on the app at `app`, hardened, after `guard(app)`; options as subprocess.run's."""
-    app = Path(app)
+    app = Path(app).absolute()
     guard(app, say)
     env = {**os.environ, **environment(app), **options.pop("env", {})}
     return subprocess.run(["git", *args], cwd=app, env=env, **options)
@@ -104,13 +102,14 @@ def guard(app: Path, say: Callable[[str], None] | None = None) -> None:
     """Before any git on `app`: its .git a real folder, its config only ALLOWED_KEYS, no
     nested repository below it. What was set aside is said through `say` (else stderr)."""
     tell = say or _stderr
-    git_dir = Path(app) / ".git"
+    app = Path(app).absolute()
+    git_dir = app / ".git"
     if git_dir.is_symlink() or (git_dir.exists() and not git_dir.is_dir()):
         raise UserError(
             f"{app}/.git is a link or a file pointing elsewhere, not the app's own repository; "
             f"replace it with a real repository (`git clone` it into {app})."
         )
-    for line in _pointers_set_aside(Path(app)) + _config_set_aside(Path(app)) + set_aside_nested(Path(app)):
+    for line in _pointers_set_aside(app) + _config_set_aside(app) + set_aside_nested(app):
         tell(line)
 
 
@@ -215,7 +214,7 @@ def identity(app: Path) -> dict[str, str]:
     someone already; the fallback identity when nothing does."""
     if os.environ.get("GIT_COMMITTER_EMAIL") and os.environ.get("GIT_COMMITTER_NAME"):
         return {}
-    config_file = Path(app) / ".git" / "config"
+    config_file = Path(app).absolute() / ".git" / "config"
     if config_file.is_file() and _outside("config", "--file", str(config_file), "--no-includes", "--get", "user.email"):
         return {}
     where = (str(Path.home()), os.environ.get("XDG_CONFIG_HOME", ""), os.environ.get("GIT_CONFIG_GLOBAL", ""))
