@@ -10,10 +10,11 @@ process on an app
 - runs with command-line settings that outrank the repository's own and switch off what
   runs commands (COMMAND_LINE), and with its repository and work tree named (GIT_DIR,
   GIT_WORK_TREE), so core.worktree or a gitfile cannot move it elsewhere;
-- starts only after `.git` is found to be a real folder, its config holds nothing but the
-  keys an app repo needs (ALLOWED_KEYS: any other config is set aside, a copy kept in
-  macaron's home), and no nested repository lies anywhere below the app root (its
-  metadata moved to macaron's home, said in one line).
+- starts only after `guard`: `.git` is a real folder pointing at no other repository
+  (POINTERS), its config holds nothing but the keys an app repo needs (ALLOWED_KEYS: any
+  other config is set aside, a copy kept in macaron's home), and no nested repository lies
+  anywhere below the app root (moved to macaron's home: a nested clone may hold the
+  person's own history, so it is never deleted). Each is said in one line.
 `macaron_cli/git_plumbing.py` (GitPython, for checkpoints) gets its environment from here;
 any other module runs `run(app, ...)`. tests/test_untrusted_git.py scans for bypasses.
 """
@@ -84,7 +85,7 @@ def environment(app: Path) -> dict[str, str]:
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_PAGER": "cat",
         "GIT_EDITOR": "true",
-        # Unlike GIT_CONFIG_COUNT, these reach a git that git itself starts in a nested repo.
+        # Passed on to a git that git itself starts in a nested repository, too (FACTS.md).
         "GIT_CONFIG_PARAMETERS": " ".join(f"{_quoted(k)}={_quoted(v)}" for k, v in COMMAND_LINE.items()),
         **identity(app),
     }
