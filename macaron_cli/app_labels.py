@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
 from macaron_cli import privacy
 from macaron_cli.files import write_atomic
 from macaron_cli.quotes import MIN_QUOTE, quoted_in
+from macaron_cli.untrusted import git as untrusted_git
 
 LABELS = Path(".macaron") / "labels.json"
 
@@ -48,8 +48,9 @@ def _save(app: Path, labels: dict[str, dict]) -> None:
 
 def _changed(app: Path) -> list[str]:
     """Files changed since the last commit (the phase's work), git-ignored ones aside."""
-    status = subprocess.run(
-        ["git", "-C", str(app), "status", "--porcelain=v1", "-z", "--untracked-files=all"],
+    status = untrusted_git.run(
+        app,
+        *("status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=all"),
         capture_output=True,
         check=False,
     )
@@ -114,7 +115,7 @@ def written_from(app: Path, ids: set[str]) -> list[Path]:
 
 
 def tracked(app: Path) -> list[str]:
-    listing = subprocess.run(["git", "-C", str(app), "ls-files", "-z"], capture_output=True, check=False).stdout
+    listing = untrusted_git.run(app, "ls-files", "-z", capture_output=True, check=False).stdout
     return [rel for rel in listing.decode("utf-8", errors="surrogateescape").split("\0") if rel]
 
 

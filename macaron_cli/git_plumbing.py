@@ -2,6 +2,8 @@
 process with its stdin from a pipe, failures as one line (a damaged index, another git
 at work, else GitFailed with git's last line), and the index kept or set aside.
 
+Every GitPython repo of an app is made here (`app_repo`), and every command it starts runs
+hardened as untrusted/git.py says, after its guard (the app's git metadata is untrusted).
 checkpoints/ decides what to commit and when; this module only runs git.
 """
 
@@ -16,11 +18,10 @@ from pathlib import Path
 import git
 
 from macaron_cli.errors import UserError, WorkFailed
+from macaron_cli.untrusted import git as untrusted_git
 
 # Linux pipes buffer 64 KiB; stdin smaller than this is written before git even starts.
 PIPE_SAFE_BYTES = 60_000
-# Used only when the person has no git identity at all (CI runs as root without one).
-FALLBACK_IDENTITY = {"name": "macaron", "email": "macaron@localhost"}
 
 
 class GitFailed(WorkFailed):
@@ -43,6 +44,7 @@ class Plumbing:
         self, *args, stdin: bytes | None = None, env: dict | None = None, strip: bool = True, with_stderr: bool = False
     ):
         """Run git; its stdout (and stderr too, as a pair, when asked)."""
+        untrusted_git.guard(self.path)
         try:
             with input_stream(stdin) as fh:
                 _, out, err = self.repo.git.execute(
@@ -101,18 +103,15 @@ class Plumbing:
                 yield
 
 
-def fallback_identity_env(repo: git.Repo) -> dict[str, str]:
-    """Environment that names a committer, only if git has none configured anywhere."""
-    reader = repo.config_reader()
-    configured = all(reader.has_option("user", key) for key in ("name", "email"))
-    if configured or (os.environ.get("GIT_COMMITTER_EMAIL") and os.environ.get("GIT_COMMITTER_NAME")):
-        return {}
-    return {
-        "GIT_AUTHOR_NAME": FALLBACK_IDENTITY["name"],
-        "GIT_AUTHOR_EMAIL": FALLBACK_IDENTITY["email"],
-        "GIT_COMMITTER_NAME": FALLBACK_IDENTITY["name"],
-        "GIT_COMMITTER_EMAIL": FALLBACK_IDENTITY["email"],
-    }
+def app_repo(path: Path, init: bool = False) -> git.Repo:
+    """The GitPython repo of the app at `path` (made, on branch main, when `init` and it has
+    none), guarded first; every git process it starts runs hardened."""
+    untrusted_git.guard(path)
+    if init and not (path / ".git").exists():
+        untrusted_git.run(path, "init", "-q", "--initial-branch=main", check=True, capture_output=True)
+    repo = git.Repo(path)
+    repo.git.update_environment(**untrusted_git.environment(path))
+    return repo
 
 
 @contextmanager

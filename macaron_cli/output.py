@@ -18,8 +18,10 @@ from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # C0 controls but newline and tab, DEL, and C1: a terminal acts on them (ESC starts a
-# sequence that can set the title, clear the screen, move the cursor, fake a prompt).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# sequence that can set the title, clear the screen, move the cursor, fake a prompt). And the
+# invisible bidi marks, which reorder what is shown around them (a command that reads as
+# another one, a path spelled backwards).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def print_json(obj) -> None:
@@ -46,7 +48,8 @@ def _finite(obj):
 def safe_text(text: object) -> str:
     """`text` as a str that any UTF-8 stream can take and no terminal acts on: lone
     surrogates (bytes that were not UTF-8, e.g. in a file name) become U+FFFD, and control
-    characters are shown, not obeyed (ESC as "␛", as the Unicode control pictures draw it)."""
+    characters are shown, not obeyed (ESC as "␛", as the Unicode control pictures draw it;
+    a bidi mark by its name, "<U+202E>")."""
     return _CONTROL.sub(_visible, _SURROGATE.sub("\ufffd", str(text)))
 
 
@@ -54,6 +57,8 @@ def _visible(match: re.Match) -> str:
     code = ord(match.group(0))
     if code < 0x20:
         return chr(0x2400 + code)
+    if code > 0x9F:  # a bidi mark: named, as nothing draws it
+        return f"<U+{code:04X}>"
     return "\u2421" if code == 0x7F else "\ufffd"  # DEL has a picture; C1 controls have none
 
 

@@ -128,6 +128,73 @@ def test_an_empty_request_is_refused(macaron, macaron_home, tmp_path):
     assert shown.returncode == 2 and "say what to change" in shown.stderr
 
 
+def _into(app: Path, state: str):
+    """`app` left in a state a checkpoint refuses to commit over."""
+    if state == "a detached HEAD":
+        git(app, "checkout", "-q", "--detach")
+    elif state == "a merge":
+        (app / ".git" / "MERGE_HEAD").write_text(git(app, "rev-parse", "HEAD"))
+    elif state == "a rebase":
+        (app / ".git" / "rebase-merge").mkdir()
+
+
+@pytest.mark.parametrize("state", ["a detached HEAD", "a merge", "a rebase", "another macaron at work"])
+def test_a_change_that_could_not_be_kept_is_refused_before_anything_is_written(macaron, macaron_home, tmp_path, state):
+    from tests.support.app_dirs import repo_state
+
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    app = tmp_path / "apps" / slug
+    _into(app, state)
+    before = repo_state(app)
+    if state == "another macaron at work":
+        with AppRepo.open(app).lock():
+            shown = macaron("change", slug, "rename the app to Hydration", "--offline", "--yes")
+    else:
+        shown = macaron("change", slug, "rename the app to Hydration", "--offline", "--yes")
+    assert shown.returncode == 2, shown.stdout + shown.stderr
+    line = shown.stderr.strip()
+    assert "\n" not in line and "Traceback" not in line
+    assert ("detached HEAD" if state == "a detached HEAD" else state.split()[-1]) in line
+    assert repo_state(app) == before  # macaron.json, config/app.json, refs, index: as they were
+
+
+def test_a_request_longer_than_a_wish_is_refused_in_one_short_line(macaron, macaron_home, tmp_path):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    app = tmp_path / "apps" / slug
+    before = (app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()
+    shown = macaron("change", slug, "rename the app to Hydration " * 4000, "--offline", "--yes")
+    assert shown.returncode == 2
+    line = shown.stderr.strip()
+    assert "\n" not in line and len(line) < 300 and "at most" in line, line[:300]
+    assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
+    made = macaron("make", "a water tracker " * 2000, "--offline", "--yes")
+    assert made.returncode == 2 and len(made.stderr.strip()) < 300 and "at most" in made.stderr
+
+
+TRICKS = "\x1b]0;pwned\x07\x1b[2J\u202eevil\u2066"
+
+
+def test_a_requests_controls_and_bidi_marks_are_shown_never_obeyed(macaron, macaron_home, tmp_path):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    shown = macaron("change", slug, f"add a dark mode toggle {TRICKS}", "--offline")
+    assert shown.returncode == 2
+    said = shown.stdout + shown.stderr
+    assert not any(c in said for c in "\x1b\x07\u202e\u2066"), repr(said)
+    assert "␛]0;pwned␇␛[2J<U+202E>evil<U+2066>" in said  # shown, so the person sees what was asked
+
+
+@pytest.mark.slow
+def test_a_kept_changes_commit_message_carries_no_control_or_bidi_mark(macaron, macaron_home, tmp_path):
+    slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
+    app = tmp_path / "apps" / slug
+    shown = macaron("change", slug, f"log it in the morning and evening {TRICKS}", "--offline", "--yes", timeout=300)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    said = shown.stdout + shown.stderr
+    assert not any(c in said for c in "\x1b\x07\u202e\u2066"), repr(said)
+    messages = git(app, "log", "--format=%B")
+    assert "pwned" in messages and not any(c in messages for c in "\x1b\x07\u202e\u2066"), repr(messages)
+
+
 # ── changes, verified in the browser ──────────────────────────────────────────────────────
 @pytest.mark.slow
 def test_three_changes_keep_all_hundred_entries_and_rollback_undoes_the_last(macaron, macaron_home):

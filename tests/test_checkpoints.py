@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -321,7 +322,7 @@ def test_an_ignored_folder_in_the_way_is_refused_but_a_tracked_one_is_replaced(a
     assert (app / "lib/a.py").read_text() == "now a package\n"
 
 
-def test_nested_git_repos_are_reported_not_silently_skipped(app, macaron):
+def test_nested_git_repos_are_set_aside_said_and_their_files_kept(app, macaron):
     for folder, committed in (("vendor/empty", False), ("vendor/lib", True)):
         (app / folder).mkdir(parents=True)
         git(app / folder, "init", "-q")
@@ -332,6 +333,10 @@ def test_nested_git_repos_are_reported_not_silently_skipped(app, macaron):
     write(app, "app.py", "mine\n")
     result = macaron("checkpoint", str(app), "-m", "with nested repos")
     assert result.returncode == 0, result.stderr
-    said = " ".join(result.stdout.split())
-    assert "vendor/empty is a git repo inside the app" in said and "vendor/lib is a git repo" in said
-    assert "app.py" in git(app, "show", "--name-only", "--format=", "HEAD")
+    said = " ".join(result.stderr.split())
+    assert "vendor/empty was a git repository inside" in said and "vendor/lib was a git repository" in said
+    committed = git(app, "ls-tree", "-r", "HEAD")
+    assert "160000" not in committed and "vendor/lib/code.py" in committed and "vendor/empty/code.py" in committed
+    assert not (app / "vendor/lib/.git").exists()
+    kept = list(Path(os.environ["MACARON_HOME"]).glob("set-aside/*/vendor/lib/.git"))
+    assert kept and "theirs" in git(kept[0].parent, "log", "--format=%s")  # its history is kept

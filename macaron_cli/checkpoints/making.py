@@ -7,7 +7,6 @@ was made (editor, shell, agent); the person's data never goes into git."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +16,7 @@ import git
 from macaron_cli.checkpoints.app_files import AppFiles
 from macaron_cli.checkpoints.history import History
 from macaron_cli.checkpoints.records import REFS, Checkpoint, commit_message, trailers_for
-from macaron_cli.git_plumbing import GitFailed, Plumbing, fallback_identity_env
+from macaron_cli.git_plumbing import Plumbing
 
 ZERO = "0" * 40
 # `git gc --auto` (which only packs when git thinks it worth it) every this many checkpoints:
@@ -35,7 +34,6 @@ class Making:
         self.files = files
         self.common_dir = Path(repo.common_dir)
         self._warnings = warnings
-        self._identity_env = fallback_identity_env(repo)
 
     def checkpoint(self, phase: str, message: str, tests=None, cost_usd: float | None = None) -> Checkpoint:
         """The next checkpoint, of the working tree as it is now (the app held, state checked)."""
@@ -54,29 +52,19 @@ class Making:
         if not scratch:
             # The person's data never goes into git, even if the app's .gitignore forgot it.
             self.files.keep_out_of_git(self.common_dir / "info" / "exclude")
-        # A folder that is a git repo of its own is kept as a link to its commit, not as
-        # files, and one with no commit yet makes `git add` fail outright: leave such
-        # folders out and say so, rather than lose the checkpoint or pretend they are safe.
-        skipped: list[str] = []
-        while True:
-            try:
-                _, stderr = self.git.run("add", "-A", "--", ".", *(f":(exclude){p}" for p in skipped), with_stderr=True)
-                break
-            except GitFailed as exc:
-                empty = [
-                    p
-                    for p in re.findall(r"error: '(.+?)/?' does not have a commit checked out", exc.stderr)
-                    if p not in skipped
-                ]
-                if not empty:
-                    raise
-                skipped += empty
-        nested = skipped + re.findall(r"adding embedded git repository: (.+)", stderr)
-        self._warnings += [
-            f"{p.strip()} is a git repo inside the app, so its files are not in checkpoints "
-            f"(remove {p.strip()}/.git to include them)"
-            for p in nested
+        # Every git run first moves a nested repository's metadata out of the app
+        # (untrusted/git.py), so its folder is plain files now; a link to its commit that an
+        # earlier checkpoint recorded (mode 160000) is replaced by those files: no gitlink
+        # lands in a checkpoint, and the person's own `git status` never enters one.
+        self.git.run("add", "-A", "--", ".")
+        links = [
+            entry.split("\t", 1)[1]
+            for entry in self.git.run("ls-files", "-s", "-z", strip=False).split("\0")
+            if entry.startswith("160000 ")
         ]
+        if links:
+            self.git.run("rm", "-r", "-q", "--cached", "--", *links)
+            self.git.run("add", "-A", "--", *links)
         return self.git.run("write-tree")
 
     def commit(self, n: int, tree: str, parent: str | None, message: str, trailers: dict[str, str]) -> Checkpoint:
@@ -84,7 +72,7 @@ class Making:
         Checkpoint is known without reading the commit back."""
         now = datetime.now().astimezone()
         stamp = f"{int(now.timestamp())} {now.strftime('%z')}"
-        env = {**self._identity_env, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        env = {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
         args = ["commit-tree", "--no-gpg-sign", *(["-p", parent] if parent else []), tree]
         commit = self.git.run(*args, stdin=commit_message(message, trailers).encode("utf-8"), env=env)
         when = now.replace(microsecond=0).isoformat()

@@ -15,7 +15,8 @@ from macaron_cli.app_lock import app_lock
 from macaron_cli.apps import APP_MANIFEST, PRIVATE_DIR, is_app
 from macaron_cli.checkpoints.records import is_sha
 from macaron_cli.errors import UserError
-from macaron_cli.git_plumbing import FALLBACK_IDENTITY, fallback_identity_env
+from macaron_cli.git_plumbing import app_repo
+from macaron_cli.untrusted import git as untrusted_git
 
 # Someone else's operation is half done in these states; committing now would break it.
 BUSY_STATES = {
@@ -34,7 +35,7 @@ def open_repo(path) -> tuple[Path, git.Repo]:
     if not is_app(path):
         raise UserError(f"{path} is not a macaron app (it needs {APP_MANIFEST} in a git repo).")
     try:
-        repo = git.Repo(path)
+        repo = app_repo(path)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         raise UserError(f"{path} is not a usable git repo; check its .git folder.") from None
     if repo.working_tree_dir is None:
@@ -49,11 +50,11 @@ def init_repo(path) -> tuple[Path, git.Repo]:
     git has none configured anywhere."""
     path = Path(path).expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
-    repo = git.Repo(path) if (path / ".git").exists() else git.Repo.init(path, initial_branch="main")
-    if fallback_identity_env(repo):
+    repo = app_repo(path, init=True)
+    if not untrusted_git.has_identity(path):
         with repo.config_writer("repository") as config:
-            config.set_value("user", "name", FALLBACK_IDENTITY["name"])
-            config.set_value("user", "email", FALLBACK_IDENTITY["email"])
+            config.set_value("user", "name", untrusted_git.FALLBACK_IDENTITY["name"])
+            config.set_value("user", "email", untrusted_git.FALLBACK_IDENTITY["email"])
     return path, repo
 
 

@@ -51,6 +51,14 @@ class AppRepo:
         """Hold the app for this process (context manager); UserError if another holds it."""
         return self._guard.lock()
 
+    def ready(self) -> None:
+        """Refuse now (UserError), before a command writes anything, what its checkpoint would
+        refuse later: another git operation half done (a merge, a rebase), a detached HEAD,
+        a damaged branch, another macaron holding the app."""
+        self._guard.check()
+        with self.lock():
+            self._guard.check()
+
     def checkpoint(self, phase: str, message: str, tests=None, cost_usd: float | None = None) -> Checkpoint:
         """Commit the whole working tree as it is now, as the next checkpoint."""
         if not message.strip():

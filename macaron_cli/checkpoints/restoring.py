@@ -149,7 +149,17 @@ class Restoring:
         target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
         target = self.history.load(target_id, refs[target_id])
         self.history.check_complete(target, current_tree)
-        stat = self.git.run("diff", "--stat", "--no-color", "--no-renames", current_tree, target.tree)
+        stat = self.git.run(
+            "diff",
+            "--stat",
+            "--no-color",
+            "--no-renames",
+            "--no-textconv",
+            "--no-ext-diff",
+            "--ignore-submodules=all",
+            current_tree,
+            target.tree,
+        )
         return RollbackPlan(
             target=target,
             diffstat=stat,

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 from macaron_cli import privacy
 from macaron_cli.ledger.outgoing import committed_files, refuse_carried
 from macaron_cli.ledger.reward import outcome_of
 from macaron_cli.ledger.store import Ledger, node
+from macaron_cli.untrusted import git as untrusted_git
 
 
 def feedback_records(ledger: Ledger, store, registry: dict) -> list[dict]:
@@ -101,13 +101,14 @@ def _labelled_out(diff: str, app_dir: Path | None, destination: privacy.Destinat
 def _diff(app_dir: Path | None) -> str:
     if not app_dir or not (app_dir / ".git").exists():
         return ""
-    first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=app_dir, capture_output=True, text=True)
+    first = untrusted_git.run(app_dir, "rev-list", "--max-parents=0", "HEAD", capture_output=True, text=True)
     root = first.stdout.split()[0] if first.stdout.split() else None
     if not root:
         return ""
-    diff = subprocess.run(
-        ["git", "diff", root, "HEAD", "--", ".", ":(exclude)config/app.json"],
-        cwd=app_dir,
+    diff = untrusted_git.run(
+        app_dir,
+        *("diff", "--no-textconv", "--no-ext-diff", "--ignore-submodules=all", root, "HEAD"),
+        *("--", ".", ":(exclude)config/app.json"),
         capture_output=True,
         text=True,
     )

@@ -63,10 +63,11 @@ def refuse_carried(
 def committed_files(app_dir: Path) -> list[tuple[str, bytes]]:
     """The app's files as committed at HEAD (name, content); none for an app without commits."""
     import io
-    import subprocess
     import tarfile
 
-    archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=app_dir, capture_output=True, check=False)
+    from macaron_cli.untrusted import git as untrusted_git
+
+    archive = untrusted_git.run(app_dir, "archive", "--format=tar", "HEAD", capture_output=True, check=False)
     if archive.returncode != 0:
         return []
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:

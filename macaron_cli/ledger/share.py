@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
@@ -27,6 +26,7 @@ from macaron_cli.errors import UserError
 from macaron_cli.ledger.outgoing import refuse_carried
 from macaron_cli.manifest import MANIFEST
 from macaron_cli.manifest import data_files as manifest_data_files
+from macaron_cli.untrusted import git as untrusted_git
 
 BUNDLE_SUFFIX = ".macaron.tar.gz"
 
@@ -35,7 +35,7 @@ def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | No
     """Bundle the app's tracked code; `withheld` are memories (the gate's `not_for` an
     export) whose text must not be in it."""
     data_files = set(manifest_data_files(app_dir))
-    archive = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=app_dir, capture_output=True, check=False)
+    archive = untrusted_git.run(app_dir, "archive", "--format=tar", "HEAD", capture_output=True, check=False)
     if archive.returncode != 0:
         raise UserError(f"{app_dir} has no commits to share yet; `macaron checkpoint` it first.")
 

@@ -34,7 +34,7 @@ from macaron_cli.maker.change_plan import (
 )
 from macaron_cli.maker.change_rules import understand
 from macaron_cli.maker.progress import Progress
-from macaron_cli.maker.request import MakeRequest
+from macaron_cli.maker.request import MakeRequest, checked_request
 from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.spec import spec_in
@@ -46,15 +46,15 @@ def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeR
     anything is read when there is no request. By a model (`options`: --draft, --local-only,
     budget, rounds) when one is configured and not `offline`, else by rules."""
     from macaron_cli.apps import ref_for, resolve_app
+    from macaron_cli.checkpoints import AppRepo
     from macaron_cli.maker.change_model import wanted
     from macaron_cli.maker.session import model_configured
 
-    request = request.strip()
-    if not request:
-        raise UserError('say what to change: macaron change APP "add my pulse".')
+    request = checked_request(request, 'say what to change: macaron change APP "add my pulse".')
     options = replace(options or MakeRequest(), idea=request, offline=offline)
     mode = wanted(options, model_configured())
     app = resolve_app(app_ref)
+    AppRepo.open(app).ready()  # a merge, a detached HEAD, another macaron: refused before anything is written
     slug = ref_for(app)
     manifest = read_manifest(app)
     spec = spec_in(manifest)

@@ -14,7 +14,6 @@ checkpoint and `macaron change APP --resume` goes on. Its record is `.macaron/ch
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +25,7 @@ from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.run import Mode
 from macaron_cli.maker.state import CHANGE_FILE
+from macaron_cli.untrusted import git as untrusted_git
 
 if TYPE_CHECKING:
     from macaron_cli.maker.change_plan import ChangeResult, Planned
@@ -127,5 +127,5 @@ def _brief(planned: Planned, store, settings: config.Settings, to):
 
 def files_map(app: Path) -> list[str]:
     """A short map of the app's tracked files (its data is not tracked)."""
-    out = subprocess.run(["git", "-C", str(app), "ls-files"], capture_output=True, text=True).stdout.split()
+    out = untrusted_git.run(app, "ls-files", capture_output=True, text=True).stdout.split()
     return out[:MAX_FILES] + ([f"… {len(out) - MAX_FILES} more"] if len(out) > MAX_FILES else [])

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -34,6 +33,7 @@ from macaron_cli.manifest import MANIFEST, data_files, manifest_or_none
 from macaron_cli.models.client import Endpoint, ModelClient, Usage
 from macaron_cli.models.failures import ContextExceeded
 from macaron_cli.models.limits import ServerLimits, answer_room, split_context, wanted_answer
+from macaron_cli.untrusted import git as untrusted_git
 
 if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief
@@ -155,7 +155,7 @@ def app_files(
     """(path, text) of the files the model should see, most needed first, within the
     budget; and the names of the rest. `tracked_in`: the git repo whose file list to use
     when `app_dir` is a plain copy of it."""
-    listed = subprocess.run(["git", "-C", str(tracked_in or app_dir), "ls-files", "-z"], capture_output=True, text=True)
+    listed = untrusted_git.run(tracked_in or app_dir, "ls-files", "-z", capture_output=True, text=True)
     paths = [p for p in listed.stdout.split("\0") if p] if listed.returncode == 0 else []
     entries, runtime, protected = entry_files(app_dir), _runtime_check(), _protected(app_dir)
     ranked, named = [], []

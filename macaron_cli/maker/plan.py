@@ -21,7 +21,14 @@ from macaron_cli.maker import containment
 from macaron_cli.maker.brief import Brief, build_brief
 from macaron_cli.maker.modes import mode_named, requested_mode
 from macaron_cli.maker.progress import Progress
-from macaron_cli.maker.request import MakeRequest, checked_budget, confirm_advice, records_level, refuse_unpriced
+from macaron_cli.maker.request import (
+    MakeRequest,
+    checked_budget,
+    checked_request,
+    confirm_advice,
+    records_level,
+    refuse_unpriced,
+)
 from macaron_cli.maker.run import LOCAL_MODEL, Mode, agent_model
 from macaron_cli.maker.session import model_configured
 from macaron_cli.maker.state import MakeState
@@ -89,9 +96,7 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
     from macaron_cli.maker.scaffold import app_spec_for, app_title, make_slug
 
     started = time.monotonic()
-    idea = (request.idea or "").strip()
-    if not idea:
-        raise UserError('say what to make: macaron make "a water tracker that knows my goal".')
+    idea = checked_request(request.idea, 'say what to make: macaron make "a water tracker that knows my goal".')
     budget = checked_budget(request, settings)
     local = checked_local_endpoint(request, model_configured(), settings)
     if request.template:

@@ -10,6 +10,11 @@ from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.maker.brief import Brief
 from macaron_cli.manifest import Manifest
+from macaron_cli.output import safe_text
+
+# Far longer than any wish typed at a prompt: a pasted document is refused before it reaches
+# a model's prompt, a commit message, the ledger or an error line.
+MAX_REQUEST_CHARS = 2000
 
 
 @dataclass
@@ -36,6 +41,22 @@ class MakeRequest:
     # Asked once for a health or money app (its kind): may the friend's cloud model hear what
     # it records? None = no one to ask (--yes, a pipe): its records stay private.
     share_records: Callable[[str], bool] | None = None
+
+
+def checked_request(text: str | None, empty: str) -> str:
+    """What the person asked (make's idea, change's request) as it is shown, stored and sent
+    from here on: stripped, capped, its control characters and bidi marks made visible (the
+    printer's own rule, so a commit message or the ledger cannot carry them either).
+    UserError `empty` when nothing was asked, one line when it is too long."""
+    text = (text or "").strip()
+    if not text:
+        raise UserError(empty)
+    if len(text) > MAX_REQUEST_CHARS:
+        raise UserError(
+            f"the request is {len(text):,} characters long; say it in at most {MAX_REQUEST_CHARS:,} "
+            "(what to make or change, not a whole document)."
+        )
+    return safe_text(text)
 
 
 def checked_budget(request: MakeRequest, settings: config.Settings) -> float | None:

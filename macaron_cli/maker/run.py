@@ -11,7 +11,6 @@ returns the next. pipeline.run_phases is the one loop over them.
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models import registry
+from macaron_cli.untrusted import git as untrusted_git
 
 if TYPE_CHECKING:
     from macaron_cli.checkpoints import AppRepo
@@ -228,8 +228,9 @@ class MakeRun:
 
     def changed_files(self) -> list[str]:
         """The files changed since the last checkpoint (git-ignored data and .macaron aside)."""
-        out = subprocess.run(
-            ["git", "-C", str(self.app), "status", "--porcelain", "-z", "--untracked-files=all"],
+        out = untrusted_git.run(
+            self.app,
+            *("status", "--porcelain", "-z", "--untracked-files=all", "--ignore-submodules=all"),
             capture_output=True,
             text=True,
         ).stdout

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 from macaron_cli import app_labels, config
@@ -21,6 +20,7 @@ from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
 from macaron_cli.maker.spec import AppSpec
 from macaron_cli.manifest import Manifest, write_manifest
+from macaron_cli.untrusted import git as untrusted_git
 
 APP_CONFIG = "config/app.json"
 TOKENS_CSS = "static/macaron-tokens.css"
@@ -193,7 +193,7 @@ def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
 
 def _copy_tracked(app: Path, dest: Path) -> None:
     """From one of the person's apps: its tracked files only (never its data or brief)."""
-    files = subprocess.run(["git", "-C", str(app), "ls-files", "-z"], capture_output=True, check=True).stdout
+    files = untrusted_git.run(app, "ls-files", "-z", capture_output=True, check=True).stdout
     for rel in filter(None, files.decode().split("\0")):
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)

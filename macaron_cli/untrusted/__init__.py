@@ -4,7 +4,7 @@ macaron.json, its data. A model, a stranger's bundle or a mistake may have writt
 This package is that rule's home. Every host-side reader of an app goes through it:
 - git.py: git on an app runs with a hardened environment (no config of the app's that runs
   commands: fsmonitor, hooks, filters, textconv, includes, submodules), and a nested
-  repository below the app root is found before it can be committed;
+  repository below the app root is found and set aside (to macaron's home) before any git runs;
 - data_paths.py: the data paths an app declares resolve inside its own data, never through
   a link or `..`;
 - environment.py: the allow-listed environment any process running app code starts with.

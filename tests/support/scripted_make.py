@@ -106,3 +106,11 @@ def build_and_fix(outside: str | None = None) -> callable:
         return steps[min(n, len(steps) - 1)]
 
     return responder
+
+
+def cloud_make(macaron, server, idea: str = "a water tracker"):
+    """`macaron make IDEA --yes --json` by the cloud coder, its model the scripted `server`."""
+    return macaron(
+        "make", idea, "--yes", "--json", env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
+        timeout=900,
+    )  # fmt: skip
