@@ -6,6 +6,7 @@ where no sandbox can run, code the person did not write runs only when they acce
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -269,3 +270,27 @@ def test_without_bubblewrap_a_strangers_code_is_refused_but_macarons_own_runs(ma
     assert accepted.returncode == 0, accepted.stderr
     # An app made from macaron's own template, with no model, still runs.
     assert macaron("apps", "digest", own, "--json", env=no_bwrap).returncode == 0
+
+
+PACKAGE = Path(__file__).resolve().parents[1] / "macaron_cli"
+
+
+def _network_grants(package: Path) -> list[str]:
+    """Each call in `package` that starts code with this machine's network (`network=True`),
+    as file:line, but the one in Sandbox.serve (the backend without walls)."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and any(
+                k.arg == "network" and isinstance(k.value, ast.Constant) and k.value.value is True
+                for k in node.keywords
+            ):
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    return [f for f in found if not f.startswith("sandbox/base.py:")]
+
+
+def test_no_app_code_is_given_the_network_but_where_no_sandbox_has_walls(tmp_path):
+    assert _network_grants(PACKAGE) == []
+    # The check finds one planted.
+    (tmp_path / "serve.py").write_text("sandbox.spawn(cmd, app, network=True)\n")
+    assert _network_grants(tmp_path) == ["serve.py:1"]
