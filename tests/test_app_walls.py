@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -224,17 +223,6 @@ def test_run_serves_the_page_but_app_code_cannot_reach_this_machine(tmp_path, ma
     assert (app / "data" / "notes.json").read_text() == '["water the plants"]'
 
 
-def _path_without_bwrap(tmp_path: Path) -> str:
-    """A PATH holding git and socat but no bwrap: this machine as one without bubblewrap."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for command in ("git", "socat"):
-        found = shutil.which(command)
-        if found:
-            (bin_dir / command).symlink_to(found)
-    return str(bin_dir)
-
-
 def _refused(run: subprocess.CompletedProcess) -> None:
     assert run.returncode == 2, run.stdout + run.stderr
     line = run.stderr.strip()
@@ -249,7 +237,9 @@ def test_without_bubblewrap_a_strangers_code_is_refused_but_macarons_own_runs(ma
     own = json.loads(made.stdout)["path"]
     assert macaron("share", own, cwd=tmp_path).returncode == 0
     bundle = next(tmp_path.glob("*.macaron.tar.gz"))
-    no_bwrap = {"PATH": _path_without_bwrap(tmp_path)}
+    from tests.test_coder_containment import _path_without
+
+    no_bwrap = {"PATH": _path_without(tmp_path, "bwrap")}
     apps_dir = Path(os.environ["MACARON_APPS_DIR"])
     before = sorted(p.name for p in apps_dir.iterdir())
 

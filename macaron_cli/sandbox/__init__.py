@@ -3,7 +3,8 @@
 Strongest first: docker (a container), bubblewrap (namespaces, read-only system), process
 (resource limits only). `MACARON_SANDBOX=docker|bubblewrap|process` forces one; forcing
 one that cannot run here is a UserError. Backends import their heavy parts (the docker
-SDK) only when used.
+SDK) only when used. `sandbox_for_untrusted` is how code the person did not write asks for
+one: where none has walls (walls.py), it is refused unless they accepted the risk.
 """
 
 from __future__ import annotations
