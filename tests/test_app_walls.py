@@ -12,9 +12,7 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -25,11 +23,11 @@ from tests.support import scripted_make as script
 from tests.support.fixture_apps import copy_app
 from tests.support.model_server import ModelServer, Reply
 from tests.support.outside_tmp import outside_tmp
+from tests.test_coder_containment import NET_MARK, _Listener, _path_without
 
 STORE_MARK = "STOREMARK-5K2VQ7"  # a private memory, in a store kept outside macaron's home
 OTHER_MARK = "OTHERAPPMARK-8D3WN4"  # another app's data, registered outside the apps folder
 MARKS = (STORE_MARK, OTHER_MARK)
-NET_MARK = "NETMARK-6J1RX3"  # what a listener on this machine answers
 
 
 def _has_bwrap() -> bool:
@@ -148,31 +146,6 @@ def test_an_apps_tests_and_digest_see_no_store_nor_app_kept_elsewhere(macaron, m
         assert mark not in digest.stdout + digest.stderr
 
 
-class _Listener:
-    """A web server on this machine's loopback that answers NET_MARK and counts its visitors."""
-
-    def __init__(self):
-        hits = self.hits = []
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self):
-                hits.append(self.path)
-                self.send_response(200)
-                self.end_headers()
-                self.wfile.write(NET_MARK.encode())
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 def _reach_route(url: str) -> str:
     """A route app code could add: it fetches `url` from the server's side and says what came."""
     return (
@@ -199,7 +172,7 @@ def test_run_serves_the_page_but_app_code_cannot_reach_this_machine(tmp_path, ma
     from tests.test_run_command import _start, _url_from
 
     app = copy_app("good", tmp_path / "app", git=True)
-    listener = _Listener()
+    listener = _Listener("127.0.0.1")
     with (app / "server" / "main.py").open("a") as f:
         f.write(_reach_route(listener.url))
     proc = _start(app)
@@ -237,8 +210,6 @@ def test_without_bubblewrap_a_strangers_code_is_refused_but_macarons_own_runs(ma
     own = json.loads(made.stdout)["path"]
     assert macaron("share", own, cwd=tmp_path).returncode == 0
     bundle = next(tmp_path.glob("*.macaron.tar.gz"))
-    from tests.test_coder_containment import _path_without
-
     no_bwrap = {"PATH": _path_without(tmp_path, "bwrap")}
     apps_dir = Path(os.environ["MACARON_APPS_DIR"])
     before = sorted(p.name for p in apps_dir.iterdir())
