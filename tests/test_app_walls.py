@@ -131,12 +131,12 @@ def test_an_apps_tests_and_digest_see_no_store_nor_app_kept_elsewhere(macaron, m
         requests = list(server.requests)
     assert run.returncode == 0, run.stdout + run.stderr
     app = Path(json.loads(run.stdout)["path"])
-    # The app's test ran and failed, and its message reached the fix prompt: without a mark.
-    fix_prompts = [r.raw for r in requests if script.FIX_PROMPT_MARK in r.raw]
-    assert fix_prompts and "peeked: nothing" in fix_prompts[0]
     everything = "\n".join(r.raw for r in requests)
     for mark in MARKS:
         assert mark not in everything, f"{mark} reached the model"
+    # The app's test ran and failed, and its message reached the fix prompt: without a mark.
+    fix_prompts = [r.raw for r in requests if script.FIX_PROMPT_MARK in r.raw]
+    assert fix_prompts and "peeked: nothing" in fix_prompts[0]
 
     # The app's digest, rewritten as its coder could, peeks the same way: it sees nothing.
     (app / "server" / "macaron_life.py").write_text(_peek(store, other) + "raise SystemExit('peeked: ' + peek())\n")
