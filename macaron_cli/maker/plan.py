@@ -151,8 +151,8 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
 
 def untrusted_code(request: MakeRequest, mode: Mode) -> str | None:
     """What of this make's code the person did not write and verification will run (a
-    bundle's, a coder's app's, the local model's), or None. The cloud coder needs its own
-    sandbox (containment.require)."""
+    bundle's, a coder's app's, a model's), or None. The cloud coder's own shell needs the
+    CLI's sandbox besides (containment.require)."""
     from macaron_cli.apps import resolve_app
     from macaron_cli.ledger.share import is_bundle
     from macaron_cli.sandbox.walls import written_by_macaron
@@ -161,8 +161,8 @@ def untrusted_code(request: MakeRequest, mode: Mode) -> str | None:
         return "the shared bundle's code and tests"
     if request.from_app and not written_by_macaron(resolve_app(request.from_app)):
         return "the code and tests of the app it starts from"
-    if mode.uses_local_model:
-        return "the code and tests the local model writes"
+    if mode.needs_model:
+        return "the code and tests a model writes"
     return None
 
 
