@@ -243,6 +243,11 @@ _UNSANDBOXED = typer.Option(
     "--accept-unsandboxed",
     help="Where bubblewrap or socat is missing, let the coder run unconfined: it could read your files.",
 )
+_UNSANDBOXED_APP = typer.Option(
+    False,
+    "--accept-unsandboxed",
+    help="Where no sandbox can run, run the app's code unconfined: it could read your files.",
+)
 
 
 @app.command()
@@ -343,11 +348,12 @@ def apps_digest(
         None, metavar="[APP]", autocompletion=_complete_app, help="Slug or path; default: here, else the latest."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON only."),
+    accept_unsandboxed: bool = _UNSANDBOXED_APP,
 ) -> int | None:
     """What the app recorded this period, summarised by the app itself (run in the sandbox)."""
     from macaron_cli.lifelog import commands as lifelog
 
-    return _run(lifelog.digest, app_ref=app_ref, json_out=json_out)
+    return _run(lifelog.digest, app_ref=app_ref, json_out=json_out, accept_unsandboxed=accept_unsandboxed)
 
 
 @apps_app.command("privacy")
@@ -386,11 +392,19 @@ def run(
     port: int | None = typer.Option(None, "--port", min=1, max=65535, help="Port on 127.0.0.1 (default: a free one)."),
     open_browser: bool = typer.Option(False, "--open", help="Open it in your browser."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show the app server's own log, a line per request."),
+    accept_unsandboxed: bool = _UNSANDBOXED_APP,
 ) -> int | None:
     """Serve an app on this machine until Ctrl-C."""
     from macaron_cli import run_command
 
-    return _run(run_command.run_app, app_ref=app_ref, port=port, open_browser=open_browser, verbose=verbose)
+    return _run(
+        run_command.run_app,
+        app_ref=app_ref,
+        port=port,
+        open_browser=open_browser,
+        verbose=verbose,
+        accept_unsandboxed=accept_unsandboxed,
+    )
 
 
 # ── checkpoints ─────────────────────────────────────────────────────────────────────────

@@ -1,8 +1,9 @@
 """`macaron run APP`: serve an app for the person on 127.0.0.1 until Ctrl-C.
 
-The app runs on its real data, in the strongest sandbox that can serve (bubblewrap with
-the host network shared so the person's browser reaches it, else a plain process; a
-docker sandbox runs commands to completion and is not used for serving).
+The app runs on its real data, in the strongest sandbox that can serve: bubblewrap, with no
+network of its own (it listens on a unix socket that 127.0.0.1:PORT is forwarded to), else
+a plain process, only for an app whose code is macaron's own or with --accept-unsandboxed
+(a docker sandbox runs commands to completion and is not used for serving).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from macaron_cli.config import Settings
 from macaron_cli.errors import WorkFailed
 from macaron_cli.output import safe_text
 from macaron_cli.ports import check_free
-from macaron_cli.sandbox import get_sandbox
-from macaron_cli.sandbox.base import stop_tree
+from macaron_cli.sandbox import Sandbox, sandbox_for_untrusted
+from macaron_cli.sandbox.base import Serving
 from macaron_cli.sandbox.manifest import DATA_DIR, runnable_manifest
 from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
 
@@ -30,35 +31,40 @@ QUIET_SERVER = {"UVICORN_ACCESS_LOG": "false", "UVICORN_LOG_LEVEL": "warning"}
 
 
 def run_app(
-    app_ref: str | None = None, port: int | None = None, open_browser: bool = False, verbose: bool = False
+    app_ref: str | None = None,
+    port: int | None = None,
+    open_browser: bool = False,
+    verbose: bool = False,
+    accept_unsandboxed: bool = False,
 ) -> int:
     from macaron_cli import config
 
     app_dir = resolve_app(app_ref)
     settings = config.load_settings()
+    sandbox = sandbox_for_untrusted("its code", accept_unsandboxed, app_dir, serving=True, settings=settings)
     # SIGTERM (a service manager, `kill`) stops the app as cleanly as Ctrl-C does.
     previous = signal.signal(signal.SIGTERM, _interrupt)
-    server = None
+    served = None
     try:
         for line in keep_up(app_dir, settings):
             print(line, flush=True)
-        served = serve_app(app_dir, settings, port, verbose=verbose)
-        server, url, title = served.process, served.url, safe_text(served.title)
+        served = serve_app(app_dir, settings, port, verbose=verbose, sandbox=sandbox)
+        url, title = served.url, safe_text(served.title)
         app = safe_text(ref_for(app_dir))
         print(f"{title} ({app}) is running at {url}  (Ctrl-C stops it; sandbox: {served.sandbox})", flush=True)
         if open_browser and not _open_in_browser(url):
             print(f"No web browser found to open it (set BROWSER, or open {url} yourself).", flush=True)
-        code = server.wait()
+        code = served.process.wait()
         raise WorkFailed(f"{served.title} stopped by itself (exit code {code}); its output is above.")
     except KeyboardInterrupt:
-        if server is not None:
-            stop_tree(server)
+        if served is not None:
+            served.stop()
             print(f"\nStopped {title}.", flush=True)
         return 0
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if server is not None and server.poll() is None:
-            stop_tree(server)
+        if served is not None:
+            served.stop()
 
 
 def keep_up(app_dir: Path, settings: Settings, store=None) -> list[str]:
@@ -79,39 +85,50 @@ def keep_up(app_dir: Path, settings: Settings, store=None) -> list[str]:
 
 @dataclass
 class Served:
-    process: subprocess.Popen
+    serving: Serving
     url: str
     title: str
     sandbox: str
 
+    @property
+    def process(self) -> subprocess.Popen:
+        return self.serving.process
+
     def stop(self) -> None:
-        if self.process.poll() is None:
-            stop_tree(self.process)
+        self.serving.stop()
 
 
-def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output=None, verbose: bool = False) -> Served:
-    """Start the app on 127.0.0.1 in the sandbox and return once it answers (`macaron run`,
-    the friend's /run). Its settings are first brought up to date with the person's memories."""
+def serve_app(
+    app_dir: Path,
+    settings: Settings,
+    port: int | None = None,
+    output=None,
+    verbose: bool = False,
+    sandbox: Sandbox | None = None,
+) -> Served:
+    """Start the app on 127.0.0.1 in `sandbox` (else the one for untrusted code, which
+    refuses where none has walls) and return once it answers (`macaron run`, the friend's
+    /run)."""
+    sandbox = sandbox or sandbox_for_untrusted("its code", False, app_dir, serving=True, settings=settings)
     manifest = runnable_manifest(app_dir)
     _private_data(app_dir, manifest.data_files)
     if port is None:
         port = free_port()
     else:
         check_free(port, otherwise="pick another --port, or omit it for a free one")
-    sandbox = get_sandbox(serving=True, settings=settings)
     url = f"http://127.0.0.1:{port}/"
-    server = sandbox.spawn(
+    serving = sandbox.serve(
         expand_argv(manifest.run or (), sandbox.python, port),  # runnable: it has one
         app_dir,
-        network=True,
+        port,
         env=None if verbose else QUIET_SERVER,
         stdin=subprocess.DEVNULL,
         **({"stdout": output, "stderr": output} if output is not None else {}),
     )
     try:
-        if wait_until_answers(url, server, STARTUP_TIMEOUT) is None:
-            code = server.poll()
-            stop_tree(server)
+        if wait_until_answers(url, serving.process, STARTUP_TIMEOUT) is None:
+            code = serving.process.poll()
+            serving.stop()
             if code is None:
                 raise WorkFailed(
                     f"{manifest.label} did not answer on {url} within {STARTUP_TIMEOUT} s; its output is above."
@@ -124,10 +141,9 @@ def serve_app(app_dir: Path, settings: Settings, port: int | None = None, output
 
         signals.app_served(app_dir, manifest.data_files)
     except BaseException:
-        if server.poll() is None:
-            stop_tree(server)
+        serving.stop()
         raise
-    return Served(server, url, manifest.label, sandbox.name)
+    return Served(serving, url, manifest.label, sandbox.name)
 
 
 def _private_data(app_dir: Path, data_files: tuple[str, ...]) -> None:

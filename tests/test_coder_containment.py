@@ -22,6 +22,7 @@ import pytest
 from tests.support import scripted_make as script
 from tests.support.addresses import non_loopback_address
 from tests.support.model_server import ModelServer, Reply
+from tests.support.outside_tmp import outside_tmp
 
 MEMORY_MARK = "MEMORYMARK-7Q2ZK9"  # a file in macaron's home
 STORE_MARK = "STOREMARK-4H8WD1"  # a private memory, in a store kept outside macaron's home
@@ -211,13 +212,21 @@ def _files(folder: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.fixture
+def away():
+    """Outside /tmp: where the sandbox's private /tmp cannot hide a store by location."""
+    with outside_tmp() as folder:
+        yield folder
+
+
 @pytest.mark.slow
-def test_the_coder_reaches_nothing_but_its_app(macaron, tmp_path, monkeypatch):
-    # The person's layout as macaron makes it by default, all in their home.
+def test_the_coder_reaches_nothing_but_its_app(macaron, tmp_path, monkeypatch, away):
+    # The person's layout as macaron makes it by default, all in their home; the store and
+    # another app kept elsewhere, outside /tmp.
     home = tmp_path / "person"
     mac = home / ".macaron"
     apps_dir = home / "macaron-apps"
-    store = tmp_path / "store"
+    store = away / "store"
     for name, value in (("HOME", home), ("MACARON_HOME", mac), ("MACARON_APPS_DIR", apps_dir)):
         monkeypatch.setenv(name, str(value))
     monkeypatch.setenv("MACARON_MEMORY_URI", str(store))
@@ -230,7 +239,7 @@ def test_the_coder_reaches_nothing_but_its_app(macaron, tmp_path, monkeypatch):
     mac.mkdir(exist_ok=True)
     (mac / "planted.txt").write_text(f"{MEMORY_MARK}\n")
     # Another app made earlier, registered outside the apps folder; a folder of one inside it.
-    elsewhere_dir = tmp_path / "elsewhere"
+    elsewhere_dir = away / "elsewhere"
     made = macaron("make", "a mood diary", "--offline", "--yes", "--json", env={"MACARON_APPS_DIR": str(elsewhere_dir)})
     assert made.returncode == 0, made.stdout + made.stderr
     elsewhere = Path(json.loads(made.stdout)["path"])

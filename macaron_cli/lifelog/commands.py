@@ -62,7 +62,7 @@ def _add_privacy_and_digest(rows: list[dict]) -> None:
             row["digest"] = found.text
 
 
-def digest(app_ref: str | None, json_out: bool = False) -> None:
+def digest(app_ref: str | None, json_out: bool = False, accept_unsandboxed: bool = False) -> None:
     """Show the app's digest, and keep it as the app's memory for this period."""
     from macaron_cli.apps import resolve_app
     from macaron_cli.lifelog.memories import app_privacy, remember
@@ -72,7 +72,7 @@ def digest(app_ref: str | None, json_out: bool = False) -> None:
 
     settings = config.load_settings()
     path = resolve_app(app_ref)
-    found = read_digest(path, settings=settings)
+    found = read_digest(path, settings=settings, accept_unsandboxed=accept_unsandboxed)
     domain = read_manifest(path).records.domain
     memory = remember(MemoryStore.open(settings=settings), found, app_privacy(found.app, path), domain)
     if json_out:

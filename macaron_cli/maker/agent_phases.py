@@ -101,10 +101,10 @@ class AgentFixes:
 
 def _agent(run: MakeRun) -> _Agent:
     """The agent's guard, its memory tool and its model; first the brief it reads."""
-    from macaron_cli.maker.containment import memory_places
     from macaron_cli.maker.hooks import log_denial, pre_tool_use
     from macaron_cli.maker.scaffold import write_brief
     from macaron_cli.maker.tools import memory_server
+    from macaron_cli.sandbox.walls import memory_places
 
     coder = registry.coder(run.settings)
     claude = coder.destination

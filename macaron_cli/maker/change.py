@@ -140,6 +140,7 @@ def change(
         return _exit(run_shown(again, json_out, _summary))
     planned = plan_change(app_ref, request, offline, options)
     check_model(planned, settings)
+    check_walls(planned, settings)
     if planned.which and not json_out:
         Out(stderr=True).text(f"changing {planned.result.app} ({planned.which})")
     wants = planned.edit.done or by_model(planned)
@@ -158,6 +159,15 @@ def check_model(planned: Planned, settings: Settings) -> None:
         from macaron_cli.maker.modes import mode_named
 
         planned.checked = check(planned.options, mode_named(planned.result.mode), settings)
+
+
+def check_walls(planned: Planned, settings: Settings) -> None:
+    """A change verifies the app, running its tests: refused (UserError) before asking,
+    before writing, where no sandbox has walls and its code is not macaron's own."""
+    if planned.edit.done or by_model(planned):
+        from macaron_cli.sandbox import sandbox_for_untrusted
+
+        sandbox_for_untrusted("its tests", planned.options.accept_unsandboxed, planned.app, settings=settings)
 
 
 def in_words(planned: Planned) -> str:

@@ -43,7 +43,7 @@ def check(options: MakeRequest, mode: Mode, settings: config.Settings):
     """The make's checks, before the person is asked and before anything is written; the
     local model's endpoint (with --draft/--local-only) and the budget."""
     from macaron_cli.maker import containment
-    from macaron_cli.maker.plan import checked_local_endpoint
+    from macaron_cli.maker.plan import checked_local_endpoint, untrusted_code
     from macaron_cli.maker.request import checked_budget, refuse_unpriced
     from macaron_cli.maker.session import model_configured
     from macaron_cli.models import registry
@@ -55,6 +55,11 @@ def check(options: MakeRequest, mode: Mode, settings: config.Settings):
         containment.require(options.accept_unsandboxed)
     if local is not None:
         refuse_unpriced(local.model, budget, settings, local.url)
+    untrusted = untrusted_code(options, mode)
+    if untrusted:
+        from macaron_cli.sandbox import sandbox_for_untrusted
+
+        sandbox_for_untrusted(untrusted, options.accept_unsandboxed, settings=settings)
     return local, budget
 
 

@@ -7,9 +7,10 @@ outside the sandbox, still reaches the model), and its own PID namespace. Permis
 rules (`Read(//abs/path/**)`, `Edit(…)`) hide the same places from the file tools (Read,
 Grep, Glob, Write, Edit, subagents included) and are merged into the sandbox's rules.
 
-Hidden: the person's home, macaron's home (memory store, ledger, chats, registry), a local
-memory store kept elsewhere, the apps folder and every other registered app. Shown inside
-them: the app itself and the Python installation that runs it (often under the home).
+Hidden: what sandbox/walls.py hides from every process that runs app code (the person's
+home, macaron's home, the memory store wherever it lies, the apps folder and every other
+registered app). Shown inside them: the app itself and the Python installation that runs
+it (often under the home).
 
 A deny rule wins over every allow for the file tools, so their rules are the hidden
 folders walked down: each entry but the shown folders and the folders on the way to them.
@@ -29,10 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from macaron_cli import apps, config
+from macaron_cli import apps
 from macaron_cli.errors import UserError
+from macaron_cli.sandbox.walls import ACCEPT_FLAG
 
-ACCEPT_FLAG = "--accept-unsandboxed"
 # The commands the CLI's sandbox runs, and the Debian packages that hold them.
 NEEDED = {"bwrap": "bubblewrap", "socat": "socat"}
 # Inside the app, only macaron writes these: the CLI's project settings (their hooks would
@@ -137,27 +138,12 @@ class Walls:
 
 
 def walls(app: Path, memory_uri: str) -> Walls:
-    """The coder's walls for `app`; `memory_uri` is the store's (config.memory_uri)."""
-    from macaron_cli.sandbox.bubblewrap import python_install_dirs
+    """The coder's walls for `app`: the places every process running app code is kept out
+    of (sandbox/walls.py); `memory_uri` is the store's (config.memory_uri)."""
+    from macaron_cli.sandbox.walls import hidden_places, python_install_dirs
 
     app = app.resolve()
-    places = [Path.home(), *memory_places(memory_uri), config.apps_dir()]
-    places += [Path(e["path"]) for e in apps.load_registry().values() if isinstance(e.get("path"), str)]
-    hidden: list[Path] = []
-    for place in places:
-        path = place.expanduser().resolve()
-        # Never the root itself; never the app (its folder inside a hidden one is shown).
-        if len(path.parts) > 1 and path != app and path.exists() and path not in hidden:
-            hidden.append(path)
-    return Walls(app=app, hidden=tuple(hidden), shown=(app, *python_install_dirs()))
-
-
-def memory_places(memory_uri: str) -> list[Path]:
-    """Where the person's memory lies on this machine: macaron's home (the ledger, chats and
-    registry too) and the memory store when it is kept elsewhere on disk."""
-    if memory_uri.startswith("file://"):
-        return [config.home(), Path(memory_uri.removeprefix("file://"))]
-    return [config.home()] if "://" in memory_uri else [config.home(), Path(memory_uri)]
+    return Walls(app=app, hidden=hidden_places(memory_uri, app), shown=(app, *python_install_dirs()))
 
 
 def _walk_down(path: Path, shown: tuple[Path, ...], found: list[Path]) -> None:

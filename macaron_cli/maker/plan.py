@@ -34,6 +34,7 @@ from macaron_cli.maker.session import model_configured
 from macaron_cli.maker.state import MakeState
 from macaron_cli.models.client import Endpoint
 from macaron_cli.models.registry import local_endpoint
+from macaron_cli.sandbox import sandbox_for_untrusted
 
 if TYPE_CHECKING:
     from macaron_cli.maker.choose import Template
@@ -105,6 +106,9 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget, settings)
         containment.require(request.accept_unsandboxed)
+    untrusted = untrusted_code(request, mode)
+    if untrusted:
+        sandbox_for_untrusted(untrusted, request.accept_unsandboxed, settings=settings)
     if local is not None:
         refuse_unpriced(local.model, budget, settings, local.url)
         _warm_sdk_import()
@@ -148,6 +152,23 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         asked=asked,
         started=started,
     )
+
+
+def untrusted_code(request: MakeRequest, mode: Mode) -> str | None:
+    """What of this make's code the person did not write and verification will run (a
+    bundle's, a coder's app's, a model's), or None. The cloud coder's own shell needs the
+    CLI's sandbox besides (containment.require)."""
+    from macaron_cli.apps import resolve_app
+    from macaron_cli.ledger.share import is_bundle
+    from macaron_cli.sandbox.walls import written_by_macaron
+
+    if request.from_app and is_bundle(request.from_app):
+        return "the shared bundle's code and tests"
+    if request.from_app and not written_by_macaron(resolve_app(request.from_app)):
+        return "the code and tests of the app it starts from"
+    if mode.needs_model:
+        return "the code and tests a model writes"
+    return None
 
 
 def plan_resume(app: Path, state: MakeState, request: MakeRequest, settings: config.Settings) -> Plan:

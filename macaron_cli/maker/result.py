@@ -119,6 +119,8 @@ def registry_entry(state: MakeState, app: Path, report=None) -> dict:
     change = state.change
     if change:
         entry: dict = {"title": state.title} if state.title else {}
+        if state.mode != "offline":  # a model wrote code: no longer macaron's own (sandbox/walls.py)
+            entry["coded"] = True
     else:
         entry = {"path": str(app), "idea": state.idea, "title": state.title, "template": state.template}
         entry |= {"mode": state.mode, **({"from": state.from_app} if state.from_app else {})}

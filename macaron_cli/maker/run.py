@@ -220,7 +220,13 @@ class MakeRun:
 
         self.progress.phase("verify", "tests, then open it in a headless browser")
         with self.timed("verify"):
-            report = verify_app(app or self.app, screenshot=True, settings=self.settings, reuse_tests=reuse_tests)
+            report = verify_app(
+                app or self.app,
+                screenshot=True,
+                settings=self.settings,
+                reuse_tests=reuse_tests,
+                accept_unsandboxed=self.accept_unsandboxed,
+            )
         verdict = "passed" if report.ok else f"{len(report.problems)} problem(s)"
         reused = " (tests: nothing they read changed, their last pass stands)" if report.tests_reused else ""
         self.progress.phase("verify", verdict + reused)

@@ -3,13 +3,15 @@
 Strongest first: docker (a container), bubblewrap (namespaces, read-only system), process
 (resource limits only). `MACARON_SANDBOX=docker|bubblewrap|process` forces one; forcing
 one that cannot run here is a UserError. Backends import their heavy parts (the docker
-SDK) only when used.
+SDK) only when used. `sandbox_for_untrusted` is how code the person did not write asks for
+one: where none has walls (walls.py), it is refused unless they accepted the risk.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from macaron_cli.errors import UserError
@@ -17,11 +19,20 @@ from macaron_cli.sandbox.base import Result, Sandbox, SandboxUnavailable
 from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
 from macaron_cli.sandbox.container import DockerSandbox, image_name
 from macaron_cli.sandbox.process import ProcessSandbox
+from macaron_cli.sandbox.walls import refuse_unwalled, written_by_macaron
 
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
 
-__all__ = ["BACKENDS", "Result", "Sandbox", "SandboxUnavailable", "describe_backends", "get_sandbox"]
+__all__ = [
+    "BACKENDS",
+    "Result",
+    "Sandbox",
+    "SandboxUnavailable",
+    "describe_backends",
+    "get_sandbox",
+    "sandbox_for_untrusted",
+]
 
 BACKENDS: dict[str, type[Sandbox]] = {
     "docker": DockerSandbox,
@@ -74,6 +85,21 @@ def get_sandbox(serving: bool = False, settings: Settings | None = None) -> Sand
         if _unavailable_reason(cls, settings) is None:
             return _made(cls, settings)
     return ProcessSandbox()
+
+
+def sandbox_for_untrusted(
+    what: str, accept_risk: bool, app: Path | None = None, serving: bool = False, settings: Settings | None = None
+) -> Sandbox:
+    """The sandbox to run `what` in, code the person did not write (the app at `app`, a
+    bundle's tests): refused (UserError) where no backend has walls, unless the app's code
+    is macaron's own (sandbox/walls.py) or the person accepted the risk."""
+    sandbox = get_sandbox(serving=serving, settings=settings)
+    if sandbox.walled or (app is not None and written_by_macaron(app)):
+        return sandbox
+    forced = _forced()
+    why = f"MACARON_SANDBOX={forced}" if forced else _unavailable_reason(BubblewrapSandbox, settings)
+    refuse_unwalled(why or "no backend keeps the code in", what, accept_risk)
+    return sandbox
 
 
 def _made(cls: type[Sandbox], settings: Settings | None) -> Sandbox:

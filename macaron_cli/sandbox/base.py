@@ -24,6 +24,7 @@ from macaron_cli.untrusted.environment import for_app_code
 
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
+    from macaron_cli.sandbox.forward import Forwarder
 
 # Output a runaway process prints is cut to this many characters from each end, so one bad
 # app cannot fill macaron's memory or the agent's context.
@@ -52,6 +53,22 @@ class Result:
         return asdict(self)
 
 
+@dataclass
+class Serving:
+    """A server started by `Sandbox.serve`: its process tree and what carries the port to it."""
+
+    process: subprocess.Popen
+    forwarder: Forwarder | None = None
+    folder: Path | None = None  # the socket's folder, removed when it stops
+
+    def stop(self) -> None:
+        stop_tree(self.process)
+        if self.forwarder is not None:
+            self.forwarder.close()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
 class SandboxUnavailable(Exception):
     """This backend cannot run on this machine; the message says why and how to get it."""
 
@@ -67,6 +84,8 @@ class Sandbox:
     name = "abstract"
     # One line for `macaron doctor`: what this backend protects against.
     strength = ""
+    # Whether the code is walled in: the person's files hidden, no network of its own.
+    walled = False
     # The interpreter `{python}` in an app's manifest means inside this sandbox.
     python = sys.executable
 
@@ -79,8 +98,9 @@ class Sandbox:
     def describe(cls) -> str:
         return cls.strength
 
-    def wrap(self, cmd: list[str], cwd: Path, network: bool) -> list[str]:
-        """The argv that runs `cmd` confined; the plain process backend returns it as is."""
+    def wrap(self, cmd: list[str], cwd: Path, network: bool, shared: tuple[Path, ...] = ()) -> list[str]:
+        """The argv that runs `cmd` confined, `shared` folders writable beside `cwd`; the
+        plain process backend returns it as is."""
         raise NotImplementedError
 
     def home(self) -> str:
@@ -105,6 +125,7 @@ class Sandbox:
         network: bool = False,
         env: dict | None = None,
         cpu_seconds: int | None = None,
+        shared: tuple[Path, ...] = (),
         **popen,
     ) -> subprocess.Popen:
         """Start `cmd` confined, in its own process group, and return at once."""
@@ -116,13 +137,19 @@ class Sandbox:
         warnings.filterwarnings("ignore", message="lancedb fork support")
         cwd = Path(cwd).resolve()
         return subprocess.Popen(
-            self.wrap([str(c) for c in cmd], cwd, network),
+            self.wrap([str(c) for c in cmd], cwd, network, shared),
             cwd=cwd,
             env=self.environment(env),
             start_new_session=True,
             preexec_fn=_limits(memory_mb, cpu_seconds, self.confine(cwd)),
             **popen,
         )
+
+    def serve(self, cmd, cwd, port: int, env: dict | None = None, **popen) -> Serving:
+        """Start the server `cmd` so that this machine reaches it on 127.0.0.1:`port`. Here it
+        listens there itself, sharing this machine's network; a backend with walls keeps it
+        off the network (bubblewrap.py)."""
+        return Serving(self.spawn(cmd, cwd, network=True, env=env, **popen))
 
     def run(
         self,

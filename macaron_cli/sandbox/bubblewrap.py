@@ -3,29 +3,34 @@
 bwrap (Debian package `bubblewrap`) runs the command in fresh namespaces: the whole
 filesystem read-only, a private /tmp and /dev/shm, only `cwd` writable, no network but a
 loopback of its own (so an app's server and a browser inside the same sandbox can talk),
-its own PID namespace (when bwrap dies, everything inside dies with it). The person's
-home, macaron's home (their memory) and their other apps are hidden behind empty
-directories; only the Python installation running macaron is shown again, read-only,
-wherever it lies (under /tmp too).
+its own PID namespace (when bwrap dies, everything inside dies with it). What the walls
+hide (sandbox/walls.py: the person's home, macaron's home, the memory store wherever it
+lies, the apps folder and every registered app) is covered by empty read-only folders;
+only the Python installation running macaron is shown again, read-only, wherever it lies
+(under /tmp too), and the working folder.
+
+`serve` keeps the network off too: the app listens on a unix socket in a folder bound into
+the sandbox, and macaron forwards 127.0.0.1:PORT to it (sandbox/forward.py).
 """
 
 from __future__ import annotations
 
 import functools
 import shutil
-import site
 import subprocess
-import sys
+import tempfile
 from pathlib import Path
 
 from macaron_cli import config
-from macaron_cli.sandbox.base import Sandbox, SandboxUnavailable
+from macaron_cli.sandbox.base import Sandbox, SandboxUnavailable, Serving
+from macaron_cli.sandbox.walls import hidden_places, python_install_dirs
 
 SANDBOX_HOME = "/tmp/.home"
 
 
 class BubblewrapSandbox(Sandbox):
     name = "bubblewrap"
+    walled = True
     strength = "read-only system, only the app folder writable, your files hidden, no network"
 
     @classmethod
@@ -37,7 +42,27 @@ class BubblewrapSandbox(Sandbox):
     def home(self) -> str:
         return SANDBOX_HOME
 
-    def wrap(self, cmd: list[str], cwd: Path, network: bool) -> list[str]:
+    def serve(self, cmd, cwd, port: int, env: dict | None = None, **popen) -> Serving:
+        """No network of its own: the server listens on a unix socket (uvicorn reads
+        UVICORN_UDS) in a folder bound into the sandbox, and 127.0.0.1:`port` is forwarded
+        to it from outside."""
+        from macaron_cli.sandbox.forward import Forwarder
+
+        folder = Path(tempfile.mkdtemp(prefix="macaron-serve-"))
+        socket = folder / "app.sock"
+        forwarder = None
+        try:
+            forwarder = Forwarder(port, socket)
+            env = {**(env or {}), "UVICORN_UDS": str(socket)}
+            process = self.spawn(cmd, cwd, env=env, shared=(folder,), **popen)
+        except BaseException:
+            if forwarder is not None:
+                forwarder.close()
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        return Serving(process, forwarder, folder)
+
+    def wrap(self, cmd: list[str], cwd: Path, network: bool, shared: tuple[Path, ...] = ()) -> list[str]:
         argv = [
             "bwrap",
             "--ro-bind",
@@ -54,12 +79,19 @@ class BubblewrapSandbox(Sandbox):
             "--dir",
             SANDBOX_HOME,
         ]
-        hidden = _private_dirs()
-        for path in hidden:
+        hidden = _hidden(cwd)
+        shown = _runtime_dirs(hidden)
+        # A hidden place inside a shown one (the app, the Python) is covered again after it.
+        first = [h for h in hidden if not _inside(h, [cwd, *shown, *shared])]
+        last = [h for h in hidden if h not in first]
+        for path in first:
             argv += ["--tmpfs", str(path)]
-        for shown in _runtime_dirs():
-            argv += ["--ro-bind", str(shown), str(shown)]
-        argv += ["--bind", str(cwd), str(cwd)]
+        for path in shown:
+            argv += ["--ro-bind", str(path), str(path)]
+        for path in (cwd, *shared):
+            argv += ["--bind", str(path), str(path)]
+        for path in last:
+            argv += ["--tmpfs", str(path)]
         # The empty stand-ins are made read-only last, once the mounts inside them exist.
         for path in hidden:
             argv += ["--remount-ro", str(path)]
@@ -69,45 +101,30 @@ class BubblewrapSandbox(Sandbox):
         return [*argv, "--new-session", "--cap-drop", "ALL", "--die-with-parent", "--", *cmd]
 
 
-def _private_dirs() -> list[Path]:
-    """The person's folders that sandboxed code has no business reading."""
-    found = []
-    for path in (Path.home(), config.home(), config.apps_dir()):
-        path = path.expanduser().resolve()
-        # Never hide the root or anything under /tmp (already a private tmpfs).
-        if len(path.parts) < 2 or path.is_relative_to("/tmp") or not path.is_dir():
-            continue
-        found.append(path)
+def _hidden(cwd: Path) -> list[Path]:
+    """The walls' hidden folders (sandbox/walls.py) that need a mount here: not the working
+    folder, nothing under /tmp (already a private tmpfs), nothing inside another hidden
+    folder unless something shown lies between."""
+    places = sorted(p for p in hidden_places(app=cwd) if p.is_dir() and not p.is_relative_to("/tmp"))
+    found: list[Path] = []
+    for path in places:  # sorted: a folder comes before the folders inside it
+        if not any(path.is_relative_to(h) for h in found) or _inside(path, [cwd, *python_install_dirs()]):
+            found.append(path)
     return found
 
 
-def python_install_dirs() -> list[Path]:
-    """The Python installation running macaron (and its packages), every folder of it,
-    resolved and sorted: what runs an app and its tests, and what the coder's shell needs."""
-    executable = Path(sys.executable)
-    real = executable.resolve()
-    candidates: set[str | Path] = {
-        sys.prefix,
-        sys.base_prefix,
-        sys.exec_prefix,
-        sys.base_exec_prefix,
-        executable.parent,
-        real.parent,
-        real.parent.parent,
-        *site.getsitepackages(),
-        site.getusersitepackages(),
-    }
-    return sorted({Path(c).resolve() for c in candidates if Path(c).is_dir()})
+def _inside(path: Path, places) -> bool:
+    return any(path != p and path.is_relative_to(p) for p in places)
 
 
-def _runtime_dirs() -> list[Path]:
+def _runtime_dirs(hidden: list[Path]) -> list[Path]:
     """The Python installation (and its packages) that runs apps, where the sandbox would
-    hide it: under one of the person's hidden folders, or under /tmp (a venv there is common
-    in CI and containers, and the sandbox's /tmp is an empty tmpfs)."""
-    hidden = [*_private_dirs(), Path("/tmp")]
+    hide it: under one of the hidden folders, or under /tmp (a venv there is common in CI
+    and containers, and the sandbox's /tmp is an empty tmpfs)."""
+    covered = [*hidden, Path("/tmp")]
     shown: list[Path] = []
     for path in python_install_dirs():  # sorted, so a folder comes before the folders inside it
-        if any(path.is_relative_to(h) for h in hidden) and not any(path.is_relative_to(s) for s in shown):
+        if any(path.is_relative_to(h) for h in covered) and not any(path.is_relative_to(s) for s in shown):
             shown.append(path)
     return shown
 

@@ -34,6 +34,7 @@ def image_name(settings: Settings | None = None) -> str:
 
 class DockerSandbox(Sandbox):
     name = "docker"
+    walled = True
     strength = "a container: own filesystem, no network, memory/CPU/process limits"
     python = "python3"
     cpus = 1.0

@@ -35,5 +35,5 @@ class ProcessSandbox(Sandbox):
         # /dev/shm: browsers share memory through it; /dev/null: everything writes to it.
         return landlock.prepare([str(cwd), self.home(), "/dev/shm", "/dev/null"])
 
-    def wrap(self, cmd: list[str], cwd: Path, network: bool) -> list[str]:
+    def wrap(self, cmd: list[str], cwd: Path, network: bool, shared: tuple[Path, ...] = ()) -> list[str]:
         return cmd

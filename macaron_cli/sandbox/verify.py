@@ -26,7 +26,7 @@ from macaron_cli.apps import PRIVATE_DIR, private_dir
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
 from macaron_cli.manifest import Manifest
-from macaron_cli.sandbox import Sandbox, get_sandbox, open_check
+from macaron_cli.sandbox import Sandbox, open_check, sandbox_for_untrusted
 from macaron_cli.sandbox.base import Result
 from macaron_cli.sandbox.manifest import DATA_DIR, runnable_manifest
 from macaron_cli.sandbox.open_check import expand_argv
@@ -60,8 +60,11 @@ def verify_app(
     sandbox: Sandbox | None = None,
     settings: Settings | None = None,
     reuse_tests: bool = False,
+    accept_unsandboxed: bool = False,
 ) -> VerifyReport:
-    """Verify the app in `sandbox`, else the strongest one for the person's `settings`.
+    """Verify the app in `sandbox`, else the strongest one for the person's `settings`
+    (refused where none has walls, unless the app's code is macaron's own or the person
+    accepted the risk: `accept_unsandboxed`).
 
     `reuse_tests`: when the tests would read exactly what they read in the last verification
     and passed then (sandbox/test_inputs.py), that run stands and they are not run again;
@@ -69,7 +72,7 @@ def verify_app(
     app_dir = Path(app_dir).resolve()
     if not app_dir.is_dir():
         raise UserError(f"{app_dir} is not a folder; verify an app's folder.")
-    sandbox = sandbox or get_sandbox(settings=settings)
+    sandbox = sandbox or sandbox_for_untrusted("its tests", accept_unsandboxed, app_dir, settings=settings)
     chromium = _chromium(sandbox)
     try:
         manifest = runnable_manifest(app_dir)
