@@ -209,6 +209,10 @@ def _summary(result: ChangeResult) -> None:
     if result.status == "declined":
         out.text(result.message)
         return
+    if result.status == "unchanged":  # as make ends when no model wrote: said, no ✓, exit 1
+        out.line("[yellow]■[/] [bold]{}[/] unchanged: {}  [dim]{}[/]", result.title, result.request, result.path)
+        out.text(result.message)
+        return
     mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
     done = "; ".join(result.done) if result.mode == "offline" else result.request
     out.line(mark + " [bold]{}[/] changed: {}  [dim]{}[/]", result.title, done, result.path)
