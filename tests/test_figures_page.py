@@ -68,3 +68,26 @@ def test_intake_adds_up_the_same_on_the_page_in_the_digest_and_to_the_friend(mac
     assert _record(apps / slug, [], tap=3).startswith("750 mL")
     digest, friend = _digest_and_friend(macaron, slug)
     assert "750 mL" in digest and "750 mL" in friend, (digest, friend)
+
+
+def _spend(app, amount: str) -> str:
+    """One expense added through the budget page; what its summary then says."""
+    with served_page(app, "#amount") as page:
+        before = page.locator(".mc-list li, ul li").count()
+        page.fill("#amount", amount)
+        page.locator("form button[type=submit]").click()
+        page.wait_for_function(f"document.querySelectorAll('.mc-list li, ul li').length > {before}")
+        return page.locator(".summary").inner_text()
+
+
+def test_a_currency_change_keeps_every_earlier_record_on_the_page_and_in_the_digest(macaron, macaron_home):
+    made = macaron("make", "--offline", "--yes", "--json", "track my spending in KRW", timeout=300)
+    assert made.returncode == 0, made.stderr
+    slug, app = json.loads(made.stdout)["app"], json.loads(made.stdout)["path"]
+    assert "₩12,000" in _spend(app, "12000")
+    changed = macaron("change", slug, "use US dollars from now on", "--offline", "--yes", timeout=300)
+    assert changed.returncode == 0, changed.stdout + changed.stderr
+    summary = _spend(app, "12.50")
+    assert "$12.50" in summary and "₩12,000" in summary, summary  # the won spent before still counts
+    digest, _ = _digest_and_friend(macaron, slug)
+    assert "$12.50" in digest and "₩12,000" in digest, digest
