@@ -133,7 +133,7 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
             ask.missing.append(what)
     unread = not ask.done and not ask.missing and not ask.already
     if unread:
-        ask.missing.append(f"“{text}” is not a change the rules know")
+        ask.missing.append(f"“{text}”")  # the sentence around it is said in the request's language
     already = tuple(dict.fromkeys(ask.already)) if not ask.done else ()
     return Edit(ask.spec, ask.settings, tuple(ask.done), tuple(dict.fromkeys(ask.missing)), already, unread)
 
