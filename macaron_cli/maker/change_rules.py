@@ -425,6 +425,8 @@ def _tasks(ask: _Ask, config: dict) -> None:
         from macaron_cli.maker.slots import event_kind
 
         same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
+        # "move the wedding to May 23": the event it counts to, named, is moved, whatever verb leads
+        same_day = same_day or bool(tasks.event and tasks.event.lower() in ask.text.lower())
         event = tasks.event if same_day else slots.event or tasks.event  # "結婚式" is the "wedding" it counts to
         changed = replace(tasks, countdown=slots.date or tasks.countdown, event=event)
         if changed != tasks:
