@@ -261,8 +261,10 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
         # Deposits toward it, in a category of their own: never counted against a budget.
         target = slots.target.value
         return Money(currency, ("savings",), people, debts=debts, split=split, target=target)
-    # A budget said; else the usual one, but never for money shared or lent (nobody asked for it).
-    budget = slots.budget.value if slots.budget else None if debts or split else MONTHLY_BUDGET.get(currency)
+    # A budget said; a budget asked for without its figure ("a monthly budget planner"): the
+    # usual one; else none (nobody asked for it), and never for money shared or lent.
+    asked = not (debts or split) and _found(lang.pattern("budget.named"), text)
+    budget = slots.budget.value if slots.budget else MONTHLY_BUDGET.get(currency) if asked else None
     # "groceries + gas + eating out", "分餐饮、交通、购物"; else the one kind of spending named (食費)
     categories = slots.listed or tuple(k for k in lang.SPENDING if _found(lang.pattern(f"spending.{k}"), text))[:1]
     return Money(currency, categories, people, debts=debts, split=split, budget=budget)
