@@ -80,6 +80,7 @@ def keep_up(app_dir: Path, settings: Settings, store=None) -> list[str]:
     return [
         *(f"Settings now follow what you told me: {describe(k, old, new)}." for k, (old, new) in done.changes.items()),
         *(f"({unread}.)" for unread in done.unread),
+        *(f"({kept}.)" for kept in done.kept),
     ]
 
 

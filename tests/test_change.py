@@ -271,7 +271,7 @@ def test_a_unit_change_keeps_what_each_recorded_amount_means(macaron, macaron_ho
     def totals() -> list[float]:
         proc, url = serve(slug)
         try:
-            return [get(url, f"/api/days/{day}")["totals"].get("water") for day in days]
+            return [get(url, f"/api/days/{day}")["figures"]["water"]["values"][0] for day in days]
         finally:
             proc.terminate()
             proc.wait()

@@ -236,3 +236,21 @@ def test_a_change_over_its_budget_stops_at_a_checkpoint_and_resumes_as_printed(m
     phases = [c["phase"] for c in json.loads(macaron("checkpoints", slug, "--json").stdout)]
     assert phases == ["scaffold", "change-1-stopped", "change-1"]
     assert len(_entries(slug)) == 3  # what was recorded before the change is all there
+
+
+def test_a_change_whose_model_wrote_nothing_ends_unchanged_as_make_does(macaron):
+    """The coder answers in words and writes no file, and the model's spec is the app's own:
+    nothing changed, and it is said so (no ✓, exit 1, `status: unchanged`), as make ends."""
+    slug, app = _made(macaron)
+    spec = json.loads((app / "macaron.json").read_text(encoding="utf-8"))["spec"]
+    answer = json.dumps({"title": "Blood pressure", "spec": spec})
+    request = "make it feel calmer"
+    with ModelServer(lambda req: Reply.text("I looked and it is fine."), spec=lambda req: Reply.text(answer)) as server:
+        shown = macaron("change", slug, request, "--yes", env=_env(server), timeout=600)
+        run = macaron("change", slug, request, "--yes", "--json", env=_env(server), timeout=600)
+    assert shown.returncode == 1, shown.stdout + shown.stderr
+    assert "✓" not in shown.stdout, shown.stdout
+    assert f"unchanged: {request}" in shown.stdout and "Nothing changed" in shown.stdout
+    assert run.returncode == 1 and json.loads(run.stdout)["status"] == "unchanged"
+    assert json.loads(run.stdout)["changed"] == {}
+    assert not _git(app, "status", "--porcelain").strip()

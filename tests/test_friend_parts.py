@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -262,3 +263,25 @@ def test_every_line_the_friend_says_is_in_five_languages_and_fills_in_as_english
         for key, line in lines.items():
             assert holes(line) <= holes(lang.line(key, "en")), (language, key)
     assert said("zh", "change.declined") == "什么都没有改。" and said("xx", "change.declined") == "Nothing changed."
+
+
+@pytest.mark.parametrize(
+    ("idea", "language", "asked"),
+    [
+        ("毎日の水分補給を記録する", "ja", "もっと落ち着いた感じにして"),
+        ("bilangin ang baso ng tubig na iniinom ko araw-araw", "tl", "gawin mong mas kalmado ang itsura"),
+    ],
+)
+def test_a_change_the_rules_cannot_read_is_refused_in_one_sentence_of_the_askeds_language(
+    macaron_home, tmp_path, idea, language, asked
+):
+    from macaron_cli.friend.changes import not_done
+    from macaron_cli.maker.change import plan_change
+    from tests.test_change import scaffolded
+
+    slug = scaffolded(idea, language, tmp_path / "apps")
+    line = not_done(plan_change(slug, asked, offline=True), language)
+    said, hint = line.split("macaron change", 1)
+    assert f"“{asked}”" in said and asked in hint, line
+    assert not re.search(r"\b(rules|change|know|not)\b", said), line  # no English inside the reply
+    assert "\n" not in line

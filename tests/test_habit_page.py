@@ -3,13 +3,9 @@ counted unit is said as one ("+ 1 cup", never "+ 1 cups")."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
-
 import pytest
 
-from macaron_cli.sandbox.open_check import CHROMIUM_ARGS, free_port, wait_until_answers
+from tests.support.served_page import served_page
 from tests.test_change import scaffolded
 
 pytestmark = pytest.mark.slow  # a server and a browser
@@ -17,24 +13,8 @@ pytestmark = pytest.mark.slow  # a server and a browser
 
 def _page_text(app, ready: str, *selectors: str) -> list[str]:
     """The app served for real and read in Chromium: the text of each selector's first match."""
-    from playwright.sync_api import sync_playwright
-
-    port = free_port()
-    command = [sys.executable, "-m", "uvicorn", "server.main:app", "--host", "127.0.0.1", "--port", str(port)]
-    server = subprocess.Popen(command, cwd=app, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        assert wait_until_answers(f"http://127.0.0.1:{port}/", server, 30) is not None
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True)
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector(ready)
-            said = [page.inner_text(selector) for selector in selectors]
-            browser.close()
-            return said
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with served_page(app, ready) as page:
+        return [page.inner_text(selector) for selector in selectors]
 
 
 def test_one_cup_is_one_cup_and_none_are_cups(macaron_home, tmp_path):

@@ -63,3 +63,21 @@ def test_refresh_and_privacy_hints_run_as_printed(macaron):
     (change,) = hints(shown.stdout)
     assert run_hint(change)[0] == 0
     assert f"{slug} is personal" in macaron("apps", "privacy", slug).stdout
+
+
+def test_the_share_hint_runs_as_printed_where_the_friend_keeps_the_bundle(macaron, tmp_path):
+    made = macaron("make", "--offline", "track how much water I drink", "--yes", "--json", timeout=300)
+    assert made.returncode == 0, made.stderr
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    shared = macaron("share", json.loads(made.stdout)["app"], cwd=mine)
+    assert shared.returncode == 0, shared.stderr
+    (hint,) = hints(shared.stdout)
+    friend = tmp_path / "friend"
+    friend.mkdir()
+    for bundle in mine.iterdir():
+        bundle.rename(friend / bundle.name)
+    env = {"MACARON_HOME": str(tmp_path / "friend-home"), "MACARON_APPS_DIR": str(tmp_path / "friend-apps")}
+    ran = macaron(*shlex.split(hint)[1:], env=env, cwd=friend, timeout=300)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert list((tmp_path / "friend-apps").iterdir()), "the friend's make made no app"

@@ -87,7 +87,14 @@ print(json.dumps([opening, convert(1, "cup", "tablespoon")]))
 def test_kanji_only_idea_uses_the_persons_saved_language(tmp_path, macaron_home):
     template, config = made(KAKEIBO, tmp_path, Settings(language="ja"))
     assert template.name == "budget" and config["language"] == "ja" and config["currency"] == "JPY"
-    assert config["monthly_budget"] >= 50_000  # yen, not the dollar figure
+    assert config["monthly_budget"] == 0  # no budget was asked for: none shown (never a dollar figure)
+
+
+def test_a_budget_appears_only_when_asked_for(tmp_path, macaron_home):
+    _, spending = made("track my spending in KRW", tmp_path / "spending")
+    assert spending["monthly_budget"] == 0
+    _, planner = made(KRW_BUDGET, tmp_path / "planner")  # "a monthly budget planner": the usual one, in won
+    assert planner["monthly_budget"] >= 500_000
 
 
 def test_kanji_only_idea_follows_japanese_memories_without_a_saved_language(macaron_home):

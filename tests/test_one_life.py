@@ -114,7 +114,7 @@ def test_what_i_log_in_my_tracker_reaches_the_friend_with_the_apps_privacy(macar
     proc, url = serve(slug)
     try:
         assert get(url, "/api/config")["units"] == "imperial"
-        assert get(url, f"/api/days/{today}")["totals"] == {"water": 750}
+        assert get(url, f"/api/days/{today}")["figures"]["water"]["values"] == [750]
     finally:
         proc.terminate()
         proc.wait(timeout=30)

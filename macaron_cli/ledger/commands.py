@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -77,9 +78,11 @@ def share(app_ref: str | None) -> None:
     info = load_registry().get(slug, {})
     lineage = {"app": slug, "template": info.get("template"), "from": info.get("from")}
     bundle = make_bundle(path, Path.cwd(), lineage, withheld=_unshareable())
+    # A make needs an idea: the app's title, which the bundle shows anyway, so the command runs as printed.
+    idea = shlex.quote(str(info.get("title") or slug))
     Out().text(
         f"Bundle of {slug}: {bundle}\nIt holds the code and its lineage; no data, no brief, no memories. "
-        f"Your friend runs `macaron make --from {bundle.name}`."
+        f"Your friend runs `macaron make --from {shlex.quote(bundle.name)} {idea}` where the bundle is."
     )
 
 

@@ -117,8 +117,11 @@ def refresh(app_ref: str | None) -> None:
     out = Out()
     for unread in done.unread:
         out.text(f"{done.app}: {unread}.")
+    for kept in done.kept:
+        out.text(f"{kept}.")
     if not done.changes:
-        out.text(f"{done.app} already fits what I remember about you; nothing changed.")
+        fits = "" if done.kept else " already fits what I remember about you;"
+        out.text(f"{done.app}{fits} nothing changed.")
         return
     for key, (old, new) in done.changes.items():
         out.text(f"{done.app}: {describe(key, old, new)}")

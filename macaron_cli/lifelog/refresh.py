@@ -4,6 +4,8 @@
 memories about measures and money, and their colour, and brings the app's settings
 (config/app.json: units, currency, goals, colour) up to date without touching its code
 or its data. A change is saved as a checkpoint, so `macaron rollback` undoes it.
+A setting the person set explicitly (a change, a rollback, their own edit: set_by.py) is
+never undone here: a memory that disagrees with it is said (`Kept`), not applied.
 
 The memories go through the gate for the app folder (privacy.app_folder): what a later
 cloud session in the app could read, so private memories never shape a tracked file.
@@ -139,12 +141,31 @@ def goals_said(memories: list, current: dict, unread: list[Unread] | None = None
     return wanted
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A setting the person set explicitly that a memory disagrees with: kept, and said."""
+
+    app: str
+    key: str
+    value: object
+    remembered: object
+    set_by: str  # who set it, in words ("your change (checkpoint 3)")
+
+    def __str__(self) -> str:
+        name = self.key.replace("_", " ")
+        if isinstance(self.value, list):
+            moved = describe(self.key, self.value, self.remembered)
+            return f"{self.app}: what you told me would change {moved}; kept as {self.set_by} set it"
+        return f"{self.app}: you told me {self.remembered} for {name}; it stays {self.value}, as {self.set_by} set it"
+
+
 @dataclass
 class Refreshed:
     app: str
     changes: dict = field(default_factory=dict)  # setting → (old, new)
     checkpoint: int | None = None
     unread: list[Unread] = field(default_factory=list)  # goals said in a unit the app cannot take
+    kept: list[Kept] = field(default_factory=list)  # set explicitly by the person: not undone
 
 
 def wanted_app_settings(
@@ -204,11 +225,25 @@ def refresh_app(app_dir: Path, settings: Settings, store=None, checkpoint: bool 
     from macaron_cli.files import write_atomic
 
     repo = AppRepo.open(app_dir) if checkpoint else None
+    if repo is not None:
+        _keep_what_the_person_set(done, repo, current)
+        if not done.changes:
+            return done
     if repo is not None and not repo.checkpoints():
         repo.checkpoint("refresh", "before macaron refreshed the settings")
-    updated = {**current, **{k: new for k, (_old, new) in changes.items()}}
+    updated = {**current, **{k: new for k, (_old, new) in done.changes.items()}}
     write_atomic(path, json.dumps(updated, ensure_ascii=False, indent=2) + "\n")
     if repo is not None:
-        said = "; ".join(describe(k, old, new) for k, (old, new) in changes.items())
+        said = "; ".join(describe(k, old, new) for k, (old, new) in done.changes.items())
         done.checkpoint = repo.checkpoint("refresh", f"settings from your memories: {said}").id
     return done
+
+
+def _keep_what_the_person_set(done: Refreshed, repo, current: dict) -> None:
+    """Take out of `done.changes` each setting the person set explicitly; say it in `kept`."""
+    from macaron_cli.lifelog.set_by import who_set
+
+    for key, set_by in who_set(repo, current, done.changes).items():
+        if set_by.explicit:
+            old, new = done.changes.pop(key)
+            done.kept.append(Kept(done.app, key, old, new, str(set_by)))

@@ -33,7 +33,7 @@ from macaron_cli.maker.change_plan import (
     run_change,
 )
 from macaron_cli.maker.change_rules import understand
-from macaron_cli.maker.progress import Progress
+from macaron_cli.maker.progress import Progress, question
 from macaron_cli.maker.request import MakeRequest, checked_request
 from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG
@@ -181,6 +181,7 @@ def _exit(result: ChangeResult) -> int:
     return 0 if result.ok else 2 if result.status in ("nothing", "declined") else 1
 
 
+@question
 def _ask(planned: Planned) -> bool:
     """The change in words, then yes or no (asked before any progress is drawn)."""
     import typer
@@ -217,6 +218,10 @@ def _summary(result: ChangeResult) -> None:
             missing_hint(result),
         )
     if result.status == "declined":
+        out.text(result.message)
+        return
+    if result.status == "unchanged":  # as make ends when no model wrote: said, no ✓, exit 1
+        out.line("[yellow]■[/] [bold]{}[/] unchanged: {}  [dim]{}[/]", result.title, result.request, result.path)
         out.text(result.message)
         return
     mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"

@@ -133,7 +133,7 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
             ask.missing.append(what)
     unread = not ask.done and not ask.missing and not ask.already
     if unread:
-        ask.missing.append(f"“{text}” is not a change the rules know")
+        ask.missing.append(f"“{text}”")  # the sentence around it is said in the request's language
     already = tuple(dict.fromkeys(ask.already)) if not ask.done else ()
     return Edit(ask.spec, ask.settings, tuple(ask.done), tuple(dict.fromkeys(ask.missing)), already, unread)
 
@@ -425,6 +425,8 @@ def _tasks(ask: _Ask, config: dict) -> None:
         from macaron_cli.maker.slots import event_kind
 
         same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
+        # "move the wedding to May 23": the event it counts to, named, is moved, whatever verb leads
+        same_day = same_day or bool(tasks.event and tasks.event.lower() in ask.text.lower())
         event = tasks.event if same_day else slots.event or tasks.event  # "結婚式" is the "wedding" it counts to
         changed = replace(tasks, countdown=slots.date or tasks.countdown, event=event)
         if changed != tasks:

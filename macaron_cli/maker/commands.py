@@ -6,6 +6,7 @@ import sys
 
 from macaron_cli.maker.modes import OFFLINE
 from macaron_cli.maker.pipeline import make_app
+from macaron_cli.maker.progress import question
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, ending_lines, phase_lines
 
@@ -32,6 +33,7 @@ def make(json_out: bool = False, **options) -> int:
     return 0 if result.ok else 1
 
 
+@question
 def _ask_advice(kind: str) -> bool:
     from rich.prompt import Confirm
 
@@ -40,6 +42,7 @@ def _ask_advice(kind: str) -> bool:
     )
 
 
+@question
 def _ask_share_records(kind: str) -> bool:
     from rich.prompt import Confirm
 
@@ -50,6 +53,7 @@ def _ask_share_records(kind: str) -> bool:
     )
 
 
+@question
 def _ask_variant(variants) -> int:
     from rich.prompt import IntPrompt
 
@@ -120,6 +124,7 @@ def _summary(result: MakeResult) -> None:
         out.line("Run it: [bold]macaron run {}[/]", result.app)
 
 
+@question
 def _ask_verdict(result: MakeResult, settings) -> None:
     from rich.prompt import Prompt
 

@@ -2,13 +2,39 @@
 
 `Progress` is silent (for --json and for `macaron chat`, which draws its own screen);
 `LiveProgress` draws a rich live panel on a terminal and plain lines elsewhere.
+
+A question to the person is asked only through `question`: it stops the live panel while
+the person reads and answers (a prompt under a live panel is hidden and the make sits
+waiting), then draws it again. tests/test_make_questions.py fails on a prompt asked any
+other way in the make's and the change's modules.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+Asked = TypeVar("Asked", bound=Callable[..., Any])
+_DRAWN: list[LiveProgress] = []  # the live panel on the terminal now, if any
+
+
+def question(ask: Asked) -> Asked:
+    """`ask` (a function that prompts the person) run with the live panel stopped."""
+
+    @functools.wraps(ask)
+    def asked(*args, **kwargs):
+        drawn = _DRAWN[-1] if _DRAWN else None
+        if drawn is not None:
+            drawn.pause()
+        try:
+            return ask(*args, **kwargs)
+        finally:
+            if drawn is not None:
+                drawn.resume()
+
+    return asked  # type: ignore[return-value]
 
 
 class Progress:
@@ -37,6 +63,16 @@ class LiveProgress(Progress):
             from rich.live import Live
 
             self.live = Live(self._render(), console=self.console, refresh_per_second=8, transient=True)
+            self.live.start()
+            _DRAWN.append(self)
+
+    def pause(self) -> None:
+        """The panel taken off the terminal while a question is asked."""
+        if self.live:
+            self.live.stop()
+
+    def resume(self) -> None:
+        if self.live:
             self.live.start()
 
     def _render(self):
@@ -89,6 +125,8 @@ class LiveProgress(Progress):
         if self.live:
             self.live.stop()
             self.live = None
+        if self in _DRAWN:
+            _DRAWN.remove(self)
 
 
 def run_shown(work: Callable[[Progress], Any], json_out: bool, summary: Callable[[Any], None]) -> Any:

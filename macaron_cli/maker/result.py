@@ -16,6 +16,10 @@ UNCHANGED = (
     "No model changed the app: it is the template, personalised from the brief. A model that "
     "follows the draft format (a larger one) may do better; `macaron draft status` shows yours."
 )
+CHANGE_UNCHANGED = (
+    "Nothing changed: the model wrote no file and what the app tracks did not move; the app "
+    "is as it was. Try saying what you want another way."
+)
 
 
 @dataclass
@@ -94,9 +98,7 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
 
 def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state = run.state
-    # Only the local model's makes end "unchanged": a coder that wrote nothing is in the notes,
-    # its make still ends on verification (agent makes that resume after a draft, tests, chat).
-    unchanged = run.mode.fixed_by == LOCAL_MODEL and phase_costs.nothing_written(state)
+    unchanged = _unchanged(run)
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     if state.change is not None:  # a change by rules may verify on its tests' last pass: say so
@@ -108,8 +110,36 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     if not report.ok:
         result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
     elif unchanged:
-        result.message = UNCHANGED
+        result.message = CHANGE_UNCHANGED if state.change is not None else UNCHANGED
     return result
+
+
+def _unchanged(run: MakeRun) -> bool:
+    """Did this make or change end with nothing of the person's asking done? A make by the
+    local model that wrote nothing is the template as it was (a coder that wrote nothing is
+    in the notes: its make still ends on verification, after a draft, tests, chat). A change
+    by a model whose models wrote nothing and whose spec and settings did not move changed
+    nothing at all, whoever wrote it."""
+    state = run.state
+    if not phase_costs.nothing_written(state):
+        return False
+    if state.change is None:
+        return run.mode.fixed_by == LOCAL_MODEL
+    change = state.change
+    settings_now = _settings(run.app)
+    return change.get("before") == change.get("after") and (change.get("config") or {}) == settings_now
+
+
+def _settings(app: Path) -> dict:
+    import json
+
+    from macaron_cli.maker.scaffold import APP_CONFIG
+
+    try:
+        found = json.loads((app / APP_CONFIG).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def registry_entry(state: MakeState, app: Path, report=None) -> dict:

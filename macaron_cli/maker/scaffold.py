@@ -207,10 +207,7 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
 
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
-        cfg = fit_config(template.manifest, spec, cfg)
-        shared = spec.money and (spec.money.split or spec.money.debts) and spec.money.budget is None
-        if shared and "monthly_budget" in cfg:
-            cfg["monthly_budget"] = 0  # money shared or lent: no budget nobody asked for
+        cfg = fit_config(template.manifest, spec, cfg)  # a budget only when asked: the template's is 0
     cfg.update(
         {
             "title": title or app_title(template, brief),

@@ -52,6 +52,7 @@ class _Kind:
     free_entry: bool = False
     values: tuple[str, ...] = ()
     drink: bool = False  # a drink of its own: water is not counted beside it
+    combine: str = "sum"  # a reading (weight, blood pressure) is its latest, never a sum
     words: str = ""
 
 
@@ -65,12 +66,14 @@ def _kinds(**kinds: _Kind) -> dict[str, _Kind]:
 # Order matters where words overlap: blood pressure before pressure-free words, coffee and tea
 # before water ("drink"), body weight before the converter's weights.
 MEASURES: dict[str, _Kind] = _kinds(
-    blood_pressure=_Kind(Unit.mmHg, "quantity", None, 1, free_entry=True, values=("systolic", "diastolic")),
-    blood_sugar=_Kind(Unit.mg_dL, "quantity", None, 1, free_entry=True),
-    pulse=_Kind(Unit.bpm, "quantity", None, 1, free_entry=True),
-    body_fat=_Kind(Unit.percent, "quantity", None, 0.1, free_entry=True),
+    blood_pressure=_Kind(
+        Unit.mmHg, "quantity", None, 1, free_entry=True, values=("systolic", "diastolic"), combine="latest"
+    ),
+    blood_sugar=_Kind(Unit.mg_dL, "quantity", None, 1, free_entry=True, combine="latest"),
+    pulse=_Kind(Unit.bpm, "quantity", None, 1, free_entry=True, combine="latest"),
+    body_fat=_Kind(Unit.percent, "quantity", None, 0.1, free_entry=True, combine="latest"),
     feeding=_Kind(Unit.milliliter, "quantity", None, 10, free_entry=True),
-    body_weight=_Kind(Unit.kilogram, "quantity", None, 0.1, free_entry=True),
+    body_weight=_Kind(Unit.kilogram, "quantity", None, 0.1, free_entry=True, combine="latest"),
     coffee=_Kind(Unit.cups, "count", None, 1, drink=True),
     tea=_Kind(Unit.cups, "count", None, 1, drink=True),
     water=_Kind(Unit.milliliter, "quantity", 2000, 250),
@@ -89,7 +92,7 @@ MEASURES: dict[str, _Kind] = _kinds(
 _KINDS = MEASURES | {
     "running": _Kind(str(Unit.kilometer), "quantity", None, 0.1, free_entry=True),
     "run_time": _Kind(str(Unit.minute), "duration", None, 1, free_entry=True),
-    "pace": _Kind(str(Unit.min_km), "quantity", None, 0.1, free_entry=True),
+    "pace": _Kind(str(Unit.min_km), "quantity", None, 0.1, free_entry=True, combine="average"),
 }
 # Words in lang/: a unit asked for by name wins over the measure's own ("cups of water",
 # "how many glasses": asked_unit.<unit>); a thing counted that is none of the kinds above
@@ -162,6 +165,7 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
         free_entry=free_entry,
         values=kind.values,
         times=times,
+        combine=kind.combine,
     )
 
 
@@ -205,12 +209,21 @@ def other_measure(text: str, name: str) -> Measure:
     """One thing to count that no kind names: counted in the unit the idea asks for (a tick
     a day when it asks only whether it was done)."""
     if read(text).check:
-        return Measure(key="habit", name=name, unit=str(Unit.times), kind="count", goal=1, step=1)
+        return Measure(key="habit", name=name, unit=str(Unit.times), kind="count", goal=1, step=1, combine="sum")
     unit = next((u for u in lang.ASKED_UNITS if _found(lang.pattern(f"asked_unit.{u}"), text)), str(Unit.times))
     kind = "duration" if unit in (Unit.hour, Unit.minute) else "count"
     goal = read(text).goal  # "目标50个": a goal said without a unit is in what is counted
     goal_value = goal.value if goal is not None and goal.unit in ("", unit) else None
-    return Measure(key="habit", name=name, unit=unit, kind=kind, goal=goal_value, step=1, free_entry=unit != Unit.times)
+    return Measure(
+        key="habit",
+        name=name,
+        unit=unit,
+        kind=kind,
+        goal=goal_value,
+        step=1,
+        free_entry=unit != Unit.times,
+        combine="sum",
+    )
 
 
 # ── money ────────────────────────────────────────────────────────────────────────────────
@@ -248,8 +261,10 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
         # Deposits toward it, in a category of their own: never counted against a budget.
         target = slots.target.value
         return Money(currency, ("savings",), people, debts=debts, split=split, target=target)
-    # A budget said; else the usual one, but never for money shared or lent (nobody asked for it).
-    budget = slots.budget.value if slots.budget else None if debts or split else MONTHLY_BUDGET.get(currency)
+    # A budget said; a budget asked for without its figure ("a monthly budget planner"): the
+    # usual one; else none (nobody asked for it), and never for money shared or lent.
+    asked = not (debts or split) and _found(lang.pattern("budget.named"), text)
+    budget = slots.budget.value if slots.budget else MONTHLY_BUDGET.get(currency) if asked else None
     # "groceries + gas + eating out", "分餐饮、交通、购物"; else the one kind of spending named (食費)
     categories = slots.listed or tuple(k for k in lang.SPENDING if _found(lang.pattern(f"spending.{k}"), text))[:1]
     return Money(currency, categories, people, debts=debts, split=split, budget=budget)

@@ -29,6 +29,7 @@ from typing import Any
 
 SPEC_VERSION = 1
 MEASURE_KINDS = ("count", "amount", "duration", "quantity")
+MEASURE_COMBINES = ("sum", "latest", "average")  # how a day's entries combine: server/app_figures.py
 MEALS = ("breakfast", "lunch", "dinner", "snack")
 JOURNAL_KINDS = ("mood", "food", "notes")
 REPEATS = ("daily", "weekly", "monthly")
@@ -68,6 +69,9 @@ class Measure:
     free_entry: bool = False  # the person types any value (37 pages, 72.4 kg)
     values: tuple[str, ...] = ()  # several numbers per entry ("systolic", "diastolic")
     times: tuple[str, ...] = ()  # when it is logged ("morning", "evening")
+    # How a day's entries combine (server/app_figures.py): sum (intake), latest or average
+    # (a reading: weight, blood pressure); None: by its shape (a reading when it has values).
+    combine: str | None = None
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,7 @@ _DECLARED = {cls.__name__: cls for cls in (Measure, Money, Items, Tasks, Convers
 # a field to (the same constants it checks against), so the schema and the checks agree.
 _CHOICES = {
     ("Measure", "kind"): MEASURE_KINDS,
+    ("Measure", "combine"): MEASURE_COMBINES,
     ("Tasks", "repeat"): REPEATS,
     ("Tasks", "shifts"): SHIFTS,
     ("Conversion", "family"): CONVERSION_FAMILIES,
@@ -324,6 +329,7 @@ def _measure(raw: Any, where: str) -> Measure:
         free_entry=_flag(d.get("free_entry", False), f"{where}.free_entry"),
         values=values,
         times=_texts(d.get("times"), f"{where}.times"),
+        combine=None if d.get("combine") is None else _choice(d["combine"], MEASURE_COMBINES, f"{where}.combine"),
     )
 
 

@@ -1,14 +1,16 @@
 """What the person spent, for macaron (server/macaron_life.py runs it): the period's total
 against the monthly budget, by category, today's spending and the latest expenses.
 
-Read-only and deterministic. Amounts in another currency than the configured one (the
-person moved) are left out of totals, as the app's own summary does."""
+Read-only and deterministic. Amounts in another currency than the configured one (written
+before the person switched currency) are said beside the total in their own currency, as
+the app's own summary shows them (server/currencies.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from server.balances import in_words, standing
+from server.currencies import in_other_currencies
 from server.macaron_life import has_table, minor_digits, period_label, read_only
 
 LATEST = 5
@@ -52,6 +54,7 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "WHERE day <= ? ORDER BY day DESC, id DESC LIMIT ?",
             (today.isoformat(), LATEST),
         ).fetchall()
+        also = in_other_currencies(conn, currency, *span)
     shared = bool(settings.get("people")) and (settings.get("debts") or settings.get("split"))
     balances = standing(conn, settings) if shared else None  # who owes whom: what a friend asks about
     conn.close()
@@ -78,6 +81,9 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     else:
         first = words("digest.spent_no_budget", period=label, total=words.money(total, currency), count=count)
     lines = [first]
+    if also:
+        amounts = ", ".join(words.money(a["total_minor"], a["currency"]) for a in also)
+        lines.append(words("budget.also", amounts=amounts))
     if by_category:
         parts = ", ".join(
             f"{category_name(r['category'], words)} {words.money(r['total'], currency)}" for r in by_category
@@ -117,6 +123,7 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
             "goal_minor": goal_minor,
             "saved_minor": saved,
             "by_category": {r["category"]: r["total"] for r in by_category},
+            "also": also,
             **({"balances": balances} if balances else {}),
         },
     }

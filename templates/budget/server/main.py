@@ -12,6 +12,7 @@ from fastapi import HTTPException, Query
 from pydantic import BaseModel, Field
 
 from server.balances import standing
+from server.currencies import in_other_currencies
 from server.macaron_app import create_app, database, load_config, not_found
 
 DEFAULT_CATEGORIES = ["food", "transport", "home", "fun", "health", "other"]
@@ -83,6 +84,7 @@ def month_summary(month: str = Query(default_factory=this_month, pattern=MONTH))
         saved = conn.execute(  # a savings goal counts every deposit ever made, not one month's
             "SELECT COALESCE(SUM(amount_minor), 0) FROM expenses WHERE currency = ?", (config["currency"],)
         ).fetchone()[0]
+        also = in_other_currencies(conn, config["currency"], f"{month}-01", f"{month}-31")
     return {
         "month": month,
         "currency": config["currency"],
@@ -90,6 +92,7 @@ def month_summary(month: str = Query(default_factory=this_month, pattern=MONTH))
         "total_minor": sum(r["total"] for r in rows),
         "count": sum(r["n"] for r in rows),
         "by_category": {r["category"]: r["total"] for r in rows},
+        "also": also,  # recorded before a currency change, in its own currency (server/currencies.py)
     }
 
 

@@ -99,6 +99,8 @@ function Summary({ summary }) {
   return html`<section class="mc-card summary">
     <p class="mc-muted">${t(config.debts ? "budget.lent_this_month" : "budget.spent")}</p>
     <p class="total" data-total>${fmtMoney(spent)}</p>
+    ${(summary.also || []).length > 0 && html`<p class="mc-muted also">${t("budget.also", {
+      amounts: summary.also.map((a) => fmtMoney(a.total_minor, a.currency)).join(", ") })}</p>`}
     ${budget > 0 && html`
       <div class=${`mc-progress${over ? " over" : ""}`} role="progressbar" aria-valuemin="0" aria-valuemax="100"
         aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>

@@ -9,11 +9,11 @@ function daysBetween(from, to) {
   return Math.round((b - a) / 86400000);
 }
 
-// The first date comes filled in with the event and day the idea named ("our wedding on 12 June").
-function AddEvent({ onAdd, said }) {
+// The date the idea or a change named is an event already (the server adds it): the form is for more.
+function AddEvent({ onAdd }) {
   const { t } = useApp();
-  const [name, setName] = useState(said.name || "");
-  const [day, setDay] = useState(said.day || "");
+  const [name, setName] = useState("");
+  const [day, setDay] = useState("");
   const submit = async (event) => {
     event.preventDefault();
     if (!name.trim() || !day) return;
@@ -48,7 +48,7 @@ function EventCard({ event, now, onDelete }) {
 }
 
 function App() {
-  const { t, config } = useApp();
+  const { t } = useApp();
   const { data: events, error, attempt } = useLoaded(() => api("api/events"), []);
   const add = (event) => attempt(() => api("api/events", { method: "POST", body: event }));
   const remove = (id) => attempt(() => api(`api/events/${id}`, { method: "DELETE" }));
@@ -61,7 +61,7 @@ function App() {
   return html`
     <${Header} subtitle=${next ? t("countdown.next", { name: next.name, n: daysBetween(now, next.day) }) : t("countdown.nothing_ahead")} />
     ${error && html`<p class="mc-error" role="alert">${t("common.error", { message: error })}</p>`}
-    <${AddEvent} onAdd=${add} said=${events.length ? {} : { name: config.event, day: config.day }} />
+    <${AddEvent} onAdd=${add} />
     <section class="mc-card">
       ${events.length === 0
         ? html`<p class="mc-empty">${t("countdown.empty")}</p>`

@@ -1,4 +1,13 @@
-"""The countdown's API: dates kept, the soonest first, deleted."""
+"""The countdown's API: dates kept, the soonest first, deleted; the date the idea or a
+change named is an event, added once."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def no_date_named(settings):
+    """The app as the template is, before an idea named a date (one named is an event)."""
+    settings(event="", day="")
 
 
 def add(client, name="Trip to Osaka", day="2027-04-01"):
@@ -21,3 +30,16 @@ def test_deleting_a_date(client):
     event = add(client).json()
     assert client.delete(f"/api/events/{event['id']}").status_code == 204
     assert client.delete(f"/api/events/{event['id']}").status_code == 404
+
+
+def test_the_date_the_settings_name_is_an_event_once_moved_added_and_kept_deleted(client, settings):
+    settings(event="wedding", day="2027-05-16")
+    assert [(e["name"], e["day"]) for e in client.get("/api/events").json()] == [("wedding", "2027-05-16")]
+    assert len(client.get("/api/events").json()) == 1  # added once
+    settings(event="wedding", day="2027-05-23")  # its day changed: moved, not doubled
+    assert [(e["name"], e["day"]) for e in client.get("/api/events").json()] == [("wedding", "2027-05-23")]
+    settings(event="exam", day="2027-06-03")  # a second one named: added beside it
+    assert [e["name"] for e in client.get("/api/events").json()] == ["wedding", "exam"]
+    exam = client.get("/api/events").json()[1]
+    client.delete(f"/api/events/{exam['id']}")
+    assert [e["name"] for e in client.get("/api/events").json()] == ["wedding"]  # deleted stays deleted

@@ -2,6 +2,14 @@
 
 import datetime as dt
 
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def no_date_named(settings):
+    """The app as the template is, before an idea named a date (one named is an event)."""
+    settings(event="", day="")
+
 
 def test_add_a_date_and_see_the_days_left(page, settings):
     in_ten_days = (dt.date.today() + dt.timedelta(days=10)).isoformat()

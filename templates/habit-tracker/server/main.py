@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from fastapi import HTTPException
 from pydantic import BaseModel, Field
 
+from server.app_figures import figures
 from server.macaron_app import create_app, database, days_ending, load_config, not_found
 from server.units import SCHEMA as UNITS_SCHEMA
 from server.units import in_units_now
@@ -79,27 +80,29 @@ def entry_json(row) -> dict:
 
 @app.get("/api/days/{day}")
 def get_day(day: dt.date) -> dict:
-    """What was logged on one day: every entry and the total per habit."""
+    """What was logged on one day: every entry and each habit's figure (a sum of intake, the
+    latest of a reading: server/app_figures.py, as the digest says it)."""
     with db() as conn:
         rows = conn.execute("SELECT * FROM entries WHERE day = ? ORDER BY id", (day.isoformat(),)).fetchall()
-    totals: dict[str, float] = {}
-    for row in rows:
-        totals[row["habit"]] = totals.get(row["habit"], 0) + row["amount"]
-    return {"day": day.isoformat(), "totals": totals, "entries": [entry_json(r) for r in rows]}
+    return {
+        "day": day.isoformat(),
+        "figures": figures(habits_by_key().values(), rows),
+        "entries": [entry_json(r) for r in rows],
+    }
 
 
 @app.get("/api/history")
 def history(end: dt.date, days: int = 7) -> list[dict]:
-    """Totals per habit for the `days` days ending at `end`, oldest first (for the week strip)."""
-    by_day = {day: {} for day in days_ending(end, days)}
+    """Each habit's figure for the `days` days ending at `end`, oldest first (the week strip)."""
+    by_day: dict[str, list] = {day: [] for day in days_ending(end, days)}
     with db() as conn:
         rows = conn.execute(
-            "SELECT day, habit, SUM(amount) AS total FROM entries WHERE day BETWEEN ? AND ? GROUP BY day, habit",
-            (min(by_day), max(by_day)),
+            "SELECT * FROM entries WHERE day BETWEEN ? AND ? ORDER BY id", (min(by_day), max(by_day))
         ).fetchall()
     for row in rows:
-        by_day[row["day"]][row["habit"]] = row["total"]
-    return [{"day": day, "totals": totals} for day, totals in by_day.items()]
+        by_day[row["day"]].append(row)
+    habits = habits_by_key().values()
+    return [{"day": day, "figures": figures(habits, entries)} for day, entries in by_day.items()]
 
 
 @app.post("/api/entries", status_code=201)

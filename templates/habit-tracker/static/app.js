@@ -36,9 +36,10 @@ function habitName(habit, t) {
   return t(key) === key ? habit.name || habit.key : t(key);
 }
 
-// A reading (weight, blood pressure) is taken, not added up: its card shows the latest.
-function isReading(habit) {
-  return (habit.values || []).length > 1 || (habit.kind === "quantity" && habit.free_entry && !(habit.goal > 0));
+// A reading (weight, blood pressure) is taken, not added up: the server says how each habit's
+// figure combines (server/app_figures.py), the same figure the digest and the friend say.
+function isReading(figure) {
+  return !!figure && figure.combine !== "sum";
 }
 
 // The time of day an entry now belongs to: the first of the habit's times before noon.
@@ -83,20 +84,26 @@ function EntryForm({ habit, onAdd }) {
   </form>`;
 }
 
+// Several values of one entry or figure ("135/85 mmHg"): the numbers, then the unit once.
+function valuesText(values, habit, amount) {
+  if (values.length === 1) return amount(values[0], habit.unit);
+  return `${values.map((v) => Math.round(v)).join("/")} ${habit.unit}`;
+}
+
 function entryText(entry, habit, amount, t) {
-  const value = entry.amount2 != null
-    ? `${Math.round(entry.amount)}/${Math.round(entry.amount2)} ${habit.unit}`
-    : amount(entry.amount, habit.unit);
+  const value = valuesText(entry.amount2 != null ? [entry.amount, entry.amount2] : [entry.amount], habit, amount);
   return entry.part ? `${value} · ${t(`time.${entry.part}`)}` : value;
 }
 
-function HabitCard({ habit, total, latest, onAdd, onUndo, canUndo }) {
+function HabitCard({ habit, figure, onAdd, onUndo, canUndo }) {
   const { t } = useApp();
   const amount = useAmountText();
+  const reading = isReading(figure);
+  const values = (figure && figure.values) || null;
+  const total = reading ? 0 : (values ? values[0] : 0);
   const hasGoal = habit.goal > 0;
   const share = hasGoal ? Math.min(total / habit.goal, 1) : 0;
-  const done = hasGoal && total >= habit.goal;
-  const reading = isReading(habit);
+  const done = hasGoal && !reading && total >= habit.goal;
   return html`<section class="mc-card habit" data-habit=${habit.key}>
     <div class="habit-top">
       <span class="habit-icon" aria-hidden="true">${habitIcon(habit)}</span>
@@ -104,7 +111,7 @@ function HabitCard({ habit, total, latest, onAdd, onUndo, canUndo }) {
         <h2>${habitName(habit, t)}</h2>
         <p class="mc-muted">
           ${reading
-            ? html`<span class="total">${latest ? entryText(latest, habit, amount, t) : t("habit.no_reading")}</span>`
+            ? html`<span class="total">${values ? valuesText(values, habit, amount) : t("habit.no_reading")}</span>`
             : html`<span class="total">${amount(total, habit.unit)}</span>${hasGoal && html` / ${amount(habit.goal, habit.unit)}`}`}
           ${done && html` <span class="mc-chip done">${t("habit.goal_met")}</span>`}
         </p>
@@ -122,16 +129,16 @@ function HabitCard({ habit, total, latest, onAdd, onUndo, canUndo }) {
 
 function WeekStrip({ history, habits }) {
   const { t, fmtWeekday } = useApp();
-  const score = (totals) => {
-    const goals = habits.filter((h) => h.goal > 0 && !isReading(h));
+  const score = (figures) => {
+    const goals = habits.filter((h) => h.goal > 0 && figures[h.key] && !isReading(figures[h.key]));
     if (!goals.length) return 0;
-    return goals.reduce((sum, h) => sum + Math.min((totals[h.key] || 0) / h.goal, 1), 0) / goals.length;
+    return goals.reduce((sum, h) => sum + Math.min(figures[h.key].values[0] / h.goal, 1), 0) / goals.length;
   };
   return html`<section class="mc-card">
     <h2>${t("habit.week")}</h2>
     <ol class="week">
-      ${history.map(({ day, totals }) => {
-        const s = score(totals);
+      ${history.map(({ day, figures }) => {
+        const s = score(figures);
         return html`<li key=${day} title=${`${Math.round(s * 100)}%`}>
           <span class="week-dot" style=${{ "--fill": `${Math.round(s * 100)}%` }}></span>
           <span class="mc-note">${fmtWeekday(day)}</span>
@@ -205,8 +212,7 @@ function App() {
     ${error && html`<p class="mc-error" role="alert">${t("common.error", { message: error })}</p>`}
     ${habits.length === 0 && html`<p class="mc-empty">${t("habit.no_habits")}</p>`}
     ${habits.map((habit) => html`<${HabitCard} key=${habit.key} habit=${habit}
-        total=${dayData.totals[habit.key] || 0}
-        latest=${[...dayData.entries].reverse().find((e) => e.habit === habit.key)}
+        figure=${dayData.figures[habit.key]}
         canUndo=${dayData.entries.some((e) => e.habit === habit.key)}
         onAdd=${add} onUndo=${undo} />`)}
     <${WeekStrip} history=${history} habits=${habits} />

@@ -1,8 +1,14 @@
-"""The habit tracker's API: logging, daily totals, the week, undo."""
+"""The habit tracker's API: logging, each day's figures, the week, undo."""
 
 from starter_habits import starter_habits  # noqa: F401 (autouse: the template's own habits)
 
 DAY = "2026-03-14"
+
+
+def logged(client, day=DAY) -> dict:
+    """Each habit's figure that day as the page shows it, for the habits with entries."""
+    figures = client.get(f"/api/days/{day}").json()["figures"]
+    return {key: f["values"] for key, f in figures.items() if f["values"] not in (None, [0])}
 
 
 def log(client, habit="water", amount=250, day=DAY):
@@ -14,8 +20,8 @@ def test_logged_amounts_add_up_per_habit_and_day(client):
     log(client, amount=500)
     log(client, habit="steps", amount=1000)
     log(client, day="2026-03-13")
+    assert logged(client) == {"water": [750], "steps": [1000]}
     today = client.get(f"/api/days/{DAY}").json()
-    assert today["totals"] == {"water": 750, "steps": 1000}
     assert [e["habit"] for e in today["entries"]] == ["water", "water", "steps"]
 
 
@@ -25,7 +31,7 @@ def test_entries_survive_a_restart(client, data_dir):
     from server.main import app
 
     with TestClient(app) as again:
-        assert again.get(f"/api/days/{DAY}").json()["totals"] == {"water": 250}
+        assert logged(again) == {"water": [250]}
     assert (data_dir / "app.db").is_file()
 
 
@@ -33,7 +39,7 @@ def test_deleting_an_entry_takes_it_off_the_total(client):
     first = log(client).json()
     log(client, amount=100)
     assert client.delete(f"/api/entries/{first['id']}").status_code == 204
-    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 100}
+    assert logged(client) == {"water": [100]}
     assert client.delete(f"/api/entries/{first['id']}").status_code == 404
 
 
@@ -42,9 +48,9 @@ def test_the_week_lists_every_day_oldest_first(client):
     log(client, habit="medication", amount=1)
     week = client.get("/api/history", params={"end": DAY, "days": 7}).json()
     assert [d["day"] for d in week] == [f"2026-03-{n:02d}" for n in range(8, 15)]
-    assert week[2]["totals"] == {"water": 250}
-    assert week[-1]["totals"] == {"medication": 1}
-    assert week[0]["totals"] == {}
+    assert week[2]["figures"]["water"]["values"] == [250]
+    assert week[-1]["figures"]["medication"]["values"] == [1]
+    assert week[0]["figures"]["water"]["values"] == [0]
 
 
 def test_only_configured_habits_and_positive_amounts_are_accepted(client, settings):
@@ -73,6 +79,8 @@ def test_a_reading_with_two_values_keeps_both_and_its_time_of_day(client, settin
     assert client.post("/api/entries", json=entry).status_code == 201
     (saved,) = client.get(f"/api/days/{DAY}").json()["entries"]
     assert (saved["amount"], saved["amount2"], saved["part"]) == (128, 84, "evening")
+    client.post("/api/entries", json={**entry, "amount": 142, "amount2": 91, "part": "morning"})
+    assert logged(client) == {"blood_pressure": [142, 91]}  # a reading is its latest, each value apart
     assert client.post("/api/entries", json={**entry, "amount2": None}).status_code == 422
     assert client.post("/api/entries", json={**entry, "part": "noon"}).status_code == 422
 
@@ -82,7 +90,7 @@ def test_amounts_logged_keep_their_meaning_when_the_unit_changes(client, setting
     log(client, habit="steps", amount=1000)
     water = {"key": "water", "unit": "cups", "goal": 8, "step": 1}
     settings(habits=[water, {"key": "steps", "unit": "steps", "goal": 8000, "step": 1000}])
-    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 2, "steps": 1000}  # mL logged: 2 cups
+    assert logged(client) == {"water": [2], "steps": [1000]}  # mL logged: 2 cups
     log(client, amount=1)
     settings(habits=[{**water, "unit": "milliliter"}, {"key": "steps", "unit": "steps"}])
-    assert client.get(f"/api/days/{DAY}").json()["totals"] == {"water": 750, "steps": 1000}
+    assert logged(client) == {"water": [750], "steps": [1000]}
