@@ -131,9 +131,10 @@ CHAT: list[str] = [
 
 def person_with_apps(root: Path) -> dict:
     """The eight apps on disk under `root` (macaron.json and config/app.json, as an offline
-    make writes them) and in the registry of the home MACARON_HOME names."""
+    make writes them, a git repo with its scaffold checkpoint) and in the registry of the home MACARON_HOME names."""
     from bench.change_corpus import made
     from macaron_cli.apps import load_registry, register
+    from macaron_cli.checkpoints import AppRepo
 
     for slug, (idea, lang) in APPS.items():
         manifest, cfg = made(idea, lang)
@@ -141,6 +142,7 @@ def person_with_apps(root: Path) -> dict:
         (app / "config").mkdir(parents=True)
         (app / "macaron.json").write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
         (app / "config" / "app.json").write_text(json.dumps(cfg, ensure_ascii=False), encoding="utf-8")
+        AppRepo.init(app).checkpoint("scaffold", "as an offline make keeps it")  # a change refuses a folder without one
         register(slug, path=str(app), idea=idea, title=manifest["title"], template=manifest["template"])
     return load_registry()
 
