@@ -138,17 +138,24 @@ def _refuse_links_inside(app: Path) -> None:
         )
 
 
-def _links_below(folder: Path) -> list[Path]:
-    """Every symbolic link below `folder`, never following one."""
-    found, pending = [], [folder]
+def _links_below(git_dir: Path) -> list[Path]:
+    """Every symbolic link inside `git_dir`, never following one. The loose objects' own
+    folders are checked but not listed (most of a repository's files, so every git call
+    would pay for them): git reads an object only by its id and never writes over one."""
+    found, pending = [], [git_dir]
+    loose = git_dir / "objects"
     while pending:
-        with os.scandir(pending.pop()) as entries:
+        folder = pending.pop()
+        with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_symlink():
                     found.append(Path(entry.path))
-                elif entry.is_dir(follow_symlinks=False):
+                elif entry.is_dir(follow_symlinks=False) and not (folder == loose and _LOOSE.fullmatch(entry.name)):
                     pending.append(Path(entry.path))
     return sorted(found)
+
+
+_LOOSE = re.compile(r"[0-9a-f]{2}")
 
 
 # Files inside .git that make git read another repository's config, refs or objects.
