@@ -287,6 +287,8 @@ def test_rollback_then_undo_brings_back_a_folder_ignored_in_only_one_checkpoint(
 
     done = macaron("rollback", "water", "--to", "1", "--yes")
     assert done.returncode == 0, done.stderr
+    plan = macaron("rollback", "water", "--undo", "--dry-run")
+    assert plan.returncode == 0 and "node_modules" not in plan.stdout  # nothing of it will change
     undo = macaron("rollback", "water", "--undo", "--yes")
     assert undo.returncode == 0, undo.stderr
     assert tree_files(app) == before

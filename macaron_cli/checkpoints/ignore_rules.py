@@ -3,14 +3,15 @@
 Rollback moves between two trees whose .gitignore files differ. A file the target
 neither holds nor would track (its rules ignore it: a `node_modules/` ignored only from
 that checkpoint on) is the person's, as an ignored file always is, so it stays on disk;
-and an ignored file on disk that the target holds byte for byte is not in the way. Both
-are decided by real git, reading the target's .gitignore files (written out to a scratch
-folder, since `git check-ignore` reads rules only from a work tree) and the app's
-info/exclude."""
+and an ignored file on disk that the target holds byte for byte is not in the way. What
+the target ignores is decided by real git, reading the target's .gitignore files (written
+out to a scratch folder, since `git check-ignore` reads rules only from a work tree) and
+the app's info/exclude."""
 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from macaron_cli.checkpoints.trees import Entries
@@ -19,6 +20,7 @@ from macaron_cli.untrusted import git as untrusted_git
 
 REGULAR = (0o100644, 0o100755)
 EXECUTABLE = 0o100755
+Blobs = Callable[[str], bytes]  # a blob's bytes by its id
 
 
 def lookup(entries: Entries, tree: str, path: str) -> tuple[str, int, bool] | None:
@@ -32,7 +34,7 @@ def lookup(entries: Entries, tree: str, path: str) -> tuple[str, int, bool] | No
     return entries(tree).get(name)
 
 
-def ignored_under(app: Path, entries: Entries, read_blob, tree: str, paths: list[str]) -> set[str]:
+def ignored_under(app: Path, entries: Entries, read_blob: Blobs, tree: str, paths: list[str]) -> set[str]:
     """The `paths` that `tree`'s .gitignore files (and the app's info/exclude) ignore."""
     if not paths:
         return set()
@@ -60,7 +62,7 @@ def ignored_under(app: Path, entries: Entries, read_blob, tree: str, paths: list
     return {p.decode("utf-8", "surrogateescape") for p in done.stdout.split(b"\0") if p}
 
 
-def same_on_disk(app: Path, rel: str, entry: tuple[str, int, bool] | None, read_blob) -> bool:
+def same_on_disk(app: Path, rel: str, entry: tuple[str, int, bool] | None, read_blob: Blobs) -> bool:
     """Whether `rel` in `app` is a plain file (reached through no link) that is exactly
     this tree entry: its bytes and its executable bit."""
     if entry is None or entry[1] not in REGULAR:
