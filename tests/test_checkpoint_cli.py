@@ -257,3 +257,38 @@ def test_an_index_lock_left_by_a_killed_git_is_cleared_but_never_a_live_ones(mac
     assert done.returncode == 0, done.stderr
     assert f"Removed {lock}" in done.stdout and not lock.exists()
     assert (app / "app.py").read_text() == "print('hello')\n"
+
+
+@pytest.mark.parametrize(
+    "ignored_in",
+    [
+        pytest.param(2, id="ignored-only-in-the-latest-checkpoint"),
+        pytest.param(1, id="ignored-only-in-the-target"),
+    ],
+)
+def test_rollback_then_undo_brings_back_a_folder_ignored_in_only_one_checkpoint(macaron, app, ignored_in):
+    """A folder (node_modules/) git-ignored in one checkpoint and not in the other: rolling
+    back and undoing gives the person back every file of it, byte for byte."""
+
+    def node_modules():
+        (app / "node_modules" / "pkg").mkdir(parents=True)
+        (app / "node_modules" / "pkg" / "index.js").write_text("module.exports = 1\n")
+        (app / "node_modules" / "notes.txt").write_text("the person's own notes\n")
+
+    if ignored_in == 1:  # there (ignored) at checkpoint 1, then tracked by checkpoint 2
+        (app / ".gitignore").write_text("node_modules/\n")
+        node_modules()
+    assert macaron("checkpoint", "water", "-m", "first").returncode == 0
+    if ignored_in == 2:  # made after checkpoint 1, ignored from checkpoint 2 on
+        node_modules()
+    (app / ".gitignore").write_text("node_modules/\n" if ignored_in == 2 else "")
+    assert macaron("checkpoint", "water", "-m", "second").returncode == 0
+    before = tree_files(app)
+
+    done = macaron("rollback", "water", "--to", "1", "--yes")
+    assert done.returncode == 0, done.stderr
+    plan = macaron("rollback", "water", "--undo", "--dry-run")
+    assert plan.returncode == 0 and "node_modules" not in plan.stdout  # nothing of it will change
+    undo = macaron("rollback", "water", "--undo", "--yes")
+    assert undo.returncode == 0, undo.stderr
+    assert tree_files(app) == before

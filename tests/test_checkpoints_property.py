@@ -16,11 +16,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from macaron_cli.checkpoints import AppRepo
+from macaron_cli.checkpoints.records import REFS
 from macaron_cli.errors import UserError
 from tests.support.app_dirs import DATA_FILE, git, make_app_dir, tree_files
 
@@ -200,3 +201,63 @@ CheckpointHistory.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
 test_random_histories_never_lose_anything = pytest.mark.slow(CheckpointHistory.TestCase)
+
+
+# Paths that ignore rules catch or not, in folders and at the top; few contents, so a file
+# ignored on disk often equals what a checkpoint holds.
+IGNORABLE = ["a.txt", "nm/x.js", "nm/sub/y.js", "notes/n.md", "debug.log"]
+RULES = ["nm/", "notes/", "*.log", "nm/sub/", "!notes/n.md"]
+state_of_the_app = st.tuples(
+    st.dictionaries(st.sampled_from(IGNORABLE), st.sampled_from([b"one\n", b"two\n"])),
+    st.lists(st.sampled_from(RULES), unique=True, max_size=3),
+)
+
+
+def _become(app: Path, files: dict[str, bytes], rules: list[str]) -> None:
+    """The working tree holds exactly these files (ignored or not) and this .gitignore."""
+    (app / ".gitignore").write_text("".join(f"{rule}\n" for rule in rules))
+    for rel in IGNORABLE:
+        path = app / rel
+        if rel in files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(files[rel])
+        elif path.exists():
+            path.unlink()
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    history=st.lists(state_of_the_app, min_size=1, max_size=3),
+    now=st.one_of(st.none(), state_of_the_app),
+    data=st.data(),
+)
+def test_rollback_then_undo_gives_back_every_file_whatever_each_checkpoint_ignored(history, now, data):
+    """Files added, removed, ignored and unignored across checkpoints (and in the working
+    tree after the last): a rollback to any checkpoint either refuses and changes nothing,
+    or is undone back to every file of the working tree, byte for byte. What an undo may
+    leave besides is only a file the rollback wrote, ignored in the state undone to."""
+    tmp = Path(tempfile.mkdtemp(prefix="macaron-ignored-"))
+    try:
+        app = make_app_dir(tmp / "app")
+        repo = AppRepo.open(app)
+        for files, rules in history:
+            _become(app, files, rules)
+            repo.checkpoint("manual", "a state")
+        if now is not None:
+            _become(app, *now)
+        before = tree_files(app)
+        target = data.draw(st.sampled_from([cp.id for cp in repo.checkpoints()]))
+        try:
+            repo.rollback(to=target)
+        except UserError:
+            assert tree_files(app) == before  # refused: nothing changed
+            return
+        repo.undo()
+        after = tree_files(app)
+        assert {rel: after.get(rel) for rel in before} == before
+        for rel in after.keys() - before.keys():
+            assert git(app, "show", f"{REFS}{target}:{rel}").encode() == after[rel][0]
+            assert git(app, "check-ignore", "--no-index", rel, check=False).strip() == rel
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

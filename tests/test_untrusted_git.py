@@ -343,3 +343,42 @@ def test_a_nested_repository_the_coder_plants_never_runs_on_the_persons_side(mac
         import shutil
 
         shutil.rmtree(outside, ignore_errors=True)
+
+
+def _outside_state(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    "inside", ["refs", "objects", "logs", "HEAD", "index", "info/exclude", "packed-refs", "refs/heads/main"]
+)
+def test_a_link_inside_the_git_folder_is_refused_and_nothing_is_written_through_it(app, tmp_path, inside):
+    """git 2.39 writes a commit's refs, objects and logs into a linked folder wherever it
+    points, and rewrites a linked index or packed-refs in place there; macaron appends to
+    info/exclude. A link anywhere in .git is refused before anything is written."""
+    git_dir = app / ".git"
+    if inside == "packed-refs":
+        git(app, "pack-refs", "--all")
+    outside = tmp_path / "outside" / inside
+    outside.parent.mkdir(parents=True, exist_ok=True)
+    os.rename(git_dir / inside, outside)
+    (git_dir / inside).symlink_to(outside)
+    (app / "app.py").write_text("print('changed')\n")
+
+    def state():
+        return _outside_state(tmp_path / "outside"), _outside_state(git_dir), git(app, "status", check=False)
+
+    before = state()
+    with pytest.raises(UserError, match=f"water's .git/{inside} is a link; .*Nothing was changed"):
+        AppRepo.open(app).checkpoint("change", "through the link")
+    with pytest.raises(UserError, match="is a link"):
+        untrusted_git.run(app, "status")
+    assert state() == before
+
+
+def test_a_link_inside_the_git_folder_is_one_line_exit_2(macaron, app, tmp_path):
+    os.rename(app / ".git" / "refs", tmp_path / "refs")
+    (app / ".git" / "refs").symlink_to(tmp_path / "refs")
+    done = macaron("checkpoint", str(app), "-m", "x")
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
+    assert "water's .git/refs is a link" in done.stderr

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from macaron_cli.checkpoints.app_files import AppFiles
 from macaron_cli.checkpoints.history import History
+from macaron_cli.checkpoints.ignore_rules import ignored_under, lookup, same_on_disk
 from macaron_cli.checkpoints.making import Making
 from macaron_cli.checkpoints.opening import Guard
 from macaron_cli.checkpoints.records import Checkpoint, RollbackPlan, RollbackResult, trailers_for
@@ -91,7 +92,8 @@ class Restoring:
                 target_id, _ = choose(refs, saving)
                 target = self.history.load(target_id, refs[target_id])
                 self.history.check_complete(target, current_tree)
-                blocked = self._ignored_in_the_way(current_tree, target.tree)
+                moving = self._moving_from(current_tree, target.tree)
+                blocked = self._ignored_in_the_way(moving, target.tree)
                 if blocked:
                     shown = ", ".join(blocked[:3]) + (f" and {len(blocked) - 3} more" if len(blocked) > 3 else "")
                     raise UserError(
@@ -114,7 +116,7 @@ class Restoring:
             assert before is not None  # no save only when HEAD is a checkpoint (_needs_save)
 
             try:
-                self._read_tree(current_tree, target.tree, before.id)
+                self._read_tree(moving, target.tree, before.id)
             except UserError:
                 if saved:  # refused before changing a file: leave no trace
                     self.making.remove(saved)
@@ -145,10 +147,11 @@ class Restoring:
         _, with_data = choose(refs, True)
         with self.git.scratch_index():
             current_tree = self.making.stage_all(scratch=True)
-        at_head = self.history.at(refs, self.git.head_commit())
-        target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
-        target = self.history.load(target_id, refs[target_id])
-        self.history.check_complete(target, current_tree)
+            at_head = self.history.at(refs, self.git.head_commit())
+            target_id, _ = choose(refs, self._needs_save(at_head, current_tree, with_data))
+            target = self.history.load(target_id, refs[target_id])
+            self.history.check_complete(target, current_tree)
+            moving = self._moving_from(current_tree, target.tree)
         stat = self.git.run(
             "diff",
             "--stat",
@@ -157,7 +160,7 @@ class Restoring:
             "--no-textconv",
             "--no-ext-diff",
             "--ignore-submodules=all",
-            current_tree,
+            moving,
             target.tree,
         )
         return RollbackPlan(
@@ -166,8 +169,39 @@ class Restoring:
             files_changed=stat_files(stat),
             with_data=with_data,
             undo=phase == "undo",
-            blocked=self._ignored_in_the_way(current_tree, target.tree),
+            blocked=self._ignored_in_the_way(moving, target.tree),
         )
+
+    def _moving_from(self, current_tree: str, target_tree: str) -> str:
+        """The tree the working tree moves from, staged in the index: the current tree, less
+        the files the target neither holds nor would track (its own rules ignore them: they
+        stay on disk, the person's, as ignored files always are), plus the ignored files on
+        disk the target holds byte for byte (nothing to overwrite).
+
+        Without this, a folder ignored in only one of the two checkpoints was deleted by the
+        move, and lost to an undo back to the checkpoint that ignores it. The price: an undo
+        may leave on disk a file the rollback wrote that the state undone to ignores (which
+        of them were there before is recorded nowhere); a file left over, never one lost."""
+        entries = self.history.trees.entries
+        changes = list(diff_files(entries, current_tree, target_tree))
+        leaving = [path for path, was, will in changes if was and not will]
+        keep = sorted(ignored_under(self.path, entries, self._blob, target_tree, leaving))
+        same = [
+            path
+            for path, was, will in changes
+            if will and not was and same_on_disk(self.path, path, lookup(entries, target_tree, path), self._blob)
+        ]
+        if not keep and not same:
+            return current_tree
+        literal = {"GIT_LITERAL_PATHSPECS": "1"}
+        for args, paths in ((("rm", "--cached", "-q"), keep), (("add", "-f"), same)):
+            if paths:
+                listed = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+                self.git.run(*args, "--pathspec-from-file=-", "--pathspec-file-nul", stdin=listed, env=literal)
+        return self.git.run("write-tree")
+
+    def _blob(self, sha: str) -> bytes:
+        return self.history.trees.repo.odb.stream(bytes.fromhex(sha)).read()
 
     def _ignored_in_the_way(self, current_tree: str, target_tree: str) -> list[str]:
         """Git-ignored files that moving to `target_tree` would overwrite or delete.

@@ -11,8 +11,9 @@ process on an app
   runs commands (COMMAND_LINE), and with its repository and work tree named (GIT_DIR,
   GIT_WORK_TREE), so core.worktree or a gitfile cannot move it elsewhere;
 - starts only after `guard`: `.git` is a real folder pointing at no other repository
-  (POINTERS), its config holds nothing but the keys an app repo needs (ALLOWED_KEYS: any
-  other config is set aside, a copy kept in macaron's home), and no nested repository lies
+  (POINTERS) and holding no link (git reads and writes through one: refused), its config
+  holds nothing but the keys an app repo needs (ALLOWED_KEYS: any other config is set
+  aside, a copy kept in macaron's home), and no nested repository lies
   anywhere below the app root (moved to macaron's home: a nested clone may hold the
   person's own history, so it is never deleted). Each is said in one line.
 `macaron_cli/git_plumbing.py` (GitPython, for checkpoints) gets its environment from here;
@@ -110,8 +111,51 @@ def guard(app: Path, say: Callable[[str], None] | None = None) -> None:
             f"{app}/.git is a link or a file pointing elsewhere, not the app's own repository; "
             f"replace it with a real repository (`git clone` it into {app})."
         )
+    _refuse_links_inside(app)
     for line in _pointers_set_aside(app) + _config_set_aside(app) + set_aside_nested(app):
         tell(line)
+
+
+def _refuse_links_inside(app: Path) -> None:
+    """Refuse, before anything is written, a .git holding a link (its config and POINTERS
+    aside: those are removed or set aside below). git reads and writes through one: a
+    linked refs/, objects/ or logs/ gets the next commit's files wherever it points, a
+    linked index or packed-refs is rewritten in place there (measured, git 2.39), and macaron itself
+    appends to info/exclude. Which side holds the person's repository is not ours to guess,
+    so nothing is repaired."""
+    git_dir = app / ".git"
+    if not git_dir.is_dir():
+        return
+    set_aside = {git_dir / "config", *(git_dir / rel for rel in POINTERS)}
+    links = [link for link in _links_below(git_dir) if link not in set_aside]
+    if links:
+        rel = links[0].relative_to(app).as_posix()  # a name the app chose: shown escaped if need be
+        more = f" (and {len(links) - 1} more link(s) inside .git)" if len(links) > 1 else ""
+        raise UserError(
+            f"{app.name}'s {rel if rel.isprintable() else ascii(rel)} is a link{more}; git would read and write "
+            "the app's repository through it, outside the app. Nothing was changed: put the real files in place "
+            "of the link (or remove it) and retry."
+        )
+
+
+def _links_below(git_dir: Path) -> list[Path]:
+    """Every symbolic link inside `git_dir`, never following one. The loose objects' own
+    folders are checked but not listed (most of a repository's files, so every git call
+    would pay for them): git reads an object only by its id and never writes over one."""
+    found, pending = [], [git_dir]
+    loose = git_dir / "objects"
+    while pending:
+        folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    found.append(Path(entry.path))
+                elif entry.is_dir(follow_symlinks=False) and not (folder == loose and _LOOSE.fullmatch(entry.name)):
+                    pending.append(Path(entry.path))
+    return sorted(found)
+
+
+_LOOSE = re.compile(r"[0-9a-f]{2}")
 
 
 # Files inside .git that make git read another repository's config, refs or objects.
