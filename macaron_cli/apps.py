@@ -8,12 +8,13 @@ the most recently made one.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
 from macaron_cli.manifest import MANIFEST, Manifest, manifest_or_none, read_manifest
-from macaron_cli.untrusted.pinned import Pinned, for_template, safest
+from macaron_cli.untrusted.pinned import PRIVATE, Pinned, for_template, safest
 
 # Every macaron app is a git repo with a tracked manifest (macaron.json: template, run and
 # test commands, data files; macaron_cli/manifest.py) and a git-ignored `.macaron/` folder
@@ -120,11 +121,15 @@ def _is_dir(path: Path) -> bool:
 def pinned(app_dir: Path) -> Pinned:
     """What decides the app's privacy and data (untrusted/pinned.py): its registry entry's,
     pinned at make time. An app made before pinning gets its template's now (kept in the
-    registry); one whose template macaron lacks, or a folder macaron did not make, the safest."""
+    registry); one whose template macaron lacks, the safest. A folder macaron did not make
+    gets the bundled template its macaron.json names (one of macaron's own, never values of
+    its own), its records private."""
     app_dir = Path(app_dir)
     found = _entry_of(app_dir)
     if found is None:
-        return safest()
+        own = manifest_or_none(app_dir)
+        named = for_template(own.template or own.name) if own else None
+        return replace(named, privacy=PRIVATE) if named else safest()
     slug, entry = found
     if isinstance(entry.get("pinned"), dict):
         try:

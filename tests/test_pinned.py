@@ -82,3 +82,22 @@ def test_data_paths_stay_in_the_apps_data_folder(tmp_path):
     (app / "data" / "app.db").unlink()
     (app / "data" / "app.db").symlink_to(elsewhere / "secret.txt")
     assert data_paths.files_under(app, "data/app.db") == [] and json.dumps(data_paths.files_under(app, "data")) == "[]"
+
+
+def test_an_app_made_before_pinning_gets_its_templates_values_once(macaron_home, tmp_path, capsys):
+    from macaron_cli.apps import load_registry, pinned, register
+
+    app = tmp_path / "apps" / "moods"
+    app.mkdir(parents=True)
+    (app / "macaron.json").write_text(json.dumps({"records": {"domain": "hobby"}, "data_files": ["../../x"]}))
+    register("moods", path=str(app), template="diary")
+    values = pinned(app)
+    assert values.records.domain == "health" and values.data_files == ("data/app.db",)
+    assert load_registry()["moods"]["pinned"]["records"]["domain"] == "health", "kept where the coder cannot write"
+
+    register("gone", path=str(app.with_name("gone")), template="no-such-template")
+    app.with_name("gone").mkdir()
+    unknown = pinned(app.with_name("gone"))
+    assert unknown.privacy == "private" and unknown.data_files == ("data",)
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "no template 'no-such-template'" in said[0]
