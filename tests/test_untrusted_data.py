@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from macaron_cli.memory import MemoryStore
-from tests.conftest import REPO, macaron_command
 from tests.friend_support import meet_friend_already, responder
 from tests.support.model_server import ModelServer
 from tests.test_one_life import ask, post, serve
@@ -130,14 +129,7 @@ def test_data_files_the_coder_writes_reach_neither_the_store_nor_another_app_nor
     assert "running on Mondays" in memory_texts() and SECRET in memory_texts()
 
     # Serving the app makes its own data private, never what a link in it points at.
-    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    served = subprocess.Popen(
-        [*macaron_command(), "run", slug], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
-    )
-    assert served.stdout is not None
-    for line in served.stdout:
-        if "is running at" in line:
-            break
+    served, _ = serve(slug)
     served.terminate()
     served.wait(timeout=30)
     assert (elsewhere / "app.db").stat().st_mode & 0o777 == 0o644, "no chmod through the link"
