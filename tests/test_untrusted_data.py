@@ -1,15 +1,16 @@
 """The app's macaron.json is the coder's to write, so it decides neither where the person's
 data is nor how private its records are (untrusted/pinned.py, untrusted/data_paths.py).
 
-Each test makes a real app (offline), then writes into it what a coder could (its
-macaron.json, a link), exactly as the coder's file tools would, and uses the real CLI, git
-and LanceDB. Homes and stores lie under /var/tmp: outside /tmp, so no sandbox that happens
+The last test's coder rewrites macaron.json itself, a scripted model through the real
+Agent SDK CLI and its sandbox; the others make a real app offline and then write into it
+what that coder could (its macaron.json, a link), and use the real CLI, git and LanceDB. Homes and stores lie under /var/tmp: outside /tmp, so no sandbox that happens
 to hide /tmp can make a test pass."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -20,7 +21,8 @@ import pytest
 
 from macaron_cli.memory import MemoryStore
 from tests.friend_support import meet_friend_already, responder
-from tests.support.model_server import ModelServer
+from tests.support import scripted_make as script
+from tests.support.model_server import ModelServer, Reply
 from tests.test_one_life import ask, post, serve
 
 pytestmark = pytest.mark.slow  # real makes, served apps, chats in a terminal
@@ -179,3 +181,74 @@ def test_a_diary_relabelled_a_hobby_by_its_coder_stays_private_from_the_cloud(ma
     with ModelServer(responder("I hope the week gets lighter.")) as cloud:
         ask(cloud, "claude", "How was my mood this week in my diary?")
     assert "biopsy" not in cloud.all_bytes(), "the diary's entries never reach the cloud model"
+
+
+def _coder(build: list[Reply], fix: list[Reply]):
+    """A scripted coder (through the real SDK CLI): `build` in the build session, `fix` once
+    verification sends its report back (tests/support/scripted_make.py's marks)."""
+
+    def responder(req) -> Reply:
+        if not req.body.get("tools"):
+            return Reply.text("ok")
+        if script.FIX_PROMPT_MARK in req.raw:
+            return fix[min(script._turns_since(req, script.FIX_PROMPT_MARK), len(fix) - 1)]
+        return build[min(req.assistant_turns(), len(build) - 1)]
+
+    return responder
+
+
+def test_the_coder_rewriting_macaron_json_reaches_no_store_no_other_app_and_no_cloud(macaron, far_home):
+    _, other = made(macaron, "a mood diary")
+    database_with(other / "data" / "app.db", OTHER_APP_ROW)
+    assert macaron("memory", "add", SECRET, "--privacy", "private").returncode == 0
+    store = far_home / "home" / "memory"
+    # In the build session the coder widens its data files and relabels its records (the
+    # paths written backwards: a hook refuses a command that names the store).
+    rewrite = (
+        "import json, os\n"
+        "m = json.load(open('macaron.json'))\n"
+        f"m['data_files'] += [os.path.relpath(p[::-1]) for p in {[str(store)[::-1], str(other / 'data')[::-1]]!r}]\n"
+        "m['records']['domain'] = 'hobby'\n"
+        "json.dump(m, open('macaron.json', 'w'))"
+    )
+    build = [
+        Reply.tool("Bash", {"command": f"python3 -c {shlex.quote(rewrite)} && cat macaron.json"}),
+        Reply.tool("Write", {"file_path": script.TEST_FILE, "content": script.FAILING_TEST}),
+        Reply.text("Built."),
+    ]
+    # After the build checkpoint, the fix session reads every snapshot it can find.
+    strings = (
+        "import os, re\n"
+        "for root, _, names in os.walk('.macaron/snapshots'):\n"
+        "    for n in names:\n"
+        "        for run in re.findall(rb'[ -~]{24,}', open(os.path.join(root, n), 'rb').read()):\n"
+        "            print(run.decode()[:200])"
+    )
+    fix = [
+        Reply.tool("Bash", {"command": f"python3 -c {shlex.quote(strings)} | sort -u | head -c 20000"}),
+        Reply.tool("Write", {"file_path": script.TEST_FILE, "content": script.PASSING_TEST}),
+        Reply.text("Fixed."),
+    ]
+    with ModelServer(_coder(build, fix)) as server:
+        run = macaron(
+            "make",
+            "a water tracker",
+            "--yes",
+            "--json",
+            env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
+            timeout=900,
+        )
+        requests = "\n".join(r.raw for r in server.requests)
+        said = [r.tool_results() for r in server.requests]
+    assert run.returncode == 0, run.stdout + run.stderr
+    answer = json.loads(run.stdout)
+    slug, app = answer["app"], Path(answer["path"])
+    assert "hobby" in (app / "macaron.json").read_text(), f"the coder did rewrite it: {said}"
+    assert [c["phase"] for c in answer["checkpoints"]] == ["scaffold", "build", "fix-1"]
+
+    assert SECRET not in requests and OTHER_APP_ROW not in requests, "no snapshot carried them to the model"
+    assert not holding(app / ".macaron", SECRET, OTHER_APP_ROW)
+    blobs = git_blobs(app)
+    assert SECRET.encode() not in blobs and OTHER_APP_ROW.encode() not in blobs
+    digest = json.loads(macaron("apps", "digest", slug, "--json").stdout)
+    assert digest["privacy"] == "private", "a water tracker's records stay a health app's"
