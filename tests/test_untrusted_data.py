@@ -3,8 +3,9 @@ data is nor how private its records are (untrusted/pinned.py, untrusted/data_pat
 
 The last test's coder rewrites macaron.json itself, a scripted model through the real
 Agent SDK CLI and its sandbox; the others make a real app offline and then write into it
-what that coder could (its macaron.json, a link), and use the real CLI, git and LanceDB. Homes and stores lie under /var/tmp: outside /tmp, so no sandbox that happens
-to hide /tmp can make a test pass."""
+what that coder could (its macaron.json, a link), and use the real CLI, git and LanceDB.
+Homes and stores lie under /var/tmp: outside /tmp, so no sandbox that happens to hide /tmp
+can make a test pass."""
 
 from __future__ import annotations
 

@@ -23,13 +23,7 @@ def declared(paths: Iterable[str]) -> list[str]:
     for raw in paths:
         rel = raw.strip().strip("/")
         parts = PurePosixPath(rel).parts
-        if (
-            raw.startswith("/")
-            or "\\" in rel
-            or not parts
-            or parts[0] != DATA_DIR
-            or ".." in parts
-        ):
+        if raw.startswith("/") or "\\" in rel or not parts or parts[0] != DATA_DIR or ".." in parts:
             continue
         rel = PurePosixPath(*parts).as_posix()
         if rel not in kept:
