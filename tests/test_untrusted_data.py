@@ -198,6 +198,15 @@ def _coder(build: list[Reply], fix: list[Reply]):
     return responder
 
 
+def _session(command: str, test: str, done: str) -> list[Reply]:
+    """One coder session: a Bash command, the app's test written, then its last word."""
+    return [
+        Reply.tool("Bash", {"command": command}),
+        Reply.tool("Write", {"file_path": script.TEST_FILE, "content": test}),
+        Reply.text(done),
+    ]
+
+
 def test_the_coder_rewriting_macaron_json_reaches_no_store_no_other_app_and_no_cloud(macaron, far_home):
     _, other = made(macaron, "a mood diary")
     database_with(other / "data" / "app.db", OTHER_APP_ROW)
@@ -212,11 +221,6 @@ def test_the_coder_rewriting_macaron_json_reaches_no_store_no_other_app_and_no_c
         "m['records']['domain'] = 'hobby'\n"
         "json.dump(m, open('macaron.json', 'w'))"
     )
-    build = [
-        Reply.tool("Bash", {"command": f"python3 -c {shlex.quote(rewrite)} && cat macaron.json"}),
-        Reply.tool("Write", {"file_path": script.TEST_FILE, "content": script.FAILING_TEST}),
-        Reply.text("Built."),
-    ]
     # After the build checkpoint, the fix session reads every snapshot it can find.
     strings = (
         "import os, re\n"
@@ -225,22 +229,11 @@ def test_the_coder_rewriting_macaron_json_reaches_no_store_no_other_app_and_no_c
         "        for run in re.findall(rb'[ -~]{24,}', open(os.path.join(root, n), 'rb').read()):\n"
         "            print(run.decode()[:200])"
     )
-    fix = [
-        Reply.tool("Bash", {"command": f"python3 -c {shlex.quote(strings)} | sort -u | head -c 20000"}),
-        Reply.tool("Write", {"file_path": script.TEST_FILE, "content": script.PASSING_TEST}),
-        Reply.text("Fixed."),
-    ]
-    with ModelServer(_coder(build, fix)) as server:
-        run = macaron(
-            "make",
-            "a water tracker",
-            "--yes",
-            "--json",
-            env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
-            timeout=900,
-        )
-        requests = "\n".join(r.raw for r in server.requests)
-        said = [r.tool_results() for r in server.requests]
+    build = _session(f"python3 -c {shlex.quote(rewrite)} && cat macaron.json", script.FAILING_TEST, "Built.")
+    fix = _session(f"python3 -c {shlex.quote(strings)} | sort -u | head -c 20000", script.PASSING_TEST, "Fixed.")
+    run, seen = script.cloud_make(macaron, _coder(build, fix), "a water tracker")
+    requests = "\n".join(r.raw for r in seen)
+    said = [r.tool_results() for r in seen]
     assert run.returncode == 0, run.stdout + run.stderr
     answer = json.loads(run.stdout)
     slug, app = answer["app"], Path(answer["path"])

@@ -106,3 +106,14 @@ def build_and_fix(outside: str | None = None) -> callable:
         return steps[min(n, len(steps) - 1)]
 
     return responder
+
+
+def cloud_make(macaron, responder, idea: str):
+    """`macaron make IDEA --yes --json` with the cloud coder answered by `responder` (a
+    ModelServer's); the finished process and every request the server saw."""
+    from tests.support.model_server import ModelServer
+
+    with ModelServer(responder) as server:
+        env = {"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"}
+        run = macaron("make", idea, "--yes", "--json", env=env, timeout=900)
+        return run, list(server.requests)
