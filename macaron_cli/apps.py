@@ -8,11 +8,13 @@ the most recently made one.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from macaron_cli import config
 from macaron_cli.errors import UserError
-from macaron_cli.manifest import MANIFEST, manifest_or_none
+from macaron_cli.manifest import MANIFEST, Manifest, manifest_or_none, read_manifest
+from macaron_cli.untrusted.pinned import PRIVATE, Pinned, for_template, safest
 
 # Every macaron app is a git repo with a tracked manifest (macaron.json: template, run and
 # test commands, data files; macaron_cli/manifest.py) and a git-ignored `.macaron/` folder
@@ -114,6 +116,57 @@ def _is_dir(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+def pinned(app_dir: Path) -> Pinned:
+    """What decides the app's privacy and data (untrusted/pinned.py): its registry entry's,
+    pinned at make time. An app made before pinning gets its template's now (kept in the
+    registry); one whose template macaron lacks, the safest. A folder macaron did not make
+    gets the bundled template its macaron.json names (one of macaron's own, never values of
+    its own), its records private."""
+    app_dir = Path(app_dir)
+    found = _entry_of(app_dir)
+    if found is None:
+        own = manifest_or_none(app_dir)
+        named = for_template(own.template or own.name) if own else None
+        return replace(named, privacy=PRIVATE) if named else safest()
+    slug, entry = found
+    if isinstance(entry.get("pinned"), dict):
+        try:
+            return Pinned.from_json(entry["pinned"])
+        except ValueError:
+            pass  # a hand-edited registry: pinned again below, from the template
+    values = for_template(str(entry.get("template") or ""))
+    if values is None:
+        values = safest()
+        from macaron_cli.output import Out
+
+        Out(stderr=True).line(
+            "[dim]{}: macaron has no template {!r}; its data is data/ and its records are private.[/]",
+            slug,
+            str(entry.get("template") or ""),
+        )
+    register(slug, pinned=values.to_json())
+    return values
+
+
+def trusted_manifest(app_dir: Path) -> Manifest:
+    """The app's manifest with macaron's pinned values in place of its own for data, records
+    and commands (a UserError when the file is missing or broken, as read_manifest)."""
+    return pinned(app_dir).applied_to(read_manifest(app_dir))
+
+
+def _entry_of(app_dir: Path) -> tuple[str, dict] | None:
+    """The registry's slug and entry for the app in `app_dir`, if macaron made it."""
+    try:
+        registry = load_registry()
+    except UserError:
+        return None
+    wanted = app_dir.resolve()
+    for slug, entry in registry.items():
+        if entry.get("path") and not entry.get("deleted") and Path(entry["path"]).resolve() == wanted:
+            return slug, entry
+    return None
 
 
 def app_title(slug: str, entry: dict) -> str:

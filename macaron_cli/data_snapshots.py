@@ -22,6 +22,8 @@ import shutil
 import time
 from pathlib import Path
 
+from macaron_cli.untrusted import data_paths
+
 # SQLite keeps recent writes in these beside the database; a database restored without
 # removing a newer -wal would have that WAL replayed onto it and be corrupted.
 SQLITE_SIDECARS = ("-wal", "-shm", "-journal")
@@ -32,7 +34,8 @@ RACY_NS = 2_000_000_000
 class DataSnapshots:
     def __init__(self, app_dir: Path, data_files: list[str], root: Path):
         self.app_dir = app_dir
-        self.data_files = [p for p in data_files if p]
+        # Only paths inside the app's data folder, never through a link (untrusted/data_paths.py).
+        self.data_files = data_paths.declared(data_files)
         self.root = root  # .macaron/snapshots
 
     # ── the live data ───────────────────────────────────────────────────────────────
@@ -40,17 +43,10 @@ class DataSnapshots:
         """Every data file present now: {relative path: [size, mtime_ns]}."""
         found: dict[str, list[int]] = {}
         for declared in self.data_files:
-            path = self.app_dir / declared
-            if path.is_dir():
-                candidates = [p for p in path.rglob("*") if p.is_file() and not p.is_symlink()]
-            else:
-                candidates = [path.with_name(path.name + s) for s in ("", *SQLITE_SIDECARS)]
-            for file in candidates:
-                try:
-                    st = file.lstat()
-                except FileNotFoundError:
-                    continue
-                found[file.relative_to(self.app_dir).as_posix()] = [st.st_size, st.st_mtime_ns]
+            for sidecar in ("", *SQLITE_SIDECARS):
+                for rel in data_paths.files_under(self.app_dir, declared + sidecar):
+                    st = (self.app_dir / rel).lstat()
+                    found[rel] = [st.st_size, st.st_mtime_ns]
         return found
 
     def _owned(self, rel: str) -> bool:
@@ -127,7 +123,8 @@ class DataSnapshots:
         for rel in self.live_files():
             if rel not in manifest["files"] and self._owned(rel):
                 (self.app_dir / rel).unlink()
-        for rel in manifest["files"]:
+        # A snapshot taken before data paths were confined may name a file elsewhere: left alone.
+        for rel in [r for r in manifest["files"] if self._owned(r) and data_paths.inside(self.app_dir, r)]:
             dest = self.app_dir / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             tmp = dest.with_name(f".{dest.name}.macaron-restore")
@@ -135,3 +132,28 @@ class DataSnapshots:
             shutil.copy2(self.root / str(n) / "files" / rel, tmp)
             tmp.replace(dest)
         return True
+
+
+def drop_holding(root: Path, texts: list[str], shortest: int) -> list[int]:
+    """Remove each snapshot under `root` (.macaron/snapshots) a file of which still holds one
+    of `texts` (their UTF-8 bytes, at least `shortest` long): a forgotten memory must not come
+    back with `rollback --with-data`. Text files were scrubbed before (forgetting.py); what is
+    left is a binary copy (a SQLite database) that cannot be edited in place. A rollback to
+    that checkpoint then leaves the data as it is. The snapshots removed, by number."""
+    needles = [t.encode("utf-8") for t in texts if len(t) >= shortest]
+    if not needles or not root.is_dir():
+        return []
+    dropped = []
+    for folder in sorted(p for p in root.iterdir() if p.name.isdigit() and p.is_dir() and not p.is_symlink()):
+        if any(_holds(path, needles) for path in folder.rglob("*") if path.is_file() and not path.is_symlink()):
+            shutil.rmtree(folder)
+            dropped.append(int(folder.name))
+    return dropped
+
+
+def _holds(path: Path, needles: list[bytes]) -> bool:
+    try:
+        content = path.read_bytes()
+    except OSError:
+        return False
+    return any(needle in content for needle in needles)

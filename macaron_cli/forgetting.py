@@ -4,8 +4,10 @@ Where a memory's text can be, besides its own row: the older versions it superse
 the memories derived from it (a chat session's summary; memory/derived.py), the store's
 old table versions, the brief of every app it went into (`.macaron/brief.md`) with the
 agents' notes beside it (the coder's transcripts, in macaron's home, last one run:
-maker/coder_home.py), the chat's line history, and the ledger (an MCP
-client's search for it). `forget` removes it from all of them, in steps that can each be run again:
+maker/coder_home.py), the data snapshots kept with each checkpoint (`.macaron/snapshots/`:
+a text copy is scrubbed, a snapshot whose database still holds it is removed, so
+`rollback --with-data` cannot bring it back), the chat's line history, and the ledger (an
+MCP client's search for it). `forget` removes it from all of them, in steps that can each be run again:
 
 1. a journal (`$MACARON_HOME/forgetting/ID.json`, written atomically) says what will go;
 2. the store drops and rewrites the rows, rebuilds its indexes, purges old versions;
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from macaron_cli import app_labels, config
+from macaron_cli.data_snapshots import drop_holding
 from macaron_cli.errors import UserError
 from macaron_cli.files import make_private, write_atomic
 
@@ -123,6 +126,7 @@ def _finish(store, plan, journal: Path, on_step: Callable[[str], None] | None = 
         if _regenerate_brief(app, store, gone):
             done.apps.append(slug)
         _scrub_tree(app / ".macaron", texts)
+        drop_holding(app / ".macaron" / "snapshots", texts, MIN_SCRUB)
         if slug in done.apps:
             done.mentioned_in += _mentions(app, texts)
         done.written_from += [p for p in app_labels.written_from(app, gone) if p not in done.mentioned_in]

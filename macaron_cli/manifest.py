@@ -46,7 +46,6 @@ __all__ = [
     "Manifest",
     "ManifestError",
     "Records",
-    "data_files",
     "digest_problem",
     "manifest_or_none",
     "read_manifest",
@@ -74,18 +73,6 @@ def manifest_or_none(folder: Path) -> Manifest | None:
         return Manifest.load(Path(folder))
     except (OSError, ManifestError):
         return None
-
-
-def data_files(folder: Path) -> list[str]:
-    """The person's data files the manifest names, relative ("data/app.db"), read even from
-    a manifest broken in another key: what keeps data out of git, out of a shared bundle
-    and away from a model's writes must not fail on a typo elsewhere ([] without one)."""
-    try:
-        data = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    files = data.get("data_files") if isinstance(data, dict) else None
-    return [f.strip("/") for f in files if isinstance(f, str) and f.strip("/")] if isinstance(files, list) else []
 
 
 def write_manifest(folder: Path, manifest: Manifest) -> None:

@@ -112,7 +112,7 @@ def serve_app(
     /run)."""
     sandbox = sandbox or sandbox_for_untrusted("its code", False, app_dir, serving=True, settings=settings)
     manifest = runnable_manifest(app_dir)
-    _private_data(app_dir, manifest.data_files)
+    _private_data(app_dir)
     if port is None:
         port = free_port()
     else:
@@ -147,14 +147,15 @@ def serve_app(
     return Served(serving, url, manifest.label, sandbox.name)
 
 
-def _private_data(app_dir: Path, data_files: tuple[str, ...]) -> None:
-    """The app's data (its folder, its database) readable by the person alone, also when an
-    older macaron or the app itself made it looser; new files follow from the sandbox's umask."""
+def _private_data(app_dir: Path) -> None:
+    """The app's data folder (every data file lies in it) readable by the person alone, also
+    when an older macaron or the app itself made it looser; new files follow from the
+    sandbox's umask. A `data` that is a link is not the app's to chmod: it is left alone."""
     from macaron_cli.files import make_private
+    from macaron_cli.untrusted.data_paths import inside
 
-    for top in {Path(rel).parts[0] for rel in [DATA_DIR, *data_files] if Path(rel).parts}:
-        if top not in (".", "..") and not Path(top).is_absolute():
-            make_private(app_dir / top)
+    if inside(app_dir, DATA_DIR):
+        make_private(app_dir / DATA_DIR)
 
 
 def _interrupt(signum, frame) -> None:

@@ -185,9 +185,15 @@ def test_the_new_families_digests_become_the_persons_memories(template, macaron,
 
 
 def test_an_app_without_a_digest_is_told_how_to_get_one(macaron, water_app):
+    from macaron_cli.apps import load_registry, register
+
+    # The app's macaron.json does not decide it: macaron runs the digest it pinned.
     manifest = json.loads((water_app / "macaron.json").read_text(encoding="utf-8"))
     del manifest["digest"]
     (water_app / "macaron.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert macaron("apps", "digest", str(water_app)).returncode == 0
+    # An app whose template had none is told how to get one.
+    register(water_app.name, pinned={**load_registry()[water_app.name]["pinned"], "digest": None})
     shown = macaron("apps", "digest", str(water_app))
     assert shown.returncode == 2 and "no life-log digest" in shown.stderr and "Traceback" not in shown.stderr
 

@@ -125,13 +125,21 @@ def test_the_process_backend_verifies_too(app):
 
 def test_a_broken_manifest_is_reported_for_the_agent_to_fix(app):
     manifest = json.loads((app / "macaron.json").read_text())
-    manifest["run"] = ["{python}", "-m", "uvicorn", "server.main:app"]
+    manifest["run"] = "uvicorn server.main:app"
     (app / "macaron.json").write_text(json.dumps(manifest))
     report = verify_app(app)
     assert not report.ok
-    assert report.problems == [
-        f'{app}/macaron.json: "run" must contain "{{port}}" so macaron can choose where the app listens.'
-    ]
+    assert len(report.problems) == 1
+    assert report.problems[0].startswith(f'{app}/macaron.json: "run" must be a list of strings')
+
+
+def test_the_run_command_an_app_writes_is_not_the_one_macaron_serves(app):
+    # macaron runs the command it pinned (untrusted/pinned.py), whatever the app's file says now.
+    manifest = json.loads((app / "macaron.json").read_text())
+    manifest["run"] = ["sh", "-c", "echo never run; exit 3"]
+    (app / "macaron.json").write_text(json.dumps(manifest))
+    report = verify_app(app, screenshot=False)
+    assert report.ok and report.opened, report.feedback()
 
 
 def test_verifying_what_is_not_a_folder_is_a_user_error(tmp_path):

@@ -1,14 +1,14 @@
 """The app's files that git must never hold: macaron's private folder and the person's data
-(the manifest's `data_files`, with their SQLite sidecars), which is snapshotted with each
+(the `data_files` macaron pinned from its template, with their SQLite sidecars), which is snapshotted with each
 checkpoint instead."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from macaron_cli.apps import PRIVATE_DIR
+from macaron_cli.apps import PRIVATE_DIR, pinned
 from macaron_cli.data_snapshots import SQLITE_SIDECARS, DataSnapshots
-from macaron_cli.manifest import data_files
+from macaron_cli.untrusted import data_paths
 
 
 class AppFiles:
@@ -17,8 +17,9 @@ class AppFiles:
         self.snapshot_root = path / PRIVATE_DIR / "snapshots"
 
     def data_files(self) -> list[str]:
-        """The person's data files, as the manifest names them (none when it cannot be read)."""
-        return data_files(self.path)
+        """The person's data files, as macaron pinned them when the app was made (never what
+        the app's own macaron.json says: the coder may have written it), inside data/."""
+        return data_paths.declared(pinned(self.path).data_files)
 
     def snapshots(self) -> DataSnapshots:
         return DataSnapshots(self.path, self.data_files(), self.snapshot_root)

@@ -25,7 +25,6 @@ from macaron_cli import __version__, privacy
 from macaron_cli.errors import UserError
 from macaron_cli.ledger.outgoing import refuse_carried
 from macaron_cli.manifest import MANIFEST
-from macaron_cli.manifest import data_files as manifest_data_files
 from macaron_cli.untrusted import git as untrusted_git
 
 BUNDLE_SUFFIX = ".macaron.tar.gz"
@@ -34,7 +33,9 @@ BUNDLE_SUFFIX = ".macaron.tar.gz"
 def make_bundle(app_dir: Path, out_dir: Path, lineage: dict, withheld: list | None = None) -> Path:
     """Bundle the app's tracked code; `withheld` are memories (the gate's `not_for` an
     export) whose text must not be in it."""
-    data_files = set(manifest_data_files(app_dir))
+    from macaron_cli.apps import pinned
+
+    data_files = set(pinned(app_dir).data_files)
     archive = untrusted_git.run(app_dir, "archive", "--format=tar", "HEAD", capture_output=True, check=False)
     if archive.returncode != 0:
         raise UserError(f"{app_dir} has no commits to share yet; `macaron checkpoint` it first.")

@@ -9,6 +9,7 @@ import uuid
 from pathlib import Path
 
 from macaron_cli.ledger.store import Ledger, node
+from macaron_cli.untrusted import data_paths
 
 
 def brief_made(
@@ -73,16 +74,15 @@ def app_served(app_dir: Path, data_files, ledger: Ledger | None = None) -> None:
     ledger = ledger or Ledger.open()
     app = node("app", app_dir.name)
     ledger.record("run", app)
-    size = sum(_size(app_dir / rel) for rel in data_files)
+    size = sum(_size(app_dir, rel) for rel in data_paths.declared(data_files))
     last = ledger.events(subject=app, kind="data", limit=1)
     if size > (last[0]["value"] if last else 0):
         ledger.record("data", app, value=float(size))
 
 
-def _size(path: Path) -> int:
-    if path.is_file():
-        return path.stat().st_size
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else 0
+def _size(app_dir: Path, rel: str) -> int:
+    """The bytes of the app's own data at `rel` (never what a link in it points at)."""
+    return sum((app_dir / f).lstat().st_size for f in data_paths.files_under(app_dir, rel))
 
 
 def settle(store, ledger: Ledger | None = None, *, app: str | None = None) -> dict[str, float]:

@@ -41,14 +41,18 @@ def default_privacy(domain: str, idea: str = "") -> str:
 
 
 def app_privacy(slug: str, app_dir: Path, info: dict | None = None) -> str:
-    """The level the person chose for this app, else its default."""
-    from macaron_cli.manifest import read_manifest
+    """The level the person chose for this app, else the one macaron pinned, else its
+    default by the domain its template declared (never by what its macaron.json says now)."""
+    from macaron_cli.apps import pinned
 
     info = info if info is not None else _registry().get(slug, {})
     chosen = info.get("privacy")
     if isinstance(chosen, str) and chosen in LEVELS:
         return chosen
-    return default_privacy(read_manifest(app_dir).records.domain, str(info.get("idea") or ""))
+    values = pinned(app_dir)
+    if values.privacy in LEVELS:
+        return str(values.privacy)
+    return default_privacy(values.records.domain, str(info.get("idea") or ""))
 
 
 def digest_text(digest) -> str:
@@ -128,8 +132,9 @@ class AppDigests:
         """Every live app's digest, each kept as its memory when it changed; digests returned."""
         import datetime as dt
 
-        from macaron_cli.manifest import MANIFEST, read_manifest
+        from macaron_cli.manifest import MANIFEST
         from macaron_cli.sandbox.digest import read_digest, stamps
+        from macaron_cli.sandbox.manifest import runnable_manifest
 
         found = []
         day = (self.today or dt.date.today()).isoformat()
@@ -144,7 +149,7 @@ class AppDigests:
                     found.append(self.latest[slug])
                 continue
             try:
-                manifest = read_manifest(path)
+                manifest = runnable_manifest(path)  # the pinned digest and records, not the app's own
                 if not manifest.digest:
                     self._read[slug] = now
                     continue

@@ -232,9 +232,12 @@ def from_app(ref: str) -> Template:
 
     if is_bundle(ref):
         return _from_bundle(ref)
+    from macaron_cli.apps import pinned
+
     path = resolve_app(ref)
     manifest = read_manifest(path)
-    name = manifest.template or manifest.name or path.name
+    # The template macaron made it from, not the one its macaron.json now claims.
+    name = pinned(path).template or manifest.template or manifest.name or path.name
     return Template(name=name, path=path, manifest=manifest, from_app=path.name)
 
 

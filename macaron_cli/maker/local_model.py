@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from macaron_cli.config import Settings
 from macaron_cli.maker.answer import AnswerFile, read_answer
-from macaron_cli.manifest import MANIFEST, data_files, manifest_or_none
+from macaron_cli.manifest import MANIFEST
 from macaron_cli.models.client import Endpoint, ModelClient, Usage
 from macaron_cli.models.failures import ContextExceeded
 from macaron_cli.models.limits import ServerLimits, answer_room, split_context, wanted_answer
@@ -95,10 +95,11 @@ class LocalOutcome:
 # ── the prompt ──────────────────────────────────────────────────────────────────────────
 def entry_files(app_dir: Path) -> list[str]:
     """The files an app starts from: its page (index.html) and its server's main module
-    (from the manifest's run command, e.g. `server.main:app` → server/main.py)."""
+    (from macaron's pinned run command, e.g. `server.main:app` → server/main.py)."""
+    from macaron_cli.apps import pinned
+
     found = [rel for rel in ("static/index.html", "index.html", "public/index.html") if (app_dir / rel).is_file()]
-    manifest = manifest_or_none(app_dir)
-    run = (manifest.run if manifest else None) or ()
+    run = pinned(app_dir).run or ()
     modules = [arg.split(":")[0] for arg in run if re.fullmatch(r"[A-Za-z_][\w.]*:[\w.]+", arg)]
     modules += [arg for arg in run if arg.endswith(".py")]
     for module in modules or ["server.main", "main", "app"]:
@@ -230,8 +231,10 @@ def _lang(rel: str) -> str:
 
 # ── applying it ─────────────────────────────────────────────────────────────────────────
 def _protected(app_dir: Path) -> tuple[str, ...]:
-    """PROTECTED plus the app's own data files (from its manifest)."""
-    return PROTECTED + tuple(data_files(app_dir)) + ("data",)
+    """PROTECTED plus the app's own data files (macaron's pinned ones)."""
+    from macaron_cli.apps import pinned
+
+    return PROTECTED + tuple(pinned(app_dir).data_files) + ("data",)
 
 
 def _is_protected(rel: str, protected: tuple[str, ...]) -> bool:

@@ -3,7 +3,7 @@ the MakeResult that `make` prints (and `--json` writes) and the registry's recor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from macaron_cli import app_labels
@@ -11,6 +11,7 @@ from macaron_cli.maker import phase_costs
 from macaron_cli.maker.cost import CostMeter
 from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, tests_status
 from macaron_cli.maker.state import MakeState
+from macaron_cli.untrusted.pinned import PRIVATE, for_template, safest
 
 UNCHANGED = (
     "No model changed the app: it is the template, personalised from the brief. A model that "
@@ -154,6 +155,12 @@ def registry_entry(state: MakeState, app: Path, report=None) -> dict:
     else:
         entry = {"path": str(app), "idea": state.idea, "title": state.title, "template": state.template}
         entry |= {"mode": state.mode, **({"from": state.from_app} if state.from_app else {})}
+        # What decides its privacy and data is the template's, kept where the coder cannot write;
+        # a stranger's bundle names its template itself, so its records start private.
+        pins = for_template(state.template) or safest()
+        if (state.from_app or "").startswith("bundle:"):
+            pins = replace(pins, privacy=PRIVATE)
+        entry["pinned"] = pins.to_json()
     if change or report is not None:
         before = float(change.get("app_cost_usd") or 0.0) if change else 0.0
         entry["cost_usd"] = round(before + state.cost_usd, 6)

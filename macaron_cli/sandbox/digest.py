@@ -60,8 +60,8 @@ def read_digest(
     manifest = runnable_manifest(app_dir)
     if not manifest.digest:
         raise UserError(
-            f'{app_dir.name} has no life-log digest (no "digest" command in its macaron.json); '
-            "ask the coder to add one, as in every template (server/macaron_life.py)."
+            f"{app_dir.name} has no life-log digest: the template it was made from declares none "
+            "(every bundled template has one: server/macaron_life.py)."
         )
     today = today or dt.date.today()
     period = period or manifest.records.period

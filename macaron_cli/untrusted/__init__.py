@@ -10,7 +10,8 @@ This package is that rule's home. Every host-side reader of an app goes through 
 - environment.py: the allow-listed environment any process running app code starts with.
 
 What decides privacy and data (records, data_files, the run/test/digest argv, the privacy
-level) is the template's, pinned where the app cannot write; the walls every process that
+level) is the template's, pinned where the app cannot write (pinned.py: the values and the
+template they come from; apps.pinned keeps them in the registry); the walls every process that
 runs app code shares are sandbox/walls.py's. It imports only config and below, so
 git_plumbing, data_snapshots and apps (the layer above) can use it.
 """

@@ -4,6 +4,7 @@ HTTP API) or in bulk (10k rows straight into its database, after its own migrati
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -87,9 +88,17 @@ BULK = {
 
 
 def make_template_app(template: str, dest: Path, **settings) -> Path:
-    """The template composed into `dest` (as `macaron make` would), with these settings."""
+    """The template composed into `dest` (as `macaron make` would), with these settings;
+    registered with its template's pinned values when the test has a home of its own."""
     compose_template(templates_dir() / template, dest)
     set_settings(dest, **settings)
+    if os.environ.get("MACARON_HOME"):
+        from macaron_cli.apps import register
+        from macaron_cli.untrusted.pinned import for_template
+
+        pins = for_template(template)
+        assert pins is not None
+        register(dest.name, path=str(dest), template=template, pinned=pins.to_json())
     return dest
 
 

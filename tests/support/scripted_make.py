@@ -114,3 +114,12 @@ def cloud_make(macaron, server, idea: str = "a water tracker"):
         "make", idea, "--yes", "--json", env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
         timeout=900,
     )  # fmt: skip
+
+
+def cloud_make_answered(macaron, responder, idea: str):
+    """`cloud_make` with the coder answered by `responder` (a ModelServer's); the finished
+    process and every request the server saw."""
+    from tests.support.model_server import ModelServer
+
+    with ModelServer(responder) as server:
+        return cloud_make(macaron, server, idea), list(server.requests)
