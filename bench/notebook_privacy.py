@@ -69,7 +69,7 @@ def _kept_private(lines: list[str]) -> list[tuple[str, str]]:
 
     store, learned = _chat(lines)
     everything = list(store.iter_all())
-    cloud = privacy.Destination("bench cloud", "https://api.anthropic.com", True, "bench")
+    cloud = privacy.export("the bench's check")  # a cloud destination: what any model may see
     wrong = []
     for line in lines:
         kept = [m for m in everything if m.id in learned.get(line, [])]
@@ -97,7 +97,7 @@ def _facts() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         top = [h.memory.id for h in recall(store, question, privacy.person())][:3]
         if not set(ids) & set(top):
             missed.append((line, f"not in the top 3 for {question!r}"))
-        if not privacy.may_go(by_id[ids[0]], privacy.Destination("c", "https://api.anthropic.com", True, "b")):
+        if not privacy.may_go(by_id[ids[0]], privacy.export("the bench's check")):
             private.append((line, by_id[ids[0]].privacy))
     return missed, private
 
