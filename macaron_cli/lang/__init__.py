@@ -365,6 +365,7 @@ SAYINGS: dict[str, str] = {
     "last_time": "what was said last time, as the chat opens",
     "interest": "something the person likes, remembered as the chat opens",
     "soon": "something coming up {when}",
+    "talked_about": "what begins a chat's episode kept in the person's words (the turns follow), with its space",
     "change.ask": "asking whether to change an app as read: {what} (y/n)",
     "change.not_by_rules": "what the rules cannot do of a change asked",
     "change.declined": "the person said no to a change",

@@ -589,6 +589,7 @@ LINES: dict[str, str] = {
     "last_time": "Last time: {text} How has it been since?",
     "interest": "I remember: {text}. Anything new there?",
     "soon": "Coming up {when}: {text}",
+    "talked_about": "Talked about: ",
     "change.ask": "Change {title} ({app}): {what}? (y/n)",
     "change.not_by_rules": "(not by rules: {what})",
     "change.declined": "Nothing changed.",

@@ -476,6 +476,7 @@ LINES: dict[str, str] = {
     "last_time": "前回のお話: {text} その後いかがですか？",
     "interest": "覚えています: {text}。最近はいかがですか？",
     "soon": "{when}の予定です: {text}",
+    "talked_about": "話したこと: ",
     "change.ask": "{title}（{app}）を変更しますか: {what} (y/n)",
     "change.not_by_rules": "（ルールではできないこと: {what}）",
     "change.declined": "何も変更していません。",

@@ -472,6 +472,7 @@ LINES: dict[str, str] = {
     "last_time": "지난번 이야기: {text} 그 후로 어떠세요?",
     "interest": "기억하고 있어요: {text}. 요즘은 어떠세요?",
     "soon": "{when} 예정이에요: {text}",
+    "talked_about": "이야기한 것: ",
     "change.ask": "{title}({app})을(를) 바꿀까요: {what} (y/n)",
     "change.not_by_rules": "(규칙으로는 못 하는 것: {what})",
     "change.declined": "아무것도 바꾸지 않았어요.",

@@ -493,6 +493,7 @@ LINES: dict[str, str] = {
     "last_time": "Noong huli: {text} Kumusta na mula noon?",
     "interest": "Naaalala ko: {text}. May bago ba roon?",
     "soon": "Paparating sa {when}: {text}",
+    "talked_about": "Napag-usapan: ",
     "change.ask": "Babaguhin ang {title} ({app}): {what}? (y/n)",
     "change.not_by_rules": "(hindi kaya ng mga patakaran: {what})",
     "change.declined": "Walang binago.",

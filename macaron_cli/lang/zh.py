@@ -465,6 +465,7 @@ LINES: dict[str, str] = {
     "last_time": "上次聊到：{text} 之后怎么样了？",
     "interest": "我记得：{text}。最近有什么新进展吗？",
     "soon": "{when}的安排：{text}",
+    "talked_about": "聊过的事：",
     "change.ask": "要修改{title}（{app}）吗：{what} (y/n)",
     "change.not_by_rules": "（规则做不到：{what}）",
     "change.declined": "什么都没有改。",
