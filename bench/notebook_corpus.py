@@ -165,3 +165,51 @@ REQUESTS: list[tuple[str, str]] = [
 def held_out(index: int) -> bool:
     """Every third line of a group (the third, sixth, …): never tuned on."""
     return index % 3 == 2
+
+
+# Written after the rules, and never tuned on: the honest estimate of lines nobody has seen
+# (the held-out third above was read while the rules were first written).
+FRESH_PRIVATE_SAID: list[tuple[str, str]] = [
+    ("ok this is just between the two of us, i'm pregnant", "en"),
+    ("pls keep this quiet but my dad lost his job", "en"),
+    ("絶対誰にも言わないで、来年留学する", "ja"),
+    ("ここだけの話だけど課長が辞めるって", "ja"),
+    ("이거 비밀로 해줘 나 회사 그만둘 거야", "ko"),
+    ("아무에게도 얘기하지 말아줘 우리 이사 가", "ko"),
+    ("这事你别往外说 我要换工作了", "zh"),
+    ("跟你说个秘密 我下个月结婚", "zh"),
+    ("huwag mo sanang ikwento kahit kanino, buntis ako", "tl"),
+    ("sikreto 'to ha, mag-aabroad na ako", "tl"),
+]
+FRESH_SENSITIVE: list[tuple[str, str]] = [
+    ("my rent is 2100 and i'm behind two months", "en"),
+    ("been on lithium since the bipolar diagnosis", "en"),
+    ("血圧の薬を毎朝飲んでる", "ja"),
+    ("カードローンが50万ある", "ja"),
+    ("우울증 약 먹기 시작했어", "ko"),
+    ("이번 달 월급이 280 들어왔어", "ko"),
+    ("我有焦虑症 在吃药", "zh"),
+    ("老婆要跟我离婚", "zh"),
+    ("may diabetes ako, nag-iinsulin na", "tl"),
+    ("ang sahod ko ay 18k kada buwan", "tl"),
+]
+FRESH_FACTS: list[tuple[str, str, str]] = [
+    ("my cousin raj just moved to toronto", "where did raj move?", "en"),
+    ("sophie is into pottery these days", "what is sophie into?", "en"),
+    ("娘のピアノの発表会は12月5日", "発表会はいつ？", "ja"),
+    ("健太はサッカー部に入った", "健太は何部？", "ja"),
+    ("우리 아빠는 낚시를 좋아해", "아빠가 좋아하는 거 뭐야?", "ko"),
+    ("하은이는 다음달에 캐나다로 유학 가", "하은이 어디로 유학 가?", "ko"),
+    ("我女儿在学钢琴", "我女儿在学什么？", "zh"),
+    ("老张住在杭州", "老张住在哪？", "zh"),
+    ("si miguel ay guro sa maynila", "ano trabaho ni miguel?", "tl"),
+    ("pupunta si lola sa amin sa pasko", "kailan pupunta si lola?", "tl"),
+]
+FRESH_REQUESTS: list[tuple[str, str]] = [
+    ("put a sleep column in my mood tracker", "en"),
+    ("could you build something to log my plants watering", "en"),
+    ("体重アプリの単位をポンドにして", "ja"),
+    ("가계부에 교통비 항목 넣어 줘", "ko"),
+    ("帮我把习惯打卡app的提醒关掉", "zh"),
+    ("dagdagan mo ng category yung gastos app ko", "tl"),
+]

@@ -10,7 +10,9 @@ end), each group in a fresh MACARON_HOME, in sessions of a few lines, and prints
   facts private  a plain fact kept private (wrongly: a model could not use it)
   requests kept  a request to make or change an app kept as a fact about the person
 
-Held-out lines (every third, never tuned on) are counted apart.
+Held-out lines (every third) are counted apart, and so are the FRESH lines (written after
+the rules, never tuned on). `episode whole` is every line typed held whole by an episode
+(never cut, never dropped).
 
     python3 bench/notebook_privacy.py             # the figures, and each line that failed
     python3 bench/notebook_privacy.py --keywords  # search by words only (no embedding model)
@@ -69,6 +71,7 @@ def _kept_private(lines: list[str]) -> list[tuple[str, str]]:
 
     store, learned = _chat(lines)
     everything = list(store.iter_all())
+    _episodes_hold(lines, everything)
     cloud = privacy.export("the bench's check")  # a cloud destination: what any model may see
     wrong = []
     for line in lines:
@@ -81,15 +84,24 @@ def _kept_private(lines: list[str]) -> list[tuple[str, str]]:
     return wrong
 
 
-def _facts() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+_NOT_WHOLE: list[str] = []  # lines typed that no episode holds whole
+
+
+def _episodes_hold(lines: list[str], memories: list) -> None:
+    episodes = [m.text for m in memories if m.kind == "episode"]
+    _NOT_WHOLE.extend(line for line in lines if not any(line.strip() in e for e in episodes))
+
+
+def _facts(facts: list[tuple[str, str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(line, why) for facts not found in the top 3 by their question; and those kept private."""
     from macaron_cli import privacy
     from macaron_cli.friend.recall import recall
 
-    store, learned = _chat([line for line, _q, _l in corpus.FACTS])
+    store, learned = _chat([line for line, _q, _l in facts])
     by_id = {m.id: m for m in store.iter_all()}
+    _episodes_hold([line for line, _q, _l in facts], list(by_id.values()))
     missed, private = [], []
-    for line, question, _language in corpus.FACTS:
+    for line, question, _language in facts:
         ids = [i for i in learned.get(line, []) if by_id.get(i) and by_id[i].kind in ("fact", "preference")]
         if not ids:
             missed.append((line, "not kept as a fact"))
@@ -102,21 +114,26 @@ def _facts() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     return missed, private
 
 
-def _requests() -> list[tuple[str, str]]:
-    store, learned = _chat([line for line, _l in corpus.REQUESTS])
+def _requests(requests: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    store, learned = _chat([line for line, _l in requests])
     by_id = {m.id: m for m in store.iter_all()}
     return [
         (line, by_id[i].text)
-        for line, _l in corpus.REQUESTS
+        for line, _l in requests
         for i in learned.get(line, [])
         if i in by_id and by_id[i].kind in ("fact", "preference")
     ]
 
 
-def _figure(name: str, lines: list[str], wrong: list[tuple[str, str]], good_when_wrong: bool = False) -> None:
+def _figure(
+    name: str, lines: list[str], wrong: list[tuple[str, str]], fresh: list[str], good_when_wrong: bool = False
+) -> None:
     bad = {line for line, _ in wrong}
-    for part, chosen in (("tuned", False), ("held-out", True)):
-        mine = [line for i, line in enumerate(lines) if corpus.held_out(i) == chosen]
+    for part, mine in (
+        ("tuned", [line for i, line in enumerate(lines) if not corpus.held_out(i)]),
+        ("held-out", [line for i, line in enumerate(lines) if corpus.held_out(i)]),
+        ("fresh", fresh),
+    ):
         n_bad = sum(1 for line in mine if line in bad)
         n = n_bad if good_when_wrong else len(mine) - n_bad
         print(f"  {name:<16} {part:<9} {n:>3}/{len(mine):<3} {100 * n / max(1, len(mine)):5.1f}%")
@@ -133,17 +150,30 @@ def main() -> None:
     sensitive_lines = [line for line, _ in corpus.SENSITIVE]
     fact_lines = [line for line, _q, _l in corpus.FACTS]
     request_lines = [line for line, _ in corpus.REQUESTS]
-    private_wrong = _kept_private(private_lines)
-    sensitive_wrong = _kept_private(sensitive_lines)
-    missed, wrongly_private = _facts()
-    requests_kept = _requests()
+    fresh_private = [line for line, _ in corpus.FRESH_PRIVATE_SAID]
+    fresh_sensitive = [line for line, _ in corpus.FRESH_SENSITIVE]
+    fresh_facts = [line for line, _q, _l in corpus.FRESH_FACTS]
+    fresh_requests = [line for line, _ in corpus.FRESH_REQUESTS]
+    private_wrong = _kept_private(private_lines + fresh_private)
+    sensitive_wrong = _kept_private(sensitive_lines + fresh_sensitive)
+    missed, wrongly_private = _facts(corpus.FACTS)
+    fresh_missed, fresh_private_facts = _facts(corpus.FRESH_FACTS)
+    missed, wrongly_private = missed + fresh_missed, wrongly_private + fresh_private_facts
+    requests_kept = _requests(corpus.REQUESTS + corpus.FRESH_REQUESTS)
+    typed = private_lines + fresh_private + sensitive_lines + fresh_sensitive + fact_lines + fresh_facts
 
     print("notebook mode (no model), figures by group:")
-    _figure("private said", private_lines, private_wrong)
-    _figure("sensitive", sensitive_lines, sensitive_wrong)
-    _figure("facts found", fact_lines, missed)
-    _figure("facts private", fact_lines, wrongly_private, good_when_wrong=True)
-    _figure("requests kept", request_lines, requests_kept, good_when_wrong=True)
+    _figure("private said", private_lines, private_wrong, fresh_private)
+    _figure("sensitive", sensitive_lines, sensitive_wrong, fresh_sensitive)
+    _figure("facts found", fact_lines, missed, fresh_facts)
+    _figure("facts private", fact_lines, wrongly_private, fresh_facts, good_when_wrong=True)
+    _figure("requests kept", request_lines, requests_kept, fresh_requests, good_when_wrong=True)
+    _figure("episode whole", typed, [(line, "") for line in _NOT_WHOLE], [])
+    for title, wrong in (("lines no episode holds whole", [(line, "cut or dropped") for line in _NOT_WHOLE]),):
+        if wrong:
+            print(f"\n{title}:")
+            for line, why in wrong:
+                print(f"  {line}  → {why}")
     for title, wrong in (
         ("private said, not kept private", private_wrong),
         ("sensitive, not kept private", sensitive_wrong),
