@@ -66,13 +66,11 @@ def _app_with_both_lines_pasted() -> None:
 
     app = config.apps_dir() / "notes"
     (app / "static").mkdir(parents=True)
-    (app / "static" / "index.html").write_text("<p>hello</p>\n")
-    git = ["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "scaffold"], check=True)
-    (app / "static" / "index.html").write_text(f"<p>{SAID_PRIVATE}</p><p>{PLAIN}</p>\n")
-    subprocess.run([*git, "commit", "-qam", "my notes"], check=True)
+    page = app / "static" / "index.html"
+    for text, message in (("<p>hello</p>", "scaffold"), (f"<p>{SAID_PRIVATE}</p><p>{PLAIN}</p>", "my notes")):
+        page.write_text(text + "\n")
+        for step in (["init", "-q"], ["add", "-A"], ["commit", "-qm", message]):
+            subprocess.run(["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", *step], check=True)
     register("notes", path=str(app), idea="a notes app", template="habit-tracker", mode="offline")
     signals.brief_made("notes", privacy.nothing(privacy.app_folder()), template="habit-tracker", domain="family")
 
