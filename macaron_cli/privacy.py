@@ -284,10 +284,20 @@ def sensitive_said(text: str) -> str | None:
     return next((kind for kind, concept in SAID_SENSITIVE.items() if _said(concept).search(text)), None)
 
 
+def private_as_said(text: str) -> bool:
+    """Is what the person said private: said so in words, or sensitive?"""
+    return said_private(text) or sensitive_said(text) is not None
+
+
 def level_said(text: str) -> str:
     """The level of what the person said: private when they said so or it is sensitive,
     else the floor (theirs, shareable)."""
-    return PRIVATE if said_private(text) or sensitive_said(text) else FLOOR
+    return PRIVATE if private_as_said(text) else FLOOR
+
+
+def opened() -> str:
+    """The level of a memory the person opens to any model (`/share` in chat)."""
+    return FLOOR
 
 
 # ── the decision ────────────────────────────────────────────────────────────────────────

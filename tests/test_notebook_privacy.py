@@ -24,7 +24,7 @@ def test_a_line_said_private_offline_never_leaves_once_a_model_is_connected(maca
     meet_friend_already()
     child = spawn_chat(chat_env(), "--model", "none")
     child.expect_exact(PROMPT)
-    assert "Noted." in say(child, SAID_PRIVATE)
+    assert "kept private" in say(child, SAID_PRIVATE)
     assert "Noted." in say(child, PLAIN)
     leave(child)
     kept = [m for m in MemoryStore.open().iter_all() if "culinary" in m.text]
@@ -73,6 +73,23 @@ def _app_with_both_lines_pasted() -> None:
             subprocess.run(["git", "-C", str(app), "-c", "user.name=t", "-c", "user.email=t@t", *step], check=True)
     register("notes", path=str(app), idea="a notes app", template="habit-tracker", mode="offline")
     signals.brief_made("notes", privacy.nothing(privacy.app_folder()), template="habit-tracker", domain="family")
+
+
+@pytest.mark.slow
+def test_a_memory_kept_private_is_opened_with_share(macaron_home):
+    meet_friend_already()
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact(PROMPT)
+    say(child, "i take metformin 500 mg twice a day")
+    leave(child)  # what was noted is written by the time the chat ends
+    [kept] = [m for m in MemoryStore.open().iter_all() if m.kind == "fact"]
+    assert kept.privacy == privacy.PRIVATE
+    child = spawn_chat(chat_env(), "--model", "none")
+    child.expect_exact(PROMPT)
+    assert "any model may hear" in say(child, f"/share {kept.id}")
+    assert "no memory" in say(child, "/share m-nothing-like-it").lower()  # one line; the chat goes on
+    leave(child)
+    assert MemoryStore.open().get(kept.id).privacy == privacy.opened()
 
 
 # ── the rules, per language ─────────────────────────────────────────────────────────────

@@ -363,7 +363,9 @@ def _noted(memory: Memory) -> str:
 
 def notebook_answer(text: str, record: RecallRecord) -> str:
     lines = []
-    if worth_noting(text):
+    if worth_noting(text) and privacy.private_as_said(text):
+        lines.append("Noted, and kept private: no cloud model will hear it (/share ID opens it; /memory shows ids).")
+    elif worth_noting(text):
         lines.append("Noted.")
     if record.hits:
         lines.append("What I remember that may help:")

@@ -352,6 +352,16 @@ class Repl:
         if recorded_in:
             self.say(records_stay(recorded_in), style="dim")
 
+    def cmd_share(self, arg):
+        if not arg:
+            self.say("Which one? /share ID (the ids are in /memory).", style="yellow")
+            return
+        from macaron_cli import privacy
+
+        memory = self.conv.store.get(arg)  # an unknown id is one line (UserError)
+        self.conv.store.update(memory.id, privacy=privacy.opened())
+        self.say(f"Shared: any model may hear {memory.id} now ({privacy.MEANING[privacy.opened()]}).")
+
     def cmd_why(self, arg):
         record = self.conv.last
         if record is None:
@@ -519,6 +529,7 @@ COMMANDS = (
     SlashCommand("/help", "this list", Repl.cmd_help),
     SlashCommand("/memory [query]", "what I remember (all of it, or what matches)", Repl.cmd_memory),
     SlashCommand("/forget ID", "forget one memory for good", Repl.cmd_forget),
+    SlashCommand("/share ID", "let any model hear a memory I kept private", Repl.cmd_share),
     SlashCommand("/why [--detail]", "why I remembered what shaped my last answer (--detail: scores)", Repl.cmd_why),
     SlashCommand("/make IDEA", "build a mini-app for you", Repl.cmd_make),
     SlashCommand("/change APP REQUEST", 'change one of your apps (or just say "add my pulse to …")', Repl.cmd_change),
