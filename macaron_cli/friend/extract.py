@@ -26,14 +26,15 @@ from macaron_cli.privacy import LEVELS
 from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
 EXTRACT_SYSTEM = """You extract memories for a personal assistant. From the person's latest message,
-list facts and preferences about the person worth remembering for months (not small talk,
-not questions). Reply with JSON only:
+list facts and preferences about the person and the people in their life worth remembering
+for months (not small talk, not questions, never a request to make or change an app). Reply with JSON only:
 {"memories": [{"text": "...", "kind": "fact|preference", \
 "domain": "food|health|fitness|travel|finance|work|family|hobby|general",
 "language": "en|ja|ko|zh|tl|...", "privacy": "public|personal|private|secret", "event_at": "ISO date or null",
 "stressed": true|false, "supersedes": "id of a known memory this replaces, or null"}]}
 Privacy: personal by default; private for health conditions, money, relationships, exact
-addresses; secret for what must never be shared with any model (a surprise, a password).
+addresses, and anything the person says is private or not to be told; secret for what must
+never be shared with any model (a surprise, a password).
 Write each memory in the person's language, in the third person ("Allergic to peanuts")."""
 
 STRESS_WORDS = re.compile(lang.pattern("said.stressed"), re.IGNORECASE)  # really, 絶対, !
