@@ -10,7 +10,7 @@ import pytest
 from macaron_cli import privacy
 from macaron_cli.friend.extract import is_a_request, worth_noting
 from macaron_cli.memory import MemoryStore
-from tests.friend_support import PROMPT, chat_env, leave, meet_friend_already, responder, say, spawn_chat
+from tests.friend_support import PROMPT, chat_env, is_chat, leave, meet_friend_already, responder, say, spawn_chat
 from tests.support.model_server import ModelServer
 
 SAID_PRIVATE = "this stays between us but i applied to culinary school in lyon"
@@ -169,3 +169,22 @@ def test_the_episode_keeps_every_turn_whole_and_private_ones_apart(macaron_home)
         [holder] = [e for e in episodes if line in e.text]
         expected = privacy.PRIVATE if line == SAID_PRIVATE else privacy.FLOOR
         assert holder.privacy == expected, (line, holder.privacy)
+
+
+def test_a_turn_said_private_goes_to_the_model_it_is_said_to_and_no_further(macaron_home, monkeypatch):
+    """Said to Claude itself, the line is answered; the next request holds it withheld."""
+    from macaron_cli import config
+    from macaron_cli.friend.conversation import Conversation
+    from macaron_cli.friend.persona import Persona
+    from macaron_cli.models.registry import open_model
+
+    with ModelServer(responder("Good luck!")) as cloud:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", cloud.url)
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+        conv = Conversation(MemoryStore.open(), open_model("claude", config.load_settings()), Persona())
+        for line in (SAID_PRIVATE, "what should i cook tonight?"):
+            "".join(conv.reply(line, conv.recall_for(line)))
+        conv.extractor.drain()
+        first, second = [r for r in cloud.requests if is_chat(r)]
+    assert "culinary" in first.last_user_text()
+    assert "culinary" not in second.raw and "withheld" in second.raw

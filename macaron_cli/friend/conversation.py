@@ -149,8 +149,13 @@ class Conversation:
         return "\n".join(parts)
 
     def window(self) -> list[dict]:
-        """The last turns as they may go to the current model (labels re-gated each time)."""
-        return privacy.transcript(self._recent(), self.model.destination)[0]
+        """The last turns as they may go to the current model (labels re-gated each time).
+        The turn being answered goes as typed: the person is saying it to this model now;
+        its label (what it says, what is learned from it) keeps it from the next requests."""
+        sent = privacy.transcript(self._recent(), self.model.destination)[0]
+        if sent and self.messages and self.messages[-1]["role"] == "user":
+            sent[-1] = {"role": "user", "content": self.messages[-1]["content"]}
+        return sent
 
     def _recent(self) -> list[dict]:
         recent = self.labelled()[-WINDOW:]
