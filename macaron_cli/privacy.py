@@ -48,12 +48,14 @@ asked of normalised text, in quotes.py, against `not_for` (every memory that may
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, get_args
 from urllib.parse import urlparse
 
-from macaron_cli import endpoints
+from macaron_cli import endpoints, lang
 
 if TYPE_CHECKING:
     from macaron_cli.config import Settings
@@ -256,6 +258,46 @@ def other_app_level(level: str) -> str:
     """The level `macaron apps privacy` offers instead of an app's `level`: private for one
     any model hears, personal (shared again) for one kept closer."""
     return PRIVATE if level in CLOUD_LEVELS else PERSONAL
+
+
+# ── what the person says ────────────────────────────────────────────────────────────────
+# What is said in chat is kept as privately as an app of its kind would keep it: health,
+# money and a relationship in crisis are private by default, and so is anything the person
+# says is private, in words (ここだけの話, 비밀인데, "this stays between us"). A model that
+# extracts memories may label them stricter, never looser (level_said is their floor).
+SAID_SENSITIVE = {"health": "said.health", "money": "said.money", "relationship": "said.relationship"}
+
+
+@cache
+def _said(concept: str) -> re.Pattern:
+    return re.compile(lang.pattern(concept), re.IGNORECASE | re.MULTILINE)
+
+
+def said_private(text: str) -> bool:
+    """Does `text` say, in words, that it is private (secret, between us, not to be told)?"""
+    return bool(_said("said.private").search(text))
+
+
+def sensitive_said(text: str) -> str | None:
+    """ "health", "money" or "relationship" when `text` speaks of one (a dose, a salary, a
+    divorce), else None."""
+    return next((kind for kind, concept in SAID_SENSITIVE.items() if _said(concept).search(text)), None)
+
+
+def private_as_said(text: str) -> bool:
+    """Is what the person said private: said so in words, or sensitive?"""
+    return said_private(text) or sensitive_said(text) is not None
+
+
+def level_said(text: str) -> str:
+    """The level of what the person said: private when they said so or it is sensitive,
+    else the floor (theirs, shareable)."""
+    return PRIVATE if private_as_said(text) else FLOOR
+
+
+def opened() -> str:
+    """The level of a memory the person opens to any model (`/share` in chat)."""
+    return FLOOR
 
 
 # ── the decision ────────────────────────────────────────────────────────────────────────

@@ -181,6 +181,30 @@ def quoted_in(text: str, memories: Iterable, minimum: int = 0) -> list:
     return [m for m in memories if folded.holds(m.text, minimum)]
 
 
+# A search worded from a memory holds a run of its words, not all of it ("zanthrop clinic
+# biopsy results" for "Zanthrop clinic biopsy on Tuesday at 9am"): a run of at least this
+# many words (and MIN_QUOTE characters), or of this many letters of a script written
+# without spaces, is the memory's.
+PHRASE_WORDS = 2
+PHRASE_LETTERS = 4
+
+
+def holds_a_phrase(text: str, quoted: str, minimum: int = MIN_QUOTE) -> bool:
+    """Does `text` hold a run of `quoted`'s words (PHRASE_WORDS words and `minimum`
+    characters at least, whole words; or PHRASE_LETTERS letters of Han, Kana or Hangul),
+    normalised? Asked of what someone typed to find a memory (a client's search)."""
+    hay, tokens = normalise(text), _needle(quoted).split()
+    for start in range(len(tokens) - PHRASE_WORDS + 1):
+        for end in range(start + PHRASE_WORDS, len(tokens) + 1):
+            run = " ".join(tokens[start:end])
+            if len(run) >= minimum:  # the shortest run from here: a longer one holds it
+                if re.search(rf"(?<!\w){re.escape(run)}(?!\w)", hay):
+                    return True
+                break
+    wide = [t for t in tokens if len(t) >= PHRASE_LETTERS and any(ord(c) > 0x2E80 for c in t)]
+    return any(t[i : i + PHRASE_LETTERS] in hay for t in wide for i in range(len(t) - PHRASE_LETTERS + 1))
+
+
 def scrub(text: str, quotes: Iterable[str], replacement: str | Callable[[str], str] = "", minimum: int = 0) -> str:
     """`text` with every spelling of each quote replaced (by `replacement(quote)`'s text when
     given as a callable, else the string)."""

@@ -153,11 +153,15 @@ def test_why_shows_what_shaped_the_answer_and_forget_removes_it(macaron_home):
         child = spawn_chat(chat_env(server))
         child.expect_exact(PROMPT)
         say(child, "How should I plan my marathon training?")
-        why = say(child, "/why")
-        said = " ".join(why.split())
-        lead = "That answer drew on “Training for the Osaka marathon in March” (words in common)."
-        assert lead in said and said.index(lead) < said.index("score"), said  # a sentence first
-        assert memory.id in why and "score" in why and "bm25" in why  # the details follow
+        said = " ".join(say(child, "/why").split())
+        lead = (
+            "I remembered “Training for the Osaka marathon in March” because you asked about "
+            "“marathon” and “training”, which it mentions."
+        )
+        assert lead in said and "score" not in said and "bm25" not in said, said  # a sentence a person reads
+        detail = " ".join(say(child, "/why --detail").split())
+        assert lead in detail and detail.index(lead) < detail.index("score"), detail  # the sentence first
+        assert memory.id in detail and "bm25" in detail  # the scores, asked for
         say(child, f"/forget {memory.id}")
         listed = say(child, "/memory marathon")
         assert memory.id not in listed

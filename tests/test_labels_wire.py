@@ -81,8 +81,8 @@ def test_a_summary_written_from_a_recalled_private_memory_is_private(macaron_hom
     with ModelServer(_local_model()) as local, ModelServer(responder("Keep the bottle near.")) as cloud:
         conv = _conversation(monkeypatch, local, cloud, trusted)
         _turn(conv, "How much water should I drink?")
-        episode = conv.end()
-        assert episode is not None and SUMMARY_MARK_TEXT in episode.text
+        [episode] = conv.end()
+        assert SUMMARY_MARK_TEXT in episode.text
         assert episode.privacy == "private"  # nothing was learned; the answer it summarised was private
         from macaron_cli.friend.conversation import Conversation
         from macaron_cli.friend.persona import Persona

@@ -420,6 +420,25 @@ def test_a_forgotten_memory_leaves_the_ledger_and_why(memories, macaron_home, ma
     assert LATTE.encode() not in _ledger_bytes(macaron_home)  # what was never searched for was never kept
 
 
+def test_a_search_worded_from_a_forgotten_memory_leaves_the_ledger_and_why(memories, macaron_home, macaron):
+    """A client's search that holds a few of the memory's words (not all, and not answered
+    with it: it is private) keeps none of them once the memory is forgotten."""
+    biopsy = MemoryStore.open().add("Zanthrop clinic biopsy on Tuesday at 9am", privacy="private").id
+
+    async def go():
+        async with stdio_session("claude-code") as session:
+            return await search(session, "Zanthrop clinic biopsy results, my card pin 4412")
+
+    assert "Zanthrop" not in run(go())  # private: it never went to the client
+    assert b"Zanthrop clinic biopsy" in _ledger_bytes(macaron_home)
+    forgot = macaron("memory", "forget", biopsy)
+    assert forgot.returncode == 0, forgot.stderr
+    calls = macaron("why", "mcp")
+    assert calls.returncode == 0 and "search(" in calls.stdout, calls.stderr
+    assert "Zanthrop" not in calls.stdout and "biopsy" not in calls.stdout
+    assert b"Zanthrop" not in _ledger_bytes(macaron_home) and b"4412" not in _ledger_bytes(macaron_home)
+
+
 def test_every_input_has_a_cap_answered_as_an_mcp_error(memories):
     async def go():
         async with stdio_session() as session:

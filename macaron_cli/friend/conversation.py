@@ -149,8 +149,13 @@ class Conversation:
         return "\n".join(parts)
 
     def window(self) -> list[dict]:
-        """The last turns as they may go to the current model (labels re-gated each time)."""
-        return privacy.transcript(self._recent(), self.model.destination)[0]
+        """The last turns as they may go to the current model (labels re-gated each time).
+        The turn being answered goes as typed: the person is saying it to this model now;
+        its label (what it says, what is learned from it) keeps it from the next requests."""
+        sent = privacy.transcript(self._recent(), self.model.destination)[0]
+        if sent and self.messages and self.messages[-1]["role"] == "user":
+            sent[-1] = {"role": "user", "content": self.messages[-1]["content"]}
+        return sent
 
     def _recent(self) -> list[dict]:
         recent = self.labelled()[-WINDOW:]
@@ -185,7 +190,9 @@ class Conversation:
     # ── the answer ──────────────────────────────────────────────────────────────────────
     def reply(self, text: str, record: RecallRecord) -> Iterator[str]:
         """Stream the answer. Stopping early (Ctrl-C) keeps what was said so far in the window."""
-        self.messages.append({"role": "user", "content": text, "label": privacy.FLOOR})
+        # Said to be private, or sensitive: the turn is labelled so now, before anything is
+        # learned from it (the window of the next request re-gates it).
+        self.messages.append({"role": "user", "content": text, "label": privacy.level_said(text)})
         self.extractor.submit(text)
         said: list[str] = []
         made = privacy.LabelledText.made("", *self._sources(record))  # a notebook answer lists memories too
@@ -231,12 +238,11 @@ class Conversation:
         return len(record.hits)
 
     # ── the end ─────────────────────────────────────────────────────────────────────────
-    def end(self) -> Memory | None:
-        """Finish learning, then keep the session as one episode (None for an empty session)."""
+    def end(self) -> list[Memory]:
+        """Finish learning, then keep the session as its episodes (none for an empty session)."""
         self.extractor.drain()
-        said = [m["content"] for m in self.messages if m["role"] == "user"]
-        if not said:
-            return None
+        if not any(m["role"] == "user" for m in self.messages):
+            return []
         summary = None
         turns = self.labelled()
         learned = list(self.extractor.saved)
@@ -255,13 +261,15 @@ class Conversation:
         # model wrote goes whole.
         if summary:
             meta = {derived.DERIVED_FROM: list(summary.sources)} if summary.sources else {}
-            episode = self.store.add(
-                summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta
-            )
+            episodes = [
+                self.store.add(
+                    summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta
+                )
+            ]
         else:
-            episode = _episode_in_their_words(self.store, turns, self.extractor.learned_from, learned)
-        kept_turns.clear()  # the episode holds them now
-        return episode
+            episodes = _episodes_in_their_words(self.store, turns, self.extractor.learned_from, learned)
+        kept_turns.clear()  # the episodes hold them now
+        return episodes
 
     # ── what was said, kept while the chat lasts ────────────────────────────────────────
     def keep_turns(self) -> None:
@@ -270,28 +278,75 @@ class Conversation:
         if any(m["role"] == "user" for m in self.messages):
             kept_turns.save(self.labelled(), self.extractor.learned_from)
 
-    def keep_left_behind(self) -> Memory | None:
-        """The turns a chat that stopped early left behind, kept as its episode now."""
+    def keep_left_behind(self) -> list[Memory]:
+        """The turns a chat that stopped early left behind, kept as its episodes now."""
         turns = kept_turns.take()
         if not any(t.get("role") == "user" for t in turns):
             kept_turns.clear()
-            return None
+            return []
         learned_from = {t["content"]: t.get("learned") or [] for t in turns if t.get("role") == "user"}
         # each turn's label already holds what was learned from it (labelled() when saved)
-        episode = _episode_in_their_words(self.store, turns, learned_from, [])
+        episodes = _episodes_in_their_words(self.store, turns, learned_from, [])
         kept_turns.clear()
-        return episode
+        return episodes
 
 
-def _episode_in_their_words(store, turns: list[dict], learned_from: dict, learned: list) -> Memory:
-    """A session kept in the person's own words (no model summed it up): "Talked about: …",
-    each part linked to what was learned from it, so forgetting one cuts it out
-    (memory/derived.py); as private as those turns and what was learned."""
-    asked = [t for t in turns if t["role"] == "user"][:4]
-    parts = [(t["content"][:80], learned_from.get(t["content"], [])) for t in asked]
-    text, meta = derived.with_parts("Talked about: ", parts)
-    summary = privacy.LabelledText.made(text, *asked, *learned)
-    return store.add(summary.text, kind="episode", domain="general", source="chat", privacy=summary.level, meta=meta)
+# An episode in the person's words holds whole turns up to this many characters; a longer
+# conversation is kept as several episodes, never cut (a turn longer than this is one alone).
+EPISODE_CHARS = 600
+
+
+def _episodes_in_their_words(store, turns: list[dict], learned_from: dict, learned: list) -> list[Memory]:
+    """A session kept in the person's own words (no model summed it up): "Talked about: …"
+    in the conversation's language, every turn whole. Turns are kept apart by how private
+    they are (a private line never makes the rest private), and a long session is several
+    episodes. Each part is linked to what was learned from it, so forgetting one cuts it out
+    (memory/derived.py); each episode is as private as its turns and what was learned from them."""
+    from macaron_cli.memory.text import detect_language
+
+    asked = [t for t in turns if t["role"] == "user" and str(t["content"]).strip()]
+    if not asked:
+        return []
+    language = detect_language(" ".join(t["content"] for t in asked))
+    head = said(language, "talked_about")
+    by_id = {m.id: m for m in learned}
+    by_level: dict[str, list[dict]] = {}
+    for turn in asked:
+        level = privacy.level_from([turn, *(by_id[i] for i in learned_from.get(turn["content"], []) if i in by_id)])
+        by_level.setdefault(level, []).append(turn)
+    episodes = []
+    for group in by_level.values():
+        for chunk in _fitting(group, EPISODE_CHARS - len(head)):
+            ids = [i for t in chunk for i in learned_from.get(t["content"], [])]
+            parts = [(t["content"].strip(), learned_from.get(t["content"], [])) for t in chunk]
+            text, meta = derived.with_parts(head, parts)
+            summary = privacy.LabelledText.made(text, *chunk, *(by_id[i] for i in ids if i in by_id))
+            episodes.append(
+                store.add(
+                    summary.text,
+                    kind="episode",
+                    domain="general",
+                    source="chat",
+                    privacy=summary.level,
+                    meta=meta,
+                    language=language,
+                )
+            )
+    return episodes
+
+
+def _fitting(turns: list[dict], room: int) -> list[list[dict]]:
+    """`turns` in order, in runs whose words fit `room` characters (a longer turn runs alone)."""
+    runs: list[list[dict]] = [[]]
+    used = 0
+    for turn in turns:
+        size = len(turn["content"].strip()) + 2
+        if runs[-1] and used + size > room:
+            runs.append([])
+            used = 0
+        runs[-1].append(turn)
+        used += size
+    return runs
 
 
 _helper: ThreadPoolExecutor | None = None
@@ -313,7 +368,9 @@ def _noted(memory: Memory) -> str:
 
 def notebook_answer(text: str, record: RecallRecord) -> str:
     lines = []
-    if worth_noting(text):
+    if worth_noting(text) and privacy.private_as_said(text):
+        lines.append("Noted, and kept private: no cloud model will hear it (/share ID opens it; /memory shows ids).")
+    elif worth_noting(text):
         lines.append("Noted.")
     if record.hits:
         lines.append("What I remember that may help:")

@@ -26,19 +26,25 @@ from macaron_cli.privacy import LEVELS
 from macaron_cli.quotes import MIN_QUOTE, quoted_in
 
 EXTRACT_SYSTEM = """You extract memories for a personal assistant. From the person's latest message,
-list facts and preferences about the person worth remembering for months (not small talk,
-not questions). Reply with JSON only:
+list facts and preferences about the person and the people in their life worth remembering
+for months (not small talk, not questions, never a request to make or change an app). Reply with JSON only:
 {"memories": [{"text": "...", "kind": "fact|preference", \
 "domain": "food|health|fitness|travel|finance|work|family|hobby|general",
 "language": "en|ja|ko|zh|tl|...", "privacy": "public|personal|private|secret", "event_at": "ISO date or null",
 "stressed": true|false, "supersedes": "id of a known memory this replaces, or null"}]}
 Privacy: personal by default; private for health conditions, money, relationships, exact
-addresses; secret for what must never be shared with any model (a surprise, a password).
+addresses, and anything the person says is private or not to be told; secret for what must
+never be shared with any model (a surprise, a password).
 Write each memory in the person's language, in the third person ("Allergic to peanuts")."""
 
 STRESS_WORDS = re.compile(lang.pattern("said.stressed"), re.IGNORECASE)  # really, 絶対, !
 REWARD_STRESSED = 1.0
-_NOTE_WORTHY = re.compile(lang.pattern("said.of_oneself"), re.IGNORECASE)  # I, my, 私, 저는
+# A whole line of small talk ("thanks!", "lol", "ありがとう"): nothing about the person's life.
+_SMALL_TALK = re.compile(rf"^\s*(?:{lang.pattern('said.small_talk')})[\s.!~,。！、]*$", re.IGNORECASE)
+# Fewer letters than this say nothing to keep ("ok", "hmm"); a Han, Kana or Hangul letter
+# carries a word's weight, so those lines may be shorter.
+_LEAST_LETTERS = 6
+_LEAST_WIDE_LETTERS = 3
 
 
 def is_stressed(text: str) -> bool:
@@ -46,9 +52,23 @@ def is_stressed(text: str) -> bool:
 
 
 def worth_noting(text: str) -> bool:
-    """Notebook mode keeps statements about the person; not questions, not small talk."""
+    """Notebook mode keeps every statement about the person's life (theirs or the people in
+    it: who likes what, lives where, marries when); not questions, small talk, nor a request
+    to make or change an app (that is asked of the friend, not said of the person)."""
     stripped = text.strip()
-    return not stripped.endswith(("?", "？")) and bool(_NOTE_WORTHY.search(stripped))
+    if stripped.endswith(("?", "？")) or _SMALL_TALK.match(stripped) or is_a_request(stripped):
+        return False
+    letters = [c for c in stripped if c.isalnum()]
+    wide = sum(1 for c in letters if ord(c) > 0x2E80)
+    return wide >= _LEAST_WIDE_LETTERS or len(letters) >= _LEAST_LETTERS
+
+
+def is_a_request(text: str) -> bool:
+    """Asking the friend to make an app or change one ("make my recipes app dark",
+    "家計簿アプリ作って", "把我的喝水app目标改成两升"), never a fact about the person."""
+    from macaron_cli.friend.router import asks_of_an_app
+
+    return asks_of_an_app(text)
 
 
 def parse_memories(reply: str) -> list[dict]:
@@ -125,7 +145,7 @@ class Extractor:
         )
         saved = []
         for item in parse_memories(reply):
-            saved.append(self._store(item, stressed, related.memories))
+            saved.append(self._store(item, user_text, stressed, related.memories))
         if saved:
             # Open the new version's text index here, not before the next answer (words alone do).
             self.store.search("warm", k=1, vectors=False)
@@ -141,7 +161,7 @@ class Extractor:
             destination,
         )
 
-    def _store(self, item: dict, stressed: bool, related: list):
+    def _store(self, item: dict, said: str, stressed: bool, related: list):
         kind = item.get("kind") if item.get("kind") in KINDS else "fact"
         level = item.get("privacy") if item.get("privacy") in LEVELS else "personal"
         stressed = stressed or bool(item.get("stressed"))
@@ -154,7 +174,8 @@ class Extractor:
         fields = {
             "kind": kind,
             "domain": str(item.get("domain") or guess_domain(item["text"])),
-            "privacy": privacy.level_from([level, *made_from], floor="public"),
+            # The model's label can only be stricter than what the person's words say.
+            "privacy": privacy.level_from([level, privacy.level_said(said), *made_from], floor="public"),
             "source": "chat",
             "reward": REWARD_STRESSED if stressed else 0.0,
             "supersedes": supersedes,
@@ -175,13 +196,15 @@ class Extractor:
         return memory
 
     def _note(self, text: str, stressed: bool) -> list:
-        """Notebook mode: keep the person's own statements about themselves, as said."""
+        """Notebook mode: keep the person's statements about their life, as said, as privately
+        as their words ask (privacy.level_said: said to be private, or sensitive)."""
         if not worth_noting(text):
             return []
         memory = self.store.add(
             text.strip(),
             kind="fact",
             domain=guess_domain(text),
+            privacy=privacy.level_said(text),
             source="chat",
             reward=REWARD_STRESSED if stressed else 0.0,
             meta={"stressed": True} if stressed else {},

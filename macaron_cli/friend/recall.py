@@ -60,21 +60,30 @@ def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: d
 
 
 def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
-    """/why: one sentence a person reads first (what the answer drew on, and why), then the
-    details (where memories could go, each memory's score and its parts)."""
-    from macaron_cli.memory.score_parts import leading_reason
+    """/why: one sentence a person reads ("I remembered “Dani loves rock climbing” because
+    you asked about dani, which it mentions."), then the details /why --detail shows (where
+    memories could go, each memory's score and its parts in words)."""
+    from macaron_cli.memory.score_parts import NEAREST_ONLY, leading_reason
 
     hits = list(record.hits)
     where = record.destination
     if not hits:
-        lead = "No memory shaped that answer: nothing I remember bore on it."
+        lead = "Nothing I remember bore on what you said, so no memory shaped that answer."
     else:
         top = hits[0]
+        shared = in_common(record.query, top.memory.text)
         reason = leading_reason(top.parts)
-        others = f" and {len(hits) - 1} more" if len(hits) > 1 else ""
-        lead = f"That answer drew on “{top.memory.text[:80]}”{others}" + (f" ({reason})." if reason else ".")
+        if shared:
+            because = f"you asked about {_listed(shared)}, which it mentions"
+        elif reason == NEAREST_ONLY or reason is None:
+            because = "it is the closest in meaning to what you said, though it shares no word with it"
+        else:
+            because = f"of its {reason}"
+        lead = f"I remembered “{_shown(top.memory.text)}” because {because}."
+        if len(hits) > 1:
+            lead += f" I also drew on {len(hits) - 1} more (/why --detail shows each, with its scores)."
     details = [
-        f"Searched for “{record.query[:60]}” among memories allowed to go to {where.url or 'no model (notebook)'}"
+        f"Searched for “{_shown(record.query)}” among memories allowed to go to {where.url or 'no model (notebook)'}"
         f" ({where.where}: {where.reason}; {', '.join(sorted(where.levels))})."
     ]
     nearest = sum(1 for hit in hits if hit.parts.get("floor") == 0)
@@ -87,6 +96,49 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
         parts = ", ".join(f"{k} {v:.2f}" for k, v in hit.parts.items())
         details.append(f"{hit.memory.id}  score {hit.score:.2f} ({parts})  [{hit.memory.privacy}] {hit.memory.text}")
     return lead, details
+
+
+# A run of letters shared by a question and a memory in a script written without spaces
+# (Han, Kana, Hangul) says they speak of the same thing from this many letters on.
+_SHARED_LETTERS = 2
+_SHOWN = 80  # characters of a memory quoted in /why's sentence
+
+
+def in_common(query: str, text: str) -> list[str]:
+    """The words a question and a memory share, as the question says them: its meaningful
+    Latin words, and runs of Han, Kana or Hangul the memory holds too."""
+    from macaron_cli.memory.text import content_words
+
+    theirs = set(content_words(text))
+    shared = [w for w in dict.fromkeys(content_words(query)) if w in theirs]
+    at, folded = 0, text.casefold()
+    while at < len(query):
+        size = 0
+        while at + size < len(query) and _wide(query[at + size]) and query[at : at + size + 1] in folded:
+            size += 1
+        if size >= _SHARED_LETTERS:
+            shared.append(query[at : at + size])
+        at += max(size, 1)
+    return shared
+
+
+def _wide(char: str) -> bool:
+    return ord(char) > 0x2E80 and char.isalnum()
+
+
+def _listed(words: list[str]) -> str:
+    shown = [f"“{w}”" for w in words[:3]]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _shown(text: str) -> str:
+    """`text` whole, or cut at the last space before _SHOWN characters (never inside a word;
+    a text with no space there is cut by letters, each a word in its script)."""
+    text = " ".join(text.split())
+    if len(text) <= _SHOWN:
+        return text
+    cut = text[:_SHOWN]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
 
 
 def own_records(store, text: str, destination: Destination) -> Cleared:

@@ -48,8 +48,8 @@ class Repl:
     def run(self, greet: bool = True) -> None:
         history = _start_history()
         left_behind = self.conv.keep_left_behind()
-        if left_behind is not None:
-            kept = left_behind.id
+        if left_behind:
+            kept = ", ".join(episode.id for episode in left_behind)
             self.say(f"(the last chat stopped before its goodbye; what was said is kept as {kept})", style="dim")
         try:
             for line in self.conv.opening(nudges=self.settings.app_nudges) if greet else []:
@@ -352,6 +352,16 @@ class Repl:
         if recorded_in:
             self.say(records_stay(recorded_in), style="dim")
 
+    def cmd_share(self, arg):
+        if not arg:
+            self.say("Which one? /share ID (the ids are in /memory).", style="yellow")
+            return
+        from macaron_cli import privacy
+
+        memory = self.conv.store.get(arg)  # an unknown id is one line (UserError)
+        self.conv.store.update(memory.id, privacy=privacy.opened())
+        self.say(f"Shared: any model may hear {memory.id} now ({privacy.MEANING[privacy.opened()]}).")
+
     def cmd_why(self, arg):
         record = self.conv.last
         if record is None:
@@ -361,7 +371,7 @@ class Repl:
 
         lead, details = why_sentences(record)
         self.say(lead)
-        for detail in details:
+        for detail in details if arg.strip() == "--detail" else []:
             self.say(detail, style="dim")
 
     def cmd_make(self, arg):
@@ -491,9 +501,10 @@ class Repl:
         for served in self.served.values():
             served.stop()
         self.say("Saving what we talked about…", style="dim")
-        episode = self.conv.end()
+        episodes = self.conv.end()
         self._report_background_errors()
-        self.say("See you soon." if episode is None else f"See you soon. (kept as {episode.id})")
+        kept = ", ".join(episode.id for episode in episodes)
+        self.say(f"See you soon. (kept as {kept})" if kept else "See you soon.")
 
     def _report_background_errors(self) -> None:
         for error in self.conv.extractor.take_errors():
@@ -518,7 +529,8 @@ COMMANDS = (
     SlashCommand("/help", "this list", Repl.cmd_help),
     SlashCommand("/memory [query]", "what I remember (all of it, or what matches)", Repl.cmd_memory),
     SlashCommand("/forget ID", "forget one memory for good", Repl.cmd_forget),
-    SlashCommand("/why", "which memories shaped my last answer, with their scores", Repl.cmd_why),
+    SlashCommand("/share ID", "let any model hear a memory I kept private", Repl.cmd_share),
+    SlashCommand("/why [--detail]", "why I remembered what shaped my last answer (--detail: scores)", Repl.cmd_why),
     SlashCommand("/make IDEA", "build a mini-app for you", Repl.cmd_make),
     SlashCommand("/change APP REQUEST", 'change one of your apps (or just say "add my pulse to …")', Repl.cmd_change),
     SlashCommand("/apps", "the apps I made for you, each with what it recorded", Repl.cmd_apps),

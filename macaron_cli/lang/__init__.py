@@ -341,6 +341,15 @@ CONCEPTS: dict[str, str] = {
     "app.open_plain": "words in asking to open one that name no app (open, please, the), space-separated",
     "said.stressed": "words that stress what is said (really, never forget, 絶対): it weighs more in recall",
     "said.of_oneself": "the person speaking of themselves (I, my, 私, 저는): a statement worth noting",
+    "said.private": (
+        "said to be private, secret, between us, not to be told (ここだけの話, 비밀인데, 别告诉别人, sikreto): "
+        "kept private"
+    ),
+    "said.health": "health said in chat (a medicine and its dose, a diagnosis, a condition): private by default",
+    "said.money": "money said in chat (a salary, pay per period, a mortgage, debts, loans): private by default",
+    "said.relationship": "a relationship in crisis said (breaking up, a divorce, always fighting): private by default",
+    "said.request": "a request to the friend to make or change something (add…, にして, 바꿔 줘, 改成, palitan mo)",
+    "said.small_talk": "a whole line of small talk, lower case (thanks, ok, lol, ありがとう): nothing to note",
     "answer.yes": "a whole answer that means yes, lower case (y, sure, はい)",
     "answer.no": "a whole answer that means no, lower case (n, not now, いいえ)",
 }
@@ -356,6 +365,7 @@ SAYINGS: dict[str, str] = {
     "last_time": "what was said last time, as the chat opens",
     "interest": "something the person likes, remembered as the chat opens",
     "soon": "something coming up {when}",
+    "talked_about": "what begins a chat's episode kept in the person's words (the turns follow), with its space",
     "change.ask": "asking whether to change an app as read: {what} (y/n)",
     "change.not_by_rules": "what the rules cannot do of a change asked",
     "change.declined": "the person said no to a change",

@@ -538,6 +538,44 @@ WORDS: dict[str, str] = {
     "said.stressed": r"\b(really|very important|important|never forget|remember that|don't forget|must|always|"
     r"seriously)\b|!{1,}",
     "said.of_oneself": r"\b(i|i'm|im|my|me|we|our)\b",
+    "said.private": (
+        r"\bbetween (?:you and me|us|ourselves)\b|\bstays? between\b|\bkeep (?:it|this|that) (?:to yourself|"
+        r"between us|private|secret|quiet|on the down ?low)\b|\b(?:don'?t|dont|do not|never|pls don'?t|"
+        r"please don'?t) (?:tell|mention|say|repeat)\b|\b(?:promise|swear) (?:you )?(?:won'?t|wont|will not|"
+        r"not to) (?:tell|say)\b|\b(?:it'?s|its|it is|this is|thats|that'?s) (?:a )?(?:secret|private|"
+        r"confidential)\b|\boff the record\b|\bconfidential\b|\btop secret\b|^\s*(?:private|secret|"
+        r"confidential)\s*[:,\-]|\bsecret (?:lang|ha|ok)\b|\b(?:no ?one|nobody) (?:can|should|must) know\b|"
+        r"\bdon'?t let anyone know\b"
+    ),
+    "said.health": (
+        r"\b\d+(?:[.,]\d+)?\s?(?:mg|mcg|µg|ml|iu)\b|\bdiagnos\w*|\bprescri\w*|\b(?:doctor|dr|psychiatrist|"
+        r"therapist|oncologist|cardiologist|dermatologist)\b|\b(?:diabetes|diabetic|cancer|tumou?r|depression|"
+        r"depressed|anxiety|adhd|bipolar|hiv|std|asthma|hypertension|high blood|blood pressure|blood sugar|"
+        r"cholesterol|thyroid|epilepsy|ptsd|ocd|insomnia|migraine|arthritis|biopsy|chemo\w*|surgery|"
+        r"pregnan\w*|miscarriage|rehab|therapy|antidepressants?|medication|meds|pills?|inhaler)\b|"
+        r"\b(?:sertraline|zoloft|prozac|fluoxetine|lexapro|escitalopram|metformin|insulin|losartan|amlodipine|"
+        r"lisinopril|atorvastatin|statins?|adderall|ritalin|xanax|levothyroxine|omeprazole)\b"
+    ),
+    "said.money": (
+        r"\b(?:salary|salaries|paycheck|pay ?check|wages?|income|mortgage|loans?|debts?|owe|owes|owed|owing|"
+        r"credit cards?|overdraft|bankrupt\w*|net worth|401k|pension|tax return|take[- ]home|bonus)\b|"
+        r"\bi (?:make|earn|get paid|got paid|am paid)\b|\bpaid \S+ (?:every|a|per|each)\b|"
+        r"[$€£¥₱]\s?\d[\d,.]{2,}|\b\d[\d,.]*\s?k?\s+(?:a|per|every|each)\s+(?:year|month|week|two weeks|"
+        r"paycheck|pay period)\b"
+    ),
+    "said.relationship": (
+        r"\b(?:split(?:ting)? up|break(?:ing)? up|broke up|breakup|divorc\w*|separat(?:ed|ing)|cheat(?:ed|"
+        r"ing) on|(?:having|had) an affair|fighting all the time|always fighting|keep fighting|(?:couples?|"
+        r"marriage) (?:counsel\w*|therapy)|marriage is (?:falling apart|over|in trouble))\b"
+    ),
+    "said.request": (
+        r"^\s*(?:pls |please |can you |could you )?(?:make(?! sure)|change|add|set|put|rename|build|remove|"
+        r"delete|switch|turn|show|use|take)\b"
+    ),
+    "said.small_talk": (
+        r"(?:hi|hello|hey|yo|thanks|thank you|thx|ty|ok|okay|k|cool|nice|great|lol|haha+|hmm+|yes|no|yep|nope|"
+        r"sure|bye|good night|gn|got it|sounds good|never mind|nvm)(?:\s+(?:so much|a lot|then|again|there))?"
+    ),
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "y|yes|yeah|yep|sure|ok|okay|please",
     "answer.no": "n|no|nope|not now",
@@ -551,6 +589,7 @@ LINES: dict[str, str] = {
     "last_time": "Last time: {text} How has it been since?",
     "interest": "I remember: {text}. Anything new there?",
     "soon": "Coming up {when}: {text}",
+    "talked_about": "Talked about: ",
     "change.ask": "Change {title} ({app}): {what}? (y/n)",
     "change.not_by_rules": "(not by rules: {what})",
     "change.declined": "Nothing changed.",

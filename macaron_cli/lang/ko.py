@@ -442,6 +442,23 @@ WORDS: dict[str, str] = {
     # ── what the friend learns from a turn (friend/extract.py) ──
     "said.stressed": "꼭|절대|중요",
     "said.of_oneself": "저는|제가|나는",
+    "said.private": (
+        r"비밀|아무한테도|아무에게도|말하지 ?마|얘기하지 ?마|말하면 안 ?돼|우리끼리|너만 알고|너만 알아|"
+        r"혼자만 알고|비공개|소문내지 ?마|입 다물어"
+    ),
+    "said.health": (
+        r"진단|처방|약을|약 먹|약은|복용|알약|병원|입원|수술|우울증|공황|당뇨|고혈압|혈압약|갑상선|천식|"
+        r"불면증|ADHD|정신과|임신|유산|치료 받|항암|암로디핀"
+    ),
+    "said.money": "월급|연봉|급여|실수령|보너스|대출|빚|카드값|이자|할부|적금|예금|재산|월세|전세금|갚아야|빌린 돈",
+    "said.relationship": "헤어지|헤어졌|헤어질|이혼|바람을 피|바람났|바람 피|별거|계속 싸|맨날 싸|자주 싸|권태기",
+    "said.request": (
+        r"(?:해|바꿔|넣어|추가해|만들어|지워|빼|줄여|늘려|키워|설정해)\s?(?:줘|줘요|주세요|줄래)[.!?]*\s*$"
+    ),
+    "said.small_talk": (
+        r"고마워(?:요)?|감사(?:합니다|해요)?|ㅋ+|ㅎ+|응|네|아니|안녕(?:하세요)?|잘 ?자|오케이|알겠어(?:요)?|"
+        r"좋아(?:요)?"
+    ),
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "네|예",
     "answer.no": "아니요|아니",
@@ -455,6 +472,7 @@ LINES: dict[str, str] = {
     "last_time": "지난번 이야기: {text} 그 후로 어떠세요?",
     "interest": "기억하고 있어요: {text}. 요즘은 어떠세요?",
     "soon": "{when} 예정이에요: {text}",
+    "talked_about": "이야기한 것: ",
     "change.ask": "{title}({app})을(를) 바꿀까요: {what} (y/n)",
     "change.not_by_rules": "(규칙으로는 못 하는 것: {what})",
     "change.declined": "아무것도 바꾸지 않았어요.",

@@ -461,6 +461,25 @@ WORDS: dict[str, str] = {
     # ── what the friend learns from a turn (friend/extract.py) ──
     "said.stressed": "",
     "said.of_oneself": "",
+    "said.private": (
+        r"\bsikreto\b|\blihim\b|\batin[- ]atin lang\b|\bsa atin lang\b|\bsatin lang\b|\bsa'tin lang\b|"
+        r"\b(?:huwag|wag|'wag)\s+mo(?:ng)?\s+(?:sabihin|ipagsabi|ipagkalat|sasabihin|ikwento|ikuwento)\b|"
+        r"\btayo lang (?:ang )?(?:nakakaalam|makakaalam)\b"
+    ),
+    "said.health": (
+        r"\bna-?diagnose\b|\breseta\b|\bgamot\b|\bumiinom ako ng\b|\bospital\b|\bnaospital\b|\boperasyon\b|"
+        r"\baltapresyon\b|\bmay sakit\b|\bbuntis\b|\bnakunan\b|\bdepresyon\b"
+    ),
+    "said.money": "\\b(?:sweldo|suweldo|sahod|kinsenas|utang|inutang|hulog|hulugan|ipon|renta|bayarin)\\b",
+    "said.relationship": (
+        r"\b(?:maghiwalay|naghiwalay|hiwalay|hiwalayan|nag-?aaway|nag-?away|niloko|nambabae|nanlalaki|"
+        r"annulment)\b"
+    ),
+    "said.request": (
+        r"^\s*(?:paki-?\w+|(?:gawan|gawin|gawing|palitan|lagyan|tanggalin|dagdagan|ilagay|alisin|"
+        r"baguhin)\s+mo)\b"
+    ),
+    "said.small_talk": "salamat(?:\\s+po)?|sige|oo|opo|hindi|ge|ingat|kumusta|haha+|hehe+",
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "oo|opo",
     "answer.no": "hindi",
@@ -474,6 +493,7 @@ LINES: dict[str, str] = {
     "last_time": "Noong huli: {text} Kumusta na mula noon?",
     "interest": "Naaalala ko: {text}. May bago ba roon?",
     "soon": "Paparating sa {when}: {text}",
+    "talked_about": "Napag-usapan: ",
     "change.ask": "Babaguhin ang {title} ({app}): {what}? (y/n)",
     "change.not_by_rules": "(hindi kaya ng mga patakaran: {what})",
     "change.declined": "Walang binago.",

@@ -439,6 +439,19 @@ WORDS: dict[str, str] = {
     # ── what the friend learns from a turn (friend/extract.py) ──
     "said.stressed": "一定|重要",
     "said.of_oneself": "我",
+    "said.private": (
+        r"别告诉|不要告诉|别跟别人说|不要跟别人说|别说出去|不要说出去|别外传|私密|秘密|保密|只有你知道|"
+        r"你知我知|别让别人知道|不要让别人知道|悄悄告诉你|偷偷告诉你|别声张"
+    ),
+    "said.health": (
+        r"诊断|确诊|处方|医生说|吃药|服药|药物|毫克|住院|手术|抑郁|焦虑症|糖尿病|高血压|血糖|"
+        r"血压|癌|肿瘤|结节|甲状腺|哮喘|失眠症|多动症|心理医生|精神科|怀孕|流产|二甲双胍|布洛芬|"
+        r"降压药"
+    ),
+    "said.money": "工资|月薪|年薪|薪水|收入|奖金|房贷|车贷|贷款|欠了|欠款|还款|负债|信用卡|存款|积蓄|房租|花呗|债",
+    "said.relationship": "分手|离婚|出轨|冷战|老是吵架|总是吵架|分居|感情出了问题|外遇",
+    "said.request": "^\\s*(?:请|麻烦)?(?:把|帮我把|给我的)|改成|换成|改为|加一个|加上|删掉|去掉",
+    "said.small_talk": "谢谢|多谢|好的|好|嗯|哈哈+|你好|晚安|拜拜|再见|知道了|收到",
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "好",
     "answer.no": "不",
@@ -452,6 +465,7 @@ LINES: dict[str, str] = {
     "last_time": "上次聊到：{text} 之后怎么样了？",
     "interest": "我记得：{text}。最近有什么新进展吗？",
     "soon": "{when}的安排：{text}",
+    "talked_about": "聊过的事：",
     "change.ask": "要修改{title}（{app}）吗：{what} (y/n)",
     "change.not_by_rules": "（规则做不到：{what}）",
     "change.declined": "什么都没有改。",

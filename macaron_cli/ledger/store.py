@@ -174,12 +174,14 @@ class Ledger:
 
     def forget(self, memory_ids: Iterable[str], texts: Iterable[str], replacement: str, minimum: int) -> int:
         """Take forgotten memories' words out of every event's details: the arguments of each
-        call that sent one of them (a client's search for it, however worded) become
-        `replacement`, and each of `texts` (in any spelling, quotes.py; not one shorter than
-        `minimum`, whose few letters would match inside other words) does wherever it is. No
+        call that sent one of them (a client's search for it, however worded), and each
+        argument that holds a run of a forgotten text's words (a search worded from it, sent
+        or not: quotes.holds_a_phrase), become `replacement`; and each of `texts` (in any
+        spelling, quotes.py; not one shorter than `minimum`, whose few letters would match
+        inside other words) does wherever it is. No
         copy is left in the file: the old rows' bytes are zeroed (secure_delete) and the
         write-ahead log folded in and emptied. Returns how many events changed."""
-        from macaron_cli.quotes import Folded
+        from macaron_cli.quotes import Folded, holds_a_phrase
 
         texts = [t for t in texts if t and len(t.strip()) >= minimum]
         sources = [node("memory", i) for i in memory_ids]
@@ -192,8 +194,14 @@ class Ledger:
         changed = []
         for row in self._rows_that_may_hold(texts, asked):
             data = json.loads(row["data"])
-            if row["id"] in asked and data.get("arguments"):
-                data["arguments"] = {k: replacement if isinstance(v, str) else v for k, v in data["arguments"].items()}
+            arguments = data.get("arguments")
+            if isinstance(arguments, dict):
+                data["arguments"] = {
+                    k: replacement
+                    if isinstance(v, str) and (row["id"] in asked or any(holds_a_phrase(v, t, minimum) for t in texts))
+                    else v
+                    for k, v in arguments.items()
+                }
             folded = Folded(json.dumps(data, ensure_ascii=False)) if texts else None
             if folded is not None and any(folded.holds(t, minimum) for t in texts):
                 data = _scrubbed(data, texts, replacement, minimum)
@@ -209,14 +217,18 @@ class Ledger:
         return len(changed)
 
     def _rows_that_may_hold(self, texts: list[str], ids: set[int]) -> Iterable[sqlite3.Row]:
-        """The events `ids` and those whose details may hold one of `texts`: SQLite narrows by
-        each text's longest plain word (what a client sends is plain text: its case may change
-        and escapes around the word, not its ASCII letters); a text without such a word has
-        every event looked at."""
+        """The events `ids`, every call with arguments, and those whose details may hold one of
+        `texts`: SQLite narrows by each text's longest plain word (what a client sends is plain
+        text: its case may change and escapes around the word, not its ASCII letters); a text
+        without such a word has every event looked at."""
         anchors = [_anchor(t) for t in texts]
         if any(a is None for a in anchors):
             return self._db.execute("SELECT id, data FROM events WHERE data IS NOT NULL")
-        wanted = " OR ".join(["instr(lower(data), ?)"] * len(anchors) + ["id IN (SELECT value FROM json_each(?))"])
+        # A call's arguments may hold a few of a text's words, not its longest: each is read.
+        wanted = " OR ".join(
+            ["instr(lower(data), ?)"] * len(anchors)
+            + ["id IN (SELECT value FROM json_each(?))", "instr(data, '\"arguments\"')"]
+        )
         return self._db.execute(
             f"SELECT id, data FROM events WHERE data IS NOT NULL AND ({wanted})", [*anchors, json.dumps(sorted(ids))]
         )
