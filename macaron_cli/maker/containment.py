@@ -9,8 +9,8 @@ Grep, Glob, Write, Edit, subagents included) and are merged into the sandbox's r
 
 Hidden: what sandbox/walls.py hides from every process that runs app code (the person's
 home, macaron's home, the memory store wherever it lies, the apps folder and every other
-registered app). Shown inside them: the app itself and the Python installation that runs
-it (often under the home).
+registered app). Shown inside them: the app itself, a temporary folder of the coder's own
+(coder_home.py) and the Python installation that runs it (often under the home).
 
 A deny rule wins over every allow for the file tools, so their rules are the hidden
 folders walked down: each entry but the shown folders and the folders on the way to them.
@@ -137,13 +137,15 @@ class Walls:
         }
 
 
-def walls(app: Path, memory_uri: str) -> Walls:
+def walls(app: Path, memory_uri: str, scratch: Path) -> Walls:
     """The coder's walls for `app`: the places every process running app code is kept out
-    of (sandbox/walls.py); `memory_uri` is the store's (config.memory_uri)."""
+    of (sandbox/walls.py); `memory_uri` is the store's (config.memory_uri); `scratch`, the
+    temporary folder of the coder's own (coder_home.py), shown inside them."""
     from macaron_cli.sandbox.walls import hidden_places, python_install_dirs
 
     app = app.resolve()
-    return Walls(app=app, hidden=hidden_places(memory_uri, app), shown=(app, *python_install_dirs()))
+    shown = (app, scratch.resolve(), *python_install_dirs())
+    return Walls(app=app, hidden=hidden_places(memory_uri, app), shown=shown)
 
 
 def _walk_down(path: Path, shown: tuple[Path, ...], found: list[Path]) -> None:
