@@ -7,6 +7,7 @@ scripted. Every home lies outside /tmp (tests/support/outside_tmp.py)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import socket
@@ -108,3 +109,34 @@ def test_the_coders_shell_sees_no_shared_temporary_folder(macaron, outside_tmp):
     assert "macaron-serve-" not in everything  # nor its name
     assert listener.hits == []  # no socket of another program's was reached
     assert INJECTED not in everything  # nothing the shell sent the CLI became the person's words
+
+
+@pytest.mark.slow
+def test_a_sandbox_that_cannot_start_runs_no_command(macaron, outside_tmp, monkeypatch):  # noqa: F811
+    # A temporary folder too deep for a unix socket's path: the CLI's sandbox cannot make its
+    # bridge sockets there and fails when the first command starts.
+    deep = outside_tmp.parent / ("deep-temporary-folder-" * 4) / "t"
+    deep.mkdir(parents=True)
+    monkeypatch.setenv("TMPDIR", str(deep))
+    (outside_tmp / "notes.txt").write_text(f"my bank PIN is {MARK}\n")
+    # Tried again after the first failure: the CLI's default then is to run commands unconfined.
+    # The path spelled so that no permission rule recognises it: only the sandbox stops it.
+    hidden_path = base64.b64encode(str(outside_tmp / "notes.txt").encode()).decode()
+    read = f'cat "$(echo {hidden_path} | base64 -d)"'
+    attempts = [_bash(read), _bash(read), _bash(f"{read} > static/pin.txt")]
+    with ModelServer(_steps([*attempts, Reply.text("Built.")])) as server:
+        run = macaron(
+            "make",
+            "a water tracker",
+            "--yes",
+            "--json",
+            env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
+            timeout=900,
+        )
+        requests = list(server.requests)
+    results = max((r.tool_results() for r in requests), key=len)
+    assert len(results) >= len(attempts), run.stdout + run.stderr  # both commands were asked for
+    assert MARK not in "\n".join(r.raw for r in requests)  # neither ran unconfined
+    assert all("Sandbox is required but failed to initialize" in r for r in results[: len(attempts)])
+    app = Path(json.loads(run.stdout)["path"]) if run.returncode == 0 else None
+    assert app is None or not (app / "static" / "pin.txt").exists()

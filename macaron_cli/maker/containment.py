@@ -115,8 +115,11 @@ class Walls:
         unique = sorted(set(found))
         return [p for p in unique if not any(p != q and p.is_relative_to(q) for q in unique)]
 
-    def settings(self) -> dict:
-        """The CLI's settings: the sandbox and the permission rules."""
+    def settings(self, accept_risk: bool = False) -> dict:
+        """The CLI's settings: the sandbox and the permission rules. Unless the person accepted
+        running unconfined, a sandbox that fails to start refuses every command: by default
+        the CLI says "Sandboxing is disabled for the rest of this session" (in a tool result,
+        not on stderr, where SandboxWatch listens) and runs the next ones unconfined."""
         rules = [_rule(p) for p in self.denied()]
         return {
             "permissions": {
@@ -125,6 +128,7 @@ class Walls:
             },
             "sandbox": {
                 "enabled": True,
+                "failIfUnavailable": not accept_risk,
                 "autoAllowBashIfSandboxed": True,
                 "allowUnsandboxedCommands": False,  # no `dangerouslyDisableSandbox` way out
                 "network": {"allowedDomains": []},

@@ -122,7 +122,7 @@ def agent_options(
         mcp_servers={"macaron": mcp_server},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[watch.hook, hook])]},
         env=env,
-        settings=str(home.settings_file(walls.settings(), coder.key())),
+        settings=str(home.settings_file(walls.settings(accept_unsandboxed), coder.key())),
         model=model or coder.model,
         resume=resume,
         # A runaway backstop only: our own meter (cost.py) enforces the real budget.
