@@ -11,12 +11,14 @@ import base64
 import json
 import shutil
 import socket
+import stat
 import tempfile
 import threading
 from pathlib import Path
 
 import pytest
 
+from macaron_cli.errors import UserError
 from tests.support.model_server import ModelServer, Reply
 from tests.test_make_coder_env import _bash, _steps, outside_tmp  # noqa: F401 (a fixture)
 
@@ -140,3 +142,26 @@ def test_a_sandbox_that_cannot_start_runs_no_command(macaron, outside_tmp, monke
     assert all("Sandbox is required but failed to initialize" in r for r in results[: len(attempts)])
     app = Path(json.loads(run.stdout)["path"]) if run.returncode == 0 else None
     assert app is None or not (app / "static" / "pin.txt").exists()
+
+
+def test_the_scratch_folder_is_made_afresh_for_the_run_and_goes_with_it(macaron_home, tmp_path):
+    from macaron_cli.maker.coder_home import CoderHome
+
+    app = tmp_path / "apps" / "water"
+    app.mkdir(parents=True)
+    home = CoderHome.of(app)
+    # A link left in its place (another user's, in a shared folder) is never followed.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    home.scratch.symlink_to(elsewhere)
+    try:
+        with pytest.raises(UserError, match="is in the way of the coder's temporary folder"):
+            CoderHome.fresh(app)
+        assert home.scratch.is_symlink() and elsewhere.is_dir()
+    finally:
+        home.scratch.unlink()
+    home = CoderHome.fresh(app)
+    assert home.scratch.is_dir() and stat.S_IMODE(home.scratch.stat().st_mode) == 0o700
+    assert not home.scratch.is_relative_to(app)
+    home.close()
+    assert not home.scratch.exists() and not home.root.exists()
