@@ -20,9 +20,11 @@ import pytest
 
 from macaron_cli.errors import UserError
 from tests.support.model_server import ModelServer, Reply
+from tests.support.scripted_make import cloud_make
 from tests.test_make_coder_env import _bash, _steps, outside_tmp  # noqa: F401 (a fixture)
 
-SHARED = ("/tmp", "/var/tmp", "/dev/shm")
+# /var/tmp holds this test's app (outside_tmp): the walls' rule for it is in test_make_walls.py.
+SHARED = ("/tmp", "/dev/shm")
 MARK = "TMPMARK-6R3YQ1"  # a file another program left in a shared temporary folder
 INJECTED = "INJECTMARK-8K2VW5"  # what the coder tries to slip in as the person's words
 
@@ -86,14 +88,7 @@ def test_the_coders_shell_sees_no_shared_temporary_folder(macaron, outside_tmp):
     listener = _Socket(planted[0])
     try:
         with ModelServer(_steps(_looks_around())) as server:
-            run = macaron(
-                "make",
-                "a water tracker",
-                "--yes",
-                "--json",
-                env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
-                timeout=900,
-            )
+            run = cloud_make(macaron, server)
             requests = list(server.requests)
     finally:
         listener.close()
@@ -108,7 +103,7 @@ def test_the_coders_shell_sees_no_shared_temporary_folder(macaron, outside_tmp):
     assert results[-1].strip().endswith("scratch")  # the shell still has a temporary folder of its own
     everything = "\n".join(r.raw for r in requests)
     assert MARK not in everything  # no file of another program's reached the model
-    assert "macaron-serve-" not in everything  # nor its name
+    assert not any(folder.name in everything for folder in planted)  # nor its name
     assert listener.hits == []  # no socket of another program's was reached
     assert INJECTED not in everything  # nothing the shell sent the CLI became the person's words
 
@@ -127,14 +122,7 @@ def test_a_sandbox_that_cannot_start_runs_no_command(macaron, outside_tmp, monke
     read = f'cat "$(echo {hidden_path} | base64 -d)"'
     attempts = [_bash(read), _bash(read), _bash(f"{read} > static/pin.txt")]
     with ModelServer(_steps([*attempts, Reply.text("Built.")])) as server:
-        run = macaron(
-            "make",
-            "a water tracker",
-            "--yes",
-            "--json",
-            env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
-            timeout=900,
-        )
+        run = cloud_make(macaron, server)
         requests = list(server.requests)
     results = max((r.tool_results() for r in requests), key=len)
     assert len(results) >= len(attempts), run.stdout + run.stderr  # both commands were asked for

@@ -149,7 +149,17 @@ def walls(app: Path, memory_uri: str, scratch: Path) -> Walls:
 
     app = app.resolve()
     shown = (app, scratch.resolve(), *python_install_dirs())
-    return Walls(app=app, hidden=hidden_places(memory_uri, app), shown=shown)
+    return Walls(app=app, hidden=_around_the_app(hidden_places(memory_uri, app), shown), shown=shown)
+
+
+def _around_the_app(hidden: tuple[Path, ...], shown: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The hidden places but a shared temporary folder that holds the app (an app made
+    under /tmp): hidden, whole or entry by entry, the CLI's sandbox left the app inside it
+    read-only (measured), so there the coder sees that folder."""
+    from macaron_cli.sandbox.walls import SHARED_TEMP
+
+    shared = {p.resolve() for p in SHARED_TEMP}
+    return tuple(p for p in hidden if not (p in shared and shown[0].is_relative_to(p)))
 
 
 def _walk_down(path: Path, shown: tuple[Path, ...], found: list[Path]) -> None:
