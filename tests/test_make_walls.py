@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from macaron_cli.maker.containment import SandboxWatch, Walls, walls
+from macaron_cli.sandbox.walls import SHARED_TEMP, hidden_places
 
 
 def _tree(root: Path, *files: str) -> None:
@@ -63,11 +64,16 @@ def test_walls_hide_the_memory_the_apps_and_every_registered_app(tmp_path, monke
     monkeypatch.setenv("MACARON_APPS_DIR", str(apps_dir))
     registry = {"old": {"path": str(elsewhere)}, "app": {"path": str(apps_dir / "app")}}
     (mac / "apps.json").write_text(json.dumps(registry))
-    w = walls(apps_dir / "app", str(store))
-    assert set(w.hidden) == {home, mac, apps_dir, store, elsewhere}
-    assert w.shown[0] == apps_dir / "app"
+    scratch = tmp_path / "scratch"
+    w = walls(apps_dir / "app", str(store), scratch)
+    shared_temp = {p.resolve() for p in SHARED_TEMP if p.exists()}
+    # A shared temporary folder that holds the app is left out (the CLI's sandbox would make
+    # the app read-only): here the app lies under /tmp.
+    around = {p for p in shared_temp if tmp_path.is_relative_to(p)}
+    assert set(w.hidden) == {home, mac, apps_dir, store, elsewhere, *(shared_temp - around)}
+    assert w.shown[:2] == (apps_dir / "app", scratch)  # the app, and the coder's own temporary folder
     # A store in the cloud is no folder here.
-    assert store not in walls(apps_dir / "app", "s3://bucket/memory").hidden
+    assert store not in hidden_places("s3://bucket/memory", apps_dir / "app")
 
 
 def _decision(watch: SandboxWatch, tool: str) -> dict:

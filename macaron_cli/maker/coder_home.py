@@ -5,6 +5,12 @@ per app (`$MACARON_HOME/coder/<app>-<hash>/`), which the walls hide with the res
   every memory the coder was shown: inside the app, the coder of a later change read a memory
   relabelled private since out of a make's transcript (issue 50);
 - `home/`: the CLI's HOME (its caches); its shell is handed the same path, hidden from it;
+- the scratch folder, beside it in the machine's temporary folder: the CLI's and its
+  shell's temporary files (TMPDIR, CLAUDE_CODE_TMPDIR), the one temporary folder the walls
+  show. The CLI's default, /tmp/claude-<uid>, is shared by every Claude Code session of the
+  person's (their outputs too); its name stays short because the CLI makes unix sockets
+  in it and hands its shell a TMPDIR there only while the path is short (else it falls
+  back to the shared one; measured, FACTS.md);
 - `key`: the model key (0600), printed by the CLI's `apiKeyHelper`. The CLI runs the helper
   itself, outside its sandbox, and sends the answer as `x-api-key` and `Authorization: Bearer`
   (measured, FACTS.md), so the key is never in the CLI's environment nor its shell's;
@@ -26,6 +32,7 @@ import json
 import re
 import shlex
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +73,12 @@ class CoderHome:
         home.close()
         for folder in (home.root, home.config_dir, home.home):
             config.ensure_private_dir(folder)
+        try:
+            home.scratch.mkdir(mode=0o700)  # never one another user made beforehand
+        except FileExistsError:
+            raise UserError(
+                f"{home.scratch} is in the way of the coder's temporary folder and is not macaron's; remove it."
+            ) from None
         return home
 
     @property
@@ -75,6 +88,10 @@ class CoderHome:
     @property
     def home(self) -> Path:
         return self.root / "home"
+
+    @property
+    def scratch(self) -> Path:
+        return Path(tempfile.gettempdir()) / f"macaron-coder-{self.root.name.rsplit('-', 1)[-1]}"
 
     @property
     def key_file(self) -> Path:
@@ -103,8 +120,9 @@ class CoderHome:
         return write_atomic(self.root / "claude-cli", script, mode=0o700)
 
     def close(self) -> None:
-        """The folder gone: transcripts, key and settings."""
+        """The folder gone (transcripts, key and settings), and the scratch folder."""
         shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 def _cli() -> str:

@@ -9,8 +9,8 @@ Grep, Glob, Write, Edit, subagents included) and are merged into the sandbox's r
 
 Hidden: what sandbox/walls.py hides from every process that runs app code (the person's
 home, macaron's home, the memory store wherever it lies, the apps folder and every other
-registered app). Shown inside them: the app itself and the Python installation that runs
-it (often under the home).
+registered app). Shown inside them: the app itself, a temporary folder of the coder's own
+(coder_home.py) and the Python installation that runs it (often under the home).
 
 A deny rule wins over every allow for the file tools, so their rules are the hidden
 folders walked down: each entry but the shown folders and the folders on the way to them.
@@ -115,8 +115,11 @@ class Walls:
         unique = sorted(set(found))
         return [p for p in unique if not any(p != q and p.is_relative_to(q) for q in unique)]
 
-    def settings(self) -> dict:
-        """The CLI's settings: the sandbox and the permission rules."""
+    def settings(self, accept_risk: bool = False) -> dict:
+        """The CLI's settings: the sandbox and the permission rules. Unless the person accepted
+        running unconfined, a sandbox that fails to start refuses every command: by default
+        the CLI says "Sandboxing is disabled for the rest of this session" (in a tool result,
+        not on stderr, where SandboxWatch listens) and runs the next ones unconfined."""
         rules = [_rule(p) for p in self.denied()]
         return {
             "permissions": {
@@ -125,6 +128,7 @@ class Walls:
             },
             "sandbox": {
                 "enabled": True,
+                "failIfUnavailable": not accept_risk,
                 "autoAllowBashIfSandboxed": True,
                 "allowUnsandboxedCommands": False,  # no `dangerouslyDisableSandbox` way out
                 "network": {"allowedDomains": []},
@@ -137,13 +141,25 @@ class Walls:
         }
 
 
-def walls(app: Path, memory_uri: str) -> Walls:
+def walls(app: Path, memory_uri: str, scratch: Path) -> Walls:
     """The coder's walls for `app`: the places every process running app code is kept out
-    of (sandbox/walls.py); `memory_uri` is the store's (config.memory_uri)."""
+    of (sandbox/walls.py); `memory_uri` is the store's (config.memory_uri); `scratch`, the
+    temporary folder of the coder's own (coder_home.py), shown inside them."""
     from macaron_cli.sandbox.walls import hidden_places, python_install_dirs
 
     app = app.resolve()
-    return Walls(app=app, hidden=hidden_places(memory_uri, app), shown=(app, *python_install_dirs()))
+    shown = (app, scratch.resolve(), *python_install_dirs())
+    return Walls(app=app, hidden=_around_the_app(hidden_places(memory_uri, app), shown), shown=shown)
+
+
+def _around_the_app(hidden: tuple[Path, ...], shown: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The hidden places but a shared temporary folder that holds the app (an app made
+    under /tmp): hidden, whole or entry by entry, the CLI's sandbox left the app inside it
+    read-only (measured), so there the coder sees that folder."""
+    from macaron_cli.sandbox.walls import SHARED_TEMP
+
+    shared = {p.resolve() for p in SHARED_TEMP}
+    return tuple(p for p in hidden if not (p in shared and shown[0].is_relative_to(p)))
 
 
 def _walk_down(path: Path, shown: tuple[Path, ...], found: list[Path]) -> None:

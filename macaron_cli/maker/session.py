@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,7 +81,10 @@ def agent_env(app: Path, coder: registry.Coder, home: CoderHome) -> dict[str, st
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", os.defpath)]),
         **coder.environment(),
     }
-    return for_app_code(str(home.home), tempfile.gettempdir(), cli, reach_model=True)
+    # The CLI's temporary files and its shell's go to the coder's scratch folder, the one the
+    # walls show (coder_home.py).
+    cli["CLAUDE_CODE_TMPDIR"] = str(home.scratch)
+    return for_app_code(str(home.home), str(home.scratch), cli, reach_model=True)
 
 
 def agent_options(
@@ -106,7 +108,7 @@ def agent_options(
 
     coder = registry.coder(settings)
     containment.require(accept_unsandboxed)
-    walls = containment.walls(app, config.memory_uri(settings))
+    walls = containment.walls(app, config.memory_uri(settings), home.scratch)
     watch = containment.SandboxWatch(accept_unsandboxed, stderr)
     env = agent_env(app, coder, home)
     return ClaudeAgentOptions(
@@ -120,7 +122,7 @@ def agent_options(
         mcp_servers={"macaron": mcp_server},
         hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[watch.hook, hook])]},
         env=env,
-        settings=str(home.settings_file(walls.settings(), coder.key())),
+        settings=str(home.settings_file(walls.settings(accept_unsandboxed), coder.key())),
         model=model or coder.model,
         resume=resume,
         # A runaway backstop only: our own meter (cost.py) enforces the real budget.

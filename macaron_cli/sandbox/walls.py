@@ -2,10 +2,12 @@
 
 Hidden: the person's home, macaron's home (memory, ledger, chats, registry), the memory
 store wherever it lies on this machine, the apps folder and every registered app, wherever
-it was made. Shown again inside them: the app itself and the Python installation that runs
-it. The coder's walls (maker/containment.py, enforced by the Agent SDK's CLI) and the
-bubblewrap backend (verification, digests, `macaron run`, a bundle's tests) both ask here,
-so no process that runs app code sees more than the coder does.
+it was made, and the machine's shared temporary folders (other programs' files and sockets,
+macaron's own: a `macaron run` socket, another app being verified, the coder CLI's inbox).
+Shown again inside them: the app itself and the Python installation that runs it. The
+coder's walls (maker/containment.py, enforced by the Agent SDK's CLI) and the bubblewrap
+backend (verification, digests, `macaron run`, a bundle's tests) both ask here, so no
+process that runs app code sees more than the coder does.
 
 Where no sandbox can run, code the person did not write (a coder's, a stranger's bundle)
 runs only when they accepted that risk (`ACCEPT_FLAG`); an app macaron made from its own
@@ -22,6 +24,9 @@ from macaron_cli import apps, config
 from macaron_cli.errors import UserError
 
 ACCEPT_FLAG = "--accept-unsandboxed"
+# Every program on the machine leaves files and sockets here; app code gets a temporary
+# folder of its own instead (/dev/shm is private in both sandboxes already: a fresh /dev).
+SHARED_TEMP = (Path("/tmp"), Path("/var/tmp"))
 
 
 def hidden_places(memory_uri: str | None = None, app: Path | None = None) -> tuple[Path, ...]:
@@ -30,7 +35,7 @@ def hidden_places(memory_uri: str | None = None, app: Path | None = None) -> tup
     person's settings are read."""
     uri = memory_uri if memory_uri is not None else config.memory_uri(config.load_settings())
     own = app.resolve() if app is not None else None
-    places = [Path.home(), *memory_places(uri), config.apps_dir(), *registered_apps()]
+    places = [Path.home(), *memory_places(uri), config.apps_dir(), *registered_apps(), *SHARED_TEMP]
     hidden: list[Path] = []
     for place in places:
         path = place.expanduser().resolve()
