@@ -171,6 +171,7 @@ def lived_in(macaron_home, tmp_path, monkeypatch):
     (app_dir / "macaron.json").write_text('{"title": "tea log"}')
     AppRepo.open(app_dir).checkpoint("manual", "first")
     apps.register("tea-log", path=str(app_dir), idea="a log of my [teas]", template="habit-tracker")
+    apps.pinned(app_dir)  # pinned from its template, as the first command after an upgrade leaves it
     scratch = tmp_path / "scratch"
     (scratch / "a-folder").mkdir(parents=True)
     (scratch / "a-file.jsonl").write_text('{"text": "x", "reward": NaN}\nnot json\n')

@@ -17,6 +17,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from macaron_cli.apps import PRIVATE_DIR, private_dir
@@ -63,6 +64,12 @@ def read_digest(
             f"{app_dir.name} has no life-log digest: the template it was made from declares none "
             "(every bundled template has one: server/macaron_life.py)."
         )
+    missing = _missing_module(manifest.digest, app_dir)
+    if missing:
+        raise UserError(
+            f"{app_dir.name} has no life-log digest: {missing}, which its template's digest runs, is not in the app. "
+            f"Roll the app back to a checkpoint that has it (macaron checkpoints {app_dir.name})."
+        )
     today = today or dt.date.today()
     period = period or manifest.records.period
     since = period_start(period, today)
@@ -77,6 +84,17 @@ def read_digest(
     if cache:
         _save_cache(cache_path, key, data)
     return Digest.from_json(app_dir.name, data)
+
+
+def _missing_module(argv: Sequence[str], app_dir: Path) -> str | None:
+    """The app's own file a `-m MODULE` digest command would run, when the app lacks it (the
+    command is the template's, pinned; the app folder may have lost or never had the file)."""
+    if "-m" not in argv[:-1]:
+        return None
+    module = argv[argv.index("-m") + 1].replace(".", "/")
+    if (app_dir / f"{module}.py").is_file() or (app_dir / module / "__init__.py").is_file():
+        return None
+    return f"{module}.py"
 
 
 def run_digest(manifest: Manifest, since: dt.date, today: dt.date, period: str, sandbox: Sandbox) -> dict:
