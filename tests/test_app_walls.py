@@ -21,7 +21,7 @@ from macaron_cli.sandbox import BACKENDS, SandboxUnavailable
 from macaron_cli.sandbox.bubblewrap import BubblewrapSandbox
 from tests.support import scripted_make as script
 from tests.support.fixture_apps import copy_app
-from tests.support.model_server import ModelServer, Reply
+from tests.support.model_server import Reply
 from tests.support.outside_tmp import outside_tmp
 from tests.test_coder_containment import NET_MARK, _Listener, _path_without
 
@@ -119,16 +119,7 @@ def test_an_apps_tests_and_digest_see_no_store_nor_app_kept_elsewhere(macaron, m
         steps = [Reply.tool("Write", {"file_path": script.TEST_FILE, "content": peeking_test}), Reply.text("Built.")]
         return steps[min(req.assistant_turns(), 1)]
 
-    with ModelServer(responder) as server:
-        run = macaron(
-            "make",
-            "a water tracker",
-            "--yes",
-            "--json",
-            env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
-            timeout=900,
-        )
-        requests = list(server.requests)
+    run, requests = script.cloud_make_answered(macaron, responder, "a water tracker")
     assert run.returncode == 0, run.stdout + run.stderr
     app = Path(json.loads(run.stdout)["path"])
     everything = "\n".join(r.raw for r in requests)

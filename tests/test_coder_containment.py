@@ -256,16 +256,7 @@ def test_the_coder_reaches_nothing_but_its_app(macaron, tmp_path, monkeypatch, a
     listeners = [_Listener("127.0.0.1"), *([_Listener(cloud)] if cloud else [])]
     routes = _routes(places, [listener.url for listener in listeners])
     try:
-        with ModelServer(_responder(routes, places)) as server:
-            run = macaron(
-                "make",
-                "a water tracker",
-                "--yes",
-                "--json",
-                env={"ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "test-key"},
-                timeout=900,
-            )
-            requests = list(server.requests)
+        run, requests = script.cloud_make_answered(macaron, _responder(routes, places), "a water tracker")
     finally:
         for listener in listeners:
             listener.close()
