@@ -107,8 +107,8 @@ def understand(idea: str, lang: str) -> dict:
     """What an offline make decides for the idea, short of writing the app."""
     from macaron_cli.maker.brief import Brief
     from macaron_cli.maker.choose import choose_template
-    from macaron_cli.maker.personal import personal_settings
     from macaron_cli.maker.scaffold import app_spec_for, app_title, personal_config
+    from macaron_cli.reading.personal import personal_settings
 
     brief = Brief(idea=idea, language=lang, accent="#FF9AA2", app_settings=personal_settings(lang, []))
     template = choose_template(idea)
@@ -133,7 +133,7 @@ def _same(a: object, b: str, table: dict[str, set[str]]) -> bool:
 def _measure(app: dict, key: str) -> dict | None:
     """The app's measure for the corpus's `key`. A thing no measure kind names ("pushups",
     "单词") is kept as the one measure of the idea's own ("habit", named as said)."""
-    from macaron_cli.maker.spec_rules import MEASURES
+    from macaron_cli.reading.spec_rules import MEASURES
 
     keys = _KEYS.get(key, {key}) | ({"habit"} if key not in MEASURES and key not in _KEYS else set())
     for m in app["spec"].get("measures") or []:

@@ -79,7 +79,7 @@ class Walk:
                 self.spec_writes += 1
             if target is not None and Path(target).name == "apps.json":
                 self.registry_writes += 1
-        if (module, name) == ("maker/spec_rules.py", "write_spec"):
+        if (module, name) == ("reading/spec_rules.py", "write_spec"):
             self.rule_specs += 1
         if (module, name) in TITLE_FUNCTIONS:
             self.titles += 1

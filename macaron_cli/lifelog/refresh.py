@@ -26,7 +26,7 @@ from pathlib import Path
 from macaron_cli import lang
 from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
-from macaron_cli.memory import units
+from macaron_cli.reading import units
 
 APP_CONFIG = "config/app.json"
 MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones were overridden long ago
@@ -174,7 +174,7 @@ def wanted_app_settings(
     """The app settings the person's memories (newest first) and their colour ask for, where
     they say anything. An app keeps its own language: a Japanese idea made a Japanese app,
     whatever the friend speaks. A goal said in a unit the app cannot take goes to `unread`."""
-    from macaron_cli.maker.personal import accent_colour, currency_said, units_said
+    from macaron_cli.reading.personal import accent_colour, currency_said, units_said
 
     wanted: dict = {}
     for memory in memories:

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from macaron_cli.apps import resolve_app
 from macaron_cli.errors import UserError
 from macaron_cli.manifest import Manifest, read_manifest, template_manifests
-from macaron_cli.memory.text import has_cjk
+from macaron_cli.reading.text import has_cjk
 
 if TYPE_CHECKING:
-    from macaron_cli.maker.spec import AppSpec
+    from macaron_cli.spec import AppSpec
 
 
 @dataclass
@@ -92,9 +92,9 @@ def choose_template(
     the rules write from the idea when none is given), need nothing it lacks (a manifest's
     "requires") and render most of the rest of it, the closest by meaning and keywords.
     Its `missing` names what the spec needs that it does not render (then fit is not good)."""
-    from macaron_cli.maker.fit import uncovered
-    from macaron_cli.maker.spec import main_shape, missing
-    from macaron_cli.maker.spec_rules import write_spec
+    from macaron_cli.reading.fit import uncovered
+    from macaron_cli.reading.spec_rules import write_spec
+    from macaron_cli.spec import main_shape, missing
 
     templates = templates if templates is not None else load_templates()
     if not templates:

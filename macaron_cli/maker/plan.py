@@ -38,8 +38,8 @@ from macaron_cli.sandbox import sandbox_for_untrusted
 
 if TYPE_CHECKING:
     from macaron_cli.maker.choose import Template
-    from macaron_cli.maker.spec import AppSpec
     from macaron_cli.memory import MemoryStore
+    from macaron_cli.spec import AppSpec
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def plan_resume(app: Path, state: MakeState, request: MakeRequest, settings: con
     the budget asked now (else recorded), the local endpoint while local work is left, the
     brief re-gated from the memories it recorded. Nothing written; the record goes on."""
     from macaron_cli.maker.rebrief import brief_from_state, recorded_local_endpoint
-    from macaron_cli.maker.spec import app_spec
+    from macaron_cli.spec import app_spec
 
     mode = mode_named(state.mode)
     if not _can_resume(mode):
@@ -207,9 +207,9 @@ def _can_resume(mode: Mode) -> bool:
 def _asked_spec(brief: Brief, mode: Mode, settings: config.Settings, local, progress: Progress):
     """The model's spec and title, set on the brief (the plan's spec and title read them);
     the rules' when the model gives none that holds, said in one line."""
-    from macaron_cli.maker.fit import idea_title
     from macaron_cli.maker.model_spec import ask_spec, spec_model
-    from macaron_cli.maker.spec_rules import write_spec
+    from macaron_cli.reading.fit import idea_title
+    from macaron_cli.reading.spec_rules import write_spec
 
     endpoint, destination, max_tokens = spec_model(mode, settings, local)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")

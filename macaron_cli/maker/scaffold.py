@@ -15,11 +15,11 @@ from pathlib import Path
 
 from macaron_cli import app_labels, config
 from macaron_cli.apps import PRIVATE_DIR
-from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
-from macaron_cli.maker.spec import AppSpec
 from macaron_cli.manifest import Manifest, write_manifest
+from macaron_cli.reading.advice import advice_note
+from macaron_cli.spec import AppSpec
 from macaron_cli.untrusted import git as untrusted_git
 
 APP_CONFIG = "config/app.json"
@@ -101,7 +101,7 @@ def slug_words(text: str) -> list[str]:
     or Chinese are told apart by name, not by a number."""
     from anyascii import anyascii
 
-    from macaron_cli.maker import japanese
+    from macaron_cli.reading import japanese
 
     if japanese.is_japanese(text):
         read = japanese.readings(text)
@@ -123,7 +123,7 @@ def slug_words(text: str) -> list[str]:
 def make_slug(idea: str, template_name: str, apps_root: Path, title: str | None = None) -> str:
     """A short, unique, ASCII directory name for the app, readable in every script: its
     title's words (the app's name, not the wish), the title the idea gives when none is."""
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     words = [w for w in slug_words(title or idea_title(idea)) if w not in _STOP and len(w) > 1]
     base = "-".join(words[:4]) if words else re.sub(r"[^a-z0-9-]+", "-", template_name.lower()).strip("-")
@@ -160,7 +160,7 @@ def _translated_title(source: Path, language: str) -> str | None:
 def app_title(template: Template, brief: Brief) -> str:
     """The app's name, from the idea in the idea's language (what the person sees in its
     header): a water tracker is called after water, not "Daily habits"."""
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     title = brief.title or idea_title(brief.idea)
     if title:
@@ -175,8 +175,8 @@ def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
     """What the app tracks: the spec the person's own app declared (`--from`), else the
     one the model planned (model_spec.py), else the one the rules write from the idea for
     this person (units, currency)."""
-    from macaron_cli.maker.spec import spec_in
-    from macaron_cli.maker.spec_rules import write_spec
+    from macaron_cli.reading.spec_rules import write_spec
+    from macaron_cli.spec import spec_in
 
     own = spec_in(template.manifest) if template.from_app else None
     return own or brief.spec or write_spec(brief.idea, brief.app_settings, title)
@@ -203,7 +203,7 @@ def _copy_tracked(app: Path, dest: Path) -> None:
 def personal_config(template: Template, brief: Brief, existing: dict, spec: AppSpec, title: str | None = None) -> dict:
     """config/app.json for this person and idea: the template's defaults fitted to the spec
     (what its first screen shows), then the person's language, colour, units and currency."""
-    from macaron_cli.maker.fit import fit_config
+    from macaron_cli.reading.fit import fit_config
 
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
@@ -230,7 +230,7 @@ _METRIC_UNITS = {"kilogram", "kilometer", "centimeter"}
 def units_for(brief: Brief) -> str:
     """The measurement system the app shows: what the idea says ("kg, not pounds" is metric
     whatever the person's memories say), else the person's."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.reading.slots import read
 
     said = read(brief.idea)
     refused, named = set(said.refused), set(said.units)

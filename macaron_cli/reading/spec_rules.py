@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum, auto
 
 from macaron_cli import lang
-from macaron_cli.maker.slots import OTHER_SYSTEM, Slots, read
-from macaron_cli.maker.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
+from macaron_cli.reading.slots import OTHER_SYSTEM, Slots, read
+from macaron_cli.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
 
 
 def _found(pattern: str, text: str) -> re.Match[str] | None:
@@ -431,7 +431,7 @@ def journal_of(text: str) -> Journal | None:
 
 def _family_of(text: str) -> AppSpec | None:
     """An app named by what it is (a pomodoro timer), whatever else the idea mentions."""
-    from macaron_cli.maker.spec_families import deck_of, plan_of, timer_of
+    from macaron_cli.reading.spec_families import deck_of, plan_of, timer_of
 
     timer = timer_of(text)
     if timer:
