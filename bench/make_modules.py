@@ -28,6 +28,8 @@ Definitions (the figures printed):
   title      calls of the functions that compute an app's title (scaffold.app_title,
              plan.title_of where it exists).
   registry   writes of apps.json.
+  reads      calls of the slot reader (slots.py `read`) on the request's whole text (the idea,
+             the change asked), and in all (on any text: a title, a clause).
 
 Run: python3 bench/make_modules.py [--depth D]
 """
@@ -59,7 +61,9 @@ class Walk:
     counted. A move is kept as the chain of modules from the command down to where execution
     is (a call within one module adds no link), so any depth is read off afterwards."""
 
-    def __init__(self) -> None:
+    def __init__(self, request: str = "") -> None:
+        self.request = request.strip()
+        self.reads = self.all_reads = 0
         self.moves: list[tuple[str, ...]] = []
         self.spec_writes = self.rule_specs = self.titles = self.registry_writes = 0
         self.chains: dict[int, tuple[str, ...]] = {}  # id(frame) → its chain of modules
@@ -81,6 +85,10 @@ class Walk:
                 self.registry_writes += 1
         if (module, name) == ("reading/spec_rules.py", "write_spec"):
             self.rule_specs += 1
+        if module is not None and module.endswith("slots.py") and name == "read":
+            self.all_reads += 1
+            said = frame.f_locals.get("idea")
+            self.reads += isinstance(said, str) and said.strip() == self.request
         if (module, name) in TITLE_FUNCTIONS:
             self.titles += 1
 
@@ -132,12 +140,12 @@ class Walk:
         }
 
 
-def _traced(args: list[str]) -> Walk:
+def _traced(args: list[str], request: str) -> Walk:
     from typer.testing import CliRunner
 
     from macaron_cli.cli import app
 
-    walk = Walk()
+    walk = Walk(request)
     sys.setprofile(walk)
     try:
         result = CliRunner().invoke(app, args)
@@ -179,7 +187,7 @@ def main() -> None:
         if "{app}" in args:
             registry = json.loads((home / "home" / "apps.json").read_text(encoding="utf-8"))
             args = [a.replace("{app}", next(iter(registry))) for a in args]
-        walk = _traced(args)
+        walk = _traced(args, args[2] if label == "change" else args[1])
         print(f"offline {label}: macaron {' '.join(args)}")
         for depth in options.depth:
             _show(depth, walk.figures(depth), options.walk)
@@ -187,6 +195,7 @@ def main() -> None:
             f"  spec written {walk.spec_writes} time(s) (the rules wrote one {walk.rule_specs} time(s)); "
             f"title computed {walk.titles} time(s); apps.json written {walk.registry_writes} time(s)"
         )
+        print(f"  the request read {walk.reads} time(s) ({walk.all_reads} reads of any text)")
 
 
 if __name__ == "__main__":
