@@ -25,8 +25,8 @@ Definitions (the figures printed):
   entered    per module, its number of stays (the most-entered are listed).
   spec       writes of a file named macaron.json whose text holds a "spec" (Path.write_text,
              files.write_atomic), and calls of spec_rules.write_spec (the rules writing one).
-  title      calls of the functions that compute an app's title (scaffold.app_title,
-             plan.title_of where it exists).
+  title      calls of the function that computes an app's title from the idea (fit.idea_title,
+             in maker/ or reading/; plan.title_of where it exists).
   registry   writes of apps.json.
   reads      calls of the slot reader (slots.py `read`) on the request's whole text (the idea,
              the change asked), and in all (on any text: a title, a clause).
@@ -49,7 +49,7 @@ sys.path.insert(0, str(REPO))
 PACKAGE = str(REPO / "macaron_cli") + os.sep
 ANCHOR = "maker/commands.py"  # the command's module: depth 1
 TRANSPARENT = {("maker/progress.py", "run_shown")}  # the display around make's and change's work
-TITLE_FUNCTIONS = {("maker/scaffold.py", "app_title"), ("maker/plan.py", "title_of")}
+TITLE_FUNCTIONS = {("reading/fit.py", "idea_title"), ("maker/fit.py", "idea_title"), ("maker/plan.py", "title_of")}
 
 
 def _module(filename: str) -> str | None:

@@ -11,7 +11,7 @@ The memories go through the gate for the app folder (privacy.app_folder): what a
 cloud session in the app could read, so private memories never shape a tracked file.
 The newest memory that says something wins: "I switched to ounces" after "I use ml".
 Goals follow too: "my water goal is 2.5 litres a day" sets the water habit's daily goal
-in the habit's own unit (2500 for millilitres; memory/units.py reads and converts), "my
+in the habit's own unit (2500 for millilitres; reading/units.py reads and converts), "my
 monthly budget is 2000" the budget's. A goal in a unit the habit cannot take (litres for
 a habit that counts glasses) is left as it is, and the refresh says why.
 """

@@ -43,7 +43,7 @@ def search_form(text: str, language: str | None = None) -> str:
 
 
 def query_form(text: str) -> str:
-    """The form of a query: numbers with units as one canonical word each (memory/units.py);
+    """The form of a query: numbers with units as one canonical word each (reading/units.py);
     bigrams only for runs of two or more characters, which are far more specific than single
     characters; single nouns a particle hides (떡을 → 떡); Tagalog roots and glosses as in search_form,
     only where the query's own words are Tagalog (so an English question is never stemmed)."""

@@ -4,7 +4,7 @@ times of day, taken-or-not checks, care every few days, and what was refused ("n
 
 The rules that write a spec (spec_rules.py) read these slots instead of phrases written for
 particular ideas, and make's coverage (fit.py) names every slot the app leaves out. Numbers
-with units and dates are read by the memory's own readers (memory/units.py, memory/when.py).
+with units and dates are read by the memory's own readers (reading/units.py, reading/when.py).
 """
 
 from __future__ import annotations
