@@ -59,11 +59,11 @@ def change_asked(text: str, apps: dict[str, dict]) -> Asked | None:
 
 def _dates_its_day(text: str, info: dict) -> bool:
     """ "The wedding is on June 14 now": a new date said to an app that counts down to one."""
-    from macaron_cli.reading.slots import read
+    from macaron_cli.reading.idea import read_idea
 
     manifest = manifest_or_none(Path(str(info.get("path", ""))))
     tasks = ((manifest.spec if manifest else None) or {}).get("tasks")
-    return isinstance(tasks, dict) and tasks.get("countdown") is not None and read(text).date is not None
+    return isinstance(tasks, dict) and tasks.get("countdown") is not None and read_idea(text).said.date is not None
 
 
 def named_app(text: str, apps: dict[str, dict]) -> str | None:

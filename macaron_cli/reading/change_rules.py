@@ -18,7 +18,8 @@ from typing import Any
 
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
-from macaron_cli.reading.slots import Slots, read
+from macaron_cli.reading.idea import read_idea
+from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
 from macaron_cli.resources import shared_module
 from macaron_cli.spec import AppSpec, Items, Measure, Tasks, missing
@@ -115,9 +116,11 @@ class _Ask:
 
 
 def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Edit:
-    """The request applied to the app's spec and settings, by rules."""
-    text = request.strip()
-    ask = _Ask(text, read(text), bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
+    """The request applied to the app's spec and settings, by rules: read once, by the reader
+    that reads a make's idea (reading/idea.py)."""
+    reading = read_idea(request)
+    text = reading.idea
+    ask = _Ask(text, reading.said, bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
         rule(ask, config)
