@@ -104,25 +104,25 @@ HELD_OUT: list[tuple[tuple[str, str], str, dict]] = [
 def made(idea: str, lang: str) -> tuple[dict, dict]:
     """The macaron.json and config/app.json an offline make writes for the idea."""
     from macaron_cli.maker.brief import Brief
-    from macaron_cli.maker.choose import choose_template
-    from macaron_cli.maker.personal import personal_settings
-    from macaron_cli.maker.scaffold import app_spec_for, app_title, personal_config
+    from macaron_cli.maker.plan import chosen_for
+    from macaron_cli.maker.scaffold import personal_config
+    from macaron_cli.reading.idea import read_idea
+    from macaron_cli.reading.personal import personal_settings
 
     brief = Brief(idea=idea, language=lang, accent="#FF9AA2", app_settings=personal_settings(lang, []))
-    template = choose_template(idea)
-    title = app_title(template, brief)
-    spec = app_spec_for(template, brief, title)
+    reading = read_idea(idea)
+    template, spec, title = chosen_for(reading, brief)
     defaults = json.loads((template.path / "config" / "app.json").read_text(encoding="utf-8"))
     manifest = {**template.manifest.to_json(), "template": template.name, "title": title, "spec": spec.to_json()}
-    return manifest, personal_config(template, brief, defaults, spec)
+    return manifest, personal_config(template, brief, defaults, spec, reading=reading)
 
 
 def outcome(app: tuple[str, str], request: str) -> tuple[dict, list[str]]:
     """What the request changes ({path: after}, a measure added whole as its unit) and what it refuses."""
     from macaron_cli.maker.change_plan import changed, rendered
-    from macaron_cli.maker.change_rules import understand
-    from macaron_cli.maker.spec import spec_of
     from macaron_cli.manifest import Manifest
+    from macaron_cli.reading.change_rules import understand
+    from macaron_cli.spec import spec_of
 
     manifest, config = made(*app)
     spec = spec_of(manifest)

@@ -106,14 +106,14 @@ _ATTRIBUTES = {
 def understand(idea: str, lang: str) -> dict:
     """What an offline make decides for the idea, short of writing the app."""
     from macaron_cli.maker.brief import Brief
-    from macaron_cli.maker.choose import choose_template
-    from macaron_cli.maker.personal import personal_settings
-    from macaron_cli.maker.scaffold import app_spec_for, app_title, personal_config
+    from macaron_cli.maker.plan import chosen_for
+    from macaron_cli.maker.scaffold import personal_config
+    from macaron_cli.reading.idea import read_idea
+    from macaron_cli.reading.personal import personal_settings
 
     brief = Brief(idea=idea, language=lang, accent="#FF9AA2", app_settings=personal_settings(lang, []))
-    template = choose_template(idea)
-    title = app_title(template, brief)
-    spec = app_spec_for(template, brief, title)
+    reading = read_idea(idea)
+    template, spec, title = chosen_for(reading, brief)
     defaults = json.loads((template.path / "config" / "app.json").read_text(encoding="utf-8"))
     return {
         "template": template.name,
@@ -121,7 +121,7 @@ def understand(idea: str, lang: str) -> dict:
         "missing": list(template.missing),
         "title": title,
         "spec": spec.to_json(),
-        "config": personal_config(template, brief, defaults, spec),
+        "config": personal_config(template, brief, defaults, spec, reading=reading),
         "renders": list(template.manifest.renders),
     }
 
@@ -133,7 +133,7 @@ def _same(a: object, b: str, table: dict[str, set[str]]) -> bool:
 def _measure(app: dict, key: str) -> dict | None:
     """The app's measure for the corpus's `key`. A thing no measure kind names ("pushups",
     "单词") is kept as the one measure of the idea's own ("habit", named as said)."""
-    from macaron_cli.maker.spec_rules import MEASURES
+    from macaron_cli.reading.spec_rules import MEASURES
 
     keys = _KEYS.get(key, {key}) | ({"habit"} if key not in MEASURES and key not in _KEYS else set())
     for m in app["spec"].get("measures") or []:

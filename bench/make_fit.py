@@ -50,9 +50,9 @@ def generic_titles() -> dict[str, set[str]]:
 
 def choose_all() -> list[dict]:
     from macaron_cli.maker.choose import choose_template, load_templates
-    from macaron_cli.maker.fit import idea_title
-    from macaron_cli.maker.personal import personal_settings
-    from macaron_cli.maker.spec_rules import write_spec
+    from macaron_cli.reading.fit import idea_title
+    from macaron_cli.reading.personal import personal_settings
+    from macaron_cli.reading.spec_rules import write_spec
 
     templates, generic = load_templates(), generic_titles()
     every_generic = set().union(*generic.values())
@@ -83,7 +83,7 @@ def choose_all() -> list[dict]:
 
 def spec_has(spec: dict | None, essentials: dict) -> bool:
     """Whether a spec (its JSON form) has what the corpus labels as essential."""
-    from macaron_cli.maker.spec import parse_spec
+    from macaron_cli.spec import parse_spec
 
     if not spec:
         return False

@@ -25,9 +25,11 @@ Definitions (the figures printed):
   entered    per module, its number of stays (the most-entered are listed).
   spec       writes of a file named macaron.json whose text holds a "spec" (Path.write_text,
              files.write_atomic), and calls of spec_rules.write_spec (the rules writing one).
-  title      calls of the functions that compute an app's title (scaffold.app_title,
-             plan.title_of where it exists).
+  title      calls of the function that computes an app's title from the idea (fit.idea_title,
+             in maker/ or reading/; plan.title_of where it exists).
   registry   writes of apps.json.
+  reads      calls of the slot reader (slots.py `read`) on the request's whole text (the idea,
+             the change asked), and in all (on any text: a title, a clause).
 
 Run: python3 bench/make_modules.py [--depth D]
 """
@@ -47,7 +49,7 @@ sys.path.insert(0, str(REPO))
 PACKAGE = str(REPO / "macaron_cli") + os.sep
 ANCHOR = "maker/commands.py"  # the command's module: depth 1
 TRANSPARENT = {("maker/progress.py", "run_shown")}  # the display around make's and change's work
-TITLE_FUNCTIONS = {("maker/scaffold.py", "app_title"), ("maker/plan.py", "title_of")}
+TITLE_FUNCTIONS = {("reading/fit.py", "idea_title"), ("maker/fit.py", "idea_title"), ("maker/plan.py", "title_of")}
 
 
 def _module(filename: str) -> str | None:
@@ -59,7 +61,9 @@ class Walk:
     counted. A move is kept as the chain of modules from the command down to where execution
     is (a call within one module adds no link), so any depth is read off afterwards."""
 
-    def __init__(self) -> None:
+    def __init__(self, request: str = "") -> None:
+        self.request = request.strip()
+        self.reads = self.all_reads = 0
         self.moves: list[tuple[str, ...]] = []
         self.spec_writes = self.rule_specs = self.titles = self.registry_writes = 0
         self.chains: dict[int, tuple[str, ...]] = {}  # id(frame) → its chain of modules
@@ -79,8 +83,12 @@ class Walk:
                 self.spec_writes += 1
             if target is not None and Path(target).name == "apps.json":
                 self.registry_writes += 1
-        if (module, name) == ("maker/spec_rules.py", "write_spec"):
+        if (module, name) == ("reading/spec_rules.py", "write_spec"):
             self.rule_specs += 1
+        if module is not None and module.endswith("slots.py") and name == "read":
+            self.all_reads += 1
+            said = frame.f_locals.get("idea")
+            self.reads += isinstance(said, str) and said.strip() == self.request
         if (module, name) in TITLE_FUNCTIONS:
             self.titles += 1
 
@@ -132,12 +140,12 @@ class Walk:
         }
 
 
-def _traced(args: list[str]) -> Walk:
+def _traced(args: list[str], request: str) -> Walk:
     from typer.testing import CliRunner
 
     from macaron_cli.cli import app
 
-    walk = Walk()
+    walk = Walk(request)
     sys.setprofile(walk)
     try:
         result = CliRunner().invoke(app, args)
@@ -179,7 +187,7 @@ def main() -> None:
         if "{app}" in args:
             registry = json.loads((home / "home" / "apps.json").read_text(encoding="utf-8"))
             args = [a.replace("{app}", next(iter(registry))) for a in args]
-        walk = _traced(args)
+        walk = _traced(args, args[2] if label == "change" else args[1])
         print(f"offline {label}: macaron {' '.join(args)}")
         for depth in options.depth:
             _show(depth, walk.figures(depth), options.walk)
@@ -187,6 +195,7 @@ def main() -> None:
             f"  spec written {walk.spec_writes} time(s) (the rules wrote one {walk.rule_specs} time(s)); "
             f"title computed {walk.titles} time(s); apps.json written {walk.registry_writes} time(s)"
         )
+        print(f"  the request read {walk.reads} time(s) ({walk.all_reads} reads of any text)")
 
 
 if __name__ == "__main__":

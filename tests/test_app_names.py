@@ -8,7 +8,7 @@ import pytest
 
 from macaron_cli.apps import register, resolve_app
 from macaron_cli.errors import UserError
-from macaron_cli.maker.fit import idea_title
+from macaron_cli.reading.fit import idea_title
 
 
 @pytest.mark.parametrize(
@@ -108,8 +108,8 @@ def test_a_japanese_slug_is_read_as_japanese_not_as_chinese(idea, slug, tmp_path
 
 
 def test_without_a_dictionary_a_japanese_slug_reads_the_kana_and_never_chinese(monkeypatch):
-    from macaron_cli.maker import japanese
     from macaron_cli.maker.scaffold import slug_words
+    from macaron_cli.reading import japanese
 
     monkeypatch.setattr(japanese, "readings", lambda text: None)
     assert slug_words("ジョギングの距離") == ["jogingu"]  # 距離 has no reading without one: left out
@@ -128,7 +128,7 @@ def test_without_a_dictionary_a_japanese_slug_reads_the_kana_and_never_chinese(m
     ],
 )
 def test_kana_is_romanised_as_people_type_it(kana, romaji):
-    from macaron_cli.maker.japanese import romaji as read
+    from macaron_cli.reading.japanese import romaji as read
 
     assert read(kana) == romaji
 

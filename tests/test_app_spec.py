@@ -13,8 +13,8 @@ from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template
 from macaron_cli.maker.scaffold import scaffold
-from macaron_cli.maker.spec import SPEC_VERSION, SpecError, in_words, parse_spec
-from macaron_cli.maker.spec_rules import write_spec
+from macaron_cli.reading.spec_rules import write_spec
+from macaron_cli.spec import SPEC_VERSION, SpecError, in_words, parse_spec
 
 BLOOD_PRESSURE = {
     "version": 1,

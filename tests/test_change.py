@@ -38,8 +38,8 @@ def scaffolded(idea: str, lang: str, apps_root: Path) -> str:
     from macaron_cli.apps import register
     from macaron_cli.maker.brief import Brief
     from macaron_cli.maker.choose import choose_template
-    from macaron_cli.maker.personal import personal_settings
     from macaron_cli.maker.scaffold import make_slug, scaffold
+    from macaron_cli.reading.personal import personal_settings
 
     brief = Brief(idea=idea, language=lang, accent="#FF9AA2", app_settings=personal_settings(lang, []))
     template = choose_template(idea)

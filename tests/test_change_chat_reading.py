@@ -34,9 +34,9 @@ def test_a_water_unit_change_converts_the_goal_and_a_goal_already_set_is_said(ma
     from dataclasses import replace
 
     from bench.change_corpus import made
-    from macaron_cli.maker.change_rules import understand
-    from macaron_cli.maker.spec import spec_of
     from macaron_cli.manifest import Manifest
+    from macaron_cli.reading.change_rules import understand
+    from macaron_cli.spec import spec_of
 
     made_manifest, config = made("track my daily water intake", "en")
     spec, manifest = spec_of(made_manifest), Manifest.from_json(made_manifest)

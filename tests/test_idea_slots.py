@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from macaron_cli.maker.choose import choose_template
-from macaron_cli.maker.slots import Amount, read
+from macaron_cli.reading.slots import Amount, read
 from tests.test_make_fit import made
 
 
@@ -160,7 +160,7 @@ def test_a_stretching_tick_shows_stretching_done_or_not(idea, tmp_path, macaron_
 
 
 def test_a_name_after_a_tagalog_kin_word_is_the_person_and_the_title_no_list_cut():
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     idea = "utang ko kay Ate Rose 2,000 at kay Paolo 500"
     assert read(idea).people == ("Rose", "Paolo")
@@ -189,7 +189,7 @@ def test_a_name_after_a_tagalog_kin_word_is_the_person_and_the_title_no_list_cut
     ],
 )
 def test_a_title_names_what_the_app_is_not_its_settings_or_half_a_list(idea, title):
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     assert idea_title(idea) == title
 
@@ -255,7 +255,7 @@ def test_a_goal_said_for_a_thing_no_rule_names_is_its_goal(tmp_path, macaron_hom
     ],
 )
 def test_a_title_typed_as_people_type_names_the_thing_not_the_wish(idea, title):
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     assert idea_title(idea) == title
 
@@ -315,6 +315,6 @@ def test_names_before_their_sums_after_a_colon_are_the_people():
     ],
 )
 def test_a_japanese_title_leaves_out_how_often_it_is_kept(idea, title):
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     assert idea_title(idea) == title

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from macaron_cli import lang
-from macaron_cli.maker.slots import read
+from macaron_cli.reading.slots import read
 
 PACKAGE = Path(lang.__file__).resolve().parents[1]
 

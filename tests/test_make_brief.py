@@ -6,10 +6,10 @@ import pytest
 
 from macaron_cli import privacy
 from macaron_cli.config import Settings
-from macaron_cli.maker.advice import advice_kind
 from macaron_cli.maker.brief import build_brief
-from macaron_cli.maker.personal import personal_settings
 from macaron_cli.memory import MemoryStore
+from macaron_cli.reading.advice import advice_kind
+from macaron_cli.reading.personal import personal_settings
 
 HABITS = "Log daily habits and intake against goals: water, steps, sleep."
 

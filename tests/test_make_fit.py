@@ -16,8 +16,8 @@ from macaron_cli import config
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template
-from macaron_cli.maker.personal import personal_settings
 from macaron_cli.maker.scaffold import make_slug, scaffold
+from macaron_cli.reading.personal import personal_settings
 
 WATER, RECIPES, KRW_BUDGET, COOKING, KAKEIBO = (
     "a water tracker for my day",

@@ -12,8 +12,8 @@ import pytest
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import build_brief
 from macaron_cli.maker.choose import choose_template, load_templates
-from macaron_cli.maker.fit import idea_title
 from macaron_cli.maker.scaffold import scaffold
+from macaron_cli.reading.fit import idea_title
 
 # (idea, language, kind of app). Kinds name the template that should serve them.
 CORPUS = [

@@ -26,7 +26,7 @@ def is_capability(name: str) -> bool:
     "conversions.pace", "journal.mood"…): what a template may say it renders."""
     from dataclasses import fields
 
-    from macaron_cli.maker import spec
+    from macaron_cli import spec
 
     shapes = {
         "measures": spec.Measure, "money": spec.Money, "items": spec.Items, "tasks": spec.Tasks,

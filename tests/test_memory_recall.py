@@ -10,7 +10,7 @@ import pytest
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.chatter import without_chatter
 from macaron_cli.memory.turns import asking_share, asks
-from macaron_cli.memory.when import time_spans
+from macaron_cli.reading.when import time_spans
 
 NOW = datetime(2026, 6, 10, 20, 0, tzinfo=UTC)  # a Wednesday
 

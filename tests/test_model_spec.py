@@ -15,9 +15,9 @@ from macaron_cli import privacy
 from macaron_cli.config import Settings
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.model_spec import ask_spec, judged
-from macaron_cli.maker.spec import AppSpec, Measure, Money, json_schema, parse_spec
-from macaron_cli.maker.spec_rules import write_spec
 from macaron_cli.models.client import Endpoint
+from macaron_cli.reading.spec_rules import write_spec
+from macaron_cli.spec import AppSpec, Measure, Money, json_schema, parse_spec
 from tests.support.model_server import ModelServer, Reply
 
 IDEA = "a log of my morning runs"

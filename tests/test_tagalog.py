@@ -6,7 +6,8 @@ import pytest
 
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.tagalog import root
-from macaron_cli.memory.text import detect_language, query_form, search_form
+from macaron_cli.memory.text import query_form, search_form
+from macaron_cli.reading.text import detect_language
 from tests.support.older_stores import as_before
 
 ROOTS = [

@@ -12,7 +12,8 @@ import pytest
 
 from macaron_cli.memory import MemoryStore
 from macaron_cli.memory.tagalog import glossary
-from macaron_cli.memory.text import detect_language, meaning_form, query_form, search_form
+from macaron_cli.memory.text import meaning_form, query_form, search_form
+from macaron_cli.reading.text import detect_language
 from tests.support.older_stores import as_before
 from tests.test_tagalog import ENGLISH
 

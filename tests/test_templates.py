@@ -197,7 +197,7 @@ def test_unit_sizes_live_in_one_table(tmp_path):
 def test_every_measure_the_rules_write_has_a_name_in_each_language_and_an_icon():
     """A measure the rules write is shown by its name in the app's language ("ランニング"),
     never its key ("run_time") nor an English name in a Japanese app, and by its own icon."""
-    from macaron_cli.maker.spec_rules import measure_keys
+    from macaron_cli.reading.spec_rules import measure_keys
 
     tracker = TEMPLATES / "habit-tracker" / "static"
     words = json.loads((tracker / "i18n" / "app.json").read_text(encoding="utf-8"))

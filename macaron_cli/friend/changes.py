@@ -45,7 +45,7 @@ _ABOUT_ME = re.compile(rf"^\s*(?:{lang.pattern('app.about_me')})", re.IGNORECASE
 def change_asked(text: str, apps: dict[str, dict]) -> Asked | None:
     """The change `text` asks of one of `apps` (the registry), or of an app the person does
     not have; None for anything else."""
-    from macaron_cli.maker.change_rules import asks_a_change
+    from macaron_cli.reading.change_rules import asks_a_change
 
     if _NEW.search(text) or _ABOUT_ME.search(text):
         return None
@@ -59,11 +59,11 @@ def change_asked(text: str, apps: dict[str, dict]) -> Asked | None:
 
 def _dates_its_day(text: str, info: dict) -> bool:
     """ "The wedding is on June 14 now": a new date said to an app that counts down to one."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.reading.idea import read_idea
 
     manifest = manifest_or_none(Path(str(info.get("path", ""))))
     tasks = ((manifest.spec if manifest else None) or {}).get("tasks")
-    return isinstance(tasks, dict) and tasks.get("countdown") is not None and read(text).date is not None
+    return isinstance(tasks, dict) and tasks.get("countdown") is not None and read_idea(text).said.date is not None
 
 
 def named_app(text: str, apps: dict[str, dict]) -> str | None:
@@ -88,7 +88,7 @@ def app_names(slug: str, info: dict) -> tuple[set[str], list[str]]:
     the patterns of what it tracks, in every language (make's own words for each measure).
     A tracker is named by what it tracks, not by its template's words: the habit tracker's
     keywords name every kind of habit, so they would name one app for another's words."""
-    from macaron_cli.maker.spec_rules import MEASURES
+    from macaron_cli.reading.spec_rules import MEASURES
 
     manifest = manifest_or_none(Path(str(info.get("path", ""))))
     spec: dict = dict(manifest.spec or {}) if manifest else {}

@@ -302,7 +302,7 @@ def _episodes_in_their_words(store, turns: list[dict], learned_from: dict, learn
     they are (a private line never makes the rest private), and a long session is several
     episodes. Each part is linked to what was learned from it, so forgetting one cuts it out
     (memory/derived.py); each episode is as private as its turns and what was learned from them."""
-    from macaron_cli.memory.text import detect_language
+    from macaron_cli.reading.text import detect_language
 
     asked = [t for t in turns if t["role"] == "user" and str(t["content"]).strip()]
     if not asked:

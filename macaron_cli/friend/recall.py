@@ -107,7 +107,7 @@ _SHOWN = 80  # characters of a memory quoted in /why's sentence
 def in_common(query: str, text: str) -> list[str]:
     """The words a question and a memory share, as the question says them: its meaningful
     Latin words, and runs of Han, Kana or Hangul the memory holds too."""
-    from macaron_cli.memory.text import content_words
+    from macaron_cli.reading.text import content_words
 
     theirs = set(content_words(text))
     shared = [w for w in dict.fromkeys(content_words(query)) if w in theirs]

@@ -255,7 +255,7 @@ class Repl:
     def reply_language(self, said: str) -> str:
         """The language the person asked in, where their words say it (a Japanese request in
         an English chat is answered in Japanese); else the chat's own."""
-        from macaron_cli.memory.text import detect_language
+        from macaron_cli.reading.text import detect_language
 
         asked = detect_language(said)
         return asked if asked != "en" else (self.conv.persona.language if self.conv is not None else "en")

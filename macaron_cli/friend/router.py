@@ -36,7 +36,7 @@ def asks_of_an_app(text: str) -> bool:
     """A request to make an app or to change one, whether or not the person has it: a tool
     asked for, a new app, a request put to the friend ("add …", "にして", "바꿔 줘", "改成",
     "palitan mo"), or a change the maker's rules read, said of something app-like."""
-    from macaron_cli.maker.change_rules import asks_a_change
+    from macaron_cli.reading.change_rules import asks_a_change
 
     if wants_a_tool(text) or _NEW_APP.search(text) or _ASKED.search(text):
         return True
@@ -46,7 +46,7 @@ def asks_of_an_app(text: str) -> bool:
 def idea_from(text: str) -> str:
     """The request, tidied into the idea itself: "Can you make me an app to track my daily
     water intake?" → "track my daily water intake" (the maker's own tidying, every language)."""
-    from macaron_cli.maker.fit import tidy_idea
+    from macaron_cli.reading.fit import tidy_idea
 
     return tidy_idea(text)
 

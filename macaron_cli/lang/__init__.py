@@ -37,12 +37,12 @@ LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a
 MEALS = ("breakfast", "lunch", "dinner")
 ASKED_UNITS = ("cups", "glasses", "hour", "minute", "pages", "times")  # a measure's unit asked by name
 SPENDING = ("food", "transport", "bills", "home")  # kinds of spending, by a budget's category keys
-# A number's unit as one word (memory/units.py): "kilo" is both km and kg.
+# A number's unit as one word (reading/units.py): "kilo" is both km and kg.
 AMOUNTS = (
     "ml", "floz", "l", "cm", "mm", "km", "kg", "kilo", "m", "mi", "lb", "oz", "usd", "eur", "jpy", "cny", "krw",
     "php", "min", "h",
 )  # fmt: skip
-# Dates (memory/when.py, text.py): months January first, weekdays Monday first (as
+# Dates (reading/when.py, text.py): months January first, weekdays Monday first (as
 # date.weekday() counts), numbers as words one to ten.
 MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
@@ -55,7 +55,7 @@ GOALS = ("festival", "trip", "meal", "gift", "exercise", "money", "sleep")
 # The secrets a sentence names by a label (memory/secrets/phrases.py), in the order it reads them.
 SECRETS = ("password", "pin", "code", "api-key", "key", "cvv", "national-id")
 
-# What an app keeps and converts (maker/spec_rules.py): the kinds of measure, of item kept
+# What an app keeps and converts (reading/spec_rules.py): the kinds of measure, of item kept
 # in a collection, the unit families converted (in the order tried) and each converter's units.
 MEASURED = (
     "blood_pressure", "blood_sugar", "pulse", "body_fat", "feeding", "body_weight", "coffee", "tea", "water", "sleep",
@@ -71,9 +71,9 @@ CONVERTER_UNITS = {
     "area": ("tsubo", "square-meter", "square-foot"),
     "cooking": ("cup", "tablespoon", "gram"),
 }
-# Currencies a person says they are paid or spend in (maker/personal.py), the first found wins.
+# Currencies a person says they are paid or spend in (reading/personal.py), the first found wins.
 PAID_IN = ("PHP", "JPY", "KRW", "CNY", "EUR", "GBP", "USD")
-# The languages an app may be shown in, asked by name in a change (maker/change_rules.py).
+# The languages an app may be shown in, asked by name in a change (reading/change_rules.py).
 APP_LANGUAGES = ("en", "ja", "ko", "zh", "tl")
 BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login")  # what a change asks that is code
 # What a message is about (friend/topics.py), in the order a tie is broken.
@@ -212,22 +212,22 @@ CONCEPTS: dict[str, str] = {
     "beside": "another thing to keep said beside one (and, plus, 이랑, 和)",
     "another": "another thing to keep said (plus, also)",
     "another.article": "an article after another (my, the), each followed by a space",
-    # ── ideas that are advice (maker/advice.py) ──
+    # ── ideas that are advice (reading/advice.py) ──
     "advice.medical": "an idea that would give medical advice (dosing, diagnosis, prescriptions)",
     "advice.financial": "an idea that would give financial advice (investing, loans, stocks)",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "an app's title as a model is shown one (Blood sugar, 家計簿): a noun phrase, not a pattern",
-    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # ── a change's people: what stands around a name added or taken off (reading/change_rules.py) ──
     "person.particle": "a particle after a name added or taken off, before its verb (を, 를)",
     "person.ba": "a word before a name that puts the verb after it (把)",
     "person.changed_until": "words that end a name said after its verb (到, 从)",
-    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (reading/fit.py) ──
     "title.break": "a particle a long title may be cut before, one letter each (の, 的, 을)",
     "title.each_day": "every day, said before an amount that leads a title (毎日2Lの水)",
     "title.of": "the particle joining an amount that leads a title to its thing, one letter each (の, 的)",
     "day.particle": "a particle that went with a day cut out of a title (までの, 까지)",
     "day.dangling": "small words left at a title's end when its day is cut out (…wedding on, … sa)",
-    # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # ── numbers written in letters (reading/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     "number.digits": "the digits zero to nine as letters, zero first, one string (零一二…九), not a pattern",
     "number.two": "two, as said before a unit or scale (两)",
     "number.half": "a half (半)",
@@ -240,7 +240,7 @@ CONCEPTS: dict[str, str] = {
     "number.month": "the word month after a month's number (5月, 5월), one letter each",
     "money.ten_million": "ten million in a currency, spelled out (천만 원): the currency in a group, read as digits",
     "money.k_currency": "a currency's word after a sum in thousands (5k pesos)",
-    # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # ── people and lists in an idea: the particles around names (reading/slots.py) ──
     "relation.of": "the particle between a relation and the name after it (夫の健太)",
     "name.suffix": "a letter a name takes before a particle, said or not (이 in 지훈이랑)",
     "name.and": "particles joining names in a list (と, 랑, 和)",
@@ -269,7 +269,7 @@ CONCEPTS: dict[str, str] = {
     "protected": "words about who someone is (gender, age, faith, origin), removed before matching",
     "language_names": "a language's name as a person answers (the whole answer, lower case) = its code: name=code",
     **{f"amount.{unit}": f"the unit {unit} right after a number, as written (memory's words)" for unit in AMOUNTS},
-    # ── dates (memory/when.py): each alternative of a month, weekday or count is one name of it ──
+    # ── dates (reading/when.py): each alternative of a month, weekday or count is one name of it ──
     **{f"month.{month}": f"the month {month} named (its first English name is the index's)" for month in MONTHS},
     **{f"weekday.{day}": f"{day} named (lower case, unless only its capital makes it a day)" for day in WEEKDAYS},
     "weekday.on": "words before a weekday named alone (on, noong, 星期)",
@@ -396,7 +396,7 @@ SAYINGS: dict[str, str] = {
     "verify.passed": "verified: passed",
     "verify.problems": "verified: {n} problems",
     "verify.reused": "after a verify line: the tests not run again, their last pass stands",
-    # what an app says of itself (maker/advice.py, not the friend)
+    # what an app says of itself (reading/advice.py, not the friend)
     "advice.note": "the note an app that gives advice shows: not professional advice, ask one",
 }
 

@@ -90,7 +90,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"\bbreakfasts?\b",
     "meal.lunch": r"\blunch(?:es)?\b",
     "meal.dinner": r"\bdinners?\b|\bsuppers?\b",
-    # ── a number's unit, as one word (memory/units.py) ──
+    # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"millilit(?:er|re)s?|ml",
     "amount.floz": r"fl\.? ?oz|fluid ounces?",
     "amount.l": r"lit(?:er|re)s?|ltrs?|l",
@@ -111,7 +111,7 @@ WORDS: dict[str, str] = {
     "amount.php": r"pesos?|php",
     "amount.min": r"minutes?|mins?",
     "amount.h": r"hours?|hrs?|h",
-    # ── a measure's words (maker/spec_rules.py) ──
+    # ── a measure's words (reading/spec_rules.py) ──
     "asked_unit.cups": r"\bcups?\b",
     "asked_unit.glasses": r"\bglass(?:es)?\b",
     "asked_unit.hour": r"\bhours?\b",
@@ -123,7 +123,7 @@ WORDS: dict[str, str] = {
     "measure.twice": r"twice a day",
     "counted": r"\bhow (?:many|much|often)\b",
     "distance": r"\brun(?:s|ning)?\b|\bjog|\bwalk",
-    # ── money's words (maker/spec_rules.py) ──
+    # ── money's words (reading/spec_rules.py) ──
     "money.debts": r"\bowe[sd]?\b|\bdebts?\b|\blent\b|\blend\b|\bborrow|\bpaid me back|\bIOUs?\b",
     "money.split": r"\bsplit|\bshar(?:e[sd]?|ing) (?:the |our )?(?:\w+ )?(?:bills?|costs?|rent)|\bgo dutch",
     "money.said": r"\bmoney\b|\bspen[dt]|\bspending|\bbudget|\bexpens|\bcosts?\b|\bbills?\b|\bpaycheck|\bsalary|"
@@ -132,7 +132,7 @@ WORDS: dict[str, str] = {
     "spending.transport": r"\btransport|\bcommut",
     "spending.bills": r"\bbills\b|\butilities",
     "spending.home": r"\brent\b",
-    # ── tasks' words (maker/spec_rules.py) ──
+    # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"\bchores?\b|\bhousework|\bdishes\b|\blaundry|\bvacuum|\bcleaning\b|\bclean the\b|\btrash\b|"
     r"\bgarbage",
     "tasks.said": r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
@@ -142,22 +142,22 @@ WORDS: dict[str, str] = {
     "tasks.daily": r"\bevery day\b|\bdaily\b",
     "tasks.countdown": r"\bcount(?:ing)? ?down|\bdays? (?:left|until|till|to go)|\bdays? (?:\w+ ){1,4}left\b|"
     r"\bhow (?:long|many days) (?:until|till|before)|\buntil (?:my|the|our)\b",
-    # ── conversions' words (maker/spec_rules.py) ──
+    # ── conversions' words (reading/spec_rules.py) ──
     "convert.asked": r"\bconvert|\bconversion|\bturn .* into\b|\bhow many \w+ (?:is|are|in)\b|\bexchange rate|"
     r"\bto (?:miles|km|kg|pounds|celsius|fahrenheit)\b|\bin (?:pounds|kilos|miles|km|celsius|fahrenheit)\b|"
     r"\bhow much is (?:a |one )?\w+ in\b",
     "convert.keeping": r"\blog\b|\btrack|\brecord",
     "convert.verb": r"\bconvert|\bconversion",
-    # ── a journal's words (maker/spec_rules.py) ──
+    # ── a journal's words (reading/spec_rules.py) ──
     "journal.mood": r"\bfeel|\bmood|\bemotion|\bthankful|\bgrateful|\bgratitude|\bjournal|\bdiary|\bmy day\b|\bjot\b|"
     r"\breflect",
     "journal.food": r"\bfood\b|\bmeals?\b|\bate\b|\beat(?:ing)?\b|\bsnacks?\b|\bdinners?\b|\blunch|\bbreakfast|"
     r"\bdiet\b",
     "journal.diary": r"\bdiary|\bjournal|\bfeel|\bmood",
     "journal.logged": r"\blog|\bdiary|\bjournal",
-    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    # ── an app that calculates (reading/spec_rules.py, fit.py) ──
     "calculator": r"\bcalculator|\bcalculate",
-    # ── dates (memory/when.py) ──
+    # ── dates (reading/when.py) ──
     "month.january": r"January|Jan",
     "month.february": r"February|Feb",
     "month.march": r"March|Mar",
@@ -267,7 +267,7 @@ WORDS: dict[str, str] = {
     "topic.hobby": r"read|book|film|movie|music|guitar|piano|cello|violin|instrument|sing|danc|paint|draw|garden|"
     r"plant|game|photo|knit|craft|tinker|code",
     "topic.events": r"festival|concert|party|wedding|fireworks",
-    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": r"\bpesos?\b|₱|\bPHP\b",
     "paid_in.JPY": r"\byen\b|¥|\bJPY\b",
     "paid_in.KRW": r"\bwon\b|₩|\bKRW\b",
@@ -295,7 +295,7 @@ WORDS: dict[str, str] = {
     r"español=es|french=fr|français=fr|german=de|deutsch=de|italian=it|italiano=it|portuguese=pt|"
     r"português=pt|dutch=nl|russian=ru|русский=ru|arabic=ar|hindi=hi|indonesian=id|vietnamese=vi|"
     r"tiếng việt=vi|thai=th|ไทย=th|turkish=tr|polish=pl|swedish=sv|ukrainian=uk",
-    # ── what an app keeps, and converts (maker/spec_rules.py) ──
+    # ── what an app keeps, and converts (reading/spec_rules.py) ──
     "measure.blood_pressure": r"blood\s*pressure|\bbp\b",
     "measure.blood_sugar": r"blood\s*sugar|glucose",
     "measure.pulse": r"\bpulse\b|\bheart ?rate\b",
@@ -366,7 +366,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bwater(?:ing|ed|s)?\b",
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",
-    # ── people and lists in an idea (maker/slots.py) ──
+    # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bhousemate|\bpartner|\bson|"
     r"\bdaughter",
     "kin": "",
@@ -380,7 +380,7 @@ WORDS: dict[str, str] = {
     "list.tail": r"notes?",
     "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b|^(?:i|when|where|what|how|why|who)$",
     "list.of": r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
-    # ── asking to change an app (maker/change_rules.py) ──
+    # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"\b(?:remove|delete|drop|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"
     r"don'?t (?:need|track|want)|get rid of|moved out|has left|hide)\b",
     "change.add": r"\b(?:add|put|include|joined|moved in|also)\b",
@@ -401,7 +401,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b",
     "beyond.export": r"\bexport|\bcsv\b|\bpdf\b",
     "beyond.login": r"\blog ?in\b|\bpassword|\baccount",
-    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": r"Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My "
     r"Our Can Could Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Count Every Each Only "
     r"Just It This That",
@@ -415,7 +415,7 @@ WORDS: dict[str, str] = {
     "attribute.remove": r"(?:\bremove|\bdrop|\bdelete|\bdon'?t need)\s+(?:the )?([a-z][a-z ]{1,20}?)(?:\s+(?:field|"
     r"column))?(?:[.,!]|$)",
     "attribute.too": r"too|also|as well",
-    # ── a request and an app's title (maker/fit.py) ──
+    # ── a request and an app's title (reading/fit.py) ──
     "request.greeting": r"please|hey|hi|ok(?:ay)?|so",
     "request.lead": r"(?:can|could|would|will) you (?:please )?(?:make|build|create|set up|whip up|"
     r"write(?! down))(?: me| us)?\s+|"
@@ -492,26 +492,26 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"the",
     "secret.conjunction": r"and|but|or",
-    # ── ideas that are advice (maker/advice.py) ──
+    # ── ideas that are advice (reading/advice.py) ──
     "advice.medical": r"\bdos(e|es|age|ing)\b|\bdiagnos|\bsymptom checker\b|\bprescri|\btreatment plan\b",
     "advice.financial": r"\binvest|\bstock picks?\b|\bportfolio\b|\bloans?\b|\bmortgage\b|\bcrypto\b|\btrading\b",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "Blood sugar",
-    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # ── a change's people: what stands around a name added or taken off (reading/change_rules.py) ──
     # a name is its capital in English and Tagalog: no particles around it
     **{f"person.{w}": "" for w in ("particle", "ba", "changed_until")},
-    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (reading/fit.py) ──
     # a Latin title is cut at a space, and its amounts follow the thing
     **{f"title.{w}": "" for w in ("break", "each_day", "of")},
     "day.particle": "",
     "day.dangling": "on|by|in|is|are",
-    # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # ── numbers written in letters (reading/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # English numbers are digits here (its number words are count.*)
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
     **{f"number.{w}": "" for w in ("thousand", "ten_thousand", "after_digits", "counter", "month")},
     "money.ten_million": "",
     "money.k_currency": "dollars?|bucks|euros?",
-    # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # ── people and lists in an idea: the particles around names (reading/slots.py) ──
     # English and Tagalog names are capitals, listed with spaced words (list.and)
     "relation.of": "",
     **{f"name.{w}": "" for w in ("suffix", "and", "list_end", "to", "after")},

@@ -85,7 +85,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"朝(?:ごはん|ご飯|食)?",
     "meal.lunch": r"昼(?:ごはん|ご飯|食)?",
     "meal.dinner": r"晩(?:ごはん|ご飯)?|夕(?:ごはん|ご飯|食)",
-    # ── a number's unit, as one word (memory/units.py) ──
+    # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"ミリリットル",
     "amount.floz": "",
     "amount.l": r"リットル",
@@ -106,7 +106,7 @@ WORDS: dict[str, str] = {
     "amount.php": "",
     "amount.min": r"分(?![钟鐘])間?",
     "amount.h": r"時間",
-    # ── a measure's words (maker/spec_rules.py) ──
+    # ── a measure's words (reading/spec_rules.py) ──
     "asked_unit.cups": r"杯|カップ",
     "asked_unit.glasses": r"グラス",
     "asked_unit.hour": r"時間",
@@ -118,7 +118,7 @@ WORDS: dict[str, str] = {
     "measure.twice": r"朝晩|朝夕|一日二回",
     "counted": r"何回|何杯",
     "distance": r"ランニング|ジョギング|走",
-    # ── money's words (maker/spec_rules.py) ──
+    # ── money's words (reading/spec_rules.py) ──
     "money.debts": r"借金|貸した|借りた|貸し借り",
     "money.split": r"割り勘|折半|半分ずつ",
     "money.said": r"お金|家計|支出|出費|予算|外食費|食費|費用|いくら|費",
@@ -126,25 +126,25 @@ WORDS: dict[str, str] = {
     "spending.transport": r"交通費",
     "spending.bills": r"光熱費|電気代",
     "spending.home": r"家賃",
-    # ── tasks' words (maker/spec_rules.py) ──
+    # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"家事|洗い物|洗濯|掃除|ゴミ|ごみ",
     "tasks.said": r"やること|タスク|家事|予定|用事|締め切り|シフト|当番",
     "tasks.assignees": r"担当|分担|当番|誰が",
     "tasks.weekly": r"毎週|週ごと",
     "tasks.daily": r"毎日",
     "tasks.countdown": r"まであと|あと何日|カウントダウン",
-    # ── conversions' words (maker/spec_rules.py) ──
+    # ── conversions' words (reading/spec_rules.py) ──
     "convert.asked": r"為替|換算|変換|何.*になる|何円|いくら.*(?:円|ドル)",
     "convert.keeping": r"記録",
     "convert.verb": r"換算|変換",
-    # ── a journal's words (maker/spec_rules.py) ──
+    # ── a journal's words (reading/spec_rules.py) ──
     "journal.mood": r"気分|気持ち|感情|感謝|日記(?!録)|出来事|書き残",
     "journal.food": r"食事|ごはん|ご飯|食べた",
     "journal.diary": r"日記(?!録)|気分|気持ち",
     "journal.logged": r"記録|日記(?!録)",
-    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    # ── an app that calculates (reading/spec_rules.py, fit.py) ──
     "calculator": r"計算機|電卓",
-    # ── dates (memory/when.py): months are written in numbers (5月) ──
+    # ── dates (reading/when.py): months are written in numbers (5月) ──
     **{
         f"month.{name}": ""
         for name in "january february march april may june july august september october november december".split()
@@ -221,7 +221,7 @@ WORDS: dict[str, str] = {
     "topic.work": r"仕事|会議",
     "topic.hobby": r"趣味|本|映画|花火",
     "topic.events": r"花火大会|祭り",
-    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": "",
     "paid_in.JPY": r"円",
     "paid_in.KRW": "",
@@ -240,7 +240,7 @@ WORDS: dict[str, str] = {
     "protected": "",
     # ── a language named in an answer (friend/onboarding.py) ──
     "language_names": r"日本語=ja",
-    # ── what an app keeps, and converts (maker/spec_rules.py) ──
+    # ── what an app keeps, and converts (reading/spec_rules.py) ──
     "measure.blood_pressure": r"血圧",
     "measure.blood_sugar": r"血糖",
     "measure.pulse": r"脈拍|心拍",
@@ -304,7 +304,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"水やり",
     "items.lent": r"貸",
     "habit": r"習慣|毎日",
-    # ── people and lists in an idea (maker/slots.py) ──
+    # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚",
     "kin": r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子",
     "kin.title": "",
@@ -317,7 +317,7 @@ WORDS: dict[str, str] = {
     "list.tail": r"も|記録",
     "list.not_item": r"点数",
     "list.of": r"([\u30a0-\u30ff\u4e00-\u9fff]{1,6})の(?:一覧|リスト|コレクション)",
-    # ── asking to change an app (maker/change_rules.py) ──
+    # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"削除|消して|外して|やめ|いらない|要らない|抜いて|なくして|出て行|引っ越し",
     "change.add": r"追加|入れて|加えて|加わ",
     "change.rename": r"名前を|タイトルを",
@@ -336,7 +336,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"グラフ",
     "beyond.export": r"エクスポート",
     "beyond.login": r"ログイン",
-    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": "",
     "person.changed": r"追加|入れ|加え|外|削除|当番",
     "person.changed_ba": "",
@@ -345,7 +345,7 @@ WORDS: dict[str, str] = {
     "attribute.add": r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:も記録|も残|も入れ|を追加|の欄を追加)",
     "attribute.remove": r"([\u3040-\u30ff\u4e00-\u9fff]{1,6}?)(?:の欄)?(?:を削除|を消して|はいらない|を外して)",
     "attribute.too": "",
-    # ── a request and an app's title (maker/fit.py) ──
+    # ── a request and an app's title (reading/fit.py) ──
     "request.greeting": "",
     "request.lead": "",
     "request.article": "",
@@ -392,29 +392,29 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"です|でした|だよ",
     "secret.copula": r"です|でした|だ",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
-    # ── ideas that are advice (maker/advice.py) ──
+    # ── ideas that are advice (reading/advice.py) ──
     "advice.medical": r"服用量|投与量|用量|診断|処方",
     "advice.financial": r"投資|ローン|融資|株",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "家計簿",
-    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # ── a change's people: what stands around a name added or taken off (reading/change_rules.py) ──
     # Japanese puts the name first, its verb last
     **{f"person.{w}": "" for w in ("ba", "changed_until")},
     "person.particle": r"を|も",
-    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (reading/fit.py) ──
     "title.break": "の|を|・",
     "title.each_day": "毎日",
     "title.of": "の",
     "day.particle": "までの|まで|に",
     "day.dangling": "",
-    # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # ── numbers written in letters (reading/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # Japanese writes Chinese's numerals and scales (read from zh.py)
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
     **{f"number.{w}": "" for w in ("thousand", "ten_thousand", "after_digits")},
     **{f"money.{w}": "" for w in ("ten_million", "k_currency")},
     "number.counter": "個",
     "number.month": "月",
-    # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # ── people and lists in an idea: the particles around names (reading/slots.py) ──
     # Japanese names take honorifics, not prefixes
     **{f"name.{w}": "" for w in ("suffix", "list_end", "to", "prefix", "prefix_not")},
     "list.before": "",
@@ -510,7 +510,7 @@ LINES: dict[str, str] = {
     "advice.note": "専門家による助言ではありません。判断の前に専門家にご相談ください。",
 }
 
-# ── Japanese's script, as a romaniser reads it (maker/japanese.py): not words of a concept ──
+# ── Japanese's script, as a romaniser reads it (reading/japanese.py): not words of a concept ──
 SMALL_Y = "ゃゅょャュョ"  # youon: き + ゃ is kya
 SMALL_VOWEL = "ぁぃぅぇぉァィゥェォ"  # チェ che, ファ fa
 SOKUON = "っッ"  # the next consonant doubled

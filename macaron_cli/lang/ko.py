@@ -85,7 +85,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"아침",
     "meal.lunch": r"점심",
     "meal.dinner": r"저녁",
-    # ── a number's unit, as one word (memory/units.py) ──
+    # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"밀리리터",
     "amount.floz": "",
     "amount.l": r"리터",
@@ -106,7 +106,7 @@ WORDS: dict[str, str] = {
     "amount.php": "",
     "amount.min": r"분",
     "amount.h": r"시간",
-    # ── a measure's words (maker/spec_rules.py) ──
+    # ── a measure's words (reading/spec_rules.py) ──
     "asked_unit.cups": r"잔",
     "asked_unit.glasses": "",
     "asked_unit.hour": r"시간",
@@ -118,7 +118,7 @@ WORDS: dict[str, str] = {
     "measure.twice": r"아침저녁|하루 두 번",
     "counted": r"몇\s*(?:번|잔|개)",
     "distance": r"러닝|달리기|조깅",
-    # ── money's words (maker/spec_rules.py) ──
+    # ── money's words (reading/spec_rules.py) ──
     "money.debts": r"빚|빌려|갚",
     "money.split": r"나눠|나누기|n빵|엔빵|더치|반반",
     "money.said": r"돈|가계부|예산|지출|생활비|용돈|얼마",
@@ -126,25 +126,25 @@ WORDS: dict[str, str] = {
     "spending.transport": r"교통비",
     "spending.bills": r"관리비|공과금",
     "spending.home": r"월세",
-    # ── tasks' words (maker/spec_rules.py) ──
+    # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"집안일|설거지|빨래|청소|쓰레기",
     "tasks.said": r"할\s*일|집안일|일정|마감|근무표|당번",
     "tasks.assignees": r"분담|당번|누가",
     "tasks.weekly": r"매주|주간",
     "tasks.daily": r"매일",
     "tasks.countdown": r"카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남",
-    # ── conversions' words (maker/spec_rules.py) ──
+    # ── conversions' words (reading/spec_rules.py) ──
     "convert.asked": r"환율|변환|환산|바꿔|바꾸|몇\s*원|얼마.*(?:원|달러)",
     "convert.keeping": r"기록",
     "convert.verb": r"변환|환산",
-    # ── a journal's words (maker/spec_rules.py) ──
+    # ── a journal's words (reading/spec_rules.py) ──
     "journal.mood": r"기분|감정|감사|일기",
     "journal.food": r"음식|식사|먹은|식단",
     "journal.diary": r"일기|기분|감정",
     "journal.logged": r"기록|일기",
-    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    # ── an app that calculates (reading/spec_rules.py, fit.py) ──
     "calculator": r"계산기",
-    # ── dates (memory/when.py): months are written in numbers (5월) ──
+    # ── dates (reading/when.py): months are written in numbers (5월) ──
     **{
         f"month.{name}": ""
         for name in "january february march april may june july august september october november december".split()
@@ -223,7 +223,7 @@ WORDS: dict[str, str] = {
     "topic.work": r"일|회의",
     "topic.hobby": r"취미|책|영화",
     "topic.events": r"축제|콘서트",
-    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": "",
     "paid_in.JPY": "",
     "paid_in.KRW": r"원",
@@ -242,7 +242,7 @@ WORDS: dict[str, str] = {
     "protected": "",
     # ── a language named in an answer (friend/onboarding.py) ──
     "language_names": r"한국어=ko",
-    # ── what an app keeps, and converts (maker/spec_rules.py) ──
+    # ── what an app keeps, and converts (reading/spec_rules.py) ──
     "measure.blood_pressure": r"혈압",
     "measure.blood_sugar": r"혈당",
     "measure.pulse": r"맥박|심박",
@@ -306,7 +306,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"물\s*주",
     "items.lent": "",
     "habit": r"습관|매일",
-    # ── people and lists in an idea (maker/slots.py) ──
+    # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료",
     "kin": r"엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생",
     "kin.title": "",
@@ -319,7 +319,7 @@ WORDS: dict[str, str] = {
     "list.tail": r"도|메모|기록",
     "list.not_item": r"별점|평점",
     "list.of": r"([가-힣]{1,6})\s*(?:목록|리스트|컬렉션)",
-    # ── asking to change an app (maker/change_rules.py) ──
+    # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"빼|삭제|없애|제거|그만|이사\s*갔|나갔",
     "change.add": r"추가|넣어|들어왔",
     "change.rename": r"이름을|제목을",
@@ -338,7 +338,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"그래프",
     "beyond.export": r"내보내",
     "beyond.login": r"로그인",
-    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": "",
     "person.changed": r"추가|넣어|빼|제외|삭제|이사|나갔|당번",
     "person.changed_ba": "",
@@ -347,7 +347,7 @@ WORDS: dict[str, str] = {
     "attribute.add": r"([가-힣]{1,6}?)\s*(?:도|을|를)\s*(?:기록|추가|넣어|적)",
     "attribute.remove": r"([가-힣]{1,6}?)\s*(?:은|는|을|를)?\s*(?:빼|삭제|없애)",
     "attribute.too": "",
-    # ── a request and an app's title (maker/fit.py) ──
+    # ── a request and an app's title (reading/fit.py) ──
     "request.greeting": "",
     "request.lead": "",
     "request.article": "",
@@ -391,22 +391,22 @@ WORDS: dict[str, str] = {
     "secret.value_end": r"입니다|이에요|예요|이야|야\b",
     "secret.copula": r"입니다|이에요|예요|이야|야|이다",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
-    # ── ideas that are advice (maker/advice.py) ──
+    # ── ideas that are advice (reading/advice.py) ──
     "advice.medical": r"복용량|투약|진단|처방",
     "advice.financial": r"투자|대출|주식",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "가계부",
-    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # ── a change's people: what stands around a name added or taken off (reading/change_rules.py) ──
     # Korean puts the name first, its verb last
     **{f"person.{w}": "" for w in ("ba", "changed_until")},
     "person.particle": r"(?:이)?(?:를|을|도|는|은|가)",
-    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (reading/fit.py) ──
     # Korean spaces its words: no amount glued before the thing
     **{f"title.{w}": "" for w in ("each_day", "of")},
     "day.dangling": "",
     "title.break": "을|를|은|는|에|와|과",
     "day.particle": "까지|의",
-    # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # ── numbers written in letters (reading/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # Korean says the scales only: its digits are Arabic
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten")},
     "money.k_currency": "",
@@ -417,7 +417,7 @@ WORDS: dict[str, str] = {
     "number.counter": "개",
     "number.month": "월",
     "money.ten_million": r"천만\s?(원)",
-    # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # ── people and lists in an idea: the particles around names (reading/slots.py) ──
     # Korean names take particles, not prefixes or honorifics
     "relation.of": "",
     **{f"name.{w}": "" for w in ("after", "prefix", "prefix_not", "shop")},

@@ -86,7 +86,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"\balmusal",
     "meal.lunch": r"\btanghalian",
     "meal.dinner": r"\bhapunan",
-    # ── a number's unit, as one word (memory/units.py) ──
+    # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"mililitro",
     "amount.floz": "",
     "amount.l": r"litro",
@@ -107,7 +107,7 @@ WORDS: dict[str, str] = {
     "amount.php": r"piso",
     "amount.min": r"minuto",
     "amount.h": r"oras",
-    # ── a measure's words (maker/spec_rules.py) ──
+    # ── a measure's words (reading/spec_rules.py) ──
     "asked_unit.cups": r"\btasa\b",
     "asked_unit.glasses": r"\bbaso\b",
     "asked_unit.hour": r"\boras\b",
@@ -119,7 +119,7 @@ WORDS: dict[str, str] = {
     "measure.twice": r"\bdalawang beses",
     "counted": r"\bilang\b|\bgaano\b",
     "distance": r"\btakbo",
-    # ── money's words (maker/spec_rules.py) ──
+    # ── money's words (reading/spec_rules.py) ──
     "money.debts": r"\butang|\bpinahiram|\bhiniram",
     "money.split": r"\bhatian|\bhati-hati|\bhahatiin",
     "money.said": r"\bpera\b|\bgastos|\bgastusin|\bbadyet|\bsweldo|\bmagkano|\bbayad|\bbayarin",
@@ -127,25 +127,25 @@ WORDS: dict[str, str] = {
     "spending.transport": r"\bpamasahe\b",
     "spending.bills": r"\bkuryente\b",
     "spending.home": r"\bupa\b",
-    # ── tasks' words (maker/spec_rules.py) ──
+    # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura",
     "tasks.said": r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\btoka\b",
     "tasks.assignees": r"\bsino\b|\bhati-hati|\bhatian",
     "tasks.weekly": r"\blingguhan|\blinggo-linggo|\bbawat linggo",
     "tasks.daily": r"\baraw-araw",
     "tasks.countdown": r"\bilang araw (?:na lang|bago)|\bbago ang",
-    # ── conversions' words (maker/spec_rules.py) ──
+    # ── conversions' words (reading/spec_rules.py) ──
     "convert.asked": r"\bpalit|\bi-convert|\bilang \w+ ang isang|\bmagkano ang (?:isang )?\w+ sa\b",
     "convert.keeping": r"\bitala|\bi-?track",
     "convert.verb": r"\bi-?convert|\bpalitan",
-    # ── a journal's words (maker/spec_rules.py) ──
+    # ── a journal's words (reading/spec_rules.py) ──
     "journal.mood": r"\bnararamdaman|\bdamdamin|\btalaarawan|\bisulat|\bpasasalamat",
     "journal.food": r"\bpagkain|\bkinain",
     "journal.diary": r"\btalaarawan|\bnararamdaman|\bdamdamin",
     "journal.logged": r"\btala",
-    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    # ── an app that calculates (reading/spec_rules.py, fit.py) ──
     "calculator": r"\bkalkulador|\bcalculator",
-    # ── dates (memory/when.py) ──
+    # ── dates (reading/when.py) ──
     "month.january": r"Enero",
     "month.february": r"Pebrero",
     "month.march": r"Marso",
@@ -240,7 +240,7 @@ WORDS: dict[str, str] = {
     "topic.work": "",
     "topic.hobby": "",
     "topic.events": "",
-    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": "",
     "paid_in.JPY": "",
     "paid_in.KRW": "",
@@ -259,7 +259,7 @@ WORDS: dict[str, str] = {
     "protected": "",
     # ── a language named in an answer (friend/onboarding.py) ──
     "language_names": "",
-    # ── what an app keeps, and converts (maker/spec_rules.py) ──
+    # ── what an app keeps, and converts (reading/spec_rules.py) ──
     "measure.blood_pressure": r"presyon(?: ng dugo)?",
     "measure.blood_sugar": r"asukal sa dugo",
     "measure.pulse": r"\bpulso",
@@ -323,7 +323,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bdilig",
     "items.lent": "",
     "habit": r"\bgawi|\baraw-araw",
-    # ── people and lists in an idea (maker/slots.py) ──
+    # ── people and lists in an idea (reading/slots.py) ──
     "relation": "",
     "kin": "",
     "kin.title": r"[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong",
@@ -336,7 +336,7 @@ WORDS: dict[str, str] = {
     "list.tail": r"ko|namin",
     "list.not_item": r"\bnaka-?|\bmarka\b",
     "list.of": r"\blistahan ng mga (\w+)",
-    # ── asking to change an app (maker/change_rules.py) ──
+    # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
     "change.add": r"\bidagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
     "change.rename": r"\bpalitan ang pangalan|\bpangalanan",
@@ -355,7 +355,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\btsart",
     "beyond.export": "",
     "beyond.login": "",
-    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": r"Idagdag Alisin Tanggalin Isama Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin"
     r" Ang Mga Sa Ng Si Ni Wala",
     "person.changed": "",
@@ -366,7 +366,7 @@ WORDS: dict[str, str] = {
     r"kung )?([a-z][a-z ]{1,20}?)(?:\s+(?:sa bawat|ng bawat)\b|[.,!]|$)",
     "attribute.remove": r"(?:alisin|tanggalin)\s+(?:ang )?([a-z][a-z ]{1,20}?)(?:[.,!]|$)",
     "attribute.too": r"rin|din",
-    # ── a request and an app's title (maker/fit.py) ──
+    # ── a request and an app's title (reading/fit.py) ──
     "request.greeting": "",
     "request.lead": r"gawan mo (?:ako|kami) ng\s+|gumawa ka ng\s+|gusto ko(?:ng| ng)\s+(?:isang\s+)?|"
     r"kailangan ko ng\s+(?:isang\s+)?",
@@ -420,26 +420,26 @@ WORDS: dict[str, str] = {
     ),
     "secret.article": r"ang",
     "secret.conjunction": r"at|pero",
-    # ── ideas that are advice (maker/advice.py) ──
+    # ── ideas that are advice (reading/advice.py) ──
     "advice.medical": r"\bdosis\b|\bdiyagnos|\breseta\b",
     "advice.financial": r"\bpautang\b|\butang\b|\bpamumuhunan\b|\bpuhunan\b",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "Talaan ng gastos",
-    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # ── a change's people: what stands around a name added or taken off (reading/change_rules.py) ──
     # a name is its capital in English and Tagalog: no particles around it
     **{f"person.{w}": "" for w in ("particle", "ba", "changed_until")},
-    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (reading/fit.py) ──
     # a Latin title is cut at a space, and its amounts follow the thing
     **{f"title.{w}": "" for w in ("break", "each_day", "of")},
     "day.particle": "",
     "day.dangling": "sa|ng",
-    # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # ── numbers written in letters (reading/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # Tagalog numbers are digits here (its number words are count.*)
     **{f"number.{w}": "" for w in ("digits", "two", "half", "ten", "hundred")},
     **{f"number.{w}": "" for w in ("thousand", "ten_thousand", "after_digits", "counter", "month")},
     "money.ten_million": "",
     "money.k_currency": "pesos?",
-    # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # ── people and lists in an idea: the particles around names (reading/slots.py) ──
     # English and Tagalog names are capitals, listed with spaced words (list.and)
     "relation.of": "",
     **{f"name.{w}": "" for w in ("suffix", "and", "list_end", "to", "after")},

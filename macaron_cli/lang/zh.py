@@ -85,7 +85,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"早饭|早餐",
     "meal.lunch": r"午饭|午餐",
     "meal.dinner": r"晚饭|晚餐",
-    # ── a number's unit, as one word (memory/units.py) ──
+    # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"毫升",
     "amount.floz": "",
     "amount.l": r"公升|升",
@@ -106,7 +106,7 @@ WORDS: dict[str, str] = {
     "amount.php": "",
     "amount.min": r"分钟|分鐘",
     "amount.h": r"小时|小時",
-    # ── a measure's words (maker/spec_rules.py) ──
+    # ── a measure's words (reading/spec_rules.py) ──
     "asked_unit.cups": r"杯",
     "asked_unit.glasses": "",
     "asked_unit.hour": r"小时",
@@ -118,7 +118,7 @@ WORDS: dict[str, str] = {
     "measure.twice": r"早晚|一天两次",
     "counted": r"几(?:次|杯|个)|多少",
     "distance": r"跑步|走",
-    # ── money's words (maker/spec_rules.py) ──
+    # ── money's words (reading/spec_rules.py) ──
     "money.debts": r"借钱|借了.{0,3}钱|欠(?:我|你|他|她|了)?|借给|还钱",
     "money.split": r"分摊|平摊|AA制|(?<![a-z])AA(?![a-z])|平分|均摊",
     "money.said": r"钱|花费|开销|预算|记账|账|花了|费",
@@ -126,25 +126,25 @@ WORDS: dict[str, str] = {
     "spending.transport": r"交通费",
     "spending.bills": r"水电费|电费",
     "spending.home": r"房租",
-    # ── tasks' words (maker/spec_rules.py) ──
+    # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"家务|洗碗|洗衣|打扫|倒垃圾",
     "tasks.said": r"待办|任务|家务|日程|安排|截止|要做的|要办的|事情|排班|值日",
     "tasks.assignees": r"分工|轮流|谁|值日",
     "tasks.weekly": r"每周|每星期",
     "tasks.daily": r"每天",
     "tasks.countdown": r"倒计时|还有几天|还有多少天|距离",
-    # ── conversions' words (maker/spec_rules.py) ──
+    # ── conversions' words (reading/spec_rules.py) ──
     "convert.asked": r"汇率|换算|转换|等于多少|互换|多少(?:人民币|日元|韩元|美元|钱)",
     "convert.keeping": r"记录|记一下",
     "convert.verb": r"换算|转换",
-    # ── a journal's words (maker/spec_rules.py) ──
+    # ── a journal's words (reading/spec_rules.py) ──
     "journal.mood": r"心情|情绪|感恩|日记|写下",
     "journal.food": r"饮食|吃了|三餐|吃的",
     "journal.diary": r"日记|心情|情绪",
     "journal.logged": r"记录|日记",
-    # ── an app that calculates (maker/spec_rules.py, fit.py) ──
+    # ── an app that calculates (reading/spec_rules.py, fit.py) ──
     "calculator": r"计算器",
-    # ── dates (memory/when.py): months are written in numbers (5月) ──
+    # ── dates (reading/when.py): months are written in numbers (5月) ──
     **{
         f"month.{name}": ""
         for name in "january february march april may june july august september october november december".split()
@@ -221,7 +221,7 @@ WORDS: dict[str, str] = {
     "topic.work": r"工作",
     "topic.hobby": "",
     "topic.events": "",
-    # ── a person's ways: currency, units, cups (maker/personal.py) ──
+    # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": "",
     "paid_in.JPY": "",
     "paid_in.KRW": "",
@@ -240,7 +240,7 @@ WORDS: dict[str, str] = {
     "protected": "",
     # ── a language named in an answer (friend/onboarding.py) ──
     "language_names": r"中文=zh",
-    # ── what an app keeps, and converts (maker/spec_rules.py) ──
+    # ── what an app keeps, and converts (reading/spec_rules.py) ──
     "measure.blood_pressure": r"血压",
     "measure.blood_sugar": "",
     "measure.pulse": r"心率|脉搏",
@@ -304,7 +304,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"浇水",
     "items.lent": "",
     "habit": r"习惯|打卡|每天",
-    # ── people and lists in an idea (maker/slots.py) ──
+    # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹",
     "kin": r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆",
     "kin.title": "",
@@ -317,7 +317,7 @@ WORDS: dict[str, str] = {
     "list.tail": r"记录|的",
     "list.not_item": r"打分|评分",
     "list.of": r"(?:收藏|看过|读过|去过|喝过|买过)的([\u4e00-\u9fff]{1,4}?)(?=[，,、和]|$)",
-    # ── asking to change an app (maker/change_rules.py) ──
+    # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"去掉|删除|删掉|移除|不要|不用再|搬走|搬出去|不再",
     "change.add": r"加上|添加|加到|加入",
     "change.rename": r"改名|名字改|标题",
@@ -336,7 +336,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"图表",
     "beyond.export": r"导出",
     "beyond.login": r"登录",
-    # ── a change's people, new name and fields (maker/change_rules.py) ──
+    # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": "",
     "person.changed": r"加上|添加|去掉|删掉|删除|移除",
     "person.changed_ba": r"加|添|去|删|移|从",
@@ -345,7 +345,7 @@ WORDS: dict[str, str] = {
     "attribute.add": r"(?:加上|添加|加一个|增加|也记录?|再记)([\u4e00-\u9fff]{1,4}?)(?:栏|字段|一栏)?(?:$|[，。,])",
     "attribute.remove": r"(?:去掉|删掉|删除|不要)([\u4e00-\u9fff]{1,4}?)(?:栏|字段)?(?:$|[，。,])",
     "attribute.too": "",
-    # ── a request and an app's title (maker/fit.py) ──
+    # ── a request and an app's title (reading/fit.py) ──
     "request.greeting": "",
     "request.lead": r"(?:可以|能不能|能|请)?帮我(?:做|写|建)?(?:一个|个)?|给我(?:做|写)?(?:一个|个)?|"
     r"我想要(?:一个|个)?|我需要(?:一个|个)?|请(?:帮我)?(?:做|写)(?:一个|个)?",
@@ -387,22 +387,22 @@ WORDS: dict[str, str] = {
     "secret.value_end": "",
     "secret.copula": "",
     **{f"secret.{words}": "" for words in ("prose", "article", "conjunction")},  # a pass phrase is spaced words
-    # ── ideas that are advice (maker/advice.py) ──
+    # ── ideas that are advice (reading/advice.py) ──
     "advice.medical": r"剂量|用药量|诊断|处方",
     "advice.financial": r"投资|贷款|股票|理财",
     # ── an app's title shown to the model as an example (maker/model_spec.py) ──
     "title.example": "记账本",
-    # ── a change's people: what stands around a name added or taken off (maker/change_rules.py) ──
+    # ── a change's people: what stands around a name added or taken off (reading/change_rules.py) ──
     "person.particle": "",
     "person.ba": r"把",
     "person.changed_until": r"到|从",
-    # ── an app's title: where it is cut, and what a day or an amount leaves behind (maker/fit.py) ──
+    # ── an app's title: where it is cut, and what a day or an amount leaves behind (reading/fit.py) ──
     # Chinese writes no particle after a day, and lists 我 with 和
     **{f"day.{w}": "" for w in ("particle", "dangling")},
     "title.break": "的",
     "title.each_day": "每天|每日",
     "title.of": "的",
-    # ── numbers written in letters (maker/slots.py): Han numerals are Chinese's, Japanese writes the same ──
+    # ── numbers written in letters (reading/slots.py): Han numerals are Chinese's, Japanese writes the same ──
     # none of these
     **{f"money.{w}": "" for w in ("ten_million", "k_currency")},
     "number.digits": "零一二三四五六七八九",
@@ -415,7 +415,7 @@ WORDS: dict[str, str] = {
     "number.after_digits": "万|萬",
     "number.counter": "个",
     "number.month": "月",
-    # ── people and lists in an idea: the particles around names (maker/slots.py) ──
+    # ── people and lists in an idea: the particles around names (reading/slots.py) ──
     # Chinese names take prefixes (小王), not particles or honorifics
     "relation.of": "",
     **{f"name.{w}": "" for w in ("suffix", "list_end", "to", "after", "shop")},

@@ -35,7 +35,7 @@ def source_of(slug: str) -> str:
 
 def default_privacy(domain: str, idea: str = "") -> str:
     """Private for health and money apps, personal for the rest (the gate's rule)."""
-    from macaron_cli.maker.advice import advice_kind
+    from macaron_cli.reading.advice import advice_kind
 
     return app_records_level(domain, advice_kind(idea))
 

@@ -11,7 +11,7 @@ The memories go through the gate for the app folder (privacy.app_folder): what a
 cloud session in the app could read, so private memories never shape a tracked file.
 The newest memory that says something wins: "I switched to ounces" after "I use ml".
 Goals follow too: "my water goal is 2.5 litres a day" sets the water habit's daily goal
-in the habit's own unit (2500 for millilitres; memory/units.py reads and converts), "my
+in the habit's own unit (2500 for millilitres; reading/units.py reads and converts), "my
 monthly budget is 2000" the budget's. A goal in a unit the habit cannot take (litres for
 a habit that counts glasses) is left as it is, and the refresh says why.
 """
@@ -26,7 +26,7 @@ from pathlib import Path
 from macaron_cli import lang
 from macaron_cli.apps import APP_MANIFEST
 from macaron_cli.config import Settings
-from macaron_cli.memory import units
+from macaron_cli.reading import units
 
 APP_CONFIG = "config/app.json"
 MEMORY_SCAN = 2000  # the newest facts and preferences looked at; older ones were overridden long ago
@@ -174,7 +174,7 @@ def wanted_app_settings(
     """The app settings the person's memories (newest first) and their colour ask for, where
     they say anything. An app keeps its own language: a Japanese idea made a Japanese app,
     whatever the friend speaks. A goal said in a unit the app cannot take goes to `unread`."""
-    from macaron_cli.maker.personal import accent_colour, currency_said, units_said
+    from macaron_cli.reading.personal import accent_colour, currency_said, units_said
 
     wanted: dict = {}
     for memory in memories:

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 from macaron_cli import privacy
 from macaron_cli.config import Settings
-from macaron_cli.maker.advice import advice_kind, advice_note
-from macaron_cli.maker.personal import accent_colour, bears_on_settings, idea_language, personal_settings
 from macaron_cli.privacy import Cleared, Destination, PrivacyViolation
+from macaron_cli.reading.advice import advice_kind, advice_note
+from macaron_cli.reading.personal import accent_colour, bears_on_settings, idea_language, personal_settings
 
 if TYPE_CHECKING:
-    from macaron_cli.maker.spec import AppSpec
+    from macaron_cli.spec import AppSpec
 
 MAX_MEMORIES = 8
 # What the person said about measures, money and language shapes every app's defaults,

@@ -32,13 +32,13 @@ from macaron_cli.maker.change_plan import (
     rendered,
     run_change,
 )
-from macaron_cli.maker.change_rules import understand
 from macaron_cli.maker.progress import Progress, question
 from macaron_cli.maker.request import MakeRequest, checked_request
 from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG
-from macaron_cli.maker.spec import spec_in
 from macaron_cli.manifest import read_manifest
+from macaron_cli.reading.change_rules import understand
+from macaron_cli.spec import spec_in
 
 
 def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from macaron_cli.errors import UserError
-from macaron_cli.maker.change_rules import Edit
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.scaffold import APP_CONFIG
-from macaron_cli.maker.spec import AppSpec
 from macaron_cli.maker.state import MakeState
 from macaron_cli.manifest import Manifest
+from macaron_cli.reading.change_rules import Edit
+from macaron_cli.spec import AppSpec
 
 PHASE = "change"
 OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
@@ -121,8 +121,8 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings) -> ChangeResu
     """The make's result as a change's: its request, and each spec field before → after;
     the ledger told (request, mode, destinations, cost, checkpoints)."""
     from macaron_cli.ledger import signals
-    from macaron_cli.maker.spec import parse_spec, spec_in
     from macaron_cli.manifest import read_manifest
+    from macaron_cli.spec import parse_spec, spec_in
 
     change = state.change or {}
     before = parse_spec(change.get("before") or {})
@@ -185,7 +185,7 @@ def read_json(path: Path) -> dict:
 def rendered(manifest: Manifest, config: dict, edit: Edit) -> tuple[Manifest, dict]:
     """macaron.json and config/app.json after the edit: the spec fitted onto the template's
     defaults exactly as make fits a new app's, the person's other settings kept."""
-    from macaron_cli.maker.fit import fit_config
+    from macaron_cli.reading.fit import fit_config
     from macaron_cli.resources import templates_dir
 
     defaults_path = templates_dir() / manifest.template / APP_CONFIG

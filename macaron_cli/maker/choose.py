@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 from macaron_cli.apps import resolve_app
 from macaron_cli.errors import UserError
 from macaron_cli.manifest import Manifest, read_manifest, template_manifests
-from macaron_cli.memory.text import has_cjk
+from macaron_cli.reading.text import has_cjk
 
 if TYPE_CHECKING:
-    from macaron_cli.maker.spec import AppSpec
+    from macaron_cli.reading.idea import Reading
+    from macaron_cli.spec import AppSpec
 
 
 @dataclass
@@ -85,28 +86,37 @@ WEAK_SIMILARITY = 0.40
 KEYWORD_BONUS = 0.08
 
 
+def template_named(name: str, templates: list[Template] | None = None) -> Template:
+    """The template the person named (`--template NAME`), or one line saying which there are."""
+    templates = templates if templates is not None else load_templates()
+    if not templates:
+        raise UserError("no templates found in this installation; reinstall macaron.")
+    for t in templates:
+        if t.name == name or t.path.name == name:
+            return t
+    raise UserError(f"no template named {name!r}; choose one of: {', '.join(t.name for t in templates)}.")
+
+
 def choose_template(
-    idea: str, name: str | None = None, templates: list[Template] | None = None, spec: AppSpec | None = None
+    idea: str | Reading, name: str | None = None, templates: list[Template] | None = None, spec: AppSpec | None = None
 ) -> Template:
-    """The template for an idea: among those that render the spec's main shape (the spec
-    the rules write from the idea when none is given), need nothing it lacks (a manifest's
-    "requires") and render most of the rest of it, the closest by meaning and keywords.
-    Its `missing` names what the spec needs that it does not render (then fit is not good)."""
-    from macaron_cli.maker.fit import uncovered
-    from macaron_cli.maker.spec import main_shape, missing
-    from macaron_cli.maker.spec_rules import write_spec
+    """The template for an idea (or its Reading): among those that render the spec's main
+    shape (the spec the rules write from the idea when none is given), need nothing it lacks
+    (a manifest's "requires") and render most of the rest of it, the closest by meaning and
+    keywords. Its `missing` names what the spec needs that it does not render (then fit is
+    not good)."""
+    from macaron_cli.reading.fit import uncovered
+    from macaron_cli.reading.idea import reading_of
+    from macaron_cli.reading.spec_rules import write_spec
+    from macaron_cli.spec import main_shape, missing
 
     templates = templates if templates is not None else load_templates()
     if not templates:
         raise UserError("no templates found in this installation; reinstall macaron.")
-    spec = spec if spec is not None else write_spec(idea, {}, "")
+    reading = reading_of(idea)
+    spec = spec if spec is not None else write_spec(reading, {}, "")
     if name:
-        for t in templates:
-            if t.name == name or t.path.name == name:
-                chosen = t
-                break
-        else:
-            raise UserError(f"no template named {name!r}; choose one of: {', '.join(t.name for t in templates)}.")
+        chosen = template_named(name, templates)
     else:
         shape = main_shape(spec)
         needs = set(spec.needs())
@@ -120,10 +130,10 @@ def choose_template(
         if renderers:  # of those, the ones that render the most of the spec
             fewest = min(len(missing(spec, t.manifest)) for t in renderers)
             renderers = [t for t in renderers if len(missing(spec, t.manifest)) == fewest]
-        chosen = _closest(idea, renderers or templates)
+        chosen = _closest(reading.idea, renderers or templates)
         if renderers:
             chosen.fit = "good"  # the spec's shape decided, whatever the words' closeness
-    chosen.missing = missing(spec, chosen.manifest) + uncovered(idea, spec, chosen.manifest)
+    chosen.missing = missing(spec, chosen.manifest) + uncovered(reading, spec, chosen.manifest)
     if chosen.missing and chosen.fit == "good":
         chosen.fit = "partial"
     return chosen

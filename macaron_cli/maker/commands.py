@@ -101,7 +101,7 @@ def _summary(result: MakeResult) -> None:
             reshape_hint(result.mode == OFFLINE.name and model_configured()),
         )
     if result.missing:
-        from macaron_cli.maker.spec import in_words
+        from macaron_cli.spec import in_words
 
         out.line(
             "  [yellow]the {} template does not do all you asked[/]: missing {}",

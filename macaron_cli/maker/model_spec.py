@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from macaron_cli import config, lang, privacy
 from macaron_cli.maker import phase_costs
-from macaron_cli.maker.spec import AppSpec, SpecError, json_schema, parse_spec
 from macaron_cli.models.client import Endpoint, Usage
 from macaron_cli.models.failures import ContextExceeded, ModelFailure
 from macaron_cli.models.limits import ServerLimits, assumed
+from macaron_cli.spec import AppSpec, SpecError, json_schema, parse_spec
 
 if TYPE_CHECKING:
     from macaron_cli.maker.brief import Brief

@@ -25,7 +25,7 @@ LOCAL = Mode("local", (Scaffold(), Draft(), LocalFixes()))
 
 
 def _change(mode: Mode, name: str) -> Mode:
-    return Mode(name, mode.phases[1:], changes=True)
+    return Mode(name, mode.phases[1:])
 
 
 CHANGE = _change(AGENT, "change")
@@ -34,7 +34,7 @@ CHANGE_LOCAL = _change(LOCAL, "change-local")
 # A change by rules (maker/change.py): the rules' edit written as the change begins
 # (pipeline.begin_change), then verified and kept. Named as its result and ledger say it
 # ("offline"), it is not in MODES: nothing resumes it (it keeps no record: MakeRun.save).
-CHANGE_OFFLINE = Mode("offline", (Rerendered(),), changes=True)
+CHANGE_OFFLINE = Mode("offline", (Rerendered(),))
 CHANGE_OF = {AGENT.name: CHANGE, DRAFT.name: CHANGE_DRAFT, LOCAL.name: CHANGE_LOCAL}
 MODES = {mode.name: mode for mode in (OFFLINE, AGENT, DRAFT, LOCAL, CHANGE, CHANGE_DRAFT, CHANGE_LOCAL)}
 

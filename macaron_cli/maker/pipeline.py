@@ -56,7 +56,7 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
         progress.note(f"  {first} is already an app of yours by that name: this makes a second one, {plan.slug}")
     if template.lineage_reason:
         progress.note(f"  starting from {template.lineage_reason}")
-    app = scaffold(template, plan.brief, plan.slug, apps_root, title=plan.title, spec=plan.spec)
+    app = scaffold(template, plan.brief, plan.slug, apps_root, title=plan.title, spec=plan.spec, reading=plan.reading)
     state = recorded(plan, settings)
     make_state.save(app, state)
     begun = {"created_at": now_iso(), **({"privacy": plan.records_privacy} if plan.records_privacy else {})}

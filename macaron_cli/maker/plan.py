@@ -38,8 +38,9 @@ from macaron_cli.sandbox import sandbox_for_untrusted
 
 if TYPE_CHECKING:
     from macaron_cli.maker.choose import Template
-    from macaron_cli.maker.spec import AppSpec
     from macaron_cli.memory import MemoryStore
+    from macaron_cli.reading.idea import Reading
+    from macaron_cli.spec import AppSpec
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Plan:
     asked: Any = None  # the model's answer for the spec (model_spec.Planned): its cost is the first phase's
     change: dict | None = None  # a change: its request, checkpoint `change-N`, the spec before and after…
     started: float = 0.0  # time.monotonic() when the command began (state.timings["prepare"])
+    reading: Reading | None = None  # the idea read once (a make); None: over a made app
 
     def record(self) -> MakeState:
         """The make's record (make.json, or a change's change.json), begun from the plan."""
@@ -93,15 +95,16 @@ class Plan:
 def plan_make(request: MakeRequest, settings: config.Settings, progress: Progress) -> Plan:
     """Everything a make decides, checked and asked before anything is written (UserError
     for what is wrong, one line)."""
-    from macaron_cli.maker.choose import choose_template, from_app, prefer_lineage, starting_code_cleared
+    from macaron_cli.maker.choose import from_app, prefer_lineage, starting_code_cleared, template_named
     from macaron_cli.maker.scaffold import app_spec_for, app_title, make_slug
+    from macaron_cli.reading.idea import read_idea
 
     started = time.monotonic()
     idea = checked_request(request.idea, 'say what to make: macaron make "a water tracker that knows my goal".')
     budget = checked_budget(request, settings)
     local = checked_local_endpoint(request, model_configured(), settings)
     if request.template:
-        choose_template(idea, request.template)  # an unknown name: one line before any model is asked
+        template_named(request.template)  # an unknown name: one line before any model is asked
     mode = requested_mode(request, model_configured())
     if mode.uses_claude:
         refuse_unpriced(agent_model(settings), budget, settings)
@@ -114,15 +117,15 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         _warm_sdk_import()
     store = open_memory(settings)
     to = mode.destinations(settings, local.url if local else None)
-    asked, brief = None, None
-    if mode.needs_model and not request.from_app:  # the model's spec chooses the template
-        progress.phase("brief", "what macaron knows that bears on this")
-        brief = build_brief(idea, store, settings, to)
-        asked = _asked_spec(brief, mode, settings, local, progress)
+    reading = read_idea(idea)  # the one read of the idea: the template, the spec, the app's units
+    asked, brief, spec, title = None, None, None, ""
     if request.from_app:
         template = from_app(request.from_app)
-    else:
-        template = choose_template(idea, request.template, spec=asked.spec if asked else None)
+    else:  # the spec, written once for this person (or the model's), chooses the template
+        progress.phase("brief", "what macaron knows that bears on this")
+        brief = build_brief(idea, store, settings, to)
+        asked = _asked_spec(brief, reading, mode, settings, local, progress) if mode.needs_model else None
+        template, spec, title = chosen_for(reading, brief, request.template)
         if not request.template:
             template = prefer_lineage(template)
     if template.fit == "weak":
@@ -133,7 +136,7 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         brief = build_brief(idea, store, settings, to, context=template.manifest.description)
     confirm_advice(brief, request)
     apps_root = config.apps_dir()
-    title = app_title(template, brief)
+    title = title or app_title(template, brief)
     slug = make_slug(idea, template.name, apps_root, title)
     return Plan(
         request=request,
@@ -143,7 +146,7 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         template=template,
         template_name=template.name,
         brief=brief,
-        spec=app_spec_for(template, brief, title),
+        spec=spec if spec is not None and not template.from_app else app_spec_for(template, brief, title, reading),
         title=title,
         budget=budget,
         local_endpoint=local,
@@ -151,7 +154,22 @@ def plan_make(request: MakeRequest, settings: config.Settings, progress: Progres
         records_privacy=records_level(template.manifest, brief, request),
         asked=asked,
         started=started,
+        reading=reading,
     )
+
+
+def chosen_for(reading: Reading, brief: Brief, name: str | None = None) -> tuple[Template, AppSpec, str]:
+    """The template, the spec and the title for an idea's Reading: the title the model gave
+    (on the brief), else the idea's; the spec the model planned, else the one the rules write
+    for this person, written once; the template chosen on it (`name`: the one the person
+    named), before its lone measure is called by the title (a title is no thing the app keeps)."""
+    from macaron_cli.maker.choose import choose_template
+    from macaron_cli.reading.fit import idea_title
+    from macaron_cli.reading.spec_rules import titled, write_spec
+
+    title = brief.title or idea_title(reading.idea)
+    spec = brief.spec or write_spec(reading, brief.app_settings, "")
+    return choose_template(reading, name, spec=spec), brief.spec or titled(spec, title), title
 
 
 def untrusted_code(request: MakeRequest, mode: Mode) -> str | None:
@@ -177,7 +195,7 @@ def plan_resume(app: Path, state: MakeState, request: MakeRequest, settings: con
     the budget asked now (else recorded), the local endpoint while local work is left, the
     brief re-gated from the memories it recorded. Nothing written; the record goes on."""
     from macaron_cli.maker.rebrief import brief_from_state, recorded_local_endpoint
-    from macaron_cli.maker.spec import app_spec
+    from macaron_cli.spec import app_spec
 
     mode = mode_named(state.mode)
     if not _can_resume(mode):
@@ -204,16 +222,16 @@ def _can_resume(mode: Mode) -> bool:
     return not mode.uses_claude or model_configured()
 
 
-def _asked_spec(brief: Brief, mode: Mode, settings: config.Settings, local, progress: Progress):
+def _asked_spec(brief: Brief, reading: Reading, mode: Mode, settings: config.Settings, local, progress: Progress):
     """The model's spec and title, set on the brief (the plan's spec and title read them);
     the rules' when the model gives none that holds, said in one line."""
-    from macaron_cli.maker.fit import idea_title
     from macaron_cli.maker.model_spec import ask_spec, spec_model
-    from macaron_cli.maker.spec_rules import write_spec
+    from macaron_cli.reading.fit import idea_title
+    from macaron_cli.reading.spec_rules import write_spec
 
     endpoint, destination, max_tokens = spec_model(mode, settings, local)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks")
-    rules = write_spec(brief.idea, brief.app_settings, idea_title(brief.idea))
+    rules = write_spec(reading, brief.app_settings, idea_title(brief.idea))
     local_settings = settings if endpoint is local else None  # a local server's context is small: the request fits it
     asked = ask_spec(brief, endpoint, destination, rules, max_tokens=max_tokens, local_settings=local_settings)
     if asked.note:

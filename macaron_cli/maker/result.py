@@ -211,7 +211,7 @@ def _result(run: MakeRun, report, meter: CostMeter) -> MakeResult:
 
 
 def _spec_json(app: Path) -> dict | None:
-    from macaron_cli.maker.spec import app_spec
+    from macaron_cli.spec import app_spec
 
     spec = app_spec(app)
     return spec.to_json() if spec else None

@@ -55,7 +55,6 @@ class Phase(Protocol):
 class Mode:
     name: str  # what make.json, `make --json` and the registry record
     phases: tuple[Phase, ...]  # in order; a change's are a make's without the scaffold
-    changes: bool = False  # a change to a made app: its checkpoints are named `change-N…` (MakeRun.named)
 
     @property
     def models(self) -> tuple[str, ...]:

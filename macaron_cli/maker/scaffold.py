@@ -15,11 +15,12 @@ from pathlib import Path
 
 from macaron_cli import app_labels, config
 from macaron_cli.apps import PRIVATE_DIR
-from macaron_cli.maker.advice import advice_note
 from macaron_cli.maker.brief import Brief
 from macaron_cli.maker.choose import Template
-from macaron_cli.maker.spec import AppSpec
 from macaron_cli.manifest import Manifest, write_manifest
+from macaron_cli.reading.advice import advice_note
+from macaron_cli.reading.idea import Reading
+from macaron_cli.spec import AppSpec
 from macaron_cli.untrusted import git as untrusted_git
 
 APP_CONFIG = "config/app.json"
@@ -101,7 +102,7 @@ def slug_words(text: str) -> list[str]:
     or Chinese are told apart by name, not by a number."""
     from anyascii import anyascii
 
-    from macaron_cli.maker import japanese
+    from macaron_cli.reading import japanese
 
     if japanese.is_japanese(text):
         read = japanese.readings(text)
@@ -123,7 +124,7 @@ def slug_words(text: str) -> list[str]:
 def make_slug(idea: str, template_name: str, apps_root: Path, title: str | None = None) -> str:
     """A short, unique, ASCII directory name for the app, readable in every script: its
     title's words (the app's name, not the wish), the title the idea gives when none is."""
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     words = [w for w in slug_words(title or idea_title(idea)) if w not in _STOP and len(w) > 1]
     base = "-".join(words[:4]) if words else re.sub(r"[^a-z0-9-]+", "-", template_name.lower()).strip("-")
@@ -160,7 +161,7 @@ def _translated_title(source: Path, language: str) -> str | None:
 def app_title(template: Template, brief: Brief) -> str:
     """The app's name, from the idea in the idea's language (what the person sees in its
     header): a water tracker is called after water, not "Daily habits"."""
-    from macaron_cli.maker.fit import idea_title
+    from macaron_cli.reading.fit import idea_title
 
     title = brief.title or idea_title(brief.idea)
     if title:
@@ -171,15 +172,15 @@ def app_title(template: Template, brief: Brief) -> str:
     return template.manifest.title or template.name
 
 
-def app_spec_for(template: Template, brief: Brief, title: str) -> AppSpec:
+def app_spec_for(template: Template, brief: Brief, title: str, reading: Reading | None = None) -> AppSpec:
     """What the app tracks: the spec the person's own app declared (`--from`), else the
-    one the model planned (model_spec.py), else the one the rules write from the idea for
-    this person (units, currency)."""
-    from macaron_cli.maker.spec import spec_in
-    from macaron_cli.maker.spec_rules import write_spec
+    one the model planned (model_spec.py), else the one the rules write from the idea (its
+    Reading, when read already) for this person (units, currency)."""
+    from macaron_cli.reading.spec_rules import write_spec
+    from macaron_cli.spec import spec_in
 
     own = spec_in(template.manifest) if template.from_app else None
-    return own or brief.spec or write_spec(brief.idea, brief.app_settings, title)
+    return own or brief.spec or write_spec(reading or brief.idea, brief.app_settings, title)
 
 
 def _copy_template(template: Path, dest: Path, skip: set[str]) -> None:
@@ -200,10 +201,18 @@ def _copy_tracked(app: Path, dest: Path) -> None:
         shutil.copy2(app / rel, target)
 
 
-def personal_config(template: Template, brief: Brief, existing: dict, spec: AppSpec, title: str | None = None) -> dict:
-    """config/app.json for this person and idea: the template's defaults fitted to the spec
-    (what its first screen shows), then the person's language, colour, units and currency."""
-    from macaron_cli.maker.fit import fit_config
+def personal_config(
+    template: Template,
+    brief: Brief,
+    existing: dict,
+    spec: AppSpec,
+    title: str | None = None,
+    reading: Reading | None = None,
+) -> dict:
+    """config/app.json for this person and idea (its Reading, when read already): the
+    template's defaults fitted to the spec (what its first screen shows), then the person's
+    language, colour, units and currency."""
+    from macaron_cli.reading.fit import fit_config
 
     cfg = dict(existing)
     if not template.from_app:  # the person's own app keeps the config they shaped
@@ -213,7 +222,7 @@ def personal_config(template: Template, brief: Brief, existing: dict, spec: AppS
             "title": title or app_title(template, brief),
             "language": brief.language,
             "accent": brief.accent,
-            "units": units_for(brief),
+            "units": units_for(brief, reading),
             # Money the idea names in a currency ("in yen", "50k pesos") is kept in it.
             "currency": spec.money.currency if spec.money else brief.app_settings["currency"],
         }
@@ -227,12 +236,12 @@ _IMPERIAL_UNITS = {"pound", "mile", "inch"}
 _METRIC_UNITS = {"kilogram", "kilometer", "centimeter"}
 
 
-def units_for(brief: Brief) -> str:
+def units_for(brief: Brief, reading: Reading | None = None) -> str:
     """The measurement system the app shows: what the idea says ("kg, not pounds" is metric
     whatever the person's memories say), else the person's."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.reading.idea import reading_of
 
-    said = read(brief.idea)
+    said = reading_of(reading or brief.idea).said
     refused, named = set(said.refused), set(said.units)
     if refused & _METRIC_UNITS or (named & _IMPERIAL_UNITS and not named & _METRIC_UNITS):
         return "imperial"
@@ -313,9 +322,11 @@ def scaffold(
     apps_root: Path,
     title: str | None = None,
     spec: AppSpec | None = None,
+    reading: Reading | None = None,
 ) -> Path:
     """Create the app directory (not yet a git repo) and return it: titled and specified as a
-    make's plan says (plan.py computes both once), else as the template and brief say.
+    make's plan says (plan.py computes both once, and reads the idea once: `reading`), else as
+    the template and brief say.
 
     It is built under a hidden name and renamed into place when complete: a scaffold that
     fails leaves no half-made app behind (nor a taken slug that sends the next make to -2)."""
@@ -325,7 +336,7 @@ def scaffold(
     apps_root.mkdir(parents=True, exist_ok=True)
     work = apps_root / f".{slug}.{uuid.uuid4().hex[:8]}.partial"
     try:
-        _fill(template, brief, work, title or app_title(template, brief), spec)
+        _fill(template, brief, work, title or app_title(template, brief), spec, reading)
         work.rename(app)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -333,7 +344,9 @@ def scaffold(
     return app
 
 
-def _fill(template: Template, brief: Brief, app: Path, title: str, spec: AppSpec | None) -> None:
+def _fill(
+    template: Template, brief: Brief, app: Path, title: str, spec: AppSpec | None, reading: Reading | None
+) -> None:
     data_files = list(template.manifest.data_files)
     if template.from_app and (template.path / ".git").exists():
         app.mkdir()
@@ -352,7 +365,7 @@ def _fill(template: Template, brief: Brief, app: Path, title: str, spec: AppSpec
     write_manifest(app, manifest)
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
-    write_json(cfg_path, personal_config(template, brief, existing, spec, title))
+    write_json(cfg_path, personal_config(template, brief, existing, spec, title, reading))
     (app / "CLAUDE.md").write_text(claude_md(manifest, title, brief.idea), encoding="utf-8")
     _ensure_gitignore(app, data_files)
     _copy_agents(app)

@@ -18,9 +18,10 @@ from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row
 from macaron_cli.memory.speakers import name_in, speakers_in, without_name
-from macaron_cli.memory.text import content_words, detect_language, has_cjk, meaning_form, query_form
+from macaron_cli.memory.text import meaning_form, query_form
 from macaron_cli.memory.tuning import Tuning
-from macaron_cli.memory.when import When
+from macaron_cli.reading.text import content_words, detect_language, has_cjk
+from macaron_cli.reading.when import When
 
 # What every candidate is read with: the memory, and the turn before it (for the neighbour part).
 CANDIDATE_COLUMNS = [*MEMORY_COLUMNS, "context_id"]

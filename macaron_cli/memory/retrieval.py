@@ -56,10 +56,11 @@ from macaron_cli.memory.rerankers import (
 )
 from macaron_cli.memory.retrievers import RETRIEVERS, Retriever
 from macaron_cli.memory.rows import quote
-from macaron_cli.memory.text import detect_language, search_form
+from macaron_cli.memory.text import search_form
 from macaron_cli.memory.tuning import TUNING, Tuning
-from macaron_cli.memory.when import When, time_spans
 from macaron_cli.privacy import LEVELS, level_filter
+from macaron_cli.reading.text import detect_language
+from macaron_cli.reading.when import When, time_spans
 
 __all__ = ["PARTS", "PIPELINE", "Store", "importance", "search"]
 

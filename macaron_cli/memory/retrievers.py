@@ -77,7 +77,7 @@ class Meaning(Retriever):
 
 
 class Dated(Retriever):
-    """The question's words within the days it names ("last Tuesday", memory/when.py); when no
+    """The question's words within the days it names ("last Tuesday", reading/when.py); when no
     word of it matches a memory of those days, every memory of them, each as relevant."""
 
     name, weight_of, by_words = "dated", "dated_weight", True

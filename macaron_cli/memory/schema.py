@@ -117,7 +117,7 @@ def m005_tagalog_glossary(db) -> None:
 
 def m006_numbers_with_units(db) -> None:
     """Index each number with a unit in one canonical word beside it ("152厘米" → 152cm,
-    "$40" → 40usd; memory/units.py)."""
+    "$40" → 40usd; reading/units.py)."""
     _rewrite(db)
 
 

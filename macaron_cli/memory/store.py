@@ -33,9 +33,10 @@ from macaron_cli.memory.rows import MEMORY_COLUMNS, quote, to_row
 from macaron_cli.memory.rows import id_in as _id_in
 from macaron_cli.memory.rows import memory_from_row as _memory
 from macaron_cli.memory.schema import TABLE, describe, memory_schema, vector_field, vector_model
-from macaron_cli.memory.text import detect_language, meaning_form
+from macaron_cli.memory.text import meaning_form
 from macaron_cli.memory.turns import Thread
 from macaron_cli.privacy import labelled_from_sources
+from macaron_cli.reading.text import detect_language
 
 BATCH = 2000
 # A reply comes within this long of the turn it answers, or it starts an exchange of its own.

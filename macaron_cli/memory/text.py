@@ -16,20 +16,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date, datetime
+from datetime import datetime
 
-from macaron_cli import lang
-from macaron_cli.memory.units import in_words, unit_words
-
-
-def _words(concept: str, code: str) -> list[str]:
-    """`code`'s words for `concept` in lang, as a list."""
-    return [word for word in lang.alternatives(lang.words(concept, code)) if word]
-
-
-_CJK_RUN = re.compile(
-    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f\uff66-\uff9f]+"
-)
+from macaron_cli.reading.text import CJK_RUN, LATIN_WORD, TL_SMALL, day_words, detect_language, words_of
+from macaron_cli.reading.units import in_words, unit_words
 
 
 def _bigrams(run: str) -> list[str]:
@@ -49,17 +39,17 @@ def search_form(text: str, language: str | None = None) -> str:
         singles = list(run) if len(run) > 1 else []
         return " " + " ".join(_bigrams(run) + singles) + " "
 
-    return _with_units(_with_roots(_CJK_RUN.sub(grams, text), language), text)
+    return _with_units(_with_roots(CJK_RUN.sub(grams, text), language), text)
 
 
 def query_form(text: str) -> str:
-    """The form of a query: numbers with units as one canonical word each (memory/units.py);
+    """The form of a query: numbers with units as one canonical word each (reading/units.py);
     bigrams only for runs of two or more characters, which are far more specific than single
     characters; single nouns a particle hides (떡을 → 떡); Tagalog roots and glosses as in search_form,
     only where the query's own words are Tagalog (so an English question is never stemmed)."""
     text = in_words(unicodedata.normalize("NFKC", text))
     extra = _short_stems(text)
-    grams = _CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
+    grams = CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
     if _is_tagalog(grams, None):
         from macaron_cli.memory.tagalog import with_roots
 
@@ -74,14 +64,14 @@ def _with_units(form: str, text: str) -> str:
 
 # Korean particles (and their longer forms) that follow a noun; a noun of one syllable with
 # one attached ("떡을") forms a bigram that no memory without that particle has (lang's particles).
-_KO_PARTICLES = _words("particles", "ko")
+_KO_PARTICLES = words_of("particles", "ko")
 _KO_WORD = re.compile(r"[\uac00-\ud7af]+")
 # One-syllable words that are pronouns, question words or adverbs: as single characters they
 # would match nearly every memory (lang's not_nouns).
-_KO_NOT_NOUNS = frozenset(_words("not_nouns", "ko"))
+_KO_NOT_NOUNS = frozenset(words_of("not_nouns", "ko"))
 # A single kanji between kana, Hangul or punctuation ("猫の名前", "茶を飲む"): its bigrams
 # with the particles beside it match nothing.
-_JA_NOT_NOUNS = frozenset(_words("not_nouns", "ja"))
+_JA_NOT_NOUNS = frozenset(words_of("not_nouns", "ja"))
 _KANJI = r"[\u3400-\u4dbf\u4e00-\u9fff]"
 _LONE_KANJI = re.compile(rf"(?<!{_KANJI}){_KANJI}(?!{_KANJI})")
 
@@ -111,9 +101,9 @@ def _without_small_words(text: str) -> str:
 
     def drop(m: re.Match) -> str:
         word = m.group(0).lower()
-        return "" if word in _TL_SMALL and word not in table else m.group(0)
+        return "" if word in TL_SMALL and word not in table else m.group(0)
 
-    return " ".join(_LATIN_WORD.sub(drop, text).split())
+    return " ".join(LATIN_WORD.sub(drop, text).split())
 
 
 def _with_roots(text: str, language: str | None) -> str:
@@ -143,10 +133,6 @@ def meaning_form(text: str, language: str | None = None) -> str:
     return f"{text} ({' '.join(english)})" if english else text
 
 
-# The month as the index writes it: its first English name in lang ("May").
-MONTHS = tuple(lang.alternatives(lang.words(f"month.{month}", "en"))[0] for month in lang.MONTHS)
-
-
 def date_words(iso: str | None) -> str:
     """'2023-05-08T13:56:00+00:00' → '8 May 2023' (locale-independent)."""
     if not iso:
@@ -158,56 +144,8 @@ def date_words(iso: str | None) -> str:
     return f"{day_words(d)} {d.year}"
 
 
-def day_words(d: date) -> str:
-    """The day of `d` as the index writes it, without the year: '8 May'."""
-    return f"{d.day} {month_words(d)}"
-
-
-def month_words(d: date) -> str:
-    """The month of `d` as the index writes it: 'May'."""
-    return MONTHS[d.month - 1]
-
-
 def index_text(text: str, *, when: str | None = None, context: str | None = None, language: str | None = None) -> str:
     """Everything the full-text index sees for one memory (`language`: the memory's own)."""
     return " ".join(
         part for part in (date_words(when), search_form(text, language), search_form(context or "")) if part
     )
-
-
-_LATIN_WORD = re.compile(r"[A-Za-zñÑ]+")
-
-
-def has_cjk(text: str) -> bool:
-    return bool(_CJK_RUN.search(text))
-
-
-# Tagalog's small words (lang's small_words). Those that English text never uses count fully;
-# those English has too, as words or names (small_words.shared: may, na, ka), count half,
-# so "May I ask Ka Na?" stays English.
-_TL_WORDS = frozenset(_words("small_words", "tl"))
-_TL_SHARED = frozenset(_words("small_words.shared", "tl"))
-_TL_SMALL = _TL_WORDS | _TL_SHARED
-_EN_WORDS = frozenset(_words("small_words", "en"))
-
-
-def content_words(text: str) -> list[str]:
-    """The Latin-script words of `text` that carry meaning, in lower case: three letters or
-    more, and none of English's or Tagalog's small words ("what", "did", "ang")."""
-    words = (w.lower() for w in _LATIN_WORD.findall(text))
-    return [w for w in words if len(w) >= 3 and w not in _EN_WORDS and w not in _TL_SMALL]
-
-
-def detect_language(text: str) -> str:
-    """A cheap script-based guess; the person or the model can always say better."""
-    if re.search(r"[\u3040-\u30ff]", text):
-        return "ja"
-    if re.search(r"[\uac00-\ud7af]", text):
-        return "ko"
-    if re.search(r"[\u4e00-\u9fff]", text):
-        return "zh"
-    words = set(re.findall(r"[a-zñ]+", text.lower()))
-    tagalog = len(words & _TL_WORDS) + 0.5 * len(words & _TL_SHARED)
-    if tagalog >= 1.5 and tagalog > len(words & _EN_WORDS):
-        return "tl"
-    return "en"

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from macaron_cli import lang
-from macaron_cli.maker.spec import AppSpec
-from macaron_cli.maker.spec_families import named
 from macaron_cli.manifest import Manifest
-from macaron_cli.memory.text import has_cjk
+from macaron_cli.reading.spec_families import named
+from macaron_cli.reading.text import has_cjk
+from macaron_cli.spec import AppSpec
+
+if TYPE_CHECKING:
+    from macaron_cli.reading.idea import Reading
+    from macaron_cli.reading.slots import Slots
 
 # ── the title ────────────────────────────────────────────────────────────────────────────
 # Requests around the idea, not part of it ("Can you make me an app to …", "…を作って").
@@ -151,7 +155,7 @@ def _named_apps() -> str:
 def _first_clause(title: str, clause: str) -> str:
     """A long wish's first clause, or the whole list it begins ("rent, electric and internet
     split three ways…" → "rent, electric and internet", never "rent")."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.reading.slots import read
 
     first = re.split(clause, title)[0]
     listed = read(title).listed
@@ -164,13 +168,13 @@ def _first_clause(title: str, clause: str) -> str:
 def _without_day(title: str) -> str:
     """ "Countdown to our wedding on June 12 2027" → "Countdown to our wedding": the day said
     is what a countdown shows (filled in), not its name."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.reading.slots import read
 
     if not read(title).date:
         return title
     from datetime import datetime
 
-    from macaron_cli.memory.when import time_spans
+    from macaron_cli.reading.when import time_spans
 
     said = time_spans(title, datetime(2000, 1, 1)).spans  # only the words said: no clock in a name
     spans = [s for s in said if re.search(r"\d", s.said)]
@@ -189,7 +193,7 @@ def _without_day(title: str) -> str:
 def _without_people(title: str) -> str:
     """ "バイトのシフト表、田中さん・佐藤さん" → "バイトのシフト表": a clause of the people named is
     the app's list (shown by it), never part of its name, nor cut into it."""
-    from macaron_cli.maker.slots import read
+    from macaron_cli.reading.slots import read
 
     people = read(title).people
     for name in people:
@@ -335,7 +339,7 @@ _FACTORS = (1, 1000, 60, 1 / 60, 1 / 1000)
 
 def _unkept_things(idea: str, spec: AppSpec) -> list[str]:
     """Things to log named beside one the app logs, that no measure of the app is."""
-    from macaron_cli.maker.spec_rules import MEASURES
+    from macaron_cli.reading.spec_rules import MEASURES
 
     if not spec.measures:
         return []
@@ -356,7 +360,7 @@ def _unkept_things(idea: str, spec: AppSpec) -> list[str]:
 def _unshown_listed(listed: tuple[str, ...], spec: AppSpec) -> list[str]:
     """Things a list in the idea names ("产地和打分", "distance and time") that a tracker or a
     collection shows nowhere: not a measure, an item's detail, a category or a person of it."""
-    from macaron_cli.maker.slots import units_named
+    from macaron_cli.reading.slots import units_named
 
     if not (spec.measures or spec.items):
         return []  # a deck's sides, a rota's shifts: said in words, kept as ids (ko, morning)
@@ -364,9 +368,9 @@ def _unshown_listed(listed: tuple[str, ...], spec: AppSpec) -> list[str]:
     return [thing for thing in listed if thing.casefold() not in shown and not units_named(thing)]  # km: a unit
 
 
-def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:
+def _unshown_numbers(idea: str, said: Slots, spec: AppSpec) -> list[str]:
     """Numbers the idea says that the app shows nowhere (a goal "like 3" no rule read)."""
-    from macaron_cli.maker.slots import NUMBER, number, read
+    from macaron_cli.reading.slots import NUMBER, number
 
     def values(data: Any) -> set[float]:
         if isinstance(data, dict):
@@ -385,7 +389,7 @@ def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:
     if spec.money and (spec.money.debts or spec.money.split):
         return []  # who owes what: the person's records, entered in the app
     if spec.money:  # sums put by are the person's records too
-        shown |= {a.value for a in read(idea).money}
+        shown |= {a.value for a in said.money}
     text = re.sub(_NOT_A_SETTING, " ", idea, flags=re.IGNORECASE)
     out = []
     for m in re.finditer(NUMBER, text):
@@ -395,14 +399,15 @@ def _unshown_numbers(idea: str, spec: AppSpec) -> list[str]:
     return out
 
 
-def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
+def uncovered(idea: str | Reading, spec: AppSpec, manifest: Manifest) -> list[str]:
     """What the idea said that the app neither keeps nor shows, in words a person reads
     ("the people named: Jake, Mia"): every slot the idea fills is rendered or named here,
     beside what the spec needs that the template does not render (spec.missing)."""
-    from macaron_cli.maker.slots import read
-    from macaron_cli.maker.spec_rules import Unit
+    from macaron_cli.reading.idea import reading_of
+    from macaron_cli.reading.spec_rules import Unit
 
-    said = read(idea)
+    reading = reading_of(idea)
+    idea, said = reading.idea, reading.said
     renders = set(manifest.renders)
     out = [
         what
@@ -448,7 +453,7 @@ def uncovered(idea: str, spec: AppSpec, manifest: Manifest) -> list[str]:
     unkept = _unkept_things(idea, spec) + _unshown_listed(said.listed, spec)
     if unkept:
         out.append("also to keep: " + ", ".join(unkept))
-    numbers = [n for n in _unshown_numbers(idea, spec) if not any(n in line for line in out)]
+    numbers = [n for n in _unshown_numbers(idea, said, spec) if not any(n in line for line in out)]
     if numbers:
         out.append("the numbers said: " + ", ".join(numbers))
     return list(dict.fromkeys(out))

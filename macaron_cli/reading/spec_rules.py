@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum, auto
 
 from macaron_cli import lang
-from macaron_cli.maker.slots import OTHER_SYSTEM, Slots, read
-from macaron_cli.maker.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
+from macaron_cli.reading.idea import Reading, reading_of
+from macaron_cli.reading.slots import OTHER_SYSTEM, Slots, read
+from macaron_cli.spec import AppSpec, Conversion, Items, Journal, Measure, Money, Tasks
 
 
 def _found(pattern: str, text: str) -> re.Match[str] | None:
@@ -431,7 +432,7 @@ def journal_of(text: str) -> Journal | None:
 
 def _family_of(text: str) -> AppSpec | None:
     """An app named by what it is (a pomodoro timer), whatever else the idea mentions."""
-    from macaron_cli.maker.spec_families import deck_of, plan_of, timer_of
+    from macaron_cli.reading.spec_families import deck_of, plan_of, timer_of
 
     timer = timer_of(text)
     if timer:
@@ -443,11 +444,11 @@ def _family_of(text: str) -> AppSpec | None:
     return AppSpec(plan=plan) if plan else None
 
 
-def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
-    """The spec an idea asks for, by rules; `name` is the app's title (what a lone measure
-    is called). One main shape, as a person asks for one thing, plus what it implies."""
-    text = idea.strip()
-    slots = read(text)
+def write_spec(idea: str | Reading, app_settings: dict, name: str) -> AppSpec:
+    """The spec an idea (or its Reading) asks for, by rules; `name` is the app's title (what a
+    lone measure is called). One main shape, as a person asks for one thing, plus what it implies."""
+    reading = reading_of(idea)
+    text, slots = reading.idea, reading.said
     family = _family_of(text)
     if family is not None:
         return family
@@ -483,6 +484,14 @@ def write_spec(idea: str, app_settings: dict, name: str) -> AppSpec:
     if _found(lang.pattern("counted"), text) or _found(lang.pattern("habit"), text):
         return AppSpec(measures=(other_measure(text, name),))
     return AppSpec()
+
+
+def titled(spec: AppSpec, name: str) -> AppSpec:
+    """The spec written with no name, its lone measure called `name` (the app's title), as
+    write_spec(idea, app_settings, name) writes it: the same spec, named once it is chosen on."""
+    if not name or len(spec.measures) != 1:
+        return spec
+    return replace(spec, measures=(replace(spec.measures[0], name=name),))
 
 
 def measure_keys() -> tuple[str, ...]:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from macaron_cli import lang
-from macaron_cli.memory.text import detect_language
+from macaron_cli.reading.text import detect_language
 
 LANGUAGES = ("en", "ja", "ko", "zh", "tl")
 

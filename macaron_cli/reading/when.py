@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from macaron_cli import lang
-from macaron_cli.memory.text import day_words, detect_language, month_words
+from macaron_cli.reading.text import day_words, detect_language, month_words
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from macaron_cli import lang
-from macaron_cli.maker.spec import Deck, Plan, Timer
-from macaron_cli.memory.text import detect_language
+from macaron_cli.reading.text import detect_language
+from macaron_cli.spec import Deck, Plan, Timer
 
 
 def named(family: str) -> str:

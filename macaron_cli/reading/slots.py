@@ -4,7 +4,7 @@ times of day, taken-or-not checks, care every few days, and what was refused ("n
 
 The rules that write a spec (spec_rules.py) read these slots instead of phrases written for
 particular ideas, and make's coverage (fit.py) names every slot the app leaves out. Numbers
-with units and dates are read by the memory's own readers (memory/units.py, memory/when.py).
+with units and dates are read by the memory's own readers (reading/units.py, reading/when.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from macaron_cli import lang
-from macaron_cli.memory.units import unit_words
+from macaron_cli.reading.units import unit_words
 
 
 @dataclass(frozen=True)
@@ -393,7 +393,7 @@ _NUMBERED_MONTH = rf"\d|[{_HAN_NUMBER}]+[{''.join(lang.listed('number.month'))}]
 
 def _date(text: str, today: date) -> str | None:
     """The first day a date in the idea names, the next such day when no year is said."""
-    from macaron_cli.memory.when import time_spans
+    from macaron_cli.reading.when import time_spans
 
     for span in time_spans(text, datetime.combine(today, datetime.min.time())).spans:
         if (span.end - span.start).days != 1 or not re.search(_NUMBERED_MONTH, span.said):

@@ -17,11 +17,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from macaron_cli import lang
-from macaron_cli.maker.slots import Slots, read
-from macaron_cli.maker.spec import AppSpec, Items, Measure, Tasks, missing
-from macaron_cli.maker.spec_rules import _RATING, _SCALE, MEASURES, measures_of
 from macaron_cli.manifest import Manifest
+from macaron_cli.reading.idea import read_idea
+from macaron_cli.reading.slots import Slots
+from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
 from macaron_cli.resources import shared_module
+from macaron_cli.spec import AppSpec, Items, Measure, Tasks, missing
 
 
 def _found(pattern: str, text: str) -> re.Match[str] | None:
@@ -115,15 +116,17 @@ class _Ask:
 
 
 def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Edit:
-    """The request applied to the app's spec and settings, by rules."""
-    text = request.strip()
-    ask = _Ask(text, read(text), bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
+    """The request applied to the app's spec and settings, by rules: read once, by the reader
+    that reads a make's idea (reading/idea.py)."""
+    reading = read_idea(request)
+    text = reading.idea
+    ask = _Ask(text, reading.said, bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
         rule(ask, config)
         new_needs = set(missing(ask.spec, manifest)) - set(missing(before[0], manifest))
         if new_needs:  # the template cannot show it: say so, write none of it
-            from macaron_cli.maker.spec import in_words
+            from macaron_cli.spec import in_words
 
             words = "; ".join(in_words(n) for n in sorted(new_needs))
             ask.missing.append(f"{words} (the {manifest.template or 'app'} template does not show it)")
@@ -341,7 +344,7 @@ def people_named(text: str, slots: Slots) -> list[str]:
             names.append(name)
     for m in re.finditer(_ZH_PERSON, text):
         names.append(next(g for g in m.groups() if g))
-    from macaron_cli.maker.slots import _NOT_NAMES
+    from macaron_cli.reading.slots import _NOT_NAMES
 
     return [n for n in dict.fromkeys(names) if n not in _NOT_NAMES]
 
@@ -422,7 +425,7 @@ def _tasks(ask: _Ask, config: dict) -> None:
             ask.missing.append(f"a {slots.period} goal (this app's goals are per day)")
         return
     if tasks.countdown is not None and (slots.date or slots.event):
-        from macaron_cli.maker.slots import event_kind
+        from macaron_cli.reading.slots import event_kind
 
         same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
         # "move the wedding to May 23": the event it counts to, named, is moved, whatever verb leads

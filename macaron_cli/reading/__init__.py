@@ -1,0 +1,1 @@
+"""Reading what people say: ideas, change requests and chat lines, by rules (no store, no model)."""
