@@ -167,19 +167,14 @@ def _says_why_found(path: Path) -> list[int]:
     """Lines of `path` that decide or word themselves why a search hit is there: reading the
     floor part, or a string (not a docstring) that says "nearest in meaning"."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-    }
+    documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docstrings = {ast.get_docstring(node, clean=False) for node in ast.walk(tree) if isinstance(node, documented)}
     return [
         node.lineno
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
-        and id(node) not in docstrings
+        and node.value not in docstrings
         and (node.value == "floor" or "nearest in meaning" in node.value)
     ]
 
