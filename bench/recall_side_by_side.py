@@ -106,6 +106,26 @@ def fts_baseline(db, name: str, rows: list[dict], bigrams: bool):
     return search
 
 
+def imported(groups: dict[str, list[dict]], work: Path) -> tuple[dict, dict, dict, dict]:
+    """Each group's rows in each system, under `work`: (fts, bigram, dense, macaron stores),
+    each a dict by group."""
+    from memory_locomo import dense_baseline
+
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.memory.lance import lancedb
+
+    db = lancedb().connect(work / "baselines")
+    fts, bigram, stores = {}, {}, {}
+    started = time.perf_counter()
+    for i, (group, rows) in enumerate(groups.items()):
+        fts[group] = fts_baseline(db, f"fts{i}", rows, bigrams=False)
+        bigram[group] = fts_baseline(db, f"bigram{i}", rows, bigrams=True)
+        stores[group] = MemoryStore.open(work / f"store{i}")
+        stores[group].add_many({"kind": "episode", "source": "import", **r} for r in rows)
+    print(f"import (vectors included) {time.perf_counter() - started:.1f} s")
+    return fts, bigram, {group: dense_baseline(store) for group, store in stores.items()}, stores
+
+
 def report(results: list[dict]) -> None:
     kinds = sorted(results[0]["cats"], key=lambda kind: (kind == "all", kind))
     for kind in kinds:
@@ -133,23 +153,13 @@ def main() -> None:
 
     work = Path(tempfile.mkdtemp(prefix="side-by-side-"))
     os.environ["MACARON_HOME"] = str(work / "home")  # default settings, nothing of the person's
-    from memory_locomo import dense_baseline, evaluate
+    from memory_locomo import evaluate
 
-    from macaron_cli.memory import MemoryStore, embeddings
-    from macaron_cli.memory.lance import lancedb
+    from macaron_cli.memory import embeddings
 
     if not embeddings.available():
         sys.exit("the bundled embedding model is missing: dense, macaron and chat need it")
-    db = lancedb().connect(work / "baselines")
-    fts, bigram, stores = {}, {}, {}
-    started = time.perf_counter()
-    for i, (group, rows) in enumerate(groups.items()):
-        fts[group] = fts_baseline(db, f"fts{i}", rows, bigrams=False)
-        bigram[group] = fts_baseline(db, f"bigram{i}", rows, bigrams=True)
-        stores[group] = MemoryStore.open(work / f"store{i}")
-        stores[group].add_many({"kind": "episode", "source": "import", **r} for r in rows)
-    print(f"import (vectors included) {time.perf_counter() - started:.1f} s")
-    dense = {group: dense_baseline(store) for group, store in stores.items()}
+    fts, bigram, dense, stores = imported(groups, work)
 
     def macaron(purpose: str):
         return lambda g, q, k: [h.memory.id for h in stores[g].search(q, k=k, purpose=purpose)]

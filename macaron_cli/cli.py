@@ -545,12 +545,15 @@ def memory_search(
     limit: int = typer.Option(10, "--limit", "-n", min=1, max=10_000, help="How many memories at most."),
     k: int | None = typer.Option(None, "--k", min=1, max=10_000, hidden=True),  # the older name of --limit
     batch: Path | None = typer.Option(None, "--batch", help='JSONL of {"id","query"}; prints JSONL hits.'),
+    nearest: bool = typer.Option(
+        False, "--nearest", help="Below the matches, the nearest in meaning too (≈), as chat and the browser list them."
+    ),
     json_out: bool = typer.Option(False, "--json"),
 ) -> int | None:
     """Find memories."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.search, query=query, k=k or limit, batch=batch, json_out=json_out)
+    return _run(memory_commands.search, query=query, k=k or limit, batch=batch, json_out=json_out, nearest=nearest)
 
 
 @memory_app.command("list")

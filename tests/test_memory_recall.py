@@ -379,7 +379,8 @@ def test_a_chat_turn_with_no_rare_word_still_gets_the_nearest_memories(tmp_path)
     assert len(recalled) == 4
     assert all(h.parts["floor"] == 0 for h in recalled if "nearest" in h.parts)
     _lead, details = why_sentences(RecallRecord(turn, destination, cleared))  # /why says which rule let them in
-    assert "kept as the nearest in meaning" in " ".join(details)
+    nearest = sum(h.parts["floor"] == 0 for h in recalled)
+    assert f"≈ {nearest} nearest in meaning: chat and the browser" in " ".join(details)
     assert store.search("Zyxwvquor", k=4) == []
     # Anything that shares a word ranks above what is only near in meaning.
     shared = list(recall(store, "is the beach still worrying me", destination, k=4))

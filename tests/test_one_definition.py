@@ -161,3 +161,41 @@ def test_the_endpoints_check_finds_a_planted_read(tmp_path):
     (tmp_path / "elsewhere.py").write_text('import os\nurl = os.environ.get("ANTHROPIC_BASE_URL")\n')
     (tmp_path / "endpoints.py").write_text('import os\nurl = os.environ["ANTHROPIC_BASE_URL"]\n')
     assert _environment_reads(tmp_path, {"ANTHROPIC_BASE_URL"}, skip="endpoints.py") == ["elsewhere.py:2"]
+
+
+def _says_why_found(path: Path) -> list[int]:
+    """Lines of `path` that decide or word themselves why a search hit is there: reading the
+    floor part, or a string (not a docstring) that says "nearest in meaning"."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docstrings = {ast.get_docstring(node, clean=False) for node in ast.walk(tree) if isinstance(node, documented)}
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value not in docstrings
+        and (node.value == "floor" or "nearest in meaning" in node.value)
+    ]
+
+
+# retrieval.py writes the floor part; cli.py's help names the option's rows (it imports nothing heavy).
+_WHY_FOUND_HOMES = {"memory/score_parts.py", "memory/retrieval.py", "cli.py"}
+
+
+def test_only_score_parts_says_why_a_search_hit_is_there():
+    """The browser, `memory search` and chat's /why say why a hit is there (a match, related,
+    kept only as nearest in meaning) in score_parts' words, so the views never drift apart."""
+    found = [
+        f"{path.relative_to(PACKAGE)}:{line}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if str(path.relative_to(PACKAGE)) not in _WHY_FOUND_HOMES
+        for line in _says_why_found(path)
+    ]
+    assert found == []
+
+
+def test_the_why_found_check_finds_a_view_of_its_own(tmp_path):
+    planted = tmp_path / "view.py"
+    planted.write_text('def nearest(hit):\n    """nearest in meaning"""\n    return hit.parts.get("floor") == 0\n')
+    assert _says_why_found(planted) == [3]

@@ -724,3 +724,77 @@ def test_a_search_shows_the_matches_then_the_nearest_in_meaning_marked(store_pat
         assert f"≈ {len(nearest)} nearest in meaning" in status(app)
 
     drive_at(store_path, (160, 40), scenario)
+
+
+# A memory of 2,001 sentences: 2,000 everyday ones and one that holds a word no other does.
+_WHO = ["I", "My sister", "Mom", "Dad", "My partner", "The team", "Our neighbour", "My friend Ken"]
+_DID = ["likes", "booked", "planned", "forgot", "bought", "tried", "cooked", "visited", "skipped", "fixed"]
+_WHAT = (
+    "oat milk coffee, a trip to Kyoto, ramen, the rent, a birthday cake, guitar lessons, a running route,"
+    " the garden beds, sushi night, a yoga class, the dentist, green tea, the book club, a bike repair,"
+    " piano practice, a film camera, the fireworks, a train to Osaka, the budget, a knee appointment,"
+    " the laundry, a picnic, the car, a new phone, the plants"
+).split(", ")
+UNIQUE = "Aiko's wedding is in Hakodate on 3 October."
+
+
+@pytest.fixture
+def big_memory(macaron_home) -> Path:
+    """The person's memory, where both `macaron memory` and `macaron memory search` read it."""
+    path = macaron_home / "memory"
+    everyday = [f"{who} {did} {what}." for who in _WHO for did in _DID for what in _WHAT]
+    MemoryStore.open(path).add_many([{"id": "m_aiko", "text": UNIQUE}] + [{"text": t} for t in everyday])
+    assert MemoryStore.open(path).count() == 2001
+    return path
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize("size", [(80, 24), (160, 40)], ids=["80x24", "wide"])
+def test_a_word_one_memory_holds_finds_it_then_the_nearest_in_meaning_counted_apart(big_memory, size):
+    """Among 2,001 memories, a word only one holds: "1 match", that memory first, ranked 1;
+    the rows kept only as nearest in meaning after it, counted apart (≈1, ≈2, …); and the
+    details say, in a sentence, why each is there."""
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "Hakodate")
+        await settle(pilot)
+        ranks = [str(app.table.get_row_at(i)[-1]) for i in range(app.table.row_count)]
+        assert shown_ids(app)[0] == "m_aiko" and ranks[0] == "1"
+        assert len(ranks) > 1 and ranks[1:] == [f"≈{n}" for n in range(1, len(ranks))]
+        assert status(app).startswith(f"1 match · ≈ {len(ranks) - 1} nearest in meaning for “Hakodate”")
+        folded = size[1] < 30  # one line of details: the reason in a few words
+        assert ("holds “hakodate”" if folded else "A match: it holds “hakodate”.") in detail(app)
+        app.table.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        assert ("≈ nearest in meaning only" if folded else "Kept only as nearest in meaning") in detail(app)
+
+    drive_at(big_memory, size, scenario)
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize("query", ["Hakodate", "Zyxwvquor"])
+def test_the_browser_and_memory_search_count_the_same_words_the_same_way(big_memory, macaron, query):
+    """Where `macaron memory search` lists fewer than the browser (a lookup keeps to the
+    matches), it says why in the words the browser uses; asked for the nearest too, it
+    lists what the browser lists, counted alike."""
+    looked_up = macaron("memory", "search", query, "-n", "50")
+    assert looked_up.returncode == 0, looked_up.stderr
+    assert "also list the memories nearest in meaning below the matches, marked ≈" in looked_up.stdout
+    if query == "Zyxwvquor":
+        assert looked_up.stdout.startswith("Nothing found for “Zyxwvquor”")
+    else:
+        assert "1. A match: it holds “hakodate”." in looked_up.stdout
+    nearest = macaron("memory", "search", query, "-n", "50", "--nearest")
+    assert nearest.returncode == 0, nearest.stderr
+    count = nearest.stdout.strip().splitlines()[-1]
+    assert "≈1. Kept only as nearest in meaning" in nearest.stdout
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, query)
+        await settle(pilot)
+        assert status(app).startswith(count.removesuffix("."))
+
+    drive_at(big_memory, (160, 40), scenario)

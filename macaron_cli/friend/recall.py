@@ -63,7 +63,16 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
     """/why: one sentence a person reads ("I remembered “Dani loves rock climbing” because
     you asked about dani, which it mentions."), then the details /why --detail shows (where
     memories could go, each memory's score and its parts in words)."""
-    from macaron_cli.memory.score_parts import NEAREST_ONLY, leading_reason
+    from macaron_cli.memory.score_parts import (
+        FLOOR_RULE,
+        NEAREST,
+        NEAREST_ONLY,
+        counted,
+        found_as,
+        leading_reason,
+        listed,
+    )
+    from macaron_cli.reading.text import in_common
 
     hits = list(record.hits)
     where = record.destination
@@ -74,7 +83,7 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
         shared = in_common(record.query, top.memory.text)
         reason = leading_reason(top.parts)
         if shared:
-            because = f"you asked about {_listed(shared)}, which it mentions"
+            because = f"you asked about {listed(shared)}, which it mentions"
         elif reason == NEAREST_ONLY or reason is None:
             because = "it is the closest in meaning to what you said, though it shares no word with it"
         else:
@@ -86,49 +95,16 @@ def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:
         f"Searched for “{_shown(record.query)}” among memories allowed to go to {where.url or 'no model (notebook)'}"
         f" ({where.where}: {where.reason}; {', '.join(sorted(where.levels))})."
     ]
-    nearest = sum(1 for hit in hits if hit.parts.get("floor") == 0)
-    if nearest:  # which rule let them in: a chat turn is never left without memories
-        details.append(
-            f"{len(hits) - nearest} matched what you said; {nearest} kept as the nearest in meaning "
-            "(a chat turn always gets the closest memories, below any that share a word)."
-        )
+    # Which rule let them in: a chat turn is never left without memories.
+    if any(found_as(hit) == NEAREST for hit in hits):
+        details.append(f"Of these, {counted(hits)}: {FLOOR_RULE}.")
     for hit in hits:
         parts = ", ".join(f"{k} {v:.2f}" for k, v in hit.parts.items())
         details.append(f"{hit.memory.id}  score {hit.score:.2f} ({parts})  [{hit.memory.privacy}] {hit.memory.text}")
     return lead, details
 
 
-# A run of letters shared by a question and a memory in a script written without spaces
-# (Han, Kana, Hangul) says they speak of the same thing from this many letters on.
-_SHARED_LETTERS = 2
 _SHOWN = 80  # characters of a memory quoted in /why's sentence
-
-
-def in_common(query: str, text: str) -> list[str]:
-    """The words a question and a memory share, as the question says them: its meaningful
-    Latin words, and runs of Han, Kana or Hangul the memory holds too."""
-    from macaron_cli.reading.text import content_words
-
-    theirs = set(content_words(text))
-    shared = [w for w in dict.fromkeys(content_words(query)) if w in theirs]
-    at, folded = 0, text.casefold()
-    while at < len(query):
-        size = 0
-        while at + size < len(query) and _wide(query[at + size]) and query[at : at + size + 1] in folded:
-            size += 1
-        if size >= _SHARED_LETTERS:
-            shared.append(query[at : at + size])
-        at += max(size, 1)
-    return shared
-
-
-def _wide(char: str) -> bool:
-    return ord(char) > 0x2E80 and char.isalnum()
-
-
-def _listed(words: list[str]) -> str:
-    shown = [f"“{w}”" for w in words[:3]]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
 def _shown(text: str) -> str:

@@ -34,21 +34,26 @@ def add(text, domain, lang, privacy, kind, pin, json_out):
         Out().line("Remembered [bold]{}[/]: {}", memory.id, memory.text)
 
 
-def search(query, k, batch, json_out):
+def search(query, k, batch, json_out, nearest=False):
     if k < 1:
         raise UserError("--limit must be at least 1.")
     if batch is not None:
         return _search_batch(batch, k)
     if not query:
         raise UserError('give a query, e.g. `macaron memory search "coffee"`, or --batch FILE.jsonl.')
-    hits = _store().search(query, k=k)
+    from macaron_cli.memory import score_parts
+    from macaron_cli.memory.records import CHAT, LOOKUP
+
+    store = _store()
+    # --nearest: as chat and the browser rank (below the floor, the nearest in meaning too)
+    hits = store.search(query, k=k, purpose=CHAT if nearest else LOOKUP)
     if json_out:
         print_json([h.to_json() for h in hits])
         return
     out = Out()
     if not hits:  # the relevance floor (memory/retrieval.py) leaves out what merely is nearest
-        out.line("Nothing found for “{}”: no memory shares its words or is clearly close in meaning.", query)
-    for h in hits:
+        out.line(score_parts.NOTHING_FOUND, query)
+    for rank, h in zip(score_parts.ranks(hits), hits, strict=True):
         out.line(
             "[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]",
             h.memory.id,
@@ -57,6 +62,11 @@ def search(query, k, batch, json_out):
             h.memory.domain,
             h.memory.privacy,
         )
+        out.line("  [dim]{}. {}[/]", rank, score_parts.why_here(query, h))
+    if hits:
+        out.line("[dim]{} for “{}”.[/]", score_parts.counted(hits), query)
+    if not nearest and store.vectors and len(hits) < k:  # where the browser and chat list more
+        out.line("[dim]{}.[/]", score_parts.FLOOR_RULE[0].upper() + score_parts.FLOOR_RULE[1:])
 
 
 def _search_batch(path: Path, k: int) -> None:

@@ -73,3 +73,28 @@ def detect_language(text: str) -> str:
     if tagalog >= 1.5 and tagalog > len(words & _EN_WORDS):
         return "tl"
     return "en"
+
+
+# A run of letters shared by a question and a memory in a script written without spaces
+# (Han, Kana, Hangul) says they speak of the same thing from this many letters on.
+_SHARED_LETTERS = 2
+
+
+def in_common(query: str, text: str) -> list[str]:
+    """The words a question and a memory share, as the question says them: its meaningful
+    Latin words, and runs of Han, Kana or Hangul the memory holds too."""
+    theirs = set(content_words(text))
+    shared = [w for w in dict.fromkeys(content_words(query)) if w in theirs]
+    at, folded = 0, text.casefold()
+    while at < len(query):
+        size = 0
+        while at + size < len(query) and _wide(query[at + size]) and query[at : at + size + 1] in folded:
+            size += 1
+        if size >= _SHARED_LETTERS:
+            shared.append(query[at : at + size])
+        at += max(size, 1)
+    return shared
+
+
+def _wide(char: str) -> bool:
+    return ord(char) > 0x2E80 and char.isalnum()

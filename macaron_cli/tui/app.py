@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,7 @@ from textual.widgets import Checkbox, Footer, Input, Select, Static
 from textual.worker import get_current_worker
 
 from macaron_cli.errors import UserError
-from macaron_cli.memory import Memory, MemoryStore
+from macaron_cli.memory import Memory, MemoryStore, score_parts
 from macaron_cli.memory.records import KINDS
 from macaron_cli.privacy import LEVELS
 from macaron_cli.tui import view
@@ -308,7 +309,8 @@ class MemoryBrowser(App):
             table.set_columns([(label, width or layout[1]) for label, width in layout[2]])
             self._layout = layout
         # A key that finds the same memories redraws nothing; rows that differ are drawn anew.
-        table.set_rows([self._cells(row, rank) for rank, row in enumerate(self.page.rows, 1)])
+        ranks = score_parts.ranks(row.hit for row in self.page.rows if row.hit is not None)
+        table.set_rows([self._cells(row, rank) for rank, row in zip_longest(ranks, self.page.rows)])
 
     def on_resize(self) -> None:
         self._fit_detail()
@@ -337,7 +339,7 @@ class MemoryBrowser(App):
         if self._layout is not None:
             self._fill_table()
 
-    def _cells(self, row: view.Row, rank: int) -> list:
+    def _cells(self, row: view.Row, rank: str | None) -> list:
         m = row.memory
         width = self._layout[1] if self._layout else MIN_PREVIEW
         text = Text(preview(m.text, width - 2 if m.pinned else width), style="#a59fae" if row.replaced else "")
@@ -353,8 +355,8 @@ class MemoryBrowser(App):
             weight_bar(row.weight, unbounded=True),
             ago(m.last_used_at, self.now),
         ]
-        if row.hit is not None:  # "≈": no word in common, kept as nearest in meaning
-            cells.append(Text(f"≈{rank}", style="#a59fae") if row.nearest_only else str(rank))
+        if rank is not None:  # "≈": kept only as nearest in meaning, counted apart
+            cells.append(Text(rank, style="#a59fae") if rank.startswith(score_parts.NEAREST_MARK) else rank)
         shown = self._layout[2] if self._layout else COLUMNS
         return [cell for cell, column in zip(cells, (*COLUMNS, RANK_COLUMN), strict=False) if column in shown]
 
@@ -385,11 +387,8 @@ class MemoryBrowser(App):
     def _update_status(self) -> None:
         page = self.page
         if page.is_search:
-            near = sum(row.nearest_only for row in page.rows)
-            matched = page.total - near
-            found = f"{matched} match{'es' if matched != 1 else ''}" if matched else "no match"
-            message = f"{found} for “{page.query}”" + (f" · ≈ {near} nearest in meaning" if near else "")
-            message += " · ranked as chat ranks them"
+            hits = [row.hit for row in page.rows if row.hit is not None]
+            message = f"{score_parts.counted(hits)} for “{page.query}” · ranked as chat ranks them"
         elif page.total == 0:
             message = "no memories" + (
                 " under these filters" if self.filters.where() else " yet: `macaron chat` makes some"
@@ -433,7 +432,9 @@ class MemoryBrowser(App):
         if chain is None:
             self._load_versions(row, self.page)
         else:
-            self.detail.show(row.memory, hit=row.hit, weight=row.weight, now=self.now, versions=chain)
+            self.detail.show(
+                row.memory, hit=row.hit, query=self.page.query, weight=row.weight, now=self.now, versions=chain
+            )
 
     @work(thread=True, exclusive=True, group="detail")
     def _load_versions(self, row: view.Row, page: view.Page) -> None:
@@ -444,7 +445,9 @@ class MemoryBrowser(App):
     def _show_versions(self, row: view.Row, page: view.Page, chain) -> None:
         page.versions[row.memory.id] = chain
         if self._highlighted_row() is row:
-            self.detail.show(row.memory, hit=row.hit, weight=row.weight, now=self.now, versions=chain)
+            self.detail.show(
+                row.memory, hit=row.hit, query=self.page.query, weight=row.weight, now=self.now, versions=chain
+            )
 
     # ── search and filters ──────────────────────────────────────────────────────────────
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -13,7 +13,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
-from macaron_cli.memory import Hit, Memory
+from macaron_cli.memory import Hit, Memory, score_parts
 from macaron_cli.memory.score_parts import BOUNDED_PARTS, PART_MEANING
 from macaron_cli.privacy import MEANING
 from macaron_cli.tui.cells import ago, preview, privacy_badge, weight_bar
@@ -45,11 +45,12 @@ class DetailPane(ScrollView):
         memory: Memory | None,
         *,
         hit: Hit | None = None,
+        query: str = "",
         weight: float = 0.0,
         now: datetime,
         versions: tuple[list[Memory], list[Memory]] | None = None,
     ) -> None:
-        shown = (memory, hit, weight, now, versions)
+        shown = (memory, hit, query, weight, now, versions)
         if shown == self._shown:  # e.g. a key that adds no word search knows: nothing to redraw
             return
         self._shown = shown
@@ -61,13 +62,15 @@ class DetailPane(ScrollView):
             self._rebuild()
 
     def _rebuild(self) -> None:
-        memory, hit, weight, now, versions = self._shown or (None, None, 0.0, None, None)
+        memory, hit, query, weight, now, versions = self._shown or (None, None, "", 0.0, None, None)
         if memory is None:
             self.content = Text("No memory here. Change the search or the filters.", style="italic")
         elif self.compact:
-            self.content = _one_line(memory)
+            self.content = _one_line(memory, score_parts.short_reason(query, hit) if hit else None)
         else:
-            self.content = _sections(memory, hit, weight, now, versions)
+            self.content = _sections(
+                memory, score_parts.why_here(query, hit) if hit else None, hit, weight, now, versions
+            )
         self._draw()
 
     def _draw(self) -> None:
@@ -104,15 +107,18 @@ class DetailPane(ScrollView):
         return self._lines[index] if index < len(self._lines) else Strip([])  # padded by Textual
 
 
-def _one_line(memory: Memory) -> Text:
-    """The pane folded to a line: what the table leaves out, then the text, cut with "…"."""
+def _one_line(memory: Memory, why: str | None) -> Text:
+    """The pane folded to a line: why search found it, what the table leaves out, then the
+    text, cut with "…"."""
     line = privacy_badge(memory.privacy)
+    if why:
+        line = Text.assemble((f" {why} ·", "bold #FF9AA2"), line)
     line.append(f" {memory.domain} · {memory.language} · {memory.id}  ", style="bold")
     line.append(" ".join(memory.text.split()))
     return line
 
 
-def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, versions) -> Table:
+def _sections(memory: Memory, why: str | None, hit: Hit | None, weight: float, now: datetime, versions) -> Table:
     """Two columns: what it says (and why it was found) | what is known about it."""
     head = Text()
     head.append_text(privacy_badge(memory.privacy))
@@ -126,7 +132,7 @@ def _sections(memory: Memory, hit: Hit | None, weight: float, now: datetime, ver
         Text(memory.text),
     ]
     if hit is not None:
-        left += [Text(""), _heading("Why this result"), _why(hit)]
+        left += [Text(""), _heading("Why this result"), Text(why or ""), _why(hit)]
     right: list[RenderableType] = [
         _heading("Details"),
         _metadata(memory, weight, now),

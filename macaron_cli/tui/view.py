@@ -53,11 +53,6 @@ class Row:
     weight: float = 0.0  # importance now, as search weighs it
     replaced: bool = False  # a newer version supersedes this one
 
-    @property
-    def nearest_only(self) -> bool:
-        """A search result that shares no word with the query, kept as near in meaning."""
-        return self.hit is not None and self.hit.parts.get("floor") == 0
-
 
 @dataclass
 class Page:

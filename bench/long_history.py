@@ -1,0 +1,145 @@
+"""Long personal histories: a person's own later turn as the query, everything said before it
+imported, macaron beside FTS, bigram FTS and dense search on the same data.
+
+    python3 bench/long_history.py [PATH/TO/locomo.json] [--held-out] [--tuning NAME=VALUE …]
+
+Built from LoCoMo (../shared/data/locomo-dev.json: long chats of two people over many sessions,
+each question labelled with the turns that hold its answer). Each conversation is read from
+each side in turn: one speaker is the person, the other's turns are noise to them. A query is
+one of the person's own turns that is evidence for a question whose other evidence was said in
+earlier sessions: what the person says now should bring back what was said then (the label
+is LoCoMo's, not this bench's). Searched within everything said before that turn's session.
+
+Printed for each system: R@1 (the first hit is earlier evidence), R@5, R@10 (the share of the
+earlier evidence in the first 5 or 10), session recall (the share of the evidence's sessions
+with any turn among the first 10: the right conversation found, if not the turn) and how many
+sessions the first 10 span.
+  fts, bigram, dense   as in recall_side_by_side.py
+  macaron chat         MemoryStore.search as the friend and agents search a turn (purpose chat)
+Conversations 1–4 are the dev set; 5–6 stay untouched unless --held-out (then only they run).
+LoCoMo is CC BY-NC 4.0: read from where it lies, never copied here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "locomo-dev.json"
+DEV, HELD_OUT = (0, 1, 2, 3), (4, 5)
+K = 10
+
+
+def histories(data: list[dict], conversations) -> tuple[dict[str, list[dict]], list[dict]]:
+    """(groups of memory rows: every turn said before a session, queries), both sides read."""
+    from memory_locomo import questions, turns
+
+    groups: dict[str, list[dict]] = {}
+    queries: list[dict] = []
+    for index in conversations:
+        sample = data[index]
+        conversation = sample["conversation"]
+        rows = {d: (text, when, session) for d, text, when, session in turns(conversation)}
+        said = {
+            turn["dia_id"]: turn
+            for key, value in conversation.items()
+            if key.startswith("session_") and isinstance(value, list)
+            for turn in value
+        }
+        for _question, _category, evidence in questions(sample):
+            evidence = {e for e in evidence if e in rows}
+            for turn_id in sorted(evidence):
+                session = rows[turn_id][2]
+                earlier = {e for e in evidence if rows[e][2] < session}
+                if not earlier:
+                    continue
+                group = f"{index}@{session}"
+                if group not in groups:
+                    groups[group] = [
+                        {"id": d, "text": t, "created_at": w, "meta": {"session": s}}
+                        for d, (t, w, s) in rows.items()
+                        if s < session
+                    ]
+                queries.append(
+                    {
+                        "query": said[turn_id]["text"],
+                        "evidence": earlier,
+                        "sessions": {rows[e][2] for e in earlier},
+                        "group": group,
+                        "person": said[turn_id]["speaker"],
+                    }
+                )
+    return groups, queries
+
+
+def evaluate(name: str, search, queries: list[dict], session_of: dict[str, dict[str, int]]) -> dict:
+    scores: dict[str, list[float]] = {"r1": [], "r5": [], "r10": [], "sessions": [], "spread": []}
+    latencies = []
+    for q in queries:
+        started = time.perf_counter()
+        found = search(q["group"], q["query"], K)
+        latencies.append(time.perf_counter() - started)
+        evidence = q["evidence"]
+        scores["r1"].append(1.0 if evidence & set(found[:1]) else 0.0)
+        scores["r5"].append(len(evidence & set(found[:5])) / len(evidence))
+        scores["r10"].append(len(evidence & set(found[:K])) / len(evidence))
+        sessions = {session_of[q["group"]][i] for i in found[:K]}
+        scores["sessions"].append(len(q["sessions"] & sessions) / len(q["sessions"]))
+        scores["spread"].append(len(sessions))
+    latencies.sort()
+    means = {key: statistics.mean(values) for key, values in scores.items()}
+    return {"name": name, **means, "p50": latencies[len(latencies) // 2]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("data", type=Path, nargs="?", default=DEFAULT_DATA)
+    parser.add_argument("--held-out", action="store_true", help="run the untouched conversations only")
+    sys.path.insert(0, str(REPO / "bench"))
+    import tuning_arg
+
+    tuning_arg.add(parser)
+    args = parser.parse_args()
+    tuned = tuning_arg.options(args)
+    groups, queries = histories(json.loads(args.data.read_text(encoding="utf-8")), HELD_OUT if args.held_out else DEV)
+    print(
+        f"{args.data.name} ({'held out' if args.held_out else 'dev'}): {len(queries)} of the person's turns as "
+        f"queries, {len(groups)} histories up to a session, {sum(map(len, groups.values()))} memories in all; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    work = Path(tempfile.mkdtemp(prefix="long-history-"))
+    os.environ["MACARON_HOME"] = str(work / "home")  # default settings, nothing of the person's
+    from recall_side_by_side import imported
+
+    from macaron_cli.memory.records import CHAT
+
+    fts, bigram, dense, stores = imported(groups, work)
+    session_of = {group: {r["id"]: r["meta"]["session"] for r in rows} for group, rows in groups.items()}
+
+    def chat(g: str, q: str, k: int) -> list[str]:
+        return [h.memory.id for h in stores[g].search(q, k=k, purpose=CHAT, **tuned)]
+
+    results = [
+        evaluate("fts", lambda g, q, k: fts[g](q, k), queries, session_of),
+        evaluate("bigram", lambda g, q, k: bigram[g](q, k), queries, session_of),
+        evaluate("dense", lambda g, q, k: dense[g](q, k), queries, session_of),
+        evaluate("macaron chat", chat, queries, session_of),
+    ]
+    print(f"\n{'':<16}  R@1   R@5  R@10  sessions@10  sessions spanned  p50 ms")
+    for r in results:
+        cells = "".join(f"{100 * r[key]:6.1f}" for key in ("r1", "r5", "r10"))
+        print(f"  {r['name']:<14}{cells}  {100 * r['sessions']:11.1f}  {r['spread']:16.1f}  {1000 * r['p50']:6.1f}")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
