@@ -247,6 +247,8 @@ WORDS: dict[str, str] = {
     "secret.changed_to": r"(?:changed|set|reset|updated|switched)\s+(?:\S+\s+){0,3}?"
     r"(?:passwords?|passcode|pin|pw)\s+to",
     "secret.qualifier": r"door|gate|garage|keypad|alarm|lock|safe|padlock|card",
+    "secret.stand_in": r"your|yours|placeholder|changeme|xxx|xxxx",
+    "secret.filler": r"my|test|testing|secure|super|strong|dummy|fake|sample|demo|default|here|db|new|some|the",
     "secret.also_a_word": r"pw",
     "secret.card": r"card|visa|mastercard|amex",
     "secret.not_a_card": r"order|tracking|invoice|imei|serial|reference|ref\.?|confirmation",
