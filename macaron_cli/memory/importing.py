@@ -32,16 +32,18 @@ CONVERSATION = "conversation"
 _CONTENT = ("kind", "domain", "language", "privacy", "pinned", "event_at", "valid_until", "meta")
 
 
-@dataclass
+@dataclass(slots=True)  # one per record of a file that may hold hundreds of thousands
 class Outcome:
     line: int
     id: str
-    action: str  # "added" | "updated" | "skipped"
+    action: str  # "added" | "updated" | "skipped" | "not kept"
     reason: str = ""
     supersedes: str | None = None
+    where: dict | None = None  # in a chat export: the conversation (its number, title), the message
 
     def to_json(self) -> dict:
-        data = {"line": self.line, "id": self.id, "action": self.action}
+        place = self.where if self.where is not None else {"line": self.line}
+        data = {**place, "id": self.id, "action": self.action}
         if self.reason:
             data["reason"] = self.reason
         if self.supersedes:
@@ -65,6 +67,7 @@ class Report:
             "added": self.count("added"),
             "updated": self.count("updated"),
             "skipped": self.count("skipped"),
+            "not_kept": self.count("not kept"),
             "records": [o.to_json() for o in self.outcomes],
         }
 
