@@ -16,6 +16,7 @@ of the file is kept.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -48,13 +49,16 @@ class Planned:
 def memories(conversation: Conversation, fmt: str) -> Iterator[Planned | tuple[Turn, str]]:
     """The memories of one conversation, in the order said; (a turn, why) for one that
     cannot be a memory."""
-    asked: tuple[str, str] = (privacy.level_said(""), "")
+    plain = privacy.level_said("")
+    asked: tuple[str, str] = (plain, "")
     for turn in conversation.turns:
+        said = privacy.level_said(turn.text)
+        why = _why_private(turn.text) if said != plain else ""
         if turn.role == PERSON:
-            level, why = asked = privacy.level_said(turn.text), _why_private(turn.text)
+            level, why = asked = said, why
         else:  # a reply says what the question did: as private as it, or more
-            level = privacy.level_from([privacy.level_said(turn.text), asked[0]])
-            why = _why_private(turn.text) or (asked[1] and f"answers a private question ({asked[1]})")
+            level = privacy.level_from([said, asked[0]])
+            why = why or (asked[1] and f"answers a private question ({asked[1]})")
         pieces = _pieces(turn.text)
         for index, piece in enumerate(pieces, 1):
             note = ""
@@ -68,7 +72,7 @@ def memories(conversation: Conversation, fmt: str) -> Iterator[Planned | tuple[T
             except UserError as error:
                 yield turn, str(error)
                 continue
-            yield Planned(memory, conversation, turn, note, why if level != privacy.level_said("") else "")
+            yield Planned(memory, conversation, turn, note, why if level != plain else "")
 
 
 def _record(conversation: Conversation, turn: Turn, fmt: str, piece: str, level: str, index: int, parts: int) -> dict:
@@ -84,7 +88,7 @@ def _record(conversation: Conversation, turn: Turn, fmt: str, piece: str, level:
         "part": f"{index}/{parts}" if parts > 1 else None,
     }
     record = {
-        "id": f"{fmt}:{turn.id}" + (f"#{index}" if index > 1 else ""),
+        "id": f"{fmt}:{_stable(turn.id)}" + (f"#{index}" if index > 1 else ""),
         "text": piece,
         "kind": "episode",
         "source": "import",
@@ -93,6 +97,12 @@ def _record(conversation: Conversation, turn: Turn, fmt: str, piece: str, level:
         "meta": {k: v for k, v in meta.items() if v is not None},
     }
     return {k: v for k, v in record.items() if v is not None}
+
+
+def _stable(message_id: str) -> str:
+    """The memory's id for an export's message id: the same on every import, and never a run
+    of digits that reads as a card number (an id that looks like a secret is refused)."""
+    return base64.b32encode(hashlib.blake2b(message_id.encode("utf-8"), digest_size=15).digest()).decode().lower()
 
 
 def _why_private(text: str) -> str:
@@ -196,10 +206,13 @@ class ChatPlanner:
         self.in_file: set[str] = set()
 
     def plan(self, planned: Planned) -> Memory | None:
+        where = _where(planned)
+        known = self.live.get(planned.memory.id)
+        if known is not None and known[1] == _digest(planned.memory.text):  # kept as written: nothing to redact
+            self._say(where, known[0], "skipped", f"message {planned.turn.id} is already remembered")
+            return None
         memory = self.store.prepare(planned.memory) if self.store is not None else redacted(planned.memory)
         digest = _digest(memory.text)
-        where = _where(planned)
-        known = self.live.get(memory.id)
         if known is not None and known[1] == digest:
             again = "came already in this file" if memory.id in self.in_file else "is already remembered"
             self._say(where, known[0], "skipped", f"message {planned.turn.id} {again}")

@@ -271,7 +271,7 @@ def _import_export(file, fmt: str, json_out: bool, dry_run: bool) -> None:
         for _ in records():
             pass
         return _say_dry_run(planner.report, labelled, json_out, err)
-    store.add_many(records())
+    store.add_many(records(), ready=True)  # the planner prepared each, to compare redacted texts
     if json_out:
         print_json(planner.report.to_json())
         return
