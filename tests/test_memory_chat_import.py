@@ -125,3 +125,20 @@ def test_a_broken_export_is_refused_in_one_line_and_nothing_is_written(macaron, 
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert not (macaron_home / "memory").exists()
+
+
+def test_an_export_is_read_item_by_item_whatever_the_reads_cut(monkeypatch):
+    """Reads cut a value anywhere ("tr|ue", "\\u00|e9", a number): each item still comes whole,
+    and the reader never holds more than the item it is on and one read."""
+    import io
+
+    from macaron_cli.memory import json_stream
+
+    items = [{"t": "café été", "n": 12345.5, "ok": True, "none": None, "deep": [[1, [2]], {"a": "]"}]}] * 5
+    text = " [ " + " , ".join(json.dumps(item) for item in items) + " ] \n"  # é written \u00e9
+    for chunk in (1, 3, 7, 64):
+        monkeypatch.setattr(json_stream, "CHUNK", chunk)
+        reader = json_stream.ArrayReader(io.StringIO(text))
+        assert list(reader) == json.loads(text)
+    with pytest.raises(json_stream.BrokenJson):
+        list(json_stream.ArrayReader(io.StringIO(text[: len(text) // 2])))

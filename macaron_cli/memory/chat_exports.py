@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from macaron_cli.errors import UserError
+from macaron_cli.memory.importing import unreadable_said
 from macaron_cli.memory.json_stream import ArrayReader
 
 CHATGPT = "chatgpt"
@@ -56,25 +57,20 @@ class Conversation:
 @contextmanager
 def opened(path: Path) -> Iterator[IO[str]]:
     """The export's conversations.json as text: the file itself, or inside the export's .zip."""
-    try:
-        if zipfile.is_zipfile(path):
+    with unreadable_said(path, f"the export's {EXPORT_FILE} or its .zip"):
+        try:
+            if not zipfile.is_zipfile(path):
+                with open(path, encoding="utf-8-sig") as fh:
+                    yield fh
+                return
             with zipfile.ZipFile(path) as archive:
                 names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == EXPORT_FILE]
                 if not names:
                     raise UserError(f"{path} is a zip without {EXPORT_FILE}; give the export's zip or that file.")
                 with archive.open(min(names, key=len)) as raw:
                     yield io.TextIOWrapper(raw, encoding="utf-8-sig")
-            return
-        with open(path, encoding="utf-8-sig") as fh:
-            yield fh
-    except FileNotFoundError:
-        raise UserError(f"{path} does not exist.") from None
-    except IsADirectoryError:
-        raise UserError(f"{path} is a directory; give the export's {EXPORT_FILE} or its .zip.") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text.") from None
-    except (zipfile.BadZipFile, OSError) as error:
-        raise UserError(f"{path} could not be read: {error}.") from None
+        except zipfile.BadZipFile as error:
+            raise UserError(f"{path} could not be read: {error}.") from None
 
 
 def is_zip(path: Path) -> bool:

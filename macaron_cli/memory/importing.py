@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -186,12 +187,19 @@ class Planner:
 
 def read_lines(path: Path):
     # utf-8-sig: a byte order mark (Notepad writes one) is no part of the first record.
+    give = "a JSONL file or a conversation (`Name: text` lines)"
+    with unreadable_said(path, give), open(path, encoding="utf-8-sig") as fh:
+        yield from fh
+
+
+@contextmanager
+def unreadable_said(path: Path, give: str) -> Iterator[None]:
+    """A file to import that cannot be read, said in one line (`give`: what to give instead)."""
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            yield from fh
+        yield
     except FileNotFoundError:
         raise UserError(f"{path} does not exist.") from None
     except IsADirectoryError:
-        raise UserError(f"{path} is a directory; give a JSONL file or a conversation (`Name: text` lines).") from None
+        raise UserError(f"{path} is a directory; give {give}.") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text.") from None
