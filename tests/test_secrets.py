@@ -447,3 +447,16 @@ def test_a_heading_code_or_a_stand_in_beside_a_secrets_name_is_kept_as_written(t
 def test_a_real_value_in_the_same_places_is_still_caught(text, secret):
     out, found = redact(text)
     assert found and secret not in out, out
+
+
+def test_only_the_chat_import_hands_the_store_records_it_redacted_itself():
+    """add_many(ready=True) skips the store's prepare (the redaction): allowed only where each
+    record came from store.prepare (the chat import's planner compares redacted texts)."""
+    package = Path(__file__).parents[1] / "macaron_cli"
+    users = sorted(
+        str(path.relative_to(package)) for path in package.rglob("*.py") if "ready=True" in path.read_text("utf-8")
+    )
+    assert users == ["memory/commands.py"]
+    source = (package / "memory" / "commands.py").read_text(encoding="utf-8")
+    assert source.count("ready=True") == 1 and "chat_import.ChatPlanner(store" in source
+    assert "self.store.prepare(planned.memory)" in (package / "memory" / "chat_import.py").read_text("utf-8")
