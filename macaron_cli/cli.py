@@ -624,19 +624,23 @@ def memory_reembed() -> int | None:
 def memory_import(
     file: Path = typer.Argument(
         ...,
-        help="JSONL (one memory per line, as `memory export` writes) or a conversation "
-        "(`Name: what they said` lines, a memory per line, the speaker kept).",
+        help="A ChatGPT or Claude export (conversations.json or the export's .zip), JSONL (one memory "
+        "per line, as `memory export` writes) or a conversation (`Name: what they said` lines).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print what was done to each record as JSON."),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="A ChatGPT or Claude export: show what would be kept and how labelled; write nothing."
+    ),
 ) -> int | None:
-    """Import memories from JSONL or a plain-text conversation; says what was added, updated, skipped.
+    """Import memories from a ChatGPT or Claude export, JSONL or a plain-text conversation; says
+    what was added, updated, skipped and not kept (and why).
 
     A record whose id is already there with another text becomes a new version (the old text is
     kept, superseded); one that says nothing new is skipped, so importing a file twice adds nothing.
     """
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.import_file, file=file, json_out=json_out)
+    return _run(memory_commands.import_file, file=file, json_out=json_out, dry_run=dry_run)
 
 
 @memory_app.command("export")

@@ -14,6 +14,8 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -136,6 +138,27 @@ class Out:
     def render(self, renderable: Any) -> None:
         """Print a rich renderable whose strings were built with `escaped` or as `Text`."""
         self.console.print(renderable)
+
+
+@contextmanager
+def progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
+    """A bar on stderr for a long job of `total` units (`what`: macaron's words, no one's
+    text); yields `to(done)`. Nothing is drawn where stderr is no terminal."""
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+    shown = console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeRemainingColumn(),
+        console=shown,
+        transient=True,
+        disable=not shown.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(escaped(what), total=max(total, 1))
+        yield lambda done: bar.update(task, completed=min(done, total))
 
 
 def out(stderr: bool = False) -> Out:

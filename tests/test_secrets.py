@@ -403,3 +403,60 @@ def test_an_error_about_an_argument_never_repeats_a_key_in_it(macaron):
 
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
     assert "b3BlbnNz" not in result.stderr and "«redacted:private-key»" in result.stderr
+
+
+# What real conversations put beside a secret's name that is none: a reply's headings, code
+# that refers to a secret, a tutorial's stand-in for the reader's own (issue 54: each of
+# these was rewritten to «redacted:…», the person's words lost).
+INNOCENT_BESIDE_A_NAME = [
+    "Key Skills/Expertise:",
+    "**Two-Pass Scan:**",
+    "Backward pass: loss.backward()",
+    "secret_key = settings.SECRET_KEY",
+    'openai.api_key = os.environ["OPENAI_API_KEY"]',
+    "      - DB_PASSWORD=${DB_PASSWORD}",
+    "    'PASSWORD': os.environ.get('DB_PASSWORD'),",
+    '    "db_password": "your_password",',
+    'openai.api_key = "your_api_key_here"',
+    "      POSTGRES_PASSWORD: mypassword",
+    '    {"username": "alice", "password": "password123"},',
+    'SECRET_KEY = "super_secret_key"',
+    "    tokens = tokenizer.encode(text)",
+    '3. Click "ADD KEY" and then "Create new key".',
+    "4. Name the new key 'Open with Code'.",
+    "channel.basic_publish(exchange='', routing_key='billing_tasks', body=request)",
+    '    return {"access_token": token, "token_type": "bearer"}',
+]
+
+
+@pytest.mark.parametrize("text", INNOCENT_BESIDE_A_NAME)
+def test_a_heading_code_or_a_stand_in_beside_a_secrets_name_is_kept_as_written(text):
+    assert redact(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("Key: hX9vQ2mLr8TzW4pKd7Yb", "hX9vQ2mLr8TzW4pKd7Yb"),
+        ("my wifi password is Ocean$Breeze9", "Ocean$Breeze9"),
+        ('    "db_password": "Tr0ub4dor&3",', "Tr0ub4dor&3"),
+        ("      POSTGRES_PASSWORD: kX82!mq_Lp", "kX82!mq_Lp"),
+        ("api_key = sk_live_51HxYzAbCdEfGhIjKlMn", "sk_live_51HxYzAbCdEfGhIjKlMn"),
+    ],
+)
+def test_a_real_value_in_the_same_places_is_still_caught(text, secret):
+    out, found = redact(text)
+    assert found and secret not in out, out
+
+
+def test_only_the_chat_import_hands_the_store_records_it_redacted_itself():
+    """add_many(ready=True) skips the store's prepare (the redaction): allowed only where each
+    record came from store.prepare (the chat import's planner compares redacted texts)."""
+    package = Path(__file__).parents[1] / "macaron_cli"
+    users = sorted(
+        str(path.relative_to(package)) for path in package.rglob("*.py") if "ready=True" in path.read_text("utf-8")
+    )
+    assert users == ["memory/commands.py"]
+    source = (package / "memory" / "commands.py").read_text(encoding="utf-8")
+    assert source.count("ready=True") == 1 and "chat_import.ChatPlanner(store" in source
+    assert "self.store.prepare(planned.memory)" in (package / "memory" / "chat_import.py").read_text("utf-8")

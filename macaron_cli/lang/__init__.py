@@ -332,6 +332,8 @@ CONCEPTS: dict[str, str] = {
     "secret.prose": "words that begin a description of a secret, not one (on the fridge, too short): plain words",
     "secret.article": "articles that may begin a pass phrase (le petit prince): plain words",
     "secret.conjunction": "conjunctions that end a pass phrase (… and I never change it): plain words",
+    "secret.stand_in": "a word making a value in code a stand-in, not a secret (your_password): plain words",
+    "secret.filler": "words a stand-in glues to a secret's own name (mypassword, test_token): plain words",
     # ── the friend's chat (friend/changes.py, apps.py, extract.py, repl.py) ──
     "app.new": "asking for a new app, not a change to one (make me a, 作って)",
     "app.said": "an app of the person's, said as one (my mood diary, the chores chart, 瞑想アプリ)",

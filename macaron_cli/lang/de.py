@@ -21,6 +21,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"stellen|ziffern",
     "secret.changed_to": "",
     "secret.qualifier": r"t[üu]r|tor\b|tresor|karte",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": "",
     "secret.card": r"karte",
     "secret.not_a_card": r"bestell|sendung",

@@ -247,6 +247,8 @@ WORDS: dict[str, str] = {
     "secret.changed_to": r"(?:changed|set|reset|updated|switched)\s+(?:\S+\s+){0,3}?"
     r"(?:passwords?|passcode|pin|pw)\s+to",
     "secret.qualifier": r"door|gate|garage|keypad|alarm|lock|safe|padlock|card",
+    "secret.stand_in": r"your|yours|placeholder|changeme|xxx|xxxx",
+    "secret.filler": r"my|test|testing|secure|super|strong|dummy|fake|sample|demo|default|here|db|new|some|the",
     "secret.also_a_word": r"pw",
     "secret.card": r"card|visa|mastercard|amex",
     "secret.not_a_card": r"order|tracking|invoice|imei|serial|reference|ref\.?|confirmation",
@@ -559,7 +561,10 @@ WORDS: dict[str, str] = {
     "said.money": (
         r"\b(?:salary|salaries|paycheck|pay ?check|wages?|income|mortgage|loans?|debts?|owe|owes|owed|owing|"
         r"credit cards?|overdraft|bankrupt\w*|net worth|401k|pension|tax return|take[- ]home|bonus)\b|"
-        r"\bi (?:make|earn|get paid|got paid|am paid)\b|\bpaid \S+ (?:every|a|per|each)\b|"
+        r"\bi (?:make|earn|get paid|got paid|am paid)\s+"
+        r"(?:(?:about|around|like|only|just|over|under|almost|nearly)\s+)?"
+        r"(?:[$€£¥₱]|\d|(?:money|good money|a living|minimum wage|six figures|peanuts)\b)|"
+        r"\bi (?:earn|get paid|got paid|am paid)\b|\bpaid \S+ (?:every|a|per|each)\b|"
         r"[$€£¥₱]\s?\d[\d,.]{2,}|\b\d[\d,.]*\s?k?\s+(?:a|per|every|each)\s+(?:year|month|week|two weeks|"
         r"paycheck|pay period)\b"
     ),

@@ -20,6 +20,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"dígitos|caracteres",
     "secret.changed_to": "",
     "secret.qualifier": r"puerta|portal|tarjeta|candado",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": r"clave",
     "secret.card": r"tarjeta",
     "secret.not_a_card": r"pedido|seguimiento",

@@ -19,6 +19,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"chiffres|caractères",
     "secret.changed_to": "",
     "secret.qualifier": r"carte|porte|portail|immeuble",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": "",
     "secret.card": r"carte",
     "secret.not_a_card": r"commande|suivi",

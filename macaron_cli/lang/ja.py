@@ -205,6 +205,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"桁",
     "secret.changed_to": "",
     "secret.qualifier": r"ドア|玄関|金庫|カード",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": "",
     "secret.card": r"カード",
     "secret.not_a_card": r"注文|追跡",

@@ -207,6 +207,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"자리",
     "secret.changed_to": "",
     "secret.qualifier": r"현관|도어|금고|카드",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": "",
     "secret.card": r"카드",
     "secret.not_a_card": r"주문|송장",

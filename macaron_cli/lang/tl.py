@@ -224,6 +224,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"numero",
     "secret.changed_to": "",
     "secret.qualifier": r"pinto|bahay",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": "",
     "secret.card": "",
     "secret.not_a_card": "",

@@ -205,6 +205,8 @@ WORDS: dict[str, str] = {
     "secret.amount": r"位",
     "secret.changed_to": "",
     "secret.qualifier": r"门|卡",
+    "secret.stand_in": "",
+    "secret.filler": "",
     "secret.also_a_word": "",
     "secret.card": r"卡",
     "secret.not_a_card": r"订单|快递|运单",

@@ -197,8 +197,14 @@ def reembed():
     Out().text(f"Every memory has a vector of {name}.")
 
 
-def import_file(file, json_out=False):
-    from macaron_cli.memory import importing
+def import_file(file, json_out=False, dry_run=False):
+    from macaron_cli.memory import chat_import, importing
+
+    fmt = chat_import.export_format(file)
+    if fmt is not None:
+        return _import_export(file, fmt, json_out, dry_run)
+    if dry_run:
+        raise UserError(f"--dry-run reads ChatGPT and Claude exports; {file} is neither (import it without --dry-run).")
 
     # Validate the whole file first (streaming, never all in memory), so a bad line writes nothing.
     fmt = importing.detect_format(_read_lines(file))
@@ -237,16 +243,101 @@ def import_file(file, json_out=False):
     _say_imported(report, err)
 
 
+def _import_export(file, fmt: str, json_out: bool, dry_run: bool) -> None:
+    """A ChatGPT or Claude export: checked whole first (a break in it writes nothing), then
+    kept a conversation at a time; with `dry_run`, only said."""
+    from macaron_cli.memory import chat_exports, chat_import
+    from macaron_cli.output import progress
+
+    size, product = chat_import.size(file), chat_exports.product(fmt)
+    err = Out(stderr=True)
+    if not dry_run:
+        with progress(size, f"Checking the {product} export") as to:
+            for _ in chat_import.conversations(file, fmt, to):
+                pass
+    store = None if dry_run else _store()
+    planner = chat_import.ChatPlanner(store, str(file), fmt)
+    labelled: list = []  # dry run: what each memory would be labelled and why
+
+    def records():
+        with progress(size, f"{'Reading' if dry_run else 'Importing'} the {product} export") as to:
+            for found in chat_import.conversations(file, fmt, to):
+                if isinstance(found, tuple):
+                    planner.not_kept(*found)
+                    continue
+                for why in found.unread:
+                    planner.not_kept(found.number, why, found.title)
+                for planned in chat_import.memories(found, fmt):
+                    if isinstance(planned, tuple):
+                        planner.not_kept(found.number, f"message {planned[0].id}: {planned[1]}", found.title)
+                        continue
+                    memory = planner.plan(planned)
+                    if memory is not None:
+                        if dry_run:
+                            labelled.append(chat_import.Label.of(planned, memory))
+                        yield memory
+
+    if store is None:
+        for _ in records():
+            pass
+        return _say_dry_run(planner.report, labelled, json_out, err)
+    store.add_many(records(), ready=True)  # the planner prepared each, to compare redacted texts
+    if json_out:
+        print_json(planner.report.to_json())
+        return
+    _say_imported(planner.report, err)
+
+
+def _say_dry_run(report, labelled: list, json_out: bool, out: Out) -> None:
+    if json_out:
+        print_json({**report.to_json(), "dry_run": True, "labels": [label.to_json() for label in labelled]})
+        return
+    title = None
+    for label in labelled:  # each conversation once; under it, what is kept otherwise than plainly
+        if label.conversation != title:
+            title = label.conversation
+            out.line("[bold]{}[/] {}", label.conversation or "(untitled)", label.dates)
+        if label.says:
+            out.line("  {} {}: {}{}", label.level, label.who, label.preview, label.says)
+    private = sum(1 for label in labelled if label.private)
+    secrets = sum(1 for label in labelled if label.redacted)
+    out.text(
+        f"Would import {len(labelled)} memories from {report.file} ({report.format}): {private} private, "
+        f"{secrets} with secrets redacted, {report.count('not kept')} not kept. Nothing was written (--dry-run)."
+    )
+    _say_not_kept(report, out)
+
+
+def _say_not_kept(report, out: Out) -> None:
+    shown = [o for o in report.outcomes if o.action == "not kept" or (o.action == "added" and o.reason)]
+    for outcome in shown[:_REASONS_SHOWN]:
+        where = outcome.where or {}
+        out.line(
+            "  conversation {} {}: {} {}",
+            where.get("conversation", outcome.line),
+            f"«{where['title']}»" if where.get("title") else "",
+            "not kept:" if outcome.action == "not kept" else "kept in parts:",
+            outcome.reason,
+        )
+    if len(shown) > _REASONS_SHOWN:
+        out.text(f"  … and {len(shown) - _REASONS_SHOWN} more (`--json` lists every record).")
+
+
 def _say_imported(report, out: Out) -> None:
-    added, updated, skipped = (report.count(a) for a in ("added", "updated", "skipped"))
-    kind = "conversation lines" if report.format == "conversation" else "records"
+    added, updated, skipped, not_kept = (report.count(a) for a in ("added", "updated", "skipped", "not kept"))
+    kind = {"conversation": "conversation lines", "chatgpt": "messages", "claude": "messages"}.get(
+        report.format, "records"
+    )
     if not added and not updated:
         out.text(f"Nothing new in {report.file}: {skipped} {kind} skipped, already remembered.")
     else:
         out.text(
             f"Imported {report.file} ({report.format}): {added} added, {updated} updated"
-            f"{' (old texts kept as superseded versions)' if updated else ''}, {skipped} skipped."
+            f"{' (old texts kept as superseded versions)' if updated else ''}, {skipped} skipped"
+            f"{f', {not_kept} not kept' if not_kept else ''}."
         )
+    if report.format in ("chatgpt", "claude"):
+        return _say_not_kept(report, out)
     shown = [o for o in report.outcomes if o.action != "added"]
     for outcome in shown[:_REASONS_SHOWN]:
         out.text(f"  line {outcome.line}: {outcome.action} {outcome.id}: {outcome.reason}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,16 +33,18 @@ CONVERSATION = "conversation"
 _CONTENT = ("kind", "domain", "language", "privacy", "pinned", "event_at", "valid_until", "meta")
 
 
-@dataclass
+@dataclass(slots=True)  # one per record of a file that may hold hundreds of thousands
 class Outcome:
     line: int
     id: str
-    action: str  # "added" | "updated" | "skipped"
+    action: str  # "added" | "updated" | "skipped" | "not kept"
     reason: str = ""
     supersedes: str | None = None
+    where: dict | None = None  # in a chat export: the conversation (its number, title), the message
 
     def to_json(self) -> dict:
-        data = {"line": self.line, "id": self.id, "action": self.action}
+        place = self.where if self.where is not None else {"line": self.line}
+        data = {**place, "id": self.id, "action": self.action}
         if self.reason:
             data["reason"] = self.reason
         if self.supersedes:
@@ -65,6 +68,7 @@ class Report:
             "added": self.count("added"),
             "updated": self.count("updated"),
             "skipped": self.count("skipped"),
+            "not_kept": self.count("not kept"),
             "records": [o.to_json() for o in self.outcomes],
         }
 
@@ -183,12 +187,19 @@ class Planner:
 
 def read_lines(path: Path):
     # utf-8-sig: a byte order mark (Notepad writes one) is no part of the first record.
+    give = "a JSONL file or a conversation (`Name: text` lines)"
+    with unreadable_said(path, give), open(path, encoding="utf-8-sig") as fh:
+        yield from fh
+
+
+@contextmanager
+def unreadable_said(path: Path, give: str) -> Iterator[None]:
+    """A file to import that cannot be read, said in one line (`give`: what to give instead)."""
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            yield from fh
+        yield
     except FileNotFoundError:
         raise UserError(f"{path} does not exist.") from None
     except IsADirectoryError:
-        raise UserError(f"{path} is a directory; give a JSONL file or a conversation (`Name: text` lines).") from None
+        raise UserError(f"{path} is a directory; give {give}.") from None
     except UnicodeDecodeError:
         raise UserError(f"{path} is not UTF-8 text.") from None

@@ -7,6 +7,7 @@ words around stay, so the memory still says what it was about ("my PIN is
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from macaron_cli.memory import secrets
@@ -17,6 +18,24 @@ MARK = "«redacted:{}»"
 
 def redact(text: str) -> tuple[str, list[str]]:
     """Return the text with secrets replaced by «redacted:kind», and the kinds found."""
+    if len(text) <= _SHORT:
+        clean, kinds = _redact_short(text)
+        return clean, list(kinds)
+    return _redact(text)
+
+
+# A record's short strings repeat (meta's keys, a conversation's title and id on each of its
+# turns): each is read once.
+_SHORT = 200
+
+
+@lru_cache(maxsize=8192)
+def _redact_short(text: str) -> tuple[str, tuple[str, ...]]:
+    clean, kinds = _redact(text)
+    return clean, tuple(kinds)
+
+
+def _redact(text: str) -> tuple[str, list[str]]:
     spans = [s for s in secrets.find(text) if not _inside_a_mark(text, s[0], s[1])]
     for start, end, kind in reversed(spans):
         text = text[:start] + MARK.format(kind) + text[end:]

@@ -193,16 +193,20 @@ class MemoryStore:
         return memory
 
     @readable
-    def add_many(self, memories: Iterable[Memory | dict], *, on_batch: Callable[[int], None] | None = None) -> int:
+    def add_many(
+        self, memories: Iterable[Memory | dict], *, on_batch: Callable[[int], None] | None = None, ready: bool = False
+    ) -> int:
         """Add records in batches of BATCH; a record whose id exists replaces it (so an
         interrupted import can simply be run again). Streams: any iterable works.
-        `on_batch(total)` is called after each batch is durably committed."""
+        `on_batch(total)` is called after each batch is durably committed. `ready`: each
+        record came from `prepare` already (an import that compares redacted texts)."""
         count, thread = 0, Thread(_same_episode)  # which turn each follows (memory/turns.py)
         for batch in _batched(memories):
             prepared: dict[str, Memory] = {}
             contexts: dict[str, Memory | None] = {}
             for item in batch:
-                memory = self.prepare(item if isinstance(item, Memory) else Memory.from_dict(item))
+                memory = item if isinstance(item, Memory) else Memory.from_dict(item)
+                memory = memory if ready else self.prepare(memory)
                 prepared[memory.id] = memory  # the last of duplicate ids wins, as in a replay
                 contexts[memory.id] = thread.context(memory)
             rows = self._rows(list(prepared.values()), [contexts[i] for i in prepared])

@@ -6,15 +6,18 @@ its keys or a place credentials sit (tokens.py: known prefixes, private key bloc
 passwords in URLs and headers), a sentence that names a secret followed by a value
 that looks like one (phrases.py, in the eight languages), and the codes an account gives
 for a second factor (codes.py: backup code lists, authenticator seeds). Every finder reads
-the text in one form (widths.py: full-width digits, Unicode spaces). Measured on corpora
+the text in one form (widths.py: full-width digits, Unicode spaces); what sits beside a
+secret's name and is code, a stand-in or a heading is none (innocent.py). Measured on corpora
 of secrets and look-alikes: `python3 bench/secrets_eval.py`.
 """
 
 from __future__ import annotations
 
-from macaron_cli.memory.secrets import codes, formats, phrases, tokens, widths
+from macaron_cli.memory.secrets import codes, formats, innocent, phrases, tokens, widths
 
 Span = tuple[int, int, str]
+# The kinds a value is taken for by the name beside it or its place, not by a proof
+_BY_NAME = frozenset({"password", "pin", "api-key", "token", "cvv", "national-id"})
 
 
 def find(text: str) -> list[Span]:
@@ -25,6 +28,10 @@ def find(text: str) -> list[Span]:
         (s for finder in (tokens.find, formats.find, phrases.find, codes.find) for s in finder(text) if s[1] > s[0]),
         key=lambda s: (s[0], -(s[1] - s[0])),
     )
+    # A value found by the name beside it (phrases) or its place (a URL's password) may be
+    # code or a stand-in (innocent.py); a form proven by check digits, a key block or a
+    # list of codes is what it looks like.
+    spans = [s for s in spans if s[2] not in _BY_NAME or not innocent.innocent(text[s[0] : s[1]])]
     merged: list[list] = []
     for start, end, kind in spans:
         if merged and start < merged[-1][1]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from macaron_cli import lang
-from macaron_cli.memory.secrets import values
+from macaron_cli.memory.secrets import innocent, values
 
 Span = tuple[int, int, str]
 
@@ -118,11 +118,15 @@ def _value(
     """The secret that starts at `start`, if what is there looks like one."""
     if start >= len(text):
         return
-    if text[start] in _OPEN_QUOTE:  # a quoted value is the value, spaces and all
+    if text[start] in _OPEN_QUOTE:
+        if start and text[start - 1].isascii() and text[start - 1].isalnum():
+            return  # the quote closes the name itself ("ADD KEY" and then…, {"KEY"|lang})
         close = text.find(_CLOSE_QUOTE[text[start]], start + 1)
         inner = text[start + 1 : close] if close > start else ""
         if close > start and 3 <= len(inner) <= 80 and "\n" not in inner:
-            if judge(inner) or (kind in ("password", "api-key") and inner.strip().lower() not in values.PROSE):
+            # a quoted password may be a phrase, spaces and all; a quoted key is one only
+            # with a key's shape (a key named 'Open with Code' is a registry key's name)
+            if judge(inner) or (kind == "password" and inner.strip().lower() not in values.PROSE):
                 yield start, close + 1, kind
             return
     if kind in ("pin", "cvv") and _QUANTITY.match(text, start):
@@ -133,7 +137,7 @@ def _value(
             yield m.start(), m.end(), kind
             return
     m = (_ASCII_VALUE if ascii_only else re.compile(r"\S+")).match(text, start)
-    if not m:
+    if not m or innocent.heading(m.group(0)):  # "Key Skills/Expertise:" is a heading
         return
     token = m.group(0).rstrip(_TRAILING)
     if not ascii_only:  # stop before Japanese, Korean or Chinese glued to the value

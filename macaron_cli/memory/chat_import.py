@@ -1,0 +1,291 @@
+"""A ChatGPT or Claude export brought into memory, a conversation at a time.
+
+Each turn is one memory, an episode of its conversation (meta.session: the conversation's id;
+its title and dates in meta too), dated when it was said:
+- the person's own turns are memories about them (meta.role "person"), labelled as the
+  notebook labels what the person says in chat (privacy.level_said: said to be private,
+  health, money, a relationship in crisis → private);
+- the assistant's replies are kept as the context of those turns (meta.role "assistant"),
+  at least as private as the turn they answer.
+Secrets are redacted on the way in (the store's prepare, as for every memory). Each memory's
+id is the export's own message id, so importing the file again adds nothing. A turn longer
+than a memory holds is kept in parts, said so; what cannot be kept (an image, a message of
+an unknown sender, a conversation of another shape) is said with its reason, and the rest
+of the file is kept.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+from macaron_cli import privacy
+from macaron_cli.errors import UserError
+from macaron_cli.memory import chat_exports
+from macaron_cli.memory.chat_exports import PERSON, Conversation, Turn
+from macaron_cli.memory.importing import Outcome, Report
+from macaron_cli.memory.json_stream import ArrayReader, BrokenJson
+from macaron_cli.memory.records import MAX_TEXT, Memory, new_id
+from macaron_cli.memory.redact import redacted
+
+# A part of a long turn: under a memory's limit with room for what redaction writes in
+# place of a secret (a mark may be longer than the secret it replaces).
+PART = MAX_TEXT * 9 // 10
+EXPORT = chat_exports.EXPORT_FILE
+ME = "me"
+
+
+@dataclass(frozen=True)
+class Planned:
+    memory: Memory
+    conversation: Conversation
+    turn: Turn
+    note: str = ""  # what was done to it on the way (split, said so)
+    why: str = ""  # why it is labelled as it is, where it is private
+
+
+def memories(conversation: Conversation, fmt: str) -> Iterator[Planned | tuple[Turn, str]]:
+    """The memories of one conversation, in the order said; (a turn, why) for one that
+    cannot be a memory."""
+    plain = privacy.level_said("")
+    asked: tuple[str, str] = (plain, "")
+    for turn in conversation.turns:
+        said = privacy.level_said(turn.text)
+        why = _why_private(turn.text) if said != plain else ""
+        if turn.role == PERSON:
+            level, why = asked = said, why
+        else:  # a reply says what the question did: as private as it, or more
+            level = privacy.level_from([said, asked[0]])
+            why = why or (asked[1] and f"answers a private question ({asked[1]})")
+        pieces = _pieces(turn.text)
+        for index, piece in enumerate(pieces, 1):
+            note = ""
+            if len(pieces) > 1:
+                note = (
+                    f"part {index} of {len(pieces)}: the message has {len(turn.text):,} characters, "
+                    f"a memory holds at most {MAX_TEXT:,}"
+                )
+            try:
+                memory = Memory.from_dict(_record(conversation, turn, fmt, piece, level, index, len(pieces)))
+            except UserError as error:
+                yield turn, str(error)
+                continue
+            yield Planned(memory, conversation, turn, note, why if level != plain else "")
+
+
+def _record(conversation: Conversation, turn: Turn, fmt: str, piece: str, level: str, index: int, parts: int) -> dict:
+    meta = {
+        "session": conversation.id,
+        "conversation": conversation.title,
+        "conversation_started": conversation.created,
+        "conversation_updated": conversation.updated,
+        "export": fmt,
+        "role": turn.role,
+        "speaker": ME if turn.role == PERSON else chat_exports.product(fmt),
+        "message": turn.id,
+        "part": f"{index}/{parts}" if parts > 1 else None,
+    }
+    record = {
+        "id": f"{fmt}:{_stable(turn.id)}" + (f"#{index}" if index > 1 else ""),
+        "text": piece,
+        "kind": "episode",
+        "source": "import",
+        "privacy": level,
+        "created_at": turn.at or conversation.created or conversation.updated,
+        "meta": {k: v for k, v in meta.items() if v is not None},
+    }
+    return {k: v for k, v in record.items() if v is not None}
+
+
+def _stable(message_id: str) -> str:
+    """The memory's id for an export's message id: the same on every import, and never a run
+    of digits that reads as a card number (an id that looks like a secret is refused)."""
+    return base64.b32encode(hashlib.blake2b(message_id.encode("utf-8"), digest_size=15).digest()).decode().lower()
+
+
+def _why_private(text: str) -> str:
+    """What makes a turn private, in a few words ("" when nothing does)."""
+    if privacy.said_private(text):
+        return "said to be private"
+    return privacy.sensitive_said(text) or ""
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` in parts of at most PART characters, each ending at a paragraph, a line or a
+    space where one is near (never a word cut where it can be helped)."""
+    pieces = []
+    while len(text) > PART:
+        cut = max(text.rfind(mark, PART // 2, PART) for mark in ("\n\n", "\n", " "))
+        cut = cut if cut > 0 else PART
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip("\n ")
+    return [*pieces, text] if text or not pieces else pieces
+
+
+@dataclass(frozen=True)
+class Label:
+    """How a memory would be kept, as a dry run shows it."""
+
+    conversation: str
+    dates: str
+    id: str
+    level: str
+    who: str
+    preview: str
+    private: bool
+    redacted: tuple[str, ...]
+    why: str
+    note: str
+
+    @classmethod
+    def of(cls, planned: Planned, memory: Memory) -> Label:
+        c = planned.conversation
+        dates = " → ".join(d[:10] for d in (c.created, c.updated) if d)
+        preview = " ".join(memory.text.split())
+        return cls(
+            c.title,
+            f"({dates})" if dates else "",
+            memory.id,
+            memory.privacy,
+            memory.meta.get("speaker", ""),
+            preview[:70] + ("…" if len(preview) > 70 else ""),
+            bool(planned.why),
+            tuple(memory.meta.get("redacted", ())),
+            planned.why,
+            planned.note,
+        )
+
+    @property
+    def says(self) -> str:
+        said = [
+            f"private: {self.why}" if self.why else "",
+            f"redacted: {', '.join(self.redacted)}" if self.redacted else "",
+        ]
+        said.append(self.note.split(":")[0] if self.note else "")
+        return "".join(f" — {s}" for s in said if s)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "conversation": self.conversation,
+            "privacy": self.level,
+            "speaker": self.who,
+            **({"why": self.why} if self.why else {}),
+            **({"redacted": list(self.redacted)} if self.redacted else {}),
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+class ChatPlanner:
+    """Each memory's fate against the store and the file read so far, in memory bounded by
+    the number of memories (a digest of each text, never the texts)."""
+
+    def __init__(self, store, file: str, fmt: str):
+        self.store = store
+        self.report = Report(file, fmt)
+        successor: dict[str, str] = {}
+        texts: dict[str, bytes] = {}
+        if store is not None:
+            for memory in store.iter_all():
+                texts[memory.id] = _digest(memory.text)
+                if memory.supersedes:
+                    successor[memory.supersedes] = memory.id
+        self.live: dict[str, tuple[str, bytes]] = {}  # an id → its live version and its text
+        for memory_id in texts:
+            live, seen = memory_id, {memory_id}
+            while live in successor and successor[live] not in seen:
+                live = successor[live]
+                seen.add(live)
+            self.live[memory_id] = (live, texts[live])
+        self.in_file: set[str] = set()
+
+    def plan(self, planned: Planned) -> Memory | None:
+        where = _where(planned)
+        known = self.live.get(planned.memory.id)
+        if known is not None and known[1] == _digest(planned.memory.text):  # kept as written: nothing to redact
+            self._say(where, known[0], "skipped", f"message {planned.turn.id} is already remembered")
+            return None
+        memory = self.store.prepare(planned.memory) if self.store is not None else redacted(planned.memory)
+        digest = _digest(memory.text)
+        if known is not None and known[1] == digest:
+            again = "came already in this file" if memory.id in self.in_file else "is already remembered"
+            self._say(where, known[0], "skipped", f"message {planned.turn.id} {again}")
+            return None
+        self.in_file.add(memory.id)
+        if known is not None:  # the export's message now reads otherwise: a new version
+            version = replace(memory, id=new_id(), supersedes=known[0])
+            self.live[memory.id] = (version.id, digest)
+            self._say(where, version.id, "updated", "a new text for this message; the old one is kept as a version")
+            return version
+        self.live[memory.id] = (memory.id, digest)
+        self._say(where, memory.id, "added", planned.note)
+        return memory
+
+    def not_kept(self, conversation: int, reason: str, title: str = "") -> None:
+        self._say({"conversation": conversation, **({"title": title} if title else {})}, "", "not kept", reason)
+
+    def _say(self, where: dict, memory_id: str, action: str, reason: str) -> None:
+        self.report.outcomes.append(Outcome(where["conversation"], memory_id, action, reason, where=where))
+
+
+def _where(planned: Planned) -> dict:
+    where = {"conversation": planned.conversation.number, "message": planned.turn.id}
+    if planned.conversation.title:
+        where["title"] = planned.conversation.title
+    return where
+
+
+def export_format(path) -> str | None:
+    """CHATGPT or CLAUDE for an export (its conversations.json or its .zip), None for a file
+    that is no JSON list (a JSONL or a conversation in lines: importing.py reads those).
+    The first conversation decides; one of another shape is refused, naming the file."""
+    if not chat_exports.is_zip(path):
+        try:
+            with open(path, encoding="utf-8-sig") as fh:
+                head = fh.read(4096).lstrip()
+        except (OSError, UnicodeDecodeError):
+            return None  # importing.py says what is wrong with it
+        if not head.startswith("["):
+            return None
+    with chat_exports.opened(path) as stream:
+        reader = ArrayReader(stream)
+        try:
+            first = next(iter(reader), None)
+        except BrokenJson as error:
+            raise UserError(
+                f"{path} is not a whole JSON list ({error}); give the export's conversations.json."
+            ) from None
+    fmt = chat_exports.format_of(first)
+    if fmt is None:
+        raise UserError(
+            f"{path} is no ChatGPT or Claude export: its first item has no mapping (ChatGPT) or "
+            "chat_messages (Claude); give the export's conversations.json or its .zip."
+        )
+    return fmt
+
+
+def conversations(
+    path, fmt: str, on_progress: Callable[[int], None] | None = None
+) -> Iterator[Conversation | tuple[int, str]]:
+    """The export's conversations in order (or a conversation's number and why it is none);
+    `on_progress(characters read)` after each. A break in the JSON raises UserError."""
+    with chat_exports.opened(path) as stream:
+        reader = ArrayReader(stream)
+        try:
+            for found in chat_exports.conversations(reader, fmt):
+                if on_progress:
+                    on_progress(reader.consumed)
+                yield found
+        except BrokenJson as error:
+            raise UserError(f"{path} breaks off: {error}; nothing was imported from it.") from None
+
+
+def size(path) -> int:
+    """How many characters the export's conversations.json holds, about (for progress)."""
+    return chat_exports.text_size(path)

@@ -1,0 +1,144 @@
+"""`macaron memory import` brings a person's ChatGPT and Claude history in: every conversation
+kept with its title and dates, the person's turns labelled as the notebook labels them, the
+replies as their context, secrets redacted, nothing added twice, and what cannot be kept said.
+
+The fixtures (tests/fixtures/exports/) follow the formats the products' export pages give;
+labels.json is the hand-labelled answer: each message's label, secrets and role.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from macaron_cli.memory import MemoryStore
+
+EXPORTS = Path(__file__).parent / "fixtures" / "exports"
+LABELS = json.loads((EXPORTS / "labels.json").read_text(encoding="utf-8"))
+FORMATS = {"chatgpt": EXPORTS / "chatgpt_conversations.json", "claude": EXPORTS / "claude_conversations.json"}
+
+
+def _stored(home) -> dict:
+    """The memories, by the export's own id of the message each was ("chatgpt:<its id>")."""
+    return {f"{m.meta['export']}:{m.meta['message']}": m for m in MemoryStore.open(home / "memory").iter_all()}
+
+
+def _import(macaron, path, *options):
+    result = macaron("memory", "import", path, *options)
+    assert result.returncode == 0, result.stderr
+    return result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_export_is_kept_with_its_titles_dates_and_the_notebooks_labels(macaron, macaron_home, fmt):
+    result = _import(macaron, FORMATS[fmt])
+    stored = _stored(macaron_home)
+    expected = {i: label for i, label in LABELS["kept"].items() if i.startswith(f"{fmt}:")}
+    assert set(stored) == set(expected)  # the edited question's old branch, a tool's output, a file: not turns
+    for memory_id, label in expected.items():
+        memory = stored[memory_id]
+        said = (memory.privacy, sorted(memory.meta.get("redacted", [])), memory.meta["role"])
+        assert said == (label["privacy"], sorted(label["redacted"]), label["role"]), memory.text
+    assert not any("Tr0ub4dor&3" in m.text or "sk-ant-api03" in m.text for m in stored.values())
+    assert any("**Key Settings:**" in m.text or "**Two-Pass Scan:**" in m.text for m in stored.values())
+
+    export = json.loads(FORMATS[fmt].read_text(encoding="utf-8"))
+    title = export[0]["title"] if fmt == "chatgpt" else export[0]["name"]
+    first = [m for m in stored.values() if m.meta["conversation"] == title]
+    assert first and all(m.meta["conversation_started"] and m.meta["conversation_updated"] for m in first)
+    assert len({m.meta["session"] for m in stored.values()}) == len(export)
+    assert sorted(m.created_at for m in first)[0] > first[0].meta["conversation_started"]  # when each was said
+    assert f"{len(expected)} added" in result.stderr and "1 not kept" in result.stderr
+    assert "not kept" in result.stderr and ("an image or a file" in result.stderr or "only files" in result.stderr)
+
+
+@pytest.mark.slow
+def test_importing_an_export_again_adds_nothing_even_from_its_zip(macaron, macaron_home, tmp_path):
+    for path in FORMATS.values():
+        _import(macaron, path)
+    before = _stored(macaron_home)
+    packed = tmp_path / "chatgpt-export.zip"
+    with zipfile.ZipFile(packed, "w") as archive:  # the export page's download: the file among others
+        archive.writestr("user.json", "{}")
+        archive.write(FORMATS["chatgpt"], "conversations.json")
+    for path in (*FORMATS.values(), packed):
+        again = json.loads(_import(macaron, path, "--json").stdout)
+        assert again["added"] == again["updated"] == 0 and again["skipped"] > 0
+    assert _stored(macaron_home).keys() == before.keys()
+
+
+@pytest.mark.slow
+def test_a_dry_run_shows_each_conversation_and_its_labels_and_writes_nothing(macaron, macaron_home):
+    result = _import(macaron, FORMATS["chatgpt"], "--dry-run")
+    out = result.stdout + result.stderr
+    for title in ("Knee physio plan", "Router setup", "Budget", "Climbing gym"):
+        assert title in out
+    assert "private: health" in out and "private: said to be private" in out
+    assert "redacted: password" in out and "Tr0ub4dor&3" not in out
+    assert "Would import 12 memories" in out and "Nothing was written" in out
+    assert not (macaron_home / "memory").exists()
+
+    report = json.loads(_import(macaron, FORMATS["claude"], "--dry-run", "--json").stdout)
+    labels = sorted(label["privacy"] for label in report["labels"])
+    assert labels == sorted(label["privacy"] for i, label in LABELS["kept"].items() if i.startswith("claude:"))
+    assert not (macaron_home / "memory").exists()
+
+
+@pytest.mark.slow
+def test_a_reply_too_long_for_a_memory_is_kept_in_parts_and_the_rest_of_the_file_kept(macaron, macaron_home, tmp_path):
+    paragraph = "The gradient flows backward through every layer of the network. " * 40
+    reply = "\n\n".join(f"Step {n}: {paragraph}" for n in range(120))  # about 300,000 characters
+    export = json.loads(FORMATS["claude"].read_text(encoding="utf-8"))
+    export[0]["chat_messages"][1]["content"] = [{"type": "text", "text": reply}]
+    export.insert(1, {"uuid": "not-a-conversation", "summary": "a project, not a chat"})
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+
+    result = _import(macaron, path)
+    stored = list(MemoryStore.open(macaron_home / "memory").iter_all())
+    message = export[0]["chat_messages"][1]["uuid"]
+    parts = sorted((m for m in stored if m.meta.get("message") == message), key=lambda m: m.meta["part"])
+    assert len(parts) >= 3 and all(len(p.text) <= 100_000 for p in parts)
+    assert "".join(p.text for p in parts).replace("\n", "").replace(" ", "") == reply.replace("\n", "").replace(" ", "")
+    assert "kept in parts" in result.stderr and f"{len(reply):,} characters" in result.stderr
+    assert "conversation 2" in result.stderr and "not a Claude conversation" in result.stderr
+    assert len({m.meta["message"] for m in stored}) == 8  # every turn of the file, the long one too
+
+
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (lambda whole: whole[: len(whole) * 2 // 3], "breaks off"),  # a download cut short
+        (lambda whole: '[{"id": 1, "numbers": [1, 2, 3]}]', "no ChatGPT or Claude export"),
+        (lambda whole: whole.replace('"mapping":', '"mapping" ', 1), "not a whole JSON list"),
+    ],
+    ids=["cut short", "another list", "broken json"],
+)
+def test_a_broken_export_is_refused_in_one_line_and_nothing_is_written(macaron, macaron_home, tmp_path, text, says):
+    path = tmp_path / "conversations.json"
+    path.write_text(text(FORMATS["chatgpt"].read_text(encoding="utf-8")), encoding="utf-8")
+    result = macaron("memory", "import", path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (macaron_home / "memory").exists()
+
+
+def test_an_export_is_read_item_by_item_whatever_the_reads_cut(monkeypatch):
+    """Reads cut a value anywhere ("tr|ue", "\\u00|e9", a number): each item still comes whole,
+    and the reader never holds more than the item it is on and one read."""
+    import io
+
+    from macaron_cli.memory import json_stream
+
+    items = [{"t": "café été", "n": 12345.5, "ok": True, "none": None, "deep": [[1, [2]], {"a": "]"}]}] * 5
+    text = " [ " + " , ".join(json.dumps(item) for item in items) + " ] \n"  # é written \u00e9
+    for chunk in (1, 3, 7, 64):
+        monkeypatch.setattr(json_stream, "CHUNK", chunk)
+        reader = json_stream.ArrayReader(io.StringIO(text))
+        assert list(reader) == json.loads(text)
+    with pytest.raises(json_stream.BrokenJson):
+        list(json_stream.ArrayReader(io.StringIO(text[: len(text) // 2])))
