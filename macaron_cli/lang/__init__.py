@@ -78,6 +78,8 @@ APP_LANGUAGES = ("en", "ja", "ko", "zh", "tl")
 BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login")  # what a change asks that is code
 # What a message is about (friend/topics.py), in the order a tie is broken.
 TOPICS = ("food", "health", "fitness", "travel", "finance", "family", "work", "hobby", "events")
+# What a fact about a life is about, such that a newer one replaces an older (memory/updates.py).
+SLOTS = ("home", "work", "number", "phone", "email", "partner", "pet", "car", "school", "study", "gym", "plan")
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -352,6 +354,9 @@ CONCEPTS: dict[str, str] = {
     "said.small_talk": "a whole line of small talk, lower case (thanks, ok, lol, ありがとう): nothing to note",
     "answer.yes": "a whole answer that means yes, lower case (y, sure, はい)",
     "answer.no": "a whole answer that means no, lower case (n, not now, いいえ)",
+    **{f"slot.{slot}": f"a fact about one's {slot}, stated or changed (memory/updates.py)" for slot in SLOTS},
+    "update.change": "saying a fact changed: moved, new, now, switched, no longer, not anymore",
+    "update.others": "someone else a fact is about (my sister, 娘): not the speaker's own",
 }
 
 # What the friend says on its own (friend/phrases.py), by key, with what each says: every

@@ -483,6 +483,21 @@ WORDS: dict[str, str] = {
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "oo|opo",
     "answer.no": "hindi",
+    # ── what a fact is about, and its change (memory/updates.py) ──
+    "slot.home": "\\bnakatira\\b|\\blumipat\\b|\\btumira\\b",
+    "slot.work": "\\btrabaho\\b|\\bnagtatrabaho\\b|\\bresign\\b|\\bnag-resign\\b|\\btrabaho\\b",
+    "slot.number": "\\bnumber\\b|\\bnumero\\b",
+    "slot.phone": "\\bcellphone\\b|\\bcp\\b",
+    "slot.email": "\\bemail\\b",
+    "slot.partner": "\\bjowa\\b|\\bkasintahan\\b|\\bnobyo\\b|\\bnobya\\b",
+    "slot.pet": "\\bpusa\\b|\\baso\\b",
+    "slot.car": "\\bkotse\\b",
+    "slot.school": "\\bpaaralan\\b|\\beskwela\\w*",
+    "slot.study": "\\bnag-aaral\\b",
+    "slot.gym": "\\bgym\\b",
+    "slot.plan": "\\bplano\\b",
+    "update.change": "\\blumipat\\b|\\bngayon\\b|\\bnagpalit\\b|\\bnag-resign\\b|\\bhindi na\\b|\\bbago\\b|\\bna lang\\b",
+    "update.others": "\\bkapatid\\b|\\bnanay\\b|\\btatay\\b|\\bmama\\b|\\bpapa\\b|\\banak\\b|\\basawa\\b|\\bkaibigan\\b",
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

@@ -1,0 +1,99 @@
+"""The current truth: a newer memory that updates an older one ("we moved to Kyoto" after "I
+live in Osaka"), inferred without a model, so search ranks the newer above the older and the
+older stays as history, marked replaced by the newer.
+
+A newer memory replaces an older one when both are facts of the same person (the same
+speaker, and the same other people named: "my sister moved" never replaces "I live in
+Osaka"), the newer is later, says a change ("moved", "now", "not … anymore", 引っ越した,
+不再, 이제) and is about the same thing: a slot both speak of (home, work, a phone number…:
+lang's "slot.*") or a word both hold ("coffee", "rent"). What only asks states nothing, and
+replaces nothing. A model that extracts facts (friend/extract.py) confirms an update by
+linking the new fact to the one it supersedes; `replaced_by` reads that link first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from macaron_cli import lang
+from macaron_cli.memory.speakers import speaker_of, speaker_of_row
+from macaron_cli.memory.text import content_words, search_form
+from macaron_cli.memory.turns import asks
+
+_SLOTS = {slot: re.compile(lang.pattern(f"slot.{slot}"), re.IGNORECASE) for slot in lang.SLOTS}
+_CHANGE = re.compile(lang.pattern("update.change"), re.IGNORECASE)
+_OTHERS = re.compile(lang.pattern("update.others"), re.IGNORECASE)
+_CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
+# A pair of letters of one script (Han or katakana): a word of a text without spaces.
+_CJK_PAIR = re.compile(r"^(?:[\u3400-\u9fff]{2}|[\u30a0-\u30ff]{2})$")
+# A Korean word's first two syllables: its stem (the endings come after: 먹었어, 마셔).
+_HANGUL_STEM = re.compile(r"(?<![\uac00-\ud7af])[\uac00-\ud7af]{2}")
+_ENDING = re.compile(r"(?:ing|ed|es|s|e)$")  # "smoke", "smoking": one word
+# Days and months say when, not what: two facts of one Saturday are not about one thing.
+_WHEN = re.compile(
+    "|".join(
+        lang.pattern(f"{kind}.{name}")
+        for kind, names in (("weekday", lang.WEEKDAYS), ("month", lang.MONTHS))
+        for name in names
+    ),
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """What a memory says, as far as updates go."""
+
+    speaker: str | None
+    others: frozenset[str]  # other people it is about
+    slots: frozenset[str]
+    words: frozenset[str]  # what it is about, compared between two memories
+    changes: bool  # says something changed
+    asks: bool  # only asks
+
+
+def statement_of_row(row: dict) -> Statement:
+    return _statement(row["text"], row.get("language") or "", speaker_of_row(row))
+
+
+@lru_cache(maxsize=4096)
+def _statement(text: str, language: str, speaker: str | None) -> Statement:
+    said = text.split(":", 1)[1] if speaker_of(text) else text
+    latin = {
+        _ENDING.sub("", w)
+        for w in content_words(said)
+        if len(w) >= 4 and not _CHANGE_WORDS.match(w) and not _WHEN.match(w)
+    }
+    pairs = {t for t in search_form(said, language or None).split() if _CJK_PAIR.match(t)}
+    pairs |= set(_HANGUL_STEM.findall(said))
+    pairs = {t for t in pairs if not _CHANGE.search(t)}
+    return Statement(
+        speaker=speaker,
+        others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
+        slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
+        words=frozenset(latin | pairs),
+        changes=bool(_CHANGE.search(said)),
+        asks=asks(text),
+    )
+
+
+def replaces(newer: dict, older: dict) -> bool:
+    """Whether the memory (row) `newer` updates `older`: see the module's docstring."""
+    if _when(newer) <= _when(older):
+        return False
+    new, old = statement_of_row(newer), statement_of_row(older)
+    if not new.changes or new.asks or old.asks or new.speaker != old.speaker or _others_differ(new, old):
+        return False
+    return bool(new.slots & old.slots) or bool(new.words & old.words)
+
+
+def _when(row: dict) -> datetime:
+    return datetime.fromisoformat(row.get("event_at") or row["created_at"])
+
+
+def _others_differ(new: Statement, old: Statement) -> bool:
+    """About different people: one names others and the other none, or they share no one."""
+    return bool(new.others or old.others) and not new.others & old.others
