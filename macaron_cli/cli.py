@@ -545,12 +545,13 @@ def memory_search(
     limit: int = typer.Option(10, "--limit", "-n", min=1, max=10_000, help="How many memories at most."),
     k: int | None = typer.Option(None, "--k", min=1, max=10_000, hidden=True),  # the older name of --limit
     batch: Path | None = typer.Option(None, "--batch", help='JSONL of {"id","query"}; prints JSONL hits.'),
+    show_all: bool = typer.Option(False, "--all", help="Older memories that newer ones replaced too, marked."),
     json_out: bool = typer.Option(False, "--json"),
 ) -> int | None:
-    """Find memories."""
+    """Find memories (the current ones; --all the history too)."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.search, query=query, k=k or limit, batch=batch, json_out=json_out)
+    return _run(memory_commands.search, query=query, k=k or limit, batch=batch, json_out=json_out, show_all=show_all)
 
 
 @memory_app.command("list")

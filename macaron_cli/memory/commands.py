@@ -34,21 +34,33 @@ def add(text, domain, lang, privacy, kind, pin, json_out):
         Out().line("Remembered [bold]{}[/]: {}", memory.id, memory.text)
 
 
-def search(query, k, batch, json_out):
+def search(query, k, batch, json_out, show_all=False):
     if k < 1:
         raise UserError("--limit must be at least 1.")
     if batch is not None:
         return _search_batch(batch, k)
     if not query:
         raise UserError('give a query, e.g. `macaron memory search "coffee"`, or --batch FILE.jsonl.')
-    hits = _store().search(query, k=k)
+    from macaron_cli.memory.updates import replaced_by
+
+    store = _store()
+    hits = store.search(query, k=k)
+    # A memory a newer one updates is history: shown with --all, marked with what replaced it.
+    history = [h for h in hits if "replaced" in h.parts]
+    shown = hits if show_all else [h for h in hits if "replaced" not in h.parts]
+    newer = {h.memory.id: replaced_by(store, h.memory) for h in history} if show_all else {}
     if json_out:
-        print_json([h.to_json() for h in hits])
+        print_json(
+            [
+                {**h.to_json(), **({"replaced_by": newer[h.memory.id].id} if newer.get(h.memory.id) else {})}
+                for h in shown
+            ]
+        )
         return
     out = Out()
     if not hits:  # the relevance floor (memory/retrieval.py) leaves out what merely is nearest
         out.line("Nothing found for “{}”: no memory shares its words or is clearly close in meaning.", query)
-    for h in hits:
+    for h in shown:
         out.line(
             "[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]",
             h.memory.id,
@@ -57,6 +69,11 @@ def search(query, k, batch, json_out):
             h.memory.domain,
             h.memory.privacy,
         )
+        if (later := newer.get(h.memory.id)) is not None:
+            out.line("    [dim]replaced by {}: {}[/]", later.id, later.text)
+    if left := len(hits) - len(shown):
+        what = "older memory that a newer one replaced" if left == 1 else "older memories that newer ones replaced"
+        out.line("[dim]{} {} left out; --all shows it with what replaced it.[/]", left, what)
 
 
 def _search_batch(path: Path, k: int) -> None:

@@ -19,8 +19,10 @@ from datetime import datetime
 from functools import lru_cache
 
 from macaron_cli import lang
+from macaron_cli.memory.records import Memory
+from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row, to_row
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
-from macaron_cli.memory.text import content_words, search_form
+from macaron_cli.memory.text import content_words, query_form, search_form
 from macaron_cli.memory.turns import asks
 
 _SLOTS = {slot: re.compile(lang.pattern(f"slot.{slot}"), re.IGNORECASE) for slot in lang.SLOTS}
@@ -97,3 +99,35 @@ def _when(row: dict) -> datetime:
 def _others_differ(new: Statement, old: Statement) -> bool:
     """About different people: one names others and the other none, or they share no one."""
     return bool(new.others or old.others) and not new.others & old.others
+
+
+# What a memory's newer facts are looked for among: the nearest by meaning and by words.
+NEWER_LOOKED_AT = 50
+
+
+def replaced_by(store, memory) -> Memory | None:
+    """The memory that replaced `memory`: the newer version that supersedes it (an edit, or an
+    update a model's extraction confirmed), else the first later memory that updates it
+    (`replaces`), among the later ones nearest it by words and by meaning. None when nothing did."""
+    from macaron_cli.memory.candidates import rows_of
+    from macaron_cli.memory.pending import begin, reader
+    from macaron_cli.memory.rows import quote
+
+    versions = store.list(1, 0, f"supersedes = {quote(memory.id)}")
+    if versions:
+        return versions[0]
+    row = to_row(memory)
+    later = f"created_at > {quote(memory.created_at)}"
+    found: dict[str, dict] = {}
+    terms = query_form(memory.text).strip()
+    if re.search(r"\w", terms):
+        query = reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN).where(later)
+        found.update((r["id"], r) for r in rows_of(begin(query.select(MEMORY_COLUMNS).limit(NEWER_LOOKED_AT))))
+    own = rows_of(begin(reader(store.table).query().where(f"id = {quote(memory.id)}").select(["vector"]).limit(1)))
+    if store.vectors and own and own[0]["vector"] is not None:
+        query = reader(store.table).query().nearest_to(own[0]["vector"]).column("vector").distance_type("cosine")
+        query = query.where(later).select(MEMORY_COLUMNS).limit(NEWER_LOOKED_AT)
+        found.update((r["id"], r) for r in rows_of(begin(query)))
+    superseded = store.superseded_ids()
+    updates = [r for r in found.values() if r["id"] not in superseded and replaces(r, row)]
+    return memory_from_row(min(updates, key=_when)) if updates else None
