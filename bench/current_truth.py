@@ -44,7 +44,9 @@ def measure(found: list[str], update: str, original: str) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--misses", action="store_true", help="print macaron's first hits where the update is not first")
+    parser.add_argument(
+        "--misses", action="store_true", help="print macaron's first hits where the update is not first"
+    )
     tuning_arg.add(parser)
     args = parser.parse_args()
     tuned = tuning_arg.options(args)
@@ -95,7 +97,9 @@ def main() -> None:
             if args.misses and name == "macaron" and not q["held_out"] and found[:1] != [update]:
                 print(f"  miss {q['query']!r}: " + " | ".join(texts[f][:50] for f in found[:3]))
         cells = [
-            f"{100 * statistics.mean(parts[held][key]):6.1f}" for held in (False, True) for key in ("above", "top 5", "first")
+            f"{100 * statistics.mean(parts[held][key]):6.1f}"
+            for held in (False, True)
+            for key in ("above", "top 5", "first")
         ]
         print(f"  {name:<14}{'':>6}{''.join(cells[:3])}   {'':>13}{''.join(cells[3:])}")
     shutil.rmtree(work, ignore_errors=True)

@@ -580,20 +580,38 @@ WORDS: dict[str, str] = {
     "answer.yes": "y|yes|yeah|yep|sure|ok|okay|please",
     "answer.no": "n|no|nope|not now",
     # ── what a fact is about, and its change (memory/updates.py) ──
-    "slot.home": "\\blive[sd]?\\b|\\bliving (?:in|at|with|near)\\b|\\bmov(?:e|ed|ing)\\b(?! (?:my|the|our) appointment)|\\brelocat\\w*|\\bapartment\\b|\\bflat\\b|\\bneighbou?rhood\\b",
-    "slot.work": "\\bwork(?:s|ing)?\\b|\\bjob\\b|\\bhired\\b|\\bcompany\\b|\\bemployer\\b|\\bmanager\\b|\\bboss\\b|\\boffice\\b|\\bresign\\w*|\\bcareer\\b",
+    "slot.home": (
+        r"\blive[sd]?\b|\bliving (?:in|at|with|near)\b|\bmov(?:e|ed|ing)\b(?! (?:my|the"
+        r"|our) appointment)|\brelocat\w*|\bapartment\b|\bflat\b|\bneighbou?rhood\b"
+    ),
+    "slot.work": (
+        r"\bwork(?:s|ing)?\b|\bjob\b|\bhired\b|\bcompany\b|\bemployer\b|\bmanager\b"
+        r"|\bboss\b|\boffice\b|\bresign\w*|\bcareer\b"
+    ),
     "slot.number": "\\bnumber\\b|\\bcell\\b",
     "slot.phone": "\\bphone\\b|\\biphone\\b|\\bpixel\\b|\\bgalaxy\\b|\\bsmartphone\\b",
     "slot.email": "\\be-?mail\\b",
-    "slot.partner": "\\bdating\\b|\\bboyfriend\\b|\\bgirlfriend\\b|\\bseeing (?:a|someone|him|her|[A-Z])|\\bbroke up\\b|\\bpartner\\b",
+    "slot.partner": (
+        r"\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bseeing (?:a|someone|him|her|[A-Z])"
+        r"|\bbroke up\b|\bpartner\b"
+    ),
     "slot.pet": "\\bcat\\b|\\bdog\\b|\\bkitten\\b|\\bpuppy\\b",
     "slot.car": "\\bcar\\b|\\bdriv(?:e|es|ing)\\b",
     "slot.school": "\\bschools?\\b|\\belementary\\b",
     "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
     "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
-    "update.change": "\\bnow\\b|\\bnew\\b|\\bmoved\\b|\\brelocat\\w*|\\bswitched\\b|\\bchanged?\\b|\\bno longer\\b|\\banymore\\b|\\bquit\\b|\\bstopped\\b|\\bleft\\b|\\bbroke up\\b|\\bsold\\b|\\binstead\\b|\\bcancell?ed\\b|\\bwent (?:up|down)\\b|\\bresigned\\b|\\btransferred\\b|\\bjoined\\b|\\bdyed\\b|\\badopted\\b|\\bpassed away\\b|\\bnot \\w+ing\\b",
-    "update.others": "\\bsister\\b|\\bbrother\\b|\\bwife\\b|\\bhusband\\b|\\bfriend\\b|\\bmom\\b|\\bmum\\b|\\bdad\\b|\\bmother\\b|\\bfather\\b|\\bdaughter\\b|\\bson\\b|\\bgrandma\\b|\\bgrandpa\\b|\\bneighbou?r\\b|\\bcousin\\b|\\baunt\\b|\\buncle\\b",
+    "update.change": (
+        r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"
+        r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
+        r"|\bcancell?ed\b|\bwent (?:up|down)\b|\bresigned\b|\btransferred\b|\bjoined\b"
+        r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b"
+    ),
+    "update.others": (
+        r"\bsister\b|\bbrother\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"
+        r"|\bmother\b|\bfather\b|\bdaughter\b|\bson\b|\bgrandma\b|\bgrandpa\b"
+        r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b"
+    ),
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

@@ -496,8 +496,14 @@ WORDS: dict[str, str] = {
     "slot.study": "\\bnag-aaral\\b",
     "slot.gym": "\\bgym\\b",
     "slot.plan": "\\bplano\\b",
-    "update.change": "\\blumipat\\b|\\bngayon\\b|\\bnagpalit\\b|\\bnag-resign\\b|\\bhindi na\\b|\\bbago\\b|\\bna lang\\b",
-    "update.others": "\\bkapatid\\b|\\bnanay\\b|\\btatay\\b|\\bmama\\b|\\bpapa\\b|\\banak\\b|\\basawa\\b|\\bkaibigan\\b",
+    "update.change": (
+        r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
+        r"|\bna lang\b"
+    ),
+    "update.others": (
+        r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"
+        r"|\bkaibigan\b"
+    ),
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

@@ -58,7 +58,7 @@ def explain_memory(memory_id: str, ledger: Ledger | None, store=None) -> list[st
             f"  {e['time']}  used for {e['subject']} ({e['data'].get('purpose')}), sent to "
             f"{e['data'].get('endpoint')} ({where})"
         )
-        for led_to in {u["subject"] for u in ledger.uses_of(e["subject"])}:
+        for led_to in {u["subject"] for u in ledger.uses_of(e["subject"])} if ledger else ():
             lines.append(f"      which led to {led_to}: outcome {outcome_of(ledger, led_to).reward:+.2f}")
     checks = ledger.events(subject=node("memory", memory_id), kind="verified") if ledger else []
     for e in checks:

@@ -51,10 +51,7 @@ def search(query, k, batch, json_out, show_all=False):
     newer = {h.memory.id: replaced_by(store, h.memory) for h in history} if show_all else {}
     if json_out:
         print_json(
-            [
-                {**h.to_json(), **({"replaced_by": newer[h.memory.id].id} if newer.get(h.memory.id) else {})}
-                for h in shown
-            ]
+            [{**h.to_json(), **({"replaced_by": later.id} if (later := newer.get(h.memory.id)) else {})} for h in shown]
         )
         return
     out = Out()
