@@ -67,3 +67,41 @@ def test_someone_elses_move_replaces_nothing_of_mine(macaron, tmp_path):
     found = macaron("memory", "search", "where do I live", "--all")
     assert "replaced by" not in found.stdout and "m_mine" in found.stdout, found.stdout
     assert "replaced by" not in macaron("why", "m_mine").stdout
+
+
+def test_the_browser_says_what_replaced_an_older_fact(tmp_path):
+    from macaron_cli.memory import MemoryStore
+    from tests.test_tui import detail, drive, goto
+
+    path = tmp_path / "memory"
+    older, newer, _ = HISTORIES["en"]
+    store = MemoryStore.open(path)
+    store.add(older, id="m_old", created_at="2024-03-01T09:00:00+00:00")
+    store.add(newer, id="m_new", created_at="2024-04-20T09:00:00+00:00")
+
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_old")
+        assert "replaced by  m_new" in detail(app), detail(app)
+        await goto(pilot, app, "m_new")
+        assert "replaced by" not in detail(app)
+
+    drive(path, scenario)
+
+
+def test_the_friend_recalls_where_the_person_lives_now(macaron_home):
+    from macaron_cli import privacy
+    from macaron_cli.config import Settings
+    from macaron_cli.friend.recall import recall
+    from macaron_cli.memory import MemoryStore
+
+    store = MemoryStore.open()
+    older, newer, _ = HISTORIES["ja"]
+    store.add(older, id="m_old", created_at="2024-03-01T09:00:00+00:00")
+    store.add("Assistant: 大阪は食べ物が美味しいですよね。", id="m_reply", created_at="2024-03-01T09:01:00+00:00")
+    store.add(newer, id="m_new", created_at="2024-04-20T09:00:00+00:00")
+    found = [
+        h.memory.id
+        for h in recall(store, "今どこに住んでる？", privacy.claude(Settings(), "https://api.anthropic.com"))
+    ]
+    assert found[0] == "m_new" and "m_old" not in found, found
+    assert store.get("m_old").text == older  # history, kept

@@ -357,6 +357,9 @@ CONCEPTS: dict[str, str] = {
     **{f"slot.{slot}": f"a fact about one's {slot}, stated or changed (memory/updates.py)" for slot in SLOTS},
     "update.change": "saying a fact changed: moved, new, now, switched, no longer, not anymore",
     "update.others": "someone else a fact is about (my sister, 娘): not the speaker's own",
+    "update.changed": "saying a value itself changed to another: changed, switched, went up, 変えた, 换了, 바꿨",
+    "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, もう…ない, 不再",
+    "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
 }
 
 # What the friend says on its own (friend/phrases.py), by key, with what each says: every

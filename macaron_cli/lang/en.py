@@ -581,11 +581,11 @@ WORDS: dict[str, str] = {
     "answer.no": "n|no|nope|not now",
     # ── what a fact is about, and its change (memory/updates.py) ──
     "slot.home": (
-        r"\blive[sd]?\b|\bliving (?:in|at|with|near)\b|\bmov(?:e|ed|ing)\b(?! (?:my|the"
+        r"\blive[sd]?\b|\bliving\b(?! room)|\bmov(?:e|ed|ing)\b(?! (?:my|the"
         r"|our) appointment)|\brelocat\w*|\bapartment\b|\bflat\b|\bneighbou?rhood\b"
     ),
     "slot.work": (
-        r"\bwork(?:s|ing)?\b|\bjob\b|\bhired\b|\bcompany\b|\bemployer\b|\bmanager\b"
+        r"\bwork(?:s|ing)? (?:at|as|for|in|from)\b|\bjob\b|\bhired\b|\bcompany\b|\bemployer\b|\bmanager\b"
         r"|\bboss\b|\boffice\b|\bresign\w*|\bcareer\b"
     ),
     "slot.number": "\\bnumber\\b|\\bcell\\b",
@@ -606,6 +606,15 @@ WORDS: dict[str, str] = {
         r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
         r"|\bcancell?ed\b|\bwent (?:up|down)\b|\bresigned\b|\btransferred\b|\bjoined\b"
         r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b"
+    ),
+    "update.changed": (
+        r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:my|the"
+        r"|our) \w+ to\b|\bnew \w+ (?:is|btw)\b"
+    ),
+    "update.stop": r"\bno longer\b|\banymore\b|\bany more\b|\bquit\b|\bstopped\b|\bgave up\b|\bnot \w+ing\b",
+    "update.history": (
+        r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
+        r"|\bhow long\b|\bfirst time\b|\bhistory\b|\bpreviously\b|\bformer\b"
     ),
     "update.others": (
         r"\bsister\b|\bbrother\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"

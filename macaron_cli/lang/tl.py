@@ -500,6 +500,9 @@ WORDS: dict[str, str] = {
         r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
         r"|\bna lang\b"
     ),
+    "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b",
+    "update.stop": r"\bhindi na\b|\btumigil\b|\bhuminto\b",
+    "update.history": r"\bkailan\b|\bdati\b|\bnoon\b",
     "update.others": (
         r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"
         r"|\bkaibigan\b"

@@ -41,14 +41,15 @@ def search(query, k, batch, json_out, show_all=False):
         return _search_batch(batch, k)
     if not query:
         raise UserError('give a query, e.g. `macaron memory search "coffee"`, or --batch FILE.jsonl.')
-    from macaron_cli.memory.updates import replaced_by
+    from macaron_cli.memory.updates import current, replaced_by
 
     store = _store()
     hits = store.search(query, k=k)
     # A memory a newer one updates is history: shown with --all, marked with what replaced it.
-    history = [h for h in hits if "replaced" in h.parts]
-    shown = hits if show_all else [h for h in hits if "replaced" not in h.parts]
-    newer = {h.memory.id: replaced_by(store, h.memory) for h in history} if show_all else {}
+    now = current(hits)
+    live = {h.memory.id for h in now}
+    shown = hits if show_all else now
+    newer = {h.memory.id: replaced_by(store, h.memory) for h in hits if h.memory.id not in live} if show_all else {}
     if json_out:
         print_json(
             [{**h.to_json(), **({"replaced_by": later.id} if (later := newer.get(h.memory.id)) else {})} for h in shown]

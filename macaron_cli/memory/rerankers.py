@@ -29,7 +29,7 @@ from macaron_cli.memory.rows import id_in, quote
 from macaron_cli.memory.speakers import speaker_of_row
 from macaron_cli.memory.tuning import TUNING, Tuning
 from macaron_cli.memory.turns import answer_first
-from macaron_cli.memory.updates import replaces
+from macaron_cli.memory.updates import about, replaces
 
 Candidates = dict[str, Candidate]
 
@@ -203,7 +203,8 @@ class AboveFloor(Reranker):
 
 class Updated(Reranker):
     """The current truth (memory/updates.py): of two candidates where the newer updates the
-    older ("we moved to Kyoto" after "I live in Osaka"), the newer answers what the older
+    older in what the question asks about ("we moved to Kyoto" after "I live in Osaka", for
+    "where do I live?"; not for "when did I go to the museum?"), the newer answers what the older
     answered (it gains the older's relevance where it had less), and the older, kept as
     history, keeps `replaced` of the newer's. A turn beside the replaced one said by someone
     else (a reply that repeats the old fact) keeps as little: the person's own update wins
@@ -222,12 +223,12 @@ class Updated(Reranker):
             row for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ())) if row["id"] not in candidates
         ]
         newest_first = sorted([*best, *map(Candidate, read)], key=_date, reverse=True)
-        kept = ask.tuning.replaced
+        kept, asked = ask.tuning.replaced, about(ask.text)
         for at, newer in enumerate(newest_first):
             if "replaced" in newer.parts:
                 continue
             for older in newest_first[at + 1 :]:
-                if older.relevance <= 0 or "replaced" in older.parts or not replaces(newer.row, older.row):
+                if older.relevance <= 0 or "replaced" in older.parts or not replaces(newer.row, older.row, asked):
                     continue
                 candidates.setdefault(newer.row["id"], newer)
                 if older.relevance > newer.relevance:

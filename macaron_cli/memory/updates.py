@@ -27,6 +27,9 @@ from macaron_cli.memory.turns import asks
 
 _SLOTS = {slot: re.compile(lang.pattern(f"slot.{slot}"), re.IGNORECASE) for slot in lang.SLOTS}
 _CHANGE = re.compile(lang.pattern("update.change"), re.IGNORECASE)
+_CHANGED = re.compile(lang.pattern("update.changed"), re.IGNORECASE)
+_STOP = re.compile(lang.pattern("update.stop"), re.IGNORECASE)
+_HISTORY = re.compile(lang.pattern("update.history"), re.IGNORECASE)
 _OTHERS = re.compile(lang.pattern("update.others"), re.IGNORECASE)
 _CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
 # A pair of letters of one script (Han or katakana): a word of a text without spaces.
@@ -54,11 +57,17 @@ class Statement:
     slots: frozenset[str]
     words: frozenset[str]  # what it is about, compared between two memories
     changes: bool  # says something changed
+    stops: bool  # says one no longer does or has something, or that a value changed to another
+    history: bool  # (a question) asks for the past itself: "when did I…"
     asks: bool  # only asks
 
 
 def statement_of_row(row: dict) -> Statement:
     return _statement(row["text"], row.get("language") or "", speaker_of_row(row))
+
+
+def statement_of(memory: Memory) -> Statement:
+    return statement_of_row({"text": memory.text, "language": memory.language, "meta": memory.meta})
 
 
 @lru_cache(maxsize=4096)
@@ -77,23 +86,47 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
         slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
         words=frozenset(latin | pairs),
-        changes=bool(_CHANGE.search(said)),
+        changes=bool(_CHANGE.search(said) or _STOP.search(said)),
+        stops=bool(_STOP.search(said) or _CHANGED.search(said)),
+        history=bool(_HISTORY.search(said)),
         asks=asks(text),
     )
 
 
-def replaces(newer: dict, older: dict) -> bool:
-    """Whether the memory (row) `newer` updates `older`: see the module's docstring."""
+def about(question: str) -> Statement:
+    """What a question asks about: its slots and words, as a memory's are read."""
+    return _statement(question, "", None)
+
+
+def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
+    """Whether the memory (row) `newer` updates `older` (see the module's docstring); with
+    `asked`, in what that question asks about (a slot, or for a stop a word, all three
+    share): a question about something else, or one that asks for the past itself ("when did
+    I move?"), asks for the history, not the current truth."""
+    if asked is not None and asked.history:
+        return False
     if _when(newer) <= _when(older):
         return False
     new, old = statement_of_row(newer), statement_of_row(older)
     if not new.changes or new.asks or old.asks or new.speaker != old.speaker or _others_differ(new, old):
         return False
-    return bool(new.slots & old.slots) or bool(new.words & old.words)
+    # What both are about: a slot both speak of; a word both hold only where the newer stops
+    # it or says it changed ("I don't drink coffee anymore", "changed the wifi password"):
+    # events share words without replacing each other ("I joined a new group").
+    slots, words = new.slots & old.slots, (new.words & old.words if new.stops else frozenset())
+    if asked is not None:
+        slots, words = slots & asked.slots, words & asked.words
+    return bool(slots or words)
 
 
 def _when(row: dict) -> datetime:
     return datetime.fromisoformat(row.get("event_at") or row["created_at"])
+
+
+def current(hits: list) -> list:
+    """The hits no newer memory among them replaced (search marks those `replaced`): what is
+    true now. The replaced stay in the store as history (`memory search --all`)."""
+    return [h for h in hits if "replaced" not in h.parts]
 
 
 def _others_differ(new: Statement, old: Statement) -> bool:
