@@ -581,8 +581,8 @@ WORDS: dict[str, str] = {
     "answer.no": "n|no|nope|not now",
     # ── what a fact is about, and its change (memory/updates.py) ──
     "slot.home": (
-        r"\blive[sd]?\b|\bliving\b(?! room)|\bmov(?:e|ed|ing)\b(?! (?:my|the"
-        r"|our) appointment)|\brelocat\w*|\bapartment\b|\bflat\b|\bneighbou?rhood\b"
+        r"\blive[sd]?\b|\bliving\b(?! room)|\bmov(?:e|ed|ing) (?:to|in|out|house|away|back)\b"
+        r"|\brelocat\w*|\bapartment\b|\bneighbou?rhood\b"
     ),
     "slot.work": (
         r"\bwork(?:s|ing)? (?:at|as|for|in|from)\b|\bjob\b|\bhired\b|\bcompany\b|\bemployer\b|\bmanager\b"
@@ -596,7 +596,7 @@ WORDS: dict[str, str] = {
         r"|\bbroke up\b|\bpartner\b"
     ),
     "slot.pet": "\\bcat\\b|\\bdog\\b|\\bkitten\\b|\\bpuppy\\b",
-    "slot.car": "\\bcar\\b|\\bdriv(?:e|es|ing)\\b",
+    "slot.car": r"\bcar\b|\bdriv(?:e|es|ing) (?:a|an|the|my|our)\b",
     "slot.school": "\\bschools?\\b|\\belementary\\b",
     "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
@@ -611,7 +611,10 @@ WORDS: dict[str, str] = {
         r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:my|the"
         r"|our) \w+ to\b|\bnew \w+ (?:is|btw)\b"
     ),
-    "update.stop": r"\bno longer\b|\banymore\b|\bany more\b|\bquit\b|\bstopped\b|\bgave up\b|\bnot \w+ing\b",
+    "update.stop": (
+        r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
+        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b"
+    ),
     "update.history": (
         r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
         r"|\bhow long\b|\bfirst time\b|\bhistory\b|\bpreviously\b|\bformer\b"

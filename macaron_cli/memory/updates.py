@@ -30,6 +30,7 @@ _CHANGE = re.compile(lang.pattern("update.change"), re.IGNORECASE)
 _CHANGED = re.compile(lang.pattern("update.changed"), re.IGNORECASE)
 _STOP = re.compile(lang.pattern("update.stop"), re.IGNORECASE)
 _HISTORY = re.compile(lang.pattern("update.history"), re.IGNORECASE)
+_CLAUSE = re.compile(r"[,.;!?，。；！？、]|\s[-–—]\s|\bbut\b")
 _OTHERS = re.compile(lang.pattern("update.others"), re.IGNORECASE)
 _CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
 # A pair of letters of one script (Han or katakana): a word of a text without spaces.
@@ -57,7 +58,7 @@ class Statement:
     slots: frozenset[str]
     words: frozenset[str]  # what it is about, compared between two memories
     changes: bool  # says something changed
-    stops: bool  # says one no longer does or has something, or that a value changed to another
+    stopped: frozenset[str]  # the words of what it says stopped or changed to another value
     history: bool  # (a question) asks for the past itself: "when did I…"
     asks: bool  # only asks
 
@@ -73,6 +74,22 @@ def statement_of(memory: Memory) -> Statement:
 @lru_cache(maxsize=4096)
 def _statement(text: str, language: str, speaker: str | None) -> Statement:
     said = text.split(":", 1)[1] if speaker_of(text) else text
+    # The clauses that say a thing stopped or changed: what they name is what changed ("I don't
+    # drink coffee anymore", "changed the wifi password"), not the rest of the message.
+    stopped = " ".join(c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c))
+    return Statement(
+        speaker=speaker,
+        others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
+        slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
+        words=_words(said, language),
+        changes=bool(_CHANGE.search(said) or _STOP.search(said)),
+        stopped=_words(stopped, language) if stopped else frozenset(),
+        history=bool(_HISTORY.search(said)),
+        asks=asks(text),
+    )
+
+
+def _words(said: str, language: str) -> frozenset[str]:
     latin = {
         _ENDING.sub("", w)
         for w in content_words(said)
@@ -80,17 +97,7 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
     }
     pairs = {t for t in search_form(said, language or None).split() if _CJK_PAIR.match(t)}
     pairs |= set(_HANGUL_STEM.findall(said))
-    pairs = {t for t in pairs if not _CHANGE.search(t)}
-    return Statement(
-        speaker=speaker,
-        others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
-        slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
-        words=frozenset(latin | pairs),
-        changes=bool(_CHANGE.search(said) or _STOP.search(said)),
-        stops=bool(_STOP.search(said) or _CHANGED.search(said)),
-        history=bool(_HISTORY.search(said)),
-        asks=asks(text),
-    )
+    return frozenset(latin | {t for t in pairs if not _CHANGE.search(t)})
 
 
 def about(question: str) -> Statement:
@@ -113,7 +120,7 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
     # What both are about: a slot both speak of; a word both hold only where the newer stops
     # it or says it changed ("I don't drink coffee anymore", "changed the wifi password"):
     # events share words without replacing each other ("I joined a new group").
-    slots, words = new.slots & old.slots, (new.words & old.words if new.stops else frozenset())
+    slots, words = new.slots & old.slots, new.stopped & old.words
     if asked is not None:
         slots, words = slots & asked.slots, words & asked.words
     return bool(slots or words)
