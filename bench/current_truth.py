@@ -58,20 +58,9 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="current-truth-"))
     os.environ["MACARON_HOME"] = str(work / "home")  # default settings, nothing of the person's
     from memory_locomo import dense_baseline
-    from recall_side_by_side import fts_baseline
+    from recall_side_by_side import build
 
-    from macaron_cli.memory import MemoryStore, embeddings
-    from macaron_cli.memory.lance import lancedb
-
-    if not embeddings.available():
-        sys.exit("the bundled embedding model is missing: dense and macaron need it")
-    db = lancedb().connect(work / "baselines")
-    stores, fts, bigram = {}, {}, {}
-    for i, (group, rows) in enumerate(groups.items()):
-        fts[group] = fts_baseline(db, f"fts{i}", rows, bigrams=False)
-        bigram[group] = fts_baseline(db, f"bigram{i}", rows, bigrams=True)
-        stores[group] = MemoryStore.open(work / f"store{i}")
-        stores[group].add_many({"kind": "episode", "source": "import", **r} for r in rows)
+    fts, bigram, stores = build(groups, work)
     dense = {group: dense_baseline(store) for group, store in stores.items()}
 
     def macaron(purpose: str):

@@ -106,6 +106,24 @@ def fts_baseline(db, name: str, rows: list[dict], bigrams: bool):
     return search
 
 
+def build(groups: dict[str, list[dict]], work: Path) -> tuple[dict, dict, dict]:
+    """(fts, bigram, stores) by group: both full-text baselines and a macaron store (vectors
+    included) of each group's memories, under `work`."""
+    from macaron_cli.memory import MemoryStore, embeddings
+    from macaron_cli.memory.lance import lancedb
+
+    if not embeddings.available():
+        sys.exit("the bundled embedding model is missing: dense and macaron need it")
+    db = lancedb().connect(work / "baselines")
+    fts, bigram, stores = {}, {}, {}
+    for i, (group, rows) in enumerate(groups.items()):
+        fts[group] = fts_baseline(db, f"fts{i}", rows, bigrams=False)
+        bigram[group] = fts_baseline(db, f"bigram{i}", rows, bigrams=True)
+        stores[group] = MemoryStore.open(work / f"store{i}")
+        stores[group].add_many({"kind": "episode", "source": "import", **r} for r in rows)
+    return fts, bigram, stores
+
+
 def report(results: list[dict]) -> None:
     kinds = sorted(results[0]["cats"], key=lambda kind: (kind == "all", kind))
     for kind in kinds:
@@ -135,19 +153,8 @@ def main() -> None:
     os.environ["MACARON_HOME"] = str(work / "home")  # default settings, nothing of the person's
     from memory_locomo import dense_baseline, evaluate
 
-    from macaron_cli.memory import MemoryStore, embeddings
-    from macaron_cli.memory.lance import lancedb
-
-    if not embeddings.available():
-        sys.exit("the bundled embedding model is missing: dense, macaron and chat need it")
-    db = lancedb().connect(work / "baselines")
-    fts, bigram, stores = {}, {}, {}
     started = time.perf_counter()
-    for i, (group, rows) in enumerate(groups.items()):
-        fts[group] = fts_baseline(db, f"fts{i}", rows, bigrams=False)
-        bigram[group] = fts_baseline(db, f"bigram{i}", rows, bigrams=True)
-        stores[group] = MemoryStore.open(work / f"store{i}")
-        stores[group].add_many({"kind": "episode", "source": "import", **r} for r in rows)
+    fts, bigram, stores = build(groups, work)
     print(f"import (vectors included) {time.perf_counter() - started:.1f} s")
     dense = {group: dense_baseline(store) for group, store in stores.items()}
 
