@@ -14,12 +14,13 @@ linking the new fact to the one it supersedes; `replaced_by` reads that link fir
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
 from macaron_cli import lang
-from macaron_cli.memory.records import Memory
+from macaron_cli.memory.records import Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row, to_row
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 from macaron_cli.memory.text import content_words, query_form, search_form
@@ -130,7 +131,7 @@ def _when(row: dict) -> datetime:
     return datetime.fromisoformat(row.get("event_at") or row["created_at"])
 
 
-def current(hits: list) -> list:
+def current(hits: Iterable[Hit]) -> list[Hit]:
     """The hits no newer memory among them replaced (search marks those `replaced`): what is
     true now. The replaced stay in the store as history (`memory search --all`)."""
     return [h for h in hits if "replaced" not in h.parts]
