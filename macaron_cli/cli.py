@@ -548,12 +548,21 @@ def memory_search(
     nearest: bool = typer.Option(
         False, "--nearest", help="Below the matches, the nearest in meaning too (≈), as chat and the browser list them."
     ),
+    show_all: bool = typer.Option(False, "--all", help="Older memories that newer ones replaced too, marked."),
     json_out: bool = typer.Option(False, "--json"),
 ) -> int | None:
-    """Find memories."""
+    """Find memories (the current ones; --all the history too)."""
     from macaron_cli.memory import commands as memory_commands
 
-    return _run(memory_commands.search, query=query, k=k or limit, batch=batch, json_out=json_out, nearest=nearest)
+    return _run(
+        memory_commands.search,
+        query=query,
+        k=k or limit,
+        batch=batch,
+        json_out=json_out,
+        nearest=nearest,
+        show_all=show_all,
+    )
 
 
 @memory_app.command("list")

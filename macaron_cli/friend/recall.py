@@ -4,7 +4,8 @@ Recall searches the memory with the person's words as a chat turn (the engine wi
 their goal, drops superseded versions, and fills up to k with the nearest memories by meaning,
 below those that share a word: an emotional turn with no rare word still deserves them),
 through the privacy gate for the current model's destination (macaron_cli/privacy.py), and
-drops facts that were superseded or have expired. What was recalled is kept for /why. Memories used in an
+drops facts that were superseded, replaced by a newer one (memory/updates.py) or have
+expired. What was recalled is kept for /why. Memories used in an
 answer the person liked (/good) gain reward, /bad lowers it; the store's weight
 (reward·e^(−λ·age)) lets memories that are never used fade.
 """
@@ -53,10 +54,13 @@ def is_current(memory: Memory, now: datetime) -> bool:
 
 
 def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: datetime | None = None) -> Cleared:
-    """The current memories that bear on `text`, cleared by the gate for `destination`."""
+    """The current memories that bear on `text`, cleared by the gate for `destination`: none
+    that expired, nor one a newer memory replaced ("I live in Osaka" after "we moved to Kyoto")."""
+    from macaron_cli.memory.updates import current
+
     now = now or datetime.now(UTC)
     hits = privacy.search(store, text, destination, k=k * 2, now=now, purpose=CHAT)
-    return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
+    return privacy.release([h for h in current(hits) if is_current(h.memory, now)][:k], destination)
 
 
 def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:

@@ -78,6 +78,8 @@ APP_LANGUAGES = ("en", "ja", "ko", "zh", "tl")
 BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login")  # what a change asks that is code
 # What a message is about (friend/topics.py), in the order a tie is broken.
 TOPICS = ("food", "health", "fitness", "travel", "finance", "family", "work", "hobby", "events")
+# What a fact about a life is about, such that a newer one replaces an older (memory/updates.py).
+SLOTS = ("home", "work", "number", "phone", "email", "partner", "pet", "car", "school", "study", "gym", "plan")
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -354,6 +356,12 @@ CONCEPTS: dict[str, str] = {
     "said.small_talk": "a whole line of small talk, lower case (thanks, ok, lol, ありがとう): nothing to note",
     "answer.yes": "a whole answer that means yes, lower case (y, sure, はい)",
     "answer.no": "a whole answer that means no, lower case (n, not now, いいえ)",
+    **{f"slot.{slot}": f"a fact about one's {slot}, stated or changed (memory/updates.py)" for slot in SLOTS},
+    "update.change": "saying a fact changed: moved, new, now, switched, no longer, not anymore",
+    "update.others": "someone else a fact is about (my sister, 娘): not the speaker's own",
+    "update.changed": "saying a value itself changed to another: changed, switched, went up, 変えた, 换了, 바꿨",
+    "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, もう…ない, 不再",
+    "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
 }
 
 # What the friend says on its own (friend/phrases.py), by key, with what each says: every

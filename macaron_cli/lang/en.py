@@ -584,6 +584,51 @@ WORDS: dict[str, str] = {
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "y|yes|yeah|yep|sure|ok|okay|please",
     "answer.no": "n|no|nope|not now",
+    # ── what a fact is about, and its change (memory/updates.py) ──
+    "slot.home": (
+        r"\blive[sd]?\b|\bliving\b(?! room)|\bmov(?:e|ed|ing) (?:to|in|out|house|away|back)\b"
+        r"|\brelocat\w*|\bapartment\b|\bneighbou?rhood\b"
+    ),
+    "slot.work": (
+        r"\bwork(?:s|ing)? (?:at|as|for|in|from)\b|\bjob\b|\bhired\b|\bcompany\b|\bemployer\b|\bmanager\b"
+        r"|\bboss\b|\boffice\b|\bresign\w*|\bcareer\b"
+    ),
+    "slot.number": "\\bnumber\\b|\\bcell\\b",
+    "slot.phone": "\\bphone\\b|\\biphone\\b|\\bpixel\\b|\\bgalaxy\\b|\\bsmartphone\\b",
+    "slot.email": "\\be-?mail\\b",
+    "slot.partner": (
+        r"\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bseeing (?:a|someone|him|her|[A-Z])"
+        r"|\bbroke up\b|\bpartner\b"
+    ),
+    "slot.pet": "\\bcat\\b|\\bdog\\b|\\bkitten\\b|\\bpuppy\\b",
+    "slot.car": r"\bcar\b|\bdriv(?:e|es|ing) (?:a|an|the|my|our)\b",
+    "slot.school": "\\bschools?\\b|\\belementary\\b",
+    "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
+    "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
+    "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
+    "update.change": (
+        r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"
+        r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
+        r"|\bcancell?ed\b|\bwent (?:up|down)\b|\bresigned\b|\btransferred\b|\bjoined\b"
+        r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b"
+    ),
+    "update.changed": (
+        r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:my|the"
+        r"|our) \w+ to\b|\bnew \w+ (?:is|btw)\b"
+    ),
+    "update.stop": (
+        r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
+        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b"
+    ),
+    "update.history": (
+        r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
+        r"|\bhow long\b|\bfirst time\b|\bhistory\b|\bpreviously\b|\bformer\b"
+    ),
+    "update.others": (
+        r"\bsister\b|\bbrother\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"
+        r"|\bmother\b|\bfather\b|\bdaughter\b|\bson\b|\bgrandma\b|\bgrandpa\b"
+        r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b"
+    ),
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

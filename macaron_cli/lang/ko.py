@@ -464,6 +464,24 @@ WORDS: dict[str, str] = {
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "네|예",
     "answer.no": "아니요|아니",
+    # ── what a fact is about, and its change (memory/updates.py) ──
+    "slot.home": "살아|살고|사는|이사",
+    "slot.work": "일해|일하|직장|회사|직업|그만두|운영",
+    "slot.number": "번호",
+    "slot.phone": "휴대폰|핸드폰|폰",
+    "slot.email": "이메일|메일",
+    "slot.partner": "남자친구|여자친구|남친|여친|사귀|헤어",
+    "slot.pet": "고양이|강아지|개",
+    "slot.car": "차|타",
+    "slot.school": "학교|전학",
+    "slot.study": "공부|전공|배우",
+    "slot.gym": "헬스|체육관|요가",
+    "slot.plan": "계획|여행|가기로",
+    "update.change": "이사|바꿨|바꾸|바뀌|그만두|그만뒀|이제|새로|새 |헤어졌|팔고|팔았|끊었|말고",
+    "update.changed": r"바꿨|바뀌었|올랐|내렸",
+    "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상",
+    "update.history": r"언제|예전|전에|원래|처음",
+    "update.others": "엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생|친구",
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

@@ -485,6 +485,30 @@ WORDS: dict[str, str] = {
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "oo|opo",
     "answer.no": "hindi",
+    # ── what a fact is about, and its change (memory/updates.py) ──
+    "slot.home": "\\bnakatira\\b|\\blumipat\\b|\\btumira\\b",
+    "slot.work": "\\btrabaho\\b|\\bnagtatrabaho\\b|\\bresign\\b|\\bnag-resign\\b|\\btrabaho\\b",
+    "slot.number": "\\bnumber\\b|\\bnumero\\b",
+    "slot.phone": "\\bcellphone\\b|\\bcp\\b",
+    "slot.email": "\\bemail\\b",
+    "slot.partner": "\\bjowa\\b|\\bkasintahan\\b|\\bnobyo\\b|\\bnobya\\b",
+    "slot.pet": "\\bpusa\\b|\\baso\\b",
+    "slot.car": "\\bkotse\\b",
+    "slot.school": "\\bpaaralan\\b|\\beskwela\\w*",
+    "slot.study": "\\bnag-aaral\\b",
+    "slot.gym": "\\bgym\\b",
+    "slot.plan": "\\bplano\\b",
+    "update.change": (
+        r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
+        r"|\bna lang\b"
+    ),
+    "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b",
+    "update.stop": r"\bhindi na\b|\btumigil\b|\bhuminto\b",
+    "update.history": r"\bkailan\b|\bdati\b|\bnoon\b",
+    "update.others": (
+        r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"
+        r"|\bkaibigan\b"
+    ),
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

@@ -457,6 +457,24 @@ WORDS: dict[str, str] = {
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
     "answer.yes": "好",
     "answer.no": "不",
+    # ── what a fact is about, and its change (memory/updates.py) ──
+    "slot.home": "住在|住的|搬到|搬家|搬去|定居",
+    "slot.work": "工作|公司|上班|辞职|跳槽|老板|经理",
+    "slot.number": "号码|手机号|换号",
+    "slot.phone": "手机",
+    "slot.email": "邮箱|邮件",
+    "slot.partner": "男朋友|女朋友|对象|分手|交往",
+    "slot.pet": "猫|狗|宠物",
+    "slot.car": "车|开的",
+    "slot.school": "学校|上学|转学|小学|中学",
+    "slot.study": "在学|学习|专业",
+    "slot.gym": "健身|跑步",
+    "slot.plan": "计划|打算|旅游|旅行",
+    "update.change": "搬|换|改|不再|已经不|现在|新的|辞职|转学|分手|卖了|戒|不去|不学|变了|又",
+    "update.changed": r"换了|改了|变了|涨了|降了|改成",
+    "update.stop": r"不再|已经不|戒了|戒烟|不[^，。！？]{1,3}了|停了",
+    "update.history": r"什么时候|以前|之前|原来|当初|第一次",
+    "update.others": "妈妈|爸爸|我妈|我爸|老公|老婆|姐姐|哥哥|妹妹|弟弟|女儿|儿子|(?<![男女])朋友",
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).

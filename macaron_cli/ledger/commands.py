@@ -61,10 +61,14 @@ def last_change(ledger, slug: str) -> dict | None:
 
 def why(target: str) -> None:
     from macaron_cli.ledger.store import FILE, Ledger
+    from macaron_cli.ledger.why import explain, explain_memory
 
     if not (config.home() / FILE).exists():  # refuse before opening creates it
+        if target.startswith("m_"):  # a memory never used yet still has its story (what replaced it)
+            for line in explain_memory(target, None, _memory()):
+                Out().text(line)
+            return
         raise UserError("nothing to explain yet: no memory has been used and no app made; chat or make one first.")
-    from macaron_cli.ledger.why import explain
 
     for line in explain(target, Ledger.open(), _memory()):
         Out().text(line)

@@ -43,12 +43,13 @@ def _memory_line(memory_id: str, store) -> str:
     return f"{memory_id} [{m.privacy}] {text}"
 
 
-def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
-    uses = [e for e in ledger.uses_of(node("memory", memory_id)) if e["kind"] == "request"]
+def explain_memory(memory_id: str, ledger: Ledger | None, store=None) -> list[str]:
+    """`ledger` None: nothing was recorded yet (no ledger), so the memory was never used."""
+    uses = [e for e in ledger.uses_of(node("memory", memory_id)) if e["kind"] == "request"] if ledger else []
     line = _memory_line(memory_id, store)
     if not uses and line.endswith("(forgotten since)"):
         raise UserError(f"no memory with id {memory_id!r}; `macaron memory list` shows the ids.")
-    lines = [f"Memory {line}", *_recorded_in(memory_id, store)]
+    lines = [f"Memory {line}", *_replaced(memory_id, store), *_recorded_in(memory_id, store)]
     if not uses:
         lines.append("  never used in a brief or an answer yet.")
     for e in uses:
@@ -57,9 +58,9 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
             f"  {e['time']}  used for {e['subject']} ({e['data'].get('purpose')}), sent to "
             f"{e['data'].get('endpoint')} ({where})"
         )
-        for led_to in {u["subject"] for u in ledger.uses_of(e["subject"])}:
+        for led_to in {u["subject"] for u in ledger.uses_of(e["subject"])} if ledger else ():
             lines.append(f"      which led to {led_to}: outcome {outcome_of(ledger, led_to).reward:+.2f}")
-    checks = ledger.events(subject=node("memory", memory_id), kind="verified")
+    checks = ledger.events(subject=node("memory", memory_id), kind="verified") if ledger else []
     for e in checks:
         lines.append(f"  {e['time']}  you said it is {'still true' if e['value'] else 'no longer true'}")
     if store is not None:
@@ -70,6 +71,19 @@ def explain_memory(memory_id: str, ledger: Ledger, store=None) -> list[str]:
         except UserError:
             pass
     return lines
+
+
+def _replaced(memory_id: str, store) -> list[str]:
+    """What replaced it, if a newer memory updates it (memory/updates.py): it stays as history."""
+    from macaron_cli.memory.updates import replaced_by
+
+    try:
+        newer = replaced_by(store, store.get(memory_id)) if store is not None else None
+    except UserError:
+        return []
+    if newer is None:
+        return []
+    return [f"  replaced by {_memory_line(newer.id, store)} (said {newer.created_at[:10]}): kept as history"]
 
 
 def _recorded_in(memory_id: str, store) -> list[str]:

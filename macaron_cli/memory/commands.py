@@ -34,7 +34,7 @@ def add(text, domain, lang, privacy, kind, pin, json_out):
         Out().line("Remembered [bold]{}[/]: {}", memory.id, memory.text)
 
 
-def search(query, k, batch, json_out, nearest=False):
+def search(query, k, batch, json_out, nearest=False, show_all=False):
     if k < 1:
         raise UserError("--limit must be at least 1.")
     if batch is not None:
@@ -43,17 +43,25 @@ def search(query, k, batch, json_out, nearest=False):
         raise UserError('give a query, e.g. `macaron memory search "coffee"`, or --batch FILE.jsonl.')
     from macaron_cli.memory import score_parts
     from macaron_cli.memory.records import CHAT, LOOKUP
+    from macaron_cli.memory.updates import current, replaced_by
 
     store = _store()
     # --nearest: as chat and the browser rank (below the floor, the nearest in meaning too)
     hits = store.search(query, k=k, purpose=CHAT if nearest else LOOKUP)
+    # A memory a newer one updates is history: shown with --all, marked with what replaced it.
+    now = current(hits)
+    live = {h.memory.id for h in now}
+    shown = hits if show_all else now
+    newer = {h.memory.id: replaced_by(store, h.memory) for h in hits if h.memory.id not in live} if show_all else {}
     if json_out:
-        print_json([h.to_json() for h in hits])
+        print_json(
+            [{**h.to_json(), **({"replaced_by": later.id} if (later := newer.get(h.memory.id)) else {})} for h in shown]
+        )
         return
     out = Out()
     if not hits:  # the relevance floor (memory/retrieval.py) leaves out what merely is nearest
         out.line(score_parts.NOTHING_FOUND, query)
-    for rank, h in zip(score_parts.ranks(hits), hits, strict=True):
+    for rank, h in zip(score_parts.ranks(shown), shown, strict=True):
         out.line(
             "[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]",
             h.memory.id,
@@ -63,8 +71,13 @@ def search(query, k, batch, json_out, nearest=False):
             h.memory.privacy,
         )
         out.line("  [dim]{}. {}[/]", rank, score_parts.why_here(query, h))
-    if hits:
-        out.line("[dim]{} for “{}”.[/]", score_parts.counted(hits), query)
+        if (later := newer.get(h.memory.id)) is not None:
+            out.line("    [dim]replaced by {}: {}[/]", later.id, later.text)
+    if shown:
+        out.line("[dim]{} for “{}”.[/]", score_parts.counted(shown), query)
+    if left := len(hits) - len(shown):
+        what = "older memory that a newer one replaced" if left == 1 else "older memories that newer ones replaced"
+        out.line("[dim]{} {} left out; --all shows it with what replaced it.[/]", left, what)
     if not nearest and store.vectors and len(hits) < k:  # where the browser and chat list more
         out.line("[dim]{}.[/]", score_parts.FLOOR_RULE[0].upper() + score_parts.FLOOR_RULE[1:])
 

@@ -29,6 +29,7 @@ from macaron_cli.memory.rows import id_in, quote
 from macaron_cli.memory.speakers import speaker_of_row
 from macaron_cli.memory.tuning import TUNING, Tuning
 from macaron_cli.memory.turns import answer_first
+from macaron_cli.memory.updates import about, replaces
 
 Candidates = dict[str, Candidate]
 
@@ -193,10 +194,66 @@ class AboveFloor(Reranker):
             (c for c in candidates.values() if c.parts.get("broader", 0) > 0), key=lambda c: -c.parts["broader"]
         )[:guesses]
         shown |= {c.row["id"] for c in broader}
+        shown |= {key for key, c in candidates.items() if "updates" in c.parts}  # answers as what it updates
         beside = {c.row.get("context_id") for key, c in candidates.items() if key in shown}
         return {
             key: c for key, c in candidates.items() if key in shown or key in beside or c.row.get("context_id") in shown
         }
+
+
+class Updated(Reranker):
+    """The current truth (memory/updates.py): of two candidates where the newer updates the
+    older in what the question asks about ("we moved to Kyoto" after "I live in Osaka", for
+    "where do I live?"; not for "when did I go to the museum?"), the newer answers what the older
+    answered (it gains the older's relevance where it had less), and the older, kept as
+    history, keeps `replaced` of the newer's. A turn beside the replaced one said by someone
+    else (a reply that repeats the old fact) keeps as little: the person's own update wins
+    over the neighbour it lifted."""
+
+    parts = (
+        Part("updates", "a newer fact that updates an older match", bounded=True, reason=True),
+        Part("replaced", "× replaced by a newer memory (kept as history)"),
+    )
+
+    def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        best = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)[: ask.tuning.updates_of]
+        # An update the lists found too weakly to be a candidate ("we moved to Kyoto" for "where
+        # do I live?") is among the rows they read: it may answer still, as what it updates did.
+        read = [
+            row for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ())) if row["id"] not in candidates
+        ]
+        newest_first = sorted([*best, *map(Candidate, read)], key=_date, reverse=True)
+        kept, asked = ask.tuning.replaced, about(ask.text)
+        for at, newer in enumerate(newest_first):
+            if "replaced" in newer.parts:
+                continue
+            for older in newest_first[at + 1 :]:
+                if older.relevance <= 0 or "replaced" in older.parts or not replaces(newer.row, older.row, asked):
+                    continue
+                candidates.setdefault(newer.row["id"], newer)
+                if older.relevance > newer.relevance:
+                    newer.parts["updates"] = older.relevance - newer.relevance
+                    newer.relevance = older.relevance
+                for c in (older, *_replies_beside(older, newer, candidates)):
+                    c.relevance = min(c.relevance, kept * newer.relevance)
+                    c.parts["replaced"] = kept
+        return candidates
+
+
+def _date(c: Candidate) -> str:
+    return c.row.get("event_at") or c.row["created_at"]
+
+
+def _replies_beside(older: Candidate, newer: Candidate, candidates: Candidates) -> list[Candidate]:
+    """The turns right after or before `older`, said by another speaker (not `newer` itself)."""
+    speaker = speaker_of_row(older.row)
+    return [
+        c
+        for c in candidates.values()
+        if c is not newer
+        and (c.row.get("context_id") == older.row["id"] or older.row.get("context_id") == c.row["id"])
+        and speaker_of_row(c.row) != speaker
+    ]
 
 
 # ── factors ─────────────────────────────────────────────────────────────────────────────

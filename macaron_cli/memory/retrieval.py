@@ -52,6 +52,7 @@ from macaron_cli.memory.rerankers import (
     Relevant,
     Reranker,
     Speaker,
+    Updated,
     importance,
 )
 from macaron_cli.memory.retrievers import RETRIEVERS, Retriever
@@ -74,6 +75,7 @@ RERANKERS: tuple[Reranker, ...] = (
     Speaker(),
     AnswerFirst(),
     Dates(),
+    Updated(),
     Relevant(),
     AboveFloor(),
 )

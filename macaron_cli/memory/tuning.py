@@ -44,6 +44,10 @@ class Tuning:
     asking: float = 0.5  # of its relevance a memory loses per share of it that asks (memory/turns.py)
     dated: float = 0.5  # a memory dated in the days a question names gains this share of its relevance
     guesses: int = 3  # memories found by meaning alone that a question no word of which matches still shows
+    # The current truth (memory/updates.py): the best candidates compared for updates, and the
+    # share of its update's relevance a replaced memory keeps (under what factors can undo).
+    updates_of: int = 20
+    replaced: float = 0.5
     # Importance, gates and expiry: bounded multipliers of relevance.
     boost: float = 0.15  # the most importance and time can add to a memory's relevance, as a share of it
     verified: float = 0.5  # what a memory the person said is still true adds to its importance

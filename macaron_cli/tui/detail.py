@@ -193,7 +193,9 @@ def _versions(memory: Memory, versions) -> Text:
         return Text("Only this version.", style="#9a9aae")
     out = Text()
     for m in reversed(newer):
-        out.append(f"newer  {m.id}  ", style="#3f9a76")
+        # a later memory that updates this one, not a version of it: this one is history now
+        label = "newer" if m.supersedes else "replaced by"
+        out.append(f"{label}  {m.id}  ", style="#3f9a76")
         out.append(preview(m.text, 40) + "\n")
     out.append(f"this   {memory.id}\n", style="bold")
     for m in older:

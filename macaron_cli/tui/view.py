@@ -11,6 +11,7 @@ from datetime import datetime
 from macaron_cli.memory import Hit, Memory, MemoryStore
 from macaron_cli.memory.records import CHAT
 from macaron_cli.memory.store import quote
+from macaron_cli.memory.updates import replaced_by, statement_of
 
 PAGE_SIZE = 100
 SEARCH_K = 50
@@ -92,10 +93,13 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
     for row in rows:
         row.replaced = row.memory.id in replaced
         row.weight = store.weight(row.memory, now)
-    # A memory that neither replaced one nor was replaced has no other versions: known now,
-    # so the detail pane needs no query for most rows.
+    # A memory that neither replaced one nor was replaced has no other versions, and one that
+    # only asks is updated by nothing (memory/updates.py): known now, so the detail pane needs
+    # no query for those rows. Any other may have a later memory that updates it.
     alone: dict[str, tuple] = {
-        row.memory.id: ([], []) for row in rows if not row.replaced and row.memory.supersedes is None
+        row.memory.id: ([], [])
+        for row in rows
+        if not row.replaced and row.memory.supersedes is None and statement_of(row.memory).asks
     }
     return Page(rows, total, offset if not query else 0, query, replaced, alone)
 
@@ -138,7 +142,8 @@ def iter_view(store: MemoryStore, filters: Filters, query: str = ""):
 
 
 def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[Memory], list[Memory]]:
-    """The chain around `memory`: older versions it supersedes (newest first), and newer ones."""
+    """The chain around `memory`: older versions it supersedes (newest first), and newer ones;
+    with no newer version, the later memory that updates it, if one does (memory/updates.py)."""
     older: list[Memory] = []
     seen, link = {memory.id}, memory.supersedes
     while link and link not in seen and len(older) < limit:
@@ -157,6 +162,8 @@ def versions(store: MemoryStore, memory: Memory, limit: int = 20) -> tuple[list[
         seen.add(found[0].id)
         newer.append(found[0])
         link = found[0].id
+    if not newer and (later := replaced_by(store, memory)) is not None:
+        newer.append(later)
     return older, newer
 
 

@@ -1,0 +1,175 @@
+"""The current truth: a newer memory that updates an older one ("we moved to Kyoto" after "I
+live in Osaka"), inferred without a model, so search ranks the newer above the older and the
+older stays as history, marked replaced by the newer.
+
+A newer memory replaces an older one when both are facts of the same person (the same
+speaker, and the same other people named: "my sister moved" never replaces "I live in
+Osaka"), the newer is later, says a change ("moved", "now", "not … anymore", 引っ越した,
+不再, 이제) and is about the same thing: a slot both speak of (home, work, a phone number…:
+lang's "slot.*") or a word both hold ("coffee", "rent"). What only asks states nothing, and
+replaces nothing. A model that extracts facts (friend/extract.py) confirms an update by
+linking the new fact to the one it supersedes; `replaced_by` reads that link first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from macaron_cli import lang
+from macaron_cli.memory.records import Hit, Memory
+from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row, to_row
+from macaron_cli.memory.speakers import speaker_of, speaker_of_row
+from macaron_cli.memory.text import query_form, search_form
+from macaron_cli.memory.turns import asks
+from macaron_cli.reading.text import content_words
+
+_SLOTS = {slot: re.compile(lang.pattern(f"slot.{slot}"), re.IGNORECASE) for slot in lang.SLOTS}
+_CHANGE = re.compile(lang.pattern("update.change"), re.IGNORECASE)
+_CHANGED = re.compile(lang.pattern("update.changed"), re.IGNORECASE)
+_STOP = re.compile(lang.pattern("update.stop"), re.IGNORECASE)
+_HISTORY = re.compile(lang.pattern("update.history"), re.IGNORECASE)
+_CLAUSE = re.compile(r"[,.;!?，。；！？、]|\s[-–—]\s|\bbut\b")
+_OTHERS = re.compile(lang.pattern("update.others"), re.IGNORECASE)
+_CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
+# A pair of letters of one script (Han or katakana): a word of a text without spaces.
+_CJK_PAIR = re.compile(r"^(?:[\u3400-\u9fff]{2}|[\u30a0-\u30ff]{2})$")
+# A Korean word's first two syllables: its stem (the endings come after: 먹었어, 마셔).
+_HANGUL_STEM = re.compile(r"(?<![\uac00-\ud7af])[\uac00-\ud7af]{2}")
+_ENDING = re.compile(r"(?:ing|ed|es|s|e)$")  # "smoke", "smoking": one word
+# Days and months say when, not what: two facts of one Saturday are not about one thing.
+_WHEN = re.compile(
+    "|".join(
+        lang.pattern(f"{kind}.{name}")
+        for kind, names in (("weekday", lang.WEEKDAYS), ("month", lang.MONTHS))
+        for name in names
+    ),
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """What a memory says, as far as updates go."""
+
+    speaker: str | None
+    others: frozenset[str]  # other people it is about
+    slots: frozenset[str]
+    words: frozenset[str]  # what it is about, compared between two memories
+    changes: bool  # says something changed
+    stopped: frozenset[str]  # the words of what it says stopped or changed to another value
+    history: bool  # (a question) asks for the past itself: "when did I…"
+    asks: bool  # only asks
+
+
+def statement_of_row(row: dict) -> Statement:
+    return _statement(row["text"], row.get("language") or "", speaker_of_row(row))
+
+
+def statement_of(memory: Memory) -> Statement:
+    return statement_of_row({"text": memory.text, "language": memory.language, "meta": memory.meta})
+
+
+@lru_cache(maxsize=4096)
+def _statement(text: str, language: str, speaker: str | None) -> Statement:
+    said = text.split(":", 1)[1] if speaker_of(text) else text
+    # The clauses that say a thing stopped or changed: what they name is what changed ("I don't
+    # drink coffee anymore", "changed the wifi password"), not the rest of the message.
+    stopped = " ".join(c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c))
+    return Statement(
+        speaker=speaker,
+        others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
+        slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
+        words=_words(said, language),
+        changes=bool(_CHANGE.search(said) or _STOP.search(said)),
+        stopped=_words(stopped, language) if stopped else frozenset(),
+        history=bool(_HISTORY.search(said)),
+        asks=asks(text),
+    )
+
+
+def _words(said: str, language: str) -> frozenset[str]:
+    latin = {
+        _ENDING.sub("", w)
+        for w in content_words(said)
+        if len(w) >= 4 and not _CHANGE_WORDS.match(w) and not _WHEN.match(w)
+    }
+    pairs = {t for t in search_form(said, language or None).split() if _CJK_PAIR.match(t)}
+    pairs |= set(_HANGUL_STEM.findall(said))
+    return frozenset(latin | {t for t in pairs if not _CHANGE.search(t)})
+
+
+def about(question: str) -> Statement:
+    """What a question asks about: its slots and words, as a memory's are read."""
+    return _statement(question, "", None)
+
+
+def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
+    """Whether the memory (row) `newer` updates `older` (see the module's docstring); with
+    `asked`, in what that question asks about (a slot, or for a stop a word, all three
+    share): a question about something else, or one that asks for the past itself ("when did
+    I move?"), asks for the history, not the current truth."""
+    if asked is not None and asked.history:
+        return False
+    if _when(newer) <= _when(older):
+        return False
+    new, old = statement_of_row(newer), statement_of_row(older)
+    if not new.changes or new.asks or old.asks or new.speaker != old.speaker or _others_differ(new, old):
+        return False
+    # What both are about: a slot both speak of; a word both hold only where the newer stops
+    # it or says it changed ("I don't drink coffee anymore", "changed the wifi password"):
+    # events share words without replacing each other ("I joined a new group").
+    slots, words = new.slots & old.slots, new.stopped & old.words
+    if asked is not None:
+        slots, words = slots & asked.slots, words & asked.words
+    return bool(slots or words)
+
+
+def _when(row: dict) -> datetime:
+    return datetime.fromisoformat(row.get("event_at") or row["created_at"])
+
+
+def current(hits: Iterable[Hit]) -> list[Hit]:
+    """The hits no newer memory among them replaced (search marks those `replaced`): what is
+    true now. The replaced stay in the store as history (`memory search --all`)."""
+    return [h for h in hits if "replaced" not in h.parts]
+
+
+def _others_differ(new: Statement, old: Statement) -> bool:
+    """About different people: one names others and the other none, or they share no one."""
+    return bool(new.others or old.others) and not new.others & old.others
+
+
+# What a memory's newer facts are looked for among: the nearest by meaning and by words.
+NEWER_LOOKED_AT = 50
+
+
+def replaced_by(store, memory) -> Memory | None:
+    """The memory that replaced `memory`: the newer version that supersedes it (an edit, or an
+    update a model's extraction confirmed), else the first later memory that updates it
+    (`replaces`), among the later ones nearest it by words and by meaning. None when nothing did."""
+    from macaron_cli.memory.candidates import rows_of
+    from macaron_cli.memory.pending import begin, reader
+    from macaron_cli.memory.rows import quote
+
+    versions = store.list(1, 0, f"supersedes = {quote(memory.id)}")
+    if versions:
+        return versions[0]
+    row = to_row(memory)
+    later = f"created_at > {quote(memory.created_at)}"
+    found: dict[str, dict] = {}
+    terms = query_form(memory.text).strip()
+    if re.search(r"\w", terms):
+        query = reader(store.table).query().nearest_to_text(terms, columns=FTS_COLUMN).where(later)
+        found.update((r["id"], r) for r in rows_of(begin(query.select(MEMORY_COLUMNS).limit(NEWER_LOOKED_AT))))
+    own = rows_of(begin(reader(store.table).query().where(f"id = {quote(memory.id)}").select(["vector"]).limit(1)))
+    if store.vectors and own and own[0]["vector"] is not None:
+        query = reader(store.table).query().nearest_to(own[0]["vector"]).column("vector").distance_type("cosine")
+        query = query.where(later).select(MEMORY_COLUMNS).limit(NEWER_LOOKED_AT)
+        found.update((r["id"], r) for r in rows_of(begin(query)))
+    superseded = store.superseded_ids()
+    updates = [r for r in found.values() if r["id"] not in superseded and replaces(r, row)]
+    return memory_from_row(min(updates, key=_when)) if updates else None

@@ -1,0 +1,107 @@
+"""The current truth: a fact the person updated ("we moved to Kyoto") answers before the one it
+replaced ("I live in Osaka"), which stays as history, marked with what replaced it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.embeddings  # "where do I live" shares no word with "we moved to Kyoto"
+
+HISTORIES = {
+    "en": ("I live in Osaka, near the station", "we moved to Kyoto last month, still unpacking", "where do I live"),
+    "ja": ("大阪に住んでいます、駅の近く", "先月京都に引っ越しました", "今どこに住んでる？"),
+    "zh": ("我住在上海，浦东那边", "我们上个月搬到杭州了", "我现在住在哪里"),
+}
+
+
+def _import(macaron, tmp_path, records: list[dict]) -> None:
+    src = tmp_path / "history.jsonl"
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n", encoding="utf-8")
+    assert macaron("memory", "import", src).returncode == 0
+
+
+def _history(macaron, tmp_path, language: str) -> str:
+    older, newer, query = HISTORIES[language]
+    _import(
+        macaron,
+        tmp_path,
+        [
+            {"id": "m_old", "text": older, "created_at": "2024-03-01T09:00:00Z"},
+            {"id": "m_tea", "text": "I like green tea in the morning", "created_at": "2024-03-02T09:00:00Z"},
+            {"id": "m_new", "text": newer, "created_at": "2024-04-20T09:00:00Z"},
+        ],
+    )
+    return query
+
+
+@pytest.mark.parametrize("language", HISTORIES)
+def test_the_newer_fact_answers_and_the_older_is_history(macaron, tmp_path, language):
+    query = _history(macaron, tmp_path, language)
+    found = macaron("memory", "search", query)
+    assert found.returncode == 0, found.stderr
+    lines = found.stdout.splitlines()
+    assert lines[0].startswith("m_new "), found.stdout
+    assert not any(line.startswith("m_old") for line in lines) and "--all shows it" in found.stdout
+
+    history = macaron("memory", "search", query, "--all")
+    ids = [line.split()[0] for line in history.stdout.splitlines() if line.startswith("m_")]
+    assert ids[0] == "m_new" and "m_old" in ids, history.stdout
+    assert f"replaced by m_new: {HISTORIES[language][1]}" in history.stdout
+
+    why = macaron("why", "m_old")
+    assert why.returncode == 0, why.stderr
+    assert "replaced by m_new" in why.stdout and "kept as history" in why.stdout
+
+
+def test_someone_elses_move_replaces_nothing_of_mine(macaron, tmp_path):
+    _import(
+        macaron,
+        tmp_path,
+        [
+            {"id": "m_mine", "text": "I live in Osaka, near the station", "created_at": "2024-03-01T09:00:00Z"},
+            {"id": "m_sis", "text": "my sister moved to Austin last month", "created_at": "2024-04-20T09:00:00Z"},
+        ],
+    )
+    found = macaron("memory", "search", "where do I live", "--all")
+    assert "replaced by" not in found.stdout and "m_mine" in found.stdout, found.stdout
+    assert "replaced by" not in macaron("why", "m_mine").stdout
+
+
+def test_the_browser_says_what_replaced_an_older_fact(tmp_path):
+    from macaron_cli.memory import MemoryStore
+    from tests.test_tui import detail, drive, goto
+
+    path = tmp_path / "memory"
+    older, newer, _ = HISTORIES["en"]
+    store = MemoryStore.open(path)
+    store.add(older, id="m_old", created_at="2024-03-01T09:00:00+00:00")
+    store.add(newer, id="m_new", created_at="2024-04-20T09:00:00+00:00")
+
+    async def scenario(pilot, app):
+        await goto(pilot, app, "m_old")
+        assert "replaced by  m_new" in detail(app), detail(app)
+        await goto(pilot, app, "m_new")
+        assert "replaced by" not in detail(app)
+
+    drive(path, scenario)
+
+
+def test_the_friend_recalls_where_the_person_lives_now(macaron_home):
+    from macaron_cli import privacy
+    from macaron_cli.config import Settings
+    from macaron_cli.friend.recall import recall
+    from macaron_cli.memory import MemoryStore
+
+    store = MemoryStore.open()
+    older, newer, _ = HISTORIES["ja"]
+    store.add(older, id="m_old", created_at="2024-03-01T09:00:00+00:00")
+    store.add("Assistant: 大阪は食べ物が美味しいですよね。", id="m_reply", created_at="2024-03-01T09:01:00+00:00")
+    store.add(newer, id="m_new", created_at="2024-04-20T09:00:00+00:00")
+    found = [
+        h.memory.id
+        for h in recall(store, "今どこに住んでる？", privacy.claude(Settings(), "https://api.anthropic.com"))
+    ]
+    assert found[0] == "m_new" and "m_old" not in found, found
+    assert store.get("m_old").text == older  # history, kept
