@@ -21,6 +21,7 @@ form fields and labels) before and after:
     python3 bench/fresh_asks.py                       # everything (about 20 minutes on 2 cores)
     python3 bench/fresh_asks.py --lang ja --limit 5   # five ideas and five changes in Japanese
     python3 bench/fresh_asks.py --split untuned --json /tmp/rows.json
+    python3 bench/fresh_asks.py --report /tmp/rows.json --lang ko   # the figures again, nothing made
 """
 
 from __future__ import annotations
@@ -105,12 +106,7 @@ class Home:
                 return ""
             return self._read(port) or self._read(port, budget=15000)
         finally:
-            os.killpg(server.pid, signal.SIGINT)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
+            stop(server)
 
     def _read(self, port: int, budget: int = 5000) -> str:
         dom = subprocess.run(
@@ -130,6 +126,17 @@ class Home:
             check=False,
         ).stdout
         return page_text(dom)
+
+
+def stop(server: subprocess.Popen) -> None:
+    """Ctrl-C, as a person stops `macaron run`; killed if it does not stop."""
+    for sig, wait in ((signal.SIGINT, 20), (signal.SIGKILL, None)):
+        os.killpg(server.pid, sig)
+        try:
+            server.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def listening(port: int, server: subprocess.Popen, wait: float = 90.0) -> bool:
@@ -214,22 +221,28 @@ def run_change(home: Home, row: dict) -> dict:
     before = home.page(app)
     code, answer, said = home.macaron("change", app, row["text"], "--offline", "--json", "--yes")
     after = home.page(app)
-    claimed = code == 0 and answer.get("status") == "done"
-    seen = {item: shown(item, after) for item in row["shows"]}
-    return {
-        **out,
-        "exit": code,
-        "status": answer.get("status"),
-        "changed": sorted(answer.get("changed") or {}),
-        "missing": answer.get("missing") or [],
-        "said": "" if answer else said,
-        "claimed": claimed,
-        "page_moved": before != after,
-        "seen": seen,
-        "page_shows_it": bool(seen) and all(seen.values()),
-        "page_after": after,
-        "seconds": round(time.monotonic() - started, 1),
-    }
+    return judged(
+        {
+            **out,
+            "exit": code,
+            "status": answer.get("status"),
+            "changed": sorted(answer.get("changed") or {}),
+            "missing": answer.get("missing") or [],
+            "said": "" if answer else said,
+            "claimed": code == 0 and answer.get("status") == "done",
+            "page_moved": before != after,
+            "page_after": after,
+            "seconds": round(time.monotonic() - started, 1),
+        }
+    )
+
+
+def judged(row: dict) -> dict:
+    """A change's row with what its page after shows of what it should."""
+    if not row["made"]:
+        return row
+    seen = {item: shown(item, row["page_after"]) for item in row["shows"]}
+    return {**row, "seen": seen, "page_shows_it": bool(seen) and all(seen.values())}
 
 
 def chosen(rows: list[dict], langs: list[str], split: str | None, limit: int | None) -> list[dict]:
@@ -281,14 +294,14 @@ def pct(n: int, total: int) -> str:
 
 def report_ideas(rows: list[dict]) -> list[str]:
     lines = [f"ideas: {len(rows)}"]
-    for lang in [*LANGS, None]:
-        some = [r for r in rows if lang is None or r["lang"] == lang]
+    for lang in [*LANGS, None, "untuned"]:
+        some = [r for r in rows if lang in (None, r["lang"], r["split"])]
         if not some:
             continue
         short = [r for r in some if r["servable"] == "short"]
         full = [r for r in some if r["servable"] == "full"]
         lines.append(
-            f"  {lang or 'all':<4} honest when short {pct(sum(r['honest'] for r in short), len(short)):<14}"
+            f"  {lang or 'all':<7} honest when short {pct(sum(r['honest'] for r in short), len(short)):<14}"
             f"  fit good on full {pct(sum(r['honest'] for r in full), len(full))}"
         )
     dishonest = [r for r in rows if r["servable"] == "short" and not r["honest"]]
@@ -308,21 +321,19 @@ def report_ideas(rows: list[dict]) -> list[str]:
 def report_changes(rows: list[dict]) -> list[str]:
     lines = [f"changes: {len(rows)} ({sum(not r['made'] for r in rows)} apps not made)"]
     made = [r for r in rows if r["made"]]
-    for lang in [*LANGS, None]:
-        some = [r for r in made if lang is None or r["lang"] == lang]
+    for lang in [*LANGS, None, "untuned"]:
+        some = [r for r in made if lang in (None, r["lang"], r["split"])]
         if not some:
             continue
         doable = [r for r in some if r["doable"]]
         undoable = [r for r in some if not r["doable"]]
         done = sum(r["claimed"] and r["page_shows_it"] for r in doable)
         lines.append(
-            f"  {lang or 'all':<4} doable done (page shows it) {pct(done, len(doable)):<13}"
+            f"  {lang or 'all':<7} doable done (page shows it) {pct(done, len(doable)):<13}"
             f"  changed, not shown {sum(claimed_not_shown(r) for r in some)}"
             f"  undoable honestly refused {pct(sum(not r['claimed'] for r in undoable), len(undoable))}"
         )
     lines.append(f"said changed, page does not show it: {sum(claimed_not_shown(r) for r in made)}")
-    unread = [r["id"] for r in made if not r["page_after"]]
-    lines.append(f"pages Chromium could not read after the change: {len(unread)} {unread or ''}".rstrip())
     for r in made:
         if claimed_not_shown(r):
             unseen = [k for k, v in r["seen"].items() if not v]
@@ -331,6 +342,8 @@ def report_changes(rows: list[dict]) -> list[str]:
                 + (f", page lacks {unseen}" if r["doable"] else ", not doable")
                 + ("" if r["page_moved"] else ", page unchanged")
             )
+    unread = [r["id"] for r in made if not r["page_after"]]
+    lines.append(f"pages Chromium could not read after the change: {len(unread)} {unread or ''}".rstrip())
     lines.append("doable, not done:")
     lines += [
         f"  {r['id']} {r['text']!r}: exit {r['exit']} {r['status']} missing {r['missing']} {r['said']}".rstrip()
@@ -352,6 +365,7 @@ def main() -> int:
     parser.add_argument("--only", choices=("ideas", "changes"), help="only the ideas or only the changes")
     parser.add_argument("--jobs", type=int, default=2, help="makes at once (default 2)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write every row here")
+    parser.add_argument("--report", type=Path, metavar="IN", help="print the figures of a saved --json run again")
     args = parser.parse_args()
     if (args.limit is not None and args.limit < 1) or args.jobs < 1:
         parser.error("--limit and --jobs take a number of 1 or more")
@@ -359,11 +373,18 @@ def main() -> int:
     ideas = [] if args.only == "changes" else chosen(corpus["ideas"], langs, args.split, args.limit)
     changes = [] if args.only == "ideas" else chosen(corpus["changes"], langs, args.split, args.limit)
     started = time.monotonic()
-    idea_rows, change_rows = run_all(ideas, changes, args.jobs)
+    if args.report:
+        saved = json.loads(args.report.read_text(encoding="utf-8"))
+        wanted = {r["id"] for r in ideas + changes}
+        idea_rows = [r for r in saved["ideas"] if r["id"] in wanted]
+        change_rows = [judged(r) for r in saved["changes"] if r["id"] in wanted]
+    else:
+        idea_rows, change_rows = run_all(ideas, changes, args.jobs)
     lines = [f"fresh asks ({args.split or 'dev + untuned'}; {', '.join(langs)})"]
     lines += report_ideas(idea_rows) if idea_rows else []
     lines += report_changes(change_rows) if change_rows else []
-    lines.append(f"{round(time.monotonic() - started)} s, {args.jobs} at once")
+    if not args.report:
+        lines.append(f"{round(time.monotonic() - started)} s, {args.jobs} at once")
     print("\n".join(lines))
     if args.json:
         args.json.write_text(
