@@ -12,7 +12,7 @@ Each idea is made the way a person makes it without a model (`macaron make --off
   fit good on full    a full idea whose result says fit good with nothing missing.
 Each change request is made on its app_idea first, then `macaron change --offline --json --yes`
 runs; the app is served with `macaron run` and the page read by headless Chromium (its text,
-form fields and labels) before and after:
+form fields and labels) after it:
   doable done         a doable change that said it changed and whose page shows every `shows`;
   changed, not shown  said it changed (exit 0, status done) but the page does not show what was
                       asked (an undoable change said done counts here too): must be 0;
@@ -21,6 +21,7 @@ form fields and labels) before and after:
     python3 bench/fresh_asks.py                       # everything (about 20 minutes on 2 cores)
     python3 bench/fresh_asks.py --lang ja --limit 5   # five ideas and five changes in Japanese
     python3 bench/fresh_asks.py --split untuned --json /tmp/rows.json
+    python3 bench/fresh_asks.py --json /tmp/rows.json --resume     # go on with a run stopped half way
     python3 bench/fresh_asks.py --report /tmp/rows.json --lang ko   # the figures again, nothing made
 """
 
@@ -218,7 +219,6 @@ def run_change(home: Home, row: dict) -> dict:
     if not out["made"]:
         return {**out, "said": said, "seconds": round(time.monotonic() - started, 1)}
     app = answer["app"]
-    before = home.page(app)
     code, answer, said = home.macaron("change", app, row["text"], "--offline", "--json", "--yes")
     after = home.page(app)
     return judged(
@@ -230,7 +230,6 @@ def run_change(home: Home, row: dict) -> dict:
             "missing": answer.get("missing") or [],
             "said": "" if answer else said,
             "claimed": code == 0 and answer.get("status") == "done",
-            "page_moved": before != after,
             "page_after": after,
             "seconds": round(time.monotonic() - started, 1),
         }
@@ -253,8 +252,31 @@ def chosen(rows: list[dict], langs: list[str], split: str | None, limit: int | N
     return picked
 
 
-def run_all(ideas: list[dict], changes: list[dict], jobs: int) -> tuple[list[dict], list[dict]]:
-    """Every idea and change, on `jobs` workers, each with its own home (no shared ledger)."""
+class Saved:
+    """The rows done so far, written to OUT after each one, so a run stopped half way keeps them
+    (and --resume goes on from them)."""
+
+    def __init__(self, out: Path | None, resume: bool) -> None:
+        self.out, self.lock = out, threading.Lock()
+        self.rows: dict[str, list[dict]] = {"ideas": [], "changes": []}
+        if out is not None and resume and out.exists():
+            self.rows = json.loads(out.read_text(encoding="utf-8"))
+
+    def done(self) -> set[str]:
+        return {r["id"] for kind in self.rows.values() for r in kind}
+
+    def add(self, kind: str, row: dict) -> None:
+        with self.lock:
+            self.rows[kind].append(row)
+            if self.out is not None:
+                text = json.dumps(self.rows, ensure_ascii=False, indent=1) + "\n"
+                self.out.write_text(text, encoding="utf-8")
+
+
+def run_all(ideas: list[dict], changes: list[dict], jobs: int, saved: Saved) -> None:
+    """Every idea and change not yet saved, on `jobs` workers, each with its own home (no shared ledger)."""
+    done = saved.done()
+    ideas, changes = [r for r in ideas if r["id"] not in done], [r for r in changes if r["id"] not in done]
     with tempfile.TemporaryDirectory(prefix="macaron-fresh-asks-") as parent:
         warm = Home(Path(parent), "warm", None)
         warm.make("water tracker")  # computes the template vectors once; each home copies them
@@ -268,24 +290,20 @@ def run_all(ideas: list[dict], changes: list[dict], jobs: int) -> tuple[list[dic
                     homes[key] = Home(Path(parent), f"w{len(homes)}", warm.path / "cache")
                 return homes[key]
 
-        def idea(row: dict) -> dict:
+        def idea(row: dict) -> None:
             got = run_idea(home(), row)
-            print(
-                f"  idea {got['id']}: {'ok ' if got['honest'] else 'BAD'} fit {got['fit']} {got['seconds']} s",
-                flush=True,
-            )
-            return got
+            saved.add("ideas", got)
+            mark = "ok " if got["honest"] else "BAD"
+            print(f"  idea {got['id']}: {mark} fit {got['fit']} {got['seconds']} s", flush=True)
 
-        def change(row: dict) -> dict:
+        def change(row: dict) -> None:
             got = run_change(home(), row)
+            saved.add("changes", got)
             print(f"  change {got['id']}: exit {got.get('exit')} {got.get('status')} {got['seconds']} s", flush=True)
-            return got
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            made_changes = [pool.submit(change, row) for row in changes]  # the longest first
-            idea_rows = list(pool.map(idea, ideas))
-            change_rows = [made.result() for made in made_changes]
-    return idea_rows, change_rows
+            for future in [pool.submit(change, r) for r in changes] + [pool.submit(idea, r) for r in ideas]:
+                future.result()
 
 
 def pct(n: int, total: int) -> str:
@@ -340,7 +358,6 @@ def report_changes(rows: list[dict]) -> list[str]:
             lines.append(
                 f"  {r['id']} [{r['split']}] {r['app_idea']!r} + {r['text']!r}: changed {r['changed']}"
                 + (f", page lacks {unseen}" if r["doable"] else ", not doable")
-                + ("" if r["page_moved"] else ", page unchanged")
             )
     unread = [r["id"] for r in made if not r["page_after"]]
     lines.append(f"pages Chromium could not read after the change: {len(unread)} {unread or ''}".rstrip())
@@ -364,7 +381,8 @@ def main() -> int:
     parser.add_argument("--limit", type=int, help="at most N ideas and N changes per language")
     parser.add_argument("--only", choices=("ideas", "changes"), help="only the ideas or only the changes")
     parser.add_argument("--jobs", type=int, default=2, help="makes at once (default 2)")
-    parser.add_argument("--json", type=Path, metavar="OUT", help="write every row here")
+    parser.add_argument("--json", type=Path, metavar="OUT", help="write every row here, as each is done")
+    parser.add_argument("--resume", action="store_true", help="keep the rows already in OUT; run the rest")
     parser.add_argument("--report", type=Path, metavar="IN", help="print the figures of a saved --json run again")
     args = parser.parse_args()
     if (args.limit is not None and args.limit < 1) or args.jobs < 1:
@@ -374,23 +392,19 @@ def main() -> int:
     changes = [] if args.only == "ideas" else chosen(corpus["changes"], langs, args.split, args.limit)
     started = time.monotonic()
     if args.report:
-        saved = json.loads(args.report.read_text(encoding="utf-8"))
-        wanted = {r["id"] for r in ideas + changes}
-        idea_rows = [r for r in saved["ideas"] if r["id"] in wanted]
-        change_rows = [judged(r) for r in saved["changes"] if r["id"] in wanted]
+        saved = Saved(args.report, resume=True)
     else:
-        idea_rows, change_rows = run_all(ideas, changes, args.jobs)
+        saved = Saved(args.json, args.resume)
+        run_all(ideas, changes, args.jobs, saved)
+    wanted = {r["id"]: n for n, r in enumerate(ideas + changes)}  # the corpus's order
+    idea_rows = sorted((r for r in saved.rows["ideas"] if r["id"] in wanted), key=lambda r: wanted[r["id"]])
+    change_rows = sorted((judged(r) for r in saved.rows["changes"] if r["id"] in wanted), key=lambda r: wanted[r["id"]])
     lines = [f"fresh asks ({args.split or 'dev + untuned'}; {', '.join(langs)})"]
     lines += report_ideas(idea_rows) if idea_rows else []
     lines += report_changes(change_rows) if change_rows else []
     if not args.report:
         lines.append(f"{round(time.monotonic() - started)} s, {args.jobs} at once")
     print("\n".join(lines))
-    if args.json:
-        args.json.write_text(
-            json.dumps({"ideas": idea_rows, "changes": change_rows}, ensure_ascii=False, indent=1) + "\n",
-            encoding="utf-8",
-        )
     return 0
 
 

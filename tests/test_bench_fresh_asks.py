@@ -53,3 +53,16 @@ def test_a_third_of_each_language_is_never_tuned_on():
         for lang in LANGS:
             some = [r for r in data[kind] if r["lang"] == lang]
             assert 0.3 <= sum(r["split"] == "untuned" for r in some) / len(some) <= 0.4, (kind, lang)
+
+
+def test_the_page_is_read_as_a_person_reads_it():
+    """The bench judges a change by the page's text and fields, numbers by their value."""
+    from bench.fresh_asks import page_text, shown
+
+    page = page_text(
+        '<html><head><title>Budget</title><script>var x = "1200"</script></head><body><main>'
+        '<p>$1,200.00 left of $1,200.00</p><input placeholder="Coffee"><p>Focus 45:00</p></main></body></html>'
+    )
+    assert "var x" not in page  # a script is not on the page
+    assert shown("1200", page) and shown("45", page) and shown("coffee", page)
+    assert not shown("120", page) and not shown("Budget", page)  # the tab's title is not the page
