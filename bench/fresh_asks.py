@@ -252,6 +252,16 @@ def chosen(rows: list[dict], langs: list[str], split: str | None, limit: int | N
     return picked
 
 
+def interleaved(rows: list[dict]) -> list[dict]:
+    """The languages in turn, so that a run stopped half way has measured each of them alike."""
+    place: dict[str, int] = {}
+    keyed = []
+    for row in rows:
+        place[row["lang"]] = place.get(row["lang"], 0) + 1
+        keyed.append((place[row["lang"]], LANGS.index(row["lang"]), row))
+    return [row for *_, row in sorted(keyed, key=lambda k: k[:2])]
+
+
 class Saved:
     """The rows done so far, written to OUT after each one, so a run stopped half way keeps them
     (and --resume goes on from them)."""
@@ -276,7 +286,10 @@ class Saved:
 def run_all(ideas: list[dict], changes: list[dict], jobs: int, saved: Saved) -> None:
     """Every idea and change not yet saved, on `jobs` workers, each with its own home (no shared ledger)."""
     done = saved.done()
-    ideas, changes = [r for r in ideas if r["id"] not in done], [r for r in changes if r["id"] not in done]
+    ideas, changes = (
+        interleaved([r for r in ideas if r["id"] not in done]),
+        interleaved([r for r in changes if r["id"] not in done]),
+    )
     with tempfile.TemporaryDirectory(prefix="macaron-fresh-asks-") as parent:
         warm = Home(Path(parent), "warm", None)
         warm.make("water tracker")  # computes the template vectors once; each home copies them
