@@ -253,13 +253,15 @@ def chosen(rows: list[dict], langs: list[str], split: str | None, limit: int | N
 
 
 def interleaved(rows: list[dict]) -> list[dict]:
-    """The languages in turn, so that a run stopped half way has measured each of them alike."""
-    place: dict[str, int] = {}
+    """Languages and labels in turn (full and short, doable and not), so that a run stopped half
+    way has measured each alike rather than the first ones whole."""
+    place: dict[tuple, int] = {}
     keyed = []
     for row in rows:
-        place[row["lang"]] = place.get(row["lang"], 0) + 1
-        keyed.append((place[row["lang"]], LANGS.index(row["lang"]), row))
-    return [row for *_, row in sorted(keyed, key=lambda k: k[:2])]
+        label = (row["lang"], str(row.get("servable", row.get("doable"))))
+        place[label] = place.get(label, 0) + 1
+        keyed.append(((place[label], label[1], LANGS.index(row["lang"])), row))
+    return [row for _, row in sorted(keyed, key=lambda k: k[0])]
 
 
 class Saved:
