@@ -352,6 +352,12 @@ CONCEPTS: dict[str, str] = {
     "said.small_talk": "a whole line of small talk, lower case (thanks, ok, lol, ありがとう): nothing to note",
     "answer.yes": "a whole answer that means yes, lower case (y, sure, はい)",
     "answer.no": "a whole answer that means no, lower case (n, not now, いいえ)",
+    # ── the page judged against the request (maker/page_judge.py) ──
+    "judge.filler": "whole words of a request that ask for an app or say how, naming nothing a page shows",
+    **{
+        f"judge.this.{period}": f"how a page says the {period} period it shows (today, this week)" for period in PERIODS
+    },
+    "judge.filler_glued": "such words written glued into a run without spaces (アプリ, 记录), cut out of it",
 }
 
 # What the friend says on its own (friend/phrases.py), by key, with what each says: every
@@ -396,6 +402,10 @@ SAYINGS: dict[str, str] = {
     "verify.passed": "verified: passed",
     "verify.problems": "verified: {n} problems",
     "verify.reused": "after a verify line: the tests not run again, their last pass stands",
+    "page.missing": "what the page does not show of what was asked: {missing}",
+    "page.list_join": "what joins the things listed in page.missing",
+    "page.unchanged": "a change undone because the page showed nothing different after it, the data kept",
+    "page.unread": "the page could not be read, so what it shows was not checked",
     # what an app says of itself (maker/advice.py, not the friend)
     "advice.note": "the note an app that gives advice shows: not professional advice, ask one",
 }

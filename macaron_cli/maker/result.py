@@ -98,9 +98,15 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
 
 
 def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
+    """The ending, as verification and the page (page_verdict.py: what was asked and is not
+    shown; a change the page does not show, undone) say it."""
+    from macaron_cli.maker.page_verdict import judged
+
     state = run.state
     unchanged = _unchanged(run)
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
+    verdict = judged(run, report)
+    state.status = verdict.status or state.status
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     if state.change is not None:  # a change by rules may verify on its tests' last pass: say so
         state.change["tests_reused"] = bool(report.tests_reused)
@@ -112,6 +118,8 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
         result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
     elif unchanged:
         result.message = CHANGE_UNCHANGED if state.change is not None else UNCHANGED
+    if verdict.message:
+        result.message = f"{result.message} {verdict.message}".strip()
     return result
 
 
