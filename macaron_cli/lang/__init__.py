@@ -357,6 +357,7 @@ CONCEPTS: dict[str, str] = {
     **{
         f"judge.this.{period}": f"how a page says the {period} period it shows (today, this week)" for period in PERIODS
     },
+    "judge.noun_after": "particles after which one Han character alone is a noun (母に), not a verb's stem (忘れ)",
     "judge.filler_glued": "such words written glued into a run without spaces (アプリ, 记录), cut out of it",
 }
 

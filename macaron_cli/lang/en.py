@@ -595,6 +595,7 @@ WORDS: dict[str, str] = {
     "judge.this.daily": "\\btoday\\b|\\ba day\\b|\\bper day\\b|/\\s?day\\b",
     "judge.this.weekly": "\\bthis week\\b|\\ba week\\b|\\bper week\\b|/\\s?week\\b",
     "judge.this.monthly": "\\bthis month\\b|\\ba month\\b|\\bper month\\b|/\\s?month\\b",
+    "judge.noun_after": "",
     "judge.filler_glued": "",
 }
 

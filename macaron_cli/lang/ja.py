@@ -471,6 +471,7 @@ WORDS: dict[str, str] = {
     "judge.this.daily": "今日|1日|一日|/日",
     "judge.this.weekly": "今週|週間|/週",
     "judge.this.monthly": "今月|月間|/月|月ごと",
+    "judge.noun_after": "と|に|の|を|は|も|や|で|が|へ|、",
     "judge.filler_glued": (
         "目標|アプリ|トラッカー|ツール|ログ|記録|管理|作成|作って|つけたい|したい|ください|ほしい|"
         "欲しい|毎日|毎週|毎月|一日|簡単|用|的|感じ|ため|こと|もの|とき|時"

@@ -472,6 +472,7 @@ WORDS: dict[str, str] = {
     "judge.this.daily": "오늘|하루|일일",
     "judge.this.weekly": "이번 주|주간",
     "judge.this.monthly": "이번 달|월간|한 달",
+    "judge.noun_after": "",
     "judge.filler_glued": "",
 }
 

@@ -493,6 +493,7 @@ WORDS: dict[str, str] = {
     "judge.this.daily": "\\bngayon\\b|\\bkada araw\\b|\\bbawat araw\\b",
     "judge.this.weekly": "\\bngayong linggo\\b|\\blinggo\\b",
     "judge.this.monthly": "\\bngayong buwan\\b|\\bbuwan\\b",
+    "judge.noun_after": "",
     "judge.filler_glued": "",
 }
 

@@ -34,7 +34,7 @@ _FACTORS = (1, 1000, 1 / 1000, 60, 1 / 60)
 # what a lone digit must not touch to be a number of its own.
 _NUMBER = re.compile(r"(?<![\d.,])(?<![A-Za-z])(\d{1,3}(?:[,\u2009\u202f ]\d{3})+|\d+(?:\.\d+)?)(?![\d])")
 _HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
-_LATIN_WORD = re.compile(r"[^\W\d_][\w'-]*")
+_HAN = "[\u4e00-\u9fff]"
 MIN_LATIN = 3  # shorter Latin words name nothing on their own (to, of, ok)
 
 
@@ -189,6 +189,8 @@ def _words(text: str) -> list[Asked]:
     kana = bool(re.search(r"[\u3040-\u30ff]", text))  # Japanese: a character between particles is a word
     # Japanese and Chinese run on without spaces: their filler and their kana cut the runs.
     text = _cjk_filler().sub(" ", text)
+    if kana and lang.pattern("judge.noun_after"):  # a verb's stem before its ending names nothing (忘れ)
+        text = re.sub(rf"(?<!{_HAN})({_HAN})(?=[\u3040-\u309f])(?!{lang.pattern('judge.noun_after')})", " ", text)
     text = re.sub(r"[\u3040-\u309f]+", " ", text)  # hiragana: particles and endings
     for token in re.split(r"[\s,.;:!?()\[\]{}\"“”‘’、。，！？：；「」『』（）・/&+~-]+", text):
         word = _stem(token)
@@ -280,6 +282,8 @@ def _unit_shown(unit: str, text: str) -> bool:
 def _word_shown(word: str, text: str) -> bool:
     if re.fullmatch(r"[A-Za-z'-]+", word):
         return bool(re.search(rf"(?<![a-z]){re.escape(word.casefold())}", text.casefold()))
+    if re.fullmatch(rf"{_HAN}{{3,}}", word) and word[:2] in text:  # a compound shown by its first word (水分補給: 水分)
+        return True
     return word.casefold() in text.casefold()
 
 

@@ -29,7 +29,9 @@ class MakeResult:
     path: str
     template: str
     mode: str
-    status: str = "done"  # done | tests-failed | unchanged (no model wrote a file) | budget | model-error
+    # done | tests-failed | unchanged (no model wrote a file; a change its page does not show) |
+    # unchecked (a change whose page could not be read) | budget | model-error
+    status: str = "done"
     message: str = ""
     checkpoints: list = field(default_factory=list)
     tests: str | None = None  # passed | failed | None (not run)
@@ -42,9 +44,9 @@ class MakeResult:
     subagents: list = field(default_factory=list)
     language: str = "en"
     title: str = ""
-    fit: str = "good"  # "partial": its template renders part of the spec; "weak": none fitted well
+    fit: str = "good"  # "partial": its page shows part of what was asked; "weak": no template fitted well
     spec: dict | None = None  # what the app tracks (macaron.json's spec)
-    missing: list = field(default_factory=list)  # what the spec needs that the template does not render
+    missing: list = field(default_factory=list)  # what was asked and its page does not show (page_verdict.py)
     phases: list = field(default_factory=list)  # each phase's tokens, seconds, cost, local or cloud, files
     notes: list = field(default_factory=list)  # what the person should know: a phase that wrote nothing …
 

@@ -127,6 +127,10 @@ MISSING_GLYPHS_LIMIT = 4000  # distinct characters checked per font (a page rare
 # What the page shows once drawn, as a person reads it (maker/page_judge.py judges it against
 # the request): its visible text, and each form field's label, placeholder, value and options
 # (what innerText leaves out). A field's label is its <label>, aria-label or title.
+# How long the page may take to settle after it rendered, and how many reads in a row must
+# agree (a read every 0.1 s) before what it shows is taken as what it shows.
+PAGE_SETTLE_TIMEOUT = 8.0
+PAGE_STEADY_READS = 4
 PAGE_JS = r"""() => {
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const labelOf = (el) => {
@@ -336,11 +340,24 @@ def _layout(page, selector: str) -> list[str]:
 
 
 def _page_shown(page) -> dict | None:
-    """What the page shows (PAGE_JS); None when it could not be read."""
-    try:
-        return page.evaluate(PAGE_JS)
-    except Exception:  # a page that navigated away or broke its own body: nothing read
-        return None
+    """What the page shows once it has settled (PAGE_JS read the same PAGE_STEADY_READS times
+    in a row: a page that draws "Loading…" first, then its data, is read after); None when it
+    could not be read."""
+    try:  # its data first: a page still fetching shows "Loading…", not what it keeps
+        page.wait_for_load_state("networkidle", timeout=PAGE_SETTLE_TIMEOUT * 1000)
+    except Exception:
+        pass
+    deadline, last, same = time.monotonic() + PAGE_SETTLE_TIMEOUT, None, 0
+    while True:
+        try:
+            shown = page.evaluate(PAGE_JS)
+        except Exception:  # a page that navigated away or broke its own body: nothing read
+            return None
+        same = same + 1 if shown == last else 0
+        if same >= PAGE_STEADY_READS or time.monotonic() > deadline:
+            return shown
+        last = shown
+        page.wait_for_timeout(100)
 
 
 def _missing_glyphs(page) -> list[str]:
