@@ -581,16 +581,15 @@ WORDS: dict[str, str] = {
     "answer.no": "n|no|nope|not now",
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": (
-        "count|countdown|convert|converter|conversion|goal|goals|target|limit|app|apps|application|tool|tracker|track|tracking|log|logger|logging|"
-        "keep|keeping|record|records|recording|note|notes|make|build|create|want|wanna|need|help|simple|"
-        "little|small|tiny|something|thing|things|please|can|could|would|let|lets|just|also|each|every|"
-        "and|with|that|which|when|how|much|many|what|for|from|into|about|over|like|using|use|see|show|"
-        "know|remember|hey|thanks|thank|some|own|nothing|fancy|lol|kinda|sort|really|maybe|way|stuff|day|"
-        "days|daily|week|weeks|weekly|month|months|monthly|intake|drink|drank|did|done|doing|get|got|put|"
-        "add|write|down|there|here|then|than|them|these|those|both|all|any|one|ones|per|around|since|"
-        "after|before|where|who|whom|whose|why|yes|okay|ok|the|this|it|its|itl|i'd|i'm|i've|i'll|im|ive|"
-        "dont|don't|am|app's|ever|still|able|cool|nice|great|good|kind|too|very|lot|lots|bit|quick|"
-        "quickly|easy|easily"
+        "count|countdown|convert|converter|conversion|goal|goals|target|limit|app|apps|application|tool|"
+        "tracker|track|tracking|log|logger|logging|keep|keeping|record|records|recording|note|notes|make|"
+        "build|create|want|wanna|need|help|simple|little|small|tiny|something|thing|things|please|can|"
+        "could|would|let|lets|just|also|each|every|and|with|that|which|when|how|much|many|what|for|from|"
+        "into|about|over|like|using|use|see|show|know|remember|hey|thanks|thank|some|own|nothing|fancy|"
+        "lol|kinda|sort|really|maybe|way|stuff|day|days|daily|week|weeks|weekly|month|months|monthly|"
+        "intake|drink|drank|did|done|doing|get|got|put|add|write|down|there|here|then|than|them|these|"
+        "those|both|all|any|one|ones|per|around|since|after|before|where|who|whom|whose|why|yes|okay|ok|"
+        "am|ever|still|able|cool|nice|great|good|kind|too|very|lot|lots|bit|quick|quickly|easy|easily"
     ),
     "judge.this.daily": "\\btoday\\b|\\ba day\\b|\\bper day\\b|/\\s?day\\b",
     "judge.this.weekly": "\\bthis week\\b|\\ba week\\b|\\bper week\\b|/\\s?week\\b",

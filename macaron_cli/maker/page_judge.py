@@ -34,7 +34,7 @@ _FACTORS = (1, 1000, 1 / 1000, 60, 1 / 60)
 # what a lone digit must not touch to be a number of its own.
 _NUMBER = re.compile(r"(?<![\d.,])(?<![A-Za-z])(\d{1,3}(?:[,\u2009\u202f ]\d{3})+|\d+(?:\.\d+)?)(?![\d])")
 _HANGUL_WORD = re.compile(r"[\uac00-\ud7a3]+")
-_HAN = "[\u4e00-\u9fff]"
+_HAN = r"[\u4e00-\u9fff]"
 MIN_LATIN = 3  # shorter Latin words name nothing on their own (to, of, ok)
 
 
