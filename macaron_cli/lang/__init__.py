@@ -362,6 +362,13 @@ CONCEPTS: dict[str, str] = {
     "update.changed": "saying a value itself changed to another: changed, switched, went up, 変えた, 换了, 바꿨",
     "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, もう…ない, 不再",
     "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
+    # ── the page judged against the request (maker/page_judge.py) ──
+    "judge.filler": "whole words of a request that ask for an app or say how, naming nothing a page shows",
+    **{
+        f"judge.this.{period}": f"how a page says the {period} period it shows (today, this week)" for period in PERIODS
+    },
+    "judge.noun_after": "particles after which one Han character alone is a noun (母に), not a verb's stem (忘れ)",
+    "judge.filler_glued": "such words written glued into a run without spaces (アプリ, 记录), cut out of it",
 }
 
 # What the friend says on its own (friend/phrases.py), by key, with what each says: every
@@ -406,6 +413,10 @@ SAYINGS: dict[str, str] = {
     "verify.passed": "verified: passed",
     "verify.problems": "verified: {n} problems",
     "verify.reused": "after a verify line: the tests not run again, their last pass stands",
+    "page.missing": "what the page does not show of what was asked: {missing}",
+    "page.list_join": "what joins the things listed in page.missing",
+    "page.unchanged": "a change undone because the page showed nothing different after it, the data kept",
+    "page.unread": "the page could not be read, so what it shows was not checked",
     # what an app says of itself (reading/advice.py, not the friend)
     "advice.note": "the note an app that gives advice shows: not professional advice, ask one",
 }

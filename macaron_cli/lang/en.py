@@ -629,6 +629,23 @@ WORDS: dict[str, str] = {
         r"|\bmother\b|\bfather\b|\bdaughter\b|\bson\b|\bgrandma\b|\bgrandpa\b"
         r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b"
     ),
+    # what a request says that names nothing a page shows (maker/page_judge.py)
+    "judge.filler": (
+        "count|countdown|convert|converter|conversion|goal|goals|target|limit|app|apps|application|tool|"
+        "tracker|track|tracking|log|logger|logging|keep|keeping|record|records|recording|note|notes|make|"
+        "build|create|want|wanna|need|help|simple|little|small|tiny|something|thing|things|please|can|"
+        "could|would|let|lets|just|also|each|every|and|with|that|which|when|how|much|many|what|for|from|"
+        "into|about|over|like|using|use|see|show|know|remember|hey|thanks|thank|some|own|nothing|fancy|"
+        "lol|kinda|sort|really|maybe|way|stuff|day|days|daily|week|weeks|weekly|month|months|monthly|"
+        "intake|drink|drank|did|done|doing|get|got|put|add|write|down|there|here|then|than|them|these|"
+        "those|both|all|any|one|ones|per|around|since|after|before|where|who|whom|whose|why|yes|okay|ok|"
+        "am|ever|still|able|cool|nice|great|good|kind|too|very|lot|lots|bit|quick|quickly|easy|easily"
+    ),
+    "judge.this.daily": "\\btoday\\b|\\ba day\\b|\\bper day\\b|/\\s?day\\b",
+    "judge.this.weekly": "\\bthis week\\b|\\ba week\\b|\\bper week\\b|/\\s?week\\b",
+    "judge.this.monthly": "\\bthis month\\b|\\ba month\\b|\\bper month\\b|/\\s?month\\b",
+    "judge.noun_after": "",
+    "judge.filler_glued": "",
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).
@@ -671,4 +688,10 @@ LINES: dict[str, str] = {
     "verify.problems": "{n} problem(s)",
     "verify.reused": " (tests: nothing they read changed, their last pass stands)",
     "advice.note": "Not professional advice: check with a qualified professional before you act on it.",
+    "page.missing": "The page does not show: {missing}.",
+    "page.list_join": ", ",
+    "page.unchanged": (
+        "Undone: the page shows nothing different after it, so it was not a change; your data is as it was."
+    ),
+    "page.unread": "The page could not be read, so what it shows was not checked.",
 }

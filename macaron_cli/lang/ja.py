@@ -488,6 +488,16 @@ WORDS: dict[str, str] = {
     "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた",
     "update.history": r"いつ|以前|前は|昔|元々|最初",
     "update.others": "祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子|友達",
+    # what a request says that names nothing a page shows (maker/page_judge.py)
+    "judge.filler": "",
+    "judge.this.daily": "今日|1日|一日|/日",
+    "judge.this.weekly": "今週|週間|/週",
+    "judge.this.monthly": "今月|月間|/月|月ごと",
+    "judge.noun_after": "と|に|の|を|は|も|や|で|が|へ|、",
+    "judge.filler_glued": (
+        "目標|アプリ|トラッカー|ツール|ログ|記録|管理|作成|作って|つけたい|したい|ください|ほしい|"
+        "欲しい|毎日|毎週|毎月|一日|簡単|用|的|感じ|ため|こと|もの|とき|時"
+    ),
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).
@@ -530,6 +540,12 @@ LINES: dict[str, str] = {
     "verify.problems": "不具合が{n}件",
     "verify.reused": "（テスト: 読むものが変わらず、前回の合格のまま）",
     "advice.note": "専門家による助言ではありません。判断の前に専門家にご相談ください。",
+    "page.missing": "画面に出ていないもの: {missing}。",
+    "page.list_join": "、",
+    "page.unchanged": (
+        "元に戻しました: 変更のあとも画面に違いが出なかったので、変更にはなっていません。データはそのままです。"
+    ),
+    "page.unread": "画面を読み取れなかったため、表示されている内容は確認できていません。",
 }
 
 # ── Japanese's script, as a romaniser reads it (reading/japanese.py): not words of a concept ──

@@ -482,6 +482,18 @@ WORDS: dict[str, str] = {
     "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상",
     "update.history": r"언제|예전|전에|원래|처음",
     "update.others": "엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생|친구",
+    # what a request says that names nothing a page shows (maker/page_judge.py)
+    "judge.filler": (
+        "목표|목표는|앱|어플|어플리케이션|만들어|만들어줘|만들어 줘|줘|주세요|주라|기록|기록하는|기록할|관리|"
+        "관리하는|하는|할|싶어|싶어요|좀|매일|매주|매달|나|내|제|저|저의|나의|용|위한|위해|그리고|같은|있는|"
+        "수|것|거|때|하루|간단한|간단하게|트래커|해줘|해 줘|해주세요|하고|하기|마시기|먹은|먹기|적는|적을|쓰는|"
+        "써|보는|볼|수있는|알려|알려줘|필요해|원해"
+    ),
+    "judge.this.daily": "오늘|하루|일일",
+    "judge.this.weekly": "이번 주|주간",
+    "judge.this.monthly": "이번 달|월간|한 달",
+    "judge.noun_after": "",
+    "judge.filler_glued": "",
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).
@@ -524,4 +536,8 @@ LINES: dict[str, str] = {
     "verify.problems": "오류 {n}개",
     "verify.reused": " (테스트: 읽는 것이 그대로라 지난 통과 유지)",
     "advice.note": "전문가의 조언이 아닙니다. 결정하기 전에 전문가와 상의하세요.",
+    "page.missing": "화면에 안 보이는 것: {missing}.",
+    "page.list_join": ", ",
+    "page.unchanged": "되돌렸어요: 바꾼 뒤에도 화면에 달라진 게 없어서 변경이 아니에요. 데이터는 그대로예요.",
+    "page.unread": "화면을 읽지 못해서, 보이는 내용은 확인하지 못했어요.",
 }

@@ -509,6 +509,18 @@ WORDS: dict[str, str] = {
         r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"
         r"|\bkaibigan\b"
     ),
+    # what a request says that names nothing a page shows (maker/page_judge.py)
+    "judge.filler": (
+        "layunin|target|app|gawa|gawan|gumawa|mo|ako|ng|para|sa|gusto|ko|i-track|itala|isulat|pakigawa|"
+        "paki|lang|din|rin|at|ang|na|ba|kung|araw|araw-araw|kada|bawat|linggo|buwan|simpleng|maliit|"
+        "tracker|log|record|listahan|po|pls|yung|iyong|sana|naman|talaga|kasi|mga|nito|niyan|para sa|"
+        "ating|natin|aking|akin|ni|si|kay|may|meron"
+    ),
+    "judge.this.daily": "\\bngayon\\b|\\bkada araw\\b|\\bbawat araw\\b",
+    "judge.this.weekly": "\\bngayong linggo\\b|\\blinggo\\b",
+    "judge.this.monthly": "\\bngayong buwan\\b|\\bbuwan\\b",
+    "judge.noun_after": "",
+    "judge.filler_glued": "",
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).
@@ -554,4 +566,10 @@ LINES: dict[str, str] = {
     "verify.problems": "{n} problema",
     "verify.reused": " (tests: walang nagbago sa binabasa nila, nananatili ang huling pasa)",
     "advice.note": "Hindi ito propesyonal na payo: kumonsulta muna sa isang propesyonal bago kumilos.",
+    "page.missing": "Hindi ipinapakita ng page: {missing}.",
+    "page.list_join": ", ",
+    "page.unchanged": (
+        "Ibinalik: walang nagbago sa page pagkatapos nito, kaya hindi ito pagbabago; buo pa rin ang data mo."
+    ),
+    "page.unread": "Hindi mabasa ang page, kaya hindi nasuri ang ipinapakita nito.",
 }

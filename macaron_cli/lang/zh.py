@@ -475,6 +475,17 @@ WORDS: dict[str, str] = {
     "update.stop": r"不再|已经不|戒了|戒烟|不[^，。！？]{1,3}了|停了",
     "update.history": r"什么时候|以前|之前|原来|当初|第一次",
     "update.others": "妈妈|爸爸|我妈|我爸|老公|老婆|姐姐|哥哥|妹妹|弟弟|女儿|儿子|(?<![男女])朋友",
+    # what a request says that names nothing a page shows (maker/page_judge.py)
+    "judge.filler": "",
+    "judge.this.daily": "今天|每天|每日",
+    "judge.this.weekly": "本周|这周|每周",
+    "judge.this.monthly": "本月|这个月|每月",
+    "judge.noun_after": "",
+    "judge.filler_glued": (
+        "目标|帮我|帮忙|给我|做一个|做个|一个|一款|个|的|应用|程序|软件|工具|记录|记一下|管理|追踪|跟踪|我想|"
+        "想要|我要|要|我|每天|每日|每周|每月|用来|可以|能|和|跟|请|吗|了|一下|小|简单|一|些|有|在|就|都|"
+        "也|还|把|被|让|吧|呢|啊"
+    ),
 }
 
 # What the friend says on its own, by key (lang.SAYINGS; friend/phrases.py).
@@ -517,4 +528,8 @@ LINES: dict[str, str] = {
     "verify.problems": "{n} 处错误",
     "verify.reused": "（测试：读取的内容没变，上次的通过仍有效）",
     "advice.note": "这不是专业建议：请在行动前咨询合格的专业人士。",
+    "page.missing": "页面上没有显示：{missing}。",
+    "page.list_join": "、",
+    "page.unchanged": "已撤销：改完后页面没有任何不同，所以这不算改动；你的数据保持原样。",
+    "page.unread": "无法读取页面，所以没有核对页面显示的内容。",
 }

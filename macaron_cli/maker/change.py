@@ -40,6 +40,8 @@ from macaron_cli.manifest import read_manifest
 from macaron_cli.reading.change_rules import understand
 from macaron_cli.spec import spec_in
 
+PAGE_LINES_SHOWN = 6  # of the page's difference, in the summary (--json has all of it)
+
 
 def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:
     """The request read against the app's spec; nothing written. Refused (UserError) before
@@ -224,11 +226,14 @@ def _summary(result: ChangeResult) -> None:
         out.line("[yellow]■[/] [bold]{}[/] unchanged: {}  [dim]{}[/]", result.title, result.request, result.path)
         out.text(result.message)
         return
-    mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in ("budget", "model-error") else "[red]✗[/]"
+    stopped = ("budget", "model-error", "unchecked")
+    mark = "[green]✓[/]" if result.ok else "[yellow]■[/]" if result.status in stopped else "[red]✗[/]"
     done = "; ".join(result.done) if result.mode == "offline" else result.request
     out.line(mark + " [bold]{}[/] changed: {}  [dim]{}[/]", result.title, done, result.path)
     for path, move in result.changed.items():
         out.text(f"  {path}: {_shown(move['before'])} → {_shown(move['after'])}")
+    if result.shown:  # what the page shows differently: what makes it a change
+        out.text("  the page now: " + "; ".join(result.shown[:PAGE_LINES_SHOWN]))
     if result.tests is not None:
         out.text(f"  tests {tests_said(result)}; opens in a browser: {'yes' if result.opened else 'no'}")
     if result.subagents:

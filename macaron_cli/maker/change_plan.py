@@ -29,6 +29,7 @@ class ChangeResult(MakeResult):
     request: str = ""
     changed: dict = field(default_factory=dict)  # each spec field or setting: {"before": …, "after": …}
     done: list = field(default_factory=list)  # what changed, in words
+    shown: list = field(default_factory=list)  # what the page shows differently after it ("+ …", "− …")
     tests_reused: bool = False  # nothing the tests read changed: their last pass stands
 
     @classmethod
@@ -42,11 +43,12 @@ class ChangeResult(MakeResult):
         result.tests_reused = reused
         result.done = list(change.get("done") or [f"{path} → {said(move['after'])}" for path, move in changed.items()])
         result.missing = list(change.get("missing", result.missing))
+        result.shown = list(change.get("page_difference") or [])
         return result
 
     def to_json(self) -> dict:
         """make's --json object, and the request with what it changed."""
-        return {**super().to_json(), "request": self.request, "changed": self.changed}
+        return {**super().to_json(), "request": self.request, "changed": self.changed, "page_difference": self.shown}
 
 
 @dataclass
@@ -112,7 +114,13 @@ def run_change(plan, manifest: Manifest, cfg: dict, repo, settings, progress) ->
     """A change's plan written over the app and its mode's phases run: the make's one loop
     (pipeline.run_phases), by rules or by a model; its ending said as a change's (`ended`)."""
     from macaron_cli.maker.pipeline import begin_change, run_phases
+    from macaron_cli.sandbox.verify import page_shown
 
+    # The page before the change, read as verification reads it after: what a change is
+    # judged against (maker/page_verdict.py). Its record keeps it for a --resume.
+    progress.phase("page", "what the app shows before the change")
+    assert plan.change is not None  # a change's plan (plan_over)
+    plan.change["page"] = page_shown(plan.app, settings=settings, accept_unsandboxed=plan.request.accept_unsandboxed)
     run = begin_change(plan, manifest, cfg, repo, settings, progress)
     return ended(plan.app, run.state, run_phases(run), settings)
 

@@ -101,13 +101,10 @@ def _summary(result: MakeResult) -> None:
             reshape_hint(result.mode == OFFLINE.name and model_configured()),
         )
     if result.missing:
+        from macaron_cli.maker.page_judge import said_missing
         from macaron_cli.spec import in_words
 
-        out.line(
-            "  [yellow]the {} template does not do all you asked[/]: missing {}",
-            result.template,
-            "; ".join(in_words(need) for need in result.missing),
-        )
+        out.line("  [yellow]{}[/]", said_missing(result.language, [in_words(need) for need in result.missing]))
     if result.subagents:
         out.text(f"  built by the coder with: {', '.join(result.subagents)}")
     if result.tests is not None:

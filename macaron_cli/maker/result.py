@@ -29,7 +29,9 @@ class MakeResult:
     path: str
     template: str
     mode: str
-    status: str = "done"  # done | tests-failed | unchanged (no model wrote a file) | budget | model-error
+    # done | tests-failed | unchanged (no model wrote a file; a change its page does not show) |
+    # unchecked (a change whose page could not be read) | budget | model-error
+    status: str = "done"
     message: str = ""
     checkpoints: list = field(default_factory=list)
     tests: str | None = None  # passed | failed | None (not run)
@@ -42,9 +44,9 @@ class MakeResult:
     subagents: list = field(default_factory=list)
     language: str = "en"
     title: str = ""
-    fit: str = "good"  # "partial": its template renders part of the spec; "weak": none fitted well
+    fit: str = "good"  # "partial": its page shows part of what was asked; "weak": no template fitted well
     spec: dict | None = None  # what the app tracks (macaron.json's spec)
-    missing: list = field(default_factory=list)  # what the spec needs that the template does not render
+    missing: list = field(default_factory=list)  # what was asked and its page does not show (page_verdict.py)
     phases: list = field(default_factory=list)  # each phase's tokens, seconds, cost, local or cloud, files
     notes: list = field(default_factory=list)  # what the person should know: a phase that wrote nothing …
 
@@ -98,9 +100,15 @@ def stopped(run: MakeRun, meter: CostMeter, status: str, message: str) -> MakeRe
 
 
 def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
+    """The ending, as verification and the page (page_verdict.py: what was asked and is not
+    shown; a change the page does not show, undone) say it."""
+    from macaron_cli.maker.page_verdict import judged
+
     state = run.state
     unchanged = _unchanged(run)
     state.status = "tests-failed" if not report.ok else "unchanged" if unchanged else "done"
+    verdict = judged(run, report)
+    state.status = verdict.status or state.status
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     if state.change is not None:  # a change by rules may verify on its tests' last pass: say so
         state.change["tests_reused"] = bool(report.tests_reused)
@@ -112,6 +120,8 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
         result.message = "The app does not pass verification yet: " + "; ".join(report.problems[:3])
     elif unchanged:
         result.message = CHANGE_UNCHANGED if state.change is not None else UNCHANGED
+    if verdict.message:
+        result.message = f"{result.message} {verdict.message}".strip()
     return result
 
 

@@ -37,8 +37,10 @@ class MakeState:
     advice: str | None = None  # medical | financial | None
     memory_ids: list[str] = field(default_factory=list)
     matched_keywords: list[str] = field(default_factory=list)
-    fit: str = "good"  # "partial" or "weak": the template does not fit all of the idea (maker/choose.py)
-    missing: list[str] = field(default_factory=list)  # what the spec needs that the template does not render
+    # "partial" or "weak": the template does not fit all of the idea (maker/choose.py, then the page:
+    # page_verdict.py); "unchecked": the page could not be read
+    fit: str = "good"
+    missing: list[str] = field(default_factory=list)  # once verified: what was asked and the page does not show
     similarity: float | None = None  # the template's closeness to the idea by meaning
     phases: list[str] = field(default_factory=list)  # the checkpoints made so far, in order
     rounds: int = 0  # fix rounds so far

@@ -124,6 +124,33 @@ MISSING_GLYPHS_JS = r"""(limit) => {
   return [...missing];
 }"""
 MISSING_GLYPHS_LIMIT = 4000  # distinct characters checked per font (a page rarely has 500)
+# What the page shows once drawn, as a person reads it (maker/page_judge.py judges it against
+# the request): its visible text, and each form field's label, placeholder, value and options
+# (what innerText leaves out). A field's label is its <label>, aria-label or title.
+# How long the page may take to settle after it rendered, and how many reads in a row must
+# agree (a read every 0.1 s) before what it shows is taken as what it shows.
+PAGE_SETTLE_TIMEOUT = 8.0
+PAGE_STEADY_READS = 4
+PAGE_JS = r"""() => {
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const labelOf = (el) => {
+    const named = el.labels && el.labels.length ? [...el.labels].map((l) => l.innerText).join(' ') : '';
+    return (named || el.getAttribute('aria-label') || el.title || '').trim();
+  };
+  const fields = [];
+  document.querySelectorAll('input, select, textarea').forEach((el) => {
+    if (!shown(el) || el.type === 'hidden') return;
+    const field = { label: labelOf(el), placeholder: el.placeholder || '', value: '' };
+    if (el.tagName === 'SELECT') {
+      field.options = [...el.options].map((o) => o.text.trim()).filter(Boolean);
+      field.value = el.selectedOptions.length ? el.selectedOptions[0].text.trim() : '';
+    } else if (!['checkbox', 'radio'].includes(el.type)) {
+      field.value = el.value || '';
+    }
+    fields.push(field);
+  });
+  return { text: document.body ? document.body.innerText : '', fields, lang: document.documentElement.lang || '' };
+}"""
 
 
 def free_port() -> int:
@@ -294,6 +321,7 @@ def _open_page(browser, origin: str, config: dict, report: dict) -> None:
         page.wait_for_load_state("networkidle", timeout=1500)
     except Exception:
         pass
+    report["page"] = _page_shown(page)
     report["missing_glyphs"] = _missing_glyphs(page)
     report["layout"] = _layout(page, selector)
     report["timings"]["page"] = round(time.monotonic() - t0, 2)
@@ -309,6 +337,27 @@ def _layout(page, selector: str) -> list[str]:
         return page.evaluate(LAYOUT_JS, [selector, LAYOUT_LIMIT])
     except Exception:  # a page that navigated away or broke its own body: nothing to measure
         return []
+
+
+def _page_shown(page) -> dict | None:
+    """What the page shows once it has settled (PAGE_JS read the same PAGE_STEADY_READS times
+    in a row: a page that draws "Loading…" first, then its data, is read after); None when it
+    could not be read."""
+    try:  # its data first: a page still fetching shows "Loading…", not what it keeps
+        page.wait_for_load_state("networkidle", timeout=PAGE_SETTLE_TIMEOUT * 1000)
+    except Exception:
+        pass
+    deadline, last, same = time.monotonic() + PAGE_SETTLE_TIMEOUT, None, 0
+    while True:
+        try:
+            shown = page.evaluate(PAGE_JS)
+        except Exception:  # a page that navigated away or broke its own body: nothing read
+            return None
+        same = same + 1 if shown == last else 0
+        if same >= PAGE_STEADY_READS or time.monotonic() > deadline:
+            return shown
+        last = shown
+        page.wait_for_timeout(100)
 
 
 def _missing_glyphs(page) -> list[str]:

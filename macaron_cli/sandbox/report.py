@@ -25,6 +25,9 @@ class VerifyReport:
     # Text out of the page's layout: outside the cards and unstyled, or past a card's edge.
     layout: list[str] = field(default_factory=list)
     screenshot: str | None = None
+    # What the page shows once drawn: {"text", "fields": [{label, placeholder, value, options}],
+    # "lang"}; None where it could not be read (maker/page_judge.py says so rather than judge).
+    page: dict | None = None
     problems: list[str] = field(default_factory=list)
     # Detail behind the problems: failing tests with their assertion lines, the end of the
     # test run's or the server's output when that is all there is to go on.

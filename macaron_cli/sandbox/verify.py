@@ -34,7 +34,7 @@ from macaron_cli.sandbox.pytest_summary import parse as parse_pytest
 from macaron_cli.sandbox.report import VerifyReport
 from macaron_cli.sandbox.test_inputs import read_by_tests
 
-__all__ = ["VerifyReport", "verify_app"]
+__all__ = ["VerifyReport", "page_shown", "verify_app"]
 
 TEST_TIMEOUT = 180
 TEST_MEMORY_MB = 2048
@@ -95,11 +95,7 @@ def verify_app(
             digest = pool.submit(_check_digest, sandbox, manifest)
             test_result, open_result = tests.result() if tests else None, opened.result()
             digest_problem = digest.result()
-        if open_result.get("browser_error"):
-            raise UserError(
-                f"Chromium could not start in the {sandbox.name} sandbox ({open_result['browser_error']}); "
-                "`macaron doctor` shows what is missing, MACARON_SANDBOX picks another sandbox."
-            )
+        _browser_started(sandbox, open_result)
         if passed is None:
             _read_tests(report, manifest, test_result)
         else:
@@ -127,6 +123,31 @@ def verify_app(
     }
     _save_report(app_dir, report)
     return report
+
+
+def page_shown(app_dir, settings: Settings | None = None, accept_unsandboxed: bool = False) -> dict | None:
+    """What the app's page shows now (its text and form fields, open_check.PAGE_JS), opened as
+    verification opens it: a copy with its data, in the sandbox. None where it does not open."""
+    app_dir = Path(app_dir).resolve()
+    sandbox = sandbox_for_untrusted("its page", accept_unsandboxed, app_dir, settings=settings)
+    chromium = _chromium(sandbox)
+    try:
+        manifest = runnable_manifest(app_dir)
+    except UserError:
+        return None  # a broken manifest shows no page: verification says what is wrong
+    with tempfile.TemporaryDirectory(prefix="macaron-page-") as tmp:
+        found = _open(sandbox, manifest, Path(tmp), chromium, screenshot=False)
+    _browser_started(sandbox, found)
+    return found.get("page")
+
+
+def _browser_started(sandbox: Sandbox, found: dict) -> None:
+    """Refuse (UserError) where the browser itself could not start: the machine's fault, not the app's."""
+    if found.get("browser_error"):
+        raise UserError(
+            f"Chromium could not start in the {sandbox.name} sandbox ({found['browser_error']}); "
+            "`macaron doctor` shows what is missing, MACARON_SANDBOX picks another sandbox."
+        )
 
 
 def _passed_before(app_dir: Path, fingerprint: str) -> int | None:
@@ -257,6 +278,7 @@ def _read_open(report: VerifyReport, found: dict) -> None:
     report.console_errors = found.get("console_errors", [])
     report.failed_requests = found.get("failed_requests", [])
     report.main_rendered = bool(found.get("main_rendered"))
+    report.page = found.get("page")
     report.server_output = found.get("server_log", "")
     problems = report.problems
     if found.get("check_failed"):
