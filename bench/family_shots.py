@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,11 +152,19 @@ def add_records(family: str, lang: str, origin: str, config: dict) -> None:
 
 
 def shoot(app: Path, family: str, lang: str, png: Path) -> None:
+    config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
+    with served(app) as origin:
+        add_records(family, lang, origin, config)
+        chromium(origin + "/", png, "480,1100")
+
+
+@contextmanager
+def served(app: Path) -> Iterator[str]:
+    """The app started as `macaron run` starts it (without the sandbox); its origin."""
     from macaron_cli.sandbox.manifest import runnable_manifest
     from macaron_cli.sandbox.open_check import expand_argv, free_port, wait_until_answers
 
     run = runnable_manifest(app).run or ()
-    config = json.loads((app / "config" / "app.json").read_text(encoding="utf-8"))
     port = free_port()
     origin = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
@@ -162,9 +172,8 @@ def shoot(app: Path, family: str, lang: str, png: Path) -> None:
     )
     try:
         if wait_until_answers(origin + "/", server, 30) is None:
-            raise SystemExit(f"{family}-{lang}: the app did not start")
-        add_records(family, lang, origin, config)
-        chromium(origin + "/", png, "480,1100")
+            raise SystemExit(f"{app.name}: the app did not start")
+        yield origin
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -195,12 +204,18 @@ def contact_sheets(out: Path, families: list[str]) -> None:
     (out / "contact.html").write_text(f"<!doctype html><meta charset=utf-8>{rows}", encoding="utf-8")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def out_and_only(doc: str, choices) -> argparse.Namespace:
+    """The command line of a screenshot bench: the folder the PNGs go to, --only some."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("out", type=Path)
-    parser.add_argument("--only", choices=sorted(IDEAS), action="append")
+    parser.add_argument("--only", choices=sorted(choices), action="append")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    return args
+
+
+def main() -> int:
+    args = out_and_only(__doc__, IDEAS)
     families = args.only or list(IDEAS)
     with tempfile.TemporaryDirectory(prefix="macaron-shots-") as home:
         import os

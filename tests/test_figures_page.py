@@ -91,3 +91,19 @@ def test_a_currency_change_keeps_every_earlier_record_on_the_page_and_in_the_dig
     assert "$12.50" in summary and "₩12,000" in summary, summary  # the won spent before still counts
     digest, _ = _digest_and_friend(macaron, slug)
     assert "$12.50" in digest and "₩12,000" in digest, digest
+
+
+def test_a_won_budget_stays_in_won_after_a_switch_to_dollars_and_says_so(macaron, macaron_home):
+    idea = "track my spending in Korean won, budget 2,000,000 won a month"
+    made = macaron("make", "--offline", "--yes", "--json", idea, timeout=300)
+    assert made.returncode == 0, made.stderr
+    slug, app = json.loads(made.stdout)["app"], json.loads(made.stdout)["path"]
+    assert "₩12,000" in _spend(app, "12000")
+    changed = macaron("change", slug, "switch to dollars", "--offline", "--yes", timeout=300)
+    assert changed.returncode == 0, changed.stdout + changed.stderr
+    assert "2,000,000 KRW" in changed.stdout and "2,000,000 USD" not in changed.stdout, changed.stdout
+    summary = _spend(app, "12.50")
+    assert "$12.50" in summary and "₩12,000" in summary, summary
+    assert "₩2,000,000" in summary and "$2,000,000" not in summary, summary  # never a budget in the wrong money
+    digest, friend = _digest_and_friend(macaron, slug)
+    assert "₩2,000,000" in digest and "$2,000,000" not in digest + friend, digest

@@ -318,3 +318,22 @@ def test_a_japanese_title_leaves_out_how_often_it_is_kept(idea, title):
     from macaron_cli.reading.fit import idea_title
 
     assert idea_title(idea) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "currency"),
+    [
+        ("track my spending in won", "KRW"),
+        ("switch to Korean won", "KRW"),
+        ("a budget of 500,000 won a month", "KRW"),
+        ("가계부 통화를 원으로 바꿔줘", "KRW"),
+        ("커피값 5000원 기록", "KRW"),
+        ("I won the lottery, track my spending", None),  # the verb, not the currency
+        ("공원 산책 기록", None),  # 원 inside a word
+    ],
+)
+def test_won_is_the_currency_beside_an_amount_or_asked_never_the_verb(text, currency):
+    from macaron_cli.maker.personal import personal_settings
+
+    assert read(text).currency == currency
+    assert (personal_settings("en", [text])["currency"] == "KRW") == (currency == "KRW")

@@ -1,6 +1,10 @@
 """English: the words each concept needs (see __init__.py). Signs every language shares
 (%, $, €) are written here."""
 
+# Won is the currency beside an amount, after "Korean", or as the currency asked ("in won",
+# "switch to won"); never the verb ("I won a prize").
+_WON = r"(?<=\d)\s?won\b|₩|\bKRW\b|\bkorean won\b|\b(?:in|to|into|use|using|with)\s+won\b|\bwon\s+(?:instead|only)\b"
+
 WORDS: dict[str, str] = {
     # ── units ──
     "unit.mmol/L": r"(?<![a-z])mmol/?l(?![a-z])",
@@ -28,7 +32,7 @@ WORDS: dict[str, str] = {
     # ── money ──
     "currency.PHP": r"\bpesos?\b|₱|\bPHP\b",
     "currency.JPY": r"\byen\b|\bJPY\b",
-    "currency.KRW": r"(?<=\d)\s?won\b|₩|\bKRW\b",
+    "currency.KRW": _WON,
     "currency.CNY": r"\byuan\b|\brmb\b|\bCNY\b|\brenminbi\b",
     "currency.EUR": r"\beuros?\b|€|\bEUR\b",
     "currency.USD": r"\bdollars?\b|\bbucks\b|\$|\bUSD\b",
@@ -272,7 +276,7 @@ WORDS: dict[str, str] = {
     # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": r"\bpesos?\b|₱|\bPHP\b",
     "paid_in.JPY": r"\byen\b|¥|\bJPY\b",
-    "paid_in.KRW": r"\bwon\b|₩|\bKRW\b",
+    "paid_in.KRW": _WON,
     "paid_in.CNY": r"\byuan\b|\brmb\b|\bCNY\b",
     "paid_in.EUR": r"\beuros?\b|€|\bEUR\b",
     "paid_in.GBP": r"\bpounds? sterling\b|£|\bGBP\b",

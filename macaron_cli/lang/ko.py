@@ -1,5 +1,9 @@
 """Korean: the words each concept needs (see __init__.py)."""
 
+# 원 is the currency beside an amount, as 원화, or as the currency asked ("원으로"); never the
+# syllable inside a word (원해요 "I want", 공원 "park").
+_WON = r"원화|만\s?원|(?<=\d)\s?원|(?<![가-힣])원(?=으로|$|[\s.,!?])"
+
 WORDS: dict[str, str] = {
     # ── units ──
     "unit.mmol/L": r"밀리몰",
@@ -27,7 +31,7 @@ WORDS: dict[str, str] = {
     # ── money ──
     "currency.PHP": "",
     "currency.JPY": r"엔화",
-    "currency.KRW": r"원화|만\s?원|(?<=\d)\s?원",
+    "currency.KRW": _WON,
     "currency.CNY": "",
     "currency.EUR": "",
     "currency.USD": r"달러",
@@ -228,7 +232,7 @@ WORDS: dict[str, str] = {
     # ── a person's ways: currency, units, cups (reading/personal.py) ──
     "paid_in.PHP": "",
     "paid_in.JPY": "",
-    "paid_in.KRW": r"원",
+    "paid_in.KRW": _WON,
     "paid_in.CNY": "",
     "paid_in.EUR": "",
     "paid_in.GBP": "",

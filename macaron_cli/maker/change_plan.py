@@ -200,8 +200,20 @@ def rendered(manifest: Manifest, config: dict, edit: Edit) -> tuple[Manifest, di
     defaults = json.loads(defaults_path.read_text(encoding="utf-8")) if defaults_path.exists() else {}
     fitted = fit_config(manifest, edit.spec, defaults)
     cfg = {**config, **{key: fitted[key] for key in manifest.fit if key in fitted}, **edit.settings}
+    if "said_events" in defaults:
+        cfg["said_events"] = said_before(config, cfg)
     title = {"title": edit.settings["title"]} if "title" in edit.settings else {}
     return manifest.updated(spec=edit.spec.to_json(), **title), cfg
+
+
+def said_before(config: dict, cfg: dict) -> list:
+    """A countdown's dates named before, oldest first, with the one this change replaces: a
+    second date named is added beside the first even when the page was not opened between."""
+    kept = [pair for pair in config.get("said_events") or [] if isinstance(pair, list)]
+    before = [config.get("event"), config.get("day")]
+    if all(before) and before != [cfg.get("event"), cfg.get("day")] and before not in kept:
+        kept.append(before)
+    return kept
 
 
 # ── what changed ─────────────────────────────────────────────────────────────────────────

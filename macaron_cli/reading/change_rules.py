@@ -223,15 +223,18 @@ def _rename(ask: _Ask, config: dict) -> None:
 
 def _goal(ask: _Ask, config: dict) -> None:
     slots, money = ask.slots, ask.spec.money
-    if money and (slots.budget or slots.target or slots.goal):
+    amount = slots.target or slots.budget or slots.goal
+    if money and amount:
+        # in the currency said, else the one the app records in now (after a change of currency)
+        currency = amount.unit if amount.unit in lang.PAID_IN else config.get("currency") or money.currency
         if slots.target or (money.target is not None and not slots.budget):
-            value = (slots.target or slots.budget or slots.goal).value  # type: ignore[union-attr]
-            ask.spec = replace(ask.spec, money=replace(money, target=value))
-            ask.done.append(f"savings target {value:,.0f} {money.currency}")
+            value = amount.value
+            ask.spec = replace(ask.spec, money=replace(money, target=value, currency=currency))
+            ask.done.append(f"savings target {value:,.0f} {currency}")
         else:
             value = (slots.budget or slots.goal).value  # type: ignore[union-attr]
-            ask.spec = replace(ask.spec, money=replace(money, budget=value))
-            ask.done.append(f"budget {value:,.0f} {money.currency} a month")
+            ask.spec = replace(ask.spec, money=replace(money, budget=value, currency=currency))
+            ask.done.append(f"budget {value:,.0f} {currency} a month")
         return
     if slots.goal is None or not ask.spec.measures or ask.remove:
         return
@@ -299,11 +302,18 @@ def _currency(ask: _Ask, config: dict) -> None:
     slots, money = ask.slots, ask.spec.money
     if not slots.currency or slots.budget or slots.target:
         return
-    if money and money.currency != slots.currency:
+    set_amount = (money.budget or money.target) if money else None
+    if money and money.currency != slots.currency and not set_amount:
         ask.spec = replace(ask.spec, money=replace(money, currency=slots.currency))
     if config.get("currency") != slots.currency:
         ask.settings["currency"] = slots.currency
         ask.done.append(f"amounts in {slots.currency}")
+    if money and set_amount and money.currency != slots.currency:  # no rate offline: it keeps its own currency, said
+        what = "savings target" if money.target else "budget"
+        ask.done.append(
+            f"the {what} stays {set_amount:,.0f} {money.currency} (no rate is known offline; "
+            f"say a {what} in {slots.currency} to compare)"
+        )
     else:
         ask.already.append(f"amounts are already in {slots.currency}")
 

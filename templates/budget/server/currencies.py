@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from server.macaron_life import minor_digits
+
 
 def in_other_currencies(conn: sqlite3.Connection, currency: str, first: str, last: str) -> list[dict]:
     """What was recorded from `first` to `last` (days, YYYY-MM-DD) in other currencies than
@@ -17,3 +19,22 @@ def in_other_currencies(conn: sqlite3.Connection, currency: str, first: str, las
         (first, last, currency),
     ).fetchall()
     return [{"currency": r["currency"], "total_minor": r["total"], "count": r["n"]} for r in rows]
+
+
+def set_amounts(settings: dict) -> dict:
+    """The monthly budget and the savings goal as the page and the digest both say them: in
+    the minor unit of the currency they were set in ("budget_currency"; empty: the app's),
+    which stays theirs after a currency change (no rate is known offline to convert it).
+    `comparable` is False when that is not the currency spending is recorded in now: then
+    the amount is said in its own currency, never set against spending in another."""
+    currency = settings["currency"]
+    set_in = str(settings.get("budget_currency") or currency).upper()
+    budget, goal = (_minor(settings.get(key), set_in) for key in ("monthly_budget", "savings_goal"))
+    if goal or settings.get("debts"):  # deposits toward a goal, or money lent: no budget to be over
+        budget = 0
+    return {"currency": set_in, "budget_minor": budget, "goal_minor": goal, "comparable": set_in == currency}
+
+
+def _minor(amount, currency: str) -> int:
+    """A setting in whole currency units (1500 dollars) in the currency's minor unit."""
+    return round(float(amount) * 10 ** minor_digits(currency)) if isinstance(amount, int | float) and amount else 0

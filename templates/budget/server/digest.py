@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 
 from server.balances import in_words, standing
-from server.currencies import in_other_currencies
-from server.macaron_life import has_table, minor_digits, period_label, read_only
+from server.currencies import in_other_currencies, set_amounts
+from server.macaron_life import has_table, period_label, read_only
 
 LATEST = 5
 
@@ -21,20 +21,15 @@ def category_name(category: str, words) -> str:
     return words(key) if words.has(key) else category
 
 
-def _minor(amount, currency: str) -> int:
-    """A setting in whole currency units (1500 dollars) in the currency's minor unit."""
-    return round(float(amount) * 10 ** minor_digits(currency)) if isinstance(amount, int | float) and amount else 0
-
-
 def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -> dict:
     conn = read_only()
     if conn is None or not has_table(conn, "expenses"):
         return {}
     currency = settings["currency"]
     span = (since.isoformat(), today.isoformat())
-    budget_minor, goal_minor = (_minor(settings.get(key), currency) for key in ("monthly_budget", "savings_goal"))
-    if goal_minor:  # a savings goal: deposits toward it, never a budget they overspend
-        budget_minor = 0
+    amounts = set_amounts(settings)  # what the page's summary says of the budget and the goal
+    comparable = amounts["comparable"]
+    budget_minor, goal_minor = (amounts[key] if comparable else 0 for key in ("budget_minor", "goal_minor"))
     with conn:
         saved = conn.execute(
             "SELECT COALESCE(SUM(amount_minor), 0) FROM expenses WHERE day <= ? AND currency = ?",
@@ -81,6 +76,10 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
     else:
         first = words("digest.spent_no_budget", period=label, total=words.money(total, currency), count=count)
     lines = [first]
+    if not comparable and (amounts["budget_minor"] or amounts["goal_minor"]):
+        key = "budget.goal_set_in" if amounts["goal_minor"] else "budget.budget_set_in"
+        minor = amounts["goal_minor"] or amounts["budget_minor"]
+        lines.append(words(key, amount=words.money(minor, amounts["currency"]), now=currency))
     if also:
         amounts = ", ".join(words.money(a["total_minor"], a["currency"]) for a in also)
         lines.append(words("budget.also", amounts=amounts))

@@ -12,7 +12,7 @@ from fastapi import HTTPException, Query
 from pydantic import BaseModel, Field
 
 from server.balances import standing
-from server.currencies import in_other_currencies
+from server.currencies import in_other_currencies, set_amounts
 from server.macaron_app import create_app, database, load_config, not_found
 
 DEFAULT_CATEGORIES = ["food", "transport", "home", "fun", "health", "other"]
@@ -93,6 +93,7 @@ def month_summary(month: str = Query(default_factory=this_month, pattern=MONTH))
         "count": sum(r["n"] for r in rows),
         "by_category": {r["category"]: r["total"] for r in rows},
         "also": also,  # recorded before a currency change, in its own currency (server/currencies.py)
+        "set": set_amounts(config),  # the budget or savings goal, in the currency it was set in
     }
 
 

@@ -88,11 +88,17 @@ function Savings({ summary, goal }) {
 }
 
 function Summary({ summary }) {
-  const { t, config, fmtMoney, moneyDigits } = useApp();
-  const goal = Math.round((Number(config.savings_goal) || 0) * 10 ** moneyDigits);
+  const { t, config, fmtMoney } = useApp();
+  // The budget and goal as the server says them (server/currencies.py), the digest's too:
+  // one set in another currency is said in it, never set against this one's spending.
+  const set = summary.set || { budget_minor: 0, goal_minor: 0, comparable: true };
+  const goal = set.comparable ? set.goal_minor : 0;
   if (goal > 0) return html`<${Savings} summary=${summary} goal=${goal} />`;
-  // Money lent is not spending: no budget for it to be over.
-  const budget = config.debts ? 0 : Math.round((Number(config.monthly_budget) || 0) * 10 ** moneyDigits);
+  const budget = set.comparable ? set.budget_minor : 0;
+  const setIn = !set.comparable && (set.goal_minor || set.budget_minor)
+    ? t(set.goal_minor ? "budget.goal_set_in" : "budget.budget_set_in",
+      { amount: fmtMoney(set.goal_minor || set.budget_minor, set.currency), now: config.currency })
+    : "";
   const spent = summary.total_minor;
   const share = budget > 0 ? Math.min(spent / budget, 1) : 0;
   const over = budget > 0 && spent > budget;
@@ -101,6 +107,7 @@ function Summary({ summary }) {
     <p class="total" data-total>${fmtMoney(spent)}</p>
     ${(summary.also || []).length > 0 && html`<p class="mc-muted also">${t("budget.also", {
       amounts: summary.also.map((a) => fmtMoney(a.total_minor, a.currency)).join(", ") })}</p>`}
+    ${setIn && html`<p class="mc-muted set-in">${setIn}</p>`}
     ${budget > 0 && html`
       <div class=${`mc-progress${over ? " over" : ""}`} role="progressbar" aria-valuemin="0" aria-valuemax="100"
         aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>

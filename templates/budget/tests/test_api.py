@@ -7,7 +7,7 @@ import pytest
 # to their currency, and may make it a savings goal or money between people.
 @pytest.fixture(autouse=True)
 def starter_budget(settings):
-    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False)
+    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False, budget_currency="")
 
 
 def spend(client, amount_minor=1250, category="food", **fields):
@@ -41,6 +41,12 @@ def test_changing_currency_keeps_old_amounts_in_theirs(client, settings):
     summary = client.get("/api/summary", params={"month": "2026-07"}).json()
     assert summary["currency"] == "JPY" and summary["total_minor"] == 800
     assert {e["currency"] for e in client.get("/api/expenses", params={"month": "2026-07"}).json()} == {"USD", "JPY"}
+
+
+def test_a_budget_set_in_one_currency_stays_in_it_after_a_change(client, settings):
+    settings(currency="USD", monthly_budget=2000000, budget_currency="KRW")  # set in won, then dollars
+    budget = client.get("/api/summary", params={"month": "2026-07"}).json()["set"]
+    assert budget == {"currency": "KRW", "budget_minor": 2000000, "goal_minor": 0, "comparable": False}
 
 
 def test_bad_expenses_are_refused(client):

@@ -7,7 +7,7 @@ import pytest
 # to their currency, and may make it a savings goal or money between people.
 @pytest.fixture(autouse=True)
 def starter_budget(settings):
-    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False)
+    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False, budget_currency="")
 
 
 def test_add_an_expense_reload_and_it_is_still_there(page, settings):

@@ -8,14 +8,19 @@ from __future__ import annotations
 import datetime as dt
 
 from server.macaron_life import has_table, read_only
+from server.said import said_in, with_said_events
 
 NEXT = 3
 
 
 def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -> dict:
-    conn = read_only()
-    if conn is None or not has_table(conn, "events"):
+    found = read_only()
+    if (found is None or not has_table(found, "events")) and not said_in(settings):
         return {}
+    kept = found if found is not None and has_table(found, "events") else None
+    conn = with_said_events(kept, settings)  # the dates said are events before the page adds them
+    if found is not None:
+        found.close()
     with conn:
         upcoming = conn.execute(
             "SELECT name, day FROM events WHERE day >= ? ORDER BY day, id LIMIT ?", (today.isoformat(), NEXT)

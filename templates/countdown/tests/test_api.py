@@ -7,7 +7,7 @@ import pytest
 @pytest.fixture(autouse=True)
 def no_date_named(settings):
     """The app as the template is, before an idea named a date (one named is an event)."""
-    settings(event="", day="")
+    settings(event="", day="", said_events=[])
 
 
 def add(client, name="Trip to Osaka", day="2027-04-01"):
@@ -43,3 +43,8 @@ def test_the_date_the_settings_name_is_an_event_once_moved_added_and_kept_delete
     exam = client.get("/api/events").json()[1]
     client.delete(f"/api/events/{exam['id']}")
     assert [e["name"] for e in client.get("/api/events").json()] == ["wedding"]  # deleted stays deleted
+
+
+def test_every_date_the_settings_named_is_an_event_the_first_kept(client, settings):
+    settings(event="exam", day="2027-06-03", said_events=[["wedding", "2027-05-16"]])  # two changes, page closed
+    assert [e["name"] for e in client.get("/api/events").json()] == ["wedding", "exam"]

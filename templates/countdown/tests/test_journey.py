@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture(autouse=True)
 def no_date_named(settings):
     """The app as the template is, before an idea named a date (one named is an event)."""
-    settings(event="", day="")
+    settings(event="", day="", said_events=[])
 
 
 def test_add_a_date_and_see_the_days_left(page, settings):
