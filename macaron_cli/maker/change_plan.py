@@ -30,6 +30,7 @@ class ChangeResult(MakeResult):
     changed: dict = field(default_factory=dict)  # each spec field or setting: {"before": …, "after": …}
     done: list = field(default_factory=list)  # what changed, in words
     tests_reused: bool = False  # nothing the tests read changed: their last pass stands
+    unread: bool = False  # no rule read anything in the request (refusal.py says so)
 
     @classmethod
     def of(cls, made: MakeResult, change: dict, changed: dict) -> ChangeResult:
