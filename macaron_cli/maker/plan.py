@@ -62,6 +62,9 @@ class Plan:
     asked: Any = None  # the model's answer for the spec (model_spec.Planned): its cost is the first phase's
     change: dict | None = None  # a change: its request, checkpoint `change-N`, the spec before and after…
     started: float = 0.0  # time.monotonic() when the command began (state.timings["prepare"])
+    # config/app.json keys the person corrected in words before anything was written (units,
+    # currency, language, title: maker/understood.py); written over what the idea implied.
+    corrected: dict | None = None
 
     def record(self) -> MakeState:
         """The make's record (make.json, or a change's change.json), begun from the plan."""
