@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -64,11 +65,17 @@ def change(macaron, slug: str, request: str, *extra: str):
 
 # ── refusals: said in one line, nothing written ───────────────────────────────────────────
 @pytest.mark.parametrize(
-    "request_",
-    ["add a dark mode toggle", "スマートウォッチと同期して", "알림을 보내 줘", "加一个图表", "Lagyan ng dark mode"],
+    ("request_", "unchanged"),
+    [
+        ("add a dark mode toggle", "Nothing changed in"),
+        ("スマートウォッチと同期して", "は変えていません"),
+        ("알림을 보내 줘", "바뀌지 않았어요"),
+        ("加一个图表", "没有改动"),
+        ("Lagyan mo ng dark mode ang app ko", "Walang nagbago"),
+    ],
 )
 def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_written(
-    macaron, macaron_home, tmp_path, request_
+    macaron, macaron_home, tmp_path, request_, unchanged
 ):
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
     app = tmp_path / "apps" / slug
@@ -76,7 +83,9 @@ def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_writ
     shown = macaron("change", slug, request_, "--offline")
     assert shown.returncode == 2, shown.stderr
     line = shown.stderr.strip()
-    assert "\n" not in line and "Nothing changed" in line and f"macaron change {slug}" in line
+    assert "\n" not in line and unchanged in line and f"macaron change {slug}" in line  # in the request's language
+    if unchanged != "Nothing changed in":
+        assert not re.search(r"\b(rules|change|cannot|not|connect)\b", line.split("macaron change")[0]), line
     assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
     assert [c.phase for c in AppRepo.open(app).checkpoints()] == ["scaffold"]
     assert not git(app, "status", "--porcelain").strip()
