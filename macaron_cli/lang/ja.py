@@ -538,8 +538,8 @@ LINES: dict[str, str] = {
     "cannot.login": "ログインやアカウント",
     "refuse.unread": "「{request}」はルールで分かる変更ではありません",
     "refuse.cannot": "ルールではできないこと: {what}",
-    "refuse.change": "{title}は変えていません。{why}。モデルならできます（接続してから {hint}）",
-    "refuse.partly": "{title}でできなかったこと: {why}。モデルならできます（接続してから {hint}）",
+    "refuse.change": "{title}は変えていません: {why}、モデルなら接続してからできます: {hint}",
+    "refuse.partly": "{title}でできなかったこと: {why}、モデルなら接続してからできます: {hint}",
     "refuse.correction": "変更として読めませんでした: {why}。",
     "notebook.private": (
         "メモしました。非公開にしておきます: クラウドのモデルには聞かせません"

@@ -534,8 +534,8 @@ LINES: dict[str, str] = {
     "cannot.login": "로그인과 계정",
     "refuse.unread": "“{request}”는 규칙이 아는 변경이 아니에요",
     "refuse.cannot": "규칙으로는 할 수 없는 것: {what}",
-    "refuse.change": "{title}은 바뀌지 않았어요: {why}; 모델은 할 수 있어요(연결한 뒤 {hint})",
-    "refuse.partly": "{title}에서 하지 못한 것: {why}; 모델은 할 수 있어요(연결한 뒤 {hint})",
+    "refuse.change": "{title}은 바뀌지 않았어요: {why}; 모델을 연결하면 할 수 있어요: {hint}",
+    "refuse.partly": "{title}에서 하지 못한 것: {why}; 모델을 연결하면 할 수 있어요: {hint}",
     "refuse.correction": "변경으로 읽지 못했어요: {why}.",
     "notebook.private": (
         "적어 두었어요. 비공개로 둘게요: 클라우드 모델은 듣지 않아요(/share ID로 공개, /memory에서 ID 확인)."
