@@ -42,7 +42,7 @@ def why(missing: Sequence[str], request: str, unread: bool, language: str) -> st
     return _said("refuse.cannot", language, what="; ".join(missing))
 
 
-def cannot(edit: Edit, request: str, title: str) -> str:
+def cannot(edit: Edit, request: str) -> str:
     """A correction of what a make understood that the rules could not read, one sentence."""
     return _said("refuse.correction", edit.language, why=why(edit.missing, request, edit.unread, edit.language))
 

@@ -54,8 +54,8 @@ def settled(plan: Plan, ask: Callable[[str, str], str] | None) -> Plan:
 
 
 def corrected(plan: Plan, words: str) -> tuple[Plan, str]:
-    """The plan with `words` read as a change to it, and "" ; or the plan as it was and the
-    one sentence that says why the rules could not read them (with a space to follow)."""
+    """The plan with `words` read as a change to it, and the sentence that says what of them
+    the rules could not do ("" when nothing), on a line of its own before the summary again."""
     from macaron_cli.maker.change_rules import understand
     from macaron_cli.maker.refusal import cannot
     from macaron_cli.maker.request import checked_request
@@ -63,10 +63,11 @@ def corrected(plan: Plan, words: str) -> tuple[Plan, str]:
     words = checked_request(words, "say what to change.")
     assert plan.template is not None and plan.spec is not None  # a make's plan, before it is written
     edit = understand(words, plan.spec, settings_of(plan), plan.template.manifest)
+    note = cannot(edit, words) + "\n" if edit.missing else ""
     if not edit.done:
-        return plan, cannot(edit, words, plan.title) + "\n"
+        return plan, note
     said = {**(plan.corrected or {}), **edit.settings}
-    return replace(plan, spec=edit.spec, corrected=said, title=str(said.get("title") or plan.title)), ""
+    return replace(plan, spec=edit.spec, corrected=said, title=str(said.get("title") or plan.title)), note
 
 
 def settings_of(plan: Plan) -> dict:
