@@ -577,7 +577,7 @@ WORDS: dict[str, str] = {
         r"sure|bye|good night|gn|got it|sounds good|never mind|nvm)(?:\s+(?:so much|a lot|then|again|there))?"
     ),
     # ── a yes or a no, as a whole answer (friend/repl.py) ──
-    "answer.yes": "y|yes|yeah|yep|sure|ok|okay|please",
+    "answer.yes": "y|yes|yeah|yep|sure|ok|okay|please|go|go ahead",
     "answer.no": "n|no|nope|not now",
 }
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from macaron_cli.maker.spec import AppSpec, Measure
 
 _units = shared_module("app_units")
-YES = frozenset(lang.listed("answer.yes")) | {"yes", "ok", "go", "go ahead"}
+YES = frozenset(lang.listed("answer.yes"))
 NO = frozenset(lang.listed("answer.no"))
 
 
@@ -49,7 +49,7 @@ def settled(plan: Plan, ask: Callable[[str, str], str] | None) -> Plan:
         if not answer or word in YES:
             return plan
         if word in NO:
-            raise Declined(plan.brief.language)
+            raise Declined(language)
         plan, note = corrected(plan, answer)
 
 
