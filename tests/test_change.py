@@ -383,7 +383,7 @@ def test_the_hints_a_change_prints_run_as_printed(macaron, macaron_home, tmp_pat
 
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
     refused = macaron("change", slug, "add a dark mode toggle", "--offline")
-    hint = refused.stderr.split("then run ")[1].strip()
+    hint = "macaron change " + refused.stderr.split("macaron change ", 1)[1].strip()  # the sentence ends with it
     assert hint == f"macaron change {slug} 'add a dark mode toggle' --yes"
 
     # A model connected (the scripted one): the hint changes the app by the coder.
