@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from macaron_cli.apps import ref_for, resolve_app
+from macaron_cli.asking import question
 from macaron_cli.errors import UserError
 
 
@@ -102,10 +103,7 @@ def rollback(
     if not yes:
         if not sys.stdin.isatty():
             raise UserError("rollback needs your confirmation; run it in a terminal or add --yes.")
-        import typer
-
-        question = f"Go ahead? (nothing is lost: `macaron rollback {app} --undo` brings it back)"
-        if not typer.confirm(question, default=True):
+        if not _go_ahead(f"Go ahead? (nothing is lost: `macaron rollback {app} --undo` brings it back)"):
             out.text("Nothing changed.")
             return
     result = act(dry=False)
@@ -135,3 +133,10 @@ def _tests(tests) -> str:
     if isinstance(tests, dict):
         return ", ".join(f"{v} {k}" for k, v in tests.items())
     return str(tests)
+
+
+@question
+def _go_ahead(asked: str) -> bool:
+    import typer
+
+    return typer.confirm(asked, default=True)

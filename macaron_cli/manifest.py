@@ -3,7 +3,7 @@ the file (tests/test_manifest.py fails on a read of it anywhere else).
 
 Its shape, and the digest's, are declared once in templates/_shared/server/app_manifest.py,
 which every app carries; the names below are that file's, typed for mypy from it and
-loaded from the installed templates at run time as maker/spec.py loads the spec.
+loaded from the installed templates at run time as spec.py loads the spec.
 """
 
 from __future__ import annotations

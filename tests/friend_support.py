@@ -52,7 +52,7 @@ def chat_env(server=None, model_env: str = "claude", extra: dict | None = None) 
     return env
 
 
-def spawn_chat(env: dict, *args: str, timeout: float = 90) -> pexpect.spawn:
+def spawn_chat(env: dict, *args: str, timeout: float = 90, columns: int = 200) -> pexpect.spawn:
     cmd = macaron_command()
     child = pexpect.spawn(
         cmd[0],
@@ -61,7 +61,7 @@ def spawn_chat(env: dict, *args: str, timeout: float = 90) -> pexpect.spawn:
         encoding="utf-8",
         codec_errors="replace",  # readline scrolls a long line sideways, cutting a character in two
         timeout=timeout,
-        dimensions=(50, 200),
+        dimensions=(50, columns),
     )
     return child
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import importlib.util
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -58,17 +60,34 @@ def app_config(macaron_home: Path, slug: str) -> dict:
     return json.loads((macaron_home.parent / "apps" / slug / "config" / "app.json").read_text(encoding="utf-8"))
 
 
+ENGLISH = re.compile(r"\b(rules|change|cannot|know|not|connect|template|measure|goal)\b")
+
+
 def change(macaron, slug: str, request: str, *extra: str):
     return macaron("change", slug, request, "--offline", "--yes", "--json", *extra, timeout=300)
 
 
 # ── refusals: said in one line, nothing written ───────────────────────────────────────────
+# One sentence in the request's language (maker/refusal.py): a request no rule reads is "not a
+# change the rules know", never "the rules cannot do “…”"; no English inside another language's
+# sentence but the command, which ends it and runs as printed.
 @pytest.mark.parametrize(
-    "request_",
-    ["add a dark mode toggle", "スマートウォッチと同期して", "알림을 보내 줘", "加一个图表", "Lagyan ng dark mode"],
+    ("request_", "unchanged"),
+    [
+        ("add a dark mode toggle", "Nothing changed in"),
+        ("スマートウォッチと同期して", "は変えていません"),
+        ("알림을 보내 줘", "바뀌지 않았어요"),
+        ("加一个图表", "没有改动"),
+        ("Lagyan mo ng dark mode ang app ko", "Walang nagbago"),
+        ("make it feel cosier", "“make it feel cosier” is not a change the rules know;"),
+        ("もっと落ち着いた感じにして", "「もっと落ち着いた感じにして」はルールで分かる変更ではありません"),
+        ("좀 더 아늑한 느낌으로 해 줘", "“좀 더 아늑한 느낌으로 해 줘”는 규칙이 아는 변경이 아니에요"),
+        ("让它感觉更温馨一点", "“让它感觉更温馨一点”不是规则能理解的修改"),
+        ("gawin mong mas kalmado ang itsura", "ang “gawin mong mas kalmado ang itsura” ay hindi pagbabagong alam"),
+    ],
 )
 def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_written(
-    macaron, macaron_home, tmp_path, request_
+    macaron, macaron_home, tmp_path, request_, unchanged
 ):
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
     app = tmp_path / "apps" / slug
@@ -76,7 +95,10 @@ def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_writ
     shown = macaron("change", slug, request_, "--offline")
     assert shown.returncode == 2, shown.stderr
     line = shown.stderr.strip()
-    assert "\n" not in line and "Nothing changed" in line and f"macaron change {slug}" in line
+    assert "\n" not in line and unchanged in line and "cannot do “" not in line, line
+    assert line.endswith(f"macaron change {slug} {shlex.quote(request_)} --yes"), line
+    if not request_.isascii() or request_.startswith(("Lagyan", "gawin")):
+        assert not ENGLISH.search(line.split("macaron change")[0].replace(request_, "")), line
     assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
     assert [c.phase for c in AppRepo.open(app).checkpoints()] == ["scaffold"]
     assert not git(app, "status", "--porcelain").strip()
@@ -363,7 +385,7 @@ def test_the_hints_a_change_prints_run_as_printed(macaron, macaron_home, tmp_pat
 
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
     refused = macaron("change", slug, "add a dark mode toggle", "--offline")
-    hint = refused.stderr.split("then run ")[1].strip()
+    hint = "macaron change " + refused.stderr.split("macaron change ", 1)[1].strip()  # the sentence ends with it
     assert hint == f"macaron change {slug} 'add a dark mode toggle' --yes"
 
     # A model connected (the scripted one): the hint changes the app by the coder, in a way

@@ -282,6 +282,6 @@ def test_a_change_the_rules_cannot_read_is_refused_in_one_sentence_of_the_askeds
     slug = scaffolded(idea, language, tmp_path / "apps")
     line = not_done(plan_change(slug, asked, offline=True), language)
     said, hint = line.split("macaron change", 1)
-    assert f"“{asked}”" in said and asked in hint, line
+    assert asked in said and asked in hint, line  # quoted as the language quotes
     assert not re.search(r"\b(rules|change|know|not)\b", said), line  # no English inside the reply
     assert "\n" not in line

@@ -31,7 +31,7 @@ def run_hint(hint: str) -> tuple[int, str]:
     cmd = macaron_command()
     child = pexpect.spawn(cmd[0], [*cmd[1:], *words[1:]], env=env, encoding="utf-8", timeout=120)
     said = ""
-    while child.expect([r"\[y/N\]|\(y/n\)|\[Y/n\]", pexpect.EOF]) == 0:
+    while child.expect([r"\[y/N\]|\(y/n\)|\[Y/n\]|what to change: ", pexpect.EOF]) == 0:
         said += child.before + child.after
         child.sendline("y")
     said += child.before

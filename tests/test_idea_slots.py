@@ -333,7 +333,7 @@ def test_a_japanese_title_leaves_out_how_often_it_is_kept(idea, title):
     ],
 )
 def test_won_is_the_currency_beside_an_amount_or_asked_never_the_verb(text, currency):
-    from macaron_cli.maker.personal import personal_settings
+    from macaron_cli.reading.personal import personal_settings
 
     assert read(text).currency == currency
     assert (personal_settings("en", [text])["currency"] == "KRW") == (currency == "KRW")

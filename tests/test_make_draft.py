@@ -520,6 +520,8 @@ def test_variants_are_offered_to_pick_in_a_terminal(macaron):
         )
         child.expect("May your friend's cloud model")  # a water tracker is a health app: asked once
         child.sendline("n")
+        child.expect("what to change: ")  # what the make understood, before anything is written
+        child.sendline("yes")
         child.expect("Which one shall macaron keep")
         assert "1. " in child.before and "2. " in child.before and "bold cards" in child.before  # both listed
         child.sendline("2")

@@ -24,8 +24,8 @@ def make_in_a_terminal(idea: str, answer: str) -> str:
     child = pexpect.spawn(cmd[0], [*cmd[1:], "make", idea, "--offline"], env=env, encoding="utf-8", timeout=300)
     child.expect_exact(QUESTION)
     child.sendline(answer)
-    while child.expect([r"\(y/n\)|\[y/n\]", r"\(1-5[^)]*\)|stars", pexpect.EOF]) != 2:
-        child.sendline("")  # later questions (did it fit you?): no answer
+    while child.expect([r"\(y/n\)|\[y/n\]|what to change: ", r"\(1-5[^)]*\)|stars", pexpect.EOF]) != 2:
+        child.sendline("")  # later questions (what was understood, did it fit you?): no answer
     child.close()
     return child.before
 

@@ -92,6 +92,27 @@ def test_a_memory_kept_private_is_opened_with_share(macaron_home):
     assert MemoryStore.open().get(kept.id).privacy == privacy.opened()
 
 
+@pytest.mark.parametrize(
+    ("language", "said", "noted"),
+    [
+        ("en", "dont tell anyone but im moving to osaka", "Noted, and kept private: no cloud model will hear it"),
+        ("ja", "ここだけの話、彼と婚約した", "メモしました。非公開にしておきます"),
+    ],
+)
+def test_the_notebook_answers_in_the_chats_language_wrapped_between_words(macaron_home, language, said, noted):
+    from macaron_cli.friend.persona import Persona, save_persona
+
+    save_persona(Persona(language=language))
+    child = spawn_chat(chat_env(extra={"COLUMNS": "80"}), "--model", "none", columns=80)
+    child.expect_exact(PROMPT)
+    answer = say(child, said)
+    leave(child)
+    lines = [line for line in answer.replace("\r", "").split("\n") if line.strip()][1:]  # after the echo
+    assert all(len(line) <= 80 for line in lines), lines  # wrapped by macaron, not cut by the terminal
+    assert noted in " ".join(lines) or noted in "".join(lines), lines
+    assert any("/share ID" in line for line in lines), lines  # the hint whole, never split mid-word
+
+
 # ── the rules, per language ─────────────────────────────────────────────────────────────
 SAID_PRIVATE_LINES = [
     "dont tell anyone but im moving to osaka",

@@ -147,13 +147,12 @@ def for_command(arg: str, apps: dict[str, dict]) -> Asked:
 
 def not_done(planned, language: str = "en") -> str:
     """Why a change the person asked changes nothing, and how to get it, in one line."""
-    from macaron_cli.maker.change import missing_hint
+    from macaron_cli.maker.refusal import not_changed
 
     result = planned.result
     if not result.missing:
         return said(language, "change.already", title=result.title, message=result.message)
-    what = "; ".join(result.missing)
-    return said(language, "change.cannot", title=result.title, what=what, hint=missing_hint(result))
+    return not_changed(result, planned.edit.unread)
 
 
 def described(result, language: str = "en") -> str:

@@ -6,6 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from macaron_cli.asking import question
 from macaron_cli.friend import onboarding
 from macaron_cli.friend.persona import Persona, load_persona, save_persona
 from macaron_cli.models.registry import open_model
@@ -53,7 +54,7 @@ def meet(out, store) -> tuple[Persona, list[str], Settings]:
     def say(text: str) -> None:  # as Repl.say: the quiz's words are plain text, never markup
         out.print(text, markup=False, highlight=False)
 
-    result = onboarding.run_quiz(lambda prompt: input(prompt), say, default_language=_system_language())
+    result = onboarding.run_quiz(question(input), say, default_language=_system_language())
     settings = save_persona(result.persona)
     store.add_many(onboarding.seed_memories(result.interests, result.persona.language))
     p = result.persona

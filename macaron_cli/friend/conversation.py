@@ -200,7 +200,7 @@ class Conversation:
             if self.model.connected:
                 chunks = self.model.stream(self.system_prompt(record), self.window(), MAX_ANSWER_TOKENS)
             else:
-                chunks = iter([notebook_answer(text, record)])
+                chunks = iter([notebook_answer(text, record, self.persona.language)])
             for chunk in chunks:
                 said.append(chunk)
                 yield chunk
@@ -366,17 +366,21 @@ def _noted(memory: Memory) -> str:
     return f"{memory.domain}, noted {memory.created_at[:10]}"
 
 
-def notebook_answer(text: str, record: RecallRecord) -> str:
+def notebook_answer(text: str, record: RecallRecord, language: str = "en") -> str:
+    """The answer with no model, in `language` (the chat's; the line's own where it is not English)."""
+    from macaron_cli.memory.text import detect_language
+
+    language = asked if (asked := detect_language(text)) != "en" else language
     lines = []
     if worth_noting(text) and privacy.private_as_said(text):
-        lines.append("Noted, and kept private: no cloud model will hear it (/share ID opens it; /memory shows ids).")
+        lines.append(said(language, "notebook.private"))
     elif worth_noting(text):
-        lines.append("Noted.")
+        lines.append(said(language, "notebook.noted"))
     if record.hits:
-        lines.append("What I remember that may help:")
+        lines.append(said(language, "notebook.remember"))
         lines.extend(f"- {h.memory.text}" for h in record.hits[:5])
     else:
-        lines.append("Nothing I remember matches that yet.")
+        lines.append(said(language, "notebook.nothing"))
     return "\n".join(lines)
 
 

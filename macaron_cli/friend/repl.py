@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from macaron_cli import config, lang
+from macaron_cli.asking import question
 from macaron_cli.errors import MacaronError
 from macaron_cli.friend import router
 from macaron_cli.friend.conversation import Conversation
@@ -78,6 +79,7 @@ class Repl:
             _save_history(history)
             self.finish()  # even when something unforeseen ends the chat: what was said is kept
 
+    @question
     def read(self) -> str:
         first = input(PROMPT)
         if first.strip() == BLOCK:
@@ -91,6 +93,7 @@ class Repl:
             lines.append(input(MORE))
         return "\n".join(lines)
 
+    @question
     def ask(self, question: str, fits: Callable[[str], bool] | None = None) -> str:
         """A yes/no (or free) answer; Ctrl-C or Ctrl-D count as no. A command typed instead is
         no answer: it runs next; so is anything said that no answer `fits` (the chat hears it)."""
@@ -168,6 +171,12 @@ class Repl:
         persona = self.conv.persona
         from macaron_cli.output import markup, safe_text
 
+        if not self.conv.model.connected:  # the notebook's answer is whole: wrapped between words, with its name
+            from rich.text import Text
+
+            answer = Text(f"{persona.flavour} › ", style=persona.color) + Text(safe_text("".join(chunks)))
+            self.out.print(answer, highlight=False)
+            return
         self.out.print(markup(f"[{persona.color}]" + "{} ›[/] ", persona.flavour), end="", highlight=False)
         try:
             for chunk in chunks:
@@ -266,6 +275,7 @@ class Repl:
         from macaron_cli.friend.changes import ChangeProgress, described, not_done
         from macaron_cli.maker.change import change_app, check_model, in_words
         from macaron_cli.maker.change_plan import by_model
+        from macaron_cli.maker.refusal import partly
 
         result = planned.result
         lang = self.reply_language(said or result.request)
@@ -273,7 +283,7 @@ class Repl:
             self.say(not_done(planned, lang), style="yellow")
             return
         if result.missing:
-            self.say(line(lang, "change.not_by_rules", what="; ".join(result.missing)), style="dim")
+            self.say(partly(result), style="dim")
         try:
             check_model(planned, self.settings)  # a model's refusals, before asking
         except MacaronError as exc:

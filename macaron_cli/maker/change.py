@@ -11,14 +11,15 @@ rules' reading is the fallback for the model's spec, and the make's phases do th
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from macaron_cli.asking import question
 from macaron_cli.config import Settings
 from macaron_cli.errors import UserError
+from macaron_cli.maker import refusal
 from macaron_cli.maker.change_plan import (
     OF_A_CHANGE,
     PHASE,
@@ -32,7 +33,7 @@ from macaron_cli.maker.change_plan import (
     rendered,
     run_change,
 )
-from macaron_cli.maker.progress import Progress, question
+from macaron_cli.maker.progress import Progress
 from macaron_cli.maker.request import MakeRequest, checked_request
 from macaron_cli.maker.result import ending_lines, phase_lines
 from macaron_cli.maker.scaffold import APP_CONFIG
@@ -69,6 +70,7 @@ def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeR
     result = ChangeResult(app=slug, path=str(app), template=manifest.template, mode=mode.name if mode else "offline")
     result.request, result.spec = request, spec.to_json()
     result.missing = [] if mode else list(edit.missing)  # a model may do what the rules cannot
+    result.unread = edit.unread and not mode
     result.title = str(config.get("title") or manifest.title or slug)
     result.language = str(config.get("language", "en"))
     if not edit.done and not mode:
@@ -194,11 +196,6 @@ def _ask(planned: Planned) -> bool:
     return typer.confirm("Go ahead?", default=True)
 
 
-def missing_hint(result: ChangeResult) -> str:
-    """How to get what the rules cannot do: the same change, by a model."""
-    return f"macaron change {result.app} {shlex.quote(result.request)} --yes"
-
-
 def _summary(result: ChangeResult) -> None:
     from macaron_cli.output import Out
 
@@ -207,18 +204,10 @@ def _summary(result: ChangeResult) -> None:
         err.line("Nothing to change: {}.", result.message)
         return
     if result.status == "nothing":
-        err.line(
-            "Nothing changed: the rules cannot do {}. A model can: connect one, then run {}",
-            "; ".join(result.missing),
-            missing_hint(result),
-        )
+        err.text(refusal.not_changed(result, result.unread))
         return
     if result.missing:
-        err.line(
-            "[yellow]Not done[/]: {} (the rules cannot). A model can: connect one, then run {}",
-            "; ".join(result.missing),
-            missing_hint(result),
-        )
+        err.text(refusal.partly(result), style="yellow")
     if result.status == "declined":
         out.text(result.message)
         return

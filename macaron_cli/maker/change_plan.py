@@ -31,6 +31,7 @@ class ChangeResult(MakeResult):
     done: list = field(default_factory=list)  # what changed, in words
     shown: list = field(default_factory=list)  # what the page shows differently after it ("+ …", "− …")
     tests_reused: bool = False  # nothing the tests read changed: their last pass stands
+    unread: bool = False  # no rule read anything in the request (refusal.py says so)
 
     @classmethod
     def of(cls, made: MakeResult, change: dict, changed: dict) -> ChangeResult:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sys
 
+from macaron_cli.asking import question
 from macaron_cli.maker.modes import OFFLINE
 from macaron_cli.maker.pipeline import make_app
-from macaron_cli.maker.progress import question
 from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, ending_lines, phase_lines
+from macaron_cli.maker.understood import Declined
+from macaron_cli.output import Out, escaped
 
 VERDICT_REWARD = 0.2  # how much one "did it fit you?" answer (the person's verdict) moves the memories it used
 
@@ -23,11 +25,16 @@ def make(json_out: bool = False, **options) -> int:
         confirm=_ask_advice if interactive else None,
         choose_variant=_ask_variant if interactive else None,
         share_records=_ask_share_records if interactive else None,
+        understood=_ask_understood if interactive and sys.stdout.isatty() and not options.get("yes") else None,
     )
     from macaron_cli import config
 
     settings = config.load_settings()
-    result = run_shown(lambda progress: make_app(request, settings, progress), json_out, _summary)
+    try:
+        result = run_shown(lambda progress: make_app(request, settings, progress), json_out, _summary)
+    except Declined as declined:  # the person's no: nothing written, said as a declined change is
+        Out().text(str(declined))
+        return 2
     if not json_out and result.ok and interactive and not request.yes:
         _ask_verdict(result, settings)
     return 0 if result.ok else 1
@@ -51,6 +58,16 @@ def _ask_share_records(kind: str) -> bool:
         "May your friend's cloud model (Claude) hear it too, to answer questions about it?",
         default=False,
     )
+
+
+@question
+def _ask_understood(summary: str, answers: str) -> str:
+    """What the make understood, and the person's answer: yes, no, or what to change."""
+    from rich.prompt import Prompt
+
+    out = Out(stderr=True)
+    out.text(summary)
+    return Prompt.ask(escaped(answers), console=out.console, default="", show_default=False)
 
 
 @question

@@ -23,6 +23,7 @@ from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult, finish, registry_entry, stopped
 from macaron_cli.maker.run import LOCAL_MODEL, MakeRun, Phase
 from macaron_cli.maker.state import MakeState
+from macaron_cli.maker.understood import settled
 from macaron_cli.models.failures import ModelFailure
 
 
@@ -34,7 +35,7 @@ def make_app(request: MakeRequest, settings: config.Settings, progress: Progress
     embeddings.choose(settings.embedding_model)  # templates are compared by the person's model too
     if request.resume:
         return resume_app(request, progress, settings)
-    plan = plan_make(request, settings, progress)
+    plan = settled(plan_make(request, settings, progress), request.understood)
     run = begin(plan, settings, progress)
     with run.repo.lock():
         return run_phases(run)
@@ -56,7 +57,16 @@ def begin(plan: Plan, settings: config.Settings, progress: Progress) -> MakeRun:
         progress.note(f"  {first} is already an app of yours by that name: this makes a second one, {plan.slug}")
     if template.lineage_reason:
         progress.note(f"  starting from {template.lineage_reason}")
-    app = scaffold(template, plan.brief, plan.slug, apps_root, title=plan.title, spec=plan.spec, reading=plan.reading)
+    app = scaffold(
+        template,
+        plan.brief,
+        plan.slug,
+        apps_root,
+        title=plan.title,
+        spec=plan.spec,
+        reading=plan.reading,
+        corrected=plan.corrected,
+    )
     state = recorded(plan, settings)
     make_state.save(app, state)
     begun = {"created_at": now_iso(), **({"privacy": plan.records_privacy} if plan.records_privacy else {})}

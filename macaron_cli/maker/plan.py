@@ -64,6 +64,9 @@ class Plan:
     change: dict | None = None  # a change: its request, checkpoint `change-N`, the spec before and after…
     started: float = 0.0  # time.monotonic() when the command began (state.timings["prepare"])
     reading: Reading | None = None  # the idea read once (a make); None: over a made app
+    # config/app.json keys the person corrected in words before anything was written (units,
+    # currency, language, title: maker/understood.py); written over what the idea implied.
+    corrected: dict | None = None
 
     def record(self) -> MakeState:
         """The make's record (make.json, or a change's change.json), begun from the plan."""

@@ -3,38 +3,17 @@
 `Progress` is silent (for --json and for `macaron chat`, which draws its own screen);
 `LiveProgress` draws a rich live panel on a terminal and plain lines elsewhere.
 
-A question to the person is asked only through `question`: it stops the live panel while
-the person reads and answers (a prompt under a live panel is hidden and the make sits
-waiting), then draws it again. tests/test_make_questions.py fails on a prompt asked any
-other way in the make's and the change's modules.
+A question to the person is asked only through `asking.question`: it stops the live panel
+(which says it is drawn and gone) while the person reads and answers, then draws it again.
 """
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-Asked = TypeVar("Asked", bound=Callable[..., Any])
-_DRAWN: list[LiveProgress] = []  # the live panel on the terminal now, if any
-
-
-def question(ask: Asked) -> Asked:
-    """`ask` (a function that prompts the person) run with the live panel stopped."""
-
-    @functools.wraps(ask)
-    def asked(*args, **kwargs):
-        drawn = _DRAWN[-1] if _DRAWN else None
-        if drawn is not None:
-            drawn.pause()
-        try:
-            return ask(*args, **kwargs)
-        finally:
-            if drawn is not None:
-                drawn.resume()
-
-    return asked  # type: ignore[return-value]
+from macaron_cli.asking import drawing, gone
 
 
 class Progress:
@@ -64,7 +43,7 @@ class LiveProgress(Progress):
 
             self.live = Live(self._render(), console=self.console, refresh_per_second=8, transient=True)
             self.live.start()
-            _DRAWN.append(self)
+            drawing(self)
 
     def pause(self) -> None:
         """The panel taken off the terminal while a question is asked."""
@@ -125,8 +104,7 @@ class LiveProgress(Progress):
         if self.live:
             self.live.stop()
             self.live = None
-        if self in _DRAWN:
-            _DRAWN.remove(self)
+        gone(self)
 
 
 def run_shown(work: Callable[[Progress], Any], json_out: bool, summary: Callable[[Any], None]) -> Any:

@@ -41,6 +41,9 @@ class MakeRequest:
     # Asked once for a health or money app (its kind): may the friend's cloud model hear what
     # it records? None = no one to ask (--yes, a pipe): its records stay private.
     share_records: Callable[[str], bool] | None = None
+    # Shown what was understood (maker/understood.py's summary), returns the person's answer:
+    # yes, no, or a correction in words. None = no one to ask (--yes, a pipe, the chat).
+    understood: Callable[[str, str], str] | None = None
 
 
 def checked_request(text: str | None, empty: str) -> str:

@@ -323,10 +323,12 @@ def scaffold(
     title: str | None = None,
     spec: AppSpec | None = None,
     reading: Reading | None = None,
+    corrected: dict | None = None,
 ) -> Path:
     """Create the app directory (not yet a git repo) and return it: titled and specified as a
     make's plan says (plan.py computes both once, and reads the idea once: `reading`), else as
-    the template and brief say.
+    the template and brief say; the settings the person `corrected` before it was written
+    (understood.py) over the rest.
 
     It is built under a hidden name and renamed into place when complete: a scaffold that
     fails leaves no half-made app behind (nor a taken slug that sends the next make to -2)."""
@@ -336,7 +338,7 @@ def scaffold(
     apps_root.mkdir(parents=True, exist_ok=True)
     work = apps_root / f".{slug}.{uuid.uuid4().hex[:8]}.partial"
     try:
-        _fill(template, brief, work, title or app_title(template, brief), spec, reading)
+        _fill(template, brief, work, title or app_title(template, brief), spec, reading, corrected or {})
         work.rename(app)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -345,7 +347,13 @@ def scaffold(
 
 
 def _fill(
-    template: Template, brief: Brief, app: Path, title: str, spec: AppSpec | None, reading: Reading | None
+    template: Template,
+    brief: Brief,
+    app: Path,
+    title: str,
+    spec: AppSpec | None,
+    reading: Reading | None,
+    corrected: dict,
 ) -> None:
     data_files = list(template.manifest.data_files)
     if template.from_app and (template.path / ".git").exists():
@@ -365,7 +373,7 @@ def _fill(
     write_manifest(app, manifest)
     cfg_path = app / APP_CONFIG
     existing = json.loads(cfg_path.read_text(encoding="utf-8")) if cfg_path.exists() else {}
-    write_json(cfg_path, personal_config(template, brief, existing, spec, title, reading))
+    write_json(cfg_path, {**personal_config(template, brief, existing, spec, title, reading), **corrected})
     (app / "CLAUDE.md").write_text(claude_md(manifest, title, brief.idea), encoding="utf-8")
     _ensure_gitignore(app, data_files)
     _copy_agents(app)

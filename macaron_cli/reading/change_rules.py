@@ -59,14 +59,9 @@ _WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
 _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
 _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
 # What people ask of an app that is code, not settings: said with how to get it.
-_BEYOND = {
-    "a dark mode": lang.pattern("beyond.dark_mode"),
-    "syncing with a device or service": lang.pattern("beyond.sync"),
-    "reminders and notifications": lang.pattern("beyond.reminders"),
-    "charts and graphs": lang.pattern("beyond.charts"),  # "add a chart", not the app's own name ("the chores chart")
-    "exporting or sharing records": lang.pattern("beyond.export"),
-    "logging in and accounts": lang.pattern("beyond.login"),
-}
+# Each is said by lang's line cannot.<what> ("a dark mode"); "add a chart", not the app's own
+# name ("the chores chart").
+_BEYOND = {what: lang.pattern(f"beyond.{what}") for what in lang.BEYOND}
 # Capitalised words a request starts with that are not names (lang's change.not_names); a verb
 # of adding or taking someone off beside a name (person.changed; after 把 in Chinese: person.changed_ba),
 # with the particles and words around it (person.particle, person.ba, person.changed_until).
@@ -99,6 +94,7 @@ class Edit:
     missing: tuple[str, ...]  # what it asked that the rules cannot do, in words
     already: tuple[str, ...] = ()  # what it asked that the app already is, in words
     unread: bool = False  # no rule read anything in it: perhaps no change at all
+    language: str = "en"  # the request's: `missing` is said in it (lang's cannot.* lines)
 
 
 @dataclass
@@ -113,14 +109,22 @@ class _Ask:
     missing: list[str]
     touched: set[str]
     already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
+    language: str = "en"
+
+    def cannot(self, reason: str, **values: str) -> None:
+        """What the request asked that the rules cannot do, in its own language."""
+        self.missing.append(lang.line(f"cannot.{reason}", self.language).format(**values))
 
 
 def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Edit:
     """The request applied to the app's spec and settings, by rules: read once, by the reader
     that reads a make's idea (reading/idea.py)."""
+    from macaron_cli.reading.personal import idea_language
+
     reading = read_idea(request)
     text = reading.idea
     ask = _Ask(text, reading.said, bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
+    ask.language = idea_language(text, fallback=str(config.get("language") or "en"))
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
         rule(ask, config)
@@ -129,16 +133,17 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
             from macaron_cli.spec import in_words
 
             words = "; ".join(in_words(n) for n in sorted(new_needs))
-            ask.missing.append(f"{words} (the {manifest.template or 'app'} template does not show it)")
+            ask.cannot("not_shown", what=words, template=manifest.template or "app")
             ask.spec, ask.settings, ask.done[:] = before[0], before[1], ask.done[: before[2]]
     for what, words in _BEYOND.items():
         if _found(words, text):
-            ask.missing.append(what)
+            ask.cannot(what)
     unread = not ask.done and not ask.missing and not ask.already
     if unread:
-        ask.missing.append(f"“{text}”")  # the sentence around it is said in the request's language
+        ask.missing.append(f"“{text}”")  # maker/refusal.py says it: not a change the rules know
     already = tuple(dict.fromkeys(ask.already)) if not ask.done else ()
-    return Edit(ask.spec, ask.settings, tuple(ask.done), tuple(dict.fromkeys(ask.missing)), already, unread)
+    missed = tuple(dict.fromkeys(ask.missing))
+    return Edit(ask.spec, ask.settings, tuple(ask.done), missed, already, unread, ask.language)
 
 
 # ── measures ─────────────────────────────────────────────────────────────────────────────
@@ -163,10 +168,10 @@ def _measures(ask: _Ask, config: dict) -> None:
     if ask.remove:
         gone = [k for k in keys if k in have]
         if keys and not gone:
-            ask.missing.append(f"{', '.join(k.replace('_', ' ') for k in keys)}: this app does not track it")
+            ask.cannot("not_tracked", what=", ".join(k.replace("_", " ") for k in keys))
             return
         if gone and len(gone) == len(have):
-            ask.missing.append("removing every measure (the app would keep nothing)")
+            ask.cannot("remove_all")
             return
         if gone:
             kept = tuple(m for m in ask.spec.measures if m.key not in gone)
@@ -178,7 +183,7 @@ def _measures(ask: _Ask, config: dict) -> None:
     if not new:
         return
     if not ask.spec.measures:
-        ask.missing.append(f"numbers over time ({', '.join(new)}): this app keeps none")
+        ask.cannot("no_measures", what=", ".join(new))
         return
     settings = {"units": config.get("units", "metric"), "currency": config.get("currency", "USD")}
     made = [m for m in measures_of(ask.text, settings, "", ask.slots) if m.key in new]
@@ -208,7 +213,7 @@ def _rename(ask: _Ask, config: dict) -> None:
     said = re.search(_NEW_NAME, ask.text, re.IGNORECASE)
     name = quoted.group(1) if quoted else next((g for g in (said.groups() if said else ()) if g), None)
     if not name or not name.strip(" .!。"):
-        ask.missing.append("a new name: say it in quotes, e.g. rename it to “Morning water”")
+        ask.cannot("new_name")
         return
     name = name.strip(" .!。")
     keys = [k for k in _named_keys(ask.text.replace(name, ""), ask.spec) if k in {m.key for m in ask.spec.measures}]
@@ -240,13 +245,13 @@ def _goal(ask: _Ask, config: dict) -> None:
         return
     measure = _target_measure(ask) or _by_unit(ask.spec, slots.goal.unit)
     if measure is None:
-        ask.missing.append("which measure the goal is for: name it (e.g. “water goal 3 liters”)")
+        ask.cannot("which_goal")
         return
     factor = 1.0 if slots.goal.unit in ("", measure.unit) else _SCALE.get((slots.goal.unit, measure.unit))
     if factor is None and slots.goal.unit in _WATER_UNITS and measure.key == "water":
         return  # a unit for water: _units does it
     if factor is None:
-        ask.missing.append(f"a goal in {slots.goal.unit} for {measure.name} (kept in {measure.unit})")
+        ask.cannot("goal_unit", unit=slots.goal.unit, name=measure.name, kept=measure.unit)
         return
     goal = round(slots.goal.value * factor, 2)
     if goal == measure.goal:
@@ -324,7 +329,7 @@ def _times(ask: _Ask, config: dict) -> None:
         return
     measure = _target_measure(ask)
     if measure is None:
-        ask.missing.append("which measure the times of day are for: name it")
+        ask.cannot("which_times")
         return
     if ask.remove:
         times = tuple(t for t in measure.times if t not in said)
@@ -376,7 +381,7 @@ def _people(ask: _Ask, config: dict) -> None:
         after = current + tuple(gone)
         verb = "added"
     if not gone and ask.remove:
-        ask.missing.append(f"{', '.join(names)}: not among the people in this app")
+        ask.cannot("not_people", names=", ".join(names))
     elif not gone:
         ask.already.append(f"{', '.join(names)} already in this app")
     if not gone:
@@ -432,7 +437,7 @@ def _tasks(ask: _Ask, config: dict) -> None:
     tasks, slots = ask.spec.tasks, ask.slots
     if tasks is None:
         if slots.period and ask.spec.measures and not ask.touched - {"people"} and slots.period != "daily":
-            ask.missing.append(f"a {slots.period} goal (this app's goals are per day)")
+            ask.cannot("period_goal", period=slots.period)
         return
     if tasks.countdown is not None and (slots.date or slots.event):
         from macaron_cli.reading.slots import event_kind
