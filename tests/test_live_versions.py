@@ -88,6 +88,8 @@ HISTORY_READERS = {
     ("memory/commands.py", "memories"): "`memory export --all`",
     ("memory/rewrite.py", "*"): "forget removes every version",
     ("memory/importing.py", "__init__"): "import matches a record against every version",
+    ("memory/chat_import.py", "__init__"): "an export's import matches a message against every version",
+    ("memory/updates.py", "replaced_by"): "the newer version that supersedes a replaced memory",
     ("privacy.py", "not_for"): "a replaced private text is still private",
     ("privacy.py", "quoting"): "a digest quoting a replaced private text is still quoting it",
     ("tui/view.py", "load"): "the browser's h shows replaced versions, greyed",
