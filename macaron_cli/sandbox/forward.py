@@ -46,6 +46,12 @@ class Forwarder:
         started.set()
         self._loop.run_forever()
         self._server.close()
+        # Connections still open end here, each side closed: an app left holding a half-open
+        # socket would wait for it before it stops.
+        pending = asyncio.all_tasks(self._loop)
+        for task in pending:
+            task.cancel()
+        self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         self._loop.run_until_complete(self._server.wait_closed())
         self._loop.close()
 
@@ -55,9 +61,11 @@ class Forwarder:
         except OSError:  # the app is not listening (yet): the client sees a closed connection
             writer.close()
             return
-        await asyncio.gather(_pipe(reader, app_writer), _pipe(app_reader, writer))
-        for w in (app_writer, writer):
-            w.close()
+        try:
+            await asyncio.gather(_pipe(reader, app_writer), _pipe(app_reader, writer))
+        finally:
+            for w in (app_writer, writer):
+                w.close()
 
     def close(self) -> None:
         if self._thread.is_alive():
