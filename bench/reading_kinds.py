@@ -7,7 +7,8 @@ issue 51) through read_idea, judged kind by kind.
 
 Each row is read as a make reads an idea and a change reads its request: read_idea() (with the
 corpus's `today`, so dates without a year land on one day). A change row is asked too which
-change it is (add, remove, rename, set: the change rules' own words). A row is "everything read"
+change it is (add, remove, rename, set: the change rules' own words) and whom it names (the
+change rules' people_named). A row is "everything read"
 when every expectation holds: each thing listed in `listed`, each person in `people`, no name
 taken for a thing nor a thing for a name, each number with its unit where one is expected,
 the goal, target, budget or rate with its period, the pair in the order said, each date with its
@@ -71,6 +72,10 @@ def checks(row: dict, today: date) -> list[tuple[str, bool]]:
     said = read_idea(row["text"], today).said
     expect = row["expect"]
     people = {_fold(p) for p in said.people}
+    if row["type"] == "change":  # a change names people its own way too ("add Jake", "지호 추가")
+        from macaron_cli.reading.change_rules import people_named
+
+        people |= {_fold(p) for p in people_named(row["text"], said)}
     listed = {_fold(t) for t in said.listed}
     out: list[tuple[str, bool]] = []
     out += [(f"listed {t}", _fold(t) in listed) for t in expect.get("listed", [])]
