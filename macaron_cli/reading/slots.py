@@ -40,6 +40,9 @@ class Slots:
     every: bool = False  # care every few days (watering)
     event: str | None = None  # what is counted down to, as said
     date: str | None = None  # its day, YYYY-MM-DD
+    dates: tuple[tuple[str, str], ...] = ()  # every day said, with what it is ("birthday", YYYY-MM-DD)
+    pair: tuple[Amount, ...] = ()  # two lengths of time in the order said: work, then its break
+    rate: Amount | None = None  # a sum put in each period beside a target ("400 a month" toward 5000)
     listed: tuple[str, ...] = ()  # things an enumeration names (categories, an item's details)
     item: str | None = None  # what a list is of, as said ("茶叶" in 收藏的茶叶, "plants" in "list of plants")
     with_whom: str | None = None  # who one did it with, as asked ("和谁一起看的", "with whom")
@@ -51,8 +54,10 @@ def _any(words: str, text: str) -> re.Match[str] | None:
 
 
 def _a_small_word(word: str) -> bool:
-    """Whether `word` is me or one of a language's small words ("and", "sa"), not a name."""
-    return any(re.fullmatch(f"(?:{lang.pattern(concept)})", word, re.IGNORECASE) for concept in ("me", "small_words"))
+    """Whether `word` is me, one of a language's small words ("and", "sa") or what joins a list
+    ("at"), not a name."""
+    concepts = ("me", "small_words", "list.and")
+    return any(re.fullmatch(f"(?:{lang.pattern(concept)})", word, re.IGNORECASE) for concept in concepts)
 
 
 # ── units ────────────────────────────────────────────────────────────────────────────────
@@ -126,19 +131,21 @@ def number(said: str) -> float | None:
     if m:
         scale = (1000 if m[2] else 1) * (_CJK_SCALE[m[3]] if m[3] else 1)
         return float(m[1]) * scale
-    total, current = 0.0, 0.0
+    total, current, last_scale, after_scale = 0.0, 0.0, 1, False
     for ch in said:
         if ch in _CJK_DIGITS:
-            current = float(_CJK_DIGITS[ch])
+            current, after_scale = float(_CJK_DIGITS[ch]), after_scale and _CJK_DIGITS[ch] != 0
         elif ch in _CJK_SCALE:
-            scale = _CJK_SCALE[ch]
+            scale = last_scale = _CJK_SCALE[ch]
             if scale >= 10_000:
-                total = (total + (current or 1)) * scale
+                total = ((total + current) or 1) * scale  # 천만: a thousand ten-thousands
             else:
                 total += (current or 1) * scale
-            current = 0.0
+            current, after_scale = 0.0, True
         else:
             return None
+    if after_scale and last_scale >= 100:  # 两千五, 一万五: a digit after a scale counts the next one down
+        return total + current * last_scale / 10 or None
     return total + current or None
 
 
@@ -193,7 +200,11 @@ _AND = rf"\s*(?:,\s*(?:(?:{_EN_AND})\s+)?|\b(?:{_EN_AND})\b|&)\s*"
 _EN_LIST = rf"(?:{_EN_ME}|[A-Z][a-z]+)(?:\s*(?:,|\b(?:{_EN_AND})\b|&)\s*(?:{_EN_ME}|[A-Z][a-z]+))+"
 _OPENS = "".join(rf"|(?<=\b{word}\s)" for word in lang.alternatives(lang.words("list.opens", "en")))
 _LIST_START = rf"(?:^|(?<=[,.;:!?(])\s*{_OPENS})"  # a lookbehind each: they need a fixed width
-_LOWER_WITH_ME = rf"{_EN_ME}(?:{_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AND})+{_EN_ME}"
+# Tagalog's lists begin with me the same way ("ako, jun at bea").
+_LATIN_ME = rf"\b(?:{lang.words('me.alone', 'en')}|{lang.words('me.alone', 'tl')})\b"
+_LATIN_ANDS = f"{_EN_AND}|{lang.words('list.and', 'tl')}"
+_LATIN_AND = rf"\s*(?:,\s*(?:(?:{_LATIN_ANDS})\s+)?|\b(?:{_LATIN_ANDS})\b|&)\s*"
+_LOWER_WITH_ME = rf"{_LATIN_ME}(?:{_LATIN_AND}[a-z]{{2,}}\b)+|{_LIST_START}(?:[a-z]{{2,}}{_AND})+{_EN_ME}"
 _LOWER_AFTER_RELATION = rf"(?:{lang.words('relation', 'en')})s?\s+([a-z]{{2,}}(?:{_AND}[a-z]{{2,}})+)\s*(?=[.,!?;:]|$)"
 # Tagalog's name markers, and the kin words said before a name ("kay Ate Rose": Rose).
 _TL_MARKER = rf"\b(?:{lang.words('name.marker', 'tl')})\s+(?:(?:{lang.words('kin.title', 'tl')})\s+)?"
@@ -216,6 +227,11 @@ _KO_LIST = (
     rf"((?:{_KO_NAME}{_KO_SUFFIX}(?:{_KO_AND}|,\s*)\s*)*{_KO_NAME}){_KO_SUFFIX}"
     rf"(?:{lang.words('name.list_end', 'ko')}|,)"
 )
+_KO_ME = rf"(?:{lang.words('me.alone', 'ko')})"
+_KO_WITH_ME = (
+    rf"(?<![\uac00-\ud7a3])(?:({_KO_NAME}){_KO_SUFFIX}(?:{_KO_AND})\s*{_KO_ME}(?:{_KO_AND})|"
+    rf"{_KO_ME}(?:{_KO_AND})\s*({_KO_NAME}){_KO_SUFFIX}(?:{_KO_AND}))"
+)
 _KO_TO = rf"(?<![\uac00-\ud7a3])({_KO_NAME}){_KO_SUFFIX}(?:{lang.words('name.to', 'ko')})"
 _ZH_KIN = lang.words("kin", "zh")
 _ZH_NAME = rf"(?:{lang.words('name.prefix', 'zh')})(?!{lang.words('name.prefix_not', 'zh')})[\u4e00-\u9fff]"
@@ -226,9 +242,16 @@ _JA_HONORIFIC = (
     rf"(?:(?!{lang.words('honorific.not', 'ja')})(?:{lang.pattern('honorific')})|{lang.words('honorific.idea', 'ja')})"
 )
 _JA_AND = lang.words("name.and", "ja")
+# A particle glued after a word before a name (洗濯は田中さん): the name begins after it.
+_JA_PARTICLE = rf"(?<=[\u4e00-\u9fff\u30a0-\u30ff])(?:{lang.words('list.item_start', 'ja')})"
 _JA_LIST = (
     rf"{_JA_RELATION}((?:{_JA_NAME}(?:{_JA_AND}|\u30fb|、))*{_JA_NAME})"
     rf"(?={_JA_AND}|{lang.words('name.after', 'ja')}|\u30fb|、)"
+)
+# Names listed after me, whose the next word is (私とけんじとまいの家事当番).
+_JA_WITH_ME = (
+    rf"(?:{lang.words('me', 'ja')})(?:{_JA_AND})((?:{_JA_NAME}(?:{_JA_AND}))*{_JA_NAME})"
+    rf"(?={lang.words('relation.of', 'ja')}|{lang.words('name.after', 'ja')})"
 )
 _JA_ME = frozenset(lang.alternatives(lang.words("me", "ja")))
 _JA_SHOPS = tuple(lang.alternatives(lang.words("name.shop", "ja")))
@@ -264,9 +287,10 @@ def _people(text: str) -> list[str]:
             add(m.start(1), m.group(1))
     # Japanese: 田中さん, 夫の健太と私, 友達のさくらとゆいに.
     for m in re.finditer(rf"({_JA_NAME}){_JA_HONORIFIC}", text):
-        if m.group(1) not in _JA_NOT_NAMES and not m.group(1).endswith(_JA_SHOPS):  # 赤ちゃん, ラーメン屋さん
-            add(m.start(1), m.group(1))
-    for m in re.finditer(_JA_LIST, text):
+        name = re.split(_JA_PARTICLE, m.group(1))[-1]
+        if name not in _JA_NOT_NAMES and not name.endswith(_JA_SHOPS):  # 赤ちゃん, ラーメン屋さん
+            add(m.end(1) - len(name), name)
+    for m in [*re.finditer(_JA_LIST, text), *re.finditer(_JA_WITH_ME, text)]:
         for name in re.split(rf"{_JA_AND}|[\u30fb、]", m.group(1)):
             if name not in _JA_ME:
                 add(m.start(1), name)
@@ -284,6 +308,8 @@ def _people(text: str) -> list[str]:
     # Korean: 수진이한테, 룸메이트 지훈이랑 민수랑, a comma list with 나 (lang's me.alone).
     for m in re.finditer(_KO_TO, text):
         add(m.start(1), m.group(1))
+    for m in re.finditer(_KO_WITH_ME, text):  # 민지랑 나랑, 나랑 민지랑
+        add(m.start(), m.group(1) or m.group(2))
     for m in re.finditer(_KO_RELATION + _KO_LIST, text):
         for name in re.findall(rf"({_KO_NAME}){_KO_SUFFIX}(?:{_KO_AND}|,|$)", m.group(1) + ","):
             add(m.start(1), name)
@@ -318,8 +344,8 @@ def _people(text: str) -> list[str]:
 # What separates listed things: marks, and lang's list.and, spaced (en, tl) or glued (ja, zh, ko).
 _LIST_AND = {code: lang.words("list.and", code) for code in ("en", "ja", "ko", "zh", "tl")}
 _SEPARATORS = (
-    rf"\s*(?:,(?!\d{{3}})|、|，|\+|&|/)\s*|\s+(?:{_LIST_AND['en']}|{_LIST_AND['tl']})\s+|"
-    rf"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:{_LIST_AND['ja']}|{_LIST_AND['zh']})(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
+    rf"\s*(?:,(?!\d{{3}})|、|，|\u30fb|\+|&|/)\s*|\s+(?:{_LIST_AND['en']}|{_LIST_AND['tl']})\s+|"
+    rf"(?<=[\u3040-\u30ff\u4e00-\u9fffA-Za-z])(?:{_LIST_AND['ja']}|{_LIST_AND['zh']})(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
     rf"(?<=[\uac00-\ud7a3])(?:{_LIST_AND['ko']})\s+"
 )
 # Words before and after a listed thing (lang's list.lead_word, list.lead_particle, list.tail),
@@ -342,14 +368,42 @@ def _listed(text: str, people: list[str]) -> list[str]:
             if _short(word, people):
                 run.append(word)
                 continue
-            latin = not has_cjk_text(part)
-            if run and latin and _short(first := _bare(part.split()[0] if part.split() else ""), people):
-                run.append(first)
+            if run and _short(head := _bare(_head(part)), people):
+                run.append(head)
             best = max(best, run, key=len)
-            tail = _bare(re.split(rf"\b(?:{lang.pattern('list.before')})\b", part)[-1]) if latin else ""
+            tail = _bare(_tail(part))
             run = [tail] if tail != word and _short(tail, people) else []
         best = max(best, run, key=len)
     return best if len(best) >= 2 else []
+
+
+def _glued(part: str) -> bool:
+    """Written without spaces between words (Japanese, Chinese), not Latin or Hangul."""
+    return re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", part) is not None
+
+
+def _head(part: str) -> str:
+    """The listed thing a long part after a list begins with: its first word ("yoga sa habits",
+    "저녁 뭐 먹었는지"), or in glued writing what comes before its first particle ("物理の勉強記録",
+    "倒垃圾的值日表"); none from a part that says a number ("목표 40개", "식후 2시간": a goal, a time)."""
+    if re.search(r"\d", part):
+        return ""
+    if _glued(part):
+        return re.split(lang.pattern("list.item_end"), part.strip(), maxsplit=1)[0]
+    return part.split()[0] if part.split() else ""
+
+
+def _tail(part: str) -> str:
+    """The listed thing a long part before a list ends with: its words after the last
+    preposition ("budget … for groceries"), else its last word ("study tracker math"), or in
+    glued writing what comes after its last particle ("習慣にヨガ", "记账分餐饮"). Korean's last word
+    ends in its grammar ("했는지"), so a Korean part gives none."""
+    if _glued(part):
+        return re.split(lang.pattern("list.item_start"), part.strip())[-1]
+    after = re.split(rf"\b(?:{lang.pattern('list.before')})\b", part)[-1]
+    if (_bare(after) and len(after.split()) <= 2) or has_cjk_text(part):
+        return after
+    return (part.split() or [""])[-1]
 
 
 # What a list is of, in each language's way of saying it (lang's list.of: one group), tried
@@ -391,21 +445,41 @@ def _goal_before() -> str:
 _NUMBERED_MONTH = rf"\d|[{_HAN_NUMBER}]+[{''.join(lang.listed('number.month'))}]"
 
 
-def _date(text: str, today: date) -> str | None:
-    """The first day a date in the idea names, the next such day when no year is said."""
+def _days(text: str, today: date) -> list[tuple[int, int, str]]:
+    """Each day a date in the idea names, where it is said: the next such day when no year is said."""
     from macaron_cli.reading.when import time_spans
 
+    days, cursor = [], 0
     for span in time_spans(text, datetime.combine(today, datetime.min.time())).spans:
         if (span.end - span.start).days != 1 or not re.search(_NUMBERED_MONTH, span.said):
             continue  # a weekday ("every Monday") is a repeat, not a day counted down to
         day = span.start
         if day < today and str(day.year) not in span.said:
             day = day.replace(year=day.year + 1)
-        return day.isoformat()
-    return None
+        at = text.find(span.said, cursor)
+        cursor = at + len(span.said) if at >= 0 else cursor
+        days.append((max(at, 0), max(at, 0) + len(span.said), day.isoformat()))
+    return days
 
 
-def _goal(text: str, amounts: list[tuple[int, Amount]]) -> Amount | None:
+def _named_days(text: str, days: list[tuple[int, int, str]]) -> list[tuple[str, str]]:
+    """Each day with the event said for it ("birthday march 3 and our anniversary june 12",
+    "結婚式6月7日、引っ越し5月20日"): as many events as days pair in the order said (a sentence
+    names each day the same way round); else each day takes the nearest event, one day each, and
+    a day with none is named ""."""
+    events = [(m.start(), m.end(), m.group(0)) for m in re.finditer(_events(), text, re.IGNORECASE)]
+    if len(events) == len(days):
+        return [(said, day) for (_, _, said), (_, _, day) in zip(events, days, strict=True)]
+    named = []
+    for at, end, day in days:
+        nearest = min(events, key=lambda e: min(abs(e[0] - end), abs(e[1] - at)), default=None)
+        if nearest:
+            events.remove(nearest)
+        named.append((nearest[2] if nearest else "", day))
+    return named
+
+
+def _goal(text: str, amounts: list[tuple[int, Amount]], sums: set[float]) -> Amount | None:
     """A number said as a goal or a limit: after goal words ("goal 10,000", "目标八千步"), before
     limit words ("2杯まで", "3잔 넘으면"), or the one amount an idea names ("2 coffees a day")."""
     m = re.search(_goal_before() + rf"({NUMBER})", text, re.IGNORECASE) or re.search(
@@ -418,7 +492,69 @@ def _goal(text: str, amounts: list[tuple[int, Amount]]) -> Amount | None:
     after_meal = [m.span() for m in re.finditer(lang.pattern("time.after_meal"), text, re.IGNORECASE)]
     # "2h after dinner", "식후 2시간": when a reading is taken, not a goal
     amounts = [(at, a) for at, a in amounts if not any(s - 8 <= at <= e + 2 for s, e in after_meal)]
-    return amounts[0][1] if len(amounts) == 1 else None
+    if amounts:
+        return amounts[0][1] if len(amounts) == 1 else None
+    # a count said with a period is a goal for that period ("read 4 books a month", "한 달에 책
+    # 3권", "每个月读两本书"); a sum of money is a budget or a target, not this
+    counts = [
+        value
+        for m in re.finditer(NUMBER, text)
+        if (value := number(m.group(0))) and value not in sums and _beside(_periods(), text, m, words_between=1)
+    ]
+    return Amount(counts[0], "") if len(counts) == 1 else None
+
+
+def _periods() -> str:
+    return "|".join(f"(?:{lang.pattern(f'period.{p}')})" for p in lang.PERIODS)
+
+
+def _beside(words: str, text: str, m: re.Match[str], words_between: int = 0) -> bool:
+    """Whether `words` stand right before or after the number `m` found: glued by a particle or
+    two (月2万円, 每个月存2000, 한 달에 50만원), or with up to `words_between` words between
+    ("4 books a month")."""
+    between = rf"(?:\S+\s+){{0,{words_between}}}"
+    # the number's first letter stays after the words, for those that look ahead to it (月2万)
+    before = re.search(rf"(?:{words})\S{{0,2}}\s*{between}(?=.$)", text[: m.start() + 1], re.IGNORECASE)
+    return bool(before or re.match(rf"\s*\S{{0,3}}\s*{between}(?:{words})", text[m.end() :], re.IGNORECASE))
+
+
+# ── two numbers read together: a pair in order, a rate beside a target ────────────────────
+_LENGTHS = ("hour", "minute", "second")
+
+
+def _pair(text: str, amounts: list[tuple[int, Amount]], days: list[tuple[int, int, str]]) -> tuple[Amount, ...]:
+    """Two lengths of time in the order said, work then its break ("25 min work and 5 min
+    break", "作業25分→休憩5分", "50 on 10 off", "study 45 minutes then rest 15"): a number
+    without a unit beside a work or break word takes the unit of the lengths said (minutes
+    when none is)."""
+    lengths = [(at, a) for at, a in amounts if a.unit in _LENGTHS]
+    unit = lengths[0][1].unit if lengths else "minute"
+    work_or_rest = f"(?:{lang.pattern('timer.work')})|(?:{lang.pattern('timer.break')})"
+    said_at = {at for at, _ in amounts}
+    for m in re.finditer(NUMBER, text):
+        in_a_date = any(start <= m.start() < end for start, end, _ in days)
+        if m.start() in said_at or in_a_date or not _beside(work_or_rest, text, m, words_between=1):
+            continue
+        if value := number(m.group(0)):
+            lengths.append((m.start(), Amount(value, unit)))
+    return tuple(a for _, a in sorted(lengths, key=lambda said: said[0])[:2]) if len(lengths) >= 2 else ()
+
+
+def _sums_each_period(text: str, amounts: list[tuple[int, Amount]]) -> list[float]:
+    """Numbers without a unit said with a period ("about 400 a month")."""
+    said_at = {at for at, _ in amounts}
+    numbers = [m for m in re.finditer(NUMBER, text) if m.start() not in said_at and _beside(_periods(), text, m)]
+    return [v for m in numbers if (v := number(m.group(0)))]
+
+
+def _rate(text: str, target: Amount) -> Amount | None:
+    """A sum put in each period beside a target ("save 5000 … putting in 400 a month",
+    "毎月3万円ずつ貯金して100万円", "매주 10만원씩 … 목표 200만원"): a smaller sum said with a period."""
+    for m in re.finditer(NUMBER, text):
+        value = number(m.group(0))
+        if value and value < target.value and _beside(_periods(), text, m):
+            return Amount(value, target.unit)
+    return None
 
 
 def read(idea: str, today: date | None = None) -> Slots:
@@ -427,11 +563,14 @@ def read(idea: str, today: date | None = None) -> Slots:
     units, refused = _units(text)
     amounts = _amounts(text)
     money, currency = _money(text)
+    if currency and not money:  # "in euros, about 400 a month": a sum each period is in the currency named
+        money = [Amount(v, currency) for v in _sums_each_period(text, amounts)]
     saving, budgeting = _any(lang.pattern("saving"), text), _any(lang.pattern("budget"), text)
     if not saving and money and not budgeting:
         saving = _any(_goal_before(), text)  # "aiming for 40k pesos": a sum to reach
-    lone = [Amount(v, currency or "") for v in _bare_sums(text)] if not money and (saving or budgeting) else []
-    sums = money or lone
+    # sums said without a currency, beside those with one ("每周存500块攒一万块")
+    lone = [Amount(v, currency or "") for v in _bare_sums(text) if v not in {m.value for m in money}]
+    sums = money + lone if saving or budgeting else money
     times = [t for t in lang.TIMES if _any(lang.pattern(f"time.{t}"), text)]
     if _any(lang.pattern("twice_a_day"), text):
         times = list(dict.fromkeys([*times, "morning", "evening"]))
@@ -446,6 +585,8 @@ def read(idea: str, today: date | None = None) -> Slots:
         if m
     }
     people = _people(text)
+    days = _days(text, today or date.today())
+    target = max(sums, key=lambda a: a.value) if saving and sums else None  # the goal, not each deposit
     return Slots(
         people=tuple(people),
         listed=tuple(_listed(text, people)),
@@ -456,8 +597,8 @@ def read(idea: str, today: date | None = None) -> Slots:
         amounts=tuple(a for _, a in amounts if a.unit not in refused),
         money=tuple(sums),
         currency=currency,
-        goal=_goal(text, [(at, a) for at, a in amounts if a.unit not in refused]),
-        target=max(sums, key=lambda a: a.value) if saving and sums else None,  # the goal, not each deposit
+        goal=_goal(text, [(at, a) for at, a in amounts if a.unit not in refused], {a.value for a in sums}),
+        target=target,
         budget=sums[0] if budgeting and sums and not saving else None,
         period=next((p for p in lang.PERIODS if _any(lang.pattern(f"period.{p}"), text)), None),
         times=tuple(times),
@@ -465,11 +606,16 @@ def read(idea: str, today: date | None = None) -> Slots:
         check="check" in found and not set(units) - {"times"} and not _any(lang.pattern("how_many"), text),
         every="every" in found,
         event=event.group(0) if event else None,
-        date=_date(text, today or date.today()),
+        date=days[0][2] if days else None,
+        dates=tuple(_named_days(text, days)),
+        pair=_pair(text, amounts, days),
+        rate=_rate(text, target) if target else None,
         found=found,
     )
 
 
 def _bare_sums(text: str) -> list[float]:
-    """Sums said without a currency ("30,000 ang target"): numbers of four digits or more."""
-    return [v for m in re.finditer(NUMBER, text) if (v := number(m.group(0))) and v >= 1000]
+    """Sums said without a currency ("30,000 ang target"): numbers of four digits or more, not
+    a year ("by 2027")."""
+    found = [(m.group(0), number(m.group(0))) for m in re.finditer(NUMBER, text)]
+    return [v for said, v in found if v and v >= 1000 and not re.fullmatch(r"(?:19|20)\d\d", said)]
