@@ -128,6 +128,26 @@ def test_names_in_a_list_are_people_never_things(text, people, things):
     assert not {p.casefold() for p in reading.people} & {t.casefold() for t in reading.listed}
 
 
+# ── what the app is made from them ───────────────────────────────────────────────────────
+
+
+@pytest.mark.parametrize(
+    ("idea", "minutes"), [("pomodoro timer 50 on 10 off", (50, 10)), ("番茄钟 专注40 休息10", (40, 10))]
+)
+def test_a_timer_runs_the_work_and_break_as_said(idea, minutes):
+    from macaron_cli.reading.spec_rules import write_spec
+
+    timer = write_spec(read_idea(idea), {}, "Timer").timer
+    assert timer is not None and (timer.work, timer.rest) == minutes
+
+
+def test_a_countdown_names_each_day_it_does_not_count_down_to():
+    from macaron_cli.maker.choose import choose_template
+
+    template = choose_template("countdown to my exam march 3 and graduation june 12")
+    assert template.fit != "good"
+    assert any("06-12" in line and "graduation" in line for line in template.missing)
+
 
 def test_a_sum_each_period_is_in_the_currency_named_apart():
     reading = said("tracking spending in yen, roughly 3000 a week on lunch")

@@ -446,6 +446,10 @@ def uncovered(idea: str | Reading, spec: AppSpec, manifest: Manifest) -> list[st
         out.append("care every few days (when last done, when next due)")
     if said.date and not (tasks and tasks.countdown == said.date and "tasks.countdown" in renders):
         out.append(f"the day {said.date}" + (f" ({said.event})" if said.event else ""))
+    kept_day = tasks.countdown if tasks and "tasks.countdown" in renders else None
+    for name, day in said.dates:  # a countdown keeps one day: each other day said is named
+        if day not in (kept_day, said.date):
+            out.append(f"the day {day}" + (f" ({name})" if name else ""))
     if tasks and tasks.countdown is not None and not tasks.event and not said.event:
         out.append("what the day is (its name)")
     if not spec.needs() and not re.search(lang.pattern("calculator"), idea, re.IGNORECASE):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from macaron_cli import lang
+from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.text import detect_language
 from macaron_cli.spec import Deck, Plan, Timer
 
@@ -26,11 +27,20 @@ def _found(pattern: str, text: str) -> re.Match[str] | None:
 # ── a timer: work and break minutes ──────────────────────────────────────────────────────
 
 
-def timer_of(text: str) -> Timer | None:
-    """A pomodoro's minutes as said ("25 min work then 5 min break"): the first minutes are
-    the work, the next the break; unsaid, the usual 25 and 5."""
+_IN_MINUTES = {"minute": 1, "hour": 60}
+
+
+def timer_of(text: str, slots: Slots | None = None) -> Timer | None:
+    """A pomodoro's minutes as said: the pair the idea was read to say, in its order ("50 on,
+    10 off", "作業25分→休憩5分": work, then the break); else the first minutes are the work,
+    the next the break; unsaid, the usual 25 and 5."""
     if not _found(named("timer"), text):
         return None
+    pair = slots.pair if slots else ()
+    if len(pair) == 2 and all(a.unit in _IN_MINUTES for a in pair):
+        work, rest = (round(a.value * _IN_MINUTES[a.unit]) for a in pair)
+        if 1 <= work <= 240 and 1 <= rest <= 240:
+            return Timer(work=work, rest=rest)
     minutes = re.finditer(rf"(\d{{1,3}})\s*(?:{lang.pattern('timer.minutes')})", text, re.IGNORECASE)
     said = [int(m.group(1)) for m in minutes if 1 <= int(m.group(1)) <= 240]
     work, rest = (said + [25, 5][len(said) :])[:2] if said else (25, 5)

@@ -430,11 +430,11 @@ def journal_of(text: str) -> Journal | None:
 # ── the spec ─────────────────────────────────────────────────────────────────────────────
 
 
-def _family_of(text: str) -> AppSpec | None:
+def _family_of(text: str, slots: Slots) -> AppSpec | None:
     """An app named by what it is (a pomodoro timer), whatever else the idea mentions."""
     from macaron_cli.reading.spec_families import deck_of, plan_of, timer_of
 
-    timer = timer_of(text)
+    timer = timer_of(text, slots)
     if timer:
         return AppSpec(timer=timer)
     deck = deck_of(text)
@@ -449,7 +449,7 @@ def write_spec(idea: str | Reading, app_settings: dict, name: str) -> AppSpec:
     lone measure is called). One main shape, as a person asks for one thing, plus what it implies."""
     reading = reading_of(idea)
     text, slots = reading.idea, reading.said
-    family = _family_of(text)
+    family = _family_of(text, slots)
     if family is not None:
         return family
     conversions = conversions_of(text, app_settings) if converting(text, slots) else []
