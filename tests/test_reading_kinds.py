@@ -153,3 +153,19 @@ def test_a_sum_each_period_is_in_the_currency_named_apart():
     reading = said("tracking spending in yen, roughly 3000 a week on lunch")
     assert [(a.value, a.unit) for a in reading.money] == [(3000, "JPY")]
     assert reading.period == "weekly"
+
+
+@pytest.mark.parametrize(
+    "idea",
+    [
+        "ugh I keep forgetting to drink water, help me keep count",  # a comma between clauses is no list
+        "水をもっと飲みたいので記録したい",  # もっと is no "and"
+        "朝と夜の血圧をメモしておきたい",  # times of day listed are kept as the times logged at
+        "presyon ng dugo ko umaga at gabi",
+    ],
+)
+def test_what_is_no_list_or_is_kept_otherwise_is_not_named_left_out(idea):
+    from macaron_cli.maker.choose import choose_template
+
+    template = choose_template(idea)
+    assert (template.fit, template.missing) == ("good", [])

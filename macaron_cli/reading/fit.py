@@ -365,7 +365,13 @@ def _unshown_listed(listed: tuple[str, ...], spec: AppSpec) -> list[str]:
     if not (spec.measures or spec.items):
         return []  # a deck's sides, a rota's shifts: said in words, kept as ids (ko, morning)
     shown = json.dumps(spec.to_json(), ensure_ascii=False).casefold()
-    return [thing for thing in listed if thing.casefold() not in shown and not units_named(thing)]  # km: a unit
+    times = {t for m in spec.measures for t in m.times}  # "朝と夜", "umaga at gabi": kept as the times logged at
+    at_a_time = "|".join(f"(?:{lang.pattern(f'time.{t}')})" for t in times) or "(?!)"
+    return [
+        thing
+        for thing in listed
+        if thing.casefold() not in shown and not units_named(thing) and not re.search(at_a_time, thing, re.IGNORECASE)
+    ]
 
 
 def _unshown_numbers(idea: str, said: Slots, spec: AppSpec) -> list[str]:

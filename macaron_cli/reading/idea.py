@@ -19,7 +19,7 @@ class Reading:
     """What an idea says: its words as said, and what they were read as."""
 
     idea: str  # as the person said it, without the spaces around it
-    said: Slots  # people, lists, numbers with their units and periods, dates, times, what is checked
+    said: Slots  # people, lists, numbers with units and periods, a pair, a rate, dates with names, times
     language: str  # the language it is written in, by its script and small words
 
 

@@ -345,7 +345,7 @@ def _people(text: str) -> list[str]:
 _LIST_AND = {code: lang.words("list.and", code) for code in ("en", "ja", "ko", "zh", "tl")}
 _SEPARATORS = (
     rf"\s*(?:,(?!\d{{3}})|、|，|\u30fb|\+|&|/)\s*|\s+(?:{_LIST_AND['en']}|{_LIST_AND['tl']})\s+|"
-    rf"(?<=[\u3040-\u30ff\u4e00-\u9fffA-Za-z])(?:{_LIST_AND['ja']}|{_LIST_AND['zh']})(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
+    rf"(?<=[\u30a0-\u30ff\u4e00-\u9fffA-Za-z])(?:{_LIST_AND['ja']}|{_LIST_AND['zh']})(?=[\u4e00-\u9fff\u30a0-\u30ff])|"
     rf"(?<=[\uac00-\ud7a3])(?:{_LIST_AND['ko']})\s+"
 )
 # Words before and after a listed thing (lang's list.lead_word, list.lead_particle, list.tail),
@@ -363,16 +363,21 @@ def _listed(text: str, people: list[str]) -> list[str]:
     best: list[str] = []
     for clause in re.split(r"[.!?。！？;；:：]", text):
         run: list[str] = []
-        for part in re.split(_SEPARATORS, clause):
+        whole = False  # a part of the run is short whole, not only an edge of a long one
+        pieces = re.split(f"({_SEPARATORS})", clause)
+        for part, joined in zip(pieces[0::2], ["", *pieces[1::2]], strict=True):
             word = _bare(part)
             if _short(word, people):
                 run.append(word)
+                whole = True
                 continue
-            if run and _short(head := _bare(_head(part)), people):
+            # two long parts' edges are a list when a word joins them ("jogging at yoga"), not a comma
+            by_a_word = not re.fullmatch(r"\s*[^\w\s]?\s*", joined)
+            if run and (whole or by_a_word) and _short(head := _bare(_head(part)), people):
                 run.append(head)
             best = max(best, run, key=len)
             tail = _bare(_tail(part))
-            run = [tail] if tail != word and _short(tail, people) else []
+            run, whole = ([tail] if tail != word and _short(tail, people) else []), False
         best = max(best, run, key=len)
     return best if len(best) >= 2 else []
 
