@@ -276,7 +276,7 @@ CONCEPTS: dict[str, str] = {
     **{f"weekday.{day}": f"{day} named (lower case, unless only its capital makes it a day)" for day in WEEKDAYS},
     "weekday.on": "words before a weekday named alone (on, noong, 星期)",
     "weekday.last": "words before a weekday of last week (last, 先週の, 지난주, 上周)",
-    "weekday.after": "words after a weekday's name (曜日, 요일; an English plural)",
+    "weekday.after": "words after a weekday's name (曜日, 요일); never a plural: a habit, not a day",
     **{f"count.{n}": f"the number {n} as a word (3 days ago, 三日前)" for n in COUNTS},
     "when.day_before_yesterday": "the day before yesterday",
     "when.yesterday": "yesterday",

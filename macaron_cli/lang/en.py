@@ -183,7 +183,7 @@ WORDS: dict[str, str] = {
     "weekday.sunday": r"sunday",
     "weekday.on": r"\b(?:on\s+)?",
     "weekday.last": r"\blast\s+",
-    "weekday.after": r"s?\b",
+    "weekday.after": r"\b",  # "on Saturdays" is a habit, not a day
     "count.1": r"one|an|a",
     "count.2": r"two",
     "count.3": r"three",
