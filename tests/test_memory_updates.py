@@ -143,6 +143,33 @@ def test_the_browser_says_what_replaced_an_older_fact(tmp_path):
     drive(path, scenario)
 
 
+def test_the_browser_list_marks_the_fact_a_newer_one_replaced(tmp_path):
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.tui.app import REPLACED_MARK
+    from tests.test_tui import drive, settle, type_text
+
+    path = tmp_path / "memory"
+    older, newer, query = HISTORIES["en"]
+    store = MemoryStore.open(path)
+    store.add(older, id="m_old", created_at="2024-03-01T09:00:00+00:00")
+    store.add("I like green tea in the morning", id="m_tea", created_at="2024-03-02T09:00:00+00:00")
+    store.add(newer, id="m_new", created_at="2024-04-20T09:00:00+00:00")
+
+    def marked(app) -> dict[str, bool]:
+        cells = (app.table.get_row_at(i)[1].plain for i in range(app.table.row_count))
+        return {row.memory.id: cell.startswith(REPLACED_MARK) for row, cell in zip(app.page.rows, cells, strict=True)}
+
+    async def scenario(pilot, app):
+        assert marked(app) == {"m_new": False, "m_tea": False, "m_old": True}  # the list, newest first
+        await pilot.press("slash")
+        await type_text(pilot, query)
+        await settle(pilot)
+        shown = marked(app)
+        assert shown["m_new"] is False and shown["m_old"] is True, shown  # found by a search: still history
+
+    drive(path, scenario)
+
+
 def test_the_friend_recalls_where_the_person_lives_now(macaron_home):
     from macaron_cli import privacy
     from macaron_cli.config import Settings
