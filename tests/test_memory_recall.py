@@ -73,6 +73,13 @@ def test_numbers_that_are_no_date_stay_as_they_are(question):
     assert time_spans(question, NOW).spans == ()
 
 
+@pytest.mark.parametrize("question", ["what do I do on Saturdays?", "I work remotely on Mondays and Fridays now"])
+def test_a_weekday_in_the_plural_is_a_habit_not_a_day(question):
+    """Read as the latest Saturday, "what do I do on Saturdays?" found nothing at all."""
+    when = time_spans(question, NOW)
+    assert when.spans == () and when.rest == question
+
+
 DINNERS = [
     ("05-01", "Me", "Dinner was grilled salmon at home.", "salmon"),
     ("06-02", "Me", "Dinner was dumplings.", "dumplings"),

@@ -69,7 +69,10 @@ def shown_ids(app) -> list[str]:
 
 def table_shows_the_page(app) -> bool:
     """The table's memory column, row by row, begins with the text of the page's memories."""
-    shown = [app.table.get_row_at(i)[1].plain.removeprefix("★ ")[:12] for i in range(app.table.row_count)]
+    from macaron_cli.tui.app import REPLACED_MARK
+
+    cells = (app.table.get_row_at(i)[1].plain for i in range(app.table.row_count))
+    shown = [cell.removeprefix("★ ").removeprefix(REPLACED_MARK)[:12] for cell in cells]
     return shown == [row.memory.text[:12] for row in app.page.rows]
 
 

@@ -79,7 +79,22 @@ BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login")  # what
 # What a message is about (friend/topics.py), in the order a tie is broken.
 TOPICS = ("food", "health", "fitness", "travel", "finance", "family", "work", "hobby", "events")
 # What a fact about a life is about, such that a newer one replaces an older (memory/updates.py).
-SLOTS = ("home", "work", "number", "phone", "email", "partner", "pet", "car", "school", "study", "gym", "plan")
+SLOTS = (
+    "home",
+    "work",
+    "number",
+    "phone",
+    "email",
+    "partner",
+    "pet",
+    "car",
+    "school",
+    "study",
+    "gym",
+    "plan",
+    "wake",
+    "bank",
+)
 
 # Every concept, with what its words say. A language module holds each one.
 CONCEPTS: dict[str, str] = {
@@ -279,7 +294,7 @@ CONCEPTS: dict[str, str] = {
     **{f"weekday.{day}": f"{day} named (lower case, unless only its capital makes it a day)" for day in WEEKDAYS},
     "weekday.on": "words before a weekday named alone (on, noong, 星期)",
     "weekday.last": "words before a weekday of last week (last, 先週の, 지난주, 上周)",
-    "weekday.after": "words after a weekday's name (曜日, 요일; an English plural)",
+    "weekday.after": "words after a weekday's name (曜日, 요일); never a plural: a habit, not a day",
     **{f"count.{n}": f"the number {n} as a word (3 days ago, 三日前)" for n in COUNTS},
     "when.day_before_yesterday": "the day before yesterday",
     "when.yesterday": "yesterday",
@@ -363,7 +378,7 @@ CONCEPTS: dict[str, str] = {
     "update.change": "saying a fact changed: moved, new, now, switched, no longer, not anymore",
     "update.others": "someone else a fact is about (my sister, 娘): not the speaker's own",
     "update.changed": "saying a value itself changed to another: changed, switched, went up, 変えた, 换了, 바꿨",
-    "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, もう…ない, 不再",
+    "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, sold, もう…ない, 不再",
     "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
     # ── the page judged against the request (maker/page_judge.py) ──
     "judge.filler": "whole words of a request that ask for an app or say how, naming nothing a page shows",

@@ -184,7 +184,7 @@ WORDS: dict[str, str] = {
     "weekday.sunday": r"sunday",
     "weekday.on": r"\b(?:on\s+)?",
     "weekday.last": r"\blast\s+",
-    "weekday.after": r"s?\b",
+    "weekday.after": r"\b",  # "on Saturdays" is a habit, not a day
     "count.1": r"one|an|a",
     "count.2": r"two",
     "count.3": r"three",
@@ -613,6 +613,8 @@ WORDS: dict[str, str] = {
     "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
     "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
+    "slot.bank": r"\bbank(?:s|ing|ed)?\b|\bcredit union\b",
+    "slot.wake": r"\bwak(?:e|es|ing) up\b|\bwoke up\b|\bget(?:s|ting)? up\b|\bgot up\b|\balarm\b",
     "update.change": (
         r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"
         r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
@@ -620,12 +622,12 @@ WORDS: dict[str, str] = {
         r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b"
     ),
     "update.changed": (
-        r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:my|the"
-        r"|our) \w+ to\b|\bnew \w+ (?:is|btw)\b"
+        r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:all )?(?:my|the"
+        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b"
     ),
     "update.stop": (
         r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
-        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b"
+        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b|\bsold\b"
     ),
     "update.history": (
         r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"

@@ -484,11 +484,13 @@ WORDS: dict[str, str] = {
     "slot.study": "勉強|専攻|学んで|習って",
     "slot.gym": "ジム|ヨガ|スタジオ",
     "slot.plan": "予定|計画|旅行",
+    "slot.bank": "銀行|信用金庫",
+    "slot.wake": "起き|起床|目覚まし",
     "update.change": (
         "引っ越|変え|変わ|変更|辞め|やめ|今は|もう|新しく|新しい|転職|転校|別れ|売って|売った|解約|亡くな|始めた"
     ),
     "update.changed": r"変えた|変わった|変更|上がった|下がった",
-    "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた",
+    "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた|売った|手放した",
     "update.history": r"いつ|以前|前は|昔|元々|最初",
     "update.others": "祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子|友達",
     # what a request says that names nothing a page shows (maker/page_judge.py)

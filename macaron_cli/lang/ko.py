@@ -484,9 +484,11 @@ WORDS: dict[str, str] = {
     "slot.study": "공부|전공|배우",
     "slot.gym": "헬스|체육관|요가",
     "slot.plan": "계획|여행|가기로",
+    "slot.bank": "은행",
+    "slot.wake": "일어나|기상|알람",
     "update.change": "이사|바꿨|바꾸|바뀌|그만두|그만뒀|이제|새로|새 |헤어졌|팔고|팔았|끊었|말고",
     "update.changed": r"바꿨|바뀌었|올랐|내렸",
-    "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상",
+    "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상|팔았",
     "update.history": r"언제|예전|전에|원래|처음",
     "update.others": "엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생|친구",
     # what a request says that names nothing a page shows (maker/page_judge.py)

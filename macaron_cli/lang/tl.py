@@ -501,12 +501,14 @@ WORDS: dict[str, str] = {
     "slot.study": "\\bnag-aaral\\b",
     "slot.gym": "\\bgym\\b",
     "slot.plan": "\\bplano\\b",
+    "slot.bank": "\\bbangko\\b|\\bbank\\b",
+    "slot.wake": "\\bgumigising\\b|\\bgising\\b|\\bbumangon\\b|\\balarm\\b",
     "update.change": (
         r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
         r"|\bna lang\b"
     ),
     "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b",
-    "update.stop": r"\bhindi na\b|\btumigil\b|\bhuminto\b",
+    "update.stop": r"\bhindi na\b|\btumigil\b|\bhuminto\b|\bbinenta\b",
     "update.history": r"\bkailan\b|\bdati\b|\bnoon\b",
     "update.others": (
         r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"

@@ -473,9 +473,11 @@ WORDS: dict[str, str] = {
     "slot.study": "在学|学习|专业",
     "slot.gym": "健身|跑步",
     "slot.plan": "计划|打算|旅游|旅行",
+    "slot.bank": "银行|信用社",
+    "slot.wake": "起床|醒来|闹钟",
     "update.change": "搬|换|改|不再|已经不|现在|新的|辞职|转学|分手|卖了|戒|不去|不学|变了|又",
     "update.changed": r"换了|改了|变了|涨了|降了|改成",
-    "update.stop": r"不再|已经不|戒了|戒烟|不[^，。！？]{1,3}了|停了",
+    "update.stop": r"不再|已经不|戒了|戒烟|不[^，。！？]{1,3}了|停了|卖了|退了",
     "update.history": r"什么时候|以前|之前|原来|当初|第一次",
     "update.others": "妈妈|爸爸|我妈|我爸|老公|老婆|姐姐|哥哥|妹妹|弟弟|女儿|儿子|(?<![男女])朋友",
     # what a request says that names nothing a page shows (maker/page_judge.py)

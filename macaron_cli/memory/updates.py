@@ -6,8 +6,9 @@ A newer memory replaces an older one when both are facts of the same person (the
 speaker, and the same other people named: "my sister moved" never replaces "I live in
 Osaka"), the newer is later, says a change ("moved", "now", "not … anymore", 引っ越した,
 不再, 이제) and is about the same thing: a slot both speak of (home, work, a phone number…:
-lang's "slot.*") or a word both hold ("coffee", "rent"). What only asks states nothing, and
-replaces nothing. A model that extracts facts (friend/extract.py) confirms an update by
+lang's "slot.*"), a word of the older that the newer stops or changes ("coffee", "rent"), or
+a measure both give with another value ("82 kg", then "76 kg now"). What only asks states
+nothing, and replaces nothing. A model that extracts facts (friend/extract.py) confirms an update by
 linking the new fact to the one it supersedes; `replaced_by` reads that link first.
 """
 
@@ -26,6 +27,7 @@ from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 from macaron_cli.memory.text import query_form, search_form
 from macaron_cli.memory.turns import asks
 from macaron_cli.reading.text import content_words
+from macaron_cli.reading.units import amounts
 
 _SLOTS = {slot: re.compile(lang.pattern(f"slot.{slot}"), re.IGNORECASE) for slot in lang.SLOTS}
 _CHANGE = re.compile(lang.pattern("update.change"), re.IGNORECASE)
@@ -50,6 +52,9 @@ _WHEN = re.compile(
     re.IGNORECASE,
 )
 
+# A weekday or month said as a word of its own ("Saturdays"; not the "Mar" of "Maria").
+_DAY_WORD = re.compile(rf"^(?:{_WHEN.pattern})s?$", re.IGNORECASE)
+
 
 @dataclass(frozen=True, slots=True)
 class Statement:
@@ -61,6 +66,8 @@ class Statement:
     words: frozenset[str]  # what it is about, compared between two memories
     changes: bool  # says something changed
     stopped: frozenset[str]  # the words of what it says stopped or changed to another value
+    measures: frozenset[tuple[str, float]]  # each unit it gives a number in, with that number
+    days: frozenset[str]  # the weekdays and months it names: what a question may ask of ("on Saturdays")
     history: bool  # (a question) asks for the past itself: "when did I…"
     asks: bool  # only asks
 
@@ -86,6 +93,8 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         words=_words(said, language),
         changes=bool(_CHANGE.search(said) or _STOP.search(said)),
         stopped=_words(stopped, language) if stopped else frozenset(),
+        measures=frozenset((unit, value) for _, value, units in amounts(said) for unit in units),
+        days=frozenset(w.lower().rstrip("s") for w in content_words(said) if _DAY_WORD.match(w)),
         history=bool(_HISTORY.search(said)),
         asks=asks(text),
     )
@@ -121,11 +130,29 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
         return False
     # What both are about: a slot both speak of; a word both hold only where the newer stops
     # it or says it changed ("I don't drink coffee anymore", "changed the wifi password"):
-    # events share words without replacing each other ("I joined a new group").
-    slots, words = new.slots & old.slots, new.stopped & old.words
-    if asked is not None:
-        slots, words = slots & asked.slots, words & asked.words
-    return bool(slots or words)
+    # events share words without replacing each other ("I joined a new group"); a measure
+    # both give, where the newer gives it another value ("I'm 76 kg now").
+    slots, stopped, remeasured = new.slots & old.slots, new.stopped & old.words, _remeasured(new, old)
+    if asked is None:
+        return bool(slots or stopped or remeasured)
+    # A question that asks for the older fact's slot or day, naming no value ("what's my job?"
+    # of "I work as a nurse at the hospital"; "what do I do on Saturdays?") asks about what the
+    # newer stopped of it ("quit the hospital!"); a number asked for by the older's words ("how
+    # much do I weigh?" of "I weigh 82 kg") about a newer number. A word the newer stops asks
+    # for itself otherwise: chats say "a lot has changed since" of everything.
+    of_slot = bool(asked.slots & old.slots or asked.days & old.days)
+    of_words = bool(asked.words & old.words)
+    return bool(
+        slots & asked.slots or stopped & asked.words or (stopped and of_slot) or (remeasured and (of_slot or of_words))
+    )
+
+
+def _remeasured(new: Statement, old: Statement) -> set[str]:
+    """The units both give a number in, where the newer's numbers are not the older's."""
+    units = {unit for unit, _ in new.measures} & {unit for unit, _ in old.measures}
+    return {
+        unit for unit in units if {m for m in new.measures if m[0] == unit} != {m for m in old.measures if m[0] == unit}
+    }
 
 
 def _when(row: dict) -> datetime:

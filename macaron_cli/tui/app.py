@@ -80,6 +80,7 @@ CELL_PADDING = 1
 # The memory's text is what a person reads: on a narrow terminal the columns that say least
 # make room for it, in this order, until it has at least MIN_PREVIEW cells.
 MIN_PREVIEW = 30
+REPLACED_MARK = "↺ "  # before a row a newer memory replaced (history)
 # Below this many rows the detail pane folds to one line (`i` opens it).
 FULL_DETAIL_FROM_HEIGHT = 32
 DROPPED_FIRST = ("last used", "weight", "lang", "domain", "rank")
@@ -270,6 +271,27 @@ class MemoryBrowser(App):
         if not worker.is_cancelled:
             self.call_from_thread(self._show_page, page, request, keep_id, top)
 
+    @work(thread=True, exclusive=True, group="updated")
+    def _mark_updated(self, page: view.Page) -> None:
+        """Mark the listed rows a later memory updates, as search marks its hits: looked for
+        after the page is shown, a row at a time, so a key typed meanwhile waits for one row."""
+        worker = get_current_worker()
+        for row in page.rows:
+            if row.replaced or row.memory.id in page.versions:
+                continue
+            with self._store_lock:
+                if worker.is_cancelled or self.page is not page:
+                    return
+                updated = view.updated_later(self._store, row.memory)
+            if updated:
+                self.call_from_thread(self._show_updated, page, row)
+
+    def _show_updated(self, page: view.Page, row: view.Row) -> None:
+        row.replaced = True
+        page.replaced_ids.add(row.memory.id)
+        if self.page is page:
+            self._fill_table()
+
     def _note_loading(self) -> None:
         # A timer's call is queued as a message, so it can come after the page it was for: then
         # no load is pending and the status already tells what is shown.
@@ -289,6 +311,8 @@ class MemoryBrowser(App):
             self.table.move_cursor(row=index, animate=False)
         self._update_status()
         self._show_detail()
+        if not page.is_search:
+            self._mark_updated(page)
         if not self.pages_shown:
             # What is alive now (modules, LanceDB, the widgets) lives as long as the browser.
             # Frozen, the garbage collector stops walking it again and again: with a large
@@ -342,7 +366,10 @@ class MemoryBrowser(App):
     def _cells(self, row: view.Row, rank: str | None) -> list:
         m = row.memory
         width = self._layout[1] if self._layout else MIN_PREVIEW
-        text = Text(preview(m.text, width - 2 if m.pinned else width), style="#a59fae" if row.replaced else "")
+        room = width - (2 if m.pinned else 0) - (len(REPLACED_MARK) if row.replaced else 0)
+        text = Text(preview(m.text, room), style="#a59fae" if row.replaced else "")
+        if row.replaced:  # history: a newer memory replaced it (the detail says which)
+            text = Text.assemble((REPLACED_MARK, "#a59fae"), text)
         if m.pinned:
             text = Text.assemble(("★ ", "bold #FF9AA2"), text)
         cells = [

@@ -11,7 +11,7 @@ from datetime import datetime
 from macaron_cli.memory import Hit, Memory, MemoryStore
 from macaron_cli.memory.records import CHAT
 from macaron_cli.memory.store import quote
-from macaron_cli.memory.updates import replaced_by, statement_of
+from macaron_cli.memory.updates import current, replaced_by, statement_of
 
 PAGE_SIZE = 100
 SEARCH_K = 50
@@ -52,7 +52,7 @@ class Row:
     memory: Memory
     hit: Hit | None = None
     weight: float = 0.0  # importance now, as search weighs it
-    replaced: bool = False  # a newer version supersedes this one
+    replaced: bool = False  # a newer version supersedes it, or a later memory updates it (memory/updates.py)
 
 
 @dataclass
@@ -90,6 +90,9 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
         else:
             rows, total = [Row(m) for m in store.live(PAGE_SIZE, offset, where)], live_count(store, where)
     replaced = replaced_ids(store, [r.memory.id for r in rows])
+    if query:  # what search itself found a later memory to update: history, as `memory search --all` marks it
+        live = {h.memory.id for h in current(row.hit for row in rows if row.hit is not None)}
+        replaced |= {row.memory.id for row in rows if row.memory.id not in live}
     for row in rows:
         row.replaced = row.memory.id in replaced
         row.weight = store.weight(row.memory, now)
@@ -102,6 +105,12 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
         if not row.replaced and row.memory.supersedes is None and statement_of(row.memory).asks
     }
     return Page(rows, total, offset if not query else 0, query, replaced, alone)
+
+
+def updated_later(store: MemoryStore, memory: Memory) -> bool:
+    """Whether a later memory updates `memory` (memory/updates.py), looked for among the later
+    ones: what a search's hits know already, a listed row learns after the page is shown."""
+    return not statement_of(memory).asks and replaced_by(store, memory) is not None
 
 
 def live_count(store: MemoryStore, where: str | None) -> int:
