@@ -16,17 +16,22 @@ secrets caught, re-import adds nothing, and the time and peak memory of a large 
 
 Embeddings are off unless --embeddings (the model's time is bench/memory_add.py's figure).
 
-Measured (issue 54, a 2-core machine shared with seven other jobs, load about 26: wall times
-are mostly waiting for a CPU), `--size 20 --real …`:
+Measured (issue 54, a 2-core machine shared with seven other jobs, load 19 to 31: wall times
+are mostly waiting for a CPU, so compare the CPU seconds), `--size 20`, the code before and
+after the re-import skips what is kept already unread (bench/import_exports.txt):
 - hand-labelled sample: 20/20 labels, secrets and roles right; 0 of 5 non-turns kept;
   re-import added 0.
-- the real export (2.8 MB, 192 conversations): 1,325 added, 1 skipped (one message in two
-  conversations), 115 s.
-- generated 20 MB (1,901 conversations, 19,147 turns): import 758 s, peak memory 280 MB
-  (1 MB: 223 MB, 5 MB: 258 MB: the libraries, then the ids and outcomes a record each);
-  re-import 0 added, 19,149 skipped, 354 s; secrets caught 217/217; labelled private:
-  health 213/213, money 205/205; a 313,500-character reply kept in 4 parts.
-The 200 MB run was not made on that machine (about 4 s of CPU a MB: over an hour there).
+- generated 20 MB (1,901 conversations, 19,147 turns): import 72 s of CPU (before: 70),
+  peak memory 286 MB (279); re-import 0 added, 19,149 skipped, 3 s of CPU (before: 34),
+  18 s wall (735); secrets caught 217/217; labelled private: health 213/213, money 205/205;
+  a 313,500-character reply kept in 4 parts.
+- where a first import's CPU goes after start-up (cProfile by CPU time, 1 MB): the secret
+  scan 42%, the privacy labeller 22%, each record's checks 16%, LanceDB's writes and indexes
+  15%: reading every text is the cost, about 3.5 s of CPU a MB here.
+The 200 MB run was not made on that machine: at 3.5 s of CPU a MB it is about 12 minutes of
+CPU, over five hours of wall time at that load. Extrapolated: peak memory 400 to 620 MB (the
+planner and its report hold about 600 bytes a record, 191,000 records at 200 MB; the peaks
+at 5 and 20 MB, 258 and 286 MB, grow 1.9 KB a record).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -134,10 +140,16 @@ def generate(path: Path, megabytes: int, seed: int = 7) -> dict:
     return planted
 
 
-def run_import(
-    path: Path, home: Path, embeddings: bool, *options: str
-) -> tuple[subprocess.CompletedProcess, float, float]:
-    """The CLI's import in a child process: (result, seconds, the child's peak MB)."""
+@dataclass(frozen=True)
+class Run:
+    result: subprocess.CompletedProcess
+    seconds: float  # wall
+    cpu: float  # seconds of CPU: on a busy machine the wall time is mostly the CPU's wait
+    peak: float  # MB, the child's peak resident memory
+
+
+def run_import(path: Path, home: Path, embeddings: bool, *options: str) -> Run:
+    """The CLI's import in a child process."""
     env = {**os.environ, "MACARON_HOME": str(home), "PYTHONPATH": str(REPO)}
     if not embeddings:
         env["MACARON_EMBEDDINGS"] = "off"
@@ -153,8 +165,7 @@ def run_import(
     if result.returncode != 0:
         raise SystemExit(f"import failed: {result.stderr.strip()}")
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    print(f"  ({cpu:.0f} s of CPU: on a busy machine the wall time is the CPU's wait)")
-    return result, seconds, after.ru_maxrss / 1024
+    return Run(result, seconds, cpu, after.ru_maxrss / 1024)
 
 
 def labelled_sample(embeddings: bool) -> None:
@@ -177,8 +188,8 @@ def labelled_sample(embeddings: bool) -> None:
         wrongly_kept = [i for i in labels["not_kept"] if i in stored]
         readded = []
         for name in ("chatgpt_conversations.json", "claude_conversations.json"):
-            again, _, _ = run_import(EXPORTS / name, home, embeddings, "--json")
-            readded.append(json.loads(again.stdout)["added"])
+            again = run_import(EXPORTS / name, home, embeddings, "--json")
+            readded.append(json.loads(again.result.stdout)["added"])
     print(f"hand-labelled sample: {right}/{len(labels['kept'])} labels, secrets and roles right; ")
     print(f"  {len(wrongly_kept)} of {len(labels['not_kept'])} not-turns kept; re-import added {sum(readded)}")
 
@@ -195,12 +206,18 @@ def large(megabytes: int, embeddings: bool) -> None:
             f"generated {size:.0f} MB: {planted['conversations']:,} conversations, {planted['turns']:,} turns "
             f"({time.perf_counter() - start:.0f} s)"
         )
-        result, seconds, peak = run_import(path, home, embeddings)
-        print(f"import: {seconds:.0f} s ({size / seconds:.2f} MB/s), peak memory {peak:.0f} MB")
-        print("  " + next(line for line in result.stderr.splitlines() if line.startswith("Imported"))[:160])
-        again, seconds, peak = run_import(path, home, embeddings, "--json")
-        report = json.loads(again.stdout)
-        print(f"re-import: {report['added']} added, {report['skipped']:,} skipped ({seconds:.0f} s)")
+        first = run_import(path, home, embeddings)
+        print(
+            f"import: {first.seconds:.0f} s wall, {first.cpu:.0f} s CPU ({first.cpu / size:.2f} s CPU a MB), "
+            f"peak memory {first.peak:.0f} MB"
+        )
+        print("  " + next(line for line in first.result.stderr.splitlines() if line.startswith("Imported"))[:160])
+        again = run_import(path, home, embeddings, "--json")
+        report = json.loads(again.result.stdout)
+        print(
+            f"re-import: {report['added']} added, {report['skipped']:,} skipped "
+            f"({again.seconds:.0f} s wall, {again.cpu:.0f} s CPU)"
+        )
         stored = list(MemoryStore.open(home / "memory").iter_all())
         texts = "\n".join(m.text for m in stored)
         leaked = [s for s in planted["secrets"] if s in texts]
@@ -214,9 +231,9 @@ def large(megabytes: int, embeddings: bool) -> None:
 
 def real(path: Path, embeddings: bool) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        result, seconds, _ = run_import(path, Path(folder), embeddings)
-        print(f"real export {path.stat().st_size / 1e6:.1f} MB: {seconds:.1f} s")
-        for line in result.stderr.strip().splitlines()[:4]:
+        run = run_import(path, Path(folder), embeddings)
+        print(f"real export {path.stat().st_size / 1e6:.1f} MB: {run.seconds:.1f} s wall, {run.cpu:.1f} s CPU")
+        for line in run.result.stderr.strip().splitlines()[:4]:
             print("  " + line[:160])
 
 

@@ -142,3 +142,65 @@ def test_an_export_is_read_item_by_item_whatever_the_reads_cut(monkeypatch):
         assert list(reader) == json.loads(text)
     with pytest.raises(json_stream.BrokenJson):
         list(json_stream.ArrayReader(io.StringIO(text[: len(text) // 2])))
+
+
+def _in_process_import(path) -> dict:
+    """`macaron memory import PATH --json` in this process (so what it reads can be watched)."""
+    import contextlib
+    import io
+
+    from macaron_cli.memory import commands
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        commands.import_file(path, json_out=True)
+    return json.loads(out.getvalue())
+
+
+def _labels(home) -> dict:
+    return {i: (m.text, m.privacy, sorted(m.meta.get("redacted", []))) for i, m in _stored(home).items()}
+
+
+def test_a_conversation_continued_since_the_last_import_reads_only_its_new_turns(macaron_home, tmp_path, monkeypatch):
+    """Importing the export again after a conversation went on: only the new reply is read
+    (for its label, for secrets); what is kept already, as written, is skipped unread, and
+    every memory is labelled and redacted as a first import of the whole file labels it."""
+    from macaron_cli import privacy
+    from macaron_cli.memory import secrets
+
+    monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
+    export = json.loads(FORMATS["claude"].read_text(encoding="utf-8"))
+    therapy = export[1]["chat_messages"]  # a private question ("keep this between us"), answered
+    reply = "Of course. How have the first weeks felt?"  # plain words: private only as the question's answer
+    therapy[1]["text"] = therapy[1]["content"][0]["text"] = reply
+    whole = tmp_path / "whole" / "conversations.json"
+    whole.parent.mkdir()
+    whole.write_text(json.dumps(export), encoding="utf-8")
+    answer = therapy.pop(1)["uuid"]  # the export of a week before: the question not answered yet
+    earlier = tmp_path / "conversations.json"
+    earlier.write_text(json.dumps(export), encoding="utf-8")
+    _in_process_import(earlier)
+
+    read: list[str] = []
+
+    def watched(reader):
+        return lambda text: read.append(text) or reader(text)
+
+    monkeypatch.setattr(privacy, "level_said", watched(privacy.level_said))
+    monkeypatch.setattr(secrets, "find", watched(secrets.find))
+    report = _in_process_import(whole)
+    assert (report["added"], report["updated"]) == (1, 0)
+    question = therapy[0]["text"]
+    with_a_secret = {m.text for m in _stored(macaron_home).values() if m.meta.get("redacted")}
+    long_texts = {t for t in read if len(t) > 40}  # ids and titles are short; every turn here is longer
+    assert long_texts - {reply, question} <= {t for t in long_texts if "sk-ant" in t}, long_texts
+    assert reply in read and with_a_secret  # the new reply read; a text whose secret was redacted is read to compare
+
+    continued = _labels(macaron_home)
+    monkeypatch.undo()
+    monkeypatch.setenv("MACARON_HOME", str(tmp_path / "fresh"))
+    monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
+    _in_process_import(whole)
+    assert continued == _labels(tmp_path / "fresh")  # labels and redactions as a first import gives them
+    asked = LABELS["kept"][f"claude:{therapy[0]['uuid']}"]["privacy"]
+    assert continued[f"claude:{answer}"][1] == continued[f"claude:{therapy[0]['uuid']}"][1] == asked

@@ -8,7 +8,9 @@ its title and dates in meta too), dated when it was said:
 - the assistant's replies are kept as the context of those turns (meta.role "assistant"),
   at least as private as the turn they answer.
 Secrets are redacted on the way in (the store's prepare, as for every memory). Each memory's
-id is the export's own message id, so importing the file again adds nothing. A turn longer
+id is the export's own message id, so importing the file again adds nothing, and a message
+kept already as it reads is skipped before it is labelled or read for secrets (that reading
+is what an import's time goes to: bench/import_exports.py). A turn longer
 than a memory holds is kept in parts, said so; what cannot be kept (an image, a message of
 an unknown sender, a conversation of another shape) is said with its reason, and the rest
 of the file is kept.
@@ -35,6 +37,7 @@ from macaron_cli.memory.redact import redacted
 PART = MAX_TEXT * 9 // 10
 EXPORT = chat_exports.EXPORT_FILE
 ME = "me"
+_PLAIN = privacy.level_said("")  # what a turn that says nothing private is
 
 
 @dataclass(frozen=True)
@@ -46,21 +49,25 @@ class Planned:
     why: str = ""  # why it is labelled as it is, where it is private
 
 
-def memories(conversation: Conversation, fmt: str) -> Iterator[Planned | tuple[Turn, str]]:
+def memories(
+    conversation: Conversation, fmt: str, remembered: Callable[[Conversation, Turn, str, str], bool] | None = None
+) -> Iterator[Planned | tuple[Turn, str]]:
     """The memories of one conversation, in the order said; (a turn, why) for one that
-    cannot be a memory."""
-    plain = privacy.level_said("")
-    asked: tuple[str, str] = (plain, "")
+    cannot be a memory. `remembered(conversation, turn, memory id, text)`: is that part of
+    the turn already kept as it reads here (the planner then says it is skipped)? Such a
+    part is neither labelled nor read for secrets: a file imported again costs the reading
+    of it, not the scanning of every text in it."""
+    asked: Said | None = None  # the person's last turn, labelled only once a reply needs it
     for turn in conversation.turns:
-        said = privacy.level_said(turn.text)
-        why = _why_private(turn.text) if said != plain else ""
         if turn.role == PERSON:
-            level, why = asked = said, why
-        else:  # a reply says what the question did: as private as it, or more
-            level = privacy.level_from([said, asked[0]])
-            why = why or (asked[1] and f"answers a private question ({asked[1]})")
+            asked = Said(turn.text)
         pieces = _pieces(turn.text)
+        label: tuple[str, str] | None = None
         for index, piece in enumerate(pieces, 1):
+            if remembered is not None and remembered(conversation, turn, memory_id(fmt, turn, index), piece):
+                continue
+            label = label or _label(turn, asked)
+            level, why = label
             note = ""
             if len(pieces) > 1:
                 note = (
@@ -72,7 +79,39 @@ def memories(conversation: Conversation, fmt: str) -> Iterator[Planned | tuple[T
             except UserError as error:
                 yield turn, str(error)
                 continue
-            yield Planned(memory, conversation, turn, note, why if level != plain else "")
+            yield Planned(memory, conversation, turn, note, why)
+
+
+class Said:
+    """What a turn says of its privacy: its level and why, read once and only when asked."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self._label: tuple[str, str] | None = None
+
+    @property
+    def label(self) -> tuple[str, str]:
+        if self._label is None:
+            level = privacy.level_said(self.text)
+            self._label = (level, _why_private(self.text) if level != _PLAIN else "")
+        return self._label
+
+
+def _label(turn: Turn, asked: Said | None) -> tuple[str, str]:
+    """A turn's level and why: the person's as they said it; a reply says what the question
+    did, so it is as private as its question, or more."""
+    if turn.role == PERSON and asked is not None:
+        return asked.label
+    level, why = Said(turn.text).label
+    question_level, question_why = asked.label if asked is not None else (_PLAIN, "")
+    level = privacy.level_from([level, question_level])
+    why = why or (question_why and f"answers a private question ({question_why})")
+    return level, why if level != _PLAIN else ""
+
+
+def memory_id(fmt: str, turn: Turn, index: int = 1) -> str:
+    """The memory of a turn's `index`th part: the same id on every import of the export."""
+    return f"{fmt}:{_stable(turn.id)}" + (f"#{index}" if index > 1 else "")
 
 
 def _record(conversation: Conversation, turn: Turn, fmt: str, piece: str, level: str, index: int, parts: int) -> dict:
@@ -88,7 +127,7 @@ def _record(conversation: Conversation, turn: Turn, fmt: str, piece: str, level:
         "part": f"{index}/{parts}" if parts > 1 else None,
     }
     record = {
-        "id": f"{fmt}:{_stable(turn.id)}" + (f"#{index}" if index > 1 else ""),
+        "id": memory_id(fmt, turn, index),
         "text": piece,
         "kind": "episode",
         "source": "import",
@@ -205,12 +244,19 @@ class ChatPlanner:
             self.live[memory_id] = (live, texts[live])
         self.in_file: set[str] = set()
 
+    def remembered(self, conversation: Conversation, turn: Turn, memory_id: str, text: str) -> bool:
+        """Is this part of a turn kept already, as written (nothing in it to redact)? Then it
+        is said skipped, before anything reads it for a label or a secret."""
+        known = self.live.get(memory_id)
+        if known is None or known[1] != _digest(text):
+            return False
+        self._say(_where(conversation, turn), known[0], "skipped", f"message {turn.id} is already remembered")
+        return True
+
     def plan(self, planned: Planned) -> Memory | None:
-        where = _where(planned)
+        """The memory to write for a turn's part (redacted), or None when it is kept already."""
+        where = _where(planned.conversation, planned.turn)
         known = self.live.get(planned.memory.id)
-        if known is not None and known[1] == _digest(planned.memory.text):  # kept as written: nothing to redact
-            self._say(where, known[0], "skipped", f"message {planned.turn.id} is already remembered")
-            return None
         memory = self.store.prepare(planned.memory) if self.store is not None else redacted(planned.memory)
         digest = _digest(memory.text)
         if known is not None and known[1] == digest:
@@ -234,10 +280,10 @@ class ChatPlanner:
         self.report.outcomes.append(Outcome(where["conversation"], memory_id, action, reason, where=where))
 
 
-def _where(planned: Planned) -> dict:
-    where = {"conversation": planned.conversation.number, "message": planned.turn.id}
-    if planned.conversation.title:
-        where["title"] = planned.conversation.title
+def _where(conversation: Conversation, turn: Turn) -> dict:
+    where = {"conversation": conversation.number, "message": turn.id}
+    if conversation.title:
+        where["title"] = conversation.title
     return where
 
 

@@ -280,7 +280,7 @@ def _import_export(file, fmt: str, json_out: bool, dry_run: bool) -> None:
                     continue
                 for why in found.unread:
                     planner.not_kept(found.number, why, found.title)
-                for planned in chat_import.memories(found, fmt):
+                for planned in chat_import.memories(found, fmt, planner.remembered):
                     if isinstance(planned, tuple):
                         planner.not_kept(found.number, f"message {planned[0].id}: {planned[1]}", found.title)
                         continue
