@@ -30,6 +30,7 @@ memory/retrievers.py or memory/rerankers.py and a line in its tuple.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
@@ -54,6 +55,7 @@ from macaron_cli.memory.rerankers import (
     Speaker,
     Updated,
     importance,
+    moment_of,
 )
 from macaron_cli.memory.retrievers import RETRIEVERS, Retriever
 from macaron_cli.memory.rows import quote
@@ -122,6 +124,8 @@ def search(
         raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
     if not query or not query.strip() or store.table.count_rows() == 0:
         return []
+    if purpose == CHAT:
+        tuning = tuning.for_chat()
     ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning)
     # Every list begun at once (LanceDB runs the word searches side by side), then added in order.
     begun = [(r, found) for r in RETRIEVERS if (found := r.begin(ask)) is not None]
@@ -286,22 +290,25 @@ def _mmr(ranked: list[Candidate], k: int, tuning: Tuning) -> list[Candidate]:
     pool = ranked[: max(3 * k, k + 10)]
     if not pool:
         return []
-    lam, duplicate = tuning.mmr_lambda, tuning.duplicate
+    lam, duplicate, same_moment = tuning.mmr_lambda, tuning.duplicate, tuning.same_moment
     top = pool[0].score or 1.0
     relevance = {id(c): lam * c.score / top for c in pool}
     redundancy = {id(c): 0.0 for c in pool}
+    from_moment: dict[str | None, int] = defaultdict(int)  # how many chosen so far were said at each moment
     chosen: list[Candidate] = []
     while pool and len(chosen) < k:
 
         def value(c: Candidate) -> float:
             r = redundancy[id(c)]
             # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
-            return relevance[id(c)] - (1 - lam) * r - (r >= duplicate)
+            return relevance[id(c)] - (1 - lam) * r - (r >= duplicate) - same_moment * from_moment[moment_of(c.row)]
 
         best = max(pool, key=value)
         pool.remove(best)
         best.parts["redundancy"] = redundancy[id(best)]
         chosen.append(best)
+        if (moment := moment_of(best.row)) is not None:
+            from_moment[moment] += 1
         for c in pool:
             similarity = _similarity(c, best)
             if similarity > redundancy[id(c)]:
