@@ -61,6 +61,7 @@ from macaron_cli.memory.retrievers import RETRIEVERS, Retriever
 from macaron_cli.memory.rows import quote
 from macaron_cli.memory.text import search_form
 from macaron_cli.memory.tuning import TUNING, Tuning
+from macaron_cli.memory.turns import asks
 from macaron_cli.privacy import LEVELS, level_filter
 from macaron_cli.reading.text import detect_language
 from macaron_cli.reading.when import When, time_spans
@@ -124,9 +125,8 @@ def search(
         raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
     if not query or not query.strip() or store.table.count_rows() == 0:
         return []
-    if purpose == CHAT:
-        tuning = tuning.for_chat()
-    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning)
+    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose)
+    tuning = ask.tuning
     # Every list begun at once (LanceDB runs the word searches side by side), then added in order.
     begun = [(r, found) for r in RETRIEVERS if (found := r.begin(ask)) is not None]
     primary = sum(r.weight(tuning) for r, _ in begun if r.primary) or 1.0
@@ -150,8 +150,9 @@ def search(
     return [Hit(c.memory, c.score, c.parts) for c in chosen]
 
 
-def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning) -> Ask:
-    """The question as every stage reads it."""
+def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose) -> Ask:
+    """The question as every stage reads it. A chat turn that tells (not one that only asks, as
+    a question to the friend does) is searched by the Tuning's chat numbers (Tuning.for_chat)."""
     where = " AND ".join(f for f in (_privacy_filter(privacy), f"kind = {quote(kind)}" if kind else None) if f) or None
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
     if use_vectors and not store.vectors_complete():  # being re-embedded: words alone are fair to all
@@ -161,6 +162,8 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         use_vectors = False
     now = now or datetime.now(UTC)
     query = without_chatter(query)  # "Lovely day! Anyway, how tall is my sister?" asks only the last
+    if purpose == CHAT and not asks(query):
+        tuning = tuning.for_chat()
     # The days the question speaks of ("last Tuesday"): searched within as well, and favoured.
     when = time_spans(query, now) if dates else When((), query)
     dated_where = f"{when.where()} AND {where}" if when.spans and where else when.where() if when.spans else None
