@@ -175,7 +175,6 @@ def main() -> None:
     from recall_side_by_side import imported
 
     from macaron_cli.memory.records import CHAT
-
     from macaron_cli.memory.tuning import tuned as tuned_by
 
     variants = [(f"− {steps}", without(steps), tuned) for steps in args.without]

@@ -90,14 +90,14 @@ class Context(Reranker):
             if before in base:
                 beside[memory_id] = max(beside[memory_id], base[before])
                 beside[before] = max(beside[before], base[memory_id])
-            if (moment := moment_of(c.row)) is not None:
-                moments[moment].append(base[memory_id])
+            if (said_at := moment_of(c.row)) is not None:
+                moments[said_at].append(base[memory_id])
         for memory_id, c in candidates.items():
             if beside.get(memory_id):
                 c.parts["neighbour"] = beside[memory_id]
                 c.relevance += tuning.neighbour * beside[memory_id]
-            if (moment := moment_of(c.row)) is not None:
-                peers = sorted(moments[moment], reverse=True)
+            if (said_at := moment_of(c.row)) is not None:
+                peers = sorted(moments[said_at], reverse=True)
                 peers.remove(base[memory_id])
                 moment = sum(peers[: tuning.moment_peers]) / tuning.moment_peers
                 if moment:

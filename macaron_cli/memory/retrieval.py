@@ -13,13 +13,15 @@ The search is declared, and search() runs the declaration in one loop:
 3. FACTORS (memory/rerankers.py): importance and time, domain and language, expiry, each
    a bounded multiplier, so they re-rank among relevant memories but can never lift a weak
    match over a clearly relevant one.
-4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
+4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest,
+   nor (same_moment) the turns of one session the other sessions of a long history.
 5. The floor by purpose: a LOOKUP (`memory search WORD`) shows only what passes the
    relevance floor, and so says "none" for a word no memory holds; a CHAT turn (the
    friend's, an agent's) is no keyword search ("do you really think so? I'm still
    worried"), so below what passes the floor it always gets the nearest memories by
    meaning, up to k. Each hit's `floor` part says which rule let it in (1 the floor, 0
-   nearness alone, with its `nearest` similarity).
+   nearness alone, with its `nearest` similarity). A chat turn that tells, not one that only
+   asks, is searched by the Tuning's chat numbers (Tuning.for_chat): its meaning leads.
 
 Every number it is tuned by is a field of memory/tuning.py's Tuning (search takes one;
 bench/ varies it). Each stage declares the parts of a score it writes (PARTS), which
