@@ -2,6 +2,7 @@
 imported, macaron beside FTS, bigram FTS and dense search on the same data.
 
     python3 bench/long_history.py [PATH/TO/locomo.json] [--held-out] [--tuning NAME=VALUE …]
+                                  [--without STEP[,STEP…] …]
 
 Built from LoCoMo (../shared/data/locomo-dev.json: long chats of two people over many sessions,
 each question labelled with the turns that hold its answer). Each conversation is read from
@@ -16,6 +17,9 @@ with any turn among the first 10: the right conversation found, if not the turn)
 sessions the first 10 span.
   fts, bigram, dense   as in recall_side_by_side.py
   macaron chat         MemoryStore.search as the friend and agents search a turn (purpose chat)
+  macaron − STEP       the same with one step of the search left out (--without, repeatable; a
+                       reranker or factor by its class name, a retriever by its name, or mmr):
+                       which step helps and which pushes the right turn down
 Conversations 1–4 are the dev set; 5–6 stay untouched unless --held-out (then only they run).
 LoCoMo is CC BY-NC 4.0: read from where it lies, never copied here.
 """
@@ -100,10 +104,60 @@ def evaluate(name: str, search, queries: list[dict], session_of: dict[str, dict[
     return {"name": name, **means, "p50": latencies[len(latencies) // 2]}
 
 
+def without(steps: str):
+    """A search with `steps` (comma-separated) left out of retrieval's declaration, for one call."""
+    from contextlib import contextmanager
+
+    from macaron_cli.memory import retrieval
+
+    names = {s.strip() for s in steps.split(",")}
+    every = {type(s).__name__ for s in (*retrieval.RERANKERS, *retrieval.FACTORS)} | {
+        r.name for r in retrieval.RETRIEVERS
+    }
+    unknown = names - every - {"mmr", ""}
+    if unknown:
+        raise SystemExit(f"--without: no step {sorted(unknown)[0]!r}; use mmr or one of {', '.join(sorted(every))}")
+
+    @contextmanager
+    def left_out():
+        saved = retrieval.RETRIEVERS, retrieval.RERANKERS, retrieval.FACTORS
+        retrieval.RETRIEVERS = tuple(r for r in saved[0] if r.name not in names)
+        retrieval.RERANKERS = tuple(r for r in saved[1] if type(r).__name__ not in names)
+        retrieval.FACTORS = tuple(f for f in saved[2] if type(f).__name__ not in names)
+        try:
+            yield {"mmr": False} if "mmr" in names else {}
+        finally:
+            retrieval.RETRIEVERS, retrieval.RERANKERS, retrieval.FACTORS = saved
+
+    return left_out
+
+
+def embedded_once() -> None:
+    """Each history holds the turns of the one before it: embed each text once, not per history."""
+    import numpy as np
+
+    from macaron_cli.memory import embeddings
+
+    embed, seen = embeddings.embed, {}
+
+    def once(texts: list[str]):
+        texts = list(texts)
+        new = list(dict.fromkeys(t for t in texts if t not in seen))
+        if new:
+            seen.update(zip(new, embed(new), strict=True))
+        return np.asarray([seen[t] for t in texts], dtype=np.float32).reshape(len(texts), -1)
+
+    embeddings.embed = once
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, nargs="?", default=DEFAULT_DATA)
     parser.add_argument("--held-out", action="store_true", help="run the untouched conversations only")
+    parser.add_argument("--without", action="append", default=[], metavar="STEP[,STEP…]", help="also without these")
+    parser.add_argument(
+        "--also", action="append", default=[], metavar="NAME=VALUE[,…]", help="also with this tuning (same stores)"
+    )
     sys.path.insert(0, str(REPO / "bench"))
     import tuning_arg
 
@@ -121,7 +175,11 @@ def main() -> None:
     from recall_side_by_side import imported
 
     from macaron_cli.memory.records import CHAT
+    from macaron_cli.memory.tuning import tuned as tuned_by
 
+    variants = [(f"− {steps}", without(steps), tuned) for steps in args.without]
+    variants += [(f"+ {pairs}", without(""), {"tuning": tuned_by(pairs.split(","))}) for pairs in args.also]
+    embedded_once()
     fts, bigram, dense, stores = imported(groups, work)
     session_of = {group: {r["id"]: r["meta"]["session"] for r in rows} for group, rows in groups.items()}
 
@@ -134,10 +192,17 @@ def main() -> None:
         evaluate("dense", lambda g, q, k: dense[g](q, k), queries, session_of),
         evaluate("macaron chat", chat, queries, session_of),
     ]
-    print(f"\n{'':<16}  R@1   R@5  R@10  sessions@10  sessions spanned  p50 ms")
+    for label, left_out, tuning in variants:
+
+        def chat_without(g: str, q: str, k: int, left_out=left_out, tuning=tuning) -> list[str]:
+            with left_out() as options:
+                return [h.memory.id for h in stores[g].search(q, k=k, purpose=CHAT, **options, **tuning)]
+
+        results.append(evaluate(label, chat_without, queries, session_of))
+    print(f"\n{'':<24}  R@1   R@5  R@10  sessions@10  sessions spanned  p50 ms")
     for r in results:
         cells = "".join(f"{100 * r[key]:6.1f}" for key in ("r1", "r5", "r10"))
-        print(f"  {r['name']:<14}{cells}  {100 * r['sessions']:11.1f}  {r['spread']:16.1f}  {1000 * r['p50']:6.1f}")
+        print(f"  {r['name']:<22}{cells}  {100 * r['sessions']:11.1f}  {r['spread']:16.1f}  {1000 * r['p50']:6.1f}")
     shutil.rmtree(work, ignore_errors=True)
 
 

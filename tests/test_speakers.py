@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from macaron_cli.memory import MemoryStore
-from macaron_cli.memory.speakers import named_speaker, speaker_of, without_name
+from macaron_cli.memory.speakers import addressed_in, named_speaker, speaker_of, without_name
 
 
 @pytest.mark.parametrize(
@@ -156,3 +156,22 @@ def test_any_line_and_question_are_taken_in_stride(line, question):
         rest = without_name(question + " " + speaker, speaker)
         assert isinstance(rest, str) and rest.strip()
     assert named_speaker(question, {speaker} if speaker else set()) in (speaker, None)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Thanks, Melanie! My grandma gave me this necklace.",
+        "Wow Caroline, that's a gorgeous painting!",
+        "Caroline, so glad you got the support!",
+        "I appreciate our friendship too, Caroline.",
+    ],
+)
+def test_a_name_that_addresses_someone_names_nobody_the_turn_is_about(turn):
+    assert named_speaker(turn, {"Caroline", "Melanie"}) is None
+    assert len(addressed_in(turn, {"Caroline", "Melanie"})) == 1
+
+
+def test_a_question_about_someone_still_names_them():
+    assert named_speaker("What did Caroline paint, and when?", {"Caroline", "Melanie"}) == "Caroline"
+    assert addressed_in("What did Caroline paint?", {"Caroline", "Melanie"}) == []

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row
-from macaron_cli.memory.speakers import name_in, speakers_in, without_name
+from macaron_cli.memory.speakers import addressed_in, name_in, speakers_in, without_name
 from macaron_cli.memory.text import meaning_form, query_form
 from macaron_cli.memory.tuning import Tuning
 from macaron_cli.reading.text import content_words, detect_language, has_cjk
@@ -99,6 +99,7 @@ class Ask:
     _words: Future | None = None
     _word_rows: list[dict] | None = None
     _named: tuple[str, str] | None = None
+    _addressed: list[str] | None = None
     _meanings: tuple[Any, list[dict], list[dict]] | None = None
 
     def __post_init__(self) -> None:
@@ -132,7 +133,9 @@ class Ask:
     def _found(self) -> tuple[list[dict], tuple[str, str] | None]:
         if self._word_rows is None:
             self._word_rows = rows_of(self._words)
-            self._named = name_in(self.text, speakers_in(self._word_rows))
+            speakers = speakers_in(self._word_rows)
+            self._named = name_in(self.text, speakers)
+            self._addressed = addressed_in(self.text, speakers)
         return self._word_rows, self._named
 
     @property
@@ -148,7 +151,12 @@ class Ask:
 
             named = self.named
             broader = unheld_words(self.asked, self.word_rows, named[1] if named else None) if self.guess else ""
-            texts = [meaning_form(without_name(self.asked, named[1]) if named else self.asked)]
+            # Neither the speaker asked about nor one the turn addresses says what it means: each
+            # pulls toward every turn said by or to them.
+            asked = self.asked
+            for name in (*([named[1]] if named else ()), *(self._addressed or ())):
+                asked = without_name(asked, name)
+            texts = [meaning_form(asked)]
             meaning, *rest = embeddings.embed(texts + ([broader] if broader else []))
             nearest_rows, *by_broader = nearest(self, [meaning, *rest], self.where)
             self._meanings = (meaning, nearest_rows, by_broader[0] if by_broader else [])

@@ -90,20 +90,26 @@ class Context(Reranker):
             if before in base:
                 beside[memory_id] = max(beside[memory_id], base[before])
                 beside[before] = max(beside[before], base[memory_id])
-            if c.row["kind"] == "episode":
-                moments[c.row["created_at"]].append(base[memory_id])
+            if (said_at := moment_of(c.row)) is not None:
+                moments[said_at].append(base[memory_id])
         for memory_id, c in candidates.items():
             if beside.get(memory_id):
                 c.parts["neighbour"] = beside[memory_id]
                 c.relevance += tuning.neighbour * beside[memory_id]
-            if c.row["kind"] == "episode":
-                peers = sorted(moments[c.row["created_at"]], reverse=True)
+            if (said_at := moment_of(c.row)) is not None:
+                peers = sorted(moments[said_at], reverse=True)
                 peers.remove(base[memory_id])
                 moment = sum(peers[: tuning.moment_peers]) / tuning.moment_peers
                 if moment:
                     c.parts["moment"] = moment
                     c.relevance += tuning.moment * moment
         return candidates
+
+
+def moment_of(row: dict) -> str | None:
+    """The moment a turn of a conversation was said at (its session, as its time says), the
+    same for each of its turns; None for a memory that is no turn."""
+    return row["created_at"] if row["kind"] == "episode" else None
 
 
 class Speaker(Reranker):

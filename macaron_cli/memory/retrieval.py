@@ -13,13 +13,15 @@ The search is declared, and search() runs the declaration in one loop:
 3. FACTORS (memory/rerankers.py): importance and time, domain and language, expiry, each
    a bounded multiplier, so they re-rank among relevant memories but can never lift a weak
    match over a clearly relevant one.
-4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest.
+4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest,
+   nor (same_moment) the turns of one session the other sessions of a long history.
 5. The floor by purpose: a LOOKUP (`memory search WORD`) shows only what passes the
    relevance floor, and so says "none" for a word no memory holds; a CHAT turn (the
    friend's, an agent's) is no keyword search ("do you really think so? I'm still
    worried"), so below what passes the floor it always gets the nearest memories by
    meaning, up to k. Each hit's `floor` part says which rule let it in (1 the floor, 0
-   nearness alone, with its `nearest` similarity).
+   nearness alone, with its `nearest` similarity). A chat turn that tells, not one that only
+   asks, is searched by the Tuning's chat numbers (Tuning.for_chat): its meaning leads.
 
 Every number it is tuned by is a field of memory/tuning.py's Tuning (search takes one;
 bench/ varies it). Each stage declares the parts of a score it writes (PARTS), which
@@ -30,6 +32,7 @@ memory/retrievers.py or memory/rerankers.py and a line in its tuple.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
@@ -54,11 +57,13 @@ from macaron_cli.memory.rerankers import (
     Speaker,
     Updated,
     importance,
+    moment_of,
 )
 from macaron_cli.memory.retrievers import RETRIEVERS, Retriever
 from macaron_cli.memory.rows import quote
 from macaron_cli.memory.text import search_form
 from macaron_cli.memory.tuning import TUNING, Tuning
+from macaron_cli.memory.turns import asks
 from macaron_cli.privacy import LEVELS, level_filter
 from macaron_cli.reading.text import detect_language
 from macaron_cli.reading.when import When, time_spans
@@ -122,7 +127,8 @@ def search(
         raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
     if not query or not query.strip() or store.table.count_rows() == 0:
         return []
-    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning)
+    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose)
+    tuning = ask.tuning
     # Every list begun at once (LanceDB runs the word searches side by side), then added in order.
     begun = [(r, found) for r in RETRIEVERS if (found := r.begin(ask)) is not None]
     primary = sum(r.weight(tuning) for r, _ in begun if r.primary) or 1.0
@@ -146,8 +152,9 @@ def search(
     return [Hit(c.memory, c.score, c.parts) for c in chosen]
 
 
-def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning) -> Ask:
-    """The question as every stage reads it."""
+def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose) -> Ask:
+    """The question as every stage reads it. A chat turn that tells (not one that only asks, as
+    a question to the friend does) is searched by the Tuning's chat numbers (Tuning.for_chat)."""
     where = " AND ".join(f for f in (_privacy_filter(privacy), f"kind = {quote(kind)}" if kind else None) if f) or None
     use_vectors = store.vectors if vectors is None else (vectors and store.vectors)
     if use_vectors and not store.vectors_complete():  # being re-embedded: words alone are fair to all
@@ -157,6 +164,8 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         use_vectors = False
     now = now or datetime.now(UTC)
     query = without_chatter(query)  # "Lovely day! Anyway, how tall is my sister?" asks only the last
+    if purpose == CHAT and not asks(query):
+        tuning = tuning.for_chat()
     # The days the question speaks of ("last Tuesday"): searched within as well, and favoured.
     when = time_spans(query, now) if dates else When((), query)
     dated_where = f"{when.where()} AND {where}" if when.spans and where else when.where() if when.spans else None
@@ -286,22 +295,25 @@ def _mmr(ranked: list[Candidate], k: int, tuning: Tuning) -> list[Candidate]:
     pool = ranked[: max(3 * k, k + 10)]
     if not pool:
         return []
-    lam, duplicate = tuning.mmr_lambda, tuning.duplicate
+    lam, duplicate, same_moment = tuning.mmr_lambda, tuning.duplicate, tuning.same_moment
     top = pool[0].score or 1.0
     relevance = {id(c): lam * c.score / top for c in pool}
     redundancy = {id(c): 0.0 for c in pool}
+    from_moment: dict[str | None, int] = defaultdict(int)  # how many chosen so far were said at each moment
     chosen: list[Candidate] = []
     while pool and len(chosen) < k:
 
         def value(c: Candidate) -> float:
             r = redundancy[id(c)]
             # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
-            return relevance[id(c)] - (1 - lam) * r - (r >= duplicate)
+            return relevance[id(c)] - (1 - lam) * r - (r >= duplicate) - same_moment * from_moment[moment_of(c.row)]
 
         best = max(pool, key=value)
         pool.remove(best)
         best.parts["redundancy"] = redundancy[id(best)]
         chosen.append(best)
+        if (moment := moment_of(best.row)) is not None:
+            from_moment[moment] += 1
         for c in pool:
             similarity = _similarity(c, best)
             if similarity > redundancy[id(c)]:

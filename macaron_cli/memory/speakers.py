@@ -12,6 +12,11 @@ Melanie, "Jenny" for Jennifer), misspell it ("Melaine"), or use the name a speak
 themself in the chat ("mom: love you, Linda" signed, "I'm Linda" said). A label is only
 read in any case from a conversation file (`memory import`), where every line is a turn;
 in a memory's text alone, "the plan: buy milk" is no speaker.
+
+A name that addresses someone ("Thanks, Mel!", "Wow Caroline, that's great", "Caroline, so
+glad") names no one a turn is about: said to the other person of a conversation, it is how
+a turn of it opens, and read as a question about Mel it would let the person's own earlier
+turns count less than any of Mel's. Such a name is set off by a comma or ends an exclamation.
 """
 
 from __future__ import annotations
@@ -100,25 +105,49 @@ def named_speaker(query: str, speakers) -> str | None:
 
 def name_in(query: str, speakers) -> tuple[str, str] | None:
     """The one speaker the query names and the name as the query wrote it: in any case, a
-    shortened form of it, or misspelt by one letter (a name of five or more)."""
+    shortened form of it, or misspelt by one letter (a name of five or more). A name that
+    addresses someone (addressed_in) names nobody."""
+    found = _names(query, speakers)
+    named = {speaker: written for speaker, (written, addressing) in found.items() if not addressing}
+    return named.popitem() if len(named) == 1 else None
+
+
+def addressed_in(query: str, speakers) -> list[str]:
+    """The speakers' names the query addresses, as it wrote them ("Thanks, Mel!": Mel)."""
+    return [written for written, addressing in _names(query, speakers).values() if addressing]
+
+
+def _names(query: str, speakers) -> dict[str, tuple[str, bool]]:
+    """speaker → (the name as the query wrote it, whether it addresses them)."""
     names = speakers if isinstance(speakers, dict) else {s: s for s in speakers}
-    words = [_bare(word) for word in _WORD.findall(query)]
+    matches = list(_WORD.finditer(query))
+    words = [_bare(m.group()) for m in matches]
     # Someone who types without capitals writes names so too; otherwise "will" is no Will.
     any_case = not any(word[:1].isupper() for word in words[1:])
     lowered = query.lower()
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, bool]] = {}
     for name, speaker in names.items():
         if " " in name and name.lower() in lowered:  # "Mary Ann", as a whole
             start = lowered.index(name.lower())
-            found.setdefault(speaker, query[start : start + len(name)])
+            found.setdefault(speaker, (query[start : start + len(name)], _addresses(query, start, start + len(name))))
             continue
         first = name.split()[0]
         for n, word in enumerate(words):
             # A question's first word is capitalised anyway: no nickname is read into it.
             if _same_name(word, first, shortened=n > 0, any_case=any_case or first.islower()):
-                found.setdefault(speaker, word)
+                found.setdefault(speaker, (word, _addresses(query, matches[n].start(), matches[n].end())))
                 break
-    return found.popitem() if len(found) == 1 else None
+    return found
+
+
+_SET_OFF_BEFORE = re.compile(r"[,，]\s*$")
+_SET_OFF_AFTER = re.compile(r"\s*[,，!！]")
+
+
+def _addresses(query: str, start: int, end: int) -> bool:
+    """Whether the name at query[start:end] addresses someone: set off by a comma before it
+    or by a comma or an exclamation mark after it ("What did Caroline paint?" names her)."""
+    return bool(_SET_OFF_BEFORE.search(query[:start]) or _SET_OFF_AFTER.match(query, end))
 
 
 _DIMINUTIVE = ("ie", "y", "i")  # Jenny for Jennifer, Katie for Katherine

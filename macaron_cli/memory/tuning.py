@@ -59,6 +59,28 @@ class Tuning:
     # Diversity.
     mmr_lambda: float = 0.85  # relevance vs novelty in maximal marginal relevance
     duplicate: float = 0.9  # similarity above which a candidate counts as a copy of one already chosen
+    # What a turn loses in the pick for each turn of its moment already chosen (of the best's 1):
+    # the first hits spread over a history's sessions, not the turns of one.
+    same_moment: float = 0.0
+    # A chat turn that tells (purpose CHAT, not a question: memory/turns.asks) is no keyword
+    # search: a long turn shares many words with any turn, so its meaning leads
+    # (bench/long_history.py); and the turns beside a match, or of its session, answer a
+    # question, not a turn of a talk: in a long history they crowd one session into the first
+    # hits, so the hits spread over sessions instead.
+    chat_vector_weight: float = 5.0
+    chat_neighbour: float = 0.0
+    chat_moment: float = 0.0
+    chat_same_moment: float = 0.05
+
+    def for_chat(self) -> Tuning:
+        """This tuning as a chat turn that tells is searched by: its chat_* numbers in place of the others."""
+        return replace(
+            self,
+            vector_weight=self.chat_vector_weight,
+            neighbour=self.chat_neighbour,
+            moment=self.chat_moment,
+            same_moment=self.chat_same_moment,
+        )
 
 
 TUNING = Tuning()

@@ -1,0 +1,57 @@
+"""A long history searched by a turn of the talk: the person's earlier facts come back, whoever
+the turn thanks and however many turns of one session share its words."""
+
+from __future__ import annotations
+
+import pytest
+
+from macaron_cli.memory import MemoryStore
+from macaron_cli.memory.records import CHAT
+
+pytestmark = pytest.mark.embeddings
+
+FACT = "s1-necklace"
+
+
+def history() -> list[dict]:
+    """Caroline tells of her grandma's necklace in the first session; the later sessions are
+    Melanie's, full of the same words about other things."""
+    turns = [
+        (FACT, "2023-05-01T10:00:00+00:00", "Caroline: My grandma gave me this necklace in Sweden when I was a kid."),
+        ("s1-reply", "2023-05-01T10:00:00+00:00", "Melanie: That's lovely! You must miss her a lot."),
+    ]
+    for session, day in ((2, "2023-06-03"), (3, "2023-07-09")):
+        for n, said in enumerate(
+            (
+                "Melanie: Thanks for asking! The kids made me a necklace of beads this morning.",
+                "Melanie: My grandma's garden is full of roses this time of year.",
+                "Melanie: It means a lot to me that the kids think of me.",
+                "Melanie: We took the kids to see grandma last weekend, so special.",
+                "Melanie: I painted a lake at sunrise, it means so much to me.",
+                "Melanie: Thanks, the support from my family means a lot.",
+            )
+        ):
+            turns.append((f"s{session}-{n}", f"{day}T10:00:00+00:00", said))
+    return [{"id": i, "created_at": at, "text": text, "kind": "episode", "source": "import"} for i, at, text in turns]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    store = MemoryStore.open(tmp_path_factory.mktemp("history") / "memory")
+    store.add_many(history())
+    return store
+
+
+def test_a_turn_that_thanks_someone_still_finds_the_persons_own_earlier_fact(store):
+    turn = "Thanks, Melanie! This necklace from my grandma means so much to me, she gave it to me in Sweden."
+    found = [h.memory.id for h in store.search(turn, k=5, purpose=CHAT)]
+    assert found[0] == FACT  # Melanie is thanked, not asked about: Caroline's own turn counts whole
+
+
+def test_a_turn_finds_its_fact_among_sessions_that_share_its_words(store):
+    found = [
+        h.memory.id for h in store.search("Wow, Melanie! My grandma's necklace means a lot to me.", k=3, purpose=CHAT)
+    ]
+    assert FACT in found
+    sessions = {memory_id.split("-")[0] for memory_id in found}
+    assert len(sessions) == 3  # one hit of each session, not the last session's turns first
