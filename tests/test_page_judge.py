@@ -149,3 +149,45 @@ def test_what_the_page_lacks_stays_missing_however_the_app_is_named():
     assert missing(asked_budget, BUDGET_PAGE, template="budget") == ["rent", "gas"]
     won = page("이번 달 지출\n예산 ₩2,000,000\n🍙 식비")
     assert missing("가계부 한달 예산 100만원 카페", won, template="budget") == ["100만원", "카페"]
+
+
+@pytest.mark.parametrize(
+    "request_, template, shown",
+    [
+        # verbs of recording, checking and wanting name nothing a page shows
+        ("물 하루 2리터 마시기 체크", "habit-tracker", page("오늘\n물\n0 ml / 2,000 ml")),
+        ("每天喝水2升 打卡", "habit-tracker", page("今天\n喝水\n0 ml / 2,000 ml")),
+        ("毎日の水2リットルをチェック", "habit-tracker", page("今日\n水分\n0 ml / 2,000 ml")),
+        ("감정일기 쓰고싶어", "diary", page("오늘 기분은 어때요?\n😢\n🙂\n저장")),
+        ("flashcards pang review english sa harap tagalog sa likod", "deck", page("Review (0)\nEnglish\nFilipino")),
+        ("mood journal just a few words a day", "diary", page("How are you feeling today?\n🙂\nSave")),
+    ],
+)
+def test_words_that_only_say_how_to_keep_things_name_nothing_the_page_must_show(request_, template, shown):
+    assert missing(request_, shown, template=template) == []
+
+
+@pytest.mark.parametrize(
+    "request_, shown",
+    [
+        # a run said without spaces is read by its letters
+        ("一週間の献立 朝昼晩", page("2026年12月7日からの週\n朝ごはん\t昼ごはん\t晩ごはん")),
+        ("일주일 식단표 아침 점심 저녁", page("2026년 12월 7일 주\n아침\t점심\t저녁")),
+        ("weekly meal plan breakfast lunch dinner", page("Week of December 7, 2026\nBreakfast\tLunch\tDinner")),
+        ("가계부 교통비", page("🚃 교통")),  # a compound shown by its first word
+    ],
+)
+def test_a_run_of_letters_and_a_period_are_read_against_the_page_as_it_says_them(request_, shown):
+    assert missing(request_, shown, template="meal-plan" if "2026" in shown["text"] else "budget") == []
+
+
+def test_ten_thousand_said_in_words_is_a_number():
+    said = [(a.said, a.value, a.unit) for a in asked("每天走路一万步") if a.kind == "number"]
+    assert said == [("一万步", 10000.0, "steps")]
+    assert missing("걸음수 만보", page("걸음수\n0 걸음 / 8,000 걸음")) == ["만보"]
+    assert missing("걸음수 만보", page("걸음수\n0 걸음 / 10,000 걸음")) == []
+
+
+def test_a_run_of_letters_the_page_does_not_hold_is_still_missing():
+    assert missing("每天提醒我妈吃药 发微信给她", page("今天\n吃药\n0 次 / 1 次")) == ["提醒", "妈吃药", "发微信给她"]
+    assert missing("家計簿 食費 日用品", page("今月の支出\n🍙 食費\n🚃 交通費"), template="budget") == ["日用品"]

@@ -108,6 +108,22 @@ def _numbers(text: str) -> tuple[list[Asked], str]:
         end = max(end, unit_end)
         out.append(Asked(text[start:end].strip(), "number", value, unit))
         text = text[:start] + " " + text[end:]
+    in_words, text = _ten_thousands(text)
+    return out[::-1] + in_words, text
+
+
+def _ten_thousands(text: str) -> tuple[list[Asked], str]:
+    """Ten thousands said in words before a unit (一万步, 만보): numbers as digits are."""
+    out = []
+    counts = _all(tuple(f"count.{n}" for n in range(1, 10)))
+    said = rf"(?<![\d])({counts})?(?:{lang.pattern('amount.ten_thousand')})"
+    for m in reversed(list(re.finditer(said, text))):
+        unit, end = _unit_after(text, m.end())
+        if unit is None:
+            continue
+        times = next((n for n in range(1, 10) if m.group(1) and re.fullmatch(_all((f"count.{n}",)), m.group(1))), 1)
+        out.append(Asked(text[m.start() : end].strip(), "number", times * 10000.0, unit))
+        text = text[: m.start()] + " " + text[end:]
     return out[::-1], text
 
 
@@ -302,8 +318,10 @@ def _unit_shown(unit: str, text: str) -> bool:
 def _word_shown(word: str, text: str) -> bool:
     if re.fullmatch(r"[A-Za-z'-]+", word):
         return bool(re.search(rf"(?<![a-z]){re.escape(word.casefold())}", text.casefold()))
-    if re.fullmatch(rf"{_HAN}{{3,}}", word) and word[:2] in text:  # a compound shown by its first word (水分補給: 水分)
-        return True
+    if re.fullmatch(rf"{_HAN}{{3,}}|{_HANGUL_WORD.pattern[:-1]}{{3,}}", word) and word[:2] in text:
+        return True  # a compound shown by its first word (水分補給: 水分, 교통비: 교통)
+    if re.fullmatch(rf"{_HAN}{{2,}}", word):  # a run said without spaces, shown by its characters (朝昼晩: 朝ごはん…)
+        return all(char in text for char in word)
     return word.casefold() in text.casefold()
 
 
