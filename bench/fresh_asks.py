@@ -208,8 +208,22 @@ def run_idea(home: Home, row: dict) -> dict:
         "said": "" if answer else said,
         "says_short": says_short,
         "honest": says_short if row["servable"] == "short" else not says_short,
+        **judged_page(answer.get("path")),
         "seconds": round(time.monotonic() - started, 1),
     }
+
+
+def judged_page(app: str | None) -> dict:
+    """What the make's verification read off the page, and the app's title, kept in the row so
+    that the page's judge can be read against what each page showed without making it again."""
+    if not app:
+        return {}
+    try:
+        page = json.loads((Path(app) / ".macaron" / "verify.json").read_text(encoding="utf-8")).get("page")
+        title = json.loads((Path(app) / "config" / "app.json").read_text(encoding="utf-8")).get("title")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return {"page": page, "title": title}
 
 
 def run_change(home: Home, row: dict) -> dict:

@@ -36,6 +36,11 @@ def test_a_plain_idea_fits_and_its_verification_keeps_what_the_page_shows(macaro
     assert "Water" in page["text"] and "2,000 mL" in page["text"]
 
 
+def test_the_kind_of_app_asked_is_met_by_the_template_made(macaron, macaron_home):
+    out = made(macaron, "ポモドーロ 25分集中")
+    assert (out["template"], out["fit"], out["missing"]) == ("timer", "good", [])
+
+
 def _state(app: Path) -> dict[str, bytes]:
     """The app's settings and the person's data, byte for byte."""
     files = [app / "macaron.json", app / "config" / "app.json", *sorted((app / "data").rglob("*"))]

@@ -37,6 +37,11 @@ LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a
 MEALS = ("breakfast", "lunch", "dinner")
 ASKED_UNITS = ("cups", "glasses", "hour", "minute", "pages", "times")  # a measure's unit asked by name
 SPENDING = ("food", "transport", "bills", "home")  # kinds of spending, by a budget's category keys
+# The kinds of app a request may name, one per template (maker/page_judge.py: "a budget" is met by
+# the budget template chosen, not a word its page must print).
+APP_KINDS = (
+    "budget", "collection", "converter", "countdown", "deck", "diary", "habit-tracker", "meal-plan", "planner", "timer",
+)  # fmt: skip
 # A number's unit as one word (reading/units.py): "kilo" is both km and kg.
 AMOUNTS = (
     "ml", "floz", "l", "cm", "mm", "km", "kg", "kilo", "m", "mi", "lb", "oz", "usd", "eur", "jpy", "cny", "krw",
@@ -384,6 +389,10 @@ CONCEPTS: dict[str, str] = {
     "judge.filler": "whole words of a request that ask for an app or say how, naming nothing a page shows",
     **{
         f"judge.this.{period}": f"how a page says the {period} period it shows (today, this week)" for period in PERIODS
+    },
+    **{
+        f"judge.kind.{kind}": f"words that name the kind of app the {kind} template is (met by that template)"
+        for kind in APP_KINDS
     },
     "judge.noun_after": "particles after which one Han character alone is a noun (母に), not a verb's stem (忘れ)",
     "judge.filler_glued": "such words written glued into a run without spaces (アプリ, 记录), cut out of it",

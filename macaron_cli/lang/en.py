@@ -640,7 +640,7 @@ WORDS: dict[str, str] = {
     ),
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": (
-        "count|countdown|convert|converter|conversion|goal|goals|target|limit|app|apps|application|tool|"
+        "count|goal|goals|target|limit|app|apps|application|tool|"
         "tracker|track|tracking|log|logger|logging|keep|keeping|record|records|recording|note|notes|make|"
         "build|create|want|wanna|need|help|simple|little|small|tiny|something|thing|things|please|can|"
         "could|would|let|lets|just|also|each|every|and|with|that|which|when|how|much|many|what|for|from|"
@@ -648,11 +648,25 @@ WORDS: dict[str, str] = {
         "lol|kinda|sort|really|maybe|way|stuff|day|days|daily|week|weeks|weekly|month|months|monthly|"
         "intake|drink|drank|did|done|doing|get|got|put|add|write|down|there|here|then|than|them|these|"
         "those|both|all|any|one|ones|per|around|since|after|before|where|who|whom|whose|why|yes|okay|ok|"
-        "am|ever|still|able|cool|nice|great|good|kind|too|very|lot|lots|bit|quick|quickly|easy|easily"
+        "am|ever|still|able|cool|nice|great|good|kind|too|very|lot|lots|bit|quick|quickly|easy|easily|few|"
+        "words|check|checks|checked|checking|tick|list|lists"
     ),
     "judge.this.daily": "\\btoday\\b|\\ba day\\b|\\bper day\\b|/\\s?day\\b",
-    "judge.this.weekly": "\\bthis week\\b|\\ba week\\b|\\bper week\\b|/\\s?week\\b",
+    "judge.this.weekly": "\\bweek of\\b|\\bthis week\\b|\\ba week\\b|\\bper week\\b|/\\s?week\\b",
     "judge.this.monthly": "\\bthis month\\b|\\ba month\\b|\\bper month\\b|/\\s?month\\b",
+    "judge.kind.budget": r"\bbudget(?:s|ing)?\b|\bspending\b|\bexpenses?\b|\bcategor(?:y|ies)\b|\bfinances?\b",
+    "judge.kind.collection": r"\bcollection\b|\bcatalog(?:ue)?\b|\blibrary\b",
+    "judge.kind.converter": r"\bconver(?:t|ts|ter|ting|sion)\b|\bcalculator\b",
+    "judge.kind.countdown": r"\bcount ?-?down\b|\bd-?day\b|\bdays? (?:left|until|till|to go)\b|\bhow many days\b",
+    "judge.kind.deck": (
+        r"\bflash ?-?cards?\b|\bvocab(?:ulary)?\b|\bquiz(?:zes)?\b|\bdecks?\b|\bmemori[sz]e\b|\bstudy cards?\b"
+        r"|\bfront\b|\bback\b"
+    ),
+    "judge.kind.diary": r"\bdiary\b|\bjournal(?:ing)?\b|\bmoods?\b|\bfeelings?\b|\bemotions?\b",
+    "judge.kind.habit-tracker": r"\bhabits?\b|\bstreaks?\b",
+    "judge.kind.meal-plan": r"\bmeal ?-?plan(?:s|ner|ning)?\b|\bmeal prep\b|\bmenus?\b",
+    "judge.kind.planner": r"\bto ?-?dos?(?: list)?\b|\bplanner\b|\bchecklist\b|\btasks?\b|\bchores?\b",
+    "judge.kind.timer": r"\bpomodoros?\b|\btimer\b|\bwork\b|\bstudy\b|\bfocus\b|\bbreaks?\b|\brest\b",
     "judge.noun_after": "",
     "judge.filler_glued": "",
 }

@@ -496,12 +496,22 @@ WORDS: dict[str, str] = {
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": "",
     "judge.this.daily": "今日|1日|一日|/日",
-    "judge.this.weekly": "今週|週間|/週",
+    "judge.this.weekly": "一週間|今週|週間|/週|からの週",
     "judge.this.monthly": "今月|月間|/月|月ごと",
+    "judge.kind.budget": "カテゴリー?|分類|家計簿|家計|予算管理|支出管理|お小遣い帳|小遣い帳",
+    "judge.kind.collection": "コレクション|読書記録|鑑賞記録",
+    "judge.kind.converter": "変換|換算|計算機",
+    "judge.kind.countdown": "カウントダウン|あと何日|何日|残り日数",
+    "judge.kind.deck": "暗記カード|単語カード|フラッシュカード|単語帳|英単語|単語|暗記|表面|裏面|表|裏",
+    "judge.kind.diary": "日記|ジャーナル|日誌|気分|感情|気持ち",
+    "judge.kind.habit-tracker": "習慣|ハビット",
+    "judge.kind.meal-plan": "献立|メニュー|食事プラン",
+    "judge.kind.planner": "やることリスト|やること|TODOリスト|ToDo|TODO|タスク|予定表",
+    "judge.kind.timer": "ポモドーロ|タイマー|集中|休憩|作業|勉強",
     "judge.noun_after": "と|に|の|を|は|も|や|で|が|へ|、",
     "judge.filler_glued": (
         "目標|アプリ|トラッカー|ツール|ログ|記録|管理|作成|作って|つけたい|したい|ください|ほしい|"
-        "欲しい|毎日|毎週|毎月|一日|簡単|用|的|感じ|ため|こと|もの|とき|時"
+        "欲しい|毎日|毎週|毎月|一日|簡単|的|感じ|ため|こと|もの|とき|時|チェック|リスト"
     ),
 }
 

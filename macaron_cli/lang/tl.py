@@ -519,11 +519,21 @@ WORDS: dict[str, str] = {
         "layunin|target|app|gawa|gawan|gumawa|mo|ako|ng|para|sa|gusto|ko|i-track|itala|isulat|pakigawa|"
         "paki|lang|din|rin|at|ang|na|ba|kung|araw|araw-araw|kada|bawat|linggo|buwan|simpleng|maliit|"
         "tracker|log|record|listahan|po|pls|yung|iyong|sana|naman|talaga|kasi|mga|nito|niyan|para sa|"
-        "ating|natin|aking|akin|ni|si|kay|may|meron"
+        "ating|natin|aking|akin|sakin|ni|si|kay|may|meron|pang|tapos|i-check|check"
     ),
     "judge.this.daily": "\\bngayon\\b|\\bkada araw\\b|\\bbawat araw\\b",
     "judge.this.weekly": "\\bngayong linggo\\b|\\blinggo\\b",
     "judge.this.monthly": "\\bngayong buwan\\b|\\bbuwan\\b",
+    "judge.kind.budget": "\\bkategorya\\b|\\bbadyet\\b|\\bgastusin\\b|\\bgastos\\b",
+    "judge.kind.collection": "\\bkoleksyon\\b",
+    "judge.kind.converter": "\\bi-convert\\b",
+    "judge.kind.countdown": "\\bilang araw pa\\b",
+    "judge.kind.deck": "\\bpang-review\\b|\\bharap\\b|\\blikod\\b",
+    "judge.kind.diary": "\\btalaarawan\\b|\\bdamdamin\\b",
+    "judge.kind.habit-tracker": "\\bgawi\\b",
+    "judge.kind.meal-plan": "\\bulam sa isang linggo\\b",
+    "judge.kind.planner": "\\bmga gagawin\\b|\\bgagawin\\b",
+    "judge.kind.timer": "\\borasan\\b|\\btrabaho\\b|\\bpahinga\\b|\\bmag-aral\\b",
     "judge.noun_after": "",
     "judge.filler_glued": "",
 }

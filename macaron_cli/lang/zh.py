@@ -483,13 +483,23 @@ WORDS: dict[str, str] = {
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": "",
     "judge.this.daily": "今天|每天|每日",
-    "judge.this.weekly": "本周|这周|每周",
+    "judge.this.weekly": "本周|这周|每周|一周",
     "judge.this.monthly": "本月|这个月|每月",
+    "judge.kind.budget": "分类|类别|记账|记帐|账本|预算管理",
+    "judge.kind.collection": "收藏",
+    "judge.kind.converter": "换算器|换算|转换|计算器",
+    "judge.kind.countdown": "倒计时|倒数日|还有几天",
+    "judge.kind.deck": "单词卡片|单词卡|背单词|单词|记忆卡片|卡片|正面|背面|反面",
+    "judge.kind.diary": "日记|心情|情绪",
+    "judge.kind.habit-tracker": "习惯",
+    "judge.kind.meal-plan": "菜单|食谱|饮食计划",
+    "judge.kind.planner": "待办清单|待办事项|待办|计划表|日程",
+    "judge.kind.timer": "番茄钟|番茄工作法|计时器|专注|工作|学习|休息",
     "judge.noun_after": "",
     "judge.filler_glued": (
         "目标|帮我|帮忙|给我|做一个|做个|一个|一款|个|的|应用|程序|软件|工具|记录|记一下|管理|追踪|跟踪|我想|"
         "想要|我要|要|我|每天|每日|每周|每月|用来|可以|能|和|跟|请|吗|了|一下|小|简单|一|些|有|在|就|都|"
-        "也|还|把|被|让|吧|呢|啊"
+        "也|还|把|被|让|吧|呢|啊|打卡|打勾|清单"
     ),
 }
 

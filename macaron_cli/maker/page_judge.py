@@ -43,10 +43,11 @@ class Asked:
     """One thing a request asks the page to show, as it was said ("2 liters", "mom")."""
 
     said: str
-    kind: str  # number | date | period | unit (named alone) | word
+    kind: str  # number | date | period | unit (named alone) | app (the kind of app) | language | word
     value: float | None = None
     # a number's unit (lang.UNITS) or currency (lang.CURRENCIES), a period's name (lang.PERIODS),
-    # a word as it is looked for (its stem)
+    # the kind of app named (lang.APP_KINDS), a language (lang.LANGUAGE_NAMES), a word as it is
+    # looked for (its stem)
     unit: str | None = None
     day: tuple[int, int] | None = None  # a date's (month, day)
 
@@ -54,17 +55,28 @@ class Asked:
 # ── what the request asks ─────────────────────────────────────────────────────────────────
 def asked(request: str) -> list[Asked]:
     """Everything the request names that a page can show: numbers with their units, dates,
-    periods, and its other words (small words and the words that only ask for an app left out)."""
+    the kind of app, periods, and its other words (small words and the words that only ask for
+    an app left out)."""
     text = _plain(request)
     dates, text = _dates(text)
     numbers, text = _numbers(text)
-    periods = []
-    for period in lang.PERIODS:
-        said = re.search(lang.pattern(f"period.{period}"), text, re.I)
-        if said:
-            periods.append(Asked(said.group(0).strip(), "period", unit=period))
-            text = re.sub(lang.pattern(f"period.{period}"), " ", text, flags=re.I)
-    return dates + numbers + periods + _words(text)
+    kinds, text = _named(text, lang.APP_KINDS, "app", "judge.kind.{}")
+    languages, text = _named(text, lang.LANGUAGE_NAMES, "language", "language.{}")
+    # a period as a request says it or as a page does ("a month", "한 달")
+    periods, text = _named(text, lang.PERIODS, "period", "period.{}", "judge.this.{}")
+    return dates + numbers + kinds + languages + periods + _words(text)
+
+
+def _named(text: str, names: tuple[str, ...], kind: str, *concepts: str) -> tuple[list[Asked], str]:
+    """Each different word said of each name (the words of `concepts`, formatted with it),
+    all of them taken out of the text."""
+    out: dict[str, Asked] = {}
+    for name in names:
+        said = _all(tuple(concept.format(name) for concept in concepts))
+        for found in re.finditer(said, text, re.I):
+            out.setdefault(found.group(0).strip().casefold(), Asked(found.group(0).strip(), kind, unit=name))
+        text = re.sub(said, " ", text, flags=re.I)
+    return list(out.values()), text
 
 
 def _plain(text: str) -> str:
@@ -96,6 +108,22 @@ def _numbers(text: str) -> tuple[list[Asked], str]:
         end = max(end, unit_end)
         out.append(Asked(text[start:end].strip(), "number", value, unit))
         text = text[:start] + " " + text[end:]
+    in_words, text = _ten_thousands(text)
+    return out[::-1] + in_words, text
+
+
+def _ten_thousands(text: str) -> tuple[list[Asked], str]:
+    """Ten thousands said in words before a unit (一万步, 만보): numbers as digits are."""
+    out = []
+    counts = _all(tuple(f"count.{n}" for n in range(1, 10)))
+    said = rf"(?<![\d])({counts})?(?:{lang.pattern('amount.ten_thousand')})"
+    for m in reversed(list(re.finditer(said, text))):
+        unit, end = _unit_after(text, m.end())
+        if unit is None:
+            continue
+        times = next((n for n in range(1, 10) if m.group(1) and re.fullmatch(_all((f"count.{n}",)), m.group(1))), 1)
+        out.append(Asked(text[m.start() : end].strip(), "number", times * 10000.0, unit))
+        text = text[: m.start()] + " " + text[end:]
     return out[::-1], text
 
 
@@ -109,9 +137,16 @@ def _unit_after(text: str, at: int) -> tuple[str | None, int]:
     for name in (*lang.UNITS, *lang.CURRENCIES):
         concept = f"unit.{name}" if name in lang.UNITS else f"currency.{name}"
         m = re.match(rf"(.\s?)(?:{_all((concept,))})", head, re.I)
-        if m:
+        if m and not _starts_a_word(head, m):
             return name, at - 1 + m.end()
     return None, at
+
+
+def _starts_a_word(head: str, m: re.Match[str]) -> bool:
+    """A Han unit after a space that runs on into more Han is a word's first character
+    ("3000 分类": categories), not a unit (25分 is)."""
+    spaced = bool(re.search(r"\s", head[: m.end()].lstrip(head[:1])))
+    return spaced and bool(re.match(_HAN, head[m.end() - 1 : m.end()])) and bool(re.match(_HAN, head[m.end() :]))
 
 
 def _currency_at(text: str) -> str | None:
@@ -232,7 +267,8 @@ def _stem(token: str) -> str:
     if _HANGUL_WORD.fullmatch(token) and len(token) > 1 and _particles():
         token = re.sub(rf"(?:{_particles()})$", "", token) or token
     if re.fullmatch(r"[A-Za-z'-]+", token):
-        token = re.sub(r"(?:'s|ies|es|s)$", lambda m: "y" if m.group(0) == "ies" else "", token, flags=re.I)
+        stem = re.sub(r"(?:'s|ies|es|s)$", lambda m: "y" if m.group(0) == "ies" else "", token, flags=re.I)
+        token = stem if len(stem) >= MIN_LATIN else token  # gas is no plural of "ga"
     return token
 
 
@@ -282,18 +318,24 @@ def _unit_shown(unit: str, text: str) -> bool:
 def _word_shown(word: str, text: str) -> bool:
     if re.fullmatch(r"[A-Za-z'-]+", word):
         return bool(re.search(rf"(?<![a-z]){re.escape(word.casefold())}", text.casefold()))
-    if re.fullmatch(rf"{_HAN}{{3,}}", word) and word[:2] in text:  # a compound shown by its first word (水分補給: 水分)
-        return True
+    if re.fullmatch(rf"{_HAN}{{3,}}|{_HANGUL_WORD.pattern[:-1]}{{3,}}", word) and word[:2] in text:
+        return True  # a compound shown by its first word (水分補給: 水分, 교통비: 교통)
+    if re.fullmatch(rf"{_HAN}{{2,}}", word):  # a run said without spaces, shown by its characters (朝昼晩: 朝ごはん…)
+        return all(char in text for char in word)
     return word.casefold() in text.casefold()
 
 
-def _shown(thing: Asked, text: str, numbers: set[float], days: set[tuple[int, int]]) -> bool:
+def _shown(thing: Asked, text: str, numbers: set[float], days: set[tuple[int, int]], template: str) -> bool:
     if thing.kind == "date":
         return thing.day in days
     if thing.kind == "period":
         return bool(re.search(_all((f"period.{thing.unit}", f"judge.this.{thing.unit}")), text, re.I))
     if thing.kind == "unit":
         return _unit_shown(thing.unit or "", text)
+    if thing.kind == "language":  # by any of its names (英文 shown as 英语, English as 英語)
+        return bool(re.search(_all((f"language.{thing.unit}",)), text, re.I))
+    if thing.kind == "app":  # a budget is met by the budget template chosen, or said on the page
+        return thing.unit == template or _word_shown(thing.said, text)
     if thing.kind == "number":
         assert thing.value is not None
         value = thing.value
@@ -303,12 +345,13 @@ def _shown(thing: Asked, text: str, numbers: set[float], days: set[tuple[int, in
     return _word_shown(thing.unit or thing.said, text)
 
 
-def missing(request: str, page: dict | None, title: str = "") -> list[str]:
-    """What the request asks that the page does not show, as it was said (in its order)."""
+def missing(request: str, page: dict | None, title: str = "", template: str = "") -> list[str]:
+    """What the request asks that the page does not show, as it was said (in its order);
+    `template`: the kind of app made (lang.APP_KINDS), which meets the kind of app asked."""
     text = shown_text(page, title)
     numbers = _page_numbers(text)
     days = {span[3] for span in _date_spans(text)}
-    return [thing.said for thing in asked(request) if not _shown(thing, text, numbers, days)]
+    return [thing.said for thing in asked(request) if not _shown(thing, text, numbers, days, template)]
 
 
 def said_missing(language: str, things: list[str]) -> str:

@@ -41,7 +41,7 @@ def _make(app: Path, state, report) -> Verdict:
     if not page:
         state.fit = "unchecked"
         return Verdict(message=lang.line("page.unread", language))
-    state.missing = page_judge.missing(state.idea, page, _title(app, state.title))
+    state.missing = page_judge.missing(state.idea, page, _title(app, state.title), state.template)
     state.fit = "good" if not state.missing else "weak" if state.fit == "weak" else "partial"
     return Verdict()
 
