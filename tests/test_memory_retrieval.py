@@ -69,6 +69,19 @@ def test_each_language_finds_its_memory_first(life, query, expected):
     assert hits and hits[0].memory.id == expected, [(h.memory.id, h.score) for h in hits]
 
 
+def test_a_chinese_turn_is_not_matched_by_its_grammar_alone(tmp_path):
+    # The two sentences share only 了一 (a verb's ending and "one"): no word of what either says.
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many(
+        [
+            {"id": "movie", "text": "他在家里看了一部电影", "language": "zh"},
+            {"id": "water", "text": "我每天在公司喝水", "language": "zh"},
+        ]
+    )
+    matched = [h.memory.id for h in store.search("我在公司喝了一杯水", k=5) if h.parts.get("bm25")]
+    assert matched == ["water"]
+
+
 def test_languages_are_detected_when_not_given(life):
     assert life.get("ko-bike").language == "ko" and life.get("ja-cat").language == "ja"
     added = life.add("我的狗叫小白")

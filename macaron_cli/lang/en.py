@@ -222,6 +222,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": "",
+    "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"\b(goal|target|aim|at least|a day|per day|daily)\b",
     "counts.unit": r"glass(?:es)?|cups?|steps?|pages?|times",

@@ -186,6 +186,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": r"誰|何|私|僕|俺|今",  # who, what, I, now: in nearly every question
+    "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"目標",
     "counts.unit": r"歩|杯|回",

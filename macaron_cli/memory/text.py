@@ -49,12 +49,27 @@ def query_form(text: str) -> str:
     only where the query's own words are Tagalog (so an English question is never stemmed)."""
     text = in_words(unicodedata.normalize("NFKC", text))
     extra = _short_stems(text)
-    grams = CJK_RUN.sub(lambda m: " " + " ".join(_bigrams(m.group(0))) + " ", text)
+    chinese = detect_language(text) == "zh"
+    grams = CJK_RUN.sub(lambda m: " " + " ".join(_query_bigrams(m.group(0), chinese)) + " ", text)
     if _is_tagalog(grams, None):
         from macaron_cli.memory.tagalog import with_roots
 
         grams = with_roots(_without_small_words(grams))
     return " ".join([grams, *extra]) if extra else grams
+
+
+# A Chinese pair of two characters that only build a sentence (了一, 我在, 是个) is in nearly
+# every memory of a small store, and matched alone it lifts unrelated memories above the one
+# meant (lang's grammar_characters). Other pairs of the run keep what it says.
+_ZH_GRAMMAR = frozenset(words_of("grammar_characters", "zh"))
+
+
+def _query_bigrams(run: str, chinese: bool) -> list[str]:
+    pairs = _bigrams(run)
+    if not chinese:
+        return pairs
+    meant = [pair for pair in pairs if not set(pair) <= _ZH_GRAMMAR]
+    return meant or pairs
 
 
 def _with_units(form: str, text: str) -> str:
