@@ -144,7 +144,7 @@ def change(
         return _exit(run_shown(again, json_out, _summary))
     plan = check_model(plan_change(app_ref, request, offline, options), settings)
     check_walls(plan, settings)
-    if app_ref is None and not json_out:
+    if not app_ref and not json_out:
         Out(stderr=True).text(f"changing {plan.slug} ({_which(plan.app)})")
     wants = change_of(plan).done or by_model(plan)
     if wants and sys.stdin.isatty() and not json_out and not yes and not _ask(plan):

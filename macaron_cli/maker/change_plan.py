@@ -132,7 +132,7 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings) -> ChangeResu
     from macaron_cli.manifest import read_manifest
     from macaron_cli.spec import parse_spec, spec_in
 
-    change = state.change or Change("")
+    change = state.change or Change("", by="model")  # no record: the fields say what changed
     before = change.before or parse_spec({})
     after = spec_in(read_manifest(app)) or before
     moved = changed(before, after, dict(change.config), read_json(app / APP_CONFIG))

@@ -11,7 +11,7 @@ ones records written before it was typed hold, so a stopped change resumes eithe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from macaron_cli.manifest import Manifest
@@ -47,6 +47,7 @@ class Change:
     page: dict | None = None  # what the page showed before it (verify.page_shown; None: not read)
     page_difference: tuple[str, ...] = ()  # what the page shows differently after it
     tests_reused: bool = False  # nothing the tests read changed: their last pass stands
+    unknown: Mapping[str, Any] = field(default_factory=dict, repr=False)  # a record's keys this macaron does not know
 
     def to_record(self) -> dict[str, Any]:
         """The change as its record keeps it (make.json's `change`), in the keys and order
@@ -68,13 +69,14 @@ class Change:
         if self.page_difference:
             record["page_difference"] = list(self.page_difference)
         record["tests_reused"] = self.tests_reused
-        return record
+        return {**self.unknown, **record}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Change:
-        """A change read back from its record (one a person or an older macaron wrote: what
-        is missing or malformed is left at its default)."""
+        """A change read back from its record (one a person or another macaron wrote: what
+        is missing or malformed is left at its default, a key it does not know kept as it was)."""
         spec_by = record.get("spec_by")
+        known = {f.name for f in fields(cls)}
         return cls(
             request=str(record.get("request") or ""),
             before=_spec(record.get("before")),
@@ -90,6 +92,7 @@ class Change:
             page=record.get("page") if isinstance(record.get("page"), dict) else None,
             page_difference=_strings(record.get("page_difference")),
             tests_reused=bool(record.get("tests_reused")),
+            unknown={key: value for key, value in record.items() if key not in known},
         )
 
 
