@@ -128,11 +128,12 @@ def outcome(app: tuple[str, str], request: str) -> tuple[dict, list[str]]:
     spec = spec_of(manifest)
     assert spec is not None, app
     typed = Manifest.from_json(manifest)
-    edit = understand(request, spec, config, typed)
-    _, cfg = rendered(typed, config, edit)
-    moved = changed(spec, edit.spec, config, cfg)
+    change = understand(request, spec, config, typed)
+    _, cfg = rendered(change)
+    assert change.after is not None
+    moved = changed(spec, change.after, config, cfg)
     after = {path: (m["after"]["unit"] if isinstance(m["after"], dict) else m["after"]) for path, m in moved.items()}
-    return after, list(edit.missing)
+    return after, list(change.missing)
 
 
 def right(want: dict, got: dict, missing: list[str]) -> bool:

@@ -43,9 +43,9 @@ def test_a_water_unit_change_converts_the_goal_and_a_goal_already_set_is_said(ma
     assert spec is not None
     (water,) = spec.measures
     three_liters = replace(spec, measures=(replace(water, goal=3000.0),))
-    cups = understand("use cups, not ml", three_liters, config, manifest).spec.measures[0]
+    cups = understand("use cups, not ml", three_liters, config, manifest).after.measures[0]
     assert (cups.unit, cups.goal, cups.step) == ("cups", 12, 1)  # 3000 ml, not "3000 cups"
-    back = understand("show the water in ml", replace(spec, measures=(cups,)), config, manifest).spec.measures[0]
+    back = understand("show the water in ml", replace(spec, measures=(cups,)), config, manifest).after.measures[0]
     assert (back.unit, back.goal) == ("milliliter", 3000)
     same = understand("set the water goal to 3 liters", three_liters, config, manifest)
     assert not same.done and not same.unread and "already 3,000 mL" in same.already[0]

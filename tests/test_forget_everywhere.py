@@ -149,6 +149,7 @@ def test_a_memory_in_a_changes_brief_is_gone_from_every_brief_of_the_app(macaron
     from macaron_cli.maker import state as make_state
     from macaron_cli.maker.rebrief import brief_from_state
     from macaron_cli.maker.scaffold import write_brief
+    from macaron_cli.reading.change import Change
 
     store = MemoryStore.open()
     fact = store.add(FACT, domain="health")
@@ -161,7 +162,7 @@ def test_a_memory_in_a_changes_brief_is_gone_from_every_brief_of_the_app(macaron
         mode="change",
         app_settings={"units": "metric", "currency": "USD"},
         memory_ids=[short.id, fact.id],
-        change={"request": "use cups, not ml", "checkpoint": "change-1"},
+        change=Change("use cups, not ml", checkpoint="change-1"),
     )
     make_state.save(app, change)
     write_brief(app, brief_from_state(change, store, (privacy.app_folder(),)))  # as the change's agent leaves it

@@ -21,13 +21,15 @@ from tests.test_change import ENGLISH, scaffolded
 )
 def test_what_the_rules_read_and_cannot_do_is_said_in_the_requests_language(macaron_home, tmp_path, asked, reason):
     from macaron_cli.maker.change import plan_change
+    from macaron_cli.maker.change_plan import ChangeResult, change_of
     from macaron_cli.maker.refusal import partly
 
     slug = scaffolded("track my daily water intake", "en", tmp_path / "apps")
-    planned = plan_change(slug, asked, offline=True)
-    assert any(reason in what for what in planned.result.missing), planned.result.missing
-    if planned.edit.done:
-        assert not ENGLISH.search(partly(planned.result).split("macaron change")[0]), partly(planned.result)
+    plan = plan_change(slug, asked, offline=True)
+    result = ChangeResult.planned(plan)
+    assert any(reason in what for what in result.missing), result.missing
+    if change_of(plan).done:
+        assert not ENGLISH.search(partly(result).split("macaron change")[0]), partly(result)
 
 
 def test_the_rules_say_what_they_cannot_do_only_through_the_requests_language():

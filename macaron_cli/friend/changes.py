@@ -123,10 +123,10 @@ def read_change(asked: Asked):
     """The change planned by `macaron change`'s own entry (nothing written yet), or None when
     the plan reads no change in the line at all (then it was ordinary chat)."""
     from macaron_cli.maker.change import plan_change
-    from macaron_cli.maker.change_plan import by_model
+    from macaron_cli.maker.change_plan import by_model, change_of
 
-    planned = plan_change(asked.slug, asked.request, offline=False)
-    return None if planned.edit.unread and not by_model(planned) else planned
+    plan = plan_change(asked.slug, asked.request, offline=False)
+    return None if change_of(plan).unread and not by_model(plan) else plan
 
 
 def for_command(arg: str, apps: dict[str, dict]) -> Asked:
@@ -145,14 +145,15 @@ def for_command(arg: str, apps: dict[str, dict]) -> Asked:
     return Asked(named_app(arg, apps), arg)
 
 
-def not_done(planned, language: str = "en") -> str:
+def not_done(plan, language: str = "en") -> str:
     """Why a change the person asked changes nothing, and how to get it, in one line."""
+    from macaron_cli.maker.change_plan import ChangeResult, change_of
     from macaron_cli.maker.refusal import not_changed
 
-    result = planned.result
+    result = ChangeResult.planned(plan)
     if not result.missing:
         return said(language, "change.already", title=result.title, message=result.message)
-    return not_changed(result, planned.edit.unread)
+    return not_changed(result, change_of(plan).unread)
 
 
 def described(result, language: str = "en") -> str:

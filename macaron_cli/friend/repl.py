@@ -252,13 +252,13 @@ class Repl:
                 return True
             return False
         try:
-            planned = read_change(asked)
+            plan = read_change(asked)
         except MacaronError as exc:
             self.say(str(exc), style="red")
             return True
-        if planned is None:
+        if plan is None:
             return False
-        self.change(planned, said)
+        self.change(plan, said)
         return True
 
     def reply_language(self, said: str) -> str:
@@ -269,34 +269,34 @@ class Repl:
         asked = detect_language(said)
         return asked if asked != "en" else (self.conv.persona.language if self.conv is not None else "en")
 
-    def change(self, planned, said: str | None = None) -> None:
+    def change(self, plan, said: str | None = None) -> None:
         """The change in words, yes or no, then `macaron change`'s own run with progress lines,
         each line the friend says in the language it was asked in (friend/phrases.py)."""
         from macaron_cli.friend.changes import ChangeProgress, described, not_done
         from macaron_cli.maker.change import change_app, check_model, in_words
-        from macaron_cli.maker.change_plan import by_model
+        from macaron_cli.maker.change_plan import ChangeResult, by_model, change_of
         from macaron_cli.maker.refusal import partly
 
-        result = planned.result
+        result = ChangeResult.planned(plan)
         lang = self.reply_language(said or result.request)
-        if not planned.edit.done and not by_model(planned):
-            self.say(not_done(planned, lang), style="yellow")
+        if not change_of(plan).done and not by_model(plan):
+            self.say(not_done(plan, lang), style="yellow")
             return
         if result.missing:
             self.say(partly(result), style="dim")
         try:
-            check_model(planned, self.settings)  # a model's refusals, before asking
+            plan = check_model(plan, self.settings)  # a model's refusals, before asking
         except MacaronError as exc:
             self.say(str(exc), style="red")
             return
-        question = line(lang, "change.ask", title=result.title, app=result.app, what=in_words(planned))
+        question = line(lang, "change.ask", title=result.title, app=result.app, what=in_words(plan))
         if self.ask(question).lower() not in YES:
             self.say(line(lang, "change.declined"))
             return
         self.say(line(lang, "change.changing", app=result.app), style="dim")
         try:
             lines = router.chat_progress(lambda text: self.say(f"  … {text}", style="dim"))
-            result = change_app(planned, self.settings, ChangeProgress(lines, lang))
+            result = change_app(plan, self.settings, ChangeProgress(lines, lang))
         except KeyboardInterrupt:
             self.say(line(lang, "change.interrupted", app=result.app))
             return

@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from macaron_cli.asking import question
 from macaron_cli.config import Settings
@@ -24,13 +24,14 @@ from macaron_cli.maker.change_plan import (
     OF_A_CHANGE,
     PHASE,
     ChangeResult,
-    Planned,
     by_model,
+    change_of,
     changed_by,
     next_change,
     plan_over,
     read_json,
     rendered,
+    rules_brief,
     run_change,
 )
 from macaron_cli.maker.progress import Progress
@@ -41,16 +42,22 @@ from macaron_cli.manifest import read_manifest
 from macaron_cli.reading.change_rules import understand
 from macaron_cli.spec import spec_in
 
+if TYPE_CHECKING:
+    from macaron_cli.maker.plan import Plan
+
 PAGE_LINES_SHOWN = 6  # of the page's difference, in the summary (--json has all of it)
 
 
-def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Planned:
-    """The request read against the app's spec; nothing written. Refused (UserError) before
-    anything is read when there is no request. By a model (`options`: --draft, --local-only,
-    budget, rounds) when one is configured and not `offline`, else by rules."""
+def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeRequest | None = None) -> Plan:
+    """The change's Plan: the request read against the app's spec (its `Change`); nothing
+    written. Refused (UserError) before anything is read when there is no request. By a model
+    (`options`: --draft, --local-only, budget, rounds) when one is configured and not
+    `offline`, else by rules."""
     from macaron_cli.apps import ref_for, resolve_app
     from macaron_cli.checkpoints import AppRepo
     from macaron_cli.maker.change_model import wanted
+    from macaron_cli.maker.modes import CHANGE_OFFLINE
+    from macaron_cli.maker.plan import Plan
     from macaron_cli.maker.session import model_configured
 
     request = checked_request(request, 'say what to change: macaron change APP "add my pulse".')
@@ -66,27 +73,23 @@ def plan_change(app_ref: str | None, request: str, offline: bool, options: MakeR
             f"{slug} has no spec of what it tracks (made before specs, or hand-edited); rules cannot change it."
         )
     config = read_json(app / APP_CONFIG)
-    edit = understand(request, spec, config, manifest)
-    result = ChangeResult(app=slug, path=str(app), template=manifest.template, mode=mode.name if mode else "offline")
-    result.request, result.spec = request, spec.to_json()
-    result.missing = [] if mode else list(edit.missing)  # a model may do what the rules cannot
-    result.unread = edit.unread and not mode
-    result.title = str(config.get("title") or manifest.title or slug)
-    result.language = str(config.get("language", "en"))
-    if not edit.done and not mode:
-        result.status, result.message = "nothing", "; ".join(edit.already)
-    return Planned(app, manifest, config, spec, edit, result, None if app_ref else _which(app), options)
+    change = understand(request, spec, config, manifest)
+    change = replace(change, by="model" if mode else "rules")  # a model may do what the rules cannot
+    title = str(config.get("title") or manifest.title or slug)
+    brief = rules_brief(change, config)  # a model's change finds its own when it is made
+    mode = mode or CHANGE_OFFLINE
+    return Plan(options, mode, app, slug, None, manifest.template, brief, change.after, title, None, change=change)
 
 
-def change_app(planned: Planned, settings, progress: Progress) -> ChangeResult:
+def change_app(plan: Plan, settings, progress: Progress) -> ChangeResult:
     """The change written, verified and checkpointed (a plan with nothing to do is returned as it is)."""
-    if by_model(planned):
+    if by_model(plan):
         from macaron_cli.maker.change_model import change_by_model
 
-        return change_by_model(planned, settings, progress)
-    if not planned.edit.done:
-        return planned.result
-    return _apply(planned, settings, progress)
+        return change_by_model(plan, settings, progress)
+    if not change_of(plan).done:
+        return ChangeResult.planned(plan)
+    return _apply(plan, settings, progress)
 
 
 def _which(app: Path) -> str:
@@ -94,21 +97,18 @@ def _which(app: Path) -> str:
     return "the app you are in" if app.resolve() in (here, *here.parents) else "your newest app"
 
 
-def _apply(planned: Planned, settings, progress: Progress) -> ChangeResult:
-    """The rules' edit as a change's Plan over the app, run as every make runs (its one phase:
+def _apply(plan: Plan, settings, progress: Progress) -> ChangeResult:
+    """The rules' change written over the app, run as every make runs (its one phase:
     verified, the tests' last pass reused where nothing they read changed, kept as `change-N`)."""
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.maker.modes import CHANGE_OFFLINE
 
-    edit, result = planned.edit, planned.result
-    repo = AppRepo.open(planned.app)
+    change = change_of(plan)
+    assert change.after is not None  # the rules' reading (change_rules.understand)
+    repo = AppRepo.open(plan.app)
     with repo.lock():
-        manifest, cfg = rendered(planned.manifest, planned.config, edit)
-        said = {"done": list(edit.done), "missing": result.missing}
-        plan = plan_over(
-            planned, CHANGE_OFFLINE, None, edit.spec, cfg, next_change(repo), "rules", budget=None, change=said
-        )
-        progress.phase(PHASE, "; ".join(edit.done))
+        manifest, cfg = rendered(change)
+        plan = plan_over(plan, None, change.after, cfg, next_change(repo), "rules", budget=None)
+        progress.phase(PHASE, "; ".join(change.done))
         made = run_change(plan, manifest, cfg, repo, settings, progress)
     if made.status == "tests-failed":
         made.message = f"The changed app does not pass verification: {'; '.join(made.problems[:3])}."
@@ -142,43 +142,44 @@ def change(
             return resume_change(app_ref, options or MakeRequest(), settings, progress)
 
         return _exit(run_shown(again, json_out, _summary))
-    planned = plan_change(app_ref, request, offline, options)
-    check_model(planned, settings)
-    check_walls(planned, settings)
-    if planned.which and not json_out:
-        Out(stderr=True).text(f"changing {planned.result.app} ({planned.which})")
-    wants = planned.edit.done or by_model(planned)
-    if wants and sys.stdin.isatty() and not json_out and not yes and not _ask(planned):
-        planned.result.status, planned.result.message = "declined", "Nothing was changed."
-        _summary(planned.result)
+    plan = check_model(plan_change(app_ref, request, offline, options), settings)
+    check_walls(plan, settings)
+    if not app_ref and not json_out:
+        Out(stderr=True).text(f"changing {plan.slug} ({_which(plan.app)})")
+    wants = change_of(plan).done or by_model(plan)
+    if wants and sys.stdin.isatty() and not json_out and not yes and not _ask(plan):
+        declined = ChangeResult.planned(plan)
+        declined.status, declined.message = "declined", "Nothing was changed."
+        _summary(declined)
         return 2
-    return _exit(run_shown(lambda progress: change_app(planned, settings, progress), json_out, _summary))
+    return _exit(run_shown(lambda progress: change_app(plan, settings, progress), json_out, _summary))
 
 
-def check_model(planned: Planned, settings: Settings) -> None:
+def check_model(plan: Plan, settings: Settings) -> Plan:
     """A change by a model is refused (UserError) before asking, before writing: its budget,
-    its destinations (the privacy gate), a local model that is not there."""
-    if by_model(planned):
-        from macaron_cli.maker.change_model import check
-        from macaron_cli.maker.modes import mode_named
+    its destinations (the privacy gate), a local model that is not there. The plan, checked."""
+    if not by_model(plan):
+        return plan
+    from macaron_cli.maker.change_model import check
 
-        planned.checked = check(planned.options, mode_named(planned.result.mode), settings)
+    local, budget = check(plan.request, plan.mode, settings)
+    return replace(plan, local_endpoint=local, budget=budget, checked=True)
 
 
-def check_walls(planned: Planned, settings: Settings) -> None:
+def check_walls(plan: Plan, settings: Settings) -> None:
     """A change verifies the app, running its tests: refused (UserError) before asking,
     before writing, where no sandbox has walls and its code is not macaron's own."""
-    if planned.edit.done or by_model(planned):
+    if change_of(plan).done or by_model(plan):
         from macaron_cli.sandbox import sandbox_for_untrusted
 
-        sandbox_for_untrusted("its tests", planned.options.accept_unsandboxed, planned.app, settings=settings)
+        sandbox_for_untrusted("its tests", plan.request.accept_unsandboxed, plan.app, settings=settings)
 
 
-def in_words(planned: Planned) -> str:
+def in_words(plan: Plan) -> str:
     """What the change will do: the rules' reading, or the request and the model that does it."""
-    if by_model(planned):
-        return f"{planned.result.request} (by {changed_by(planned.result.mode)})"
-    return "; ".join(planned.edit.done)
+    if by_model(plan):
+        return f"{change_of(plan).request} (by {changed_by(plan.mode.name)})"
+    return "; ".join(change_of(plan).done)
 
 
 def _exit(result: ChangeResult) -> int:
@@ -186,13 +187,13 @@ def _exit(result: ChangeResult) -> int:
 
 
 @question
-def _ask(planned: Planned) -> bool:
+def _ask(plan: Plan) -> bool:
     """The change in words, then yes or no (asked before any progress is drawn)."""
     import typer
 
     from macaron_cli.output import Out
 
-    Out(stderr=True).line("Change [bold]{}[/]: {}", planned.result.title, in_words(planned))
+    Out(stderr=True).line("Change [bold]{}[/]: {}", plan.title, in_words(plan))
     return typer.confirm("Go ahead?", default=True)
 
 

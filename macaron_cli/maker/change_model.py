@@ -28,7 +28,8 @@ from macaron_cli.maker.state import CHANGE_FILE
 from macaron_cli.untrusted import git as untrusted_git
 
 if TYPE_CHECKING:
-    from macaron_cli.maker.change_plan import ChangeResult, Planned
+    from macaron_cli.maker.change_plan import ChangeResult
+    from macaron_cli.maker.plan import Plan
 
 MAX_FILES = 40  # the map of the app's files the coder is shown
 
@@ -63,38 +64,36 @@ def check(options: MakeRequest, mode: Mode, settings: config.Settings):
     return local, budget
 
 
-def change_by_model(planned: Planned, settings: config.Settings, progress: Progress) -> ChangeResult:
+def change_by_model(plan: Plan, settings: config.Settings, progress: Progress) -> ChangeResult:
     """The change's plan (the brief, the model's new spec, its checkpoint), then the spec
     written and the make's phases run over the app."""
     from macaron_cli.checkpoints import AppRepo
-    from macaron_cli.maker.change_plan import next_change, plan_over, rendered, run_change
+    from macaron_cli.maker.change_plan import change_of, next_change, plan_over, rendered, run_change
     from macaron_cli.maker.model_spec import ask_spec, spec_model
-    from macaron_cli.maker.modes import mode_named
     from macaron_cli.maker.plan import open_memory
 
-    options, mode = planned.options, mode_named(planned.result.mode)
-    local, budget = planned.checked or check(options, mode, settings)
+    mode, change = plan.mode, change_of(plan)
+    local, budget = (plan.local_endpoint, plan.budget) if plan.checked else check(plan.request, mode, settings)
     store = open_memory(settings)
     to = mode.destinations(settings, local.url if local else None)
     progress.phase("brief", "what macaron knows that bears on this change")
-    brief = _brief(planned, store, settings, to)
+    brief = _brief(plan, store, settings, to)
     endpoint, destination, max_tokens = spec_model(mode, settings, local)
     progress.phase("spec", f"{endpoint.model or 'the model'} says what the app tracks after the change")
     local_settings = settings if endpoint is local else None  # a local server's context is small: the request fits it
-    rules, now = planned.edit.spec, planned.spec
+    rules, now = change.after, change.before
+    assert rules is not None  # the rules' reading (change_rules.understand)
     asked = ask_spec(
         brief, endpoint, destination, rules, current=now, max_tokens=max_tokens, local_settings=local_settings
     )
     if asked.note:
         progress.note(f"  {asked.note}")
-    app = planned.app
-    manifest, cfg = rendered(planned.manifest, planned.config, replace(planned.edit, spec=asked.spec))
+    app = plan.app
+    manifest, cfg = rendered(replace(change, after=asked.spec))
     repo = AppRepo.open(app)
     with repo.lock():
-        more = {"budget": budget, "store": store, "asked": asked, "change": {"files": files_map(app)}}
-        plan = plan_over(
-            planned, mode, brief, asked.spec, cfg, next_change(repo), asked.by, local_endpoint=local, **more
-        )
+        more = {"budget": budget, "store": store, "asked": asked, "files": files_map(app)}
+        plan = plan_over(plan, brief, asked.spec, cfg, next_change(repo), asked.by, local_endpoint=local, **more)
         return run_change(plan, manifest, cfg, repo, settings, progress)
 
 
@@ -114,18 +113,21 @@ def resume_change(app_ref: str | None, options: MakeRequest, settings: config.Se
     return ended(app, state, resume_run(app, state, options, progress, settings), settings)
 
 
-def _brief(planned: Planned, store, settings: config.Settings, to):
+def _brief(plan: Plan, store, settings: config.Settings, to):
     """The brief found for the request (and what the app is about), cleared for `to`; in the
     app's own language, units and currency."""
     from macaron_cli.maker.brief import build_brief
+    from macaron_cli.maker.change_plan import change_of
 
-    about = " ".join(filter(None, [planned.manifest.description, planned.result.title]))
-    brief = build_brief(planned.result.request, store, settings, to, context=about)
-    own = {k: planned.config[k] for k in ("units", "currency", "volume_unit") if planned.config.get(k)}
+    change = change_of(plan)
+    description = change.manifest.description if change.manifest else ""
+    about = " ".join(filter(None, [description, plan.title]))
+    brief = build_brief(change.request, store, settings, to, context=about)
+    own = {k: change.config[k] for k in ("units", "currency", "volume_unit") if change.config.get(k)}
     return replace(
         brief,
-        idea=f"a change to their app {planned.result.title}: {planned.result.request}",
-        language=planned.result.language,
+        idea=f"a change to their app {plan.title}: {change.request}",
+        language=str(change.config.get("language", "en")),
         app_settings={**brief.app_settings, **own},
     )
 

@@ -1,5 +1,6 @@
 """What one change to a made app is, for both ways of making it (by rules in change.py,
-by a model in change_model.py): the plan read before anything is written, the result with
+by a model in change_model.py): its Plan, read before anything is written (the Plan carries
+the request read as a `Change`, reading/change.py), the result with
 each spec field before → after, the next `change-N` checkpoint, the spec rendered onto the
 app's config as make fits a new one."""
 
@@ -7,18 +8,20 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from macaron_cli.errors import UserError
-from macaron_cli.maker.request import MakeRequest
 from macaron_cli.maker.result import MakeResult
 from macaron_cli.maker.scaffold import APP_CONFIG
 from macaron_cli.maker.state import MakeState
 from macaron_cli.manifest import Manifest
-from macaron_cli.reading.change_rules import Edit
+from macaron_cli.reading.change import Change
 from macaron_cli.spec import AppSpec
+
+if TYPE_CHECKING:
+    from macaron_cli.maker.plan import Plan
 
 PHASE = "change"
 OF_A_CHANGE = re.compile(rf"({PHASE}-\d+)(?:-|$)")  # change-1, change-1-stopped, change-1-fix-2
@@ -34,37 +37,39 @@ class ChangeResult(MakeResult):
     unread: bool = False  # no rule read anything in the request (refusal.py says so)
 
     @classmethod
-    def of(cls, made: MakeResult, change: dict, changed: dict) -> ChangeResult:
+    def of(cls, made: MakeResult, change: Change, changed: dict) -> ChangeResult:
         """A make's result (the change's phases ended as a make's do) as a change's, from its
         record's `change`: its request, each spec field before → after, what changed in words
         (the rules' own, else said from the fields), what the rules could not do, and whether
         the tests' last pass stood."""
-        request, reused = str(change.get("request", "")), bool(change.get("tests_reused"))
-        result = cls(**{f.name: getattr(made, f.name) for f in fields(MakeResult)}, request=request, changed=changed)
-        result.tests_reused = reused
-        result.done = list(change.get("done") or [f"{path} → {said(move['after'])}" for path, move in changed.items()])
-        result.missing = list(change.get("missing", result.missing))
-        result.shown = list(change.get("page_difference") or [])
+        result = cls(**{f.name: getattr(made, f.name) for f in fields(MakeResult)}, request=change.request)
+        result.changed, result.tests_reused = changed, change.tests_reused
+        by_rules = change.by == "rules"
+        fields_said = [f"{path} → {said(move['after'])}" for path, move in changed.items()]
+        result.done = list(change.done if by_rules and change.done else fields_said)
+        result.missing = list(change.missing) if by_rules else result.missing
+        result.shown = list(change.page_difference)
+        return result
+
+    @classmethod
+    def planned(cls, plan: Plan) -> ChangeResult:
+        """A change's result before anything is written: what the rules read (a model may do
+        what they cannot), "nothing" with what the app already is where they read no change."""
+        change, by_model = change_of(plan), plan.mode.needs_model
+        assert change.before is not None  # read against the app's spec (change.plan_change)
+        result = cls(app=plan.slug, path=str(plan.app), template=plan.template_name, mode=plan.mode.name)
+        result.request, result.spec = change.request, change.before.to_json()
+        result.missing = [] if by_model else list(change.missing)
+        result.unread = change.unread and not by_model
+        result.title = plan.title
+        result.language = str(change.config.get("language", "en"))
+        if not change.done and not by_model:
+            result.status, result.message = "nothing", "; ".join(change.already)
         return result
 
     def to_json(self) -> dict:
         """make's --json object, and the request with what it changed."""
         return {**super().to_json(), "request": self.request, "changed": self.changed, "page_difference": self.shown}
-
-
-@dataclass
-class Planned:
-    """A change read and not yet written: what `change_app` writes once the person agrees."""
-
-    app: Path
-    manifest: Manifest
-    config: dict
-    spec: AppSpec
-    edit: Edit
-    result: ChangeResult
-    which: str | None  # how the app was found when none was named ("your newest app")
-    options: MakeRequest = field(default_factory=MakeRequest)  # with a model: draft, budget, rounds…
-    checked: tuple | None = None  # with a model: (local model's endpoint, budget) once change_model.check passed
 
 
 BY = {"change": "Claude", "change-draft": "the local model, then Claude", "change-local": "the local model"}
@@ -75,8 +80,15 @@ def changed_by(mode: str) -> str:
     return BY.get(mode, "rules" if mode == "offline" else "a model")
 
 
-def by_model(planned: Planned) -> bool:
-    return planned.result.mode != "offline"
+def by_model(plan: Plan) -> bool:
+    return plan.mode.needs_model
+
+
+def change_of(plan: Plan) -> Change:
+    """The change a change's plan carries (change.plan_change made it)."""
+    if plan.change is None:
+        raise TypeError(f"{plan.slug}: a make's plan, not a change's")
+    return plan.change
 
 
 def next_change(repo) -> str:
@@ -86,29 +98,16 @@ def next_change(repo) -> str:
     return f"{PHASE}-{1 + max(numbers, default=0)}"
 
 
-def plan_over(planned: Planned, mode, brief, spec: AppSpec, cfg: dict, checkpoint: str, spec_by: str, **more):
-    """A change as a make's Plan over the existing app (by rules or by a model): its request,
-    its checkpoint `change-N`, the spec before and after (`more`: the model's budget, local endpoint,
-    memory, answer, and what else its record keeps: `change`). By rules, no brief: one with
-    no memory in it."""
-    from macaron_cli.maker.plan import Plan
-
-    result = planned.result
-    brief = brief or _rules_brief(planned, cfg)
-    change = {
-        "request": result.request,
-        "checkpoint": checkpoint,
-        "before": planned.spec.to_json(),
-        "after": spec.to_json(),
-        "config": planned.config,
-        "spec_by": spec_by,
-        "app_cost_usd": app_cost(result.app),  # the app's cost before: the registry keeps the sum
-        **more.pop("change", {}),
-    }
-    title = str(cfg.get("title") or result.title)
-    return Plan(
-        planned.options, mode, planned.app, result.app, None, result.template, brief, spec, title, change=change, **more
-    )
+def plan_over(plan: Plan, brief, spec: AppSpec, cfg: dict, checkpoint: str, spec_by, files=(), **more) -> Plan:
+    """The change's plan as it is written over the existing app (by rules or by a model): its
+    checkpoint `change-N`, the spec after it, who wrote that, what the app cost before it
+    (`files`: the map a model is shown; `more`: the model's budget, local endpoint, memory,
+    answer). By rules, no brief: one with no memory in it."""
+    brief = brief or rules_brief(change_of(plan), cfg)
+    cost = app_cost(plan.slug)  # the app's cost before: the registry keeps the sum
+    change = replace(change_of(plan), checkpoint=checkpoint, after=spec, spec_by=spec_by, app_cost_usd=cost)
+    title = str(cfg.get("title") or plan.title)
+    return replace(plan, brief=brief, spec=spec, title=title, change=replace(change, files=tuple(files)), **more)
 
 
 def run_change(plan, manifest: Manifest, cfg: dict, repo, settings, progress) -> ChangeResult:
@@ -120,8 +119,8 @@ def run_change(plan, manifest: Manifest, cfg: dict, repo, settings, progress) ->
     # The page before the change, read as verification reads it after: what a change is
     # judged against (maker/page_verdict.py). Its record keeps it for a --resume.
     progress.phase("page", "what the app shows before the change")
-    assert plan.change is not None  # a change's plan (plan_over)
-    plan.change["page"] = page_shown(plan.app, settings=settings, accept_unsandboxed=plan.request.accept_unsandboxed)
+    page = page_shown(plan.app, settings=settings, accept_unsandboxed=plan.request.accept_unsandboxed)
+    plan = replace(plan, change=replace(change_of(plan), page=page))
     run = begin_change(plan, manifest, cfg, repo, settings, progress)
     return ended(plan.app, run.state, run_phases(run), settings)
 
@@ -133,19 +132,19 @@ def ended(app: Path, state: MakeState, made: MakeResult, settings) -> ChangeResu
     from macaron_cli.manifest import read_manifest
     from macaron_cli.spec import parse_spec, spec_in
 
-    change = state.change or {}
-    before = parse_spec(change.get("before") or {})
+    change = state.change or Change("", by="model")  # no record: the fields say what changed
+    before = change.before or parse_spec({})
     after = spec_in(read_manifest(app)) or before
-    moved = changed(before, after, change.get("config") or {}, read_json(app / APP_CONFIG))
+    moved = changed(before, after, dict(change.config), read_json(app / APP_CONFIG))
     result = ChangeResult.of(made, change, moved)
-    mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.get("checkpoint", "?"))]
+    mine = [c["phase"] for c in result.checkpoints if c["phase"].startswith(change.checkpoint or "?")]
     signals.app_event(
         state.slug,
         "change",
         request=result.request,
         mode=state.mode,
         by=changed_by(state.mode),
-        checkpoint=change.get("checkpoint"),
+        checkpoint=change.checkpoint or None,
         checkpoints=mine,
         done=result.done,
         status=result.status,
@@ -165,14 +164,14 @@ def _destinations(state: MakeState, settings):
     return [d for d in mode_named(state.mode).destinations(settings, local.url if local else None) if d.kind != "app"]
 
 
-def _rules_brief(planned: Planned, cfg: dict):
+def rules_brief(change: Change, cfg: dict):
     """A change by rules asks no model: its brief holds no memory (cleared for nowhere but
-    the app's folder), in the app's language, units and currency after the change."""
+    the app's folder), in the app's language, units and currency `cfg` (after the change)."""
     from macaron_cli.maker.brief import Brief
 
     own = {k: cfg[k] for k in ("units", "currency", "volume_unit") if cfg.get(k)}
-    language = str(cfg.get("language", planned.result.language))
-    return Brief(planned.result.request, language, str(cfg.get("accent", "")), own)
+    language = str(cfg.get("language", change.config.get("language", "en")))
+    return Brief(change.request, language, str(cfg.get("accent", "")), own)
 
 
 def app_cost(slug: str) -> float:
@@ -191,20 +190,24 @@ def read_json(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def rendered(manifest: Manifest, config: dict, edit: Edit) -> tuple[Manifest, dict]:
-    """macaron.json and config/app.json after the edit: the spec fitted onto the template's
-    defaults exactly as make fits a new app's, the person's other settings kept."""
+def rendered(change: Change) -> tuple[Manifest, dict]:
+    """macaron.json and config/app.json after the change (its spec after, the settings it
+    sets): the spec fitted onto the template's defaults exactly as make fits a new app's, the
+    person's other settings kept."""
     from macaron_cli.reading.fit import fit_config
     from macaron_cli.resources import templates_dir
 
+    manifest, config, spec = change.manifest, dict(change.config), change.after
+    assert manifest is not None and spec is not None  # a change read against the app (change_rules.understand)
+
     defaults_path = templates_dir() / manifest.template / APP_CONFIG
     defaults = json.loads(defaults_path.read_text(encoding="utf-8")) if defaults_path.exists() else {}
-    fitted = fit_config(manifest, edit.spec, defaults)
-    cfg = {**config, **{key: fitted[key] for key in manifest.fit if key in fitted}, **edit.settings}
+    fitted = fit_config(manifest, spec, defaults)
+    cfg = {**config, **{key: fitted[key] for key in manifest.fit if key in fitted}, **change.settings}
     if "said_events" in defaults:
         cfg["said_events"] = said_before(config, cfg)
-    title = {"title": edit.settings["title"]} if "title" in edit.settings else {}
-    return manifest.updated(spec=edit.spec.to_json(), **title), cfg
+    title = {"title": change.settings["title"]} if "title" in change.settings else {}
+    return manifest.updated(spec=spec.to_json(), **title), cfg
 
 
 def said_before(config: dict, cfg: dict) -> list:

@@ -9,7 +9,7 @@ is said, never judged good. Every line is in the person's language.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from macaron_cli import lang
@@ -48,15 +48,16 @@ def _make(app: Path, state, report) -> Verdict:
 
 def _change(run, report) -> Verdict:
     state, change = run.state, run.state.change
-    language = idea_language(change.get("request", ""), fallback=state.language)
-    before, after = change.get("page"), getattr(report, "page", None)
+    assert change is not None  # judged() sends a change's run here
+    language = idea_language(change.request, fallback=state.language)
+    before, after = change.page, getattr(report, "page", None)
     if not before or not after:
         return Verdict("unchecked", lang.line("page.unread", language))
     shown = page_judge.difference(before, after)
-    change["page_difference"] = shown
+    state.change = replace(change, page_difference=tuple(shown))
     if shown:
         return Verdict()
-    _undo(run.repo, change["checkpoint"])
+    _undo(run.repo, change.checkpoint)
     return Verdict("unchanged", lang.line("page.unchanged", language))
 
 

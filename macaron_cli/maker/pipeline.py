@@ -87,7 +87,7 @@ def begin_change(plan: Plan, manifest, cfg: dict, repo, settings: config.Setting
     run = run_for(plan, plan.app, repo, recorded(plan, settings), settings, progress)
     run.save()
     if plan.mode.needs_model and plan.change:
-        request, checkpoint = plan.change.get("request", ""), plan.change.get("checkpoint")
+        request, checkpoint = plan.change.request, plan.change.checkpoint or None
         signals.change_briefed(plan.slug, plan.brief.memories, request=request, checkpoint=checkpoint)
     return run
 

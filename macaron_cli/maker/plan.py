@@ -3,9 +3,9 @@
 What `macaron make` (or chat's hand-off) asked, checked; the mode and its models; the brief,
 cleared by the gate for every model it goes to; the template; the app's title and spec
 (each computed here, once); where the app goes. The pipeline then writes what the plan says
-(pipeline.begin) and runs the mode's phases (pipeline.run_phases). A change by a model is a
-plan over an existing app (`Plan.change`: the request, its checkpoint, the spec before and
-after; maker/change_model.py).
+(pipeline.begin) and runs the mode's phases (pipeline.run_phases). A change is a plan over
+an existing app that carries its `Change` (reading/change.py: the request read, its
+checkpoint, the spec before and after; maker/change.py by rules, change_model.py by a model).
 """
 
 from __future__ import annotations
@@ -39,13 +39,14 @@ from macaron_cli.sandbox import sandbox_for_untrusted
 if TYPE_CHECKING:
     from macaron_cli.maker.choose import Template
     from macaron_cli.memory import MemoryStore
+    from macaron_cli.reading.change import Change
     from macaron_cli.reading.idea import Reading
     from macaron_cli.spec import AppSpec
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A make (or a change by a model) before anything is written."""
+    """A make (or a change) before anything is written."""
 
     request: MakeRequest
     mode: Mode
@@ -61,12 +62,13 @@ class Plan:
     store: MemoryStore | None = None
     records_privacy: str | None = None  # the level the person chose for a health or money app's records
     asked: Any = None  # the model's answer for the spec (model_spec.Planned): its cost is the first phase's
-    change: dict | None = None  # a change: its request, checkpoint `change-N`, the spec before and after…
+    change: Change | None = None  # a change: the request read, its checkpoint `change-N`, the spec before and after…
     started: float = 0.0  # time.monotonic() when the command began (state.timings["prepare"])
     reading: Reading | None = None  # the idea read once (a make); None: over a made app
     # config/app.json keys the person corrected in words before anything was written (units,
     # currency, language, title: maker/understood.py); written over what the idea implied.
     corrected: dict | None = None
+    checked: bool = False  # a change by a model: its budget and local model checked (change_model.check)
 
     def record(self) -> MakeState:
         """The make's record (make.json, or a change's change.json), begun from the plan."""
@@ -91,7 +93,7 @@ class Plan:
             max_rounds=self.request.max_rounds,
             local_endpoint={"url": local.url, "model": local.model, "api": local.api} if local else None,
             timings={"prepare": round(time.monotonic() - self.started, 3)} if self.started else {},
-            change=dict(self.change) if self.change is not None else None,  # the record's own: it grows
+            change=self.change,
         )
 
 

@@ -55,16 +55,18 @@ def refine(brief, state: MakeState, feedback: str) -> str:
 def change(state: MakeState) -> str:
     """A change to a made app: the request, the spec before and after (already written), and
     a short map of its files (the brief, cleared for Claude, is in .macaron/brief.md as for a make)."""
-    change = state.change or {}
+    change = state.change
+    assert change is not None  # build() asks this of a change's record
+    before, after = change.before, change.after
     return "\n".join(
         [
-            f"The person asked to change this app: {change.get('request')}",
+            f"The person asked to change this app: {change.request}",
             f"This repository is their `{state.template}` app, already made; their records live in its "
             "git-ignored data files and must all be kept (a removed measure is hidden, its rows kept).",
-            f"Its spec was: {json.dumps(change.get('before'), ensure_ascii=False)}",
+            f"Its spec was: {json.dumps(before.to_json() if before else None, ensure_ascii=False)}",
             f"macaron.json's spec is now (already written, config/app.json fitted to it): "
-            f"{json.dumps(change.get('after'), ensure_ascii=False)}",
-            "Its files: " + ", ".join(change.get("files") or []),
+            f"{json.dumps(after.to_json() if after else None, ensure_ascii=False)}",
+            "Its files: " + ", ".join(change.files),
             "Change what the request asks and nothing else. Delegate UI work to the `frontend` subagent and "
             "API/data work to the `backend` subagent.",
             "When done, the app's tests must pass and its main page must open without console errors.",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from macaron_cli import lang
 
 if TYPE_CHECKING:
-    from macaron_cli.reading.change_rules import Edit
+    from macaron_cli.reading.change import Change
 
 
 class ChangeResult(Protocol):
@@ -42,9 +42,9 @@ def why(missing: Sequence[str], request: str, unread: bool, language: str) -> st
     return _said("refuse.cannot", language, what="; ".join(missing))
 
 
-def cannot(edit: Edit, request: str) -> str:
+def cannot(change: Change, request: str) -> str:
     """A correction of what a make understood that the rules could not read, one sentence."""
-    return _said("refuse.correction", edit.language, why=why(edit.missing, request, edit.unread, edit.language))
+    return _said("refuse.correction", change.language, why=why(change.missing, request, change.unread, change.language))
 
 
 def not_changed(result: ChangeResult, unread: bool) -> str:

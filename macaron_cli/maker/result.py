@@ -111,7 +111,7 @@ def finish(run: MakeRun, report, meter: CostMeter) -> MakeResult:
     state.status = verdict.status or state.status
     state.cost_usd, state.tokens = meter.cost_usd, dict(meter.tokens)
     if state.change is not None:  # a change by rules may verify on its tests' last pass: say so
-        state.change["tests_reused"] = bool(report.tests_reused)
+        state.change = replace(state.change, tests_reused=bool(report.tests_reused))
     run.save()
     registered(state, run.app, report)
     result = _result(run, report, meter)
@@ -138,7 +138,7 @@ def _unchanged(run: MakeRun) -> bool:
         return run.mode.fixed_by == LOCAL_MODEL
     change = state.change
     settings_now = _settings(run.app)
-    return change.get("before") == change.get("after") and (change.get("config") or {}) == settings_now
+    return change.before == change.after and dict(change.config) == settings_now
 
 
 def _settings(app: Path) -> dict:
@@ -172,7 +172,7 @@ def registry_entry(state: MakeState, app: Path, report=None) -> dict:
             pins = replace(pins, privacy=PRIVATE)
         entry["pinned"] = pins.to_json()
     if change or report is not None:
-        before = float(change.get("app_cost_usd") or 0.0) if change else 0.0
+        before = change.app_cost_usd if change else 0.0
         entry["cost_usd"] = round(before + state.cost_usd, 6)
     if report is not None:
         screenshot = str(report.screenshot) if report.screenshot else None

@@ -256,7 +256,7 @@ class MakeRun:
         change = self.state.change
         if not change:
             return phase
-        return change["checkpoint"] + ("" if phase == self.mode.main_phase else f"-{phase}")
+        return change.checkpoint + ("" if phase == self.mode.main_phase else f"-{phase}")
 
     def said(self, message: str, phase: str | None = None) -> str:
         """A checkpoint's message; a change's is its request (and, past its main phase, what
@@ -264,7 +264,7 @@ class MakeRun:
         change = self.state.change
         if not change:
             return message
-        return f"change: {change['request']}" + ("" if phase == self.mode.main_phase else f" ({message})")
+        return f"change: {change.request}" + ("" if phase == self.mode.main_phase else f" ({message})")
 
     def checkpoint(self, phase: str, message: str, report, meter: CostMeter) -> None:
         """Commit the phase's work as its checkpoint (`named`), with its tests and the cost so far."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from macaron_cli.apps import PRIVATE_DIR
 from macaron_cli.files import write_atomic
+from macaron_cli.reading.change import Change
 
 FILE = "make.json"
 CHANGE_FILE = "change.json"  # the latest change by a model (`macaron change`), the make's record kept apart
@@ -55,13 +56,14 @@ class MakeState:
     subagents: list[str] = field(default_factory=list)
     phase_costs: list[dict] = field(default_factory=list)  # tokens, seconds and cost of each phase
     variant: dict | None = None  # with --variants: which design was picked
-    # A change to a made app (maker/change_model.py): its request, checkpoint `change-N`, the
-    # spec before and the map of files the coder is shown. None: a make.
-    change: dict | None = None
+    # A change to a made app (maker/change.py, change_model.py): its request, checkpoint
+    # `change-N`, the spec before and after, the map of files the coder is shown. None: a make.
+    change: Change | None = None
     unknown: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
         data = {FILE_KEYS.get(f.name, f.name): getattr(self, f.name) for f in fields(self) if f.name != "unknown"}
+        data["change"] = self.change.to_record() if self.change is not None else None
         return {**self.unknown, **data}
 
     @classmethod
@@ -69,6 +71,9 @@ class MakeState:
         keys = {FILE_KEYS.get(f.name, f.name) for f in fields(cls)} - {"unknown"}
         known = {FIELDS.get(key, key): value for key, value in data.items() if key in keys}
         unknown = {key: value for key, value in data.items() if key not in keys}
+        if "change" in known:  # a change's record (a make's holds none)
+            record = known["change"]
+            known["change"] = Change.from_record(record) if record and isinstance(record, dict) else None
         return cls(**known, unknown=unknown)
 
 

@@ -62,12 +62,12 @@ def corrected(plan: Plan, words: str) -> tuple[Plan, str]:
 
     words = checked_request(words, "say what to change.")
     assert plan.template is not None and plan.spec is not None  # a make's plan, before it is written
-    edit = understand(words, plan.spec, settings_of(plan), plan.template.manifest)
-    note = cannot(edit, words) + "\n" if edit.missing else ""
-    if not edit.done:
+    change = understand(words, plan.spec, settings_of(plan), plan.template.manifest)
+    note = cannot(change, words) + "\n" if change.missing else ""
+    if not change.done:
         return plan, note
-    said = {**(plan.corrected or {}), **edit.settings}
-    return replace(plan, spec=edit.spec, corrected=said, title=str(said.get("title") or plan.title)), note
+    said = {**(plan.corrected or {}), **change.settings}
+    return replace(plan, spec=change.after, corrected=said, title=str(said.get("title") or plan.title)), note
 
 
 def settings_of(plan: Plan) -> dict:

@@ -18,6 +18,7 @@ from typing import Any
 
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
+from macaron_cli.reading.change import Change
 from macaron_cli.reading.idea import read_idea
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -84,19 +85,6 @@ _ZH_PERSON = (
 )
 
 
-@dataclass(frozen=True)
-class Edit:
-    """One request read: the spec and settings after it, and what it could not do."""
-
-    spec: AppSpec
-    settings: dict[str, Any]  # config/app.json keys the request sets (title, language, units, currency)
-    done: tuple[str, ...]  # what changed, in words
-    missing: tuple[str, ...]  # what it asked that the rules cannot do, in words
-    already: tuple[str, ...] = ()  # what it asked that the app already is, in words
-    unread: bool = False  # no rule read anything in it: perhaps no change at all
-    language: str = "en"  # the request's: `missing` is said in it (lang's cannot.* lines)
-
-
 @dataclass
 class _Ask:
     text: str
@@ -116,9 +104,9 @@ class _Ask:
         self.missing.append(lang.line(f"cannot.{reason}", self.language).format(**values))
 
 
-def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Edit:
+def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Change:
     """The request applied to the app's spec and settings, by rules: read once, by the reader
-    that reads a make's idea (reading/idea.py)."""
+    that reads a make's idea (reading/idea.py), into the change a Plan carries."""
     from macaron_cli.reading.personal import idea_language
 
     reading = read_idea(request)
@@ -143,7 +131,9 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
         ask.missing.append(f"“{text}”")  # maker/refusal.py says it: not a change the rules know
     already = tuple(dict.fromkeys(ask.already)) if not ask.done else ()
     missed = tuple(dict.fromkeys(ask.missing))
-    return Edit(ask.spec, ask.settings, tuple(ask.done), missed, already, unread, ask.language)
+    return Change(
+        request, spec, ask.spec, config, ask.settings, tuple(ask.done), missed, already, unread, ask.language, manifest
+    )
 
 
 # ── measures ─────────────────────────────────────────────────────────────────────────────
