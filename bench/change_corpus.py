@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 BP = ("blood pressure every morning", "en")
 WATER = ("track my daily water intake", "en")
+WATER_2L = ("drink 2 liters of water a day", "en")
 CHORES = ("chores for me, Tom and Lily every week", "en")
 SPENDING = ("track my monthly spending in yen", "en")
 BOOKS = ("a list of books I've read with a rating", "en")
@@ -53,6 +54,9 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (BOOKS, "add a field for the publisher", {"items.attributes": ["author", "lent to", "publisher"]}),
     (WEDDING, "the wedding is on May 20", {"tasks.countdown": "2027-05-20"}),
     (WATER, "rename the app to “Hydration”", {"title": "Hydration"}),
+    (WATER, "rename it to 'Morning water'", {"title": "Morning water"}),
+    (WATER, "rename the app to Evening water", {"title": "Evening water"}),
+    (WATER_2L, "make the goal 3 liters", {"measures.water.goal": 3000, "title": "Drink 3 liters of water a day"}),
     (JA_WEIGHT, "show it in imperial units", {"units": "imperial"}),
     (WATER, "add a calendar view with drag and drop", {}),
     (WATER, "send me a push notification every hour", {}),

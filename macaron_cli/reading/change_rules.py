@@ -110,6 +110,7 @@ class _Ask:
     touched: set[str]
     already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
     language: str = "en"
+    new_name: str | None = None  # the name a rename asks for, as said (taken out of `text`)
 
     def cannot(self, reason: str, **values: str) -> None:
         """What the request asked that the rules cannot do, in its own language."""
@@ -123,7 +124,11 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
 
     reading = read_idea(request)
     text = reading.idea
-    ask = _Ask(text, reading.said, bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
+    # A new name is the person's words, not more asks: "rename it to 'Morning water'" sets no
+    # time of day, so every other rule reads the request without it.
+    name = _new_name(text)
+    rest, said = (text.replace(name, " "), read_idea(text.replace(name, " ")).said) if name else (text, reading.said)
+    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name)
     ask.language = idea_language(text, fallback=str(config.get("language") or "en"))
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
@@ -205,18 +210,25 @@ def _replace_measure(ask: _Ask, measure: Measure) -> None:
     ask.spec = replace(ask.spec, measures=tuple(measure if m.key == measure.key else m for m in ask.spec.measures))
 
 
+def _new_name(text: str) -> str | None:
+    """The name a rename asks for (quoted, or after lang's rename.to), or None."""
+    if not _found(_RENAME, text):
+        return None
+    quoted = re.search(_QUOTED, text)
+    said = re.search(_NEW_NAME, text, re.IGNORECASE)
+    name = quoted.group(1) if quoted else next((g for g in (said.groups() if said else ()) if g), None)
+    return (name or "").strip(" .!。") or None
+
+
 def _rename(ask: _Ask, config: dict) -> None:
     """A new name: the app's title, or a measure's (its key, which its records use, kept)."""
     if not _found(_RENAME, ask.text):
         return
-    quoted = re.search(_QUOTED, ask.text)
-    said = re.search(_NEW_NAME, ask.text, re.IGNORECASE)
-    name = quoted.group(1) if quoted else next((g for g in (said.groups() if said else ()) if g), None)
-    if not name or not name.strip(" .!。"):
+    name = ask.new_name
+    if not name:
         ask.cannot("new_name")
         return
-    name = name.strip(" .!。")
-    keys = [k for k in _named_keys(ask.text.replace(name, ""), ask.spec) if k in {m.key for m in ask.spec.measures}]
+    keys = [k for k in _named_keys(ask.text, ask.spec) if k in {m.key for m in ask.spec.measures}]
     if keys:
         measure = next(m for m in ask.spec.measures if m.key == keys[0])
         _replace_measure(ask, replace(measure, name=name))
@@ -259,6 +271,34 @@ def _goal(ask: _Ask, config: dict) -> None:
         return
     _replace_measure(ask, replace(measure, goal=goal))
     ask.done.append(f"{measure.key.replace('_', ' ')} goal {_amount(goal, measure.unit)}")
+    title = _title_with_goal(str(config.get("title") or ""), measure, goal)
+    if title:  # "Drink 2 liters of water a day" would go on saying the goal it no longer is
+        ask.settings.setdefault("title", title)
+
+
+def _title_with_goal(title: str, measure: Measure, goal: float) -> str | None:
+    """The title with the measure's old goal, where it says it (once, as a goal), said as the
+    new one in the title's own unit; None where the title says no such goal."""
+    said = read_idea(title).said.goal if title else None
+    if said is None or measure.goal is None:
+        return None
+    factor = 1.0 if said.unit in ("", measure.unit) else _SCALE.get((said.unit, measure.unit))
+    if factor is None or round(said.value * factor, 2) != measure.goal:
+        return None
+    numbers = [m for m in re.finditer(r"\d+(?:[.,]\d+)*", title) if _number(m.group()) == said.value]
+    if len(numbers) != 1:
+        return None
+    new = goal / factor
+    written = f"{new:,.2f}" if "," in numbers[0].group() else f"{new:.2f}"
+    written = written.rstrip("0").rstrip(".") if "." in written else written
+    return title[: numbers[0].start()] + written + title[numbers[0].end() :]
+
+
+def _number(digits: str) -> float | None:
+    try:
+        return float(digits.replace(",", ""))
+    except ValueError:
+        return None
 
 
 def _by_unit(spec: AppSpec, unit: str) -> Measure | None:
