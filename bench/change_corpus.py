@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 BP = ("blood pressure every morning", "en")
 WATER = ("track my daily water intake", "en")
 WATER_2L = ("drink 2 liters of water a day", "en")
+RUNS_MILES = ("log my runs in miles", "en")
 CHORES = ("chores for me, Tom and Lily every week", "en")
 SPENDING = ("track my monthly spending in yen", "en")
 BOOKS = ("a list of books I've read with a rating", "en")
@@ -57,6 +58,7 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (WATER, "rename it to 'Morning water'", {"title": "Morning water"}),
     (WATER, "rename the app to Evening water", {"title": "Evening water"}),
     (WATER_2L, "make the goal 3 liters", {"measures.water.goal": 3000, "title": "Drink 3 liters of water a day"}),
+    (RUNS_MILES, "actually use km", {"measures.running.unit": "kilometer", "units": "metric"}),
     (JA_WEIGHT, "show it in imperial units", {"units": "imperial"}),
     (WATER, "add a calendar view with drag and drop", {}),
     (WATER, "send me a push notification every hour", {}),

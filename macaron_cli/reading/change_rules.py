@@ -54,6 +54,9 @@ _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metri
 # Units a count of water is kept in, with the step that fits each (how much each is: the
 # units table's unit_factor, the one the app's records follow).
 _unit_factor = shared_module("app_units").unit_factor
+# The metric unit each imperial one is shown for (the units table's, read backwards; the first
+# metric unit where two share one: fluid ounces were millilitres).
+_METRIC_OF = {shown: metric for metric, (shown, _) in reversed(shared_module("app_units").IMPERIAL.items())}
 _amount = shared_module("app_units").written  # "3,000 mL", as the app writes it
 _WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
 _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
@@ -325,11 +328,27 @@ def _units(ask: _Ask, config: dict) -> None:
         or (named[0] if named else None)
         or ({"metric": "imperial", "imperial": "metric"}.get(refused[0]) if refused else None)
     )
+    if system == "metric" and not ask.remove:
+        _kept_metric(ask)
     if system and config.get("units") != system:
         ask.settings["units"] = system
         ask.done.append(f"{system} units")
     elif system:
         ask.already.append(f"the units are already {system}")
+
+
+def _kept_metric(ask: _Ask) -> None:
+    """A measure kept in an imperial unit ("log my runs in miles") shows it whatever the app's
+    system: going metric moves it to the metric unit, its goal converted (the app converts
+    its records when their unit moves)."""
+    for measure in ask.spec.measures:
+        metric = _METRIC_OF.get(measure.unit)
+        factor = _unit_factor(measure.unit, metric) if metric else None
+        if metric is None or factor is None:
+            continue
+        goal = round(measure.goal * factor, 1) if measure.goal is not None else None
+        _replace_measure(ask, replace(measure, unit=metric, goal=goal))
+        ask.done.append(f"{measure.key.replace('_', ' ')} in {metric}")
 
 
 def _water_goal(water: Measure, unit: str, slots: Slots) -> float:
