@@ -23,6 +23,8 @@ BP = ("blood pressure every morning", "en")
 WATER = ("track my daily water intake", "en")
 WATER_2L = ("drink 2 liters of water a day", "en")
 RUNS_MILES = ("log my runs in miles", "en")
+RECIPES = ("recipe collection", "en")
+JA_RECIPES = ("レシピ集", "ja")
 CHORES = ("chores for me, Tom and Lily every week", "en")
 SPENDING = ("track my monthly spending in yen", "en")
 BOOKS = ("a list of books I've read with a rating", "en")
@@ -59,6 +61,9 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (WATER, "rename the app to Evening water", {"title": "Evening water"}),
     (WATER_2L, "make the goal 3 liters", {"measures.water.goal": 3000, "title": "Drink 3 liters of water a day"}),
     (RUNS_MILES, "actually use km", {"measures.running.unit": "kilometer", "units": "metric"}),
+    (RECIPES, "let me add a photo for each recipe", {}),  # a photo is code, never a text box "photo"
+    (JA_RECIPES, "各レシピに写真を追加して", {}),
+    (WEDDING, "add the honeymoon on June 2", {}),  # a date added unnamed never moves the wedding
     (JA_WEIGHT, "show it in imperial units", {"units": "imperial"}),
     (WATER, "add a calendar view with drag and drop", {}),
     (WATER, "send me a push notification every hour", {}),

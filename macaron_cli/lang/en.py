@@ -407,6 +407,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b",
     "beyond.export": r"\bexport|\bcsv\b|\bpdf\b",
     "beyond.login": r"\blog ?in\b|\bpassword|\baccount",
+    "beyond.photos": r"\bphotos?\b|\bpictures?\b|\bimages?\b|\bpics?\b",
     # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": r"Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My "
     r"Our Can Could Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Count Every Each Only "
@@ -711,6 +712,7 @@ LINES: dict[str, str] = {
     "cannot.which_goal": "which measure the goal is for: name it (e.g. “water goal 3 liters”)",
     "cannot.goal_unit": "a goal in {unit} for {name} (kept in {kept})",
     "cannot.which_times": "which measure the times of day are for: name it",
+    "cannot.which_event": "what the date you add is for: name it (e.g. “add exam June 3”)",
     "cannot.not_people": "{names}: not among the people in this app",
     "cannot.period_goal": "a {period} goal (this app's goals are per day)",
     "cannot.not_shown": "{what} (the {template} template does not show it)",
@@ -720,6 +722,7 @@ LINES: dict[str, str] = {
     "cannot.charts": "charts and graphs",
     "cannot.export": "exporting or sharing records",
     "cannot.login": "logging in and accounts",
+    "cannot.photos": "photos or pictures",
     "refuse.unread": "“{request}” is not a change the rules know",
     "refuse.cannot": "the rules cannot do {what}",
     "refuse.change": "Nothing changed in {title}: {why}; a model can, once you connect one: {hint}",

@@ -471,8 +471,8 @@ def _items(ask: _Ask, config: dict) -> None:
             ask.done.append("a rating per item" if rating else "no rating")
         return
     said = _attribute(ask.text, _ATTRIBUTE_REMOVE if ask.remove else _ATTRIBUTE_ADD)
-    if not said:
-        return
+    if not said or any(_found(words, said) for words in _BEYOND.values()):
+        return  # a photo or a chart is code, not a text field called "photo": said as beyond
     if ask.remove:
         kept = tuple(a for a in items.attributes if a.casefold() != said.casefold())
         if kept != items.attributes:
@@ -504,6 +504,9 @@ def _tasks(ask: _Ask, config: dict) -> None:
         same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
         # "move the wedding to May 23": the event it counts to, named, is moved, whatever verb leads
         same_day = same_day or bool(tasks.event and tasks.event.lower() in ask.text.lower())
+        if not same_day and not slots.event and _found(_ADD, ask.text):
+            ask.cannot("which_event")  # "add our outing Aug 3", its name unread: never the exam moved there
+            return
         event = tasks.event if same_day else slots.event or tasks.event  # "結婚式" is the "wedding" it counts to
         changed = replace(tasks, countdown=slots.date or tasks.countdown, event=event)
         if changed != tasks:
