@@ -64,6 +64,11 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (RECIPES, "let me add a photo for each recipe", {}),  # a photo is code, never a text box "photo"
     (JA_RECIPES, "各レシピに写真を追加して", {}),
     (WEDDING, "add the honeymoon on June 2", {}),  # a date added unnamed never moves the wedding
+    (
+        ("count down to my exam", "en"),
+        "add our trip to Lisbon on July 9",
+        {"tasks.countdown": "2027-07-09", "tasks.event": "trip to Lisbon"},
+    ),
     (JA_WEIGHT, "show it in imperial units", {"units": "imperial"}),
     (WATER, "add a calendar view with drag and drop", {}),
     (WATER, "send me a push notification every hour", {}),

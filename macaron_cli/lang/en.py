@@ -64,7 +64,8 @@ WORDS: dict[str, str] = {
     "event.wedding": r"\bwedding\b",
     "event.exam": r"\bexam\b",
     "event.birthday": r"\bbirthday\b",
-    "event.trip": r"\btrip\b|\bvacation\b|\bholiday\b",
+    # "my trip to japan": the event as said, its place kept ("trip to the beach" stays a trip)
+    "event.trip": r"\btrip(?:\s+to\s+(?!the\b|an?\b|my\b|our\b)[A-Za-z]+)?\b|\bvacation\b|\bholiday\b",
     "event.anniversary": r"\banniversary\b",
     "event.move": r"\bmove\b",
     "event.concert": r"\bconcert\b",
