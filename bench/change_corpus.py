@@ -21,6 +21,10 @@ sys.path.insert(0, str(ROOT))
 
 BP = ("blood pressure every morning", "en")
 WATER = ("track my daily water intake", "en")
+WATER_2L = ("drink 2 liters of water a day", "en")
+RUNS_MILES = ("log my runs in miles", "en")
+RECIPES = ("recipe collection", "en")
+JA_RECIPES = ("レシピ集", "ja")
 CHORES = ("chores for me, Tom and Lily every week", "en")
 SPENDING = ("track my monthly spending in yen", "en")
 BOOKS = ("a list of books I've read with a rating", "en")
@@ -53,6 +57,18 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (BOOKS, "add a field for the publisher", {"items.attributes": ["author", "lent to", "publisher"]}),
     (WEDDING, "the wedding is on May 20", {"tasks.countdown": "2027-05-20"}),
     (WATER, "rename the app to “Hydration”", {"title": "Hydration"}),
+    (WATER, "rename it to 'Morning water'", {"title": "Morning water"}),
+    (WATER, "rename the app to Evening water", {"title": "Evening water"}),
+    (WATER_2L, "make the goal 3 liters", {"measures.water.goal": 3000, "title": "Drink 3 liters of water a day"}),
+    (RUNS_MILES, "actually use km", {"measures.running.unit": "kilometer", "units": "metric"}),
+    (RECIPES, "let me add a photo for each recipe", {}),  # a photo is code, never a text box "photo"
+    (JA_RECIPES, "各レシピに写真を追加して", {}),
+    (WEDDING, "add the honeymoon on June 2", {}),  # a date added unnamed never moves the wedding
+    (
+        ("count down to my exam", "en"),
+        "add our trip to Lisbon on July 9",
+        {"tasks.countdown": "2027-07-09", "tasks.event": "trip to Lisbon"},
+    ),
     (JA_WEIGHT, "show it in imperial units", {"units": "imperial"}),
     (WATER, "add a calendar view with drag and drop", {}),
     (WATER, "send me a push notification every hour", {}),

@@ -326,6 +326,26 @@ def test_a_unit_change_keeps_what_each_recorded_amount_means(macaron, macaron_ho
     assert totals() == [500, 750]
 
 
+@pytest.mark.slow
+def test_runs_kept_in_miles_are_in_km_after_actually_use_km(macaron, macaron_home, tmp_path):
+    """The measure itself was in miles, so the app's system alone changed nothing on the page:
+    "actually use km" moves the measure to km and the 3 miles run before are 4.8 km."""
+    from tests.test_one_life import post, serve
+
+    slug = scaffolded("log my runs in miles", "en", tmp_path / "apps")
+    proc, url = serve(slug)
+    try:
+        post(url, "/api/entries", {"habit": "running", "amount": 3, "day": dt.date.today().isoformat()})
+    finally:
+        proc.terminate()
+        proc.wait()
+    done = change(macaron, slug, "actually use km")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["page_difference"], done.stdout
+    digest = macaron("apps", "digest", slug, "--json")
+    assert "4.8 km" in digest.stdout and "3 mi" not in digest.stdout, digest.stdout
+
+
 CHANGES = [
     # (idea, its language, [(request, {changed path: after}), …]): each kind of change once at least.
     (

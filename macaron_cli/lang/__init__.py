@@ -80,7 +80,7 @@ CONVERTER_UNITS = {
 PAID_IN = ("PHP", "JPY", "KRW", "CNY", "EUR", "GBP", "USD")
 # The languages an app may be shown in, asked by name in a change (reading/change_rules.py).
 APP_LANGUAGES = ("en", "ja", "ko", "zh", "tl")
-BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login")  # what a change asks that is code
+BEYOND = ("dark_mode", "sync", "reminders", "charts", "export", "login", "photos")  # what a change asks that is code
 # What a message is about (friend/topics.py), in the order a tie is broken.
 TOPICS = ("food", "health", "fitness", "travel", "finance", "family", "work", "hobby", "events")
 # What a fact about a life is about, such that a newer one replaces an older (memory/updates.py).
@@ -467,6 +467,7 @@ SAYINGS: dict[str, str] = {
     "cannot.which_goal": "a goal said without its measure: name it",
     "cannot.goal_unit": "a goal in {unit} for {name}, kept in {kept}",
     "cannot.which_times": "times of day said without their measure: name it",
+    "cannot.which_event": "a date to add said without what it is for: name it",
     "cannot.not_people": "people to take off who are not in the app: {names}",
     "cannot.period_goal": "a {period} goal where goals are per day",
     "cannot.not_shown": "{what}, which the {template} template does not show",

@@ -64,7 +64,8 @@ WORDS: dict[str, str] = {
     "event.wedding": r"\bwedding\b",
     "event.exam": r"\bexams?\b",
     "event.birthday": r"\bbirthday\b|\bb-?day\b",
-    "event.trip": r"\btrip\b|\bvacation\b|\bholiday\b",
+    # "my trip to japan": the event as said, its place kept ("trip to the beach" stays a trip)
+    "event.trip": r"\btrip(?:\s+to\s+(?!the\b|an?\b|my\b|our\b)[A-Za-z]+)?\b|\bvacation\b|\bholiday\b",
     "event.anniversary": r"\banniversary\b",
     "event.move": r"\bmove\b",
     "event.concert": r"\bconcert\b",
@@ -411,6 +412,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\b(?:an?|some|with|add|show|see|draw)\s+(?:\w+\s+)?charts?\b|\bgraphs?\b",
     "beyond.export": r"\bexport|\bcsv\b|\bpdf\b",
     "beyond.login": r"\blog ?in\b|\bpassword|\baccount",
+    "beyond.photos": r"\bphotos?\b|\bpictures?\b|\bimages?\b|\bpics?\b",
     # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": r"Add Remove Put Take Please Make Use Change Rename Set Call Track Also Drop Delete The My "
     r"Our Can Could Switch Show Log Record Keep Let Remind Sync Hide Stop No Don Get Include Count Every Each Only "
@@ -731,6 +733,7 @@ LINES: dict[str, str] = {
     "cannot.which_goal": "which measure the goal is for: name it (e.g. “water goal 3 liters”)",
     "cannot.goal_unit": "a goal in {unit} for {name} (kept in {kept})",
     "cannot.which_times": "which measure the times of day are for: name it",
+    "cannot.which_event": "what the date you add is for: name it (e.g. “add exam June 3”)",
     "cannot.not_people": "{names}: not among the people in this app",
     "cannot.period_goal": "a {period} goal (this app's goals are per day)",
     "cannot.not_shown": "{what} (the {template} template does not show it)",
@@ -740,6 +743,7 @@ LINES: dict[str, str] = {
     "cannot.charts": "charts and graphs",
     "cannot.export": "exporting or sharing records",
     "cannot.login": "logging in and accounts",
+    "cannot.photos": "photos or pictures",
     "refuse.unread": "“{request}” is not a change the rules know",
     "refuse.cannot": "the rules cannot do {what}",
     "refuse.change": "Nothing changed in {title}: {why}; a model can, once you connect one: {hint}",

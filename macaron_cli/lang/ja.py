@@ -342,6 +342,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"グラフ",
     "beyond.export": r"エクスポート",
     "beyond.login": r"ログイン",
+    "beyond.photos": r"写真|画像|フォト",
     # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": "",
     "person.changed": r"追加|入れ|加え|外|削除|当番",
@@ -575,6 +576,7 @@ LINES: dict[str, str] = {
     "cannot.which_goal": "どの項目の目標か（「水の目標を3リットルに」のように書いてください）",
     "cannot.goal_unit": "{name}の {unit} での目標（{kept} で記録しています）",
     "cannot.which_times": "どの項目の時間帯か（項目名を書いてください）",
+    "cannot.which_event": "追加する日付が何の日か（「試験 6月3日を追加」のように名前を書いてください）",
     "cannot.not_people": "{names}（このアプリのメンバーにいません）",
     "cannot.period_goal": "{period} の目標（このアプリの目標は1日ごとです）",
     "cannot.not_shown": "{what}（{template} テンプレートでは表示できません）",
@@ -584,6 +586,7 @@ LINES: dict[str, str] = {
     "cannot.charts": "グラフ",
     "cannot.export": "記録の書き出しや共有",
     "cannot.login": "ログインやアカウント",
+    "cannot.photos": "写真や画像",
     "refuse.unread": "「{request}」はルールで分かる変更ではありません",
     "refuse.cannot": "ルールではできないこと: {what}",
     "refuse.change": "{title}は変えていません: {why}、モデルなら接続してからできます: {hint}",

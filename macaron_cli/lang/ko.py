@@ -348,6 +348,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"그래프",
     "beyond.export": r"내보내",
     "beyond.login": r"로그인",
+    "beyond.photos": r"사진|이미지",
     # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": "",
     "person.changed": r"추가|넣어|빼|제외|삭제|이사|나갔|당번",
@@ -576,6 +577,7 @@ LINES: dict[str, str] = {
     "cannot.which_goal": "어느 항목의 목표인지(“물 목표 3리터”처럼 적어 주세요)",
     "cannot.goal_unit": "{name}의 {unit} 목표({kept}로 기록해요)",
     "cannot.which_times": "어느 항목의 시간대인지(항목 이름을 적어 주세요)",
+    "cannot.which_event": "추가할 날짜가 무슨 날인지(“시험 6월 3일 추가”처럼 이름을 적어 주세요)",
     "cannot.not_people": "{names}(이 앱에 없는 사람이에요)",
     "cannot.period_goal": "{period} 목표(이 앱의 목표는 하루 단위예요)",
     "cannot.not_shown": "{what}({template} 템플릿은 보여 주지 못해요)",
@@ -585,6 +587,7 @@ LINES: dict[str, str] = {
     "cannot.charts": "차트와 그래프",
     "cannot.export": "기록 내보내기나 공유",
     "cannot.login": "로그인과 계정",
+    "cannot.photos": "사진이나 이미지",
     "refuse.unread": "“{request}”는 규칙이 아는 변경이 아니에요",
     "refuse.cannot": "규칙으로는 할 수 없는 것: {what}",
     "refuse.change": "{title}은 바뀌지 않았어요: {why}; 모델을 연결하면 할 수 있어요: {hint}",

@@ -344,7 +344,7 @@ WORDS: dict[str, str] = {
     "list.of": r"\blistahan ng mga (\w+)",
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
-    "change.add": r"\b(?:i|paki)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
+    "change.add": r"\b(?:i|paki|mag)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
     "change.rename": r"\bpalitan ang pangalan|\bpangalanan",
     "change.set": r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b",
     "change.imperial": r"\bimperyal\b",
@@ -361,6 +361,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"\btsart",
     "beyond.export": "",
     "beyond.login": "",
+    "beyond.photos": r"\blitrato|\bletrato|\bphotos?\b|\bpictures?\b",
     # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": r"Idagdag Alisin Tanggalin Isama Ilagay Gawin Gawing Lagyan Ipakita Gamitin Palitan Gamitin"
     r" Ang Mga Sa Ng Si Ni Wala",
@@ -598,6 +599,7 @@ LINES: dict[str, str] = {
     "cannot.which_goal": "kung para saang sukat ang layunin: pangalanan ito (hal. “layunin sa tubig 3 litro”)",
     "cannot.goal_unit": "layunin sa {unit} para sa {name} (itinatala sa {kept})",
     "cannot.which_times": "kung para saang sukat ang mga oras ng araw: pangalanan ito",
+    "cannot.which_event": "kung para saan ang petsang idadagdag: pangalanan ito, hal. “dagdag exam sa June 3”",
     "cannot.not_people": "{names}: wala sa mga tao ng app na ito",
     "cannot.period_goal": "layuning {period} (bawat araw ang mga layunin ng app na ito)",
     "cannot.not_shown": "{what} (hindi ito naipapakita ng template na {template})",
@@ -607,6 +609,7 @@ LINES: dict[str, str] = {
     "cannot.charts": "mga tsart at graph",
     "cannot.export": "pag-export o pagbabahagi ng mga tala",
     "cannot.login": "pag-log in at mga account",
+    "cannot.photos": "mga litrato",
     "refuse.unread": "ang “{request}” ay hindi pagbabagong alam ng mga patakaran",
     "refuse.cannot": "hindi kaya ng mga patakaran ang {what}",
     "refuse.change": "Walang nagbago sa {title}: {why}; kaya ito ng isang model kapag ikinonekta mo: {hint}",

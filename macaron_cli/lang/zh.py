@@ -342,6 +342,7 @@ WORDS: dict[str, str] = {
     "beyond.charts": r"图表",
     "beyond.export": r"导出",
     "beyond.login": r"登录",
+    "beyond.photos": r"照片|图片|相片",
     # ── a change's people, new name and fields (reading/change_rules.py) ──
     "change.not_names": "",
     "person.changed": r"加上|添加|去掉|删掉|删除|移除",
@@ -563,6 +564,7 @@ LINES: dict[str, str] = {
     "cannot.which_goal": "目标是哪个项目的（请写出项目，例如“喝水目标3升”）",
     "cannot.goal_unit": "{name}以{unit}计的目标（按{kept}记录）",
     "cannot.which_times": "时段是哪个项目的（请写出项目名）",
+    "cannot.which_event": "要加的日期是什么日子（请写出名字，例如“加一个考试 6月3号”）",
     "cannot.not_people": "{names}（不在这个应用的成员里）",
     "cannot.period_goal": "{period}目标（这个应用的目标按天计）",
     "cannot.not_shown": "{what}（{template} 模板无法显示）",
@@ -572,6 +574,7 @@ LINES: dict[str, str] = {
     "cannot.charts": "图表",
     "cannot.export": "导出或分享记录",
     "cannot.login": "登录和账户",
+    "cannot.photos": "照片或图片",
     "refuse.unread": "“{request}”不是规则能理解的修改",
     "refuse.cannot": "规则做不到的：{what}",
     "refuse.change": "{title}没有改动：{why}；连接模型后就可以做到：{hint}",

@@ -55,6 +55,9 @@ _SYSTEM_OF |= {"kilogram": "metric", "kilometer": "metric", "centimeter": "metri
 # Units a count of water is kept in, with the step that fits each (how much each is: the
 # units table's unit_factor, the one the app's records follow).
 _unit_factor = shared_module("app_units").unit_factor
+# The metric unit each imperial one is shown for (the units table's, read backwards; the first
+# metric unit where two share one: fluid ounces were millilitres).
+_METRIC_OF = {shown: metric for metric, (shown, _) in reversed(shared_module("app_units").IMPERIAL.items())}
 _amount = shared_module("app_units").written  # "3,000 mL", as the app writes it
 _WATER_UNITS = {"cups": 1, "glasses": 1, "milliliter": 250}
 _WATER_GOAL_ML = 2000  # a day's water when the app had no goal
@@ -98,6 +101,7 @@ class _Ask:
     touched: set[str]
     already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
     language: str = "en"
+    new_name: str | None = None  # the name a rename asks for, as said (taken out of `text`)
 
     def cannot(self, reason: str, **values: str) -> None:
         """What the request asked that the rules cannot do, in its own language."""
@@ -111,7 +115,11 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
 
     reading = read_idea(request)
     text = reading.idea
-    ask = _Ask(text, reading.said, bool(_found(_REMOVE, text)), spec, {}, manifest, [], [], set())
+    # A new name is the person's words, not more asks: "rename it to 'Morning water'" sets no
+    # time of day, so every other rule reads the request without it.
+    name = _new_name(text)
+    rest, said = (text.replace(name, " "), read_idea(text.replace(name, " ")).said) if name else (text, reading.said)
+    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name)
     ask.language = idea_language(text, fallback=str(config.get("language") or "en"))
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
@@ -195,18 +203,25 @@ def _replace_measure(ask: _Ask, measure: Measure) -> None:
     ask.spec = replace(ask.spec, measures=tuple(measure if m.key == measure.key else m for m in ask.spec.measures))
 
 
+def _new_name(text: str) -> str | None:
+    """The name a rename asks for (quoted, or after lang's rename.to), or None."""
+    if not _found(_RENAME, text):
+        return None
+    quoted = re.search(_QUOTED, text)
+    said = re.search(_NEW_NAME, text, re.IGNORECASE)
+    name = quoted.group(1) if quoted else next((g for g in (said.groups() if said else ()) if g), None)
+    return (name or "").strip(" .!。") or None
+
+
 def _rename(ask: _Ask, config: dict) -> None:
     """A new name: the app's title, or a measure's (its key, which its records use, kept)."""
     if not _found(_RENAME, ask.text):
         return
-    quoted = re.search(_QUOTED, ask.text)
-    said = re.search(_NEW_NAME, ask.text, re.IGNORECASE)
-    name = quoted.group(1) if quoted else next((g for g in (said.groups() if said else ()) if g), None)
-    if not name or not name.strip(" .!。"):
+    name = ask.new_name
+    if not name:
         ask.cannot("new_name")
         return
-    name = name.strip(" .!。")
-    keys = [k for k in _named_keys(ask.text.replace(name, ""), ask.spec) if k in {m.key for m in ask.spec.measures}]
+    keys = [k for k in _named_keys(ask.text, ask.spec) if k in {m.key for m in ask.spec.measures}]
     if keys:
         measure = next(m for m in ask.spec.measures if m.key == keys[0])
         _replace_measure(ask, replace(measure, name=name))
@@ -249,6 +264,34 @@ def _goal(ask: _Ask, config: dict) -> None:
         return
     _replace_measure(ask, replace(measure, goal=goal))
     ask.done.append(f"{measure.key.replace('_', ' ')} goal {_amount(goal, measure.unit)}")
+    title = _title_with_goal(str(config.get("title") or ""), measure, goal)
+    if title:  # "Drink 2 liters of water a day" would go on saying the goal it no longer is
+        ask.settings.setdefault("title", title)
+
+
+def _title_with_goal(title: str, measure: Measure, goal: float) -> str | None:
+    """The title with the measure's old goal, where it says it (once, as a goal), said as the
+    new one in the title's own unit; None where the title says no such goal."""
+    said = read_idea(title).said.goal if title else None
+    if said is None or measure.goal is None:
+        return None
+    factor = 1.0 if said.unit in ("", measure.unit) else _SCALE.get((said.unit, measure.unit))
+    if factor is None or round(said.value * factor, 2) != measure.goal:
+        return None
+    numbers = [m for m in re.finditer(r"\d+(?:[.,]\d+)*", title) if _number(m.group()) == said.value]
+    if len(numbers) != 1:
+        return None
+    new = goal / factor
+    written = f"{new:,.2f}" if "," in numbers[0].group() else f"{new:.2f}"
+    written = written.rstrip("0").rstrip(".") if "." in written else written
+    return title[: numbers[0].start()] + written + title[numbers[0].end() :]
+
+
+def _number(digits: str) -> float | None:
+    try:
+        return float(digits.replace(",", ""))
+    except ValueError:
+        return None
 
 
 def _by_unit(spec: AppSpec, unit: str) -> Measure | None:
@@ -275,11 +318,27 @@ def _units(ask: _Ask, config: dict) -> None:
         or (named[0] if named else None)
         or ({"metric": "imperial", "imperial": "metric"}.get(refused[0]) if refused else None)
     )
+    if system == "metric" and not ask.remove:
+        _kept_metric(ask)
     if system and config.get("units") != system:
         ask.settings["units"] = system
         ask.done.append(f"{system} units")
     elif system:
         ask.already.append(f"the units are already {system}")
+
+
+def _kept_metric(ask: _Ask) -> None:
+    """A measure kept in an imperial unit ("log my runs in miles") shows it whatever the app's
+    system: going metric moves it to the metric unit, its goal converted (the app converts
+    its records when their unit moves)."""
+    for measure in ask.spec.measures:
+        metric = _METRIC_OF.get(measure.unit)
+        factor = _unit_factor(measure.unit, metric) if metric else None
+        if metric is None or factor is None:
+            continue
+        goal = round(measure.goal * factor, 1) if measure.goal is not None else None
+        _replace_measure(ask, replace(measure, unit=metric, goal=goal))
+        ask.done.append(f"{measure.key.replace('_', ' ')} in {metric}")
 
 
 def _water_goal(water: Measure, unit: str, slots: Slots) -> float:
@@ -402,8 +461,8 @@ def _items(ask: _Ask, config: dict) -> None:
             ask.done.append("a rating per item" if rating else "no rating")
         return
     said = _attribute(ask.text, _ATTRIBUTE_REMOVE if ask.remove else _ATTRIBUTE_ADD)
-    if not said:
-        return
+    if not said or any(_found(words, said) for words in _BEYOND.values()):
+        return  # a photo or a chart is code, not a text field called "photo": said as beyond
     if ask.remove:
         kept = tuple(a for a in items.attributes if a.casefold() != said.casefold())
         if kept != items.attributes:
@@ -435,6 +494,9 @@ def _tasks(ask: _Ask, config: dict) -> None:
         same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
         # "move the wedding to May 23": the event it counts to, named, is moved, whatever verb leads
         same_day = same_day or bool(tasks.event and tasks.event.lower() in ask.text.lower())
+        if not same_day and not slots.event and _found(_ADD, ask.text):
+            ask.cannot("which_event")  # "add our outing Aug 3", its name unread: never the exam moved there
+            return
         event = tasks.event if same_day else slots.event or tasks.event  # "結婚式" is the "wedding" it counts to
         changed = replace(tasks, countdown=slots.date or tasks.countdown, event=event)
         if changed != tasks:

@@ -109,3 +109,10 @@ export function today(offsetDays = 0) {
   d.setDate(d.getDate() + offsetDays);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
+
+// The Monday of this week, as today() writes a day: the week the digest's "this week" counts
+// (macaron's period_start), so the page and the digest add up the same days.
+export function weekStart() {
+  const monday = (new Date().getDay() + 6) % 7;
+  return today(-monday);
+}

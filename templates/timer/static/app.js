@@ -2,7 +2,7 @@
 // The clock counts to an end time (not by ticks), so a busy tab never makes it run slow.
 import { useEffect, useState } from "preact/hooks";
 import { html, api, boot, useApp, useLoaded, Header } from "./macaron.js";
-import { today } from "./i18n.js";
+import { today, weekStart } from "./i18n.js";
 
 const clock = (ms) => {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -63,8 +63,8 @@ function Timer({ onWorkDone }) {
 
 function App() {
   const { t, config, fmtDate, fmtNumber } = useApp();
-  const weekAgo = today(-6);
-  const { data: sessions, error, attempt } = useLoaded(() => api(`api/sessions?since=${weekAgo}`), [weekAgo]);
+  const monday = weekStart();
+  const { data: sessions, error, attempt } = useLoaded(() => api(`api/sessions?since=${monday}`), [monday]);
   const log = (minutes) => attempt(() => api("api/sessions", { method: "POST", body: { minutes, day: today() } }));
   const remove = (id) => attempt(() => api(`api/sessions/${id}`, { method: "DELETE" }));
 
