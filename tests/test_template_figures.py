@@ -94,7 +94,9 @@ def _planner(page) -> list[str]:
         page.fill("#task-title", title)
         page.locator("form button[type=submit]").click()
         _count(page, ".task", n)
-    page.locator(".task input[type=checkbox]").first.check()
+    # By its name, and clicked once: a done task moves down, so "the first checkbox" would
+    # re-resolve to the next open task if anything retried.
+    page.get_by_role("checkbox", name='Mark "Call the bank" done').click()
     page.wait_for_function("document.querySelector('.mc-subtitle').innerText.includes('1 left today')")
     left = re.search(r"(\d+) left today", page.inner_text(".mc-subtitle")).group(1)  # type: ignore[union-attr]
     return [f"Today {left} to do"]
