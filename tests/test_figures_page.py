@@ -107,3 +107,18 @@ def test_a_won_budget_stays_in_won_after_a_switch_to_dollars_and_says_so(macaron
     assert "₩2,000,000" in summary and "$2,000,000" not in summary, summary  # never a budget in the wrong money
     digest, friend = _digest_and_friend(macaron, slug)
     assert "₩2,000,000" in digest and "$2,000,000" not in digest + friend, digest
+
+
+def test_the_habit_trackers_this_week_is_monday_to_sunday_as_the_digest_counts(macaron_home, tmp_path):
+    """The strip titled "This week" is the digest's week: from this Monday, the days ahead faint
+    (it used to be the last 7 days, so on a Wednesday it held last week's Thursday to Sunday)."""
+    import datetime as dt
+
+    apps = tmp_path / "apps"
+    slug = scaffolded("drink 2 liters of water a day", "en", apps)
+    with served_page(apps / slug, ".week li") as page:
+        days = page.eval_on_selector_all(".week li", "items => items.map(li => [li.dataset.day, li.className])")
+    today = dt.date.today()
+    monday = today - dt.timedelta(days=today.weekday())
+    assert [day for day, _ in days] == [(monday + dt.timedelta(days=n)).isoformat() for n in range(7)]
+    assert [day for day, faint in days if faint == "ahead"] == [day for day, _ in days if day > today.isoformat()]

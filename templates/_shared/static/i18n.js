@@ -113,6 +113,14 @@ export function today(offsetDays = 0) {
 // The Monday of this week, as today() writes a day: the week the digest's "this week" counts
 // (macaron's period_start), so the page and the digest add up the same days.
 export function weekStart() {
-  const monday = (new Date().getDay() + 6) % 7;
-  return today(-monday);
+  return today(-daysSinceMonday());
+}
+
+// The Sunday that ends this week: a week strip shows the days still ahead, empty.
+export function weekEnd() {
+  return today(6 - daysSinceMonday());
+}
+
+function daysSinceMonday() {
+  return (new Date().getDay() + 6) % 7;
 }

@@ -2,7 +2,7 @@
 // one-tap logging, a week strip and today's log.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { html, api, boot, useApp, Header } from "./macaron.js";
-import { today } from "./i18n.js";
+import { today, weekEnd } from "./i18n.js";
 
 function useAmountText() {
   const { t, locale, fmtNumber, fmtQuantity } = useApp();
@@ -127,6 +127,7 @@ function HabitCard({ habit, figure, onAdd, onUndo, canUndo }) {
   </section>`;
 }
 
+// Monday to Sunday, the week the digest's "this week" counts; the days ahead are drawn faint.
 function WeekStrip({ history, habits }) {
   const { t, fmtWeekday } = useApp();
   const score = (figures) => {
@@ -139,7 +140,7 @@ function WeekStrip({ history, habits }) {
     <ol class="week">
       ${history.map(({ day, figures }) => {
         const s = score(figures);
-        return html`<li key=${day} title=${`${Math.round(s * 100)}%`}>
+        return html`<li key=${day} data-day=${day} class=${day > today() ? "ahead" : ""} title=${`${Math.round(s * 100)}%`}>
           <span class="week-dot" style=${{ "--fill": `${Math.round(s * 100)}%` }}></span>
           <span class="mc-note">${fmtWeekday(day)}</span>
         </li>`;
@@ -180,7 +181,7 @@ function App() {
 
   const load = useCallback(async () => {
     try {
-      const [d, h] = await Promise.all([api(`api/days/${day}`), api(`api/history?end=${day}&days=7`)]);
+      const [d, h] = await Promise.all([api(`api/days/${day}`), api(`api/history?end=${weekEnd()}&days=7`)]);
       setDayData(d);
       setHistory(h);
       setError(null);
