@@ -36,6 +36,8 @@ def test_a_title_is_the_thing_asked_for_not_the_wish(idea, title):
         ("honestly just something to count how many pushups I do, nothing fancy!!", "How many pushups I do"),
         ("an app where me, Priya, Tom and Lucas can split the cabin rental costs", "Split the cabin rental costs"),
         ("Laundry rota for the flat with my flatmates Jake, Mia and Sam", "Laundry rota for the flat"),
+        ("chore chart for me, sam and lee", "Chore chart"),  # not "Chore chart for me"
+        ("chores for me and my roommates jess and omar", "Chores"),  # not cut after "jess"
         ("ねこのごはんの時間を記録するアプリがほしい😺", "ねこのごはんの時間"),
         ("英単語を覚えるためのアプリを作ってほしいです！", "英単語"),
         ("家族（パパ、ママ、ゆうき）の家事当番表を作りたい", "家族の家事当番表"),

@@ -196,6 +196,9 @@ def _without_people(title: str) -> str:
     from macaron_cli.reading.slots import read
 
     people = read(title).people
+    opened = _PEOPLE_OPEN.search(title[: _first_named(title, people)]) if len(people) >= 2 else None
+    if opened and opened.start() >= 2:  # "Chore chart for me, Sam and Lee" → "Chore chart", not "… for me"
+        return title[: opened.start()]
     for name in people:
         said = rf"(?:{lang.pattern('me.alone')})(?=[\s,，、\u30fb]|$)" if name == "me" else re.escape(name)
         at = re.search(r"\s*(?:[,，、:：]|\s[-–—])\s*(?=" + said + ")", title, re.IGNORECASE)
@@ -203,6 +206,20 @@ def _without_people(title: str) -> str:
         if at and at.start() >= 2 and not named_before:  # the list begins there, not inside it
             return title[: at.start()]
     return title
+
+
+# What opens a list of people just before its first name: "for me, Sam and Lee", "with my
+# roommates Jess and Omar" (an opener, a determiner, one word that says who they are).
+_PEOPLE_OPEN = re.compile(
+    rf"\s+(?:{lang.pattern('list.opens')})\s+(?:(?:{lang.pattern('determiner')})\s+)?(?:[\w'-]+\s+)?$", re.IGNORECASE
+)
+
+
+def _first_named(title: str, people: tuple[str, ...] | list[str]) -> int:
+    """Where the first of `people` is said in the title (its end when none is found)."""
+    said = [rf"(?:{lang.pattern('me.alone')})" if name == "me" else re.escape(name) for name in people]
+    found = re.search(rf"(?<![\w'-])(?:{'|'.join(said)})(?![\w'-])", title, re.IGNORECASE)
+    return found.start() if found else len(title)
 
 
 # Minutes said are the app's settings (a timer's 25 and 5), shown by it, not its name.
