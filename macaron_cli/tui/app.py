@@ -172,7 +172,8 @@ class MemoryBrowser(App):
     # ── layout ──────────────────────────────────────────────────────────────────────────
     def compose(self) -> ComposeResult:
         with Horizontal(id="topbar"):
-            yield Static(Text.assemble(("◖ macaron ◗", "bold"), "  your memory"), id="brand")
+            yield Static("◖ macaron ◗", id="brand")
+            yield Static("  your memory", id="tagline")  # hidden on a narrow terminal: the status needs the room
             yield self.status
         with Horizontal(id="filters"):
             yield SearchBox(placeholder="/ search", id="search")
@@ -414,8 +415,8 @@ class MemoryBrowser(App):
     def _update_status(self) -> None:
         page = self.page
         if page.is_search:
-            hits = [row.hit for row in page.rows if row.hit is not None]
-            message = f"{score_parts.counted(hits)} for “{page.query}” · ranked as chat ranks them"
+            # The line `macaron memory search` prints for the same words, in the same words.
+            message = score_parts.headline(page.query, [row.hit for row in page.rows if row.hit is not None])
         elif page.total == 0:
             message = "no memories" + (
                 " under these filters" if self.filters.where() else " yet: `macaron chat` makes some"
