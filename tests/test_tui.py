@@ -638,6 +638,29 @@ def test_a_wide_terminal_gives_the_text_its_width_and_every_column(store_path):
     drive_at(store_path, (80, 24), narrow)
 
 
+def test_a_browser_widened_or_narrowed_fits_its_columns_and_details_to_the_new_size(store_path):
+    """Opened at 80×24 and widened, the list gets every column and the details their pane, as
+    if opened wide; narrowed again, the columns that say least make room for the text."""
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "remote")
+        await settle(pilot)
+        narrow = [label.plain for label in app.table._labels]
+        assert "last used" not in narrow and app.detail.compact
+        await pilot.resize_terminal(160, 48)
+        await settle(pilot)
+        wide = [label.plain for label in app.table._labels]
+        assert wide[-2:] == ["last used", "rank"] and "weight" in wide and app._layout[1] >= 70
+        assert not app.detail.compact and "Why this result" in detail(app)
+        assert table_shows_the_page(app)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert [label.plain for label in app.table._labels] == narrow and app.detail.compact
+
+    drive_at(store_path, (80, 24), scenario)
+
+
 def footer_text(app) -> str:
     """What the key bar shows on screen, in order, cut where the terminal ends."""
     from textual.widgets import Footer
