@@ -48,7 +48,11 @@ def test_a_small_memory_answers_nothing_it_has_no_meaning_for(macaron, macaron_h
     unrelated = macaron("memory", "search", "stock market crash")
     related = macaron("memory", "search", "Do I have a dog?")
 
-    assert unrelated.returncode == 0 and "Nothing found" in unrelated.stdout, unrelated.stdout
+    # Nothing found: said first, and what it lists is only the nearest in meaning, marked ≈ (as the browser lists it).
+    said = unrelated.stdout.splitlines()
+    assert unrelated.returncode == 0 and said[0].startswith("No memory holds a word of “stock market crash”"), said
+    assert all(line.startswith("  ≈") for line in said[2::2]), said
+    assert json.loads(macaron("memory", "search", "stock market crash", "--json").stdout) == []
     assert related.stdout.splitlines()[0].split("  ")[1] == "We adopted a golden retriever puppy last spring"
     assert "tyres" not in related.stdout and "tea" not in related.stdout, related.stdout
 

@@ -163,9 +163,15 @@ def test_the_endpoints_check_finds_a_planted_read(tmp_path):
     assert _environment_reads(tmp_path, {"ANTHROPIC_BASE_URL"}, skip="endpoints.py") == ["elsewhere.py:2"]
 
 
+# What a view says over a search's results when no memory holds its words (score_parts.headline):
+# a view with its own sentence for it told a person "nothing" where another listed rows.
+_HEADLINE_WORDS = ("nearest in meaning", "nothing found", "no memory holds a word")
+
+
 def _says_why_found(path: Path) -> list[int]:
     """Lines of `path` that decide or word themselves why a search hit is there: reading the
-    floor part, or a string (not a docstring) that says "nearest in meaning"."""
+    floor part, or a string (not a docstring) that says "nearest in meaning" or a headline's
+    "nothing found"."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
     docstrings = {ast.get_docstring(node, clean=False) for node in ast.walk(tree) if isinstance(node, documented)}
@@ -175,7 +181,7 @@ def _says_why_found(path: Path) -> list[int]:
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
         and node.value not in docstrings
-        and (node.value == "floor" or "nearest in meaning" in node.value)
+        and (node.value == "floor" or any(words in node.value.lower() for words in _HEADLINE_WORDS))
     ]
 
 
@@ -199,3 +205,5 @@ def test_the_why_found_check_finds_a_view_of_its_own(tmp_path):
     planted = tmp_path / "view.py"
     planted.write_text('def nearest(hit):\n    """nearest in meaning"""\n    return hit.parts.get("floor") == 0\n')
     assert _says_why_found(planted) == [3]
+    planted.write_text('def status(query, hits):\n    return f"Nothing found for {query}" if not hits else ""\n')
+    assert _says_why_found(planted) == [2]

@@ -86,7 +86,7 @@ def plain(widget) -> str:
 
 
 def status(app) -> str:
-    return plain(app.query_one("#status"))
+    return plain(app.query_one("#status")).rstrip("\n")
 
 
 def detail(app) -> str:
@@ -638,6 +638,29 @@ def test_a_wide_terminal_gives_the_text_its_width_and_every_column(store_path):
     drive_at(store_path, (80, 24), narrow)
 
 
+def test_a_browser_widened_or_narrowed_fits_its_columns_and_details_to_the_new_size(store_path):
+    """Opened at 80×24 and widened, the list gets every column and the details their pane, as
+    if opened wide; narrowed again, the columns that say least make room for the text."""
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "remote")
+        await settle(pilot)
+        narrow = [label.plain for label in app.table._labels]
+        assert "last used" not in narrow and app.detail.compact
+        await pilot.resize_terminal(160, 48)
+        await settle(pilot)
+        wide = [label.plain for label in app.table._labels]
+        assert wide[-2:] == ["last used", "rank"] and "weight" in wide and app._layout[1] >= 70
+        assert not app.detail.compact and "Why this result" in detail(app)
+        assert table_shows_the_page(app)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert [label.plain for label in app.table._labels] == narrow and app.detail.compact
+
+    drive_at(store_path, (80, 24), scenario)
+
+
 def footer_text(app) -> str:
     """What the key bar shows on screen, in order, cut where the terminal ends."""
     from textual.widgets import Footer
@@ -765,7 +788,8 @@ def test_a_word_one_memory_holds_finds_it_then_the_nearest_in_meaning_counted_ap
         ranks = [str(app.table.get_row_at(i)[-1]) for i in range(app.table.row_count)]
         assert shown_ids(app)[0] == "m_aiko" and ranks[0] == "1"
         assert len(ranks) > 1 and ranks[1:] == [f"≈{n}" for n in range(1, len(ranks))]
-        assert status(app).startswith(f"1 match · ≈ {len(ranks) - 1} nearest in meaning for “Hakodate”")
+        assert status(app) == f"1 match · ≈ {len(ranks) - 1} nearest in meaning for “Hakodate”"
+        assert status_fits(app)
         folded = size[1] < 30  # one line of details: the reason in a few words
         assert ("holds “hakodate”" if folded else "A match: it holds “hakodate”.") in detail(app)
         app.table.focus()
@@ -776,28 +800,60 @@ def test_a_word_one_memory_holds_finds_it_then_the_nearest_in_meaning_counted_ap
     drive_at(big_memory, size, scenario)
 
 
+def status_fits(app) -> bool:
+    """The whole status line is on screen (a narrow terminal cut its end off once)."""
+    from rich.cells import cell_len
+
+    return cell_len(status(app)) <= app.query_one("#status").content_region.width
+
+
 @pytest.mark.embeddings
-@pytest.mark.parametrize("query", ["Hakodate", "Zyxwvquor"])
-def test_the_browser_and_memory_search_count_the_same_words_the_same_way(big_memory, macaron, query):
+def test_the_browser_and_memory_search_count_a_match_and_the_nearest_alike(big_memory, macaron):
     """Where `macaron memory search` lists fewer than the browser (a lookup keeps to the
     matches), it says why in the words the browser uses; asked for the nearest too, it
     lists what the browser lists, counted alike."""
-    looked_up = macaron("memory", "search", query, "-n", "50")
+    looked_up = macaron("memory", "search", "Hakodate", "-n", "50")
     assert looked_up.returncode == 0, looked_up.stderr
+    assert "1. A match: it holds “hakodate”." in looked_up.stdout
+    assert "1 match for “Hakodate”." in looked_up.stdout
     assert "also list the memories nearest in meaning below the matches, marked ≈" in looked_up.stdout
-    if query == "Zyxwvquor":
-        assert looked_up.stdout.startswith("Nothing found for “Zyxwvquor”")
-    else:
-        assert "1. A match: it holds “hakodate”." in looked_up.stdout
-    nearest = macaron("memory", "search", query, "-n", "50", "--nearest")
+    nearest = macaron("memory", "search", "Hakodate", "-n", "50", "--nearest")
     assert nearest.returncode == 0, nearest.stderr
-    count = nearest.stdout.strip().splitlines()[-1]
+    said = nearest.stdout.strip().splitlines()[-1]
+    assert said == "1 match · ≈ 49 nearest in meaning for “Hakodate”."
     assert "≈1. Kept only as nearest in meaning" in nearest.stdout
 
     async def scenario(pilot, app):
         await pilot.press("slash")
-        await type_text(pilot, query)
+        await type_text(pilot, "Hakodate")
         await settle(pilot)
-        assert status(app).startswith(count.removesuffix("."))
+        assert status(app) == said.removesuffix(".")
 
     drive_at(big_memory, (160, 40), scenario)
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize("size", [(80, 24), (160, 40)], ids=["80x24", "wide"])
+def test_a_word_no_memory_holds_is_said_alike_in_the_browser_and_memory_search(big_memory, macaron, size):
+    """A word none of 2,001 memories holds: `macaron memory search` and the browser open on the
+    same sentence, and both list the nearest in meaning under it, marked ≈ and said why (one
+    said "Nothing found", the other listed "≈ 50 nearest in meaning" with no word of why)."""
+    looked_up = macaron("memory", "search", "Zyxwvquor", "-n", "50")
+    assert looked_up.returncode == 0, looked_up.stderr
+    lines = looked_up.stdout.splitlines()
+    assert lines[0] == "No memory holds a word of “Zyxwvquor” · ≈ 50 nearest in meaning."
+    listed = [line.split()[0] for line in lines if line.startswith("m_")]
+    assert len(listed) == 50 and lines[2].startswith("  ≈1. Kept only as nearest in meaning: it holds no word")
+    assert json.loads(macaron("memory", "search", "Zyxwvquor", "--json").stdout) == []  # the lookup itself
+
+    async def scenario(pilot, app):
+        await pilot.press("slash")
+        await type_text(pilot, "Zyxwvquor")
+        await settle(pilot)
+        assert status(app) == lines[0].removesuffix(".") and status_fits(app)
+        ranks = [str(app.table.get_row_at(i)[-1]) for i in range(app.table.row_count)]
+        assert ranks == [f"≈{n}" for n in range(1, 51)]
+        said = "≈ nearest in meaning only" if size[1] < 30 else "Kept only as nearest in meaning: it holds no word"
+        assert said in detail(app)
+
+    drive_at(big_memory, size, scenario)

@@ -48,6 +48,8 @@ def search(query, k, batch, json_out, nearest=False, show_all=False):
     store = _store()
     # --nearest: as chat and the browser rank (below the floor, the nearest in meaning too)
     hits = store.search(query, k=k, purpose=CHAT if nearest else LOOKUP)
+    if not hits and not json_out and store.vectors:  # nothing found: the nearest in meaning, as the browser lists
+        hits, nearest = store.search(query, k=k, purpose=CHAT), True
     # A memory a newer one updates is history: shown with --all, marked with what replaced it.
     now = current(hits)
     live = {h.memory.id for h in now}
@@ -58,9 +60,12 @@ def search(query, k, batch, json_out, nearest=False, show_all=False):
             [{**h.to_json(), **({"replaced_by": later.id} if (later := newer.get(h.memory.id)) else {})} for h in shown]
         )
         return
+    shown = score_parts.in_view_order(shown)
     out = Out()
-    if not hits:  # the relevance floor (memory/retrieval.py) leaves out what merely is nearest
-        out.line(score_parts.NOTHING_FOUND, query)
+    said = score_parts.headline(query, shown)
+    found, _ = score_parts.split(shown)
+    if not found:  # "No memory holds a word of …" leads: what follows is only near it
+        out.line("{}.", said)
     for rank, h in zip(score_parts.ranks(shown), shown, strict=True):
         out.line(
             "[bold]{}[/] {:.3f}  {}  [dim]({}, {})[/]",
@@ -73,8 +78,8 @@ def search(query, k, batch, json_out, nearest=False, show_all=False):
         out.line("  [dim]{}. {}[/]", rank, score_parts.why_here(query, h))
         if (later := newer.get(h.memory.id)) is not None:
             out.line("    [dim]replaced by {}: {}[/]", later.id, later.text)
-    if shown:
-        out.line("[dim]{} for “{}”.[/]", score_parts.counted(shown), query)
+    if found:
+        out.line("[dim]{}.[/]", said)
     if left := len(hits) - len(shown):
         what = "older memory that a newer one replaced" if left == 1 else "older memories that newer ones replaced"
         out.line("[dim]{} {} left out; --all shows it with what replaced it.[/]", left, what)

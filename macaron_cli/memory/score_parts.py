@@ -9,8 +9,10 @@ search (or was said on the day it names); a *related* memory passed the relevanc
 without one (close in meaning, said beside a match); a memory kept only as *nearest in
 meaning* did not pass the floor, and is there because a chat turn always gets the closest
 memories, below the others (retrieval.py's floor by purpose). The browser ranks as chat does,
-so it lists them, marked ≈; `macaron memory search` is a lookup and lists them only when asked
-(--nearest). tests/test_one_definition.py fails on those words written elsewhere."""
+so it lists them, marked ≈; `macaron memory search` is a lookup and lists them when asked
+(--nearest) or when nothing else is found. Every view orders its rows by `split` (those kept
+only as nearest after the others) and heads them with `headline`, so a search says the same
+sentence wherever it is read. tests/test_one_definition.py fails on those words written elsewhere."""
 
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ FLOOR_RULE = (
     " below the matches, marked ≈; `macaron memory search --nearest` shows them too"
 )
 NOTHING_FOUND = "Nothing found for “{}”: no memory shares its words or is clearly close in meaning."
+# Over the nearest in meaning when no memory holds a word of the search: the same line in every view.
+NO_WORD_HELD = "No memory holds a word of “{}”"
 
 
 def leading_reason(parts: dict[str, float]) -> str | None:
@@ -58,21 +62,53 @@ def found_as(hit: Hit) -> str:
     return MATCH if any(hit.parts.get(name, 0.0) > 0 for name in WORD_LISTS) else RELATED
 
 
+def split(hits: Iterable[Hit]) -> tuple[list[Hit], list[Hit]]:
+    """The hits every view lists first (matches and related, in the search's order), and those
+    kept only as nearest in meaning, which come after them however they were scored."""
+    found: list[Hit] = []
+    nearest: list[Hit] = []
+    for hit in hits:
+        (nearest if found_as(hit) == NEAREST else found).append(hit)
+    return found, nearest
+
+
+def in_view_order(hits: Iterable[Hit]) -> list[Hit]:
+    """The hits as every view lists them: `split`'s two parts, one after the other."""
+    found, nearest = split(hits)
+    return found + nearest
+
+
+def headline(query: str, hits: Iterable[Hit]) -> str:
+    """The one line over a search's results, the same in the browser and `memory search`:
+    "1 match · ≈ 49 nearest in meaning for “Hakodate”"; where no memory holds a word of the
+    search, that first: "No memory holds a word of “Zyxwvquor” · ≈ 50 nearest in meaning"."""
+    matches, others = _counts(hits)
+    if matches:
+        return " · ".join([matches, *others]) + f" for “{query}”"
+    if others:
+        return " · ".join([NO_WORD_HELD.format(query), *others])
+    return NOTHING_FOUND.format(query).removesuffix(".")
+
+
 def counted(hits: Iterable[Hit]) -> str:
     """The hits counted by how each got there: "1 match · ≈ 49 nearest in meaning"."""
+    matches, others = _counts(hits)
+    return " · ".join([matches or f"no {MATCH}", *others])
+
+
+def _counts(hits: Iterable[Hit]) -> tuple[str, list[str]]:
+    """The matches counted ("" for none), then the related and the nearest, each counted apart."""
     kinds = [found_as(hit) for hit in hits]
     matches, related, nearest = (kinds.count(kind) for kind in (MATCH, RELATED, NEAREST))
-    said = [f"{matches} {MATCH}{'es' if matches != 1 else ''}" if matches else f"no {MATCH}"]
-    if related:
-        said.append(f"{related} {RELATED}")
+    others = [f"{related} {RELATED}"] if related else []
     if nearest:
-        said.append(f"{NEAREST_MARK} {nearest} {NEAREST}")
-    return " · ".join(said)
+        others.append(f"{NEAREST_MARK} {nearest} {NEAREST}")
+    return (f"{matches} {MATCH}{'es' if matches != 1 else ''}" if matches else ""), others
 
 
 def ranks(hits: Iterable[Hit]) -> list[str]:
     """Each hit's rank as shown: the matches and related counted 1, 2, …; those kept only as
-    nearest in meaning counted apart, ≈1, ≈2, … (they come after: retrieval scores them below)."""
+    nearest in meaning counted apart, ≈1, ≈2, … (listed after the others: in_view_order)."""
     shown, counts = [], {False: 0, True: 0}
     for hit in hits:
         nearest = found_as(hit) == NEAREST
@@ -86,7 +122,8 @@ def why_here(query: str, hit: Hit) -> str:
     kind = found_as(hit)
     if kind == NEAREST:
         return (
-            f"Kept only as {NEAREST}: no {MATCH}, but a chat turn always gets the closest memories, below the matches."
+            f"Kept only as {NEAREST}: it holds no word of your search and is not clearly close to it,"
+            f" so it is listed after any {MATCH}."
         )
     shared = in_common(query, hit.memory.text)
     if kind == MATCH and shared:

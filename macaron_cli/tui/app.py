@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -172,7 +172,8 @@ class MemoryBrowser(App):
     # ── layout ──────────────────────────────────────────────────────────────────────────
     def compose(self) -> ComposeResult:
         with Horizontal(id="topbar"):
-            yield Static(Text.assemble(("◖ macaron ◗", "bold"), "  your memory"), id="brand")
+            yield Static("◖ macaron ◗", id="brand")
+            yield Static("  your memory", id="tagline")  # hidden on a narrow terminal: the status needs the room
             yield self.status
         with Horizontal(id="filters"):
             yield SearchBox(placeholder="/ search", id="search")
@@ -336,14 +337,19 @@ class MemoryBrowser(App):
         ranks = score_parts.ranks(row.hit for row in self.page.rows if row.hit is not None)
         table.set_rows([self._cells(row, rank) for rank, row in zip_longest(ranks, self.page.rows)])
 
-    def on_resize(self) -> None:
-        self._fit_detail()
-        self.call_after_refresh(self._refit)
+    def on_resize(self, event: events.Resize) -> None:
+        # The new size is the event's: the app's own `size` changes only after this handler.
+        self._fit_detail(event.size.height)
 
-    def _fit_detail(self) -> None:
+    def on_memory_table_resized(self, event: MemoryTable.Resized) -> None:
+        """Widened or narrowed: the columns are fitted to the table's new width."""
+        if self._layout is not None:
+            self._fill_table()
+
+    def _fit_detail(self, height: int | None = None) -> None:
         """The list always gets most of the height: on a short terminal the detail pane is
         one line until `i` opens it; on a tall one it takes a third."""
-        height = self.size.height
+        height = height or self.size.height
         short = height < FULL_DETAIL_FROM_HEIGHT
         compact = short and not self.detail_open
         self.detail.set_compact(compact)
@@ -358,10 +364,6 @@ class MemoryBrowser(App):
     def action_toggle_detail(self) -> None:
         self.detail_open = not self.detail_open
         self._fit_detail()
-
-    def _refit(self) -> None:
-        if self._layout is not None:
-            self._fill_table()
 
     def _cells(self, row: view.Row, rank: str | None) -> list:
         m = row.memory
@@ -414,8 +416,8 @@ class MemoryBrowser(App):
     def _update_status(self) -> None:
         page = self.page
         if page.is_search:
-            hits = [row.hit for row in page.rows if row.hit is not None]
-            message = f"{score_parts.counted(hits)} for “{page.query}” · ranked as chat ranks them"
+            # The line `macaron memory search` prints for the same words, in the same words.
+            message = score_parts.headline(page.query, [row.hit for row in page.rows if row.hit is not None])
         elif page.total == 0:
             message = "no memories" + (
                 " under these filters" if self.filters.where() else " yet: `macaron chat` makes some"

@@ -101,6 +101,9 @@ class MemoryTable(ScrollView, can_focus=True):
         def control(self) -> MemoryTable:
             return self.table
 
+    class Resized(Message):
+        """The table has a new size: the columns that fit it may differ."""
+
     def __init__(
         self, *, cell_padding: int = 1, name: str | None = None, id: str | None = None, classes: str | None = None
     ) -> None:
@@ -248,6 +251,7 @@ class MemoryTable(ScrollView, can_focus=True):
     def _on_resize(self, event: events.Resize) -> None:
         self._forget_drawing()  # rows are drawn to the widget's width at least
         self.call_after_refresh(self._scroll_cursor_into_view)  # e.g. the detail pane grew under it
+        self.post_message(self.Resized())  # only the table knows its new size: the app's is the screen's
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

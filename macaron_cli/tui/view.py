@@ -10,6 +10,7 @@ from datetime import datetime
 
 from macaron_cli.memory import Hit, Memory, MemoryStore
 from macaron_cli.memory.records import CHAT
+from macaron_cli.memory.score_parts import in_view_order
 from macaron_cli.memory.store import quote
 from macaron_cli.memory.updates import current, replaced_by, statement_of
 
@@ -79,9 +80,9 @@ def load(store: MemoryStore, filters: Filters, query: str = "", offset: int = 0,
             k=_FILTERED_SEARCH_K if narrowed else SEARCH_K,
             privacy=[filters.privacy] if filters.privacy else None,
             now=now,  # the browser's clock: a row's score and its weight are read at one moment
-            purpose=CHAT,  # what chat would get: the matches, then the nearest in meaning (marked)
+            purpose=CHAT,  # what chat would get: the matches, then the nearest in meaning (marked, listed after)
         )
-        rows = [Row(h.memory, h) for h in hits if filters.admits(h.memory)][:SEARCH_K]
+        rows = [Row(h.memory, h) for h in in_view_order(h for h in hits if filters.admits(h.memory))][:SEARCH_K]
         total = len(rows)
     else:
         where = filters.where()
