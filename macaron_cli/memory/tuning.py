@@ -58,7 +58,9 @@ class Tuning:
     expired: float = 0.8  # the share of its score a fact past its valid_until keeps
     # Diversity.
     mmr_lambda: float = 0.85  # relevance vs novelty in maximal marginal relevance
-    duplicate: float = 0.9  # similarity above which a candidate counts as a copy of one already chosen
+    # Similarity in meaning above which, with that share of its words in it, a candidate counts as
+    # a copy of one already chosen.
+    duplicate: float = 0.9
     # What a turn loses in the pick for each turn of its moment already chosen (of the best's 1):
     # the first hits spread over a history's sessions, not the turns of one.
     same_moment: float = 0.0
