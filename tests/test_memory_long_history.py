@@ -3,6 +3,8 @@ the turn thanks and however many turns of one session share its words."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from macaron_cli.memory import MemoryStore
@@ -55,3 +57,18 @@ def test_a_turn_finds_its_fact_among_sessions_that_share_its_words(store):
     assert FACT in found
     sessions = {memory_id.split("-")[0] for memory_id in found}
     assert len(sessions) == 3  # one hit of each session, not the last session's turns first
+
+
+def test_a_turn_that_tells_of_today_shares_no_word_with_memories_of_other_days(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add("Bought a new desk lamp", id="lamp", created_at="2024-06-07T20:00:00+00:00")
+    store.add("今天路上有点堵", id="traffic", created_at="2024-08-07T20:00:00+00:00")
+    store.add("我在准备考日语N2，报了十二月的考试", id="exam", created_at="2024-07-19T20:00:00+00:00")
+    now = datetime(2026, 12, 7, 12, tzinfo=UTC)
+    for turn in ("Today I finally ran the whole marathon", "今天背了一百个单词，感觉还是不够"):
+        for hit in store.search(turn, k=3, purpose=CHAT, now=now):
+            # "today" narrates the turn's day: written as the index writes days ("7 December"),
+            # it matched every memory said on a 7th, and in words every one said "today" then.
+            assert "bm25" not in hit.parts, (turn, hit.memory.text)
+    asked = store.search("what did I buy on June 7?", k=3, now=now)
+    assert asked and asked[0].memory.id == "lamp"  # a question about a day still searches it

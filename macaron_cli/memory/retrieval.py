@@ -166,10 +166,16 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         use_vectors = False
     now = now or datetime.now(UTC)
     query = without_chatter(query)  # "Lovely day! Anyway, how tall is my sister?" asks only the last
-    if purpose == CHAT and not asks(query):
+    telling = purpose == CHAT and not asks(query)
+    if telling:
         tuning = tuning.for_chat()
     # The days the question speaks of ("last Tuesday"): searched within as well, and favoured.
     when = time_spans(query, now) if dates else When((), query)
+    if telling:
+        # A turn that tells ("today I went fishing") narrates its days and asks about none: its
+        # "today", in words, would match every memory said "today" of another day, and written
+        # as the index writes days, every one said on a 7th or in December.
+        when = When((), when.rest)
     dated_where = f"{when.where()} AND {where}" if when.spans and where else when.where() if when.spans else None
     ask = Ask(
         store=store,
