@@ -72,3 +72,24 @@ def test_a_turn_that_tells_of_today_shares_no_word_with_memories_of_other_days(t
             assert "bm25" not in hit.parts, (turn, hit.memory.text)
     asked = store.search("what did I buy on June 7?", k=3, now=now)
     assert asked and asked[0].memory.id == "lamp"  # a question about a day still searches it
+
+
+def test_a_turn_that_speaks_to_someone_recalls_its_tellers_own_words_first(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    said = [
+        ("own", "2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
+        ("reply", "2023-05-01", "Melanie: Wow, that's great!"),
+        ("theirs", "2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
+        ("thanks", "2023-06-03", "Caroline: That's awesome, Mel!"),
+    ]
+    store.add_many(
+        {"id": i, "created_at": f"{day}T10:00:00+00:00", "text": text, "kind": "episode", "source": "import"}
+        for i, day, text in said
+    )
+    turn = "Thanks, Mel! I ran another 5K race this morning, so much fun."
+    found = store.search(turn, k=2, purpose=CHAT)
+    # Said to Melanie, so not hers: Caroline's own earlier race first, Melanie's kept, after it.
+    assert [h.memory.id for h in found] == ["own", "theirs"]
+    assert found[1].parts["addressed"] < 1
+    asked = store.search("Mel, how was the 5K race with the kids?", k=1, purpose=CHAT)
+    assert asked[0].memory.id == "theirs"  # a question to her still finds her own turn

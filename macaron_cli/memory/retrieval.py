@@ -191,6 +191,7 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         extra=expand_query(query) if expand else [],
         domain=domain,
         language=language or detect_language(query),
+        telling=telling,
     )
     if use_vectors:
         from macaron_cli.memory import embeddings
