@@ -93,3 +93,29 @@ def test_a_turn_that_speaks_to_someone_recalls_its_tellers_own_words_first(tmp_p
     assert found[1].parts["addressed"] < 1
     asked = store.search("Mel, how was the 5K race with the kids?", k=1, purpose=CHAT)
     assert asked[0].memory.id == "theirs"  # a question to her still finds her own turn
+
+
+def test_a_turn_that_tells_is_searched_by_all_it_means(tmp_path):
+    """Its days are no days asked about, yet part of what it says: "today I learnt a hundred
+    words" is nearer the exam being prepared for than "learnt a hundred words" is."""
+    store = MemoryStore.open(tmp_path / "memory")
+    said = {
+        "migraine": ("2024-01-01", "User: 我有偏头痛，一熬夜第二天就疼得不行"),
+        "migraine-reply": ("2024-01-04", "Assistant: 偏头痛真难受，尽量别熬夜。"),
+        "mortgage": ("2024-02-19", "User: 每个月房贷八千，压力挺大的"),
+        "guitar": ("2024-03-07", "User: 我在学吉他，已经练了三个月，F和弦还是按不响"),
+        "running": ("2024-04-16", "User: 我每天早上跑五公里，跑完再去上班"),
+        "knee": ("2024-06-07", "User: 我膝盖以前受过伤，不能爬楼梯太多"),
+        "grandma": ("2024-06-13", "User: 我奶奶今年九十岁了，耳朵不太好"),
+        "exam": ("2024-07-19", "User: 我在准备考日语N2，报了十二月的考试"),
+        "coriander": ("2024-07-22", "User: 我不吃香菜，闻到味道都受不了"),
+        "dinner": ("2024-07-25", "User: 今天晚饭吃了番茄炒蛋"),
+        "chat": ("2024-08-07", "Assistant: 有什么想聊的吗？"),
+        "traffic": ("2024-09-16", "User: 今天路上有点堵"),
+    }
+    store.add_many(
+        {"id": i, "created_at": f"{day}T20:00:00+00:00", "text": text, "kind": "episode", "source": "import"}
+        for i, (day, text) in said.items()
+    )
+    found = [h.memory.id for h in store.search("今天背了一百个单词，感觉还是不够", k=5, purpose=CHAT)]
+    assert "exam" in found

@@ -186,7 +186,8 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         where=where,
         vectors=use_vectors,
         when=when,
-        asked=when.rest if re.search(r"\w", when.rest) else query,
+        # A turn that tells means all it says, its days too: its meaning is searched whole.
+        asked=query if telling or not re.search(r"\w", when.rest) else when.rest,
         dated_where=dated_where,
         extra=expand_query(query) if expand else [],
         domain=domain,
