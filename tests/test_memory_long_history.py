@@ -75,16 +75,14 @@ def test_a_turn_that_tells_of_today_shares_no_word_with_memories_of_other_days(t
 
 
 def test_a_turn_that_speaks_to_someone_recalls_its_tellers_own_words_first(tmp_path):
-    store = MemoryStore.open(tmp_path / "memory")
-    said = [
-        ("own", "2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
-        ("reply", "2023-05-01", "Melanie: Wow, that's great!"),
-        ("theirs", "2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
-        ("thanks", "2023-06-03", "Caroline: That's awesome, Mel!"),
-    ]
-    store.add_many(
-        {"id": i, "created_at": f"{day}T10:00:00+00:00", "text": text, "kind": "episode", "source": "import"}
-        for i, day, text in said
+    store = told(
+        tmp_path,
+        {
+            "own": ("2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
+            "reply": ("2023-05-01", "Melanie: Wow, that's great!"),
+            "theirs": ("2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
+            "thanks": ("2023-06-03", "Caroline: That's awesome, Mel!"),
+        },
     )
     turn = "Thanks, Mel! I ran another 5K race this morning, so much fun."
     found = store.search(turn, k=2, purpose=CHAT)
@@ -98,7 +96,6 @@ def test_a_turn_that_speaks_to_someone_recalls_its_tellers_own_words_first(tmp_p
 def test_a_turn_that_tells_is_searched_by_all_it_means(tmp_path):
     """Its days are no days asked about, yet part of what it says: "today I learnt a hundred
     words" is nearer the exam being prepared for than "learnt a hundred words" is."""
-    store = MemoryStore.open(tmp_path / "memory")
     said = {
         "migraine": ("2024-01-01", "User: 我有偏头痛，一熬夜第二天就疼得不行"),
         "migraine-reply": ("2024-01-04", "Assistant: 偏头痛真难受，尽量别熬夜。"),
@@ -113,9 +110,16 @@ def test_a_turn_that_tells_is_searched_by_all_it_means(tmp_path):
         "chat": ("2024-08-07", "Assistant: 有什么想聊的吗？"),
         "traffic": ("2024-09-16", "User: 今天路上有点堵"),
     }
-    store.add_many(
-        {"id": i, "created_at": f"{day}T20:00:00+00:00", "text": text, "kind": "episode", "source": "import"}
-        for i, (day, text) in said.items()
-    )
+    store = told(tmp_path, said)
     found = [h.memory.id for h in store.search("今天背了一百个单词，感觉还是不够", k=5, purpose=CHAT)]
     assert "exam" in found
+
+
+def told(tmp_path, said: dict[str, tuple[str, str]]) -> MemoryStore:
+    """A store of a conversation's turns, each {id: (the day it was said, "Speaker: text")}."""
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add_many(
+        {"id": i, "created_at": f"{day}T10:00:00+00:00", "text": text, "kind": "episode", "source": "import"}
+        for i, (day, text) in said.items()
+    )
+    return store
