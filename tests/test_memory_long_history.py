@@ -39,8 +39,13 @@ def history() -> list[dict]:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    store = MemoryStore.open(tmp_path_factory.mktemp("history") / "memory")
-    store.add_many(history())
+    # Set up before the autouse fixture of the first test that uses it, perhaps while the test
+    # before (of another module, keywords only) still has the model off: it asks for it itself.
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("MACARON_EMBEDDINGS", raising=False)
+        store = MemoryStore.open(tmp_path_factory.mktemp("history") / "memory")
+        store.add_many(history())
+    assert store.vectors
     return store
 
 
