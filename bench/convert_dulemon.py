@@ -14,7 +14,8 @@ one with its id ("...\\tU3"). Those labels are the evidence:
 The corpus is word-segmented ("我 喜欢 运动"); people type Chinese without spaces, so the
 spaces between two CJK characters are taken out. By default all chats share one store (a
 chat alone holds 3-6 memories, too few for R@5 to mean anything); --per-conversation keeps
-one store per chat.
+one store per chat. Every third chat (the third, sixth…) is `held_out`: never looked at while
+tuning.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ def convert(lines: list[str], per_conversation: bool) -> dict:
                 {"id": f"c{n}-{label.strip()}", "text": unsegment(text), "created_at": WHEN}
             )
         previous_user = None
+        held_out = n % 3 == 2
+
+        def asked(query: str, label: str, kind: str, held_out=held_out, said=said, group=group) -> dict:
+            return {"query": query, "evidence": [said[label]], "group": group, "kind": kind, "held_out": held_out}
+
         for turn in chat["conversation"]:
             utterance, _, label = turn.partition("\t")
             speaker, _, text = utterance.partition(":")
@@ -55,10 +61,10 @@ def convert(lines: list[str], per_conversation: bool) -> dict:
             label = label.strip()
             if speaker.strip() == "Usr":
                 if label in said:
-                    queries.append({"query": text, "evidence": [said[label]], "group": group, "kind": "mention"})
+                    queries.append(asked(text, label, "mention"))
                 previous_user = text
             elif label in said and previous_user:
-                queries.append({"query": previous_user, "evidence": [said[label]], "group": group, "kind": "reply"})
+                queries.append(asked(previous_user, label, "reply"))
     return {
         "name": "DuLeMon samples (Chinese persona memory chats)",
         "licence": "Apache-2.0, PaddlePaddle/Research NLP/ACL2022-DuLeMon/data/samples.json; "

@@ -1,6 +1,6 @@
 """Evidence recall, macaron beside three baselines in the same run, on any labelled set.
 
-    python3 bench/recall_side_by_side.py DATA [--format auto|locomo|multilingual|groups]
+    python3 bench/recall_side_by_side.py DATA [DATA…] [--format auto|locomo|multilingual|groups]
 
 DATA is one of:
   locomo        LoCoMo's JSON (../shared/data/locomo-dev.json): every turn a memory, one store
@@ -9,7 +9,12 @@ DATA is one of:
   groups        this bench's own form, written by the converters (bench/convert_*.py):
                 {"name", "licence", "groups": {group: [{"id", "text", "created_at"?}]},
                  "queries": [{"query", "evidence": [ids], "group", "kind"?}]}
-(`auto` tells them apart by their keys.) Every question is searched only within its group.
+(`auto` tells them apart by their keys.) Every question is searched only within its group; with
+several DATA, each file's groups stay apart (their names prefixed by the file's). A question
+marked `held_out` (never looked at while tuning) or of kind "held out" counts in the "held out"
+rows, any other in "tuned", as well as in its kind's: the Chinese chat turns are two files,
+
+    python3 bench/recall_side_by_side.py bench/data/zh-chat-turns-dev.json bench/data/dulemon-dev.json
 
 For each system it prints R@1 (is the first hit evidence), R@5 and R@10 (the share of a
 question's evidence among the first 5 or 10 hits), averaged (memory_locomo.py's evaluate), per
@@ -70,8 +75,42 @@ def load(path: Path, form: str) -> tuple[dict[str, list[dict]], list[dict]]:
             {"query": q["query"], "evidence": set(q["expect"]), "group": "all", "kind": q["kind"]}
             for q in data["queries"]
         ]
-    queries = [{**q, "evidence": set(q["evidence"]), "kind": q.get("kind", "all")} for q in data["queries"]]
+    queries = [
+        {**q, "evidence": set(q["evidence"]), "kind": q.get("kind", "all"), "held_out": held_out(q)}
+        for q in data["queries"]
+    ]
     return data["groups"], queries
+
+
+def held_out(question: dict) -> bool:
+    return bool(question.get("held_out")) or question.get("kind") == "held out"
+
+
+def loaded(paths: list[Path], form: str) -> tuple[dict[str, list[dict]], list[dict]]:
+    """`load` of each file; with more than one, each file's groups named apart (its stem first)."""
+    if len(paths) == 1:
+        return load(paths[0], form)
+    groups: dict[str, list[dict]] = {}
+    queries: list[dict] = []
+    for path in paths:
+        some, asked = load(path, form)
+        groups.update({f"{path.stem}/{name}": rows for name, rows in some.items()})
+        queries += [{**q, "group": f"{path.stem}/{q['group']}"} for q in asked]
+    return groups, queries
+
+
+def with_splits(result: dict, queries: list[dict]) -> dict:
+    """`result` with "held out" and "tuned" rows, each its questions' scores across kinds."""
+    cats = result["cats"]
+    at: dict[str, int] = {}
+    for q in queries:  # evaluate appends in the questions' order, one score per question and kind
+        index = at[q["kind"]] = at.get(q["kind"], -1) + 1
+        split = "held out" if q["held_out"] else "tuned"
+        if q["kind"] == split:  # a set whose kinds are the split already
+            continue
+        for key, scores in cats[q["kind"]].items():
+            cats[split][key].append(scores[index])
+    return result
 
 
 def grams(text: str) -> str:
@@ -142,12 +181,12 @@ def report(results: list[dict]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("data", type=Path)
+    parser.add_argument("data", type=Path, nargs="+")
     parser.add_argument("--format", default="auto", choices=("auto", "locomo", "multilingual", "groups"))
     args = parser.parse_args()
-    groups, queries = load(args.data, args.format)
+    groups, queries = loaded(args.data, args.format)
     print(
-        f"{args.data.name}: {len(groups)} groups, {sum(map(len, groups.values()))} memories, "
+        f"{' + '.join(p.name for p in args.data)}: {len(groups)} groups, {sum(map(len, groups.values()))} memories, "
         f"{len(queries)} questions; load average {os.getloadavg()[0]:.2f}"
     )
 
@@ -172,6 +211,8 @@ def main() -> None:
         evaluate("macaron", macaron("lookup"), items),
         evaluate("macaron chat", macaron("chat"), items),
     ]
+    if any(q["held_out"] for q in queries):
+        results = [with_splits(r, queries) for r in results]
     report(results)
     shutil.rmtree(work, ignore_errors=True)
 

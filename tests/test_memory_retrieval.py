@@ -220,3 +220,17 @@ def test_the_turn_after_a_match_comes_along_unless_its_privacy_forbids(tmp_path)
     assert "t3" in hits and hits["t3"].parts["neighbour"] > 0  # it never mentions Hana or a birthday
     cloud = store.search("Hana birthday", k=5, privacy={"public", "personal"})
     assert {h.memory.id for h in cloud} == {"t1", "t2"}
+
+
+@pytest.mark.embeddings
+def test_a_memory_near_one_chosen_that_says_more_is_no_copy(tmp_path):
+    store = MemoryStore.open(tmp_path / "memory")
+    store.add("我父亲以前是个警察", id="policeman")  # my father was a policeman
+    store.add("我父亲以前是警察，因公殉职了", id="on-duty")  # … he died on duty
+    store.add("我父亲喜欢周末去钓鱼", id="fishing")
+    store.add("我哥哥也是警察", id="brother")
+    store.add("我妈妈是老师", id="teacher")
+    found = [h.memory.id for h in store.search("我父亲以前是警察", k=2)]
+    # Near in meaning (the model puts them above the copy line), but it says what the first
+    # does not: it keeps its place, not the last.
+    assert set(found) == {"policeman", "on-duty"}

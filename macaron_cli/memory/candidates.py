@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from macaron_cli.memory.pending import begin, reader
 from macaron_cli.memory.records import Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row
-from macaron_cli.memory.speakers import addressed_in, name_in, speakers_in, without_name
+from macaron_cli.memory.speakers import addressed_in, addressees, name_in, speakers_in, without_name
 from macaron_cli.memory.text import meaning_form, query_form
 from macaron_cli.memory.tuning import Tuning
 from macaron_cli.reading.text import content_words, detect_language, has_cjk
@@ -96,10 +96,12 @@ class Ask:
     domain: str | None
     language: str
     unrelated: float = -1.0  # the similarity below which a memory found by meaning alone is none
+    telling: bool = False  # a chat turn that tells, not one that asks (searched by Tuning.for_chat)
     _words: Future | None = None
     _word_rows: list[dict] | None = None
     _named: tuple[str, str] | None = None
     _addressed: list[str] | None = None
+    _addressees: list[str] | None = None
     _meanings: tuple[Any, list[dict], list[dict]] | None = None
 
     def __post_init__(self) -> None:
@@ -136,7 +138,14 @@ class Ask:
             speakers = speakers_in(self._word_rows)
             self._named = name_in(self.text, speakers)
             self._addressed = addressed_in(self.text, speakers)
+            self._addressees = addressees(self.text, speakers)
         return self._word_rows, self._named
+
+    @property
+    def addressees(self) -> list[str]:
+        """The speakers the question addresses ("Thanks, Mel!"), of those its words found."""
+        self._found()
+        return self._addressees or []
 
     @property
     def speaker(self) -> str | None:

@@ -114,19 +114,32 @@ def moment_of(row: dict) -> str | None:
 
 class Speaker(Reranker):
     """When a question names one speaker of a conversation (memory/speakers.py), turns said by
-    others keep 1 − other_speaker of their relevance (memories that are not turns keep all)."""
+    others keep 1 − other_speaker of their relevance (memories that are not turns keep all).
+    A chat turn that tells and speaks to someone ("Thanks, Mel! I ran my first 5K") is not
+    theirs: it recalls what its teller said before, and the turns said by the one it speaks to
+    keep 1 − addressed."""
 
-    parts = (Part("speaker", "× said by someone other than the person asked about"),)
+    parts = (
+        Part("speaker", "× said by someone other than the person asked about"),
+        Part("addressed", "× said by the one the turn speaks to, not by its teller"),
+    )
 
     def run(self, ask: Ask, candidates: Candidates) -> Candidates:
         if ask.speaker:
-            kept = 1.0 - ask.tuning.other_speaker
-            for c in candidates.values():
-                said_by = speaker_of_row(c.row)
-                if said_by is not None and said_by != ask.speaker:
-                    c.relevance *= kept
-                    c.parts["speaker"] = kept
+            _lower(candidates, lambda said_by: said_by != ask.speaker, "speaker", 1.0 - ask.tuning.other_speaker)
+        elif ask.telling and ask.addressees:
+            spoken_to = set(ask.addressees)
+            _lower(candidates, lambda said_by: said_by in spoken_to, "addressed", 1.0 - ask.tuning.addressed)
         return candidates
+
+
+def _lower(candidates: Candidates, by: Callable[[str], bool], part: str, kept: float) -> None:
+    """Each turn said by a speaker `by` picks keeps `kept` of its relevance (other memories all)."""
+    for c in candidates.values():
+        said_by = speaker_of_row(c.row)
+        if said_by is not None and by(said_by):
+            c.relevance *= kept
+            c.parts[part] = kept
 
 
 class AnswerFirst(Reranker):

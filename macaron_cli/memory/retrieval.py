@@ -13,15 +13,17 @@ The search is declared, and search() runs the declaration in one loop:
 3. FACTORS (memory/rerankers.py): importance and time, domain and language, expiry, each
    a bounded multiplier, so they re-rank among relevant memories but can never lift a weak
    match over a clearly relevant one.
-4. Maximal marginal relevance picks the final k so near-duplicates do not crowd out the rest,
-   nor (same_moment) the turns of one session the other sessions of a long history.
+4. Maximal marginal relevance picks the final k so copies do not crowd out the rest (near in
+   meaning and saying nothing more), nor (same_moment) the turns of one session the other
+   sessions of a long history.
 5. The floor by purpose: a LOOKUP (`memory search WORD`) shows only what passes the
    relevance floor, and so says "none" for a word no memory holds; a CHAT turn (the
    friend's, an agent's) is no keyword search ("do you really think so? I'm still
    worried"), so below what passes the floor it always gets the nearest memories by
    meaning, up to k. Each hit's `floor` part says which rule let it in (1 the floor, 0
    nearness alone, with its `nearest` similarity). A chat turn that tells, not one that only
-   asks, is searched by the Tuning's chat numbers (Tuning.for_chat): its meaning leads.
+   asks, is searched by the Tuning's chat numbers (Tuning.for_chat): its meaning leads, and
+   the days it tells of ("today I went fishing") are no days it asks about.
 
 Every number it is tuned by is a field of memory/tuning.py's Tuning (search takes one;
 bench/ varies it). Each stage declares the parts of a score it writes (PARTS), which
@@ -164,10 +166,16 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         use_vectors = False
     now = now or datetime.now(UTC)
     query = without_chatter(query)  # "Lovely day! Anyway, how tall is my sister?" asks only the last
-    if purpose == CHAT and not asks(query):
+    telling = purpose == CHAT and not asks(query)
+    if telling:
         tuning = tuning.for_chat()
     # The days the question speaks of ("last Tuesday"): searched within as well, and favoured.
     when = time_spans(query, now) if dates else When((), query)
+    if telling:
+        # A turn that tells ("today I went fishing") narrates its days and asks about none: its
+        # "today", in words, would match every memory said "today" of another day, and written
+        # as the index writes days, every one said on a 7th or in December.
+        when = When((), when.rest)
     dated_where = f"{when.where()} AND {where}" if when.spans and where else when.where() if when.spans else None
     ask = Ask(
         store=store,
@@ -178,11 +186,13 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         where=where,
         vectors=use_vectors,
         when=when,
-        asked=when.rest if re.search(r"\w", when.rest) else query,
+        # A turn that tells means all it says, its days too: its meaning is searched whole.
+        asked=query if telling or not re.search(r"\w", when.rest) else when.rest,
         dated_where=dated_where,
         extra=expand_query(query) if expand else [],
         domain=domain,
         language=language or detect_language(query),
+        telling=telling,
     )
     if use_vectors:
         from macaron_cli.memory import embeddings
@@ -299,14 +309,15 @@ def _mmr(ranked: list[Candidate], k: int, tuning: Tuning) -> list[Candidate]:
     top = pool[0].score or 1.0
     relevance = {id(c): lam * c.score / top for c in pool}
     redundancy = {id(c): 0.0 for c in pool}
+    copies: set[int] = set()  # candidates that repeat a chosen memory, meaning and words alike
     from_moment: dict[str | None, int] = defaultdict(int)  # how many chosen so far were said at each moment
     chosen: list[Candidate] = []
     while pool and len(chosen) < k:
 
         def value(c: Candidate) -> float:
             r = redundancy[id(c)]
-            # A near-copy of a chosen memory adds nothing: it goes last, whatever its score.
-            return relevance[id(c)] - (1 - lam) * r - (r >= duplicate) - same_moment * from_moment[moment_of(c.row)]
+            # A copy of a chosen memory adds nothing: it goes last, whatever its score.
+            return relevance[id(c)] - (1 - lam) * r - (id(c) in copies) - same_moment * from_moment[moment_of(c.row)]
 
         best = max(pool, key=value)
         pool.remove(best)
@@ -318,4 +329,14 @@ def _mmr(ranked: list[Candidate], k: int, tuning: Tuning) -> list[Candidate]:
             similarity = _similarity(c, best)
             if similarity > redundancy[id(c)]:
                 redundancy[id(c)] = similarity
+            if similarity >= duplicate and _says_nothing_more(c, best, duplicate):
+                copies.add(id(c))
     return chosen
+
+
+def _says_nothing_more(c: Candidate, chosen: Candidate, share: float) -> bool:
+    """Whether `share` of c's words are the chosen memory's. Near in meaning is not enough to be a
+    copy: "my father was a policeman" and "my father was a policeman, he died on duty", or a fact
+    and its update, are near, and the second says what the first does not."""
+    words = _tokens(c)
+    return len(words & _tokens(chosen)) >= share * len(words)

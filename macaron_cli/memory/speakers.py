@@ -117,6 +117,11 @@ def addressed_in(query: str, speakers) -> list[str]:
     return [written for written, addressing in _names(query, speakers).values() if addressing]
 
 
+def addressees(query: str, speakers) -> list[str]:
+    """The speakers the query addresses ("Thanks, Mel!": Melanie), as `speakers` names them."""
+    return [speaker for speaker, (_written, addressing) in _names(query, speakers).items() if addressing]
+
+
 def _names(query: str, speakers) -> dict[str, tuple[str, bool]]:
     """speaker → (the name as the query wrote it, whether it addresses them)."""
     names = speakers if isinstance(speakers, dict) else {s: s for s in speakers}

@@ -39,6 +39,8 @@ class Tuning:
     moment: float = 0.3  # share of the mean relevance of the best moment_peers memories of the same moment
     moment_peers: int = 3
     other_speaker: float = 0.5  # of relevance a turn loses when the query names another speaker
+    # of relevance a turn loses when a chat turn that tells speaks to its speaker ("Thanks, Mel!")
+    addressed: float = 0.3
     answer: float = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
     question: float = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
     asking: float = 0.5  # of its relevance a memory loses per share of it that asks (memory/turns.py)
@@ -58,7 +60,9 @@ class Tuning:
     expired: float = 0.8  # the share of its score a fact past its valid_until keeps
     # Diversity.
     mmr_lambda: float = 0.85  # relevance vs novelty in maximal marginal relevance
-    duplicate: float = 0.9  # similarity above which a candidate counts as a copy of one already chosen
+    # Similarity in meaning above which, with that share of its words in it, a candidate counts as
+    # a copy of one already chosen.
+    duplicate: float = 0.9
     # What a turn loses in the pick for each turn of its moment already chosen (of the best's 1):
     # the first hits spread over a history's sessions, not the turns of one.
     same_moment: float = 0.0
