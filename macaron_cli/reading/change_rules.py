@@ -19,6 +19,7 @@ from typing import Any
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
+from macaron_cli.reading.change_numbers import timer_minutes
 from macaron_cli.reading.idea import read_idea
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -528,4 +529,5 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _times,
     _tasks,
     _language,
+    timer_minutes,
 )

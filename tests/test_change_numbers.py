@@ -1,0 +1,70 @@
+"""Changes that set numbers, read by kind in five languages (issue 51, item 4): a timer's work
+and break minutes in the order said. Each app is made as an offline make makes it; each change
+is read by the change rules and rendered as `macaron change --offline` writes it: the settings
+the page runs on are what a person sees."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def made(idea: str, language: str) -> tuple[dict, dict]:
+    """macaron.json and config/app.json as an offline make writes them for the idea."""
+    from macaron_cli.maker.brief import Brief
+    from macaron_cli.maker.plan import chosen_for
+    from macaron_cli.maker.scaffold import personal_config
+    from macaron_cli.reading.idea import read_idea
+    from macaron_cli.reading.personal import personal_settings
+
+    brief = Brief(idea=idea, language=language, accent="#FF9AA2", app_settings=personal_settings(language, []))
+    reading = read_idea(idea)
+    template, spec, title = chosen_for(reading, brief)
+    defaults = json.loads((template.path / "config" / "app.json").read_text(encoding="utf-8"))
+    manifest = {**template.manifest.to_json(), "template": template.name, "title": title, "spec": spec.to_json()}
+    return manifest, personal_config(template, brief, defaults, spec, reading=reading)
+
+
+def changed(idea: str, language: str, request: str):
+    """The app's settings after the change, and the change as read."""
+    from macaron_cli.maker.change_plan import rendered
+    from macaron_cli.manifest import Manifest
+    from macaron_cli.reading.change_rules import understand
+    from macaron_cli.spec import spec_of
+
+    manifest, config = made(idea, language)
+    spec = spec_of(manifest)
+    assert spec is not None
+    change = understand(request, spec, config, Manifest.from_json(manifest))
+    _, after = rendered(change)
+    return after, change
+
+
+# ── a pair in order: work, then break ────────────────────────────────────────────────────
+@pytest.mark.parametrize(
+    ("idea", "language", "request_", "work", "rest"),
+    [
+        ("pomodoro timer", "en", "make it 50 on 10 off", 50, 10),
+        ("ポモドーロタイマー", "ja", "集中40分、休み10分にして", 40, 10),
+        ("뽀모도로 타이머", "ko", "30분 공부하고 10분 쉬는 걸로 바꿔줘", 30, 10),
+        ("番茄钟", "zh", "专注改成50分钟，休息改成10分钟", 50, 10),
+        ("pomodoro timer", "tl", "gawin mong 45 minuto na trabaho at 15 minuto na pahinga", 45, 15),
+    ],
+)
+def test_work_and_break_minutes_are_set_in_the_order_said(idea, language, request_, work, rest):
+    config, change = changed(idea, language, request_)
+    assert (config["work_minutes"], config["break_minutes"]) == (work, rest), change.missing
+    assert not change.missing
+
+
+@pytest.mark.parametrize(
+    ("request_", "work", "rest"),
+    [("make the break 10 minutes", 25, 10), ("休憩は15分にして", 25, 15), ("집중 시간 50분으로", 50, 5)],
+)
+def test_one_of_the_two_named_sets_that_one_and_keeps_the_other(request_, work, rest):
+    config, _ = changed("pomodoro timer", "en", request_)
+    assert (config["work_minutes"], config["break_minutes"]) == (work, rest)
