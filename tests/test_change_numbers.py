@@ -68,3 +68,49 @@ def test_work_and_break_minutes_are_set_in_the_order_said(idea, language, reques
 def test_one_of_the_two_named_sets_that_one_and_keeps_the_other(request_, work, rest):
     config, _ = changed("pomodoro timer", "en", request_)
     assert (config["work_minutes"], config["break_minutes"]) == (work, rest)
+
+
+# ── a sum with its scale word: a target or a budget ──────────────────────────────────────
+@pytest.mark.parametrize(
+    ("idea", "language", "request_", "setting", "value"),
+    [
+        ("save for a trip, target 5k", "en", "make the target 12k", "savings_goal", 12_000),
+        ("目標50万円の貯金", "ja", "目標を120万円にして", "savings_goal", 1_200_000),
+        ("한 달 예산 가계부", "ko", "예산 180만원으로 바꿔줘", "monthly_budget", 1_800_000),
+        ("存钱计划，目标一万", "zh", "目标改成两万五", "savings_goal", 25_000),
+        ("ipon tracker", "tl", "gawin nating 75k ang target ko", "savings_goal", 75_000),
+    ],
+)
+def test_a_sum_said_with_its_scale_word_sets_the_target_or_the_budget(idea, language, request_, setting, value):
+    config, change = changed(idea, language, request_)
+    assert config[setting] == value, (change.done, change.missing)
+
+
+# ── a rate beside a target: what is put by each month ────────────────────────────────────
+@pytest.mark.parametrize(
+    ("idea", "language", "request_", "deposit", "target"),
+    [
+        ("save 5000 for a trip", "en", "I'll put in 300 a month", 300, 5000),
+        ("旅行の積立", "ja", "毎月3万ずつにして", 30_000, 0),
+        ("결혼 자금 모으기", "ko", "매달 40만원씩 넣을게", 400_000, 0),
+        ("存钱买车，目标十万", "zh", "每个月存3000", 3000, 100_000),
+        ("ipon para sa bahay", "tl", "magtatabi ako ng 5k kada buwan", 5000, 0),
+    ],
+)
+def test_a_sum_put_by_each_month_is_the_deposit_and_the_target_stays(idea, language, request_, deposit, target):
+    config, change = changed(idea, language, request_)
+    assert (config["monthly_deposit"], config["savings_goal"]) == (deposit, target), (change.done, change.missing)
+    assert config["monthly_budget"] == 0  # never taken for a budget to overspend
+
+
+@pytest.mark.parametrize(
+    ("idea", "language", "deposit", "target"),
+    [
+        ("save 5000 for a trip, putting in 400 a month", "en", 400, 5000),
+        ("毎月3万円ずつ貯金して100万円", "ja", 30_000, 1_000_000),
+        ("magtatabi ako ng 4k kada buwan", "tl", 4000, 0),
+    ],
+)
+def test_a_make_keeps_the_monthly_deposit_beside_the_target(idea, language, deposit, target):
+    _, config = made(idea, language)
+    assert (config["monthly_deposit"], config["savings_goal"]) == (deposit, target)

@@ -31,7 +31,7 @@ WORDS: dict[str, str] = {
     "currency.CNY": "",
     "currency.EUR": "",
     "currency.USD": r"ドル",
-    "saving": r"貯金|貯め|ためたい|積み立て",
+    "saving": r"貯金|貯め|ためたい|積み?立",
     "budget": r"予算|まで|以内",
     # ── people ──
     "me": r"私|わたし|僕|俺",

@@ -35,8 +35,8 @@ WORDS: dict[str, str] = {
     "currency.CNY": "",
     "currency.EUR": "",
     "currency.USD": r"달러",
-    "saving": r"모으|모아|저축|적금",
-    "budget": r"안에서|이내|한도|용돈",
+    "saving": r"모으|모아|모을|저축|적금|저금|씩\s?넣",
+    "budget": r"예산|안에서|이내|한도|용돈",
     # ── people ──
     "me": r"(?<![가-힣])나(?=[,，、\s]|랑|하고|와|도)",
     "me.alone": r"나|저",

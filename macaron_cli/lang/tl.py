@@ -31,7 +31,7 @@ WORDS: dict[str, str] = {
     "currency.CNY": "",
     "currency.EUR": "",
     "currency.USD": r"\bdolyar\b",
-    "saving": r"\bipon\b|\bnag-?iipon|\bmag-?ipon|\bhulog\b|\bmaghu?hulog\b",
+    "saving": r"\bipon\b|\bnag-?iipon|\bmag-?ipon|\bhulog\b|\bmaghu?hulog\b|\b(?:mag|i)?ta?tabi\b",
     "budget": r"\bbadyet",
     # ── people ──
     "me": r"\bako\b",
@@ -63,8 +63,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"\bpasko\b",
     "event.new year": "",
     "event.graduation": "",
-    "goal.before": r"\bdapat|\bgusto ko|\bhanggang\b",
-    "goal.after": "",
+    "goal.before": r"\bdapat|\bgusto ko|\bhanggang\b|\btarget\b|\bgoal\b",
+    "goal.after": r"ang (?:target|goal)\b",
     "with_whom": r"\bkasama (?:sino|ko)",
     # ── apps named by what they are ──
     "family.timer": "",

@@ -62,7 +62,7 @@ WORDS: dict[str, str] = {
     "event.christmas": r"圣诞节?",
     "event.new year": r"春节|过年",
     "event.graduation": r"毕业典礼",
-    "goal.before": r"目标|至少|(?:不要|不|别)超过|最多",
+    "goal.before": r"目标(?:改成|改为|换成|设为|设成|定为|调到|是)?|至少|(?:不要|不|别)超过|最多",
     "goal.after": r"以上",
     "with_whom": r"和谁|跟谁",
     # ── apps named by what they are ──

@@ -19,7 +19,7 @@ from typing import Any
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
-from macaron_cli.reading.change_numbers import timer_minutes
+from macaron_cli.reading.change_numbers import DEPOSIT, money_kept, monthly_deposit, saves, timer_minutes
 from macaron_cli.reading.idea import read_idea
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -233,12 +233,13 @@ def _rename(ask: _Ask, config: dict) -> None:
 
 
 def _goal(ask: _Ask, config: dict) -> None:
-    slots, money = ask.slots, ask.spec.money
-    amount = slots.target or slots.budget or slots.goal
+    slots, money = ask.slots, money_kept(ask, config)
+    # a sum put by each month is the deposit (change_numbers), never the target or the budget
+    amount = slots.target or slots.budget or (slots.goal if DEPOSIT not in ask.touched else None)
     if money and amount:
         # in the currency said, else the one the app records in now (after a change of currency)
         currency = amount.unit if amount.unit in lang.PAID_IN else config.get("currency") or money.currency
-        if slots.target or (money.target is not None and not slots.budget):
+        if slots.target or (not slots.budget and saves(money, ask, config)):  # a sum said to a saving app
             value = amount.value
             ask.spec = replace(ask.spec, money=replace(money, target=value, currency=currency))
             ask.done.append(f"savings target {value:,.0f} {currency}")
@@ -523,6 +524,7 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _measures,
     _people,
     _items,
+    monthly_deposit,
     _goal,
     _units,
     _currency,

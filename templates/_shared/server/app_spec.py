@@ -7,7 +7,8 @@ The spec lives in the app's `macaron.json` under "spec". It says what the person
 for, whatever template renders it:
 - measures: numbers logged over time (name, unit, kind, goal, step, free entry, several
   values per entry such as systolic/diastolic, times of day such as morning/evening);
-- money: currency, categories, people to split with or who owe;
+- money: currency, categories, people to split with or who owe, a monthly budget, a savings
+  target and what is put by each month;
 - items: a collection with attributes and a rating (books lent, restaurants, films);
 - tasks: assignees, weekly repeats, shifts by time of day, a countdown to a date;
 - conversions: unit families (length, pace, shoe sizes, area, currency with a rate);
@@ -83,6 +84,7 @@ class Money:
     split: bool = False  # shared bills divided between people
     budget: float | None = None  # per month, whole currency units
     target: float | None = None  # a savings goal, whole currency units: entries are deposits toward it
+    rate: float | None = None  # what is put by each month (toward the target, if any), whole currency units
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,8 @@ class AppSpec:
                 out.append("money.people")
             if self.money.target is not None:
                 out.append("money.target")
+            if self.money.rate is not None:
+                out.append("money.rate")
         if self.items:
             out.append("items")
             if self.items.rating:
@@ -341,7 +345,7 @@ def _currency(raw: Any, where: str) -> str:
 
 def _money(raw: Any) -> Money:
     d = _fields(raw, "money", _names(Money))
-    budget, target = d.get("budget"), d.get("target")
+    budget, target, rate = d.get("budget"), d.get("target"), d.get("rate")
     return Money(
         currency=_currency(d.get("currency"), "money.currency"),
         categories=_texts(d.get("categories"), "money.categories"),
@@ -350,6 +354,7 @@ def _money(raw: Any) -> Money:
         split=_flag(d.get("split", False), "money.split"),
         budget=None if budget is None else _number(budget, "money.budget", positive=True),
         target=None if target is None else _number(target, "money.target", positive=True),
+        rate=None if rate is None else _number(rate, "money.rate", positive=True),
     )
 
 
