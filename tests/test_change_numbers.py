@@ -114,3 +114,43 @@ def test_a_sum_put_by_each_month_is_the_deposit_and_the_target_stays(idea, langu
 def test_a_make_keeps_the_monthly_deposit_beside_the_target(idea, language, deposit, target):
     _, config = made(idea, language)
     assert (config["monthly_deposit"], config["savings_goal"]) == (deposit, target)
+
+
+# ── a unit or a currency switched: what the page shows, its names included ───────────────
+@pytest.mark.parametrize(
+    ("idea", "language", "request_", "old_word"),
+    [
+        ("running log in miles", "en", "actually use km", "mile"),
+        ("ランニングをマイルで記録", "ja", "キロで表示して", "マイル"),
+        ("달리기 기록, 마일로", "ko", "킬로미터로 바꿔줘", "마일"),
+        ("跑步记录，用英里", "zh", "改用公里", "英里"),
+        ("talaan ng takbo ko sa milya", "tl", "gawing kilometro", "milya"),
+    ],
+)
+def test_a_unit_switched_is_the_one_the_title_and_the_measure_say(idea, language, request_, old_word):
+    config, change = changed(idea, language, request_)
+    (habit,) = config["habits"]
+    assert habit["unit"] == "kilometer" and config["units"] == "metric", change.missing
+    for shown in (config["title"], habit["name"]):
+        assert "km" in shown and old_word not in shown.casefold()
+
+
+@pytest.mark.parametrize(
+    ("idea", "language", "request_", "currency", "old_word"),
+    [
+        ("track my monthly spending in yen", "en", "switch to dollars", "USD", "yen"),
+        ("円で家計簿", "ja", "ウォンに変えて", "KRW", "円"),
+        ("원화로 여행 경비 기록", "ko", "엔화로 바꿔줘", "JPY", "원화"),
+        ("记账本，人民币", "zh", "改成美元", "USD", "人民币"),
+        ("badyet sa piso", "tl", "gawing dolyar", "USD", "piso"),
+    ],
+)
+def test_a_currency_switched_is_the_one_the_page_and_its_title_say(idea, language, request_, currency, old_word):
+    config, change = changed(idea, language, request_)
+    assert config["currency"] == currency, change.missing
+    assert old_word not in config["title"].casefold() and currency in config["title"]
+
+
+def test_a_unit_the_measure_already_is_in_is_said_so_not_left_unread():
+    _, change = changed("喝水记录", "zh", "单位换成毫升")
+    assert change.already and not change.unread and not change.done

@@ -1,6 +1,7 @@
 """The change rules that set numbers (en, ja, ko, zh, tl): a timer's work and break minutes in
 the order said ("50 on 10 off", "集中45分、休み15分"); what is put by each month beside a savings
-target, never taken for the target ("毎月2万ずつ", "magtatabi ako ng 4k kada buwan").
+target, never taken for the target ("毎月2万ずつ", "magtatabi ako ng 4k kada buwan"); a unit
+moved is said anew where the app's names said the old one ("Running log in miles" → "in km").
 
 Each rule takes the change being read (change_rules._Ask) and edits one part of the app's
 spec, the way change_rules' own rules do; change_rules.RULES runs them in its order.
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from macaron_cli import lang
 from macaron_cli.reading.slots import Amount, sums_each_period
 from macaron_cli.reading.spec_families import minutes_said
+from macaron_cli.resources import shared_module
 from macaron_cli.spec import Money, Timer
 
 if TYPE_CHECKING:
@@ -82,3 +84,47 @@ def monthly_deposit(ask: _Ask, config: dict) -> None:
         return
     ask.spec = replace(ask.spec, money=replace(money, rate=said.value, currency=currency))
     ask.done.append(f"{said.value:,.0f} {currency} put by each month")
+
+
+def _symbol(unit: str) -> str:
+    """How the app writes a unit after a number ("km", "mL", "cups")."""
+    return shared_module("app_units").written(2, unit).removeprefix("2").strip()
+
+
+def _said_in(text: str, before: str, after: str) -> str:
+    """`text` with each word for the unit `before` written as the unit `after`."""
+    words = lang.pattern(f"unit.{before}") if before in lang.UNITS else ""
+    return re.sub(words, _symbol(after), text, flags=re.IGNORECASE) if words else text
+
+
+def unit_words_follow(ask: _Ask, config: dict) -> None:
+    """A measure whose unit moved ("actually use km") or money whose currency moved is never still
+    named in the old one: the measure's name and the app's title say the new where they said the old."""
+    was = {m.key: m.unit for m in ask.before.measures} if ask.before else {}
+    title = str(ask.settings.get("title") or config.get("title") or "")
+    for measure in ask.spec.measures:
+        before = was.get(measure.key)
+        if before is None or before == measure.unit:
+            continue
+        name = _said_in(measure.name, before, measure.unit)
+        if name != measure.name:
+            measures = tuple(replace(m, name=name) if m.key == measure.key else m for m in ask.spec.measures)
+            ask.spec = replace(ask.spec, measures=measures)
+        title = _said_in(title, before, measure.unit)
+    currency, was_in = ask.settings.get("currency"), config.get("currency")
+    if currency and was_in and currency != was_in and was_in in lang.CURRENCIES:  # "Spending in yen" → "in USD"
+        title = re.sub(lang.pattern(f"currency.{was_in}"), str(currency), title, flags=re.IGNORECASE)
+    if title and title != (ask.settings.get("title") or config.get("title")):
+        ask.settings["title"] = title
+        ask.done.append(f"the app is now called {title}")
+
+
+def unit_already(ask: _Ask, config: dict) -> None:
+    """A unit asked that the measure already is in ("单位换成毫升" where the water is in ml): said
+    so, never a request left unread."""
+    if ask.done or ask.remove:
+        return
+    for unit in ask.slots.units:
+        measure = next((m for m in ask.spec.measures if m.unit == unit and ask.touched <= {m.key}), None)
+        if measure is not None:
+            ask.already.append(f"{measure.key.replace('_', ' ')} is already in {_symbol(unit)}")

@@ -19,7 +19,15 @@ from typing import Any
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
-from macaron_cli.reading.change_numbers import DEPOSIT, money_kept, monthly_deposit, saves, timer_minutes
+from macaron_cli.reading.change_numbers import (
+    DEPOSIT,
+    money_kept,
+    monthly_deposit,
+    saves,
+    timer_minutes,
+    unit_already,
+    unit_words_follow,
+)
 from macaron_cli.reading.idea import read_idea
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -103,6 +111,7 @@ class _Ask:
     already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
     language: str = "en"
     new_name: str | None = None  # the name a rename asks for, as said (taken out of `text`)
+    before: AppSpec | None = None  # the app's spec as the request found it
 
     def cannot(self, reason: str, **values: str) -> None:
         """What the request asked that the rules cannot do, in its own language."""
@@ -120,7 +129,7 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
     # time of day, so every other rule reads the request without it.
     name = _new_name(text)
     rest, said = (text.replace(name, " "), read_idea(text.replace(name, " ")).said) if name else (text, reading.said)
-    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name)
+    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name, before=spec)
     ask.language = idea_language(text, fallback=str(config.get("language") or "en"))
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
@@ -532,4 +541,6 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _tasks,
     _language,
     timer_minutes,
+    unit_already,
+    unit_words_follow,  # last: a unit moved by any rule above is said anew in the names
 )
