@@ -154,3 +154,29 @@ def test_a_currency_switched_is_the_one_the_page_and_its_title_say(idea, languag
 def test_a_unit_the_measure_already_is_in_is_said_so_not_left_unread():
     _, change = changed("喝水记录", "zh", "单位换成毫升")
     assert change.already and not change.unread and not change.done
+
+
+# ── a goal and its period ────────────────────────────────────────────────────────────────
+@pytest.mark.parametrize(
+    ("idea", "language", "request_"),
+    [
+        ("workout tracker", "en", "make the goal 3 workouts a week instead of daily"),
+        ("毎日の読書記録", "ja", "目標を月に4冊にして"),
+        ("물 마시기 기록", "ko", "매일 말고 주 10잔으로 목표 바꿔"),
+        ("跑步记录", "zh", "目标改成每周三次"),
+        ("workout tracker", "tl", "gawin nating 3 beses isang linggo ang goal"),
+    ],
+)
+def test_a_weekly_or_monthly_goal_is_never_set_as_that_many_a_day(idea, language, request_):
+    """The app's goals are a day's: "3 a week" is said as not done, and the day's goal stays
+    what it was (never 3 minutes a day)."""
+    _, before = made(idea, language)
+    config, change = changed(idea, language, request_)
+    assert config["habits"] == before["habits"] and not change.done
+    assert any(period in " ".join(change.missing) for period in ("weekly", "monthly"))
+
+
+def test_a_goal_said_for_the_day_is_set_in_the_unit_said():
+    config, change = changed("물 마시기 기록", "ko", "하루 8잔으로 목표 바꿔")
+    (water,) = config["habits"]
+    assert (water["unit"], water["goal"]) == ("cups", 8) and not change.missing

@@ -41,7 +41,7 @@ WORDS: dict[str, str] = {
     "turns": r"分担",
     # ── time ──
     "period.daily": r"1日|一日|毎日",
-    "period.weekly": r"毎週|週に",
+    "period.weekly": r"毎週|週に|(?<![\d一二三四五六七八九十])週(?=\d|[一二三四五六七])",
     "period.monthly": r"毎月|今月|月に|(?<![\d一二三四五六七八九十])月(?=\d)",
     "time.fasting": r"空腹",
     "time.after_meal": r"食後",

@@ -41,9 +41,9 @@ WORDS: dict[str, str] = {
     "housemates": r"\bkasama sa (?:bahay|kwarto)",
     "turns": r"toka",
     # ── time ──
-    "period.daily": r"\baraw-araw\b|\bkada araw\b|\bbawat araw\b",
-    "period.weekly": r"\blinggo-linggo|\bkada linggo|\bbawat linggo",
-    "period.monthly": r"\bkada buwan\b|\bbawat buwan\b|\bbuwan-buwan\b",
+    "period.daily": r"\baraw-araw\b|\bkada araw\b|\bbawat araw\b|\bisang araw\b",
+    "period.weekly": r"\blinggo-linggo|\bkada linggo|\bbawat linggo|\bisang linggo|\bsa isang linggo",
+    "period.monthly": r"\bkada buwan\b|\bbawat buwan\b|\bbuwan-buwan\b|\bisang buwan\b",
     "time.fasting": r"\bbago kumain",
     "time.after_meal": r"\bpagkatapos kumain",
     "time.morning": r"\bumaga\b",

@@ -41,7 +41,7 @@ WORDS: dict[str, str] = {
     "turns": r"分工|轮流",
     # ── time ──
     "period.daily": r"每天|每日|一天",
-    "period.weekly": r"每周|每星期",
+    "period.weekly": r"每周|每星期|一周|一个星期",
     "period.monthly": r"每月|每个月|这个月",
     "time.fasting": r"空腹",
     "time.after_meal": r"餐后|饭后",

@@ -41,6 +41,21 @@ def timer_minutes(ask: _Ask, config: dict) -> None:
     ask.done.append(said)
 
 
+# A goal said for a week or a month where a measure's goal is a day's (the spec keeps no period
+# on a measure yet): said as not done, never set as that many a day.
+PERIOD = "period"  # in ask.touched: the goal said is for a period the app cannot show
+
+
+def goal_period(ask: _Ask, config: dict) -> None:
+    """ "3 workouts a week instead of daily", "目标改成每月100公里": a weekly or monthly goal on an app
+    whose goals are per day is named in `missing`, and no daily goal is set from its number."""
+    slots = ask.slots
+    if slots.goal is None or slots.period in (None, "daily") or not ask.spec.measures or ask.remove:
+        return
+    ask.touched.add(PERIOD)
+    ask.cannot("period_goal", period=slots.period)
+
+
 # What is put by each month is a money app's own: a deposit is kept where the app saves.
 DEPOSIT = "deposit"  # in ask.touched: the sum said each month is the deposit, not a target or budget
 

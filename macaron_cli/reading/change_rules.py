@@ -21,6 +21,8 @@ from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
 from macaron_cli.reading.change_numbers import (
     DEPOSIT,
+    PERIOD,
+    goal_period,
     money_kept,
     monthly_deposit,
     saves,
@@ -257,7 +259,7 @@ def _goal(ask: _Ask, config: dict) -> None:
             ask.spec = replace(ask.spec, money=replace(money, budget=value, currency=currency))
             ask.done.append(f"budget {value:,.0f} {currency} a month")
         return
-    if slots.goal is None or not ask.spec.measures or ask.remove:
+    if slots.goal is None or not ask.spec.measures or ask.remove or PERIOD in ask.touched:
         return
     measure = _target_measure(ask) or _by_unit(ask.spec, slots.goal.unit)
     if measure is None:
@@ -534,6 +536,7 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _people,
     _items,
     monthly_deposit,
+    goal_period,
     _goal,
     _units,
     _currency,

@@ -509,6 +509,19 @@ def _goal(text: str, amounts: list[tuple[int, Amount]], sums: set[float]) -> Amo
     return Amount(counts[0], "") if len(counts) == 1 else None
 
 
+def _period(text: str) -> str | None:
+    """The period said first, not one refused ("3 a week instead of daily", "매일 말고 주 3회")."""
+    not_before, not_after = _not_before(), _not_after()
+    said = []
+    for period in lang.PERIODS:
+        for m in re.finditer(lang.pattern(f"period.{period}"), text, re.IGNORECASE):
+            before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 8]
+            refused = re.search(not_before + r"\s*$", before, re.IGNORECASE) or re.match(not_after, after)
+            if not refused:
+                said.append((m.start(), period))
+    return min(said)[1] if said else None
+
+
 def _periods() -> str:
     return "|".join(f"(?:{lang.pattern(f'period.{p}')})" for p in lang.PERIODS)
 
@@ -622,7 +635,7 @@ def read(idea: str, today: date | None = None) -> Slots:
         goal=_goal(text, [(at, a) for at, a in amounts if a.unit not in refused], {a.value for a in sums}),
         target=target,
         budget=sums[0] if budgeting and sums and not saving else None,
-        period=next((p for p in lang.PERIODS if _any(lang.pattern(f"period.{p}"), text)), None),
+        period=_period(text),
         times=tuple(times),
         # "how many ml did she drink", "何杯飲んだか" count: a reading, not taken-or-not
         check="check" in found and not set(units) - {"times"} and not _any(lang.pattern("how_many"), text),
