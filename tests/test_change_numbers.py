@@ -1,7 +1,8 @@
 """Changes that set numbers, read by kind in five languages (issue 51, item 4): a timer's work
-and break minutes in the order said. Each app is made as an offline make makes it; each change
-is read by the change rules and rendered as `macaron change --offline` writes it: the settings
-the page runs on are what a person sees."""
+and break minutes in the order said, sums with scale words, a monthly deposit beside a target,
+a unit or a currency switched, a goal with its period. Each app is made as an offline make makes
+it; each change is read by the change rules and rendered as `macaron change --offline` writes it:
+the settings the page runs on are what a person sees."""
 
 from __future__ import annotations
 
@@ -158,25 +159,30 @@ def test_a_unit_the_measure_already_is_in_is_said_so_not_left_unread():
 
 # ── a goal and its period ────────────────────────────────────────────────────────────────
 @pytest.mark.parametrize(
-    ("idea", "language", "request_"),
+    ("idea", "language", "request_", "unit", "goal", "period"),
     [
-        ("workout tracker", "en", "make the goal 3 workouts a week instead of daily"),
-        ("毎日の読書記録", "ja", "目標を月に4冊にして"),
-        ("물 마시기 기록", "ko", "매일 말고 주 10잔으로 목표 바꿔"),
-        ("跑步记录", "zh", "目标改成每周三次"),
-        ("workout tracker", "tl", "gawin nating 3 beses isang linggo ang goal"),
+        ("running log in km", "en", "change my goal to 20 km a week", "kilometer", 20, "weekly"),
+        ("毎日の水分補給を記録したい", "ja", "目標を週に14リットルにして", "milliliter", 14_000, "weekly"),
+        ("물 마시기 기록", "ko", "매일 말고 주 10잔으로 목표 바꿔", "cups", 10, "weekly"),
+        ("记录每天的步数", "zh", "目标改成每周五万步", "steps", 50_000, "weekly"),
+        ("talaan ng takbo ko sa kilometro", "tl", "gawing 40 km kada buwan ang goal", "kilometer", 40, "monthly"),
     ],
 )
-def test_a_weekly_or_monthly_goal_is_never_set_as_that_many_a_day(idea, language, request_):
-    """The app's goals are a day's: "3 a week" is said as not done, and the day's goal stays
-    what it was (never 3 minutes a day)."""
-    _, before = made(idea, language)
+def test_a_goal_is_kept_with_the_period_said(idea, language, request_, unit, goal, period):
     config, change = changed(idea, language, request_)
-    assert config["habits"] == before["habits"] and not change.done
-    assert any(period in " ".join(change.missing) for period in ("weekly", "monthly"))
+    (habit,) = config["habits"]
+    assert (habit["unit"], habit["goal"], habit.get("period")) == (unit, goal, period), change.missing
+    assert not change.missing
+
+
+def test_a_count_a_week_is_never_set_on_a_measure_kept_in_minutes():
+    """ "3 workouts a week" on workouts kept in minutes: said as not done, never 3 minutes."""
+    _, before = made("workout tracker", "en")
+    config, change = changed("workout tracker", "en", "make the goal 3 workouts a week instead of daily")
+    assert config["habits"] == before["habits"] and change.missing and not change.done
 
 
 def test_a_goal_said_for_the_day_is_set_in_the_unit_said():
     config, change = changed("물 마시기 기록", "ko", "하루 8잔으로 목표 바꿔")
     (water,) = config["habits"]
-    assert (water["unit"], water["goal"]) == ("cups", 8) and not change.missing
+    assert (water["unit"], water["goal"], water["period"]) == ("cups", 8, "daily") and not change.missing

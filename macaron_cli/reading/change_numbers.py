@@ -41,19 +41,35 @@ def timer_minutes(ask: _Ask, config: dict) -> None:
     ask.done.append(said)
 
 
-# A goal said for a week or a month where a measure's goal is a day's (the spec keeps no period
-# on a measure yet): said as not done, never set as that many a day.
+# A goal said with its period ("3 a week", "月に4冊", "하루 8잔"): the goal is set by change_rules'
+# own goal rule, its period beside it here; an app that shows no goal but a day's says so.
 PERIOD = "period"  # in ask.touched: the goal said is for a period the app cannot show
 
 
-def goal_period(ask: _Ask, config: dict) -> None:
-    """ "3 workouts a week instead of daily", "目标改成每月100公里": a weekly or monthly goal on an app
-    whose goals are per day is named in `missing`, and no daily goal is set from its number."""
+def goal_period_unshown(ask: _Ask, config: dict) -> None:
+    """A weekly or monthly goal where the app's template shows a day's goal only: named in
+    `missing`, and no daily goal is set from its number (never "3 workouts" as 3 a day)."""
     slots = ask.slots
     if slots.goal is None or slots.period in (None, "daily") or not ask.spec.measures or ask.remove:
         return
-    ask.touched.add(PERIOD)
-    ask.cannot("period_goal", period=slots.period)
+    if "measures.period" not in ask.manifest.renders:
+        ask.touched.add(PERIOD)
+        ask.cannot("period_goal", period=slots.period)
+
+
+def goal_period(ask: _Ask, config: dict) -> None:
+    """The period said beside a goal, kept on the measure whose goal the request set."""
+    period = ask.slots.period
+    if ask.slots.goal is None or period is None or PERIOD in ask.touched or ask.remove:
+        return
+    was = {m.key: m for m in ask.before.measures} if ask.before else {}
+    for measure in ask.spec.measures:
+        before = was.get(measure.key)
+        if before is None or before.goal == measure.goal or measure.period == period:
+            continue
+        measures = tuple(replace(m, period=period) if m.key == measure.key else m for m in ask.spec.measures)
+        ask.spec = replace(ask.spec, measures=measures)
+        ask.done.append(f"{measure.key.replace('_', ' ')} goal {period}")
 
 
 # What is put by each month is a money app's own: a deposit is kept where the app saves.

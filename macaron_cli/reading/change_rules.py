@@ -23,6 +23,7 @@ from macaron_cli.reading.change_numbers import (
     DEPOSIT,
     PERIOD,
     goal_period,
+    goal_period_unshown,
     money_kept,
     monthly_deposit,
     saves,
@@ -498,7 +499,9 @@ def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
 def _tasks(ask: _Ask, config: dict) -> None:
     tasks, slots = ask.spec.tasks, ask.slots
     if tasks is None:
-        if slots.period and ask.spec.measures and not ask.touched - {"people"} and slots.period != "daily":
+        period_shown = slots.goal is not None and "measures.period" in ask.manifest.renders  # goal_period keeps it
+        unshown = slots.period not in (None, "daily") and not period_shown
+        if unshown and ask.spec.measures and not ask.touched - {"people"}:
             ask.cannot("period_goal", period=slots.period)
         return
     if tasks.countdown is not None and (slots.date or slots.event):
@@ -536,9 +539,10 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _people,
     _items,
     monthly_deposit,
-    goal_period,
+    goal_period_unshown,
     _goal,
     _units,
+    goal_period,  # after _units: a water goal in cups is set there
     _currency,
     _times,
     _tasks,
