@@ -186,3 +186,20 @@ def test_a_goal_said_for_the_day_is_set_in_the_unit_said():
     config, change = changed("물 마시기 기록", "ko", "하루 8잔으로 목표 바꿔")
     (water,) = config["habits"]
     assert (water["unit"], water["goal"], water["period"]) == ("cups", 8, "daily") and not change.missing
+
+
+@pytest.mark.parametrize(
+    ("idea", "language", "goal", "period"),
+    [
+        ("run 15 miles a week", "en", 15, "weekly"),
+        ("週に14リットル水を飲みたい", "ja", 14_000, "weekly"),
+        ("매주 물 10리터", "ko", 10_000, "weekly"),
+        ("每周跑步20公里", "zh", 20, "weekly"),
+        ("takbo ko, 40 km kada buwan", "tl", 40, "monthly"),
+    ],
+)
+def test_a_make_keeps_the_goal_with_its_period(idea, language, goal, period):
+    """ "15 miles a week" is never a goal of 15 miles a day."""
+    _, config = made(idea, language)
+    (habit,) = config["habits"]
+    assert (habit["goal"], habit.get("period")) == (goal, period)

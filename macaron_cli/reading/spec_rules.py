@@ -156,6 +156,9 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
     if key not in ("sleep", "steps", "water"):  # occasions: a reading before and after meals
         occasions = tuple(t for t in slots.times if t in ("fasting", "after_meal", "afternoon"))
         times = tuple(dict.fromkeys([*occasions, *times])) if occasions else times
+    # "15 miles a week": the goal said counts the week's entries (a day's goal needs no period)
+    said_goal = slots.goal is not None and (slots.goal.unit in ("", unit) or (slots.goal.unit, unit) in _SCALE)
+    period = slots.period if said_goal and slots.period in ("weekly", "monthly") and goal is not None else None
     return Measure(
         key=key,
         name=name,
@@ -167,6 +170,7 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
         values=kind.values,
         times=times,
         combine=kind.combine,
+        period=period,
     )
 
 
