@@ -350,6 +350,13 @@ def test_runs_kept_in_miles_are_in_km_after_actually_use_km(macaron, macaron_hom
 
 CHANGES = [
     # (idea, its language, [(request, {changed path: after}), …]): each kind of change once at least.
+    ("pomodoro timer", "en", [("change it to 50 on 10 off", {"timer.work": 50, "timer.rest": 10})]),
+    ("save 5000 for a trip", "en", [("I'll put in 300 a month", {"money.rate": 300})]),
+    (
+        "workout tracker",
+        "en",
+        [("make the goal 3 workouts a week instead of daily", {"measures.exercise_times": None})],
+    ),
     (
         "chores for me, Tom and Lily every week",
         "en",

@@ -175,11 +175,26 @@ def test_a_goal_is_kept_with_the_period_said(idea, language, request_, unit, goa
     assert not change.missing
 
 
-def test_a_count_a_week_is_never_set_on_a_measure_kept_in_minutes():
-    """ "3 workouts a week" on workouts kept in minutes: said as not done, never 3 minutes."""
-    _, before = made("workout tracker", "en")
-    config, change = changed("workout tracker", "en", "make the goal 3 workouts a week instead of daily")
-    assert config["habits"] == before["habits"] and change.missing and not change.done
+@pytest.mark.parametrize(
+    ("idea", "language", "request_", "unit", "goal", "period"),
+    [
+        ("workout tracker", "en", "make the goal 3 workouts a week instead of daily", "times", 3, "weekly"),
+        ("ジョギングの記録", "ja", "目標を週3回にして", "times", 3, "weekly"),
+        ("운동 기록", "ko", "목표를 주 4회로 바꿔줘", "times", 4, "weekly"),
+        ("跑步记录", "zh", "目标改成每月80公里", "kilometer", 80, "monthly"),
+        ("workout tracker", "tl", "gawing 3 beses isang linggo ang goal", "times", 3, "weekly"),
+    ],
+)
+def test_a_goal_in_another_unit_is_a_measure_of_its_own_and_the_first_is_kept(
+    idea, language, request_, unit, goal, period
+):
+    """ "3 workouts a week" where workouts are kept in minutes: never 3 minutes; a count of its
+    own with the week's goal, the minutes (and what was logged in them) kept as they were."""
+    _, before = made(idea, language)
+    config, change = changed(idea, language, request_)
+    kept, own = config["habits"]
+    assert kept == before["habits"][0] and not change.missing
+    assert (own["unit"], own["goal"], own["period"]) == (unit, goal, period)
 
 
 def test_a_goal_said_for_the_day_is_set_in_the_unit_said():

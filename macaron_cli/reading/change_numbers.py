@@ -16,11 +16,16 @@ from typing import TYPE_CHECKING
 from macaron_cli import lang
 from macaron_cli.reading.slots import Amount, sums_each_period
 from macaron_cli.reading.spec_families import minutes_said
+from macaron_cli.reading.spec_rules import _SCALE
 from macaron_cli.resources import shared_module
-from macaron_cli.spec import Money, Timer
+from macaron_cli.spec import Measure, Money, Timer
 
 if TYPE_CHECKING:
     from macaron_cli.reading.change_rules import _Ask
+
+_unit_factor = shared_module("app_units").unit_factor
+_amount = shared_module("app_units").written  # "3,000 mL", as the app writes it
+_LENGTHS = ("hour", "minute", "second")  # lengths of time convert into each other
 
 
 def timer_minutes(ask: _Ask, config: dict) -> None:
@@ -55,6 +60,42 @@ def goal_period_unshown(ask: _Ask, config: dict) -> None:
     if "measures.period" not in ask.manifest.renders:
         ask.touched.add(PERIOD)
         ask.cannot("period_goal", period=slots.period)
+
+
+def goal_in_its_own_unit(ask: _Ask, config: dict) -> None:
+    """A goal said in a unit its measure is not kept in and cannot be converted to ("3 workouts a
+    week" where workouts are kept in minutes, "每月100公里" where running is): a measure of its own
+    beside it, in that unit, with the goal and its period; the measure and its records stay."""
+    goal = ask.slots.goal
+    if goal is None or not goal.unit or ask.remove or PERIOD in ask.touched or ask.slots.budget:
+        return
+    named = [m for m in ask.spec.measures if m.key in ask.touched]
+    measure = named[0] if named else ask.spec.measures[0] if len(ask.spec.measures) == 1 else None
+    if measure is None or measure.key == "water" or goal.unit in (measure.unit, *_LENGTHS):
+        return  # water's units are its own rule's; a length of time converts (minutes, hours)
+    if (goal.unit, measure.unit) in _SCALE or _unit_factor(goal.unit, measure.unit) is not None:
+        return  # the same quantity in another unit: change_rules' goal converts it
+    key = f"{measure.key}_{goal.unit}".replace("/", "_").lower()
+    period = ask.slots.period if ask.slots.period in ("weekly", "monthly") else None
+    kept = next((m for m in ask.spec.measures if m.key == key), None)
+    counted = goal.unit == "times"
+    own = kept or Measure(
+        key=key,
+        name=f"{measure.name} ({_symbol(goal.unit).removeprefix('times').strip() or '×'})",
+        unit=goal.unit,
+        kind="count" if counted else "quantity",
+        step=1 if counted else 0.1,
+        free_entry=not counted,
+        combine="sum",
+    )
+    own = replace(own, goal=goal.value, period=period)
+    others = tuple(m for m in ask.spec.measures if m.key != key)
+    ask.spec = replace(
+        ask.spec, measures=(*others, own) if not kept else tuple(own if m.key == key else m for m in ask.spec.measures)
+    )
+    ask.touched.add(PERIOD)  # the goal is this measure's: no other rule sets it again
+    when = f" {period}" if period else ""
+    ask.done.append(f"{own.name}: goal {_amount(goal.value, goal.unit)}{when} ({measure.name} and its records kept)")
 
 
 def goal_period(ask: _Ask, config: dict) -> None:

@@ -22,6 +22,7 @@ from macaron_cli.reading.change import Change
 from macaron_cli.reading.change_numbers import (
     DEPOSIT,
     PERIOD,
+    goal_in_its_own_unit,
     goal_period,
     goal_period_unshown,
     money_kept,
@@ -540,6 +541,7 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _items,
     monthly_deposit,
     goal_period_unshown,
+    goal_in_its_own_unit,
     _goal,
     _units,
     goal_period,  # after _units: a water goal in cups is set there
