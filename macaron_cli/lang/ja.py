@@ -327,7 +327,7 @@ WORDS: dict[str, str] = {
     "change.remove": r"削除|消して|外して|やめ|いらない|要らない|抜いて|なくして|出て行|引っ越し",
     "change.add": r"追加|入れて|加えて|加わ",
     "change.rename": r"名前を|タイトルを",
-    "change.set": r"にして|に変え|に変更|変えて|で表示|表示して|記録して",
+    "change.set": r"にして|に変え|に変更|変えて|で表示|表示して|記録して|に上げ|に下げ|に増や|に減ら|にしたい",
     "change.imperial": r"ヤード・?ポンド法",
     "change.metric": r"メートル法",
     "change.only": r"だけ",

@@ -333,7 +333,7 @@ WORDS: dict[str, str] = {
     "change.remove": r"빼|삭제|없애|제거|그만|이사\s*갔|나갔",
     "change.add": r"추가|넣어|들어왔",
     "change.rename": r"이름을|제목을",
-    "change.set": r"바꿔|바꾸|변경|로\s*해|으로\s*해|보여\s*줘|기록해",
+    "change.set": r"바꿔|바꾸|변경|로\s*해|으로\s*해|보여\s*줘|기록해|줄여|늘려|올려|내려|씩\s?넣",
     "change.imperial": r"야드파운드법",
     "change.metric": r"미터법",
     "change.only": r"만\b",
