@@ -6,28 +6,9 @@ the settings the page runs on are what a person sees."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-
-
-def made(idea: str, language: str) -> tuple[dict, dict]:
-    """macaron.json and config/app.json as an offline make writes them for the idea."""
-    from macaron_cli.maker.brief import Brief
-    from macaron_cli.maker.plan import chosen_for
-    from macaron_cli.maker.scaffold import personal_config
-    from macaron_cli.reading.idea import read_idea
-    from macaron_cli.reading.personal import personal_settings
-
-    brief = Brief(idea=idea, language=language, accent="#FF9AA2", app_settings=personal_settings(language, []))
-    reading = read_idea(idea)
-    template, spec, title = chosen_for(reading, brief)
-    defaults = json.loads((template.path / "config" / "app.json").read_text(encoding="utf-8"))
-    manifest = {**template.manifest.to_json(), "template": template.name, "title": title, "spec": spec.to_json()}
-    return manifest, personal_config(template, brief, defaults, spec, reading=reading)
+from bench.change_corpus import made  # macaron.json and config/app.json as an offline make writes them
 
 
 def changed(idea: str, language: str, request: str):

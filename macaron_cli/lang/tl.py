@@ -346,7 +346,8 @@ WORDS: dict[str, str] = {
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
     "change.add": r"\b(?:i|paki|mag)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
     "change.rename": r"\bpalitan ang pangalan|\bpangalanan",
-    "change.set": r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b|\bmagtatabi\b|\bitabi\b",
+    "change.set": r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b|"
+    r"\bmagtatabi\b|\bitabi\b",
     "change.imperial": r"\bimperyal\b",
     "change.metric": r"\bmetriko\b",
     "change.only": "",

@@ -3,25 +3,42 @@ the order said ("50 on 10 off", "集中45分、休み15分"); what is put by eac
 target, never taken for the target ("毎月2万ずつ", "magtatabi ako ng 4k kada buwan"); a unit
 moved is said anew where the app's names said the old one ("Running log in miles" → "in km").
 
-Each rule takes the change being read (change_rules._Ask) and edits one part of the app's
-spec, the way change_rules' own rules do; change_rules.RULES runs them in its order.
+Each rule takes the change being read (change_rules._Ask, as the _Ask protocol here names it)
+and edits one part of the app's spec, the way change_rules' own rules do; change_rules._RULES
+runs them in its order.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from macaron_cli import lang
-from macaron_cli.reading.slots import Amount, sums_each_period
+from macaron_cli.manifest import Manifest
+from macaron_cli.reading.slots import Amount, Slots, sums_each_period
 from macaron_cli.reading.spec_families import minutes_said
 from macaron_cli.reading.spec_rules import _SCALE
 from macaron_cli.resources import shared_module
-from macaron_cli.spec import Measure, Money, Timer
+from macaron_cli.spec import AppSpec, Measure, Money, Timer
 
-if TYPE_CHECKING:
-    from macaron_cli.reading.change_rules import _Ask
+
+class _Ask(Protocol):
+    """The change being read, as change_rules keeps it (its _Ask): what these rules read and edit."""
+
+    text: str
+    slots: Slots
+    remove: bool
+    spec: AppSpec
+    settings: dict[str, Any]
+    manifest: Manifest
+    done: list[str]
+    already: list[str]
+    touched: set[str]
+    before: AppSpec | None
+
+    def cannot(self, reason: str, **values: str) -> None: ...
+
 
 _unit_factor = shared_module("app_units").unit_factor
 _amount = shared_module("app_units").written  # "3,000 mL", as the app writes it

@@ -501,9 +501,9 @@ def _tasks(ask: _Ask, config: dict) -> None:
     tasks, slots = ask.spec.tasks, ask.slots
     if tasks is None:
         period_shown = slots.goal is not None and "measures.period" in ask.manifest.renders  # goal_period keeps it
-        unshown = slots.period not in (None, "daily") and not period_shown
-        if unshown and ask.spec.measures and not ask.touched - {"people"}:
-            ask.cannot("period_goal", period=slots.period)
+        said = slots.period if slots.period != "daily" and not period_shown else None
+        if said and ask.spec.measures and not ask.touched - {"people"}:
+            ask.cannot("period_goal", period=said)
         return
     if tasks.countdown is not None and (slots.date or slots.event):
         from macaron_cli.reading.slots import event_kind
