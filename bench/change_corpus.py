@@ -52,7 +52,11 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (WATER, "set the water goal to 2.5 liters", {"measures.water.goal": 2500}),
     (CHORES, "Lily moved out, take her off the list", {"tasks.assignees": ["me", "Tom"]}),
     (CHORES, "add Ben to the chores", {"tasks.assignees": ["me", "Tom", "Lily", "Ben"]}),
-    (SPENDING, "show amounts in euros", {"money.currency": "EUR", "currency": "EUR"}),
+    (
+        SPENDING,
+        "show amounts in euros",
+        {"money.currency": "EUR", "currency": "EUR", "title": "Monthly spending in EUR"},  # never "in yen" still
+    ),
     (SPENDING, "make the budget 150000 yen", {"money.budget": 150000}),
     (BOOKS, "add a field for the publisher", {"items.attributes": ["author", "lent to", "publisher"]}),
     (WEDDING, "the wedding is on May 20", {"tasks.countdown": "2027-05-20"}),
@@ -60,7 +64,16 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (WATER, "rename it to 'Morning water'", {"title": "Morning water"}),
     (WATER, "rename the app to Evening water", {"title": "Evening water"}),
     (WATER_2L, "make the goal 3 liters", {"measures.water.goal": 3000, "title": "Drink 3 liters of water a day"}),
-    (RUNS_MILES, "actually use km", {"measures.running.unit": "kilometer", "units": "metric"}),
+    (
+        RUNS_MILES,
+        "actually use km",
+        {
+            "measures.running.unit": "kilometer",
+            "units": "metric",
+            "measures.running.name": "Runs in km",  # never "Runs in miles" on a page in km
+            "title": "Runs in km",
+        },
+    ),
     (RECIPES, "let me add a photo for each recipe", {}),  # a photo is code, never a text box "photo"
     (JA_RECIPES, "各レシピに写真を追加して", {}),
     (WEDDING, "add the honeymoon on June 2", {}),  # a date added unnamed never moves the wedding

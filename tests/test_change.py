@@ -341,13 +341,22 @@ def test_runs_kept_in_miles_are_in_km_after_actually_use_km(macaron, macaron_hom
         proc.wait()
     done = change(macaron, slug, "actually use km")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert json.loads(done.stdout)["page_difference"], done.stdout
+    result = json.loads(done.stdout)
+    assert result["page_difference"], done.stdout
+    assert "km" in result["title"] and "mile" not in result["title"].casefold()  # the title says the unit shown
     digest = macaron("apps", "digest", slug, "--json")
     assert "4.8 km" in digest.stdout and "3 mi" not in digest.stdout, digest.stdout
 
 
 CHANGES = [
     # (idea, its language, [(request, {changed path: after}), …]): each kind of change once at least.
+    ("pomodoro timer", "en", [("change it to 50 on 10 off", {"timer.work": 50, "timer.rest": 10})]),
+    ("save 5000 for a trip", "en", [("I'll put in 300 a month", {"money.rate": 300})]),
+    (
+        "workout tracker",
+        "en",
+        [("make the goal 3 workouts a week instead of daily", {"measures.exercise_times": None})],
+    ),
     (
         "chores for me, Tom and Lily every week",
         "en",
@@ -361,7 +370,10 @@ CHANGES = [
         "track my monthly spending in yen",
         "en",
         # the yen budget stays in yen after the switch (never 150,000 dollars); new records in dollars
-        [("予算を15万円にして", {"money.budget": 150000}), ("改用美元", {"currency": "USD"})],
+        [
+            ("予算を15万円にして", {"money.budget": 150000}),
+            ("改用美元", {"currency": "USD", "title": "Monthly spending in USD"}),
+        ],
     ),
     (
         "a list of books I've read with a rating",

@@ -25,7 +25,7 @@ WORDS: dict[str, str] = {
     "unit.steps": r"\bsteps?\b",
     "unit.cups": r"\bcups?\b|\bcoffees?\b",
     "unit.glasses": r"\bglass(?:es)?\b",
-    "unit.times": r"\btimes\b|\bpushups?\b",
+    "unit.times": r"\btimes\b|\bpushups?\b|(?<=\d )(?:workouts?|sessions?)\b",
     "refuse.before": r"\bnot|\bno|\bnever|\bhate|\bdon'?t (?:use|like|want)|\binstead of|\brather than",
     "refuse.filler": r"in |the ",
     "refuse.after": "",

@@ -31,7 +31,7 @@ WORDS: dict[str, str] = {
     "currency.CNY": "",
     "currency.EUR": "",
     "currency.USD": r"\bdolyar\b",
-    "saving": r"\bipon\b|\bnag-?iipon|\bmag-?ipon|\bhulog\b|\bmaghu?hulog\b",
+    "saving": r"\bipon\b|\bnag-?iipon|\bmag-?ipon|\bhulog\b|\bmaghu?hulog\b|\b(?:mag|i)?ta?tabi\b",
     "budget": r"\bbadyet",
     # ── people ──
     "me": r"\bako\b",
@@ -41,9 +41,9 @@ WORDS: dict[str, str] = {
     "housemates": r"\bkasama sa (?:bahay|kwarto)",
     "turns": r"toka",
     # ── time ──
-    "period.daily": r"\baraw-araw\b|\bkada araw\b|\bbawat araw\b",
-    "period.weekly": r"\blinggo-linggo|\bkada linggo|\bbawat linggo",
-    "period.monthly": r"\bkada buwan\b|\bbawat buwan\b|\bbuwan-buwan\b",
+    "period.daily": r"\baraw-araw\b|\bkada araw\b|\bbawat araw\b|\bisang araw\b",
+    "period.weekly": r"\blinggo-linggo|\bkada linggo|\bbawat linggo|\bisang linggo|\bsa isang linggo",
+    "period.monthly": r"\bkada buwan\b|\bbawat buwan\b|\bbuwan-buwan\b|\bisang buwan\b",
     "time.fasting": r"\bbago kumain",
     "time.after_meal": r"\bpagkatapos kumain",
     "time.morning": r"\bumaga\b",
@@ -63,8 +63,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"\bpasko\b",
     "event.new year": "",
     "event.graduation": "",
-    "goal.before": r"\bdapat|\bgusto ko|\bhanggang\b",
-    "goal.after": "",
+    "goal.before": r"\bdapat|\bgusto ko|\bhanggang\b|\btarget\b|\bgoal\b",
+    "goal.after": r"ang (?:target|goal)\b",
     "with_whom": r"\bkasama (?:sino|ko)",
     # ── apps named by what they are ──
     "family.timer": "",
@@ -346,7 +346,8 @@ WORDS: dict[str, str] = {
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
     "change.add": r"\b(?:i|paki|mag)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
     "change.rename": r"\bpalitan ang pangalan|\bpangalanan",
-    "change.set": r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b",
+    "change.set": r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b|"
+    r"\bmagtatabi\b|\bitabi\b",
     "change.imperial": r"\bimperyal\b",
     "change.metric": r"\bmetriko\b",
     "change.only": "",

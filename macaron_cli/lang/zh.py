@@ -25,11 +25,11 @@ WORDS: dict[str, str] = {
     "refuse.filler": "",
     "refuse.after": r"不要|不用",
     # ── money ──
-    "currency.PHP": "",
+    "currency.PHP": r"比索",
     "currency.JPY": r"日元",
-    "currency.KRW": "",
+    "currency.KRW": r"韩元",
     "currency.CNY": r"人民币|(?<=\d)\s?[元块]",
-    "currency.EUR": "",
+    "currency.EUR": r"欧元",
     "currency.USD": r"美元",
     "saving": r"存钱|攒钱|存了|储蓄|攒|存(?=[\d一二两三四五六七八九十]|够)",
     "budget": r"预算|以内|不超过",
@@ -41,7 +41,7 @@ WORDS: dict[str, str] = {
     "turns": r"分工|轮流",
     # ── time ──
     "period.daily": r"每天|每日|一天",
-    "period.weekly": r"每周|每星期",
+    "period.weekly": r"每周|每星期|一周|一个星期",
     "period.monthly": r"每月|每个月|这个月",
     "time.fasting": r"空腹",
     "time.after_meal": r"餐后|饭后",
@@ -62,7 +62,7 @@ WORDS: dict[str, str] = {
     "event.christmas": r"圣诞节?",
     "event.new year": r"春节|过年",
     "event.graduation": r"毕业典礼",
-    "goal.before": r"目标|至少|(?:不要|不|别)超过|最多",
+    "goal.before": r"目标(?:改成|改为|换成|设为|设成|定为|调到|是)?|至少|(?:不要|不|别)超过|最多",
     "goal.after": r"以上",
     "with_whom": r"和谁|跟谁",
     # ── apps named by what they are ──

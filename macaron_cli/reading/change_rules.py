@@ -19,6 +19,19 @@ from typing import Any
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
+from macaron_cli.reading.change_numbers import (
+    DEPOSIT,
+    PERIOD,
+    goal_in_its_own_unit,
+    goal_period,
+    goal_period_unshown,
+    money_kept,
+    monthly_deposit,
+    saves,
+    timer_minutes,
+    unit_already,
+    unit_words_follow,
+)
 from macaron_cli.reading.idea import read_idea
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -102,6 +115,7 @@ class _Ask:
     already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
     language: str = "en"
     new_name: str | None = None  # the name a rename asks for, as said (taken out of `text`)
+    before: AppSpec | None = None  # the app's spec as the request found it
 
     def cannot(self, reason: str, **values: str) -> None:
         """What the request asked that the rules cannot do, in its own language."""
@@ -119,7 +133,7 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
     # time of day, so every other rule reads the request without it.
     name = _new_name(text)
     rest, said = (text.replace(name, " "), read_idea(text.replace(name, " ")).said) if name else (text, reading.said)
-    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name)
+    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name, before=spec)
     ask.language = idea_language(text, fallback=str(config.get("language") or "en"))
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
@@ -232,12 +246,13 @@ def _rename(ask: _Ask, config: dict) -> None:
 
 
 def _goal(ask: _Ask, config: dict) -> None:
-    slots, money = ask.slots, ask.spec.money
-    amount = slots.target or slots.budget or slots.goal
+    slots, money = ask.slots, money_kept(ask, config)
+    # a sum put by each month is the deposit (change_numbers), never the target or the budget
+    amount = slots.target or slots.budget or (slots.goal if DEPOSIT not in ask.touched else None)
     if money and amount:
         # in the currency said, else the one the app records in now (after a change of currency)
         currency = amount.unit if amount.unit in lang.PAID_IN else config.get("currency") or money.currency
-        if slots.target or (money.target is not None and not slots.budget):
+        if slots.target or (not slots.budget and saves(money, ask, config)):  # a sum said to a saving app
             value = amount.value
             ask.spec = replace(ask.spec, money=replace(money, target=value, currency=currency))
             ask.done.append(f"savings target {value:,.0f} {currency}")
@@ -246,7 +261,7 @@ def _goal(ask: _Ask, config: dict) -> None:
             ask.spec = replace(ask.spec, money=replace(money, budget=value, currency=currency))
             ask.done.append(f"budget {value:,.0f} {currency} a month")
         return
-    if slots.goal is None or not ask.spec.measures or ask.remove:
+    if slots.goal is None or not ask.spec.measures or ask.remove or PERIOD in ask.touched:
         return
     measure = _target_measure(ask) or _by_unit(ask.spec, slots.goal.unit)
     if measure is None:
@@ -485,8 +500,10 @@ def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
 def _tasks(ask: _Ask, config: dict) -> None:
     tasks, slots = ask.spec.tasks, ask.slots
     if tasks is None:
-        if slots.period and ask.spec.measures and not ask.touched - {"people"} and slots.period != "daily":
-            ask.cannot("period_goal", period=slots.period)
+        period_shown = slots.goal is not None and "measures.period" in ask.manifest.renders  # goal_period keeps it
+        said = slots.period if slots.period != "daily" and not period_shown else None
+        if said and ask.spec.measures and not ask.touched - {"people"}:
+            ask.cannot("period_goal", period=said)
         return
     if tasks.countdown is not None and (slots.date or slots.event):
         from macaron_cli.reading.slots import event_kind
@@ -522,10 +539,17 @@ _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _measures,
     _people,
     _items,
+    monthly_deposit,
+    goal_period_unshown,
+    goal_in_its_own_unit,
     _goal,
     _units,
+    goal_period,  # after _units: a water goal in cups is set there
     _currency,
     _times,
     _tasks,
     _language,
+    timer_minutes,
+    unit_already,
+    unit_words_follow,  # last: a unit moved by any rule above is said anew in the names
 )

@@ -509,6 +509,19 @@ def _goal(text: str, amounts: list[tuple[int, Amount]], sums: set[float]) -> Amo
     return Amount(counts[0], "") if len(counts) == 1 else None
 
 
+def _period(text: str) -> str | None:
+    """The period said first, not one refused ("3 a week instead of daily", "매일 말고 주 3회")."""
+    not_before, not_after = _not_before(), _not_after()
+    said = []
+    for period in lang.PERIODS:
+        for m in re.finditer(lang.pattern(f"period.{period}"), text, re.IGNORECASE):
+            before, after = text[max(0, m.start() - 16) : m.start()], text[m.end() : m.end() + 8]
+            refused = re.search(not_before + r"\s*$", before, re.IGNORECASE) or re.match(not_after, after)
+            if not refused:
+                said.append((m.start(), period))
+    return min(said)[1] if said else None
+
+
 def _periods() -> str:
     return "|".join(f"(?:{lang.pattern(f'period.{p}')})" for p in lang.PERIODS)
 
@@ -545,6 +558,11 @@ def _pair(text: str, amounts: list[tuple[int, Amount]], days: list[tuple[int, in
     return tuple(a for _, a in sorted(lengths, key=lambda said: said[0])[:2]) if len(lengths) >= 2 else ()
 
 
+def sums_each_period(text: str) -> list[float]:
+    """Numbers without a unit said with a period ("about 400 a month", "毎月2万ずつ")."""
+    return _sums_each_period(text, _amounts(text))
+
+
 def _sums_each_period(text: str, amounts: list[tuple[int, Amount]]) -> list[float]:
     """Numbers without a unit said with a period ("about 400 a month")."""
     said_at = {at for at, _ in amounts}
@@ -562,6 +580,11 @@ def _rate(text: str, target: Amount) -> Amount | None:
     return None
 
 
+def _deposit(sums: list[Amount], each_period: set[float]) -> Amount | None:
+    """A sum put by each period with no target beside it ("毎月2万ずつ", "매달 50만원씩 모을게")."""
+    return next((a for a in sums if a.value in each_period), None)
+
+
 def read(idea: str, today: date | None = None) -> Slots:
     """The slots an idea fills."""
     text = idea.strip()
@@ -576,6 +599,12 @@ def read(idea: str, today: date | None = None) -> Slots:
     # sums said without a currency, beside those with one ("每周存500块攒一万块")
     lone = [Amount(v, currency or "") for v in _bare_sums(text) if v not in {m.value for m in money}]
     sums = money + lone if saving or budgeting else money
+    # a sum said with a period is put by each period ("4k kada buwan"); of several sums the
+    # largest is the target whatever period stands near it ("目標80万円、月4万円")
+    each_period = set(_sums_each_period(text, amounts)) if saving else set()
+    sums += [Amount(v, currency or "") for v in sorted(each_period) if v not in {a.value for a in sums}]
+    if len(sums) >= 2:
+        each_period.discard(max(a.value for a in sums))
     times = [t for t in lang.TIMES if _any(lang.pattern(f"time.{t}"), text)]
     if _any(lang.pattern("twice_a_day"), text):
         times = list(dict.fromkeys([*times, "morning", "evening"]))
@@ -591,7 +620,8 @@ def read(idea: str, today: date | None = None) -> Slots:
     }
     people = _people(text)
     days = _days(text, today or date.today())
-    target = max(sums, key=lambda a: a.value) if saving and sums else None  # the goal, not each deposit
+    goals = [a for a in sums if a.value not in each_period]
+    target = max(goals, key=lambda a: a.value) if saving and goals else None
     return Slots(
         people=tuple(people),
         listed=tuple(_listed(text, people)),
@@ -605,7 +635,7 @@ def read(idea: str, today: date | None = None) -> Slots:
         goal=_goal(text, [(at, a) for at, a in amounts if a.unit not in refused], {a.value for a in sums}),
         target=target,
         budget=sums[0] if budgeting and sums and not saving else None,
-        period=next((p for p in lang.PERIODS if _any(lang.pattern(f"period.{p}"), text)), None),
+        period=_period(text),
         times=tuple(times),
         # "how many ml did she drink", "何杯飲んだか" count: a reading, not taken-or-not
         check="check" in found and not set(units) - {"times"} and not _any(lang.pattern("how_many"), text),
@@ -614,7 +644,7 @@ def read(idea: str, today: date | None = None) -> Slots:
         date=days[0][2] if days else None,
         dates=tuple(_named_days(text, days)),
         pair=_pair(text, amounts, days),
-        rate=_rate(text, target) if target else None,
+        rate=_rate(text, target) if target else _deposit(sums, each_period),
         found=found,
     )
 

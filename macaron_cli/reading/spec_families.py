@@ -28,25 +28,47 @@ def _found(pattern: str, text: str) -> re.Match[str] | None:
 
 
 _IN_MINUTES = {"minute": 1, "hour": 60}
+_LONGEST = 240  # minutes: a session or a break longer than this was not meant as one
 
 
-def timer_of(text: str, slots: Slots | None = None) -> Timer | None:
-    """A pomodoro's minutes as said: the pair the idea was read to say, in its order ("50 on,
-    10 off", "作業25分→休憩5分": work, then the break); else the first minutes are the work,
-    the next the break; unsaid, the usual 25 and 5."""
-    if not _found(named("timer"), text):
-        return None
+def minutes_said(text: str, slots: Slots | None = None) -> tuple[int | None, int | None]:
+    """The work and break minutes a sentence says, each None where it says none: the pair it
+    was read to say, in its order ("50 on, 10 off", "作業25分→休憩5分": work, then the break);
+    else the first minutes are the work, the next the break; minutes said alone are the
+    break's when a break word leads to them ("make the break 10 minutes", "休憩は10分")."""
     pair = slots.pair if slots else ()
     if len(pair) == 2 and all(a.unit in _IN_MINUTES for a in pair):
         work, rest = (round(a.value * _IN_MINUTES[a.unit]) for a in pair)
-        if 1 <= work <= 240 and 1 <= rest <= 240:
-            return Timer(work=work, rest=rest)
+        if 1 <= work <= _LONGEST and 1 <= rest <= _LONGEST:
+            return work, rest
     minutes = re.finditer(rf"(\d{{1,3}})\s*(?:{lang.pattern('timer.minutes')})", text, re.IGNORECASE)
-    said = [int(m.group(1)) for m in minutes if 1 <= int(m.group(1)) <= 240]
-    work, rest = (said + [25, 5][len(said) :])[:2] if said else (25, 5)
-    if len(said) == 1 and _found(lang.pattern("timer.break") + r"\s*\d", text):  # "break 10 min" alone: the break
-        work, rest = 25, said[0]
-    return Timer(work=work, rest=rest)
+    said = [(m.start(), int(m.group(1))) for m in minutes if 1 <= int(m.group(1)) <= _LONGEST]
+    if len(said) >= 2:
+        return said[0][1], said[1][1]
+    if not said:
+        return None, None
+    at, value = said[0]
+    a_break = _beside_minutes("break", text, at) and not _beside_minutes("work", text, at)
+    return (None, value) if a_break else (value, None)
+
+
+def _beside_minutes(kind: str, text: str, at: int) -> bool:
+    """Whether a work or break word stands beside the minutes said at `at`: before them ("break
+    10 min", "휴식 10분") or right after, a small word between at most ("a 10 minute break",
+    "10 minuto ang pahinga")."""
+    words = lang.pattern(f"timer.{kind}")
+    before = _found(rf"(?:{words})\D{{0,6}}$", text[:at])
+    after = _found(rf"^\d+\s*(?:{lang.pattern('timer.minutes')})\W{{0,2}}(?:\w{{1,3}}\s+)?(?:{words})", text[at:])
+    return bool(before or after)
+
+
+def timer_of(text: str, slots: Slots | None = None) -> Timer | None:
+    """A pomodoro's minutes as said (minutes_said); unsaid, the usual 25 and 5."""
+    if not _found(named("timer"), text):
+        return None
+    work, rest = minutes_said(text, slots)
+    default = Timer()
+    return Timer(work=work or default.work, rest=rest or default.rest)
 
 
 # ── a study deck: the two sides ──────────────────────────────────────────────────────────

@@ -156,6 +156,9 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
     if key not in ("sleep", "steps", "water"):  # occasions: a reading before and after meals
         occasions = tuple(t for t in slots.times if t in ("fasting", "after_meal", "afternoon"))
         times = tuple(dict.fromkeys([*occasions, *times])) if occasions else times
+    # "15 miles a week": the goal said counts the week's entries (a day's goal needs no period)
+    said_goal = slots.goal is not None and (slots.goal.unit in ("", unit) or (slots.goal.unit, unit) in _SCALE)
+    period = slots.period if said_goal and slots.period in ("weekly", "monthly") and goal is not None else None
     return Measure(
         key=key,
         name=name,
@@ -167,6 +170,7 @@ def _measure(key: str, kind: _Kind, text: str, app_settings: dict, name: str, sl
         values=kind.values,
         times=times,
         combine=kind.combine,
+        period=period,
     )
 
 
@@ -252,16 +256,19 @@ def money_of(text: str, app_settings: dict, *, conversion: bool, slots: Slots | 
     slots = slots or read(text)
     debts, split = bool(_found(lang.pattern("money.debts"), text)), bool(_found(lang.pattern("money.split"), text))
     said = slots.target or slots.budget
-    if not (debts or split or ((_found(lang.pattern("money.said"), text) or said) and not conversion)):
+    saving = _found(lang.pattern("saving"), text)  # "ipon tracker", "결혼 자금 모으기": money put by, its sum unsaid
+    if not (debts or split or ((_found(lang.pattern("money.said"), text) or said or saving) and not conversion)):
         return None
     currency = slots.currency or str(app_settings.get("currency") or "USD")
     people = slots.people
     if (debts or split) and people and "me" not in people:
         people = ("me", *people)  # the person is one side of every debt and every split
-    if slots.target:
-        # Deposits toward it, in a category of their own: never counted against a budget.
-        target = slots.target.value
-        return Money(currency, ("savings",), people, debts=debts, split=split, target=target)
+    if slots.target or (saving and slots.rate):
+        # Deposits toward it, in a category of their own: never counted against a budget; what
+        # is put by each month beside it ("毎月3万円ずつ").
+        target = slots.target.value if slots.target else None
+        rate = slots.rate.value if slots.rate else None
+        return Money(currency, ("savings",), people, debts=debts, split=split, target=target, rate=rate)
     # A budget said; a budget asked for without its figure ("a monthly budget planner"): the
     # usual one; else none (nobody asked for it), and never for money shared or lent.
     asked = not (debts or split) and _found(lang.pattern("budget.named"), text)

@@ -15,6 +15,7 @@ Only the standard library: the digest starts without the web framework.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -70,3 +71,18 @@ def _numbers(row: Mapping[str, Any], count: int) -> list[float] | None:
     if any(n is None for n in numbers):
         return None
     return [float(n) for n in numbers]
+
+
+def period_start(day: dt.date, period: str | None) -> dt.date:
+    """The first day of the goal's period that holds `day`: its week's Monday, its month's first
+    day; the day itself for a day's goal. The page and the digest count a goal's period from it."""
+    if period == "weekly":
+        return day - dt.timedelta(days=day.weekday())
+    if period == "monthly":
+        return day.replace(day=1)
+    return day
+
+
+def over_periods(measure: Mapping[str, Any]) -> bool:
+    """Whether the measure's goal counts a week's or a month's entries, not a day's."""
+    return measure.get("period") in ("weekly", "monthly")

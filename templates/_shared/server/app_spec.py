@@ -5,9 +5,10 @@ and for macaron itself, which reads it to write and check specs); change it ther
 
 The spec lives in the app's `macaron.json` under "spec". It says what the person asked
 for, whatever template renders it:
-- measures: numbers logged over time (name, unit, kind, goal, step, free entry, several
-  values per entry such as systolic/diastolic, times of day such as morning/evening);
-- money: currency, categories, people to split with or who owe;
+- measures: numbers logged over time (name, unit, kind, goal and its period, step, free entry,
+  several values per entry such as systolic/diastolic, times of day such as morning/evening);
+- money: currency, categories, people to split with or who owe, a monthly budget, a savings
+  target and what is put by each month;
 - items: a collection with attributes and a rating (books lent, restaurants, films);
 - tasks: assignees, weekly repeats, shifts by time of day, a countdown to a date;
 - conversions: unit families (length, pace, shoe sizes, area, currency with a rate);
@@ -64,7 +65,7 @@ class Measure:
     name: str  # what the person calls it, in their language
     unit: str  # "kilogram", "cups", "hour", "mmHg", "pages", "times"
     kind: str = "count"  # count | amount | duration | quantity
-    goal: float | None = None  # per day, in the unit; None: no goal
+    goal: float | None = None  # per day (or per its period), in the unit; None: no goal
     step: float = 1  # what one tap adds
     free_entry: bool = False  # the person types any value (37 pages, 72.4 kg)
     values: tuple[str, ...] = ()  # several numbers per entry ("systolic", "diastolic")
@@ -72,6 +73,9 @@ class Measure:
     # How a day's entries combine (server/app_figures.py): sum (intake), latest or average
     # (a reading: weight, blood pressure); None: by its shape (a reading when it has values).
     combine: str | None = None
+    # The goal's period, as said: daily | weekly | monthly ("3 a week": the week's entries count
+    # toward it); None: a day's, as goals have always been.
+    period: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class Money:
     split: bool = False  # shared bills divided between people
     budget: float | None = None  # per month, whole currency units
     target: float | None = None  # a savings goal, whole currency units: entries are deposits toward it
+    rate: float | None = None  # what is put by each month (toward the target, if any), whole currency units
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,8 @@ class AppSpec:
             for flag in ("free_entry", "values", "times"):
                 if any(getattr(m, flag) for m in self.measures):
                     out.append(f"measures.{flag}")
+            if any(m.period not in (None, "daily") for m in self.measures):
+                out.append("measures.period")
         if self.money:
             out.append("money")
             out += [f"money.{flag}" for flag in ("debts", "split") if getattr(self.money, flag)]
@@ -167,6 +174,8 @@ class AppSpec:
                 out.append("money.people")
             if self.money.target is not None:
                 out.append("money.target")
+            if self.money.rate is not None:
+                out.append("money.rate")
         if self.items:
             out.append("items")
             if self.items.rating:
@@ -210,6 +219,7 @@ _DECLARED = {cls.__name__: cls for cls in (Measure, Money, Items, Tasks, Convers
 _CHOICES = {
     ("Measure", "kind"): MEASURE_KINDS,
     ("Measure", "combine"): MEASURE_COMBINES,
+    ("Measure", "period"): REPEATS,
     ("Tasks", "repeat"): REPEATS,
     ("Tasks", "shifts"): SHIFTS,
     ("Conversion", "family"): CONVERSION_FAMILIES,
@@ -330,6 +340,7 @@ def _measure(raw: Any, where: str) -> Measure:
         values=values,
         times=_texts(d.get("times"), f"{where}.times"),
         combine=None if d.get("combine") is None else _choice(d["combine"], MEASURE_COMBINES, f"{where}.combine"),
+        period=None if d.get("period") is None else _choice(d["period"], REPEATS, f"{where}.period"),
     )
 
 
@@ -341,7 +352,7 @@ def _currency(raw: Any, where: str) -> str:
 
 def _money(raw: Any) -> Money:
     d = _fields(raw, "money", _names(Money))
-    budget, target = d.get("budget"), d.get("target")
+    budget, target, rate = d.get("budget"), d.get("target"), d.get("rate")
     return Money(
         currency=_currency(d.get("currency"), "money.currency"),
         categories=_texts(d.get("categories"), "money.categories"),
@@ -350,6 +361,7 @@ def _money(raw: Any) -> Money:
         split=_flag(d.get("split", False), "money.split"),
         budget=None if budget is None else _number(budget, "money.budget", positive=True),
         target=None if target is None else _number(target, "money.target", positive=True),
+        rate=None if rate is None else _number(rate, "money.rate", positive=True),
     )
 
 

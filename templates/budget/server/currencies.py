@@ -22,17 +22,24 @@ def in_other_currencies(conn: sqlite3.Connection, currency: str, first: str, las
 
 
 def set_amounts(settings: dict) -> dict:
-    """The monthly budget and the savings goal as the page and the digest both say them: in
-    the minor unit of the currency they were set in ("budget_currency"; empty: the app's),
-    which stays theirs after a currency change (no rate is known offline to convert it).
+    """The monthly budget, the savings goal and what is put by each month as the page and the
+    digest both say them: in the minor unit of the currency they were set in ("budget_currency";
+    empty: the app's), which stays theirs after a currency change (no rate is known offline to convert it).
     `comparable` is False when that is not the currency spending is recorded in now: then
     the amount is said in its own currency, never set against spending in another."""
     currency = settings["currency"]
     set_in = str(settings.get("budget_currency") or currency).upper()
-    budget, goal = (_minor(settings.get(key), set_in) for key in ("monthly_budget", "savings_goal"))
-    if goal or settings.get("debts"):  # deposits toward a goal, or money lent: no budget to be over
+    keys = ("monthly_budget", "savings_goal", "monthly_deposit")
+    budget, goal, deposit = (_minor(settings.get(key), set_in) for key in keys)
+    if goal or deposit or settings.get("debts"):  # money put by, or money lent: no budget to be over
         budget = 0
-    return {"currency": set_in, "budget_minor": budget, "goal_minor": goal, "comparable": set_in == currency}
+    return {
+        "currency": set_in,
+        "budget_minor": budget,
+        "goal_minor": goal,
+        "deposit_minor": deposit,
+        "comparable": set_in == currency,
+    }
 
 
 def _minor(amount, currency: str) -> int:

@@ -71,17 +71,22 @@ function AddExpense({ onAdd }) {
 }
 
 // A savings goal: every deposit toward it, all months together; reaching it is never "over".
-function Savings({ summary, goal }) {
+// What is put by each month is said beside it, with the months it still takes.
+function Savings({ summary, goal, deposit }) {
   const { t, fmtMoney } = useApp();
   const saved = summary.all_time_minor;
-  const share = Math.min(saved / goal, 1);
+  const share = goal > 0 ? Math.min(saved / goal, 1) : 0;
+  const months = goal > saved && deposit > 0 ? Math.ceil((goal - saved) / deposit) : 0;
   return html`<section class="mc-card summary savings">
     <p class="mc-muted">${t("budget.saved")}</p>
     <p class="total" data-total>${fmtMoney(saved)}</p>
-    <div class="mc-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
+    ${goal > 0 && html`<div class="mc-progress" role="progressbar" aria-valuemin="0" aria-valuemax="100"
       aria-valuenow=${Math.round(share * 100)}><span style=${{ width: `${share * 100}%` }}></span></div>
     <p class="mc-muted">${saved >= goal ? t("budget.goal_reached", { goal: fmtMoney(goal) })
-      : t("budget.to_goal", { amount: fmtMoney(goal - saved), goal: fmtMoney(goal) })}</p>
+      : t("budget.to_goal", { amount: fmtMoney(goal - saved), goal: fmtMoney(goal) })}</p>`}
+    ${deposit > 0 && html`<p class="mc-muted deposit">${months
+      ? t("budget.deposit_months", { amount: fmtMoney(deposit), months })
+      : t("budget.deposit", { amount: fmtMoney(deposit) })}</p>`}
     <p class="mc-note">${t("budget.this_month", { amount: fmtMoney(summary.total_minor) })}</p>
     <p class="mc-note">${t("common.not_advice")}</p>
   </section>`;
@@ -93,7 +98,8 @@ function Summary({ summary }) {
   // one set in another currency is said in it, never set against this one's spending.
   const set = summary.set || { budget_minor: 0, goal_minor: 0, comparable: true };
   const goal = set.comparable ? set.goal_minor : 0;
-  if (goal > 0) return html`<${Savings} summary=${summary} goal=${goal} />`;
+  const deposit = set.comparable ? set.deposit_minor || 0 : 0;
+  if (goal > 0 || deposit > 0) return html`<${Savings} summary=${summary} goal=${goal} deposit=${deposit} />`;
   const budget = set.comparable ? set.budget_minor : 0;
   const setIn = !set.comparable && (set.goal_minor || set.budget_minor)
     ? t(set.goal_minor ? "budget.goal_set_in" : "budget.budget_set_in",
@@ -130,7 +136,7 @@ function ExpenseList({ expenses, onDelete }) {
   const { t, config, fmtMoney, fmtDate } = useApp();
   if (expenses.length === 0) return html`<p class="mc-empty">${t("budget.empty")}</p>`;
   return html`<section class="mc-card">
-    <h2>${t(Number(config.savings_goal) > 0 ? "budget.deposits" : "budget.expenses")}</h2>
+    <h2>${t(Number(config.savings_goal) > 0 || Number(config.monthly_deposit) > 0 ? "budget.deposits" : "budget.expenses")}</h2>
     <ul class="mc-list expenses">
       ${expenses.map((e) => html`<li key=${e.id} class="expense">
         <span class="expense-icon" aria-hidden="true">${ICONS[e.category] || "•"}</span>

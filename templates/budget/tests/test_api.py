@@ -7,7 +7,9 @@ import pytest
 # to their currency, and may make it a savings goal or money between people.
 @pytest.fixture(autouse=True)
 def starter_budget(settings):
-    settings(monthly_budget=1500, savings_goal=0, people=[], split=False, debts=False, budget_currency="")
+    settings(
+        monthly_budget=1500, savings_goal=0, monthly_deposit=0, people=[], split=False, debts=False, budget_currency=""
+    )
 
 
 def spend(client, amount_minor=1250, category="food", **fields):
@@ -46,7 +48,19 @@ def test_changing_currency_keeps_old_amounts_in_theirs(client, settings):
 def test_a_budget_set_in_one_currency_stays_in_it_after_a_change(client, settings):
     settings(currency="USD", monthly_budget=2000000, budget_currency="KRW")  # set in won, then dollars
     budget = client.get("/api/summary", params={"month": "2026-07"}).json()["set"]
-    assert budget == {"currency": "KRW", "budget_minor": 2000000, "goal_minor": 0, "comparable": False}
+    assert budget == {
+        "currency": "KRW",
+        "budget_minor": 2000000,
+        "goal_minor": 0,
+        "deposit_minor": 0,
+        "comparable": False,
+    }
+
+
+def test_what_is_put_by_each_month_is_said_beside_the_goal_and_no_budget(client, settings):
+    settings(currency="JPY", monthly_budget=0, savings_goal=1000000, monthly_deposit=20000, budget_currency="JPY")
+    amounts = client.get("/api/summary", params={"month": "2026-07"}).json()["set"]
+    assert (amounts["goal_minor"], amounts["deposit_minor"], amounts["budget_minor"]) == (1000000, 20000, 0)
 
 
 def test_bad_expenses_are_refused(client):

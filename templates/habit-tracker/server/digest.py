@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from server.app_figures import combine_of, figure
+from server.app_figures import combine_of, figure, over_periods, period_start
 from server.macaron_life import days_running, has_table, period_label, read_only
 from server.units import factors
 
@@ -69,6 +69,15 @@ def digest(since: dt.date, today: dt.date, period: str, settings: dict, words) -
                 line, part, facts[key] = reading
                 lines.append(line)
                 parts.append(part)
+            continue
+        if over_periods(habit):  # a goal for a week or a month: its period so far, as the page says it
+            first = period_start(today, habit["period"]).isoformat()
+            so_far = sum(v for d, v in days.items() if d >= first)
+            per = words(f"habit.per_{habit['period']}")
+            total, of = words.quantity(so_far, unit, units), words.quantity(goal, unit, units)
+            lines.append(words("digest.measure_period", name=name, total=total, goal=of, per=per))
+            parts.append(f"{name} {words.quantity(days.get(today.isoformat(), 0), unit, units)}")  # today's
+            facts[key] = {"name": name, "unit": unit, "goal": goal, "period": habit["period"], "so_far": so_far}
             continue
         total = sum(days[d] for d in in_period)
         today_total = days.get(today.isoformat(), 0)

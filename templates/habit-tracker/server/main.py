@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from fastapi import HTTPException
 from pydantic import BaseModel, Field
 
-from server.app_figures import figures
+from server.app_figures import figures, over_periods, period_start
 from server.macaron_app import create_app, database, days_ending, load_config, not_found
 from server.units import SCHEMA as UNITS_SCHEMA
 from server.units import in_units_now
@@ -81,12 +81,23 @@ def entry_json(row) -> dict:
 @app.get("/api/days/{day}")
 def get_day(day: dt.date) -> dict:
     """What was logged on one day: every entry and each habit's figure (a sum of intake, the
-    latest of a reading: server/app_figures.py, as the digest says it)."""
+    latest of a reading: server/app_figures.py, as the digest says it); a goal for a week or a
+    month, its figure since the period began."""
+    habits = habits_by_key().values()
     with db() as conn:
         rows = conn.execute("SELECT * FROM entries WHERE day = ? ORDER BY id", (day.isoformat(),)).fetchall()
+        so_far = {}  # a goal for a week or a month: its entries from the period's first day
+        for habit in (h for h in habits if over_periods(h)):
+            first = period_start(day, habit["period"])
+            found = conn.execute(
+                "SELECT * FROM entries WHERE habit = ? AND day BETWEEN ? AND ? ORDER BY id",
+                (habit["key"], first.isoformat(), day.isoformat()),
+            ).fetchall()
+            so_far[habit["key"]] = {"since": first.isoformat(), **figures([habit], found)[habit["key"]]}
     return {
         "day": day.isoformat(),
-        "figures": figures(habits_by_key().values(), rows),
+        "figures": figures(habits, rows),
+        "period_figures": so_far,
         "entries": [entry_json(r) for r in rows],
     }
 

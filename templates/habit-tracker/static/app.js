@@ -95,12 +95,17 @@ function entryText(entry, habit, amount, t) {
   return entry.part ? `${value} · ${t(`time.${entry.part}`)}` : value;
 }
 
-function HabitCard({ habit, figure, onAdd, onUndo, canUndo }) {
+// A goal for a week or a month counts the period's entries so far, said with its period.
+const overPeriods = (habit) => habit.period === "weekly" || habit.period === "monthly";
+
+function HabitCard({ habit, figure, periodFigure, onAdd, onUndo, canUndo }) {
   const { t } = useApp();
   const amount = useAmountText();
   const reading = isReading(figure);
   const values = (figure && figure.values) || null;
-  const total = reading ? 0 : (values ? values[0] : 0);
+  const counted = overPeriods(habit) && periodFigure ? periodFigure.values : values;
+  const total = reading ? 0 : (counted ? counted[0] : 0);
+  const per = overPeriods(habit) ? ` ${t(`habit.per_${habit.period}`)}` : "";
   const hasGoal = habit.goal > 0;
   const share = hasGoal ? Math.min(total / habit.goal, 1) : 0;
   const done = hasGoal && !reading && total >= habit.goal;
@@ -112,7 +117,7 @@ function HabitCard({ habit, figure, onAdd, onUndo, canUndo }) {
         <p class="mc-muted">
           ${reading
             ? html`<span class="total">${values ? valuesText(values, habit, amount) : t("habit.no_reading")}</span>`
-            : html`<span class="total">${amount(total, habit.unit)}</span>${hasGoal && html` / ${amount(habit.goal, habit.unit)}`}`}
+            : html`<span class="total">${amount(total, habit.unit)}</span>${hasGoal && html` / ${amount(habit.goal, habit.unit)}${per}`}`}
           ${done && html` <span class="mc-chip done">${t("habit.goal_met")}</span>`}
         </p>
       </div>
@@ -131,7 +136,7 @@ function HabitCard({ habit, figure, onAdd, onUndo, canUndo }) {
 function WeekStrip({ history, habits }) {
   const { t, fmtWeekday } = useApp();
   const score = (figures) => {
-    const goals = habits.filter((h) => h.goal > 0 && figures[h.key] && !isReading(figures[h.key]));
+    const goals = habits.filter((h) => h.goal > 0 && !overPeriods(h) && figures[h.key] && !isReading(figures[h.key]));
     if (!goals.length) return 0;
     return goals.reduce((sum, h) => sum + Math.min(figures[h.key].values[0] / h.goal, 1), 0) / goals.length;
   };
@@ -213,7 +218,7 @@ function App() {
     ${error && html`<p class="mc-error" role="alert">${t("common.error", { message: error })}</p>`}
     ${habits.length === 0 && html`<p class="mc-empty">${t("habit.no_habits")}</p>`}
     ${habits.map((habit) => html`<${HabitCard} key=${habit.key} habit=${habit}
-        figure=${dayData.figures[habit.key]}
+        figure=${dayData.figures[habit.key]} periodFigure=${(dayData.period_figures || {})[habit.key]}
         canUndo=${dayData.entries.some((e) => e.habit === habit.key)}
         onAdd=${add} onUndo=${undo} />`)}
     <${WeekStrip} history=${history} habits=${habits} />

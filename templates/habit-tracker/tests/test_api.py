@@ -94,3 +94,14 @@ def test_amounts_logged_keep_their_meaning_when_the_unit_changes(client, setting
     log(client, amount=1)
     settings(habits=[{**water, "unit": "milliliter"}, {"key": "steps", "unit": "steps"}])
     assert logged(client) == {"water": [750], "steps": [1000]}
+
+
+def test_a_weekly_goal_counts_the_weeks_entries_from_its_monday(client, settings):
+    running = {"key": "running", "unit": "kilometer", "goal": 20, "period": "weekly", "step": 1, "free_entry": True}
+    settings(habits=[running])
+    log(client, "running", 5, day="2026-03-08")  # the Sunday before: last week's
+    log(client, "running", 4, day="2026-03-09")  # Monday
+    log(client, "running", 7, day=DAY)  # Saturday
+    week = client.get(f"/api/days/{DAY}").json()["period_figures"]["running"]
+    assert (week["since"], week["values"]) == ("2026-03-09", [11])
+    assert logged(client) == {"running": [7]}  # the day's own figure stays the day's

@@ -1,0 +1,48 @@
+"""bench/change_kinds.py, whether a change is done kind by kind: every change row of its two
+corpora names the app it changes and what that app must then hold, and the judge counts a
+refusal as not done."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import Counter
+
+from tests.conftest import REPO
+
+DONE_KEYS = {"shows", "keeps", "gone", "figures", "period", "currency", "events"}
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("change_kinds", REPO / "bench" / "change_kinds.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench()
+
+
+def test_every_change_row_names_its_app_and_what_it_must_hold():
+    rows = [row for row, _ in BENCH.rows_of(None)]
+    assert len(rows) >= 80
+    for row in rows:
+        assert row["app"].strip() and row["done"], row["id"]
+        assert set(row["done"]) <= DONE_KEYS, row["id"]
+    langs = Counter(r["lang"] for r in rows)
+    assert set(langs) == {"en", "ja", "ko", "zh", "tl"} and min(langs.values()) >= 16
+    assert sum(r["split"] == "untuned" for r in rows) * 4 >= len(rows)
+
+
+def test_a_refused_change_is_never_counted_done(macaron_home):
+    corpus = json.loads((REPO / "bench" / "data" / "change-kinds.json").read_text(encoding="utf-8"))
+    row = next(r for r in corpus["rows"] if r["id"] == "dates-en-c2")
+    refused = {**row, "text": "add a dark mode toggle"}
+    judged = BENCH.judged(refused, BENCH.date.fromisoformat(corpus["today"]))
+    assert not judged["is_done"] and judged["why"][0].startswith("refused")
+
+
+def test_only_the_kinds_asked_are_run():
+    rows = BENCH.rows_of({"names", "swap"})
+    assert rows and {row["kind"] for row, _ in rows} == {"names", "swap"}
