@@ -84,7 +84,7 @@ def checks(row: dict, today: date) -> list[tuple[str, bool]]:
     expect = row["expect"]
     people = {_fold(p) for p in said.people}
     if row["type"] == "change":  # a change names people its own way too ("add Jake", "지호 추가")
-        from macaron_cli.reading.change_rules import people_named
+        from macaron_cli.reading.change_people import people_named
 
         people |= {_fold(p) for p in people_named(row["text"], said)}
     listed = {_fold(t) for t in said.listed}

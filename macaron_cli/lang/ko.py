@@ -66,6 +66,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"크리스마스",
     "event.new year": "",
     "event.graduation": r"졸업식",
+    "event.whose": r"[가-힣]{1,4}의\s*",
+    "event.whose_after": "",
     "goal.before": r"목표|최소",
     "goal.after": r"넘으면|목표|이상",
     "with_whom": r"누구(?:랑|와|하고)",
@@ -90,6 +92,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"아침",
     "meal.lunch": r"점심",
     "meal.dinner": r"저녁",
+    "meal.snack": r"간식|야식",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"밀리리터",
     "amount.floz": "",
@@ -332,6 +335,11 @@ WORDS: dict[str, str] = {
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"빼|삭제|없애|제거|그만|이사\s*갔|나갔",
     "change.add": r"추가|넣어|들어왔",
+    "change.thing": r"(?:^|\s|에)([가-힣]{1,8}?)(?<!에)\s*(?:을|를|도|은|는)?\s*(?:좀\s*)?"
+    r"(?:추가|넣어|빼|삭제|없애|제거|그만)",
+    "change.instead": r"대신\s*([가-힣]{1,8}?)\s*(?:을|를|으로|로)?\s*(?:해|넣어|추가|바꿔)|"
+    r"([가-힣]{1,8}?)\s*(?:으로|로)\s*(?:바꿔|변경|교체)",
+    "list.kept": r"카테고리|습관|항목|분류",
     "change.rename": r"이름을|제목을",
     "change.set": r"바꿔|바꾸|변경|로\s*해|으로\s*해|보여\s*줘|기록해",
     "change.imperial": r"야드파운드법",

@@ -62,6 +62,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"圣诞节?",
     "event.new year": r"春节|过年",
     "event.graduation": r"毕业典礼",
+    "event.whose": r"(?:(?![日月年号个])[\u4e00-\u9fff]){1,4}的",
+    "event.whose_after": "",
     "goal.before": r"目标|至少|(?:不要|不|别)超过|最多",
     "goal.after": r"以上",
     "with_whom": r"和谁|跟谁",
@@ -86,6 +88,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"早饭|早餐",
     "meal.lunch": r"午饭|午餐",
     "meal.dinner": r"晚饭|晚餐",
+    "meal.snack": r"夜宵|零食|加餐|点心",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"毫升",
     "amount.floz": "",
@@ -326,6 +329,10 @@ WORDS: dict[str, str] = {
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"去掉|删除|删掉|移除|不要|不用再|搬走|搬出去|不再",
     "change.add": r"加上|添加|加到|加入|加一?个",
+    "change.thing": r"(?:加上|添加|加入|加一个|加个|加|去掉|删除|删掉|移除|不要|不用再|不再)([\u4e00-\u9fff]{1,6}?)"
+    r"(?:分类|这一?项|一项|习惯|了)?(?:$|[，。,！!])",
+    "change.instead": r"(?:换成|改成|替换成|换为)([\u4e00-\u9fff]{1,6}?)(?:吧)?(?:$|[，。,！!])",
+    "list.kept": r"分类|类别|习惯|项目",
     "change.rename": r"改名|名字改|标题",
     "change.set": r"改成|改为|改用|换成|设为|设成|显示",
     "change.imperial": r"英制",
