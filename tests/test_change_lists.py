@@ -158,3 +158,34 @@ def test_an_event_added_keeps_its_own_name_and_the_one_before(app, lang, request
     spec, cfg, _ = changed(app, lang, request_)
     assert spec["tasks"]["event"] == event and cfg["event"] == event
     assert any(kept in str(name) for name, _ in cfg["said_events"]), cfg["said_events"]
+
+
+@pytest.mark.parametrize(
+    ("app", "lang", "request_", "people"),
+    [
+        ("todo list", "en", "share it with tom and mia", ["Tom", "Mia"]),
+        ("할일 목록", "ko", "수진이랑 민호 담당으로 넣어줘", ["수진", "민호"]),
+        ("待办清单", "zh", "可以分给小张和小刘", ["小张", "小刘"]),
+        ("to do list", "tl", "hati kami ni carlo at bea", ["Carlo", "Bea"]),
+    ],
+)
+def test_people_said_to_share_a_to_do_list_are_whom_it_is_shared_with(app, lang, request_, people):
+    spec, cfg, _ = changed(app, lang, request_)
+    assert spec["tasks"]["assignees"] == people and cfg["people"] == people
+    assert not set(people) & set(spec["tasks"].get("categories", []))
+
+
+def test_categories_said_to_a_to_do_list_are_its_categories():
+    spec, cfg, _ = changed("todo list", "en", "add categories school and gym")
+    assert spec["tasks"]["categories"] == ["school", "gym"] and cfg["categories"][:2] == ["school", "gym"]
+
+
+def test_a_field_each_item_records_already_is_said_so_never_refused_as_unknown():
+    from macaron_cli.manifest import Manifest
+    from macaron_cli.reading.change_rules import understand
+    from macaron_cli.spec import spec_of
+
+    manifest, config = CORPUS.made("a list of books I've read with a rating", "en")
+    change = understand("add the author", spec_of(manifest), config, Manifest.from_json(manifest))
+    assert not change.done and not change.unread and not change.missing
+    assert change.already == ("each book already records author",)

@@ -144,9 +144,11 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"\bchores?\b|\bhousework|\bdishes\b|\blaundry|\bvacuum|\bcleaning\b|\bclean the\b|\btrash\b|"
     r"\bgarbage",
-    "tasks.said": r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
+    "tasks.said": r"\bto[- ]?do\b|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|"
+    r"\bschedule|"
     r"\bget (?:\w+ )?done\b|\bneed to do\b|\bthings to do\b|\bturns?\b|\brotas?\b|\bshifts?\b",
-    "tasks.assignees": r"\bwho\b|\bturns?\b|\brota\b|\bassign|\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?",
+    "tasks.assignees": r"\bwho\b|\bturns?\b|\brota\b|\bassign|\bshare (?:it |this |the list )?with\b|"
+    r"\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?",
     "tasks.weekly": r"\bweekly\b|\bevery week|\beach week|\bper week",
     "tasks.daily": r"\bevery day\b|\bdaily\b",
     "tasks.countdown": r"\bcount(?:ing)? ?down|\bdays? (?:left|until|till|to go)|\bdays? (?:\w+ ){1,4}left\b|"

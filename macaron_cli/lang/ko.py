@@ -137,7 +137,7 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"집안일|설거지|빨래|청소|쓰레기",
     "tasks.said": r"할\s*일|집안일|일정|마감|근무표|당번",
-    "tasks.assignees": r"분담|당번|누가",
+    "tasks.assignees": r"분담|당번|누가|담당",
     "tasks.weekly": r"매주|주간",
     "tasks.daily": r"매일",
     "tasks.countdown": r"카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남",

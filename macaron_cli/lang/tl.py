@@ -134,7 +134,7 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura",
     "tasks.said": r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\btoka\b",
-    "tasks.assignees": r"\bsino\b|\bhati-hati|\bhatian",
+    "tasks.assignees": r"\bsino\b|\bhati-hati|\bhatian|\bhati kami",
     "tasks.weekly": r"\blingguhan|\blinggo-linggo|\bbawat linggo",
     "tasks.daily": r"\baraw-araw",
     "tasks.countdown": r"\bilang araw (?:na lang|bago)|\bbago ang",
@@ -349,8 +349,8 @@ WORDS: dict[str, str] = {
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
     "change.add": r"\b(?:i|paki|mag)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
     "change.thing": r"\b(?:(?:i|paki|mag)?dagdag(?:an)?|isama|ilagay|alisin|tanggalin|burahin)\s+(?:mo\s+)?(?:na\s+)?"
-    r"(?:rin\s+|din\s+)?(?:ng\s+|ang\s+|yung\s+|ung\s+)?(?:(?:category|kategorya)\s+na\s+)?(?!(?:si|sina|kay|na|rin|din|mo|ng|ang)\b)"
-    r"([a-z][a-z'-]*(?: [a-z'-]+)??)(?=\s+(?:sa|rin|din|po|na)\b|\s*[.,!]|\s*$)",
+    r"(?:rin\s+|din\s+|pa\s+)?(?:ng\s+|ang\s+|yung\s+|ung\s+)?(?:(?:category|kategorya)\s+na\s+)?(?!(?:si|sina|kay|na|rin|din|mo|ng|ang)\b)"
+    r"([a-z][a-z'-]*(?: [a-z'-]+)??)(?=\s+(?:sa|rin|din|po|na|namin|natin|ko)\b|\s*[.,!]|\s*$)",
     "change.instead": r"\bpalitan\s+(?:mo\s+)?(?:ng|ang)\s+([a-z][a-z'-]*(?: [a-z'-]+)??)(?=\s*[.,!]|\s*$)|"
     r"\b([a-z][a-z'-]*(?: [a-z'-]+)??)\s+(?:na lang|sa halip)\b",
     "list.kept": r"category|kategorya|habits?",

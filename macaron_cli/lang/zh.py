@@ -133,7 +133,7 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"家务|洗碗|洗衣|打扫|倒垃圾",
     "tasks.said": r"待办|任务|家务|日程|安排|截止|要做的|要办的|事情|排班|值日",
-    "tasks.assignees": r"分工|轮流|谁|值日",
+    "tasks.assignees": r"分工|轮流|谁|值日|分给|分配给",
     "tasks.weekly": r"每周|每星期",
     "tasks.daily": r"每天",
     "tasks.countdown": r"倒计时|还有几天|还有多少天|距离",

@@ -51,6 +51,7 @@ def _first_group(patterns: tuple[str, ...], text: str) -> str | None:
 def _clean(thing: str) -> str:
     """A thing as said, without "too" after it nor the name of the list around it."""
     thing = re.sub(_TOO, "", thing.strip(), flags=re.IGNORECASE).strip(" .,!。、")
+    thing = re.sub(rf"^(?:{_LIST_NOUN})\s+", "", thing, flags=re.IGNORECASE)  # "categories work and home"
     if re.fullmatch(rf"(?:{_LIST_NOUN})", thing, re.IGNORECASE):
         return ""
     return thing
@@ -138,6 +139,7 @@ def _as_name(thing: str) -> str:
 
 
 _SPENDING = tuple(lang.pattern(f"spending.{kind}") for kind in lang.SPENDING)
+_WHO_DOES = lang.pattern("tasks.assignees")
 
 
 # ── the rule ──────────────────────────────────────────────────────────────────────────────
@@ -147,10 +149,17 @@ def listed_things(ask: Asked, config: dict) -> None:
     if kept is None or ask.new_name or any(_found(words, ask.text) for words in _BEYOND):
         return
     part, names = kept
-    people = people_named(ask.text, ask.slots) if _keeps_people(ask.spec) else []
+    of_people = _keeps_people(ask.spec)
+    people = people_named(ask.text, ask.slots) if of_people else []
+    said, instead = things_said(ask.text, ask.slots.listed, people)
+    if of_people and not ask.remove and _found(_WHO_DOES, ask.text):
+        # "share it with tom and mia", "민수랑 지영이 담당자로", "分给小王和小李": who does the tasks
+        named = [*people, *(_as_name(t) for t in said if _a_person(t, part, ask))]
+        if named:
+            change_people(ask, list(dict.fromkeys(named)))
+            return
     if people:
         return  # the people rule's
-    said, instead = things_said(ask.text, ask.slots.listed, people)
     named = [n for n in names if _named(n, ask.text)]
     # "Xにして", "X로 바꿔", "改成X" set a thing in place of another only where the other is named
     swap = instead is not None and bool(named) and not any(_same(instead, n) for n in names)

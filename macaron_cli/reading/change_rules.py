@@ -401,6 +401,8 @@ def _items(ask: _Ask, config: dict) -> None:
     elif said.casefold() not in (a.casefold() for a in items.attributes):
         ask.spec = replace(ask.spec, items=replace(items, attributes=(*items.attributes, said)))
         ask.done.append(f"each {items.name} records {said}")
+    else:  # "add the author" where each book records it: said so, never "not a change the rules know"
+        ask.already.append(f"each {items.name} already records {said}")
 
 
 def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
