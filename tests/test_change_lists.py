@@ -189,3 +189,21 @@ def test_a_field_each_item_records_already_is_said_so_never_refused_as_unknown()
     change = understand("add the author", spec_of(manifest), config, Manifest.from_json(manifest))
     assert not change.done and not change.unread and not change.missing
     assert change.already == ("each book already records author",)
+
+
+# ── a tracker of habits listed is made of each, as said (the list a change then edits) ───
+@pytest.mark.parametrize(
+    ("idea", "lang", "habits_said"),
+    [
+        ("habit tracker for running, reading and meditation", "en", ["running", "reading", "meditation"]),
+        ("運動・読書・日記の習慣トラッカー", "ja", ["運動", "読書", "日記"]),
+        ("운동, 독서, 일기 습관 트래커", "ko", ["운동", "독서", "일기"]),
+        ("跑步、背单词、早睡的习惯打卡", "zh", ["跑步", "背单词", "早睡"]),
+        ("habit tracker para sa jogging, pagbabasa at yoga", "tl", ["jogging", "pagbabasa", "yoga"]),
+    ],
+)
+def test_habits_listed_are_made_each_as_said_whatever_else_they_name(idea, lang, habits_said):
+    manifest, config = CORPUS.made(idea, lang)
+    assert manifest["template"] == "habit-tracker"  # 일기 is no diary here, 背单词 no deck
+    assert habits(manifest["spec"]) == habits_said
+    assert [h["name"] for h in config["habits"]] == habits_said

@@ -175,6 +175,7 @@ CONCEPTS: dict[str, str] = {
     "run.timed": "how long a run took (its time)",
     "run.distance": 'how far a run went, said as a thing to log ("distance")',
     "habit": "a habit kept every day (a streak, daily)",
+    "habit.named": "habits named as such (a habit tracker, 習慣, 습관, 习惯), not only something daily",
     **{f"item.{kind}": f"a {kind} kept in a collection" for kind in KEPT},
     "items.rated": "rating the items kept (stars, favourites)",
     "items.scored": "a score given to each thing kept (a rating, stars), never a liking",

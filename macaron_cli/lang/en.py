@@ -380,6 +380,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bwater(?:ing|ed|s)?\b",
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",
+    "habit.named": r"\bhabits?\b",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bhousemate|\bpartner|\bson|"
     r"\bdaughter|\bkid",

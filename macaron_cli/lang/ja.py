@@ -311,6 +311,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"水やり",
     "items.lent": r"貸",
     "habit": r"習慣|毎日",
+    "habit.named": r"習慣",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚",
     "kin": r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子",

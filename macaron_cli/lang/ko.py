@@ -317,6 +317,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"물\s*주",
     "items.lent": "",
     "habit": r"습관|매일",
+    "habit.named": r"습관",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료",
     "kin": r"엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생",

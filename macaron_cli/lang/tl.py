@@ -330,6 +330,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bdilig",
     "items.lent": "",
     "habit": r"\bgawi|\baraw-araw",
+    "habit.named": r"\bgawi\b|\bhabits?\b",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": "",
     "kin": "",
@@ -347,7 +348,7 @@ WORDS: dict[str, str] = {
     "list.of": r"\blistahan ng mga (\w+)",
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
-    "change.add": r"\b(?:i|paki|mag)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
+    "change.add": r"\b(?:i|paki|mag)?dagdag(?:an)?\b|\bisama\b|\bilagay\b|\bsumali\b",
     "change.thing": r"\b(?:(?:i|paki|mag)?dagdag(?:an)?|isama|ilagay|alisin|tanggalin|burahin)\s+(?:mo\s+)?(?:na\s+)?"
     r"(?:rin\s+|din\s+|pa\s+)?(?:ng\s+|ang\s+|yung\s+|ung\s+)?(?:(?:category|kategorya)\s+na\s+)?(?!(?:si|sina|kay|na|rin|din|mo|ng|ang)\b)"
     r"([a-z][a-z'-]*(?: [a-z'-]+)??)(?=\s+(?:sa|rin|din|po|na|namin|natin|ko)\b|\s*[.,!]|\s*$)",

@@ -311,6 +311,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"浇水",
     "items.lent": "",
     "habit": r"习惯|打卡|每天",
+    "habit.named": r"习惯",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹",
     "kin": r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆",

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 
 from macaron_cli import lang
 from macaron_cli.reading.change_people import change_people, people_named
-from macaron_cli.reading.slots import read
-from macaron_cli.reading.spec_rules import MEASURES, measures_of
+from macaron_cli.reading.spec_rules import MEASURES, habit_of
 from macaron_cli.spec import AppSpec, Measure
 
 if TYPE_CHECKING:
@@ -184,8 +183,7 @@ def listed_things(ask: Asked, config: dict) -> None:
 
 
 def _measures(ask: Asked, gone: list[str], new: list[str], config: dict) -> None:
-    """Habits taken off (by name or key) and added, each as said: in its kind's unit where the
-    rules know it (swimming: minutes), else done or not once a day."""
+    """Habits taken off (by name or key) and added, each as said (spec_rules.habit_of)."""
     kept = tuple(m for m in ask.spec.measures if not any(_same(g, n) for g in gone for n in (m.name, _key_said(m))))
     if not kept and not new:
         ask.cannot("remove_all")
@@ -193,34 +191,13 @@ def _measures(ask: Asked, gone: list[str], new: list[str], config: dict) -> None
     settings = {"units": config.get("units", "metric"), "currency": config.get("currency", "USD")}
     added: list[Measure] = []
     for thing in new:
-        taken = {m.key for m in (*kept, *added)}
-        kind = _known_kind(thing)
-        known = [m for m in measures_of(thing, settings, thing, read(thing)) if m.key == kind] if kind else []
-        measure = known[0] if known else _tick(thing)
-        if measure.key in taken:
-            measure = replace(measure, key=_free_key(thing, taken))
-        added.append(replace(measure, name=thing))
+        added.append(habit_of(thing, settings, {m.key for m in (*kept, *added)}))
     ask.spec = replace(ask.spec, measures=kept + tuple(added))
     _said_done(ask, gone, [m.name for m in added])
 
 
 def _key_said(measure: Measure) -> str:
     return measure.key.replace("_", " ")
-
-
-def _tick(thing: str) -> Measure:
-    """A habit no kind names: done or not, once a day."""
-    return Measure(key=_free_key(thing, set()), name=thing, unit="times", kind="count", goal=1, step=1, combine="sum")
-
-
-def _free_key(thing: str, taken: set[str]) -> str:
-    """A key for a new measure, from its name where it is written in letters, never one taken."""
-    base = re.sub(r"[^a-z0-9]+", "_", thing.casefold()).strip("_")[:32] if thing.isascii() else ""
-    base = base if re.match(r"^[a-z]", base) else "habit"
-    key, n = base, 2
-    while key in taken:
-        key, n = f"{base}_{n}", n + 1
-    return key
 
 
 def _money(ask: Asked, gone: list[str], new: list[str], config: dict) -> None:
