@@ -16,6 +16,7 @@ A thing taken off leaves the list the page shows; its records stay in the app's 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -200,20 +201,16 @@ def _key_said(measure: Measure) -> str:
     return measure.key.replace("_", " ")
 
 
-def _money(ask: Asked, gone: list[str], new: list[str], config: dict) -> None:
-    money = ask.spec.money
-    assert money is not None
-    categories = tuple(c for c in money.categories if not any(_same(c, g) for g in gone)) + tuple(new)
-    ask.spec = replace(ask.spec, money=replace(money, categories=categories))
-    _said_done(ask, gone, new)
+def _categories(part: str) -> Callable[[Asked, list[str], list[str], dict], None]:
+    """A budget's spending categories, a chore chart's chores: the spec part's `categories`."""
 
+    def change(ask: Asked, gone: list[str], new: list[str], config: dict) -> None:
+        kept = getattr(ask.spec, part)
+        categories = tuple(c for c in kept.categories if not any(_same(c, g) for g in gone)) + tuple(new)
+        ask.spec = replace(ask.spec, **{part: replace(kept, categories=categories)})
+        _said_done(ask, gone, new)
 
-def _tasks(ask: Asked, gone: list[str], new: list[str], config: dict) -> None:
-    tasks = ask.spec.tasks
-    assert tasks is not None
-    categories = tuple(c for c in tasks.categories if not any(_same(c, g) for g in gone)) + tuple(new)
-    ask.spec = replace(ask.spec, tasks=replace(tasks, categories=categories))
-    _said_done(ask, gone, new)
+    return change
 
 
 def _plan(ask: Asked, gone: list[str], new: list[str], config: dict) -> None:
@@ -239,4 +236,4 @@ def _said_done(ask: Asked, gone: list[str], new: list[str]) -> None:
     ask.touched.add("things")
 
 
-_CHANGE = {"measures": _measures, "money": _money, "tasks": _tasks, "plan": _plan}
+_CHANGE = {"measures": _measures, "money": _categories("money"), "tasks": _categories("tasks"), "plan": _plan}
