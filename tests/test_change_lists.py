@@ -6,22 +6,11 @@ makes it; the request is applied as `macaron change --offline` applies it."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from tests.conftest import REPO
+from tests.support.bench_module import bench_module
 
-
-def _corpus():
-    spec = importlib.util.spec_from_file_location("change_corpus", REPO / "bench" / "change_corpus.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CORPUS = _corpus()
+CORPUS = bench_module("change_corpus")
 
 
 def changed(app: str, lang: str, request: str) -> tuple[dict, dict, tuple[str, ...]]:
@@ -207,3 +196,25 @@ def test_habits_listed_are_made_each_as_said_whatever_else_they_name(idea, lang,
     assert manifest["template"] == "habit-tracker"  # 일기 is no diary here, 背单词 no deck
     assert habits(manifest["spec"]) == habits_said
     assert [h["name"] for h in config["habits"]] == habits_said
+
+
+@pytest.mark.parametrize(
+    ("idea", "lang", "request_", "gone", "kept"),
+    [
+        ("chore chart: dishes, laundry, trash", "en", "remove trash", "trash", ["dishes", "laundry"]),
+        ("家事当番：洗い物、洗濯、掃除", "ja", "掃除はもういらない", "掃除", ["洗い物", "洗濯"]),
+        (
+            "chore chart: hugas pinggan, walis, luto",
+            "tl",
+            "tanggalin mo na yung walis",
+            "walis",
+            ["hugas pinggan", "luto"],
+        ),
+    ],
+)
+def test_chores_listed_are_the_charts_chores_and_one_taken_off_leaves_it(idea, lang, request_, gone, kept):
+    manifest, _ = CORPUS.made(idea, lang)
+    assert gone in manifest["spec"]["tasks"]["categories"]  # made with the chores listed
+    spec, cfg, _ = changed(idea, lang, request_)
+    assert gone not in spec["tasks"]["categories"] and gone not in cfg["categories"]
+    assert all(k in spec["tasks"]["categories"] for k in kept)

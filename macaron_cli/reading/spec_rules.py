@@ -368,7 +368,9 @@ def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
         return Tasks(countdown=slots.date or "", event=slots.event)
     # A rota's shifts: the times of day said ("mornings and evenings", "早班晚班", "오전 오후").
     shifts = tuple(t for t in slots.times if t in ("morning", "afternoon", "evening"))
-    return Tasks(assignees=people, repeat=repeat, shifts=shifts)
+    # the chores listed ("chore chart: hugas pinggan, laba, luto"): what the chart's tasks are
+    listed = slots.listed if chores else ()
+    return Tasks(assignees=people, repeat=repeat, categories=listed, shifts=shifts)
 
 
 # ── conversions ──────────────────────────────────────────────────────────────────────────
