@@ -218,3 +218,10 @@ def test_chores_listed_are_the_charts_chores_and_one_taken_off_leaves_it(idea, l
     spec, cfg, _ = changed(idea, lang, request_)
     assert gone not in spec["tasks"]["categories"] and gone not in cfg["categories"]
     assert all(k in spec["tasks"]["categories"] for k in kept)
+
+
+def test_split_bills_take_a_word_in_letters_as_spending_and_a_name_as_a_person():
+    spec, _, _ = changed("split bills with Tom and Mia", "en", "add coffee")
+    assert "coffee" in spec["money"]["categories"] and spec["money"]["people"] == ["me", "Tom", "Mia"]
+    spec, _, _ = changed("ルームメイトの健太と私で家賃を割り勘", "ja", "ゆいも追加して")
+    assert spec["money"]["people"][-1] == "ゆい" and "ゆい" not in spec["money"].get("categories", [])

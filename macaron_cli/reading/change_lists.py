@@ -129,6 +129,8 @@ def _a_person(thing: str, part: str, ask: Asked) -> bool:
     kind of spending) or the request names the list of things it goes in ("a category for")."""
     if not _keeps_people(ask.spec) or _found(_LIST_NOUN, ask.text) or len(thing.split()) > 1:
         return False
+    if part == "money" and thing.isascii():
+        return False  # a name in letters is capitalised (the people rule's); "add coffee" to split bills is spending
     own = lang.pattern("tasks.chores") if part == "tasks" else "|".join(_SPENDING)
     return not _found(own, thing)
 
