@@ -107,7 +107,7 @@ CORPUS: list[tuple[tuple[str, str], str, dict]] = [
     (ZH_WATER, "标题改成“喝水日记”", {"title": "喝水日记"}),
     (TL_WATER, "Idagdag ang kape", {"measures.coffee": "cups"}),
     (TL_WATER, "Gawing 3 litro ang goal", {"measures.water.goal": 3000}),
-    (TL_CHORES, "Idagdag si Carlo sa mga gawain", {"tasks.assignees": ["me", "you", "Carlo"]}),
+    (TL_CHORES, "Idagdag si Carlo sa mga gawain", {"tasks.assignees": ["Ana", "Ben", "Carlo"]}),
     (TL_WATER, "Ipakita sa English", {"language": "en"}),
     (TL_WATER, "Lagyan ng dark mode", {}),
     (TL_BUDGET, "Gawing 20000 piso ang badyet", {"money.budget": 20000}),
@@ -126,7 +126,7 @@ HELD_OUT: list[tuple[tuple[str, str], str, dict]] = [
     (ZH_CHORES, "每周重复", {"tasks.repeat": "weekly"}),
     (TL_BUDGET, "Gawing dolyar ang pera", {"money.currency": "USD", "currency": "USD"}),
     (TL_WATER, "Alisin ang tubig", {}),
-    (TL_CHORES, "Tanggalin si Ben", {}),  # make read no Ben into this app: nothing to take off
+    (TL_CHORES, "Tanggalin si Ben", {"tasks.assignees": ["Ana"]}),  # make reads "nina Ana at Ben" as people
 ]
 
 

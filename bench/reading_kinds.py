@@ -34,6 +34,7 @@ import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -84,7 +85,7 @@ def checks(row: dict, today: date) -> list[tuple[str, bool]]:
     expect = row["expect"]
     people = {_fold(p) for p in said.people}
     if row["type"] == "change":  # a change names people its own way too ("add Jake", "지호 추가")
-        from macaron_cli.reading.change_rules import people_named
+        from macaron_cli.reading.change_people import people_named
 
         people |= {_fold(p) for p in people_named(row["text"], said)}
     listed = {_fold(t) for t in said.listed}
@@ -121,6 +122,21 @@ def _ratio(rows: list[dict]) -> str:
     return f"{done}/{len(rows)} = {100 * done // len(rows)}%" if rows else "-"
 
 
+def kinds_table(rows: list[dict], key: str, after: Callable[[list[dict]], list[str]]) -> list[str]:
+    """A line per kind: the rows that hold `key` of each language's, then `after`'s cells."""
+    by_kind: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_kind[r["kind"]].append(r)
+    heads = ["all", "untuned"][: len(after(rows))]
+    lines = [f"{'kind':8} " + " ".join(f"{code:>8}" for code in LANGS) + "".join(f" {h:>14}" for h in heads)]
+    for kind, mine in by_kind.items():
+        cells = [
+            f"{sum(bool(r[key]) for r in mine if r['lang'] == c)}/{sum(r['lang'] == c for r in mine)}" for c in LANGS
+        ]
+        lines.append(f"{kind:8} " + " ".join(f"{c:>8}" for c in cells) + "".join(f" {c:>14}" for c in after(mine)))
+    return lines
+
+
 def report(rows: list[dict]) -> str:
     lines = ["everything read, per language (ideas | changes), tuned two thirds and untuned third apart", ""]
     lines.append(f"{'lang':6} {'ideas tuned':>15} {'ideas untuned':>15} {'changes tuned':>15} {'changes untuned':>16}")
@@ -133,16 +149,7 @@ def report(rows: list[dict]) -> str:
         ]
         lines.append(f"{code:6} {cells[0]:>15} {cells[1]:>15} {cells[2]:>15} {cells[3]:>16}")
     lines += ["", "everything read, per kind and language (ideas and changes, both splits)", ""]
-    lines.append(f"{'kind':8} " + " ".join(f"{code:>8}" for code in LANGS) + f" {'all':>14}")
-    by_kind: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        by_kind[r["kind"]].append(r)
-    for kind, mine in by_kind.items():
-        cells = []
-        for code in LANGS:
-            of = [r for r in mine if r["lang"] == code]
-            cells.append(f"{sum(r['read'] for r in of)}/{len(of)}")
-        lines.append(f"{kind:8} " + " ".join(f"{c:>8}" for c in cells) + f" {_ratio(mine):>14}")
+    lines += kinds_table(rows, "read", lambda mine: [_ratio(mine)])
     lines += ["", f"all rows: {_ratio(rows)}; untuned: {_ratio([r for r in rows if r['split'] == 'untuned'])}"]
     return "\n".join(lines)
 

@@ -4,24 +4,16 @@ refusal as not done."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 
 from tests.conftest import REPO
+from tests.support.bench_module import bench_module
 
 DONE_KEYS = {"shows", "keeps", "gone", "figures", "period", "currency", "events"}
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("change_kinds", REPO / "bench" / "change_kinds.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+BENCH = bench_module("change_kinds")
 
 
 def test_every_change_row_names_its_app_and_what_it_must_hold():

@@ -5,7 +5,6 @@ cannot do is said, and nothing is written."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import re
 import shlex
@@ -14,19 +13,10 @@ from pathlib import Path
 import pytest
 
 from macaron_cli.checkpoints import AppRepo
-from tests.conftest import REPO
 from tests.support.app_dirs import git
+from tests.support.bench_module import bench_module
 
-
-def _corpus():
-    spec = importlib.util.spec_from_file_location("change_corpus", REPO / "bench" / "change_corpus.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CORPUS = _corpus()
+CORPUS = bench_module("change_corpus")
 
 
 @pytest.mark.parametrize(("app", "request_", "want"), CORPUS.CORPUS, ids=[c[1] for c in CORPUS.CORPUS])

@@ -34,7 +34,7 @@ EVENTS = (
     "wedding", "exam", "birthday", "trip", "anniversary", "move", "concert", "christmas", "new year", "graduation",
 )  # fmt: skip
 LANGUAGE_NAMES = ("en", "ja", "ko", "zh", "es", "fr", "de", "tl")  # languages a deck's sides may be in
-MEALS = ("breakfast", "lunch", "dinner")
+MEALS = ("breakfast", "lunch", "dinner", "snack")
 ASKED_UNITS = ("cups", "glasses", "hour", "minute", "pages", "times")  # a measure's unit asked by name
 SPENDING = ("food", "transport", "bills", "home")  # kinds of spending, by a budget's category keys
 # The kinds of app a request may name, one per template (maker/page_judge.py: "a budget" is met by
@@ -122,6 +122,8 @@ CONCEPTS: dict[str, str] = {
     "how_many": "asking how many or how much (a reading, not a check)",
     "every_few_days": "care every few days (watering)",
     **{f"event.{kind}": f"the day of a {kind}, counted down to" for kind in EVENTS},
+    "event.whose": "whose a day is, said just before it (Aiko's wedding, 兄の誕生日, 姐姐的婚礼)",
+    "event.whose_after": "whose a day is, said just after it (birthday ni kuya)",
     "goal.before": "words before a number that make it a goal or a limit",
     "goal.after": "words after a number that make it a goal or a limit (まで, 넘으면)",
     "with_whom": "asking who one did it with",
@@ -173,6 +175,7 @@ CONCEPTS: dict[str, str] = {
     "run.timed": "how long a run took (its time)",
     "run.distance": 'how far a run went, said as a thing to log ("distance")',
     "habit": "a habit kept every day (a streak, daily)",
+    "habit.named": "habits named as such (a habit tracker, 習慣, 습관, 习惯), not only something daily",
     **{f"item.{kind}": f"a {kind} kept in a collection" for kind in KEPT},
     "items.rated": "rating the items kept (stars, favourites)",
     "items.scored": "a score given to each thing kept (a rating, stars), never a liking",
@@ -210,6 +213,9 @@ CONCEPTS: dict[str, str] = {
     **{f"app_language.{code}": f"the language {code} asked for an app's words" for code in APP_LANGUAGES},
     **{f"beyond.{what}": f"asking for {what}: code, not a setting" for what in BEYOND},
     "change.not_names": "capitalised words a change request starts with, not names, space-separated",
+    "change.thing": "the one thing a change adds or takes off, in one group (add yoga, ヨガを追加): each language",
+    "change.instead": "what a change puts in place of a thing it takes off, in one group (do yoga instead, 换成冥想)",
+    "list.kept": "a list of things an app keeps, named (habits, categories, 分类): not a thing, nor a roster",
     "person.changed": "a verb of adding or taking someone off, beside their name (追加, 추가, 去掉)",
     "person.changed_ba": "the same verb's first word after 把 and the name (把小王加上)",
     "honorific": "an honorific after a name (さん)",

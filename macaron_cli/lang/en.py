@@ -72,6 +72,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"\bchristmas(?: break)?\b",
     "event.new year": r"\bnew year\b",
     "event.graduation": r"\bgraduation\b",
+    "event.whose": r"\b[A-Za-z][a-z]+'s\s+",
+    "event.whose_after": "",
     "goal.before": r"\bgoal(?: is)?|\btarget|\baim(?:ing)? (?:for|at)|\bat least|\bcut down to|\bup to|\bmax",
     "goal.after": "",
     "with_whom": r"\bwith whom\b|\bwho (?:i|we) (?:went|watched|saw|ate) (?:it )?with\b",
@@ -96,6 +98,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"\bbreakfasts?\b",
     "meal.lunch": r"\blunch(?:es)?\b",
     "meal.dinner": r"\bdinners?\b|\bsuppers?\b",
+    "meal.snack": r"\bsnacks?\b",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"millilit(?:er|re)s?|ml",
     "amount.floz": r"fl\.? ?oz|fluid ounces?",
@@ -141,9 +144,11 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"\bchores?\b|\bhousework|\bdishes\b|\blaundry|\bvacuum|\bcleaning\b|\bclean the\b|\btrash\b|"
     r"\bgarbage",
-    "tasks.said": r"\bto-?do|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|\bschedule|"
+    "tasks.said": r"\bto[- ]?do\b|\btasks?\b|\bchores?\b|\berrands?\b|\bappointments?\b|\bdeadlines?\b|\bplan\b|"
+    r"\bschedule|"
     r"\bget (?:\w+ )?done\b|\bneed to do\b|\bthings to do\b|\bturns?\b|\brotas?\b|\bshifts?\b",
-    "tasks.assignees": r"\bwho\b|\bturns?\b|\brota\b|\bassign|\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?",
+    "tasks.assignees": r"\bwho\b|\bturns?\b|\brota\b|\bassign|\bshare (?:it |this |the list )?with\b|"
+    r"\beach of us|\bkids|\bfamily|\broommates?|\bflatmates?",
     "tasks.weekly": r"\bweekly\b|\bevery week|\beach week|\bper week",
     "tasks.daily": r"\bevery day\b|\bdaily\b",
     "tasks.countdown": r"\bcount(?:ing)? ?down|\bdays? (?:left|until|till|to go)|\bdays? (?:\w+ ){1,4}left\b|"
@@ -375,6 +380,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bwater(?:ing|ed|s)?\b",
     "items.lent": r"\blent\b",
     "habit": r"\bhabit|\bstreak|\bdaily\b|\bevery day",
+    "habit.named": r"\bhabits?\b",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"\bsister|\bbrother|\bwife|\bhusband|\bfriend|\broommate|\bflatmate|\bhousemate|\bpartner|\bson|"
     r"\bdaughter|\bkid",
@@ -392,9 +398,19 @@ WORDS: dict[str, str] = {
     "list.not_item": r"\b(?:me|score|scores|rating|stars?)\b|\bpesos?\b|^(?:i|when|where|what|how|why|who)$",
     "list.of": r"\b(?:list|collection|catalogue) of (?:my |the |all )?(\w+)",
     # ── asking to change an app (reading/change_rules.py) ──
-    "change.remove": r"\b(?:remove|delete|drop|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"
+    "change.remove": r"\b(?:remove|delete|drop|no more|take (?:\w+ )?off|stop (?:tracking|logging|recording)|no longer|"
     r"don'?t (?:need|track|want)|get rid of|moved out|has left|hide)\b",
     "change.add": r"\b(?:add|put|include|joined|moved in|also)\b",
+    # One thing, one or two words, after its verb and its list's name ("add a category for coffee").
+    "change.thing": r"\b(?:add|include|put|remove|delete|drop|no more)\s+(?:in |on )?"
+    r"(?:(?:an?|the|my|our|new|another|one more)\s+)*"
+    r"(?:(?:categor(?:y|ies)|habits?|chores?|rows?|meals?)\s+(?:for |called |named |of )?)?"
+    r"([a-z][a-z'-]*(?: [a-z'-]+)??)"
+    r"(?=\s+(?:to|in|on|from|as|too|also|instead|please|pls|category|habit|chore|row)\b|\s*[.,!]|\s*$)",
+    "change.instead": r"(?:\b(?:do|use|track|have|add|put)\s+)?\b([a-z][a-z'-]*(?: [a-z'-]+)??)\s+instead\b|"
+    r"\breplace\s+[a-z' -]+?\s+with\s+([a-z][a-z'-]*(?: [a-z'-]+)??)\s*(?:[.,!]|$)|"
+    r"\bswap\s+[a-z' -]+?\s+for\s+([a-z][a-z'-]*(?: [a-z'-]+)??)\s*(?:[.,!]|$)",
+    "list.kept": r"categor(?:y|ies)|habits?|rows?|meals?|items?|fields?|things?",
     "change.rename": r"\brename|\bcall (?:it|the app|this app|this)\b|\bretitle",
     "change.set": r"\b(?:set|make|change|switch|use|turn|show|update|move|increase|raise|lower|reduce|bump|convert|"
     r"log|track|record|count)\b",

@@ -62,6 +62,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"クリスマス",
     "event.new year": "",
     "event.graduation": r"卒業式",
+    "event.whose": r"(?:(?![日月年週])[\u30a0-\u30ff\u4e00-\u9fff]){1,6}の",
+    "event.whose_after": "",
     "goal.before": r"目標は?",
     "goal.after": r"が目標|まで|は寝たい|以上",
     "with_whom": r"誰と",
@@ -86,6 +88,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"朝(?:ごはん|ご飯|食)?",
     "meal.lunch": r"昼(?:ごはん|ご飯|食)?",
     "meal.dinner": r"晩(?:ごはん|ご飯)?|夕(?:ごはん|ご飯|食)",
+    "meal.snack": r"おやつ|間食|夜食",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"ミリリットル",
     "amount.floz": "",
@@ -308,6 +311,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"水やり",
     "items.lent": r"貸",
     "habit": r"習慣|毎日",
+    "habit.named": r"習慣",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"夫|妻|主人|彼氏|彼女|友達|友人|ルームメイト|同居人|息子|娘|兄|姉|弟|妹|母|父|同僚",
     "kin": r"祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子",
@@ -326,6 +330,11 @@ WORDS: dict[str, str] = {
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"削除|消して|外して|やめ|いらない|要らない|抜いて|なくして|出て行|引っ越し",
     "change.add": r"追加|入れて|加えて|加わ",
+    "change.thing": r"(?:^|[にをはがでの、。\s])([^\sにをでの、。]{1,8}?)(?:を|も|は)?(?:もう)?\s*"
+    r"(?:追加|入れて|加えて|削除|消して|外して|やめ|いらない|要らない|抜いて|なくして)",
+    "change.instead": r"代わりに([^\s、。にを]{1,8}?)(?:を|に)?(?:して|追加|入れて)|"
+    r"([^\s、。にを]{1,8}?)に(?:変えて|替えて|変更|して)",
+    "list.kept": r"カテゴリー?|習慣|項目|分類",
     "change.rename": r"名前を|タイトルを",
     "change.set": r"にして|に変え|に変更|変えて|で表示|表示して|記録して|に上げ|に下げ|に増や|に減ら|にしたい",
     "change.imperial": r"ヤード・?ポンド法",

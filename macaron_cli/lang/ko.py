@@ -66,6 +66,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"크리스마스",
     "event.new year": "",
     "event.graduation": r"졸업식",
+    "event.whose": r"[가-힣]{1,4}의\s*",
+    "event.whose_after": "",
     "goal.before": r"목표|최소",
     "goal.after": r"넘으면|목표|이상",
     "with_whom": r"누구(?:랑|와|하고)",
@@ -90,6 +92,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"아침",
     "meal.lunch": r"점심",
     "meal.dinner": r"저녁",
+    "meal.snack": r"간식|야식",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"밀리리터",
     "amount.floz": "",
@@ -134,7 +137,7 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"집안일|설거지|빨래|청소|쓰레기",
     "tasks.said": r"할\s*일|집안일|일정|마감|근무표|당번",
-    "tasks.assignees": r"분담|당번|누가",
+    "tasks.assignees": r"분담|당번|누가|담당",
     "tasks.weekly": r"매주|주간",
     "tasks.daily": r"매일",
     "tasks.countdown": r"카운트다운|디데이|\bd-day|까지\s*(?:며칠|남은)|며칠\s*남",
@@ -314,6 +317,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"물\s*주",
     "items.lent": "",
     "habit": r"습관|매일",
+    "habit.named": r"습관",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"룸메이트|룸메|친구|동생|언니|오빠|누나|형|남편|아내|와이프|애인|남친|여친|동료",
     "kin": r"엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생",
@@ -332,6 +336,11 @@ WORDS: dict[str, str] = {
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"빼|삭제|없애|제거|그만|이사\s*갔|나갔",
     "change.add": r"추가|넣어|들어왔",
+    "change.thing": r"(?:^|\s|에)([가-힣]{1,8}?)(?<!에)\s*(?:을|를|도|은|는)?\s*(?:좀\s*)?"
+    r"(?:추가|넣어|빼|삭제|없애|제거|그만)",
+    "change.instead": r"대신\s*([가-힣]{1,8}?)\s*(?:을|를|으로|로)?\s*(?:해|넣어|추가|바꿔)|"
+    r"([가-힣]{1,8}?)\s*(?:으로|로)\s*(?:바꿔|변경|교체)",
+    "list.kept": r"카테고리|습관|항목|분류",
     "change.rename": r"이름을|제목을",
     "change.set": r"바꿔|바꾸|변경|로\s*해|으로\s*해|보여\s*줘|기록해|줄여|늘려|올려|내려|씩\s?넣",
     "change.imperial": r"야드파운드법",

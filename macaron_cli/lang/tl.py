@@ -63,6 +63,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"\bpasko\b",
     "event.new year": "",
     "event.graduation": "",
+    "event.whose": "",
+    "event.whose_after": r"\s+(?:ni|nina)\s+[A-Za-z]+",
     "goal.before": r"\bdapat|\bgusto ko|\bhanggang\b|\btarget\b|\bgoal\b",
     "goal.after": r"ang (?:target|goal)\b",
     "with_whom": r"\bkasama (?:sino|ko)",
@@ -87,6 +89,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"\balmusal",
     "meal.lunch": r"\btanghalian",
     "meal.dinner": r"\bhapunan",
+    "meal.snack": r"\bmer[iy]enda\b",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"mililitro",
     "amount.floz": "",
@@ -131,7 +134,7 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"\bgawaing bahay|\bgawain sa bahay|hugas|laba(?:da|han)?\b|linis|walis|\bbasura",
     "tasks.said": r"\bgagawin|\bgawain|\bgawaing bahay|\biskedyul|\bplano\b|\btoka\b",
-    "tasks.assignees": r"\bsino\b|\bhati-hati|\bhatian",
+    "tasks.assignees": r"\bsino\b|\bhati-hati|\bhatian|\bhati kami",
     "tasks.weekly": r"\blingguhan|\blinggo-linggo|\bbawat linggo",
     "tasks.daily": r"\baraw-araw",
     "tasks.countdown": r"\bilang araw (?:na lang|bago)|\bbago ang",
@@ -327,11 +330,12 @@ WORDS: dict[str, str] = {
     "items.watered": r"\bdilig",
     "items.lent": "",
     "habit": r"\bgawi|\baraw-araw",
+    "habit.named": r"\bgawi\b|\bhabits?\b",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": "",
     "kin": "",
     "kin.title": r"[Aa]te|[Kk]uya|[Tt]ita|[Tt]ito|[Nn]inang|[Nn]inong",
-    "name.marker": r"si|ni|nila|kay|kina|sina",
+    "name.marker": r"si|ni|nila|nina|kay|kina|sina",
     "name.acts": "",
     "name.not_before_honorific": "",
     "name.not_a_name": "",
@@ -344,7 +348,13 @@ WORDS: dict[str, str] = {
     "list.of": r"\blistahan ng mga (\w+)",
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"\balisin\b|\btanggalin\b|\bburahin\b|\bumalis\b|\bwala na\b",
-    "change.add": r"\b(?:i|paki|mag)?dagdag\b|\bisama\b|\bilagay\b|\bsumali\b",
+    "change.add": r"\b(?:i|paki|mag)?dagdag(?:an)?\b|\bisama\b|\bilagay\b|\bsumali\b",
+    "change.thing": r"\b(?:(?:i|paki|mag)?dagdag(?:an)?|isama|ilagay|alisin|tanggalin|burahin)\s+(?:mo\s+)?(?:na\s+)?"
+    r"(?:rin\s+|din\s+|pa\s+)?(?:ng\s+|ang\s+|yung\s+|ung\s+)?(?:(?:category|kategorya)\s+na\s+)?(?!(?:si|sina|kay|na|rin|din|mo|ng|ang)\b)"
+    r"([a-z][a-z'-]*(?: [a-z'-]+)??)(?=\s+(?:sa|rin|din|po|na|namin|natin|ko)\b|\s*[.,!]|\s*$)",
+    "change.instead": r"\bpalitan\s+(?:mo\s+)?(?:ng|ang)\s+([a-z][a-z'-]*(?: [a-z'-]+)??)(?=\s*[.,!]|\s*$)|"
+    r"\b([a-z][a-z'-]*(?: [a-z'-]+)??)\s+(?:na lang|sa halip)\b",
+    "list.kept": r"category|kategorya|habits?",
     "change.rename": r"\bpalitan ang pangalan|\bpangalanan",
     "change.set": r"\bgawing\b|\bgawin\b|\bpalitan\b|\bgamitin\b|\bipakita\b|\blagyan\b|\bitala\b|"
     r"\bmagtatabi\b|\bitabi\b",

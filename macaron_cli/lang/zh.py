@@ -62,6 +62,8 @@ WORDS: dict[str, str] = {
     "event.christmas": r"圣诞节?",
     "event.new year": r"春节|过年",
     "event.graduation": r"毕业典礼",
+    "event.whose": r"(?:(?![日月年号个])[\u4e00-\u9fff]){1,4}的",
+    "event.whose_after": "",
     "goal.before": r"目标(?:改成|改为|换成|设为|设成|定为|调到|是)?|至少|(?:不要|不|别)超过|最多",
     "goal.after": r"以上",
     "with_whom": r"和谁|跟谁",
@@ -86,6 +88,7 @@ WORDS: dict[str, str] = {
     "meal.breakfast": r"早饭|早餐",
     "meal.lunch": r"午饭|午餐",
     "meal.dinner": r"晚饭|晚餐",
+    "meal.snack": r"夜宵|零食|加餐|点心",
     # ── a number's unit, as one word (reading/units.py) ──
     "amount.ml": r"毫升",
     "amount.floz": "",
@@ -130,7 +133,7 @@ WORDS: dict[str, str] = {
     # ── tasks' words (reading/spec_rules.py) ──
     "tasks.chores": r"家务|洗碗|洗衣|打扫|倒垃圾",
     "tasks.said": r"待办|任务|家务|日程|安排|截止|要做的|要办的|事情|排班|值日",
-    "tasks.assignees": r"分工|轮流|谁|值日",
+    "tasks.assignees": r"分工|轮流|谁|值日|分给|分配给",
     "tasks.weekly": r"每周|每星期",
     "tasks.daily": r"每天",
     "tasks.countdown": r"倒计时|还有几天|还有多少天|距离",
@@ -308,6 +311,7 @@ WORDS: dict[str, str] = {
     "items.watered": r"浇水",
     "items.lent": "",
     "habit": r"习惯|打卡|每天",
+    "habit.named": r"习惯",
     # ── people and lists in an idea (reading/slots.py) ──
     "relation": r"室友|朋友|同学|同事|老公|老婆|男朋友|女朋友|哥哥|姐姐|弟弟|妹妹",
     "kin": r"爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|老公|老婆",
@@ -326,6 +330,10 @@ WORDS: dict[str, str] = {
     # ── asking to change an app (reading/change_rules.py) ──
     "change.remove": r"去掉|删除|删掉|移除|不要|不用再|搬走|搬出去|不再",
     "change.add": r"加上|添加|加到|加入|加一?个",
+    "change.thing": r"(?:加上|添加|加入|加一个|加个|加|去掉|删除|删掉|移除|不要|不用再|不再)([\u4e00-\u9fff]{1,6}?)"
+    r"(?:分类|这一?项|一项|习惯|了)?(?:$|[，。,！!])",
+    "change.instead": r"(?:换成|改成|替换成|换为)([\u4e00-\u9fff]{1,6}?)(?:吧)?(?:$|[，。,！!])",
+    "list.kept": r"分类|类别|习惯|项目",
     "change.rename": r"改名|名字改|标题",
     "change.set": r"改成|改为|改用|换成|设为|设成|显示",
     "change.imperial": r"英制",

@@ -19,6 +19,7 @@ from typing import Any
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
+from macaron_cli.reading.change_lists import listed_things, one_thing_said
 from macaron_cli.reading.change_numbers import (
     DEPOSIT,
     PERIOD,
@@ -32,6 +33,7 @@ from macaron_cli.reading.change_numbers import (
     unit_already,
     unit_words_follow,
 )
+from macaron_cli.reading.change_people import people_rule
 from macaron_cli.reading.idea import read_idea
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import _RATING, _SCALE, MEASURES, measures_of
@@ -79,26 +81,6 @@ _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
 # Each is said by lang's line cannot.<what> ("a dark mode"); "add a chart", not the app's own
 # name ("the chores chart").
 _BEYOND = {what: lang.pattern(f"beyond.{what}") for what in lang.BEYOND}
-# Capitalised words a request starts with that are not names (lang's change.not_names); a verb
-# of adding or taking someone off beside a name (person.changed; after 把 in Chinese: person.changed_ba),
-# with the particles and words around it (person.particle, person.ba, person.changed_until).
-_PERSON_STARTERS = frozenset(lang.pattern("change.not_names").replace("|", " ").split())
-_HONORIFIC = lang.pattern("honorific")
-_KO_PERSON = (
-    rf"([\uac00-\ud7a3]{{2,3}}?)(?:{lang.words('person.particle', 'ko')})\s*"
-    rf"(?:{lang.words('person.changed', 'ko')})"
-)
-# A name in katakana before a Japanese verb of adding or taking off ("ミアを追加して"), or any
-# name with an honorific ("健太さんを外して").
-_JA_PERSON = (
-    rf"([\u30a1-\u30fa\u30fc]{{2,6}}|[\u4e00-\u9fff\u30a1-\u30fa\u30fc]{{1,4}}(?:{_HONORIFIC}))"
-    rf"(?:{lang.words('person.particle', 'ja')})\s*(?:{lang.words('person.changed', 'ja')})"
-)
-_ZH_PERSON = (
-    rf"(?:{lang.words('person.ba', 'zh')})([\u4e00-\u9fff]{{2,3}}?)(?:{lang.words('person.changed_ba', 'zh')})|"
-    rf"(?:{lang.words('person.changed', 'zh')})([\u4e00-\u9fff]{{2,3}}?)"
-    rf"(?=$|[，。,]|{lang.words('person.changed_until', 'zh')})"
-)
 
 
 @dataclass
@@ -172,7 +154,7 @@ def _named_keys(text: str, spec: AppSpec) -> list[str]:
 
 
 def _measures(ask: _Ask, config: dict) -> None:
-    if _found(_RENAME, ask.text):
+    if _found(_RENAME, ask.text) or "things" in ask.touched:  # a list's things: change_lists did them
         return
     keys = _named_keys(ask.text, ask.spec)
     ask.touched.update(keys)
@@ -406,58 +388,6 @@ def _times(ask: _Ask, config: dict) -> None:
         ask.done.append(f"{measure.key.replace('_', ' ')} logged: {', '.join(times) or 'any time'}")
 
 
-# ── people ───────────────────────────────────────────────────────────────────────────────
-def people_named(text: str, slots: Slots) -> list[str]:
-    """The people a change names: make's slots, and a capitalised name anywhere in it
-    ("Sam moved out", "put Mia on the chores"), a name before a Korean or Chinese verb."""
-    names = [p for p in slots.people if p != "me"]
-    for m in re.finditer(r"(?<![\w'])([A-Z][a-z]+)(?![a-zA-Z])", text):  # "Tom을": a name before Hangul too
-        word = m.group(1)
-        if word not in _PERSON_STARTERS and not any(_found(k.words, word) for k in MEASURES.values()):
-            names.append(word)
-    for m in re.finditer(_KO_PERSON, text):
-        names.append(m.group(1))
-    for m in re.finditer(_JA_PERSON, text):
-        name = re.sub(rf"(?:{_HONORIFIC})$", "", m.group(1))
-        if not any(_found(k.words, name) for k in MEASURES.values()):
-            names.append(name)
-    for m in re.finditer(_ZH_PERSON, text):
-        names.append(next(g for g in m.groups() if g))
-    from macaron_cli.reading.slots import _NOT_NAMES
-
-    return [n for n in dict.fromkeys(names) if n not in _NOT_NAMES]
-
-
-def _people(ask: _Ask, config: dict) -> None:
-    tasks, money = ask.spec.tasks, ask.spec.money
-    if _found(_RENAME, ask.text) or ask.touched or not (tasks or money):
-        return
-    names = people_named(ask.text, ask.slots)
-    if not names or not (ask.remove or _found(_ADD, ask.text)):
-        return
-    current = tasks.assignees if tasks else money.people  # type: ignore[union-attr]
-    if ask.remove:
-        gone = [n for n in names if n in current]
-        after = tuple(p for p in current if p not in gone)
-        verb = "took off"
-    else:
-        gone = [n for n in names if n not in current]
-        after = current + tuple(gone)
-        verb = "added"
-    if not gone and ask.remove:
-        ask.cannot("not_people", names=", ".join(names))
-    elif not gone:
-        ask.already.append(f"{', '.join(names)} already in this app")
-    if not gone:
-        return
-    if tasks:
-        ask.spec = replace(ask.spec, tasks=replace(tasks, assignees=after))
-    elif money:
-        ask.spec = replace(ask.spec, money=replace(money, people=after))
-    ask.done.append(f"{verb} {', '.join(gone)}")
-    ask.touched.add("people")
-
-
 # ── items, tasks ─────────────────────────────────────────────────────────────────────────
 # A field added or taken off, in a group: each language's own way (lang's attribute.add,
 # attribute.remove), tried language by language.
@@ -486,6 +416,8 @@ def _items(ask: _Ask, config: dict) -> None:
     elif said.casefold() not in (a.casefold() for a in items.attributes):
         ask.spec = replace(ask.spec, items=replace(items, attributes=(*items.attributes, said)))
         ask.done.append(f"each {items.name} records {said}")
+    else:  # "add the author" where each book records it: said so, never "not a change the rules know"
+        ask.already.append(f"each {items.name} already records {said}")
 
 
 def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
@@ -511,10 +443,12 @@ def _tasks(ask: _Ask, config: dict) -> None:
         same_day = slots.event and tasks.event and event_kind(slots.event) == event_kind(tasks.event)
         # "move the wedding to May 23": the event it counts to, named, is moved, whatever verb leads
         same_day = same_day or bool(tasks.event and tasks.event.lower() in ask.text.lower())
-        if not same_day and not slots.event and _found(_ADD, ask.text):
-            ask.cannot("which_event")  # "add our outing Aug 3", its name unread: never the exam moved there
+        # "add our outing Aug 3": named as said, beside the day kept (one with no day yet is not kept beside)
+        named = slots.event or (one_thing_said(ask.text) if slots.date and tasks.countdown else None)
+        if not same_day and not named and _found(_ADD, ask.text):
+            ask.cannot("which_event")  # a day added unnamed: never the exam moved there
             return
-        event = tasks.event if same_day else slots.event or tasks.event  # "結婚式" is the "wedding" it counts to
+        event = tasks.event if same_day else named or tasks.event  # "結婚式" is the "wedding" it counts to
         changed = replace(tasks, countdown=slots.date or tasks.countdown, event=event)
         if changed != tasks:
             ask.spec = replace(ask.spec, tasks=changed)
@@ -536,8 +470,9 @@ def _language(ask: _Ask, config: dict) -> None:
 
 _RULES: tuple[Callable[[_Ask, dict], None], ...] = (
     _rename,
+    listed_things,
     _measures,
-    _people,
+    people_rule,
     _items,
     monthly_deposit,
     goal_period_unshown,

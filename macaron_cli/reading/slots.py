@@ -437,6 +437,16 @@ def _events() -> str:
     return "|".join(lang.pattern(f"event.{kind}") for kind in lang.EVENTS)
 
 
+def _whose(text: str, start: int, end: int) -> str:
+    """An event as said, with whose it is ("Aiko's wedding", "兄の誕生日", "birthday ni kuya"):
+    two days of one kind are told apart by it, and the person's own name for it is kept."""
+    before = re.search(rf"(?:{lang.pattern('event.whose')})$", text[:start], re.IGNORECASE)
+    after = re.match(rf"(?:{lang.pattern('event.whose_after')})", text[end:], re.IGNORECASE)
+    start = before.start() if before and lang.pattern("event.whose") else start
+    end = end + after.end() if after and lang.pattern("event.whose_after") else end
+    return text[start:end].strip()
+
+
 def event_kind(said: str) -> str:
     """Which day an event names ("結婚式" → "wedding"); what was said when no kind is known."""
     return next((kind for kind in lang.EVENTS if re.search(lang.pattern(f"event.{kind}"), said, re.IGNORECASE)), said)
@@ -472,7 +482,7 @@ def _named_days(text: str, days: list[tuple[int, int, str]]) -> list[tuple[str, 
     "結婚式6月7日、引っ越し5月20日"): as many events as days pair in the order said (a sentence
     names each day the same way round); else each day takes the nearest event, one day each, and
     a day with none is named ""."""
-    events = [(m.start(), m.end(), m.group(0)) for m in re.finditer(_events(), text, re.IGNORECASE)]
+    events = [(m.start(), m.end(), _whose(text, *m.span())) for m in re.finditer(_events(), text, re.IGNORECASE)]
     if len(events) == len(days):
         return [(said, day) for (_, _, said), (_, _, day) in zip(events, days, strict=True)]
     named = []
@@ -640,7 +650,7 @@ def read(idea: str, today: date | None = None) -> Slots:
         # "how many ml did she drink", "何杯飲んだか" count: a reading, not taken-or-not
         check="check" in found and not set(units) - {"times"} and not _any(lang.pattern("how_many"), text),
         every="every" in found,
-        event=event.group(0) if event else None,
+        event=_whose(text, *event.span()) if event else None,
         date=days[0][2] if days else None,
         dates=tuple(_named_days(text, days)),
         pair=_pair(text, amounts, days),

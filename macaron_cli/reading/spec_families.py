@@ -96,8 +96,9 @@ def deck_of(text: str) -> Deck | None:
 
 # ── a weekly meal plan: days × meals ─────────────────────────────────────────────────────
 def plan_of(text: str) -> Plan | None:
-    """A week of meals planned ahead: the meals said, in a day's order (none said: all three)."""
+    """A week of meals planned ahead: the meals said, in a day's order (none said: the plan's
+    own three; a snack only where one is said)."""
     if not _found(named("meal_plan"), text):
         return None
     meals = tuple(meal for meal in lang.MEALS if _found(lang.pattern(f"meal.{meal}"), text))
-    return Plan(meals=meals or lang.MEALS, days=7)
+    return Plan(meals=meals or Plan().meals, days=7)

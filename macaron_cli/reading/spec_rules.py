@@ -210,6 +210,40 @@ def measures_of(text: str, app_settings: dict, name: str, slots: Slots | None = 
     return [_measure(k, _KINDS[k], text, app_settings, label or k.replace("_", " "), slots) for k in keys]
 
 
+def habit_of(thing: str, app_settings: dict, taken: set[str]) -> Measure:
+    """One habit, named as said ("swimming", "筋トレ", "flossing"): in its kind's unit where
+    the rules know its kind (swimming: minutes), else done or not once a day; its key never
+    one taken (a key is what the app's records use)."""
+    kind = next((key for key, k in MEASURES.items() if _found(k.words, thing)), None)
+    known = [m for m in measures_of(thing, app_settings, thing, read(thing)) if m.key == kind] if kind else []
+    if known and known[0].key not in taken:
+        return replace(known[0], name=thing)
+    measure = known[0] if known else Measure(key="habit", name=thing, unit=str(Unit.times), goal=1, combine="sum")
+    return replace(measure, key=_free_key(thing, taken), name=thing)
+
+
+def _free_key(thing: str, taken: set[str]) -> str:
+    """A key for a new measure, from its name where it is written in letters, never one taken."""
+    base = re.sub(r"[^a-z0-9]+", "_", thing.casefold()).strip("_")[:32] if thing.isascii() else ""
+    base = base if re.match(r"^[a-z]", base) else "habit"
+    key, n = base, 2
+    while key in taken:
+        key, n = f"{base}_{n}", n + 1
+    return key
+
+
+def habits_listed(text: str, slots: Slots, app_settings: dict) -> tuple[Measure, ...]:
+    """Habits named as such and listed ("habit tracker for running, reading and meditation",
+    "운동, 독서, 일기 습관 트래커"): each a measure, as said, whatever else its words could name
+    (일기 is a diary, 背单词 a deck: here each is a habit)."""
+    if len(slots.listed) < 2 or not _found(lang.pattern("habit.named"), text):
+        return ()
+    habits: list[Measure] = []
+    for thing in slots.listed:
+        habits.append(habit_of(thing, app_settings, {m.key for m in habits}))
+    return tuple(habits)
+
+
 def other_measure(text: str, name: str) -> Measure:
     """One thing to count that no kind names: counted in the unit the idea asks for (a tick
     a day when it asks only whether it was done)."""
@@ -341,7 +375,9 @@ def tasks_of(text: str, slots: Slots | None = None) -> Tasks | None:
         return Tasks(countdown=slots.date or "", event=slots.event)
     # A rota's shifts: the times of day said ("mornings and evenings", "早班晚班", "오전 오후").
     shifts = tuple(t for t in slots.times if t in ("morning", "afternoon", "evening"))
-    return Tasks(assignees=people, repeat=repeat, shifts=shifts)
+    # the chores listed ("chore chart: hugas pinggan, laba, luto"): what the chart's tasks are
+    listed = slots.listed if chores else ()
+    return Tasks(assignees=people, repeat=repeat, categories=listed, shifts=shifts)
 
 
 # ── conversions ──────────────────────────────────────────────────────────────────────────
@@ -456,6 +492,9 @@ def write_spec(idea: str | Reading, app_settings: dict, name: str) -> AppSpec:
     lone measure is called). One main shape, as a person asks for one thing, plus what it implies."""
     reading = reading_of(idea)
     text, slots = reading.idea, reading.said
+    habits = habits_listed(text, slots, app_settings)
+    if habits:
+        return AppSpec(measures=habits)
     family = _family_of(text, slots)
     if family is not None:
         return family
