@@ -18,7 +18,8 @@ the rules only. A row is judged twice:
   `figures`: each number is in the new spec or settings; `period`: a goal or repeat with it;
   `currency`: the app's; `events`: each [kind of day, date] among the countdown's events (the
   day compared by month and day: the change rules read a date with the real today, the
-  corpus with its own). A refusal (nothing done) is not done.
+  corpus with its own). A refusal (nothing done) is not done; "already" (the app meets the
+  request as it is, nothing refused) is done when the app as it was holds `done`.
 The figures come per language and per kind, tuned and untuned apart (the untuned third is never
 looked at while tuning), and the rows not done with why.
 
@@ -149,16 +150,23 @@ def judged(row: dict, today: date) -> dict:
         return {**row, "read": all(ok for _, ok in read), "done": False, "why": ["the app made has no spec"]}
     change = understand(row["text"], spec, config, Manifest.from_json(manifest))
     new_manifest, new_config = rendered(change)
-    outcome = done_checks(row, (dict(new_manifest.spec or {})), new_config, before) if change.done else []
+    # "Already" (nothing to do, nothing refused): the app as it was is judged, so a request the
+    # app already meets counts as done only when it really holds what was asked.
+    held = not change.done and bool(change.already) and not change.missing
+    if change.done:
+        outcome = done_checks(row, dict(new_manifest.spec or {}), new_config, before)
+    else:
+        outcome = done_checks(row, dict(manifest.get("spec") or {}), config, before) if held else []
     why = [w for w, ok in outcome if not ok]
-    if not change.done:
-        why = ["refused: " + "; ".join(change.missing or change.already or ("nothing read",))]
+    if not change.done and not (held and not why):
+        why = ["refused: " + "; ".join(change.missing or change.already or ("nothing read",)), *why]
     unread = [w for w, ok in read if not ok]
     return {
         **row,
         "template": manifest.get("template"),
         "read": not unread,
-        "is_done": bool(change.done) and not why,
+        "already": held and not why,
+        "is_done": (bool(change.done) or held) and not why,
         "why": why + [f"unread {u}" for u in unread],
         "did": list(change.done),
     }
@@ -171,14 +179,15 @@ def _ratio(rows: list[dict], key: str) -> str:
 
 def report(rows: list[dict]) -> str:
     lines = ["changes read right | done, per language, tuned and untuned apart", ""]
-    lines.append(f"{'lang':6} {'read tuned':>14} {'read untuned':>14} {'done tuned':>14} {'done untuned':>14}")
+    heads = ("read tuned", "read untuned", "done tuned", "done untuned", "done all")
+    lines.append(f"{'lang':6} " + " ".join(f"{h:>14}" for h in heads))
     for code in (*LANGS, "all"):
         mine = [r for r in rows if code in ("all", r["lang"])]
         cells = [
             _ratio([r for r in mine if r["split"] == split], key)
             for key in ("read", "is_done")
             for split in ("tuned", "untuned")
-        ]
+        ] + [_ratio(mine, "is_done")]
         lines.append(f"{code:6} " + " ".join(f"{c:>14}" for c in cells))
     lines += ["", "done, per kind and language (both splits), then all and the untuned third", ""]
     lines += kinds_table(
@@ -186,7 +195,9 @@ def report(rows: list[dict]) -> str:
         "is_done",
         lambda mine: [_ratio(mine, "is_done"), _ratio([r for r in mine if r["split"] == "untuned"], "is_done")],
     )
-    lines += ["", f"all rows done: {_ratio(rows, 'is_done')}; read right: {_ratio(rows, 'read')}"]
+    already = sum(bool(r.get("already")) for r in rows)
+    done = f"all rows done: {_ratio(rows, 'is_done')} ({already} of them already held)"
+    lines += ["", f"{done}; read right: {_ratio(rows, 'read')}"]
     return "\n".join(lines)
 
 

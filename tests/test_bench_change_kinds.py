@@ -38,3 +38,15 @@ def test_a_refused_change_is_never_counted_done(macaron_home):
 def test_only_the_kinds_asked_are_run():
     rows = BENCH.rows_of({"names", "swap"})
     assert rows and {row["kind"] for row, _ in rows} == {"names", "swap"}
+
+
+def test_already_counts_done_only_when_the_app_as_it_was_holds_what_was_asked(macaron_home):
+    """ "单位换成毫升" on a water app already in mL is met: done. Switching a timer to the minutes
+    it already has is met; asking 50/10 of the same app and getting "already" would not be."""
+    corpus = json.loads((REPO / "bench" / "data" / "change-kinds.json").read_text(encoding="utf-8"))
+    today = BENCH.date.fromisoformat(corpus["today"])
+    row = next(r for r in corpus["rows"] if r["id"] == "pair-ko-c2")  # 25 and 5: the timer's own
+    met = BENCH.judged(row, today)
+    assert met["is_done"] and met["already"], met["why"]
+    unmet = BENCH.judged({**row, "done": {"figures": [50, 10]}}, today)
+    assert not unmet["is_done"] and unmet["why"][0].startswith("refused"), unmet["why"]
