@@ -5,7 +5,7 @@ secrets caught, re-import adds nothing, and the time and peak memory of a large 
    message hand-labelled in labels.json): every label, secret and role compared.
 2. A generated ChatGPT export of --size MB (default 200): conversations of ordinary turns,
    with secrets, health and money lines planted at known places and one 300,000-character
-   reply. Imported through the CLI in a child process (peak memory: its ru_maxrss), then
+   reply. Imported through the CLI in a child process (peak memory: its own ru_maxrss), then
    again (0 added), then the planted secrets looked for in the store.
 3. With --real FILE, a real export (github.com/pkuppens/my_chat_gpt, history_download/
    conversations.json): imported, timed, counted.
@@ -40,7 +40,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -149,23 +148,23 @@ class Run:
 
 
 def run_import(path: Path, home: Path, embeddings: bool, *options: str) -> Run:
-    """The CLI's import in a child process."""
+    """The CLI's import in a child process, its own CPU time and peak memory (os.wait4)."""
     env = {**os.environ, "MACARON_HOME": str(home), "PYTHONPATH": str(REPO)}
     if not embeddings:
         env["MACARON_EMBEDDINGS"] = "off"
-    start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    # one child at a time, so RUSAGE_CHILDREN's peak is this one's (it only grows: reported once)
-    result = subprocess.run(
-        [sys.executable, "-m", "macaron_cli", "memory", "import", str(path), *options],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    argv = [sys.executable, "-m", "macaron_cli", "memory", "import", str(path), *options]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = subprocess.CompletedProcess(argv, child.returncode, out.read(), err.read())
     if result.returncode != 0:
         raise SystemExit(f"import failed: {result.stderr.strip()}")
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return Run(result, seconds, cpu, after.ru_maxrss / 1024)
+    return Run(result, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def labelled_sample(embeddings: bool) -> None:
@@ -237,13 +236,40 @@ def real(path: Path, embeddings: bool) -> None:
             print("  " + line[:160])
 
 
+def flat_line(sizes: list[int], embeddings: bool) -> None:
+    """Peak memory of a first import and of a re-import at each size: bounded memory is the
+    same peak whatever the size (beyond a batch of records), a flat line."""
+    print(f"{'size':>8} {'turns':>9} {'import peak':>12} {'CPU':>7} {'re-import peak':>15} {'CPU':>6}")
+    figures = []
+    for megabytes in sizes:
+        with tempfile.TemporaryDirectory() as folder:
+            path, home = Path(folder) / "conversations.json", Path(folder) / "home"
+            planted = generate(path, megabytes)
+            first = run_import(path, home, embeddings)
+            again = run_import(path, home, embeddings)
+        figures.append((planted["turns"], first.peak, again.peak))
+        print(
+            f"{megabytes:>5} MB {planted['turns']:>9,} {first.peak:>9.0f} MB {first.cpu:>5.0f} s "
+            f"{again.peak:>12.0f} MB {again.cpu:>4.0f} s"
+        )
+    (turns_a, first_a, again_a), (turns_b, first_b, again_b) = figures[0], figures[-1]
+    per = (turns_b - turns_a) / 1000
+    print(
+        f"growth from {sizes[0]} to {sizes[-1]} MB: import {(first_b - first_a) / per:+.1f} KB, "
+        f"re-import {(again_b - again_a) / per:+.1f} KB per record"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=200, help="MB of the generated export (0: none)")
+    parser.add_argument("--sizes", help="MB of generated exports, comma-separated: only the peak memory of each")
     parser.add_argument("--real", type=Path, help="a real ChatGPT or Claude conversations.json")
     parser.add_argument("--embeddings", action="store_true", help="embed every memory (slow)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # each figure as it comes (a run cut short keeps them)
+    if args.sizes:
+        return flat_line([int(size) for size in args.sizes.split(",")], args.embeddings)
     labelled_sample(args.embeddings)
     if args.real:
         real(args.real, args.embeddings)
