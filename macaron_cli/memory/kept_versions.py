@@ -14,11 +14,10 @@ import hashlib
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import islice
 
 from macaron_cli.memory.records import Memory
 
-_ROWS = 2_000  # rows written to the database at once while the store is read
+_ROWS = 500  # rows written to the database at once while the store is read
 
 
 def digest(text: str) -> bytes:
@@ -43,12 +42,22 @@ class KeptVersions:
             " (id TEXT PRIMARY KEY, live TEXT NOT NULL, digest BLOB NOT NULL, in_file INTEGER NOT NULL)"
         )
         self._db.execute("CREATE TABLE successor (id TEXT PRIMARY KEY, newer TEXT NOT NULL)")
-        each = iter(memories)
-        while rows := list(islice(each, _ROWS)):
-            self._db.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?, ?, 0)", [_row(m) for m in rows])
-            versions = [(m.supersedes, m.id) for m in rows if m.supersedes]
-            self._db.executemany("INSERT OR REPLACE INTO successor VALUES (?, ?)", versions)
+        rows: list[tuple[str, str, bytes]] = []
+        versions: list[tuple[str, str]] = []
+        for memory in memories:  # streamed: only a few rows of ids and digests held at once
+            rows.append((memory.id, memory.id, digest(memory.text)))
+            if memory.supersedes:
+                versions.append((memory.supersedes, memory.id))
+            if len(rows) >= _ROWS:
+                self._insert(rows, versions)
+        self._insert(rows, versions)
         self._follow_versions()
+
+    def _insert(self, rows: list, versions: list) -> None:
+        self._db.executemany("INSERT OR REPLACE INTO kept VALUES (?, ?, ?, 0)", rows)
+        self._db.executemany("INSERT OR REPLACE INTO successor VALUES (?, ?)", versions)
+        rows.clear()
+        versions.clear()
 
     def _follow_versions(self) -> None:
         """Each superseded id's live version: its successors followed to the newest (a cycle,
@@ -77,7 +86,3 @@ class KeptVersions:
 
     def close(self) -> None:
         self._db.close()
-
-
-def _row(memory: Memory) -> tuple[str, str, bytes]:
-    return (memory.id, memory.id, digest(memory.text))
