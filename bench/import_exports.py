@@ -260,14 +260,41 @@ def flat_line(sizes: list[int], embeddings: bool) -> None:
     )
 
 
+def store_alone(count: int) -> None:
+    """The store's share of an import's memory: `count` memories of an export's shape added
+    through add_many alone (no file, no planner), resident memory after each batch and after
+    the indexes an import waits for."""
+    os.environ.setdefault("MACARON_EMBEDDINGS", "off")
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.memory.records import Memory
+
+    def resident() -> float:
+        status = Path("/proc/self/status").read_text().splitlines()
+        return int(next(line for line in status if line.startswith("VmRSS")).split()[1]) / 1024
+
+    def memories():
+        for n in range(count):
+            text = f"Here is a plan you can follow, step {n}. " * 20
+            yield Memory(text, id=f"chatgpt:{n:08d}", kind="episode", source="import", meta={"session": f"c{n // 10}"})
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = MemoryStore.open(Path(folder) / "memory")
+        marks: list[str] = []
+        store.add_many(memories(), ready=True, on_batch=lambda done: marks.append(f"{done // 1000}k:{resident():.0f}"))
+        print(f"resident MB after each batch: {' '.join(marks)}; after the indexes: {resident():.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=200, help="MB of the generated export (0: none)")
     parser.add_argument("--sizes", help="MB of generated exports, comma-separated: only the peak memory of each")
+    parser.add_argument("--store", type=int, help="only add this many memories to a store: its share of the memory")
     parser.add_argument("--real", type=Path, help="a real ChatGPT or Claude conversations.json")
     parser.add_argument("--embeddings", action="store_true", help="embed every memory (slow)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # each figure as it comes (a run cut short keeps them)
+    if args.store:
+        return store_alone(args.store)
     if args.sizes:
         return flat_line([int(size) for size in args.sizes.split(",")], args.embeddings)
     labelled_sample(args.embeddings)
