@@ -5,33 +5,30 @@ secrets caught, re-import adds nothing, and the time and peak memory of a large 
    message hand-labelled in labels.json): every label, secret and role compared.
 2. A generated ChatGPT export of --size MB (default 200): conversations of ordinary turns,
    with secrets, health and money lines planted at known places and one 300,000-character
-   reply. Imported through the CLI in a child process (peak memory: its ru_maxrss), then
+   reply. Imported through the CLI in a child process (peak memory: its own ru_maxrss), then
    again (0 added), then the planted secrets looked for in the store.
 3. With --real FILE, a real export (github.com/pkuppens/my_chat_gpt, history_download/
    conversations.json): imported, timed, counted.
 
     python3 bench/import_exports.py                 # all, 200 MB
     python3 bench/import_exports.py --size 20       # quicker
+    python3 bench/import_exports.py --sizes 5,20,50 # peak memory at each size: flat is bounded
+    python3 bench/import_exports.py --store 40000   # the store's (LanceDB's) share alone
     python3 bench/import_exports.py --real /tmp/my_chat_gpt/history_download/conversations.json
 
 Embeddings are off unless --embeddings (the model's time is bench/memory_add.py's figure).
 
-Measured (issue 54, a 2-core machine shared with seven other jobs, load 19 to 31: wall times
-are mostly waiting for a CPU, so compare the CPU seconds), `--size 20`, the code before and
-after the re-import skips what is kept already unread (bench/import_exports.txt):
+Measured (issue 54, a 2-core machine shared with other jobs: compare CPU seconds, not wall),
+bench/import_exports.txt has each run:
 - hand-labelled sample: 20/20 labels, secrets and roles right; 0 of 5 non-turns kept;
   re-import added 0.
-- generated 20 MB (1,901 conversations, 19,147 turns): import 72 s of CPU (before: 70),
-  peak memory 286 MB (279); re-import 0 added, 19,149 skipped, 3 s of CPU (before: 34),
-  18 s wall (735); secrets caught 217/217; labelled private: health 213/213, money 205/205;
-  a 313,500-character reply kept in 4 parts.
-- where a first import's CPU goes after start-up (cProfile by CPU time, 1 MB): the secret
-  scan 42%, the privacy labeller 22%, each record's checks 16%, LanceDB's writes and indexes
-  15%: reading every text is the cost, about 3.5 s of CPU a MB here.
-The 200 MB run was not made on that machine: at 3.5 s of CPU a MB it is about 12 minutes of
-CPU, over five hours of wall time at that load. Extrapolated: peak memory 400 to 620 MB (the
-planner and its report hold about 600 bytes a record, 191,000 records at 200 MB; the peaks
-at 5 and 20 MB, 258 and 286 MB, grow 1.9 KB a record).
+- generated 20 MB (19,147 turns): import 72 s of CPU; re-import 0 added, 3 s of CPU;
+  secrets caught 217/217; labelled private: health 213/213, money 205/205; a
+  313,500-character reply kept in 4 parts. 200 MB (193,810 turns): 584 s CPU, peak 735 MB.
+- memory: what the import itself holds (Python's allocations) no longer grows with the file
+  (tests/test_memory_chat_import.py); the child's peak, 5 → 50 MB, grows 1.6 KB a record on a
+  first import (2.2 before) and 0.7 on a re-import (1.3 before): what still grows is native
+  (LanceDB's writes and the indexes built at the end; --store shows it alone).
 """
 
 from __future__ import annotations
@@ -40,7 +37,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
@@ -149,23 +145,23 @@ class Run:
 
 
 def run_import(path: Path, home: Path, embeddings: bool, *options: str) -> Run:
-    """The CLI's import in a child process."""
+    """The CLI's import in a child process, its own CPU time and peak memory (os.wait4)."""
     env = {**os.environ, "MACARON_HOME": str(home), "PYTHONPATH": str(REPO)}
     if not embeddings:
         env["MACARON_EMBEDDINGS"] = "off"
-    start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-    # one child at a time, so RUSAGE_CHILDREN's peak is this one's (it only grows: reported once)
-    result = subprocess.run(
-        [sys.executable, "-m", "macaron_cli", "memory", "import", str(path), *options],
-        capture_output=True,
-        text=True,
-        env=env,
-    )
-    seconds, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)
+    argv = [sys.executable, "-m", "macaron_cli", "memory", "import", str(path), *options]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = subprocess.CompletedProcess(argv, child.returncode, out.read(), err.read())
     if result.returncode != 0:
         raise SystemExit(f"import failed: {result.stderr.strip()}")
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return Run(result, seconds, cpu, after.ru_maxrss / 1024)
+    return Run(result, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def labelled_sample(embeddings: bool) -> None:
@@ -237,13 +233,67 @@ def real(path: Path, embeddings: bool) -> None:
             print("  " + line[:160])
 
 
+def flat_line(sizes: list[int], embeddings: bool) -> None:
+    """Peak memory of a first import and of a re-import at each size: bounded memory is the
+    same peak whatever the size (beyond a batch of records), a flat line."""
+    print(f"{'size':>8} {'turns':>9} {'import peak':>12} {'CPU':>7} {'re-import peak':>15} {'CPU':>6}")
+    figures = []
+    for megabytes in sizes:
+        with tempfile.TemporaryDirectory() as folder:
+            path, home = Path(folder) / "conversations.json", Path(folder) / "home"
+            planted = generate(path, megabytes)
+            first = run_import(path, home, embeddings)
+            again = run_import(path, home, embeddings)
+        figures.append((planted["turns"], first.peak, again.peak))
+        print(
+            f"{megabytes:>5} MB {planted['turns']:>9,} {first.peak:>9.0f} MB {first.cpu:>5.0f} s "
+            f"{again.peak:>12.0f} MB {again.cpu:>4.0f} s"
+        )
+    (turns_a, first_a, again_a), (turns_b, first_b, again_b) = figures[0], figures[-1]
+    per = (turns_b - turns_a) / 1000
+    print(
+        f"growth from {sizes[0]} to {sizes[-1]} MB: import {(first_b - first_a) / per:+.1f} KB, "
+        f"re-import {(again_b - again_a) / per:+.1f} KB per record"
+    )
+
+
+def store_alone(count: int) -> None:
+    """The store's share of an import's memory: `count` memories of an export's shape added
+    through add_many alone (no file, no planner), resident memory after each batch and after
+    the indexes an import waits for."""
+    os.environ.setdefault("MACARON_EMBEDDINGS", "off")
+    from macaron_cli.memory import MemoryStore
+    from macaron_cli.memory.records import Memory
+
+    def resident() -> float:
+        status = Path("/proc/self/status").read_text().splitlines()
+        return int(next(line for line in status if line.startswith("VmRSS")).split()[1]) / 1024
+
+    def memories():
+        for n in range(count):
+            text = f"Here is a plan you can follow, step {n}. " * 20
+            yield Memory(text, id=f"chatgpt:{n:08d}", kind="episode", source="import", meta={"session": f"c{n // 10}"})
+
+    with tempfile.TemporaryDirectory() as folder:
+        store = MemoryStore.open(Path(folder) / "memory")
+        marks: list[str] = []
+        store.add_many(memories(), ready=True, on_batch=lambda done: marks.append(f"{done // 1000}k:{resident():.0f}"))
+        print(f"resident MB after each batch: {' '.join(marks)}; after the indexes: {resident():.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=200, help="MB of the generated export (0: none)")
+    parser.add_argument("--sizes", help="MB of generated exports, comma-separated: only the peak memory of each")
+    parser.add_argument("--store", type=int, help="only add this many memories to a store: its share of the memory")
     parser.add_argument("--real", type=Path, help="a real ChatGPT or Claude conversations.json")
     parser.add_argument("--embeddings", action="store_true", help="embed every memory (slow)")
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # each figure as it comes (a run cut short keeps them)
+    if args.store:
+        return store_alone(args.store)
+    if args.sizes:
+        return flat_line([int(size) for size in args.sizes.split(",")], args.embeddings)
     labelled_sample(args.embeddings)
     if args.real:
         real(args.real, args.embeddings)

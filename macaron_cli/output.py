@@ -14,7 +14,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,12 +29,29 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u20
 def print_json(obj) -> None:
     """One line of valid JSON: a NaN or Infinity (from a store written before records were
     checked) becomes null rather than a bare NaN that no JSON reader takes."""
+    sys.stdout.write(_json_line(obj) + "\n")
+
+
+def print_json_listing(head: dict, lists: dict[str, Iterable[Any]]) -> None:
+    """print_json of `head` and then each of `lists` (a key and its items), each item written
+    as it comes: a list of hundreds of thousands (an import's every record) is never held whole."""
+    write = sys.stdout.write
+    write(_json_line(head)[:-1])  # all but its closing brace
+    for number, (key, items) in enumerate(lists.items()):
+        write(("" if number == 0 and not head else ", ") + _json_line(key) + ": [")
+        for index, item in enumerate(items):
+            write((", " if index else "") + _json_line(item))
+        write("]")
+    write("}\n")
+
+
+def _json_line(obj) -> str:
     try:
         text = json.dumps(obj, ensure_ascii=False, allow_nan=False)
     except ValueError:
         text = json.dumps(_finite(obj), ensure_ascii=False, allow_nan=False)
     # A lone surrogate (a file name that was not UTF-8) is no character a UTF-8 reader takes.
-    sys.stdout.write(_SURROGATE.sub("\ufffd", text) + "\n")
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _finite(obj):

@@ -9,6 +9,7 @@ labels.json is the hand-labelled answer: each message's label, secrets and role.
 from __future__ import annotations
 
 import json
+import sys
 import zipfile
 from pathlib import Path
 
@@ -144,17 +145,25 @@ def test_an_export_is_read_item_by_item_whatever_the_reads_cut(monkeypatch):
         list(json_stream.ArrayReader(io.StringIO(text[: len(text) // 2])))
 
 
-def _in_process_import(path) -> dict:
-    """`macaron memory import PATH --json` in this process (so what it reads can be watched)."""
+def _in_process_import(path, peak: list | None = None, dry_run: bool = False) -> dict:
+    """`macaron memory import PATH --json` in this process (so what it reads can be watched);
+    with `peak`, Python's peak memory while it ran (tracemalloc) is appended to it."""
     import contextlib
-    import io
+    import tempfile
+    import tracemalloc
 
     from macaron_cli.memory import commands
 
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        commands.import_file(path, json_out=True)
-    return json.loads(out.getvalue())
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:  # on disk: what it writes is not what it holds
+        if peak is not None:
+            tracemalloc.start()
+        with contextlib.redirect_stdout(out):
+            commands.import_file(path, json_out=True, dry_run=dry_run)
+        if peak is not None:
+            peak.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+        out.seek(0)
+        return json.load(out)
 
 
 def _labels(home) -> dict:
@@ -204,3 +213,95 @@ def test_a_conversation_continued_since_the_last_import_reads_only_its_new_turns
     assert continued == _labels(tmp_path / "fresh")  # labels and redactions as a first import gives them
     asked = LABELS["kept"][f"claude:{therapy[0]['uuid']}"]["privacy"]
     assert continued[f"claude:{answer}"][1] == continued[f"claude:{therapy[0]['uuid']}"][1] == asked
+
+
+def _long_history(path, turns: int) -> None:
+    """A ChatGPT export of `turns` short turns, ten to a conversation, each turn its own words."""
+    conversations = []
+    for number in range(turns // 10):
+        mapping = {f"root-{number}": {"id": f"root-{number}", "message": None, "parent": None, "children": []}}
+        parent = f"root-{number}"
+        for turn in range(10):
+            node = f"m-{number}-{turn}"
+            role = "user" if turn % 2 == 0 else "assistant"
+            said = (
+                f"How do I water tomato bed {number} after week {turn}?" if role == "user" else f"Twice, bed {number}."
+            )
+            message = {"id": node, "author": {"role": role}, "create_time": 1_600_000_000 + number * 3600 + turn * 30}
+            message["content"] = {"content_type": "text", "parts": [said]}
+            mapping[node] = {"id": node, "message": message, "parent": parent, "children": []}
+            mapping[parent]["children"].append(node)
+            parent = node
+        conversations.append(
+            {
+                "id": f"c-{number}",
+                "title": f"Bed {number}",
+                "create_time": 1_600_000_000 + number * 3600,
+                "mapping": mapping,
+                "current_node": parent,
+            }
+        )
+    path.write_text(json.dumps(conversations), encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_a_history_twice_as_long_is_imported_in_the_same_memory(macaron_home, tmp_path, monkeypatch):
+    """Memory does not grow with the file: importing twice the turns (and importing them again)
+    peaks within a fixed margin of the shorter history, beyond a batch of records in flight.
+    Python's own allocations (tracemalloc), so the figure is this process's, not the machine's."""
+    import functools
+
+    from macaron_cli.memory import json_stream, redact, store
+
+    monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
+    # what is in flight, a batch of records and a read of the file: small, so growth would show
+    monkeypatch.setattr(store, "BATCH", 100)
+    monkeypatch.setattr(json_stream, "CHUNK", 4096)
+    # its cache of short strings is bounded by design; small here so a short file fills it too
+    monkeypatch.setattr(redact, "_redact_short", functools.lru_cache(maxsize=64)(redact._redact_short.__wrapped__))
+    _in_process_import(FORMATS["chatgpt"])  # what a first import loads once (modules, word lists)
+    peaks = {}
+    for turns in (400, 1600):
+        monkeypatch.setenv("MACARON_HOME", str(tmp_path / str(turns)))
+        _long_history(tmp_path / f"{turns}.json", turns)
+        for run in ("first", "again"):
+            peak: list[int] = []
+            report = _in_process_import(tmp_path / f"{turns}.json", peak)
+            peaks[turns, run] = peak[0]
+            assert (report["added"], report["skipped"]) == ((turns, 0) if run == "first" else (0, turns))
+    for run in ("first", "again"):
+        assert peaks[1600, run] - peaks[400, run] < 100_000, peaks
+
+
+# what importing the fixtures kept and said, recorded before memory was made flat
+# (again, after an intended change: PYTHONPATH=. python3 tests/test_memory_chat_import.py --update)
+KEPT = EXPORTS / "kept.json"
+
+
+def _what_is_kept(home, monkeypatch) -> dict:
+    """Each fixture imported, imported again and dry-run: every stored row and every report."""
+    monkeypatch.setenv("MACARON_HOME", str(home))
+    monkeypatch.setenv("MACARON_EMBEDDINGS", "off")
+    kept: dict = {}
+    for fmt, path in FORMATS.items():
+        kept[fmt] = {"dry run": _in_process_import(path, dry_run=True)}
+        kept[fmt]["first"] = _in_process_import(path)
+        kept[fmt]["again"] = _in_process_import(path)
+    for report in (r for reports in kept.values() for r in reports.values()):
+        report["file"] = Path(report["file"]).name
+    stored = MemoryStore.open(home / "memory").iter_all()
+    kept["rows"] = sorted((m.to_dict() for m in stored), key=lambda row: row["id"])
+    return kept
+
+
+def test_an_import_keeps_and_labels_every_record_as_it_did_before_memory_was_made_flat(tmp_path, monkeypatch):
+    """The rows stored (text, labels, redactions, dates, ids) and what each report says, field
+    for field, as recorded from the import that held every record in memory."""
+    assert _what_is_kept(tmp_path, monkeypatch) == json.loads(KEPT.read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--update"]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        KEPT.write_text(json.dumps(_what_is_kept(Path(folder), patch), ensure_ascii=False, indent=1) + "\n")

@@ -417,3 +417,15 @@ def test_json_output_is_valid_json_even_with_a_nan_from_an_older_store(capsys):
 
     print_json([{"id": "m_1", "reward": float("nan"), "parts": {"w": float("inf")}, "text": "[/]"}])
     assert json.loads(capsys.readouterr().out) == [{"id": "m_1", "reward": None, "parts": {"w": None}, "text": "[/]"}]
+
+
+def test_a_json_listing_written_item_by_item_reads_as_the_whole_object(capsys):
+    from macaron_cli.output import print_json, print_json_listing
+
+    head = {"file": "conversations.json", "added": 2, "reward": float("nan")}
+    records = [{"id": "a", "title": "caf\udce9 [/]"}, {"id": "b", "w": float("inf")}]
+    print_json({**head, "records": records, "labels": []})
+    whole = capsys.readouterr().out
+    print_json_listing(head, {"records": iter(records), "labels": iter([])})
+    listed = capsys.readouterr().out
+    assert json.loads(listed) == json.loads(whole) and listed.count("\n") == 1

@@ -29,6 +29,7 @@ from macaron_cli.memory import chat_exports
 from macaron_cli.memory.chat_exports import PERSON, Conversation, Turn
 from macaron_cli.memory.importing import Outcome, Report
 from macaron_cli.memory.json_stream import ArrayReader, BrokenJson
+from macaron_cli.memory.kept_versions import KeptVersions, digest
 from macaron_cli.memory.records import MAX_TEXT, Memory, new_id
 from macaron_cli.memory.redact import redacted
 
@@ -217,67 +218,58 @@ class Label:
         }
 
 
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+def _worth_saying(outcome: Outcome) -> bool:
+    """What an import's summary names: a message not kept, or one kept otherwise than whole."""
+    return outcome.action == "not kept" or (outcome.action == "added" and bool(outcome.reason))
 
 
 class ChatPlanner:
-    """Each memory's fate against the store and the file read so far, in memory bounded by
-    the number of memories (a digest of each text, never the texts)."""
+    """Each memory's fate against the store and the file read so far, in memory that does not
+    grow with the file: which memory each message is kept as is on disk (KeptVersions), and
+    the report keeps counts, the first outcomes worth saying and, for `every`, the rest on disk."""
 
-    def __init__(self, store, file: str, fmt: str):
+    def __init__(self, store, file: str, fmt: str, every: bool = False):
         self.store = store
-        self.report = Report(file, fmt)
-        successor: dict[str, str] = {}
-        texts: dict[str, bytes] = {}
-        if store is not None:
-            for memory in store.iter_all():
-                texts[memory.id] = _digest(memory.text)
-                if memory.supersedes:
-                    successor[memory.supersedes] = memory.id
-        self.live: dict[str, tuple[str, bytes]] = {}  # an id → its live version and its text
-        for memory_id in texts:
-            live, seen = memory_id, {memory_id}
-            while live in successor and successor[live] not in seen:
-                live = successor[live]
-                seen.add(live)
-            self.live[memory_id] = (live, texts[live])
-        self.in_file: set[str] = set()
+        self.report = Report(file, fmt, every=every, worth_saying=_worth_saying)
+        self.kept = KeptVersions(store.iter_all() if store is not None else ())
 
     def remembered(self, conversation: Conversation, turn: Turn, memory_id: str, text: str) -> bool:
         """Is this part of a turn kept already, as written (nothing in it to redact)? Then it
         is said skipped, before anything reads it for a label or a secret."""
-        known = self.live.get(memory_id)
-        if known is None or known[1] != _digest(text):
+        known = self.kept.get(memory_id)
+        if known is None or known.digest != digest(text):
             return False
-        self._say(_where(conversation, turn), known[0], "skipped", f"message {turn.id} is already remembered")
+        self._say(_where(conversation, turn), known.live, "skipped", f"message {turn.id} is already remembered")
         return True
 
     def plan(self, planned: Planned) -> Memory | None:
         """The memory to write for a turn's part (redacted), or None when it is kept already."""
         where = _where(planned.conversation, planned.turn)
-        known = self.live.get(planned.memory.id)
+        known = self.kept.get(planned.memory.id)
         memory = self.store.prepare(planned.memory) if self.store is not None else redacted(planned.memory)
-        digest = _digest(memory.text)
-        if known is not None and known[1] == digest:
-            again = "came already in this file" if memory.id in self.in_file else "is already remembered"
-            self._say(where, known[0], "skipped", f"message {planned.turn.id} {again}")
+        text = digest(memory.text)
+        if known is not None and known.digest == text:
+            again = "came already in this file" if known.in_file else "is already remembered"
+            self._say(where, known.live, "skipped", f"message {planned.turn.id} {again}")
             return None
-        self.in_file.add(memory.id)
         if known is not None:  # the export's message now reads otherwise: a new version
-            version = replace(memory, id=new_id(), supersedes=known[0])
-            self.live[memory.id] = (version.id, digest)
+            version = replace(memory, id=new_id(), supersedes=known.live)
+            self.kept.wrote(memory.id, version.id, text)
             self._say(where, version.id, "updated", "a new text for this message; the old one is kept as a version")
             return version
-        self.live[memory.id] = (memory.id, digest)
+        self.kept.wrote(memory.id, memory.id, text)
         self._say(where, memory.id, "added", planned.note)
         return memory
 
     def not_kept(self, conversation: int, reason: str, title: str = "") -> None:
         self._say({"conversation": conversation, **({"title": title} if title else {})}, "", "not kept", reason)
 
+    def close(self) -> None:
+        self.kept.close()
+        self.report.close()
+
     def _say(self, where: dict, memory_id: str, action: str, reason: str) -> None:
-        self.report.outcomes.append(Outcome(where["conversation"], memory_id, action, reason, where=where))
+        self.report.add(Outcome(where["conversation"], memory_id, action, reason, where=where))
 
 
 def _where(conversation: Conversation, turn: Turn) -> dict:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from macaron_cli.errors import UserError
-from macaron_cli.output import Out, print_json
+from macaron_cli.output import Out, print_json, print_json_listing
 
 
 def _store(settings=None):
@@ -228,7 +229,7 @@ def import_file(file, json_out=False, dry_run=False):
     fmt = importing.detect_format(_read_lines(file))
     if fmt is None:  # nothing to read: said so, and the store is not opened (nor made)
         if json_out:
-            print_json(importing.Report(str(file), "empty").to_json())
+            print_json({**importing.Report(str(file), "empty").summary(), "records": []})
         else:
             Out(stderr=True).text(f"{file} is empty: nothing to import.")
         return
@@ -237,7 +238,7 @@ def import_file(file, json_out=False, dry_run=False):
             importing.parse(line, lineno, fmt)  # a UserError naming the line when it is not a memory
 
     store = _store()
-    planner = importing.Planner(store, str(file), fmt)
+    planner = importing.Planner(store, str(file), fmt, every=json_out)
 
     def records():
         for lineno, line in enumerate(_read_lines(file), 1):
@@ -254,17 +255,18 @@ def import_file(file, json_out=False, dry_run=False):
     store.add_many(records(), on_batch=committed)
     for memory_id, changes in planner.field_updates:
         store.update(memory_id, **changes)
-    report = planner.report
-    if json_out:
-        print_json(report.to_json())
-        return
-    _say_imported(report, err)
+    with closing(planner.report) as report:
+        if json_out:
+            return _print_report(report)
+        _say_imported(report, err)
 
 
 def _import_export(file, fmt: str, json_out: bool, dry_run: bool) -> None:
     """A ChatGPT or Claude export: checked whole first (a break in it writes nothing), then
-    kept a conversation at a time; with `dry_run`, only said."""
+    kept a conversation at a time; with `dry_run`, only said. What it says of each record
+    waits on disk (the planner's report, a dry run's labels): memory stays flat."""
     from macaron_cli.memory import chat_exports, chat_import
+    from macaron_cli.memory.spool import Spool
     from macaron_cli.output import progress
 
     size, product = chat_import.size(file), chat_exports.product(fmt)
@@ -274,8 +276,8 @@ def _import_export(file, fmt: str, json_out: bool, dry_run: bool) -> None:
             for _ in chat_import.conversations(file, fmt, to):
                 pass
     store = None if dry_run else _store()
-    planner = chat_import.ChatPlanner(store, str(file), fmt)
-    labelled: list = []  # dry run: what each memory would be labelled and why
+    planner = chat_import.ChatPlanner(store, str(file), fmt, every=json_out)
+    labelled = Spool()  # dry run: what each memory would be labelled and why
 
     def records():
         with progress(size, f"{'Reading' if dry_run else 'Importing'} the {product} export") as to:
@@ -295,21 +297,26 @@ def _import_export(file, fmt: str, json_out: bool, dry_run: bool) -> None:
                             labelled.append(chat_import.Label.of(planned, memory))
                         yield memory
 
-    if store is None:
-        for _ in records():
-            pass
-        return _say_dry_run(planner.report, labelled, json_out, err)
-    store.add_many(records(), ready=True)  # the planner prepared each, to compare redacted texts
-    if json_out:
-        print_json(planner.report.to_json())
-        return
-    _say_imported(planner.report, err)
+    with closing(planner), closing(labelled):
+        if store is None:
+            for _ in records():
+                pass
+            return _say_dry_run(planner.report, labelled, json_out, err)
+        store.add_many(records(), ready=True)  # the planner prepared each, to compare redacted texts
+        if json_out:
+            return _print_report(planner.report)
+        _say_imported(planner.report, err)
 
 
-def _say_dry_run(report, labelled: list, json_out: bool, out: Out) -> None:
+def _print_report(report) -> None:
+    """The report as JSON, every record listed (read back from disk as it is written)."""
+    print_json_listing(report.summary(), {"records": report.records()})
+
+
+def _say_dry_run(report, labelled, json_out: bool, out: Out) -> None:
     if json_out:
-        print_json({**report.to_json(), "dry_run": True, "labels": [label.to_json() for label in labelled]})
-        return
+        lists = {"records": report.records(), "labels": (label.to_json() for label in labelled)}
+        return print_json_listing({**report.summary(), "dry_run": True}, lists)
     title = None
     for label in labelled:  # each conversation once; under it, what is kept otherwise than plainly
         if label.conversation != title:
@@ -320,15 +327,14 @@ def _say_dry_run(report, labelled: list, json_out: bool, out: Out) -> None:
     private = sum(1 for label in labelled if label.private)
     secrets = sum(1 for label in labelled if label.redacted)
     out.text(
-        f"Would import {len(labelled)} memories from {report.file} ({report.format}): {private} private, "
+        f"Would import {labelled.count} memories from {report.file} ({report.format}): {private} private, "
         f"{secrets} with secrets redacted, {report.count('not kept')} not kept. Nothing was written (--dry-run)."
     )
     _say_not_kept(report, out)
 
 
 def _say_not_kept(report, out: Out) -> None:
-    shown = [o for o in report.outcomes if o.action == "not kept" or (o.action == "added" and o.reason)]
-    for outcome in shown[:_REASONS_SHOWN]:
+    for outcome in report.noted:
         where = outcome.where or {}
         out.line(
             "  conversation {} {}: {} {}",
@@ -337,8 +343,12 @@ def _say_not_kept(report, out: Out) -> None:
             "not kept:" if outcome.action == "not kept" else "kept in parts:",
             outcome.reason,
         )
-    if len(shown) > _REASONS_SHOWN:
-        out.text(f"  … and {len(shown) - _REASONS_SHOWN} more (`--json` lists every record).")
+    _say_more(report, out)
+
+
+def _say_more(report, out: Out) -> None:
+    if report.noted_total > len(report.noted):
+        out.text(f"  … and {report.noted_total - len(report.noted)} more (`--json` lists every record).")
 
 
 def _say_imported(report, out: Out) -> None:
@@ -356,14 +366,9 @@ def _say_imported(report, out: Out) -> None:
         )
     if report.format in ("chatgpt", "claude"):
         return _say_not_kept(report, out)
-    shown = [o for o in report.outcomes if o.action != "added"]
-    for outcome in shown[:_REASONS_SHOWN]:
+    for outcome in report.noted:
         out.text(f"  line {outcome.line}: {outcome.action} {outcome.id}: {outcome.reason}")
-    if len(shown) > _REASONS_SHOWN:
-        out.text(f"  … and {len(shown) - _REASONS_SHOWN} more (`--json` lists every record).")
-
-
-_REASONS_SHOWN = 10
+    _say_more(report, out)
 
 
 def export_jsonl(file, json_out=False, show_all=False):

@@ -17,14 +17,16 @@ Each record is added, updated or skipped, never silently replaced:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from macaron_cli.errors import UserError
 from macaron_cli.memory.records import Memory, new_id, parse_jsonl_line
 from macaron_cli.memory.speakers import speaker_of
+from macaron_cli.memory.spool import Spool
 
 JSONL = "jsonl"
 CONVERSATION = "conversation"
@@ -52,16 +54,42 @@ class Outcome:
         return data
 
 
-@dataclass
+SHOWN = 10  # outcomes a summary names one by one; the rest are counted (`--json` lists every one)
+
+
+def _not_plainly_added(outcome: Outcome) -> bool:
+    return outcome.action != "added"
+
+
 class Report:
-    file: str
-    format: str
-    outcomes: list[Outcome] = field(default_factory=list)
+    """What an import did, in memory the size of a summary whatever the file's: a count of
+    each action, the first SHOWN outcomes worth saying (`worth_saying`: what the summary
+    names) and, for `--json` (`every`), every outcome kept on disk in a Spool."""
+
+    def __init__(
+        self, file: str, format: str, *, every: bool = False, worth_saying: Callable[[Outcome], bool] | None = None
+    ):
+        self.file = file
+        self.format = format
+        self.counts: Counter[str] = Counter()
+        self.noted: list[Outcome] = []
+        self.noted_total = 0  # how many were worth saying, SHOWN of them in `noted`
+        self._worth_saying = worth_saying or _not_plainly_added
+        self._every = Spool() if every else None
+
+    def add(self, outcome: Outcome) -> None:
+        self.counts[outcome.action] += 1
+        if self._worth_saying(outcome):
+            self.noted_total += 1
+            if len(self.noted) < SHOWN:
+                self.noted.append(outcome)
+        if self._every is not None:
+            self._every.append(outcome)
 
     def count(self, action: str) -> int:
-        return sum(1 for o in self.outcomes if o.action == action)
+        return self.counts[action]
 
-    def to_json(self) -> dict:
+    def summary(self) -> dict:
         return {
             "file": self.file,
             "format": self.format,
@@ -69,8 +97,17 @@ class Report:
             "updated": self.count("updated"),
             "skipped": self.count("skipped"),
             "not_kept": self.count("not kept"),
-            "records": [o.to_json() for o in self.outcomes],
         }
+
+    def records(self) -> Iterator[dict]:
+        """Every outcome, in order, as `--json` lists it (a Report made with `every`)."""
+        if self._every is None:
+            raise ValueError("this report keeps only its counts: make it with every=True to list each record")
+        return (outcome.to_json() for outcome in self._every)
+
+    def close(self) -> None:
+        if self._every is not None:
+            self._every.close()
 
 
 def detect_format(lines: Iterator[str]) -> str | None:
@@ -105,9 +142,9 @@ def parse(line: str, lineno: int, fmt: str) -> tuple[Memory, set[str]]:
 class Planner:
     """Decides each record's fate against the store as it was and the file read so far."""
 
-    def __init__(self, store, file: str, fmt: str):
+    def __init__(self, store, file: str, fmt: str, every: bool = False):
         self.store = store
-        self.report = Report(file, fmt)
+        self.report = Report(file, fmt, every=every)
         self.by_id: dict[str, Memory] = {}
         self.successor: dict[str, str] = {}
         self.live_texts: dict[str, str] = {}
@@ -158,7 +195,7 @@ class Planner:
                 return None
             self.field_updates.append((old.id, changes))
             self.by_id[old.id] = replace(old, **changes)
-            self.report.outcomes.append(Outcome(lineno, old.id, "updated", f"changed {', '.join(changes)}"))
+            self.report.add(Outcome(lineno, old.id, "updated", f"changed {', '.join(changes)}"))
             return None
         keep = {k: getattr(old, k) for k in _CONTENT if k not in stated}
         version = replace(memory, **keep, id=new_id(), supersedes=old.id)
@@ -168,7 +205,7 @@ class Planner:
             del self.live_texts[old.text]
         whose = f"the text of {memory.id} on {earlier}" if earlier else f"the text {old.id} had"
         reason = f"a new text for {memory.id}; {whose} is kept as a superseded version"
-        self.report.outcomes.append(Outcome(lineno, version.id, "updated", reason, old.id))
+        self.report.add(Outcome(lineno, version.id, "updated", reason, old.id))
         return version
 
     def _remember(self, memory: Memory) -> None:
@@ -177,11 +214,11 @@ class Planner:
 
     def _add(self, memory: Memory, lineno: int) -> Memory:
         self._remember(memory)
-        self.report.outcomes.append(Outcome(lineno, memory.id, "added"))
+        self.report.add(Outcome(lineno, memory.id, "added"))
         return memory
 
     def _skip(self, lineno: int, memory_id: str, reason: str) -> None:
-        self.report.outcomes.append(Outcome(lineno, memory_id, "skipped", reason))
+        self.report.add(Outcome(lineno, memory_id, "skipped", reason))
         return None
 
 

@@ -32,10 +32,10 @@ class ArrayReader:
         self._offset = 0  # characters of the file before the buffer
         self._ended = False
 
-    def _more(self, size: int = CHUNK) -> bool:
+    def _more(self, size: int = 0) -> bool:
         if self._ended:
             return False
-        chunk = self.stream.read(size)
+        chunk = self.stream.read(size or CHUNK)  # CHUNK read when called, not when defined
         if not chunk:
             self._ended = True
             return False

@@ -123,6 +123,8 @@ class Thread:
                 if _states(memory.text):  # "Oh!" or a question back leaves it pending
                     self.answered.add(question.id)
         self.recent = [*self.recent[-(WINDOW - 1) :], memory]
+        # only a recent turn can be pending: an import of a whole history keeps no more than that
+        self.answered &= {turn.id for turn in self.recent}
         return context
 
     def _pending_question(self, memory: Memory, speaker: str) -> Memory | None:
