@@ -608,11 +608,11 @@ WORDS: dict[str, str] = {
     "slot.email": "\\be-?mail\\b",
     "slot.partner": (
         r"\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bseeing (?:a|someone|him|her|[A-Z])"
-        r"|\bbroke up\b|\bpartner\b"
+        r"|\bbroke up\b|\bsplit up\b|\bpartner\b"
     ),
     "slot.pet": "\\bcat\\b|\\bdog\\b|\\bkitten\\b|\\bpuppy\\b",
     "slot.car": r"\bcar\b|\bdriv(?:e|es|ing) (?:a|an|the|my|our)\b",
-    "slot.school": "\\bschools?\\b|\\belementary\\b",
+    "slot.school": "\\bschools?\\b|\\belementary\\b|\\bprimary\\b|\\bacademy\\b|\\bkindergarten\\b",
     "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
     "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
@@ -622,7 +622,8 @@ WORDS: dict[str, str] = {
         r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"
         r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
         r"|\bcancell?ed\b|\bwent (?:up|down)\b|\bresigned\b|\btransferred\b|\bjoined\b"
-        r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b"
+        r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b|\bsplit up\b|\bgave up\b|\bwent back to\b"
+        r"|\bstart(?:ed|ing) (?:at|as)\b"
     ),
     "update.changed": (
         r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:all )?(?:my|the"
@@ -630,7 +631,7 @@ WORDS: dict[str, str] = {
     ),
     "update.stop": (
         r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
-        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b|\bsold\b"
+        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b|\bsold\b|\bgave up\b"
     ),
     "update.history": (
         r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
@@ -639,7 +640,7 @@ WORDS: dict[str, str] = {
     "update.others": (
         r"\bsister\b|\bbrother\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"
         r"|\bmother\b|\bfather\b|\bdaughter\b|\bson\b|\bgrandma\b|\bgrandpa\b"
-        r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b"
+        r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b|\bco-?workers?\b|\bcolleagues?\b"
     ),
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": (
