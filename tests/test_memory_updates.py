@@ -101,6 +101,13 @@ KINDS = {
     "a job changed, in Korean": ("나 삼성에서 일해", "삼성 퇴사하고 네이버로 이직했어", "나 어디서 일해?"),
     # a price gone up, in Korean (올랐어)
     "a rent gone up, in Korean": ("월세 50만원이야", "월세가 60만원으로 올랐어", "월세 얼마야?"),
+    # a rent, a diet, an address: slots of their own
+    "a rent gone up, in Chinese": ("房租每月3000块", "房东涨价了，现在房租每月3500", "房租多少钱"),
+    "a diet given up": (
+        "I've been vegan for two years now",
+        "went back to eating meat, the plant-based thing wasn't working for my energy",
+        "am I still vegan?",
+    ),
     # the question's slot (a gym) said by the newer, of an older that named the gym alone
     "the asked slot, of an older of no slot": (
         "駅前のエニタイムに週3で通ってる",

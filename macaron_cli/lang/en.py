@@ -617,6 +617,9 @@ WORDS: dict[str, str] = {
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
     "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
     "slot.bank": r"\bbank(?:s|ing|ed)?\b|\bcredit union\b",
+    "slot.address": r"\baddress\b|\bpost ?code\b|\bzip code\b",
+    "slot.rent": r"\brent\b|\blandlord\b|\blease\b|\bmortgage\b",
+    "slot.diet": r"\bvegan\b|\bvegetarian\b|\bketo\b|\bplant-based\b|\bdiet\b|\beat(?:s|ing)? meat\b|\bcarbs\b",
     "slot.wake": r"\bwak(?:e|es|ing) up\b|\bwoke up\b|\bget(?:s|ting)? up\b|\bgot up\b|\balarm\b",
     "update.change": (
         r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"

@@ -487,6 +487,9 @@ WORDS: dict[str, str] = {
     "slot.gym": "헬스|체육관|요가",
     "slot.plan": "계획|여행|가기로",
     "slot.bank": "은행",
+    "slot.address": "주소",
+    "slot.rent": "월세|전세|집세|집주인",
+    "slot.diet": "채식|비건|다이어트|고기",
     "slot.wake": "일어나|기상|알람",
     "update.change": (
         "이사|바꿨|바꾸|바뀌|그만두|그만뒀|이제|새로|새 |헤어졌|팔고|팔았|끊었|말고|퇴사|이직|대신|올랐|내렸"

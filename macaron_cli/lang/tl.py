@@ -504,6 +504,9 @@ WORDS: dict[str, str] = {
     "slot.gym": "\\bgym\\b",
     "slot.plan": "\\bplano\\b",
     "slot.bank": "\\bbangko\\b|\\bbank\\b",
+    "slot.address": r"\baddress\b|\btirahan\b",
+    "slot.rent": r"\bupa\b|\brenta\b|\bupahan\b",
+    "slot.diet": r"\bvegetarian\b|\bvegan\b|\bdiet\b|\bkarne\b",
     "slot.wake": "\\bgumigising\\b|\\bgising\\b|\\bbumangon\\b|\\balarm\\b",
     "update.change": (
         r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
