@@ -108,6 +108,12 @@ KINDS = {
         "went back to eating meat, the plant-based thing wasn't working for my energy",
         "am I still vegan?",
     ),
+    # a trip booked, then cancelled
+    "a trip cancelled": (
+        "booked flights to Rome for June, so excited",
+        "we cancelled Rome, my passport won't arrive in time",
+        "is the Rome trip still on?",
+    ),
     # the question's slot (a gym) said by the newer, of an older that named the gym alone
     "the asked slot, of an older of no slot": (
         "駅前のエニタイムに週3で通ってる",

@@ -615,7 +615,7 @@ WORDS: dict[str, str] = {
     "slot.school": "\\bschools?\\b|\\belementary\\b|\\bprimary\\b|\\bacademy\\b|\\bkindergarten\\b",
     "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
-    "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
+    "slot.plan": r"\bplan(?:s|ning)?\b|\btrip\b|\bvacation\b|\bholiday\b|\bbooked\b|\bflights?\b|\bcancell?ed\b",
     "slot.bank": r"\bbank(?:s|ing|ed)?\b|\bcredit union\b",
     "slot.address": r"\baddress\b|\bpost ?code\b|\bzip code\b",
     "slot.rent": r"\brent\b|\blandlord\b|\blease\b|\bmortgage\b",

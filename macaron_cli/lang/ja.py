@@ -485,7 +485,7 @@ WORDS: dict[str, str] = {
     "slot.school": "学校|転校|通学",
     "slot.study": "勉強|専攻|学んで|習って",
     "slot.gym": "ジム|ヨガ|スタジオ",
-    "slot.plan": "予定|計画|旅行",
+    "slot.plan": "予定|計画|旅行|予約|キャンセル",
     "slot.bank": "銀行|信用金庫",
     "slot.address": "住所",
     "slot.rent": "家賃|大家|賃貸",

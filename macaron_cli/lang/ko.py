@@ -485,7 +485,7 @@ WORDS: dict[str, str] = {
     "slot.school": "학교|전학",
     "slot.study": "공부|전공|배우",
     "slot.gym": "헬스|체육관|요가",
-    "slot.plan": "계획|여행|가기로",
+    "slot.plan": "계획|여행|가기로|예약|취소",
     "slot.bank": "은행",
     "slot.address": "주소",
     "slot.rent": "월세|전세|집세|집주인",

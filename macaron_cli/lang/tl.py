@@ -502,7 +502,7 @@ WORDS: dict[str, str] = {
     "slot.school": "\\bpaaralan\\b|\\beskwela\\w*",
     "slot.study": "\\bnag-aaral\\b",
     "slot.gym": "\\bgym\\b",
-    "slot.plan": "\\bplano\\b",
+    "slot.plan": r"\bplano\b|\bbiyahe\b|\bbakasyon\b",
     "slot.bank": "\\bbangko\\b|\\bbank\\b",
     "slot.address": r"\baddress\b|\btirahan\b",
     "slot.rent": r"\bupa\b|\brenta\b|\bupahan\b",

@@ -474,7 +474,7 @@ WORDS: dict[str, str] = {
     "slot.school": "学校|上学|转学|小学|中学",
     "slot.study": "在学|学习|专业",
     "slot.gym": "健身|跑步",
-    "slot.plan": "计划|打算|旅游|旅行",
+    "slot.plan": "计划|打算|旅游|旅行|假期|国庆|放假|取消",
     "slot.bank": "银行|信用社",
     "slot.address": "地址",
     "slot.rent": "房租|租金|房东|月租",
