@@ -29,7 +29,7 @@ from macaron_cli.memory.rows import id_in, quote
 from macaron_cli.memory.speakers import speaker_of_row
 from macaron_cli.memory.tuning import TUNING, Tuning
 from macaron_cli.memory.turns import answer_first, asks
-from macaron_cli.memory.updates import about, later_by_words, replaces
+from macaron_cli.memory.updates import Statement, about, later_by_words, replaces
 
 Candidates = dict[str, Candidate]
 
@@ -227,14 +227,14 @@ class Updated(Reranker):
         # do I live?") is among the rows they read, or among the later memories that share the
         # best few's words ("not in Osaka anymore", by words alone): it may answer still, as
         # what it updates did.
-        superseded = ask.store.superseded_ids()
+        superseded, asked = ask.store.superseded_ids(), about(ask.text)
         read = [
             row
-            for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ()), *_later_of(ask, best))
+            for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ()), *_later_of(ask, best, asked))
             if row["id"] not in candidates and row["id"] not in superseded
         ]
         newest_first = sorted([*best, *map(Candidate, read)], key=_date, reverse=True)
-        kept, asked = ask.tuning.replaced, about(ask.text)
+        kept = ask.tuning.replaced
         echoes = _echoes(newest_first, asked)
         for at, newer in enumerate(newest_first):
             if "replaced" in newer.parts or newer.row["id"] in echoes:
@@ -255,30 +255,30 @@ class Updated(Reranker):
 def _echoes(newest_first: list[Candidate], asked) -> set[str]:
     """The turns that answer an update ("congrats on the new job!"): the update speaks, its
     reply only echoes it, and updates nothing (its neighbour of old is history with the older)."""
-    updating = {
-        newer.row["id"]
-        for at, newer in enumerate(newest_first)
-        if any(older.relevance > 0 and replaces(newer.row, older.row, asked) for older in newest_first[at + 1 :])
-    }
-    return (
-        {
-            c.row["id"]
-            for c in newest_first
-            if c.row.get("context_id") in updating
-            and speaker_of_row(c.row) != speaker_of_row(by_id[c.row["context_id"]])
-        }
-        if (by_id := {c.row["id"]: c.row for c in newest_first})
-        else set()
-    )
+    by_id = {c.row["id"]: (at, c) for at, c in enumerate(newest_first)}
+    echoes = set()
+    for c in newest_first:
+        at, said = by_id.get(c.row.get("context_id") or "", (0, None))
+        if said is None or speaker_of_row(said.row) == speaker_of_row(c.row):
+            continue
+        if any(o.relevance > 0 and replaces(said.row, o.row, asked) for o in newest_first[at + 1 :]):
+            echoes.add(c.row["id"])
+    return echoes
 
 
-def _later_of(ask: Ask, best: list[Candidate]) -> list[dict]:
-    """The later memories that share the words of the best few that state something."""
+def _later_of(ask: Ask, best: list[Candidate], asked: Statement) -> list[dict]:
+    """The later memories that share the words of the best few that state something, for a
+    question that asks of a slot or a day ("where do I live?"): what lets a newer memory that
+    shares no word with the question update an older (memory/updates.py). Other questions pay
+    for no second word search."""
+    if not (asked.slots or asked.days):
+        return []
     stating = [c for c in best if c.relevance > 0 and not asks(c.row["text"])][: ask.tuning.later_of]
     if not stating:
         return []
     after = min(c.row["created_at"] for c in stating)
-    return later_by_words(ask.store.table, [c.row["text"] for c in stating], after, ask.where, ask.columns, ask.depth)
+    texts = [c.row["text"] for c in stating]
+    return later_by_words(ask.store.table, texts, after, ask.where, ask.columns, ask.tuning.later_read)
 
 
 def _date(c: Candidate) -> str:
