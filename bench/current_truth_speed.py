@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 import tempfile
 import time
@@ -31,20 +30,14 @@ def main() -> None:
 
     import memory_scale as scale
 
-    from macaron_cli.memory import MemoryStore, embeddings
+    from macaron_cli.memory import embeddings
     from macaron_cli.memory.tuning import TUNING
 
     path = Path(args.store) if args.store else Path(tempfile.mkdtemp(prefix="truth-speed-")) / "memory"
-    if not (path / "memories.lance").exists():
-        os.environ["MACARON_EMBEDDINGS"] = "off"  # import keyword-only, as memory_scale does
-        store = MemoryStore.open(path)
-        store.add_many(scale.synthetic(100_000))
-        scale.add_random_vectors(store)
-        os.environ.pop("MACARON_EMBEDDINGS")
+    store = scale.store_100k(path)
     tunings = {f"later_of={TUNING.later_of}": TUNING, "later_of=0": dataclasses.replace(TUNING, later_of=0)}
     queries = scale.queries()
     for hybrid in (False, True):
-        store = MemoryStore.open(path)
         store.vectors = hybrid
         if hybrid:
             embeddings.embed(["warm the model"])
