@@ -187,6 +187,22 @@ def hybrid(store, qs) -> None:
     )
 
 
+def store_100k(path: Path):
+    """A store of 100,000 synthetic memories with random vectors at `path`, built on first use
+    (keyword-only import, then the vectors), opened with vectors on."""
+    from macaron_cli.memory import MemoryStore
+
+    if not (path / "memories.lance").exists():
+        os.environ["MACARON_EMBEDDINGS"] = "off"
+        store = MemoryStore.open(path)
+        store.add_many(synthetic(100_000))
+        add_random_vectors(store)
+        os.environ.pop("MACARON_EMBEDDINGS")
+    store = MemoryStore.open(path)
+    store.vectors = True
+    return store
+
+
 def add_random_vectors(store) -> None:
     """Give every stored memory a random unit vector, then index as an import with embeddings
     would end (indexes current, IVF-PQ built)."""

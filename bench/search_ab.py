@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import subprocess
 import sys
 import tempfile
@@ -34,19 +33,12 @@ def main() -> None:
 
     import memory_scale as scale
 
-    from macaron_cli.memory import MemoryStore, embeddings
+    from macaron_cli.memory import embeddings
     from macaron_cli.memory import retrieval as current
 
     other = _retrieval_at(args.against)
     path = Path(args.store) if args.store else Path(tempfile.mkdtemp(prefix="search-ab-")) / "memory"
-    if not (path / "memories.lance").exists():
-        os.environ["MACARON_EMBEDDINGS"] = "off"  # import keyword-only, as memory_scale does
-        store = MemoryStore.open(path)
-        store.add_many(scale.synthetic(100_000))
-        scale.add_random_vectors(store)
-        os.environ.pop("MACARON_EMBEDDINGS")
-    store = MemoryStore.open(path)
-    store.vectors = True
+    store = scale.store_100k(path)
     embeddings.embed(["warm the model"])
 
     versions = {"this checkout": current, args.against: other}

@@ -89,6 +89,37 @@ KINDS = {
     ),
     # sold: what one had, one has no more
     "sold, in Chinese": ("我开的是一辆大众朗逸", "朗逸卖了，现在开比亚迪汉", "我开什么车"),
+    # found missed on the second set's tuned part (bench/data/current-truth-second.json):
+    # a partner one split up with
+    "split up": (
+        "my boyfriend Jake is a chef",
+        "Jake and I split up in march. I'm with Priya now, she's a teacher",
+        "what's my partner's name",
+    ),
+    # a job changed in Chinese (跳槽, 入职) and Korean (퇴사, 이직)
+    "a job changed, in Chinese": ("我在阿里巴巴上班", "我跳槽到字节了，上周入职", "我在哪家公司"),
+    "a job changed, in Korean": ("나 삼성에서 일해", "삼성 퇴사하고 네이버로 이직했어", "나 어디서 일해?"),
+    # a price gone up, in Korean (올랐어)
+    "a rent gone up, in Korean": ("월세 50만원이야", "월세가 60만원으로 올랐어", "월세 얼마야?"),
+    # a rent, a diet, an address: slots of their own
+    "a rent gone up, in Chinese": ("房租每月3000块", "房东涨价了，现在房租每月3500", "房租多少钱"),
+    "a diet given up": (
+        "I've been vegan for two years now",
+        "went back to eating meat, the plant-based thing wasn't working for my energy",
+        "am I still vegan?",
+    ),
+    # a trip booked, then cancelled
+    "a trip cancelled": (
+        "booked flights to Rome for June, so excited",
+        "we cancelled Rome, my passport won't arrive in time",
+        "is the Rome trip still on?",
+    ),
+    # the question's slot (a gym) said by the newer, of an older that named the gym alone
+    "the asked slot, of an older of no slot": (
+        "駅前のエニタイムに週3で通ってる",
+        "エニタイム解約して、今はヨガスタジオに通ってる",
+        "どこのジムに通ってる？",
+    ),
 }
 
 
@@ -106,6 +137,29 @@ def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
     )
     found = macaron("memory", "search", query, "--all")
     assert found.returncode == 0, found.stderr
+    ids = [line.split()[0] for line in found.stdout.splitlines() if line.startswith("m_")]
+    assert ids[0] == "m_new" and "replaced by m_new" in found.stdout, found.stdout
+
+
+def test_the_reply_to_an_update_is_no_update(macaron, tmp_path):
+    """The assistant's "congrats on the new job!" echoes the person's update: the update answers
+    first, not the echo lifted by the assistant's old reply it would replace."""
+    turns = [
+        ("m_old", "User: 我在阿里巴巴上班", "2024-03-01T09:00:00Z"),
+        ("m_old_reply", "Assistant: 阿里巴巴的工作节奏应该挺快的。", "2024-03-01T09:01:00Z"),
+        ("m_tea", "User: 今天中午吃了饺子", "2024-03-02T09:00:00Z"),
+        ("m_new", "User: 我跳槽到字节了，上周入职", "2024-04-20T09:00:00Z"),
+        ("m_new_reply", "Assistant: 恭喜入职！", "2024-04-20T09:01:00Z"),
+    ]
+    _import(
+        macaron,
+        tmp_path,
+        [
+            {"id": i, "text": t, "created_at": at, "kind": "episode", "meta": {"speaker": t.split(":")[0]}}
+            for i, t, at in turns
+        ],
+    )
+    found = macaron("memory", "search", "我在哪家公司", "--all")
     ids = [line.split()[0] for line in found.stdout.splitlines() if line.startswith("m_")]
     assert ids[0] == "m_new" and "replaced by m_new" in found.stdout, found.stdout
 

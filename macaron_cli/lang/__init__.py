@@ -99,6 +99,9 @@ SLOTS = (
     "plan",
     "wake",
     "bank",
+    "address",
+    "rent",
+    "diet",
 )
 
 # Every concept, with what its words say. A language module holds each one.

@@ -624,21 +624,25 @@ WORDS: dict[str, str] = {
     "slot.email": "\\be-?mail\\b",
     "slot.partner": (
         r"\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bseeing (?:a|someone|him|her|[A-Z])"
-        r"|\bbroke up\b|\bpartner\b"
+        r"|\bbroke up\b|\bsplit up\b|\bpartner\b"
     ),
     "slot.pet": "\\bcat\\b|\\bdog\\b|\\bkitten\\b|\\bpuppy\\b",
     "slot.car": r"\bcar\b|\bdriv(?:e|es|ing) (?:a|an|the|my|our)\b",
-    "slot.school": "\\bschools?\\b|\\belementary\\b",
+    "slot.school": "\\bschools?\\b|\\belementary\\b|\\bprimary\\b|\\bacademy\\b|\\bkindergarten\\b",
     "slot.study": "\\bstud(?:y|ying|ies)\\b|\\bmajor\\b|\\blearning\\b|\\buni\\b|\\bcollege\\b",
     "slot.gym": "\\bgym\\b|\\bmembership\\b|\\bfitness\\b",
-    "slot.plan": "\\bplan(?:s|ning)?\\b|\\btrip\\b|\\bvacation\\b|\\bholiday\\b",
+    "slot.plan": r"\bplan(?:s|ning)?\b|\btrip\b|\bvacation\b|\bholiday\b|\bbooked\b|\bflights?\b|\bcancell?ed\b",
     "slot.bank": r"\bbank(?:s|ing|ed)?\b|\bcredit union\b",
+    "slot.address": r"\baddress\b|\bpost ?code\b|\bzip code\b",
+    "slot.rent": r"\brent\b|\blandlord\b|\blease\b|\bmortgage\b",
+    "slot.diet": r"\bvegan\b|\bvegetarian\b|\bketo\b|\bplant-based\b|\bdiet\b|\beat(?:s|ing)? meat\b|\bcarbs\b",
     "slot.wake": r"\bwak(?:e|es|ing) up\b|\bwoke up\b|\bget(?:s|ting)? up\b|\bgot up\b|\balarm\b",
     "update.change": (
         r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"
         r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
         r"|\bcancell?ed\b|\bwent (?:up|down)\b|\bresigned\b|\btransferred\b|\bjoined\b"
-        r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b"
+        r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b|\bsplit up\b|\bgave up\b|\bwent back to\b"
+        r"|\bstart(?:ed|ing) (?:at|as)\b"
     ),
     "update.changed": (
         r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:all )?(?:my|the"
@@ -646,7 +650,7 @@ WORDS: dict[str, str] = {
     ),
     "update.stop": (
         r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
-        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b|\bsold\b"
+        r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b|\bsold\b|\bgave up\b"
     ),
     "update.history": (
         r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
@@ -655,7 +659,7 @@ WORDS: dict[str, str] = {
     "update.others": (
         r"\bsister\b|\bbrother\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"
         r"|\bmother\b|\bfather\b|\bdaughter\b|\bson\b|\bgrandma\b|\bgrandpa\b"
-        r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b"
+        r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b|\bco-?workers?\b|\bcolleagues?\b"
     ),
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": (

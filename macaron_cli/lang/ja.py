@@ -486,7 +486,7 @@ WORDS: dict[str, str] = {
     "slot.home": "住ん|住む|住み|住ま|引っ越|引越|転居",
     "slot.work": "働|仕事|会社|転職|勤め|職場|上司|企業|エンジニア",
     "slot.number": "番号",
-    "slot.phone": "携帯|スマホ|アイフォン|iPhone",
+    "slot.phone": "携帯|スマホ|アイフォン|iPhone|機種",
     "slot.email": "メール",
     "slot.partner": "彼氏|彼女|付き合|別れ|恋人",
     "slot.pet": "猫|犬|子猫|子犬|ペット",
@@ -494,16 +494,19 @@ WORDS: dict[str, str] = {
     "slot.school": "学校|転校|通学",
     "slot.study": "勉強|専攻|学んで|習って",
     "slot.gym": "ジム|ヨガ|スタジオ",
-    "slot.plan": "予定|計画|旅行",
+    "slot.plan": "予定|計画|旅行|予約|キャンセル",
     "slot.bank": "銀行|信用金庫",
+    "slot.address": "住所",
+    "slot.rent": "家賃|大家|賃貸",
+    "slot.diet": "ベジタリアン|ヴィーガン|菜食|ダイエット|糖質|肉を食べ",
     "slot.wake": "起き|起床|目覚まし",
     "update.change": (
-        "引っ越|変え|変わ|変更|辞め|やめ|今は|もう|新しく|新しい|転職|転校|別れ|売って|売った|解約|亡くな|始めた"
+        "引っ越|変え|変わ|変更|辞め|やめ|今は|もう|新しく|新しい|転職|転校|別れ|売って|売った|解約|亡くな|始めた|機種変"
     ),
     "update.changed": r"変えた|変わった|変更|上がった|下がった",
     "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた|売った|手放した",
     "update.history": r"いつ|以前|前は|昔|元々|最初",
-    "update.others": "祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子|友達",
+    "update.others": "祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子|友達|先輩|後輩|同僚",
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": "",
     "judge.this.daily": "今日|1日|一日|/日",

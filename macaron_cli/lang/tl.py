@@ -505,20 +505,23 @@ WORDS: dict[str, str] = {
     "slot.home": "\\bnakatira\\b|\\blumipat\\b|\\btumira\\b",
     "slot.work": "\\btrabaho\\b|\\bnagtatrabaho\\b|\\bresign\\b|\\bnag-resign\\b|\\btrabaho\\b",
     "slot.number": "\\bnumber\\b|\\bnumero\\b",
-    "slot.phone": "\\bcellphone\\b|\\bcp\\b",
+    "slot.phone": "\\bcellphone\\b|\\bcp\\b|\\bphone\\b",
     "slot.email": "\\bemail\\b",
-    "slot.partner": "\\bjowa\\b|\\bkasintahan\\b|\\bnobyo\\b|\\bnobya\\b",
+    "slot.partner": r"\bjowa\b|\bkasintahan\b|\bnobyo\b|\bnobya\b|\bboyfriend\b|\bgirlfriend\b|\bhiwalay\b",
     "slot.pet": "\\bpusa\\b|\\baso\\b",
     "slot.car": "\\bkotse\\b",
     "slot.school": "\\bpaaralan\\b|\\beskwela\\w*",
     "slot.study": "\\bnag-aaral\\b",
     "slot.gym": "\\bgym\\b",
-    "slot.plan": "\\bplano\\b",
+    "slot.plan": r"\bplano\b|\bbiyahe\b|\bbakasyon\b",
     "slot.bank": "\\bbangko\\b|\\bbank\\b",
+    "slot.address": r"\baddress\b|\btirahan\b",
+    "slot.rent": r"\bupa\b|\brenta\b|\bupahan\b",
+    "slot.diet": r"\bvegetarian\b|\bvegan\b|\bdiet\b|\bkarne\b",
     "slot.wake": "\\bgumigising\\b|\\bgising\\b|\\bbumangon\\b|\\balarm\\b",
     "update.change": (
         r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
-        r"|\bna lang\b"
+        r"|\bna lang\b|\bhiwalay\b"
     ),
     "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b",
     "update.stop": r"\bhindi na\b|\btumigil\b|\bhuminto\b|\bbinenta\b",

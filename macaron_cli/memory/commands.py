@@ -55,7 +55,9 @@ def search(query, k, batch, json_out, nearest=False, show_all=False):
     now = current(hits)
     live = {h.memory.id for h in now}
     shown = hits if show_all else now
-    newer = {h.memory.id: replaced_by(store, h.memory) for h in hits if h.memory.id not in live} if show_all else {}
+    newer = (
+        {h.memory.id: replaced_by(store, h.memory, query) for h in hits if h.memory.id not in live} if show_all else {}
+    )
     if json_out:
         print_json(
             [{**h.to_json(), **({"replaced_by": later.id} if (later := newer.get(h.memory.id)) else {})} for h in shown]

@@ -28,8 +28,8 @@ from macaron_cli.memory.retrievers import by_words
 from macaron_cli.memory.rows import id_in, quote
 from macaron_cli.memory.speakers import speaker_of_row
 from macaron_cli.memory.tuning import TUNING, Tuning
-from macaron_cli.memory.turns import answer_first
-from macaron_cli.memory.updates import about, replaces
+from macaron_cli.memory.turns import answer_first, asks
+from macaron_cli.memory.updates import Statement, about, later_by_words, replaces
 
 Candidates = dict[str, Candidate]
 
@@ -237,14 +237,20 @@ class Updated(Reranker):
     def run(self, ask: Ask, candidates: Candidates) -> Candidates:
         best = sorted(candidates.values(), key=lambda c: c.relevance, reverse=True)[: ask.tuning.updates_of]
         # An update the lists found too weakly to be a candidate ("we moved to Kyoto" for "where
-        # do I live?") is among the rows they read: it may answer still, as what it updates did.
+        # do I live?") is among the rows they read, or among the later memories that share the
+        # best few's words ("not in Osaka anymore", by words alone): it may answer still, as
+        # what it updates did.
+        superseded, asked = ask.store.superseded_ids(), about(ask.text)
         read = [
-            row for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ())) if row["id"] not in candidates
+            row
+            for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ()), *_later_of(ask, best, asked))
+            if row["id"] not in candidates and row["id"] not in superseded
         ]
         newest_first = sorted([*best, *map(Candidate, read)], key=_date, reverse=True)
-        kept, asked = ask.tuning.replaced, about(ask.text)
+        kept = ask.tuning.replaced
+        echoes = _echoes(newest_first, asked)
         for at, newer in enumerate(newest_first):
-            if "replaced" in newer.parts:
+            if "replaced" in newer.parts or newer.row["id"] in echoes:
                 continue
             for older in newest_first[at + 1 :]:
                 if older.relevance <= 0 or "replaced" in older.parts or not replaces(newer.row, older.row, asked):
@@ -257,6 +263,35 @@ class Updated(Reranker):
                     c.relevance = min(c.relevance, kept * newer.relevance)
                     c.parts["replaced"] = kept
         return candidates
+
+
+def _echoes(newest_first: list[Candidate], asked) -> set[str]:
+    """The turns that answer an update ("congrats on the new job!"): the update speaks, its
+    reply only echoes it, and updates nothing (its neighbour of old is history with the older)."""
+    by_id = {c.row["id"]: (at, c) for at, c in enumerate(newest_first)}
+    echoes = set()
+    for c in newest_first:
+        at, said = by_id.get(c.row.get("context_id") or "", (0, None))
+        if said is None or speaker_of_row(said.row) == speaker_of_row(c.row):
+            continue
+        if any(o.relevance > 0 and replaces(said.row, o.row, asked) for o in newest_first[at + 1 :]):
+            echoes.add(c.row["id"])
+    return echoes
+
+
+def _later_of(ask: Ask, best: list[Candidate], asked: Statement) -> list[dict]:
+    """The later memories that share the words of the best few that state something, for a
+    question that asks of a slot or a day ("where do I live?"): what lets a newer memory that
+    shares no word with the question update an older (memory/updates.py). Other questions pay
+    for no second word search."""
+    if not (asked.slots or asked.days):
+        return []
+    stating = [c for c in best if c.relevance > 0 and not asks(c.row["text"])][: ask.tuning.later_of]
+    if not stating:
+        return []
+    after = min(c.row["created_at"] for c in stating)
+    texts = [c.row["text"] for c in stating]
+    return later_by_words(ask.store.table, texts, after, ask.where, ask.columns, ask.tuning.later_read)
 
 
 def _date(c: Candidate) -> str:

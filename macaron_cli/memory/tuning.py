@@ -50,6 +50,10 @@ class Tuning:
     # share of its update's relevance a replaced memory keeps (under what factors can undo).
     updates_of: int = 20
     replaced: float = 0.5
+    # The best few whose later memories are read by their own words: an update that shares no
+    # word with the question ("not in Osaka anymore" for "where do I live?") is found by theirs.
+    later_of: int = 3
+    later_read: int = 10  # of those later memories, how many are read (each is compared with the best)
     # Importance, gates and expiry: bounded multipliers of relevance.
     boost: float = 0.15  # the most importance and time can add to a memory's relevance, as a share of it
     verified: float = 0.5  # what a memory the person said is still true adds to its importance
