@@ -58,8 +58,9 @@ def _bitmap():
 
 
 # id: get, edit, forget; context_id: the turns beside a search's best matches; privacy: every
-# search for a cloud model filters on it before ranking.
-_SCALAR = {"id": _btree, "context_id": _btree, "privacy": _bitmap}
+# search for a cloud model filters on it before ranking; created_at: the current truth's read of
+# the memories said after the best hits (memory/updates.py), a filter before ranking too.
+_SCALAR = {"id": _btree, "context_id": _btree, "privacy": _bitmap, "created_at": _btree}
 
 
 def vector_index_config(rows: int, dim: int):
