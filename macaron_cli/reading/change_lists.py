@@ -26,7 +26,7 @@ from macaron_cli.reading.spec_rules import MEASURES, habit_of
 from macaron_cli.spec import AppSpec, Measure
 
 if TYPE_CHECKING:
-    from macaron_cli.reading.change_people import Asked
+    from macaron_cli.reading.change_ask import Asked
 
 _ADD = lang.pattern("change.add")
 _THING = lang.each("change.thing")

@@ -3,7 +3,7 @@ the order said ("50 on 10 off", "集中45分、休み15分"); what is put by eac
 target, never taken for the target ("毎月2万ずつ", "magtatabi ako ng 4k kada buwan"); a unit
 moved is said anew where the app's names said the old one ("Running log in miles" → "in km").
 
-Each rule takes the change being read (change_rules._Ask, as the _Ask protocol here names it)
+Each rule takes the change being read (change_rules.Asked, as the Asked protocol here names it)
 and edits one part of the app's spec, the way change_rules' own rules do; change_rules._RULES
 runs them in its order.
 """
@@ -12,40 +12,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Protocol
 
 from macaron_cli import lang
-from macaron_cli.manifest import Manifest
-from macaron_cli.reading.slots import Amount, Slots, sums_each_period
+from macaron_cli.reading.change_ask import Asked
+from macaron_cli.reading.slots import Amount, sums_each_period
 from macaron_cli.reading.spec_families import minutes_said
 from macaron_cli.reading.spec_rules import _SCALE
 from macaron_cli.resources import shared_module
-from macaron_cli.spec import AppSpec, Measure, Money, Timer
-
-
-class _Ask(Protocol):
-    """The change being read, as change_rules keeps it (its _Ask): what these rules read and edit."""
-
-    text: str
-    slots: Slots
-    remove: bool
-    spec: AppSpec
-    settings: dict[str, Any]
-    manifest: Manifest
-    done: list[str]
-    already: list[str]
-    touched: set[str]
-    before: AppSpec | None
-
-    def cannot(self, reason: str, **values: str) -> None: ...
-
+from macaron_cli.spec import Measure, Money, Timer
 
 _unit_factor = shared_module("app_units").unit_factor
 _amount = shared_module("app_units").written  # "3,000 mL", as the app writes it
 _LENGTHS = ("hour", "minute", "second")  # lengths of time convert into each other
 
 
-def timer_minutes(ask: _Ask, config: dict) -> None:
+def timer_minutes(ask: Asked, config: dict) -> None:
     """Work and break minutes, as said: a pair in its order, or one of them named ("make the
     break 10 minutes"); the other stays as it was."""
     timer = ask.spec.timer
@@ -68,7 +49,7 @@ def timer_minutes(ask: _Ask, config: dict) -> None:
 PERIOD = "period"  # in ask.touched: the goal said is for a period the app cannot show
 
 
-def goal_period_unshown(ask: _Ask, config: dict) -> None:
+def goal_period_unshown(ask: Asked, config: dict) -> None:
     """A weekly or monthly goal where the app's template shows a day's goal only: named in
     `missing`, and no daily goal is set from its number (never "3 workouts" as 3 a day)."""
     slots = ask.slots
@@ -79,7 +60,7 @@ def goal_period_unshown(ask: _Ask, config: dict) -> None:
         ask.cannot("period_goal", period=slots.period)
 
 
-def goal_in_its_own_unit(ask: _Ask, config: dict) -> None:
+def goal_in_its_own_unit(ask: Asked, config: dict) -> None:
     """A goal said in a unit its measure is not kept in and cannot be converted to ("3 workouts a
     week" where workouts are kept in minutes, "每月100公里" where running is): a measure of its own
     beside it, in that unit, with the goal and its period; the measure and its records stay."""
@@ -115,7 +96,7 @@ def goal_in_its_own_unit(ask: _Ask, config: dict) -> None:
     ask.done.append(f"{own.name}: goal {_amount(goal.value, goal.unit)}{when} ({measure.name} and its records kept)")
 
 
-def goal_period(ask: _Ask, config: dict) -> None:
+def goal_period(ask: Asked, config: dict) -> None:
     """The period said beside a goal, kept on the measure whose goal the request set."""
     period = ask.slots.period
     if ask.slots.goal is None or period is None or PERIOD in ask.touched or ask.remove:
@@ -134,7 +115,7 @@ def goal_period(ask: _Ask, config: dict) -> None:
 DEPOSIT = "deposit"  # in ask.touched: the sum said each month is the deposit, not a target or budget
 
 
-def money_kept(ask: _Ask, config: dict) -> Money | None:
+def money_kept(ask: Asked, config: dict) -> Money | None:
     """The app's money: its spec's, or, where the app renders money and its spec keeps none
     yet (an app made before it said a sum), the template's own in the app's currency."""
     if ask.spec.money is not None:
@@ -144,7 +125,7 @@ def money_kept(ask: _Ask, config: dict) -> Money | None:
     return None
 
 
-def saves(money: Money, ask: _Ask, config: dict) -> bool:
+def saves(money: Money, ask: Asked, config: dict) -> bool:
     """Whether the app puts money by: a target or a deposit set, or saving in its name."""
     named = f"{config.get('title') or ''} {ask.manifest.title or ''}"
     return (
@@ -154,7 +135,7 @@ def saves(money: Money, ask: _Ask, config: dict) -> bool:
     )
 
 
-def monthly_deposit(ask: _Ask, config: dict) -> None:
+def monthly_deposit(ask: Asked, config: dict) -> None:
     """What is put by each month ("매달 50만원씩 넣을게"): read as a deposit where the request
     says saving, or where the app saves and the request says a sum each month and no budget."""
     money = money_kept(ask, config)
@@ -186,7 +167,7 @@ def _said_in(text: str, before: str, after: str) -> str:
     return re.sub(words, _symbol(after), text, flags=re.IGNORECASE) if words else text
 
 
-def unit_words_follow(ask: _Ask, config: dict) -> None:
+def unit_words_follow(ask: Asked, config: dict) -> None:
     """A measure whose unit moved ("actually use km") or money whose currency moved is never still
     named in the old one: the measure's name and the app's title say the new where they said the old."""
     was = {m.key: m.unit for m in ask.before.measures} if ask.before else {}
@@ -208,7 +189,7 @@ def unit_words_follow(ask: _Ask, config: dict) -> None:
         ask.done.append(f"the app is now called {title}")
 
 
-def unit_already(ask: _Ask, config: dict) -> None:
+def unit_already(ask: Asked, config: dict) -> None:
     """A unit asked that the measure already is in ("单位换成毫升" where the water is in ml): said
     so, never a request left unread."""
     if ask.done or ask.remove:

@@ -6,27 +6,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Protocol
 
 from macaron_cli import lang
+from macaron_cli.reading.change_ask import Asked
 from macaron_cli.reading.slots import Slots
 from macaron_cli.reading.spec_rules import MEASURES
-from macaron_cli.spec import AppSpec
-
-
-class Asked(Protocol):
-    """A change request as the change rules read it (change_rules._Ask)."""
-
-    text: str
-    slots: Slots
-    remove: bool
-    spec: AppSpec
-    done: list[str]
-    touched: set[str]
-    already: list[str]
-    new_name: str | None
-
-    def cannot(self, reason: str, **values: str) -> None: ...
 
 
 def _found(pattern: str, text: str) -> re.Match[str] | None:

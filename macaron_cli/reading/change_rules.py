@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from macaron_cli import lang
 from macaron_cli.manifest import Manifest
 from macaron_cli.reading.change import Change
+from macaron_cli.reading.change_ask import Asked
 from macaron_cli.reading.change_lists import listed_things, one_thing_said
 from macaron_cli.reading.change_numbers import (
     DEPOSIT,
@@ -83,27 +83,6 @@ _TIMES = ("morning", "afternoon", "evening", "fasting", "after_meal")
 _BEYOND = {what: lang.pattern(f"beyond.{what}") for what in lang.BEYOND}
 
 
-@dataclass
-class _Ask:
-    text: str
-    slots: Slots
-    remove: bool
-    spec: AppSpec
-    settings: dict[str, Any]
-    manifest: Manifest
-    done: list[str]
-    missing: list[str]
-    touched: set[str]
-    already: list[str] = field(default_factory=list)  # measure keys or parts the request was about
-    language: str = "en"
-    new_name: str | None = None  # the name a rename asks for, as said (taken out of `text`)
-    before: AppSpec | None = None  # the app's spec as the request found it
-
-    def cannot(self, reason: str, **values: str) -> None:
-        """What the request asked that the rules cannot do, in its own language."""
-        self.missing.append(lang.line(f"cannot.{reason}", self.language).format(**values))
-
-
 def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) -> Change:
     """The request applied to the app's spec and settings, by rules: read once, by the reader
     that reads a make's idea (reading/idea.py), into the change a Plan carries."""
@@ -115,7 +94,7 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
     # time of day, so every other rule reads the request without it.
     name = _new_name(text)
     rest, said = (text.replace(name, " "), read_idea(text.replace(name, " ")).said) if name else (text, reading.said)
-    ask = _Ask(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name, before=spec)
+    ask = Asked(rest, said, bool(_found(_REMOVE, rest)), spec, {}, manifest, [], [], set(), new_name=name, before=spec)
     ask.language = idea_language(text, fallback=str(config.get("language") or "en"))
     for rule in _RULES:
         before = (ask.spec, dict(ask.settings), len(ask.done))
@@ -153,7 +132,7 @@ def _named_keys(text: str, spec: AppSpec) -> list[str]:
     return keys
 
 
-def _measures(ask: _Ask, config: dict) -> None:
+def _measures(ask: Asked, config: dict) -> None:
     if _found(_RENAME, ask.text) or "things" in ask.touched:  # a list's things: change_lists did them
         return
     keys = _named_keys(ask.text, ask.spec)
@@ -187,7 +166,7 @@ def _measures(ask: _Ask, config: dict) -> None:
         ask.done.append("added " + ", ".join(f"{m.name} ({m.unit})" for m in made))
 
 
-def _target_measure(ask: _Ask) -> Measure | None:
+def _target_measure(ask: Asked) -> Measure | None:
     """The measure a goal, unit or time is about: the one named, else the only one."""
     named = [m for m in ask.spec.measures if m.key in ask.touched]
     if named:
@@ -195,7 +174,7 @@ def _target_measure(ask: _Ask) -> Measure | None:
     return ask.spec.measures[0] if len(ask.spec.measures) == 1 else None
 
 
-def _replace_measure(ask: _Ask, measure: Measure) -> None:
+def _replace_measure(ask: Asked, measure: Measure) -> None:
     ask.spec = replace(ask.spec, measures=tuple(measure if m.key == measure.key else m for m in ask.spec.measures))
 
 
@@ -209,7 +188,7 @@ def _new_name(text: str) -> str | None:
     return (name or "").strip(" .!。") or None
 
 
-def _rename(ask: _Ask, config: dict) -> None:
+def _rename(ask: Asked, config: dict) -> None:
     """A new name: the app's title, or a measure's (its key, which its records use, kept)."""
     if not _found(_RENAME, ask.text):
         return
@@ -227,7 +206,7 @@ def _rename(ask: _Ask, config: dict) -> None:
     ask.done.append(f"the app is now called {name}")
 
 
-def _goal(ask: _Ask, config: dict) -> None:
+def _goal(ask: Asked, config: dict) -> None:
     slots, money = ask.slots, money_kept(ask, config)
     # a sum put by each month is the deposit (change_numbers), never the target or the budget
     amount = slots.target or slots.budget or (slots.goal if DEPOSIT not in ask.touched else None)
@@ -295,7 +274,7 @@ def _by_unit(spec: AppSpec, unit: str) -> Measure | None:
     return next((m for m in spec.measures if unit and (m.unit == unit or (unit, m.unit) in _SCALE)), None)
 
 
-def _units(ask: _Ask, config: dict) -> None:
+def _units(ask: Asked, config: dict) -> None:
     """The system the app shows (records are kept metric and shown either way), or the
     unit a count of water is kept in."""
     slots = ask.slots
@@ -324,7 +303,7 @@ def _units(ask: _Ask, config: dict) -> None:
         ask.already.append(f"the units are already {system}")
 
 
-def _kept_metric(ask: _Ask) -> None:
+def _kept_metric(ask: Asked) -> None:
     """A measure kept in an imperial unit ("log my runs in miles") shows it whatever the app's
     system: going metric moves it to the metric unit, its goal converted (the app converts
     its records when their unit moves)."""
@@ -349,7 +328,7 @@ def _water_goal(water: Measure, unit: str, slots: Slots) -> float:
     return float(max(1, round(ml * (_unit_factor("milliliter", unit) or 1))))
 
 
-def _currency(ask: _Ask, config: dict) -> None:
+def _currency(ask: Asked, config: dict) -> None:
     slots, money = ask.slots, ask.spec.money
     if not slots.currency or slots.budget or slots.target:
         return
@@ -369,7 +348,7 @@ def _currency(ask: _Ask, config: dict) -> None:
         ask.already.append(f"amounts are already in {slots.currency}")
 
 
-def _times(ask: _Ask, config: dict) -> None:
+def _times(ask: Asked, config: dict) -> None:
     said = tuple(t for t in ask.slots.times if t in _TIMES)
     if not said or not ask.spec.measures:
         return
@@ -395,7 +374,7 @@ _ATTRIBUTE_ADD = lang.each("attribute.add")
 _ATTRIBUTE_REMOVE = lang.each("attribute.remove")
 
 
-def _items(ask: _Ask, config: dict) -> None:
+def _items(ask: Asked, config: dict) -> None:
     items = ask.spec.items
     if items is None or _found(_RENAME, ask.text):
         return
@@ -429,7 +408,7 @@ def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
     return None
 
 
-def _tasks(ask: _Ask, config: dict) -> None:
+def _tasks(ask: Asked, config: dict) -> None:
     tasks, slots = ask.spec.tasks, ask.slots
     if tasks is None:
         period_shown = slots.goal is not None and "measures.period" in ask.manifest.renders  # goal_period keeps it
@@ -459,7 +438,7 @@ def _tasks(ask: _Ask, config: dict) -> None:
         ask.done.append(f"repeats {slots.period}")
 
 
-def _language(ask: _Ask, config: dict) -> None:
+def _language(ask: Asked, config: dict) -> None:
     found = sorted((m.start(), code) for code, words in _LANGUAGES.items() if (m := _found(words, ask.text)))
     if found and config.get("language") != found[0][1]:
         ask.settings["language"] = found[0][1]
@@ -468,7 +447,7 @@ def _language(ask: _Ask, config: dict) -> None:
         ask.already.append(f"it is already shown in {found[0][1]}")
 
 
-_RULES: tuple[Callable[[_Ask, dict], None], ...] = (
+_RULES: tuple[Callable[[Asked, dict], None], ...] = (
     _rename,
     listed_things,
     _measures,
