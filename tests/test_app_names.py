@@ -37,6 +37,7 @@ def test_a_title_is_the_thing_asked_for_not_the_wish(idea, title):
         ("an app where me, Priya, Tom and Lucas can split the cabin rental costs", "Split the cabin rental costs"),
         ("Laundry rota for the flat with my flatmates Jake, Mia and Sam", "Laundry rota for the flat"),
         ("chore chart for me, sam and lee", "Chore chart"),  # not "Chore chart for me"
+        ("habit tracker for running, reading and meditation", "Habit tracker"),  # not "… for running"
         ("chores for me and my roommates jess and omar", "Chores"),  # not cut after "jess"
         ("ねこのごはんの時間を記録するアプリがほしい😺", "ねこのごはんの時間"),
         ("英単語を覚えるためのアプリを作ってほしいです！", "英単語"),

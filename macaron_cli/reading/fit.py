@@ -162,7 +162,7 @@ def _first_clause(title: str, clause: str) -> str:
     if listed and first.casefold() == listed[0].casefold():
         end = title.casefold().find(listed[-1].casefold(), len(first))
         return title[: end + len(listed[-1])] if end > 0 else first
-    return first
+    return _before_a_list_cut(title, first)
 
 
 def _without_day(title: str) -> str:
@@ -264,7 +264,7 @@ def _shorten(title: str) -> str:
     kept = title[:MAX_TITLE]
     clause = re.search(r"^(.{12,}?)\s*(?:[;:]|,(?!\d{3}))\s*[^,;:]*$", kept)
     if clause:  # never half a clause: "Plants I watered and when, I have a" ends at "when"
-        return _shorten(clause.group(1))
+        return _shorten(_before_a_list_cut(title, clause.group(1)))
     words = title[: MAX_TITLE + 1].split()
     if title[MAX_TITLE] != " ":
         words.pop()  # the word the limit falls in
@@ -274,6 +274,21 @@ def _shorten(title: str) -> str:
     while len(words) > 2 and words[-1].casefold() in _DANGLING:
         words.pop()
     return " ".join(words).rstrip(",;:-–— ")
+
+
+def _before_a_list_cut(title: str, head: str) -> str:
+    """`head` (a clause `title` begins with), or, where it ends on the first thing of a list the
+    title goes on with, what comes before the list: "Habit tracker for running, reading and
+    meditation" is "Habit tracker", never "Habit tracker for running"."""
+    from macaron_cli.reading.slots import read
+
+    listed = read(title).listed
+    if len(listed) < 2 or not head.casefold().endswith(listed[0].casefold()):
+        return head
+    words = head[: len(head) - len(listed[0])].split()
+    while words and words[-1].casefold() in _DANGLING:
+        words.pop()
+    return " ".join(words) if len(words) >= 2 else head
 
 
 def _shorten_cjk(title: str) -> str:
