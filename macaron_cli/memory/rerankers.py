@@ -29,7 +29,7 @@ from macaron_cli.memory.rows import id_in, quote
 from macaron_cli.memory.speakers import speaker_of_row
 from macaron_cli.memory.tuning import TUNING, Tuning
 from macaron_cli.memory.turns import answer_first, asks
-from macaron_cli.memory.updates import Statement, about, later_by_words, replaces
+from macaron_cli.memory.updates import UPDATE_COLUMNS, Statement, about, later_by_words, replaces
 
 Candidates = dict[str, Candidate]
 
@@ -242,11 +242,13 @@ class Updated(Reranker):
         # what it updates did.
         superseded, asked = ask.store.superseded_ids(), about(ask.text)
         read = [
-            row
-            for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ()), *_later_of(ask, best, asked))
+            Candidate(row)
+            for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ()))
             if row["id"] not in candidates and row["id"] not in superseded
         ]
-        newest_first = sorted([*best, *map(Candidate, read)], key=_date, reverse=True)
+        seen = {c.row["id"] for c in read} | candidates.keys() | superseded
+        later = [Candidate(row) for row in _later_of(ask, best, asked) if row["id"] not in seen]
+        newest_first = sorted([*best, *read, *later], key=_date, reverse=True)
         kept = ask.tuning.replaced
         echoes = _echoes(newest_first, asked)
         for at, newer in enumerate(newest_first):
@@ -262,6 +264,7 @@ class Updated(Reranker):
                 for c in (older, *_replies_beside(older, newer, candidates)):
                     c.relevance = min(c.relevance, kept * newer.relevance)
                     c.parts["replaced"] = kept
+        _read_whole(ask, [c for c in later if candidates.get(c.row["id"]) is c])
         return candidates
 
 
@@ -291,7 +294,17 @@ def _later_of(ask: Ask, best: list[Candidate], asked: Statement) -> list[dict]:
         return []
     after = min(c.row["created_at"] for c in stating)
     texts = [c.row["text"] for c in stating]
-    return later_by_words(ask.store.table, texts, after, ask.where, ask.columns, ask.tuning.later_read)
+    return later_by_words(ask.store.table, texts, after, ask.where, UPDATE_COLUMNS, ask.tuning.later_read)
+
+
+def _read_whole(ask: Ask, found: list[Candidate]) -> None:
+    """The later memories that became candidates, read whole: they were read with only what an
+    update is told by (most are no update, and each column read costs)."""
+    if not found:
+        return
+    whole = {row["id"]: row for row in where_rows(ask, id_in(c.row["id"] for c in found), len(found))}
+    for c in found:
+        c.row = whole.get(c.row["id"], c.row)
 
 
 def _date(c: Candidate) -> str:

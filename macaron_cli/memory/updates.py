@@ -80,9 +80,25 @@ def statement_of(memory: Memory) -> Statement:
     return statement_of_row({"text": memory.text, "language": memory.language, "meta": memory.meta})
 
 
+def _said(text: str) -> str:
+    """What a memory says, without the name of who said it ("Mel: we moved" says "we moved")."""
+    return text.split(":", 1)[1] if speaker_of(text) else text
+
+
+def _says_change(said: str) -> bool:
+    return bool(_CHANGE.search(said) or _STOP.search(said))
+
+
+@lru_cache(maxsize=4096)
+def _tells_change(text: str) -> bool:
+    """Whether a memory says something changed: most do not, and are told apart by two
+    patterns before all a statement reads of them."""
+    return _says_change(_said(text))
+
+
 @lru_cache(maxsize=4096)
 def _statement(text: str, language: str, speaker: str | None) -> Statement:
-    said = text.split(":", 1)[1] if speaker_of(text) else text
+    said = _said(text)
     # The clauses that say a thing stopped or changed: what they name is what changed ("I don't
     # drink coffee anymore", "changed the wifi password"), not the rest of the message.
     stopped = " ".join(c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c))
@@ -91,7 +107,7 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
         slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
         words=_words(said, language),
-        changes=bool(_CHANGE.search(said) or _STOP.search(said)),
+        changes=_says_change(said),
         stopped=_words(stopped, language) if stopped else frozenset(),
         measures=frozenset((unit, value) for _, value, units in amounts(said) for unit in units),
         days=frozenset(w.lower().rstrip("s") for w in content_words(said) if _DAY_WORD.match(w)),
@@ -123,7 +139,7 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
     I move?"), asks for the history, not the current truth."""
     if asked is not None and asked.history:
         return False
-    if _when(newer) <= _when(older):
+    if _when(newer) <= _when(older) or not _tells_change(newer["text"]):
         return False
     new, old = statement_of_row(newer), statement_of_row(older)
     if not new.changes or new.asks or old.asks or new.speaker != old.speaker or _others_differ(new, old):
@@ -181,6 +197,9 @@ def _others_differ(new: Statement, old: Statement) -> bool:
 
 # What a memory's newer facts are looked for among: the nearest by meaning and by words.
 NEWER_LOOKED_AT = 50
+# What `replaces` reads of a memory (with its id): a later memory is read with these alone
+# while it is only a possible update.
+UPDATE_COLUMNS = ["id", "text", "language", "meta", "created_at", "event_at", "context_id"]
 
 
 def later_by_words(
@@ -193,7 +212,9 @@ def later_by_words(
     from macaron_cli.memory.pending import begin, reader
     from macaron_cli.memory.rows import quote
 
-    terms = query_form(" ".join(texts)).strip()
+    # Each word once: the best few say the question's words again and again, and every
+    # repeat is one more pass over the index.
+    terms = " ".join(dict.fromkeys(query_form(" ".join(texts)).split()))
     if not re.search(r"\w", terms):
         return []
     later = f"created_at > {quote(after)}" + (f" AND ({where})" if where else "")
