@@ -19,6 +19,9 @@ def test_an_update_sharing_no_word_with_the_question_answers_it(macaron, tmp_pat
     assert found.returncode == 0, found.stderr
     ids = [line.split()[0] for line in found.stdout.splitlines() if line.startswith("m_")]
     assert ids == ["m_tokyo"] and "--all shows it" in found.stdout, found.stdout
+    # "I live in Osaka" holds "live": left out as history, it still is a memory that holds a word.
+    assert "No memory holds a word" not in found.stdout, found.stdout
+    assert "1 related for “where do I live”." in found.stdout, found.stdout
 
     history = macaron("memory", "search", "where do I live", "--all")
     assert "replaced by m_tokyo: I moved to Tokyo" in history.stdout, history.stdout

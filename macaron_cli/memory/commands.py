@@ -65,7 +65,7 @@ def search(query, k, batch, json_out, nearest=False, show_all=False):
         return
     shown = score_parts.in_view_order(shown)
     out = Out()
-    said = score_parts.headline(query, shown)
+    said = score_parts.headline(query, shown, [h for h in hits if h.memory.id not in live] if not show_all else ())
     found, _ = score_parts.split(shown)
     if not found:  # "No memory holds a word of …" leads: what follows is only near it
         out.line("{}.", said)

@@ -78,13 +78,17 @@ def in_view_order(hits: Iterable[Hit]) -> list[Hit]:
     return found + nearest
 
 
-def headline(query: str, hits: Iterable[Hit]) -> str:
+def headline(query: str, hits: Iterable[Hit], left_out: Iterable[Hit] = ()) -> str:
     """The one line over a search's results, the same in the browser and `memory search`:
     "1 match · ≈ 49 nearest in meaning for “Hakodate”"; where no memory holds a word of the
-    search, that first: "No memory holds a word of “Zyxwvquor” · ≈ 50 nearest in meaning"."""
+    search, that first: "No memory holds a word of “Zyxwvquor” · ≈ 50 nearest in meaning".
+    `left_out`: the hits found but not shown (the history a newer memory replaced): a match
+    among them is a memory that holds a word, said or not."""
     matches, others = _counts(hits)
     if matches:
         return " · ".join([matches, *others]) + f" for “{query}”"
+    if others and any(found_as(hit) == MATCH for hit in left_out):
+        return " · ".join(others) + f" for “{query}”"
     if others:
         return " · ".join([NO_WORD_HELD.format(query), *others])
     return NOTHING_FOUND.format(query).removesuffix(".")
