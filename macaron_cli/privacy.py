@@ -341,13 +341,14 @@ class Cleared:
     this machine can never be put into a request to Claude.
     """
 
-    __slots__ = ("_items", "destinations")
+    __slots__ = ("_items", "destinations", "left_out")
 
-    def __init__(self, items, destinations: tuple[Destination, ...], token=None):
+    def __init__(self, items, destinations: tuple[Destination, ...], token=None, left_out: int = 0):
         if token is not _TOKEN:
             raise PrivacyViolation("only macaron_cli.privacy may clear memories (use privacy.release)")
         self._items = tuple(items)
         self.destinations = tuple(destinations)
+        self.left_out = left_out  # found, and left out as history a newer memory replaced (`search`)
 
     def bound_for(self, destination: Destination) -> Cleared:
         """Self, when it was cleared for `destination`; else PrivacyViolation."""
@@ -404,14 +405,19 @@ def recent(store, n: int, *destinations: Destination, where: str | None = None) 
     return release(store.live(limit=n, where=f"({where}) AND {allowed}" if where else allowed), *destinations)
 
 
-def search(store, query: str, *destinations: Destination, k: int = 5, **kwargs) -> Cleared:
+def search(store, query: str, *destinations: Destination, k: int = 5, history: bool = False, **kwargs) -> Cleared:
     """The store's hits for `query` that may go to every one of `destinations`: the store
     prefilters by level, and `release` checks again so a store that ignored the filter
-    could never leak."""
+    could never leak. What is answered from memory is what is true now: a hit a newer memory
+    replaced ("I live in Osaka" after "we moved to Kyoto") is history, left out and counted
+    (`left_out`) unless `history` (what links a new fact to the old one it updates)."""
     if store is None or not query.strip():
         return nothing(*destinations)
     hits = store.search(query, k=k, privacy=sorted(levels_for(*destinations)), **kwargs)
-    return release(hits, *destinations)
+    now = hits if history else [hit for hit in hits if not hit.replaced]
+    cleared = release(now, *destinations)
+    cleared.left_out = len(hits) - len(now)
+    return cleared
 
 
 def held_back(store, query: str, destination: Destination, kind: str, k: int = 3, **kwargs) -> Cleared:

@@ -114,3 +114,19 @@ def test_advice_apps_are_recognised_and_plain_trackers_are_not(idea, kind):
 def test_a_unit_said_not_to_be_used_keeps_the_app_metric(memory):
     assert personal_settings("en", [memory])["units"] == "metric"
     assert personal_settings("en", ["I think in miles, not km"])["units"] == "imperial"
+
+
+def test_the_coder_hears_what_is_true_now_not_what_a_newer_memory_replaced(macaron_home):
+    """The brief and the coder's memory tool answer from what is true now: "we moved to
+    Tokyo" goes to the coder, "I live in Osaka", which it replaced, stays home as history."""
+    from macaron_cli.maker.tools import search_memories
+
+    store = MemoryStore.open()
+    store.add("I live in Osaka and walk to the market", created_at="2024-03-01T09:00:00Z")
+    store.add("we moved to Tokyo, not in Osaka anymore", created_at="2024-04-20T09:00:00Z")
+    cloud = privacy.claude(Settings(), "https://api.anthropic.com")
+    brief = build_brief("a walking tracker for where I live", store, Settings(), cloud, context="Osaka walks")
+    asked = search_memories(store, "where do I live", cloud)
+    for found in (texts(brief), " | ".join(m.text for m in asked.memories)):
+        assert "moved to Tokyo" in found and "I live in Osaka" not in found, found
+    assert asked.left_out == 1

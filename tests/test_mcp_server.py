@@ -114,6 +114,28 @@ def test_a_question_in_one_language_finds_a_memory_told_in_another(macaron_home)
     assert "allergic to peanuts" in peanuts
 
 
+@pytest.mark.embeddings
+def test_a_client_gets_the_current_truth_and_is_told_what_was_left_out(macaron_home):
+    """The agent reads what is true now, as the friend does: the move, not "I live in Osaka",
+    which a newer memory replaced (left out, and said so); what only is near in meaning is
+    marked as such, after the matches."""
+    store = MemoryStore.open()
+    osaka = store.add("I live in Osaka, near the castle", created_at="2024-03-01T09:00:00Z").id
+    tokyo = store.add("I moved to Tokyo last month, not in Osaka anymore", created_at="2024-04-20T09:00:00Z").id
+    store.add("my sister Ana plays the cello", created_at="2024-05-01T09:00:00Z")
+
+    async def go():
+        async with stdio_session() as session:
+            return await search(session, "where do I live", k=3)
+
+    found = run(go())
+    lines = found.splitlines()
+    assert lines[0].startswith("- I moved to Tokyo") and f"id {tokyo}" in lines[0], found
+    assert osaka not in found and "1 older memory that a newer one replaced left out" in found, found
+    sister = [line for line in lines if line.startswith("- my sister")]
+    assert sister and "≈ among the nearest in meaning" in sister[0], found
+
+
 def test_what_a_client_adds_is_found_redacted_and_marked_as_its_own(memories, macaron_home):
     async def go():
         async with stdio_session("cursor") as session:

@@ -155,7 +155,7 @@ class Extractor:
         """Known facts the extraction prompt carries (to link updates), cleared by the gate."""
         now = datetime.now(UTC)
         destination = self.model.destination
-        hits = privacy.search(self.store, text, destination, k=5)
+        hits = privacy.search(self.store, text, destination, k=5, history=True)  # the old fact an update links to
         return privacy.release(
             [h.memory for h in hits if is_current(h.memory, now) and h.memory.kind in ("fact", "preference")],
             destination,

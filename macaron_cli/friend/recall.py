@@ -56,11 +56,9 @@ def is_current(memory: Memory, now: datetime) -> bool:
 def recall(store, text: str, destination: Destination, k: int = RECALL_K, now: datetime | None = None) -> Cleared:
     """The current memories that bear on `text`, cleared by the gate for `destination`: none
     that expired, nor one a newer memory replaced ("I live in Osaka" after "we moved to Kyoto")."""
-    from macaron_cli.memory.updates import current
-
     now = now or datetime.now(UTC)
-    hits = privacy.search(store, text, destination, k=k * 2, now=now, purpose=CHAT)
-    return privacy.release([h for h in current(hits) if is_current(h.memory, now)][:k], destination)
+    hits = privacy.search(store, text, destination, k=k * 2, now=now, purpose=CHAT)  # what is true now
+    return privacy.release([h for h in hits if is_current(h.memory, now)][:k], destination)
 
 
 def why_sentences(record: RecallRecord) -> tuple[str, list[str]]:

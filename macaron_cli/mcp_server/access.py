@@ -99,10 +99,25 @@ class MemoryAccess:
         if not query.strip():
             raise UserError("the query is empty; say what to look for, in any language.")
         _at_most("query", query, MAX_QUERY)
+        from macaron_cli.memory import score_parts
+
         destination = self.destination(client)
         found = privacy.search(self.store(), query, destination, k=k, purpose=CHAT)  # an agent's turn: never starved
-        self._record(client, destination, found, "search", query=query, k=k)
-        return _lines(found.bound_for(destination).memories)
+        # The matches before the nearest in meaning, as `memory search` and the browser list them.
+        now = privacy.release(score_parts.in_view_order(found), destination)
+        self._record(client, destination, now, "search", query=query, k=k)
+        lines = [
+            _line(hit.memory)
+            + (
+                f" {score_parts.NEAREST_MARK} {score_parts.NEAREST_ONLY}"
+                if score_parts.found_as(hit) == score_parts.NEAREST
+                else ""
+            )
+            for hit in now.bound_for(destination)
+        ]
+        if left := found.left_out:
+            lines.append(f"({score_parts.replaced_left_out(left)}: history, no longer true.)")
+        return "\n".join(lines) or NOTHING
 
     def recent(self, client: str, n: int = 10) -> str:
         if not 1 <= n <= MAX_K:
@@ -204,5 +219,8 @@ def _subject(client: str) -> str:
 
 def _lines(memories: Iterable) -> str:
     """One memory per line, with what a client needs to use or cite it."""
-    lines = [f"- {m.text} (id {m.id}; {m.domain}, {m.language}, {m.created_at[:10]})" for m in memories]
-    return "\n".join(lines) or NOTHING
+    return "\n".join(_line(m) for m in memories) or NOTHING
+
+
+def _line(memory) -> str:
+    return f"- {memory.text} (id {memory.id}; {memory.domain}, {memory.language}, {memory.created_at[:10]})"

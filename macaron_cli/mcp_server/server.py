@@ -126,7 +126,9 @@ def build(access: MemoryAccess, **settings) -> FastMCP:
         k: Annotated[int, Field(ge=1, le=MAX_K, description="how many memories at most")] = 5,
     ) -> CallToolResult:
         """Search what the person told macaron (facts, preferences, episodes) by meaning and
-        words, in any language. One memory per line, best first."""
+        words, in any language. One memory per line, best first: what is true now (an older
+        fact a newer one replaced is left out, and a last line says so); a memory only near in
+        meaning, sharing no word, is marked ≈ and comes after the matches."""
         return await answer(ctx, "search", access_of(ctx).search, query, k)
 
     @server.tool(title="Remember something", annotations=ADDS)

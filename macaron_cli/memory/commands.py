@@ -84,8 +84,7 @@ def search(query, k, batch, json_out, nearest=False, show_all=False):
     if found:
         out.line("[dim]{}.[/]", said)
     if left := len(hits) - len(shown):
-        what = "older memory that a newer one replaced" if left == 1 else "older memories that newer ones replaced"
-        out.line("[dim]{} {} left out; --all shows it with what replaced it.[/]", left, what)
+        out.line("[dim]{}; --all shows it with what replaced it.[/]", score_parts.replaced_left_out(left))
     if not nearest and store.vectors and len(hits) < k:  # where the browser and chat list more
         out.line("[dim]{}.[/]", score_parts.FLOOR_RULE[0].upper() + score_parts.FLOOR_RULE[1:])
 

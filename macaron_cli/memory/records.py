@@ -343,6 +343,11 @@ class Hit:
     score: float
     parts: dict = field(default_factory=dict)
 
+    @property
+    def replaced(self) -> bool:
+        """A newer memory updates it (memory/updates.py): history, no longer the truth."""
+        return "replaced" in self.parts
+
     def to_json(self) -> dict:
         m = self.memory
         return {

@@ -78,6 +78,12 @@ def in_view_order(hits: Iterable[Hit]) -> list[Hit]:
     return found + nearest
 
 
+def replaced_left_out(n: int) -> str:
+    """The line under a search that leaves history out (memory/updates.py `current`)."""
+    what = "older memory that a newer one replaced" if n == 1 else "older memories that newer ones replaced"
+    return f"{n} {what} left out"
+
+
 def headline(query: str, hits: Iterable[Hit], left_out: Iterable[Hit] = ()) -> str:
     """The one line over a search's results, the same in the browser and `memory search`:
     "1 match · ≈ 49 nearest in meaning for “Hakodate”"; where no memory holds a word of the

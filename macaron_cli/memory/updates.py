@@ -187,7 +187,7 @@ def _when(row: dict) -> datetime:
 def current(hits: Iterable[Hit]) -> list[Hit]:
     """The hits no newer memory among them replaced (search marks those `replaced`): what is
     true now. The replaced stay in the store as history (`memory search --all`)."""
-    return [h for h in hits if "replaced" not in h.parts]
+    return [h for h in hits if not h.replaced]
 
 
 def _others_differ(new: Statement, old: Statement) -> bool:
