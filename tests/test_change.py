@@ -106,11 +106,11 @@ ALREADY_ENGLISH = re.compile(r"\b(already|this app|amounts|units|each|records|sh
 @pytest.mark.parametrize(
     ("idea", "language", "request_", "said"),
     [
-        ("룸메이트 지훈이랑 민수랑 집안일 당번", "ko", "민수 추가해줘", "은(는) 이미 그래요: 민수 님은 이미 이 앱에 있어요."),
-        ("毎日の水分補給を記録したい", "ja", "単位をミリリットルにして", "はもうそうなっています: "),
+        ("룸메이트 지훈이랑 민수랑 집안일 당번", "ko", "민수 추가해줘", "이미 그래요: 민수 님은 이미 이 앱에 있어요."),
+        ("毎日の水分補給を記録したい", "ja", "単位をミリリットルにして", "なっています: 毎日の水分補給はもうmL"),
         ("每日喝水打卡", "zh", "单位换成毫升", "已经是这样了：每日喝水打卡已经用mL记录了。"),
-        ("Gusto ko ng badyet para sa gastos ko buwan-buwan", "tl", "gawin mong peso yung currency", "PHP na ang mga halaga."),
-        ("drink 2 liters of water a day", "en", "set the water goal to 2 liters", "the water goal is already 2,000 mL."),
+        ("Gusto ko ng badyet para sa gastos ko", "tl", "gawin mong peso yung currency", ": PHP na ang mga halaga."),
+        ("drink 2 liters of water a day", "en", "set the water goal to 2 liters", "goal is already 2,000 mL."),
     ],
 )
 def test_a_change_the_app_already_does_is_said_in_the_requests_language(

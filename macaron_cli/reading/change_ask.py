@@ -53,4 +53,5 @@ class Asked:
     def named(self, measure: Measure) -> str:
         """A measure as the reply names it: in English by its kind ("blood pressure"), in another
         language by the name the app shows it under, since a measure's kind is an English word."""
-        return measure.key.replace("_", " ") if self.language == "en" else measure.name
+        kind = measure.key.replace("_", " ")
+        return kind if self.language == "en" else measure.name or kind
