@@ -104,26 +104,26 @@ ALREADY_ENGLISH = re.compile(r"\b(already|this app|amounts|units|each|records|sh
 
 
 @pytest.mark.parametrize(
-    ("idea", "language", "request_", "said"),
+    ("app_made", "request_", "said"),
     [
-        ("룸메이트 지훈이랑 민수랑 집안일 당번", "ko", "민수 추가해줘", "이미 그래요: 민수 님은 이미 이 앱에 있어요."),
-        ("毎日の水分補給を記録したい", "ja", "単位をミリリットルにして", "なっています: 毎日の水分補給はもうmL"),
-        ("每日喝水打卡", "zh", "单位换成毫升", "已经是这样了：每日喝水打卡已经用mL记录了。"),
-        ("Gusto ko ng badyet para sa gastos ko", "tl", "gawin mong peso yung currency", ": PHP na ang mga halaga."),
-        ("drink 2 liters of water a day", "en", "set the water goal to 2 liters", "goal is already 2,000 mL."),
+        (CORPUS.KO_CHORES, "민수 추가해줘", "이미 그래요: 민수 님은 이미 이 앱에 있어요."),
+        (CORPUS.JA_WATER, "単位をミリリットルにして", "なっています: 毎日の水分補給はもうmLで記録しています。"),
+        (CORPUS.ZH_WATER, "单位换成毫升", "已经是这样了：每日喝水打卡已经用mL记录了。"),
+        (CORPUS.TL_BUDGET, "gawin mong peso yung currency", ": PHP na ang mga halaga."),
+        (CORPUS.WATER_2L, "set the water goal to 2 liters", "goal is already 2,000 mL."),
     ],
 )
 def test_a_change_the_app_already_does_is_said_in_the_requests_language(
-    macaron, macaron_home, tmp_path, idea, language, request_, said
+    macaron, macaron_home, tmp_path, app_made, request_, said
 ):
-    slug = scaffolded(idea, language, tmp_path / "apps")
+    slug = scaffolded(*app_made, tmp_path / "apps")
     app = tmp_path / "apps" / slug
     before = (app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()
     shown = macaron("change", slug, request_, "--offline")
     assert shown.returncode == 2, shown.stderr
     line = shown.stderr.strip()
     assert "\n" not in line and said in line, line
-    if language != "en":
+    if app_made[1] != "en":
         assert not ALREADY_ENGLISH.search(line.replace(slug, "")), line
     assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
     assert [c.phase for c in AppRepo.open(app).checkpoints()] == ["scaffold"]
