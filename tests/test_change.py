@@ -98,6 +98,37 @@ def test_what_the_rules_cannot_do_is_said_with_how_to_get_it_and_nothing_is_writ
     assert result["changed"] == {} and result["missing"] and result["request"] == request_
 
 
+# What the app already does is said, one sentence in the request's language (refusal.already,
+# reading/change_ask.py's Asked.already): no English inside it, exit 2, nothing written.
+ALREADY_ENGLISH = re.compile(r"\b(already|this app|amounts|units|each|records|shown|does that)\b")
+
+
+@pytest.mark.parametrize(
+    ("app_made", "request_", "said"),
+    [
+        (CORPUS.KO_CHORES, "민수 추가해줘", "이미 그래요: 민수 님은 이미 이 앱에 있어요."),
+        (CORPUS.JA_WATER, "単位をミリリットルにして", "なっています: 毎日の水分補給はもうmLで記録しています。"),
+        (CORPUS.ZH_WATER, "单位换成毫升", "已经是这样了：每日喝水打卡已经用mL记录了。"),
+        (CORPUS.TL_BUDGET, "gawin mong peso yung currency", ": PHP na ang mga halaga."),
+        (CORPUS.WATER_2L, "set the water goal to 2 liters", "goal is already 2,000 mL."),
+    ],
+)
+def test_a_change_the_app_already_does_is_said_in_the_requests_language(
+    macaron, macaron_home, tmp_path, app_made, request_, said
+):
+    slug = scaffolded(*app_made, tmp_path / "apps")
+    app = tmp_path / "apps" / slug
+    before = (app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()
+    shown = macaron("change", slug, request_, "--offline")
+    assert shown.returncode == 2, shown.stderr
+    line = shown.stderr.strip()
+    assert "\n" not in line and said in line, line
+    if app_made[1] != "en":
+        assert not ALREADY_ENGLISH.search(line.replace(slug, "")), line
+    assert ((app / "macaron.json").read_bytes(), (app / "config" / "app.json").read_bytes()) == before
+    assert [c.phase for c in AppRepo.open(app).checkpoints()] == ["scaffold"]
+
+
 def test_offline_with_a_local_model_option_is_refused_in_one_line_and_nothing_is_written(
     macaron, macaron_home, tmp_path
 ):

@@ -285,3 +285,16 @@ def test_a_change_the_rules_cannot_read_is_refused_in_one_sentence_of_the_askeds
     assert asked in said and asked in hint, line  # quoted as the language quotes
     assert not re.search(r"\b(rules|change|know|not)\b", said), line  # no English inside the reply
     assert "\n" not in line
+
+
+def test_a_change_the_app_already_does_is_said_in_the_chats_language_whole(macaron_home, tmp_path):
+    """ "민수 추가해줘" where 민수 is in the app: the friend's one line is Korean throughout,
+    what the app already does included (reading/change_ask.py's Asked.already)."""
+    from macaron_cli.friend.changes import not_done
+    from macaron_cli.maker.change import plan_change
+    from tests.test_change import scaffolded
+
+    slug = scaffolded("룸메이트 지훈이랑 민수랑 집안일 당번", "ko", tmp_path / "apps")
+    line = not_done(plan_change(slug, "민수 추가해줘", offline=True), "ko")
+    assert line.endswith("이미 그래요: 민수 님은 이미 이 앱에 있어요."), line
+    assert not re.search(r"\b(already|this app)\b", line), line

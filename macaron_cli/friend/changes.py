@@ -148,11 +148,11 @@ def for_command(arg: str, apps: dict[str, dict]) -> Asked:
 def not_done(plan, language: str = "en") -> str:
     """Why a change the person asked changes nothing, and how to get it, in one line."""
     from macaron_cli.maker.change_plan import ChangeResult, change_of
-    from macaron_cli.maker.refusal import not_changed
+    from macaron_cli.maker.refusal import already, not_changed
 
     result = ChangeResult.planned(plan)
     if not result.missing:
-        return said(language, "change.already", title=result.title, message=result.message)
+        return already(result, language)
     return not_changed(result, change_of(plan).unread)
 
 

@@ -202,7 +202,7 @@ def _summary(result: ChangeResult) -> None:
 
     out, err = Out(), Out(stderr=True)
     if result.status == "nothing" and not result.missing:
-        err.line("Nothing to change: {}.", result.message)
+        err.text(refusal.already(result))
         return
     if result.status == "nothing":
         err.text(refusal.not_changed(result, result.unread))

@@ -3,8 +3,9 @@
 Every refusal of a change read by rules (`macaron change`, the chat's change, a correction to
 what a make understood) is said here: a request no rule reads ("“…” is not a change the rules
 know"), or what the rules read and cannot do (change_rules' `missing`, already in the
-request's language), and, for a change, the command with which a model can. The words are
-lang's lines (refuse.*, cannot.*), one per language.
+request's language), and, for a change, the command with which a model can; or, where the app
+already does what was asked, that (change_rules' `already`, in the request's language too).
+The words are lang's lines (refuse.*, cannot.*, change.already, already.*), one per language.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class ChangeResult(Protocol):
     title: str
     request: str
     missing: list
+    message: str
 
 
 def language_of(request: str) -> str:
@@ -50,6 +52,13 @@ def cannot(change: Change, request: str) -> str:
 def not_changed(result: ChangeResult, unread: bool) -> str:
     """A change that changed nothing by rules: why, and the command with which a model can."""
     return _by_model("refuse.change", result, unread)
+
+
+def already(result: ChangeResult, language: str | None = None) -> str:
+    """A change the app already is (the result's message: what it already does), one sentence
+    in the request's language, or the one given (the chat's)."""
+    language = language or language_of(result.request)
+    return _said("change.already", language, title=result.title, message=result.message)
 
 
 def partly(result: ChangeResult) -> str:

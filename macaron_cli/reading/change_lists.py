@@ -180,7 +180,7 @@ def listed_things(ask: Asked, config: dict) -> None:
         new = []  # things said in a request that sets or takes off are never added
     if not gone and not new:
         if said and not ask.remove and all(any(_same(t, n) for n in names) for t in said):
-            ask.already.append(f"{', '.join(said)} already in this app")
+            ask.already("things", what=ask.listed(said))
         return
     _CHANGE[part](ask, gone, new, config)
 

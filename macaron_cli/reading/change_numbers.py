@@ -36,12 +36,11 @@ def timer_minutes(ask: Asked, config: dict) -> None:
     if work is None and rest is None:
         return
     after = Timer(work=work or timer.work, rest=rest or timer.rest)
-    said = f"{after.work} minutes of work, then {after.rest} of break"
     if after == timer:
-        ask.already.append(f"the timer is already {said}")
+        ask.already("timer", work=str(after.work), rest=str(after.rest))
         return
     ask.spec = replace(ask.spec, timer=after)
-    ask.done.append(said)
+    ask.done.append(f"{after.work} minutes of work, then {after.rest} of break")
 
 
 # A goal said with its period ("3 a week", "月に4冊", "하루 8잔"): the goal is set by change_rules'
@@ -150,7 +149,7 @@ def monthly_deposit(ask: Asked, config: dict) -> None:
     currency = said.unit if said.unit in lang.PAID_IN else str(config.get("currency") or money.currency)
     ask.touched.add(DEPOSIT)
     if money.rate == said.value:
-        ask.already.append(f"{said.value:,.0f} {currency} a month is already put by")
+        ask.already("deposit", amount=f"{said.value:,.0f}", currency=currency)
         return
     ask.spec = replace(ask.spec, money=replace(money, rate=said.value, currency=currency))
     ask.done.append(f"{said.value:,.0f} {currency} put by each month")
@@ -197,4 +196,4 @@ def unit_already(ask: Asked, config: dict) -> None:
     for unit in ask.slots.units:
         measure = next((m for m in ask.spec.measures if m.unit == unit and ask.touched <= {m.key}), None)
         if measure is not None:
-            ask.already.append(f"{measure.key.replace('_', ' ')} is already in {_symbol(unit)}")
+            ask.already("unit", measure=ask.named(measure), unit=_symbol(unit))

@@ -93,7 +93,7 @@ def change_people(ask: Asked, names: list[str]) -> None:
     if not gone and ask.remove:
         ask.cannot("not_people", names=", ".join(names))
     elif not gone:
-        ask.already.append(f"{', '.join(names)} already in this app")
+        ask.already("people", names=ask.listed(names))
     if not gone:
         return
     if tasks:

@@ -109,10 +109,10 @@ def understand(request: str, spec: AppSpec, config: dict, manifest: Manifest) ->
     for what, words in _BEYOND.items():
         if _found(words, text):
             ask.cannot(what)
-    unread = not ask.done and not ask.missing and not ask.already
+    unread = not ask.done and not ask.missing and not ask.held
     if unread:
-        ask.missing.append(f"“{text}”")  # maker/refusal.py says it: not a change the rules know
-    already = tuple(dict.fromkeys(ask.already)) if not ask.done else ()
+        ask.no_rule_reads(text)
+    already = tuple(dict.fromkeys(ask.held)) if not ask.done else ()
     missed = tuple(dict.fromkeys(ask.missing))
     return Change(
         request, spec, ask.spec, config, ask.settings, tuple(ask.done), missed, already, unread, ask.language, manifest
@@ -236,7 +236,7 @@ def _goal(ask: Asked, config: dict) -> None:
         return
     goal = round(slots.goal.value * factor, 2)
     if goal == measure.goal:
-        ask.already.append(f"the {measure.key.replace('_', ' ')} goal is already {_amount(goal, measure.unit)}")
+        ask.already("goal", measure=ask.named(measure), amount=_amount(goal, measure.unit))
         return
     _replace_measure(ask, replace(measure, goal=goal))
     ask.done.append(f"{measure.key.replace('_', ' ')} goal {_amount(goal, measure.unit)}")
@@ -300,7 +300,7 @@ def _units(ask: Asked, config: dict) -> None:
         ask.settings["units"] = system
         ask.done.append(f"{system} units")
     elif system:
-        ask.already.append(f"the units are already {system}")
+        ask.already(f"units.{system}")
 
 
 def _kept_metric(ask: Asked) -> None:
@@ -345,7 +345,7 @@ def _currency(ask: Asked, config: dict) -> None:
             f"say a {what} in {slots.currency} to compare)"
         )
     else:
-        ask.already.append(f"amounts are already in {slots.currency}")
+        ask.already("currency", currency=slots.currency)
 
 
 def _times(ask: Asked, config: dict) -> None:
@@ -396,7 +396,7 @@ def _items(ask: Asked, config: dict) -> None:
         ask.spec = replace(ask.spec, items=replace(items, attributes=(*items.attributes, said)))
         ask.done.append(f"each {items.name} records {said}")
     else:  # "add the author" where each book records it: said so, never "not a change the rules know"
-        ask.already.append(f"each {items.name} already records {said}")
+        ask.already("records", items=items.name, field=said)
 
 
 def _attribute(text: str, patterns: tuple[str, ...]) -> str | None:
@@ -444,7 +444,7 @@ def _language(ask: Asked, config: dict) -> None:
         ask.settings["language"] = found[0][1]
         ask.done.append(f"shown in {found[0][1]}")
     elif found:
-        ask.already.append(f"it is already shown in {found[0][1]}")
+        ask.already(f"language.{found[0][1]}")
 
 
 _RULES: tuple[Callable[[Asked, dict], None], ...] = (
