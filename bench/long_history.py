@@ -16,6 +16,8 @@ earlier evidence in the first 5 or 10), session recall (the share of the evidenc
 with any turn among the first 10: the right conversation found, if not the turn) and how many
 sessions the first 10 span.
   fts, bigram, dense   as in recall_side_by_side.py
+  macaron search       MemoryStore.search as `macaron memory search` asks (purpose lookup: only what
+                       passes the relevance floor, so often fewer than 10)
   macaron chat         MemoryStore.search as the friend and agents search a turn (purpose chat),
                        told by the person (the query's speaker, as the friend's turns are the
                        person's: retrieval.search's teller)
@@ -194,6 +196,12 @@ def main() -> None:
         evaluate("fts", lambda g, q, k: fts[g](q["query"], k), queries, session_of),
         evaluate("bigram", lambda g, q, k: bigram[g](q["query"], k), queries, session_of),
         evaluate("dense", lambda g, q, k: dense[g](q["query"], k), queries, session_of),
+        evaluate(
+            "macaron search",
+            lambda g, q, k: [h.memory.id for h in stores[g].search(q["query"], k=k)],
+            queries,
+            session_of,
+        ),
         evaluate("macaron chat", chat, queries, session_of),
         evaluate("  teller unknown", lambda g, q, k: chat(g, q, k, teller=False), queries, session_of),
     ]

@@ -82,16 +82,17 @@ def test_a_turn_that_tells_of_today_shares_no_word_with_memories_of_other_days(t
     assert asked and asked[0].memory.id == "lamp"  # a question about a day still searches it
 
 
+# Caroline's race and Melanie's, each said with a turn of the other's beside it.
+RACES = {
+    "own": ("2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
+    "reply": ("2023-05-01", "Melanie: Wow, that's great!"),
+    "theirs": ("2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
+    "thanks": ("2023-06-03", "Caroline: That's awesome, Mel!"),
+}
+
+
 def test_a_turn_that_speaks_to_someone_recalls_its_tellers_own_words_first(tmp_path):
-    store = told(
-        tmp_path,
-        {
-            "own": ("2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
-            "reply": ("2023-05-01", "Melanie: Wow, that's great!"),
-            "theirs": ("2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
-            "thanks": ("2023-06-03", "Caroline: That's awesome, Mel!"),
-        },
-    )
+    store = told(tmp_path, RACES)
     turn = "Thanks, Mel! I ran another 5K race this morning, so much fun."
     found = store.search(turn, k=2, purpose=CHAT)
     # Said to Melanie, so not hers: Caroline's own earlier race first, Melanie's kept, after it.
@@ -198,17 +199,11 @@ def test_a_turn_recalls_the_persons_own_words_above_the_assistants_replies_that_
 
 
 def test_a_turn_told_by_one_speaker_of_a_transcript_recalls_their_own_turns_first(tmp_path):
-    store = told(
-        tmp_path,
-        {
-            "own": ("2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
-            "reply": ("2023-05-01", "Melanie: Wow, that's great!"),
-            "painting": ("2023-05-01", "Caroline: I'm painting a sunset over the lake this week."),
-            "theirs": ("2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
-            "school": ("2023-06-03", "Melanie: The kids started at a new school today."),
-            "thanks": ("2023-06-03", "Caroline: That's awesome, Mel!"),
-        },
-    )
+    other_things = {
+        "painting": ("2023-05-01", "Caroline: I'm painting a sunset over the lake this week."),
+        "school": ("2023-06-03", "Melanie: The kids started at a new school today."),
+    }
+    store = told(tmp_path, {**RACES, **other_things})
     turn = "I ran another 5K race this morning, so much fun."
     # Each speaker may be the person (bench/long_history.py): Caroline's turn recalls her race.
     assert [h.memory.id for h in store.search(turn, k=2, purpose=CHAT, teller="Caroline")] == ["own", "theirs"]
