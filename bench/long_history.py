@@ -16,7 +16,12 @@ earlier evidence in the first 5 or 10), session recall (the share of the evidenc
 with any turn among the first 10: the right conversation found, if not the turn) and how many
 sessions the first 10 span.
   fts, bigram, dense   as in recall_side_by_side.py
-  macaron chat         MemoryStore.search as the friend and agents search a turn (purpose chat)
+  macaron search       MemoryStore.search as `macaron memory search` asks (purpose lookup: only what
+                       passes the relevance floor, so often fewer than 10)
+  macaron chat         MemoryStore.search as the friend and agents search a turn (purpose chat),
+                       told by the person (the query's speaker, as the friend's turns are the
+                       person's: retrieval.search's teller)
+    teller unknown     the same, not told who says the turn
   macaron − STEP       the same with one step of the search left out (--without, repeatable; a
                        reranker or factor by its class name, a retriever by its name, or mmr):
                        which step helps and which pushes the right turn down
@@ -90,7 +95,7 @@ def evaluate(name: str, search, queries: list[dict], session_of: dict[str, dict[
     latencies = []
     for q in queries:
         started = time.perf_counter()
-        found = search(q["group"], q["query"], K)
+        found = search(q["group"], q, K)
         latencies.append(time.perf_counter() - started)
         evidence = q["evidence"]
         scores["r1"].append(1.0 if evidence & set(found[:1]) else 0.0)
@@ -183,20 +188,29 @@ def main() -> None:
     fts, bigram, dense, stores = imported(groups, work)
     session_of = {group: {r["id"]: r["meta"]["session"] for r in rows} for group, rows in groups.items()}
 
-    def chat(g: str, q: str, k: int) -> list[str]:
-        return [h.memory.id for h in stores[g].search(q, k=k, purpose=CHAT, **tuned)]
+    def chat(g: str, q: dict, k: int, teller: bool = True) -> list[str]:
+        told = {"teller": q["person"] if teller else None}
+        return [h.memory.id for h in stores[g].search(q["query"], k=k, purpose=CHAT, **told, **tuned)]
 
     results = [
-        evaluate("fts", lambda g, q, k: fts[g](q, k), queries, session_of),
-        evaluate("bigram", lambda g, q, k: bigram[g](q, k), queries, session_of),
-        evaluate("dense", lambda g, q, k: dense[g](q, k), queries, session_of),
+        evaluate("fts", lambda g, q, k: fts[g](q["query"], k), queries, session_of),
+        evaluate("bigram", lambda g, q, k: bigram[g](q["query"], k), queries, session_of),
+        evaluate("dense", lambda g, q, k: dense[g](q["query"], k), queries, session_of),
+        evaluate(
+            "macaron search",
+            lambda g, q, k: [h.memory.id for h in stores[g].search(q["query"], k=k)],
+            queries,
+            session_of,
+        ),
         evaluate("macaron chat", chat, queries, session_of),
+        evaluate("  teller unknown", lambda g, q, k: chat(g, q, k, teller=False), queries, session_of),
     ]
     for label, left_out, tuning in variants:
 
-        def chat_without(g: str, q: str, k: int, left_out=left_out, tuning=tuning) -> list[str]:
+        def chat_without(g: str, q: dict, k: int, left_out=left_out, tuning=tuning) -> list[str]:
             with left_out() as options:
-                return [h.memory.id for h in stores[g].search(q, k=k, purpose=CHAT, **options, **tuning)]
+                told = {"teller": q["person"], **options, **tuning}
+                return [h.memory.id for h in stores[g].search(q["query"], k=k, purpose=CHAT, **told)]
 
         results.append(evaluate(label, chat_without, queries, session_of))
     print(f"\n{'':<24}  R@1   R@5  R@10  sessions@10  sessions spanned  p50 ms")

@@ -3,6 +3,9 @@ the turn thanks and however many turns of one session share its words."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -79,16 +82,17 @@ def test_a_turn_that_tells_of_today_shares_no_word_with_memories_of_other_days(t
     assert asked and asked[0].memory.id == "lamp"  # a question about a day still searches it
 
 
+# Caroline's race and Melanie's, each said with a turn of the other's beside it.
+RACES = {
+    "own": ("2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
+    "reply": ("2023-05-01", "Melanie: Wow, that's great!"),
+    "theirs": ("2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
+    "thanks": ("2023-06-03", "Caroline: That's awesome, Mel!"),
+}
+
+
 def test_a_turn_that_speaks_to_someone_recalls_its_tellers_own_words_first(tmp_path):
-    store = told(
-        tmp_path,
-        {
-            "own": ("2023-05-01", "Caroline: I ran my first 5K race last spring, slow but so happy."),
-            "reply": ("2023-05-01", "Melanie: Wow, that's great!"),
-            "theirs": ("2023-06-03", "Melanie: I ran a 5K race with the kids this morning, so much fun!"),
-            "thanks": ("2023-06-03", "Caroline: That's awesome, Mel!"),
-        },
-    )
+    store = told(tmp_path, RACES)
     turn = "Thanks, Mel! I ran another 5K race this morning, so much fun."
     found = store.search(turn, k=2, purpose=CHAT)
     # Said to Melanie, so not hers: Caroline's own earlier race first, Melanie's kept, after it.
@@ -128,3 +132,79 @@ def told(tmp_path, said: dict[str, tuple[str, str]]) -> MemoryStore:
         for i, (day, text) in said.items()
     )
     return store
+
+
+def _chatgpt_export(path, conversations: list[tuple[str, list[str]]]) -> None:
+    """A ChatGPT export (conversations.json, its mapping tree): each (day, turns), the person's
+    turns and the assistant's in turn, the person's first."""
+    exported = []
+    for number, (day, turns) in enumerate(conversations):
+        start = int(datetime.fromisoformat(f"{day}T10:00:00+00:00").timestamp())
+        mapping = {"root": {"id": "root", "message": None, "parent": None, "children": []}}
+        parent = "root"
+        for n, said in enumerate(turns):
+            node = f"c{number}-{n}"
+            role = "assistant" if n % 2 else "user"
+            content = {"content_type": "text", "parts": [said]}
+            message = {"id": node, "author": {"role": role}, "create_time": start + 30 * n, "content": content}
+            mapping[node] = {"id": node, "message": message, "parent": parent, "children": []}
+            mapping[parent]["children"].append(node)
+            parent = node
+        exported.append({"id": f"c{number}", "title": f"Chat {number}", "create_time": start, "mapping": mapping})
+    path.write_text(json.dumps(exported), encoding="utf-8")
+
+
+def test_a_turn_recalls_the_persons_own_words_above_the_assistants_replies_that_repeat_them(macaron_home, tmp_path):
+    from macaron_cli.memory import commands
+
+    export = tmp_path / "conversations.json"
+    _chatgpt_export(
+        export,
+        [
+            (
+                "2024-03-02",
+                [
+                    "We adopted a grey kitten from the shelter last weekend, we named her Miso.",
+                    "Congratulations on adopting Miso! A grey kitten from the shelter is a lovely addition. "
+                    "Kittens need play, a scratching post for the sofa and a vet visit. Enjoy Miso!",
+                ],
+            ),
+            (
+                "2024-04-11",
+                [
+                    "Can you give me a quick recipe for miso soup?",
+                    "Sure: warm the dashi, stir in the miso paste, add tofu and spring onions, never let it boil.",
+                ],
+            ),
+            (
+                "2024-05-20",
+                [
+                    "My sister is visiting next month and I need ideas for the weekend.",
+                    "How lovely! A market in the morning, a walk by the river, dinner somewhere new.",
+                ],
+            ),
+        ],
+    )
+    with contextlib.redirect_stdout(io.StringIO()):
+        commands.import_file(export)
+    store = MemoryStore.open(macaron_home / "memory")
+    turn = "Miso scratched the sofa again this morning, the little grey monster"
+    found = store.search(turn, k=3, purpose=CHAT)
+    # The person tells it: what they said of Miso comes back first, not the reply that repeats it
+    # with more of the turn's words (the reply stays, said to them).
+    assert found[0].memory.meta["speaker"] == "me", [h.memory.text for h in found]
+    assert "adopted a grey kitten" in found[0].memory.text
+    reply = next(h for h in found if h.memory.meta["speaker"] != "me")
+    assert reply.parts["addressed"] < 1
+
+
+def test_a_turn_told_by_one_speaker_of_a_transcript_recalls_their_own_turns_first(tmp_path):
+    other_things = {
+        "painting": ("2023-05-01", "Caroline: I'm painting a sunset over the lake this week."),
+        "school": ("2023-06-03", "Melanie: The kids started at a new school today."),
+    }
+    store = told(tmp_path, {**RACES, **other_things})
+    turn = "I ran another 5K race this morning, so much fun."
+    # Each speaker may be the person (bench/long_history.py): Caroline's turn recalls her race.
+    assert [h.memory.id for h in store.search(turn, k=2, purpose=CHAT, teller="Caroline")] == ["own", "theirs"]
+    assert [h.memory.id for h in store.search(turn, k=2, purpose=CHAT, teller="Melanie")] == ["theirs", "own"]

@@ -207,3 +207,27 @@ def test_the_why_found_check_finds_a_view_of_its_own(tmp_path):
     assert _says_why_found(planted) == [3]
     planted.write_text('def status(query, hits):\n    return f"Nothing found for {query}" if not hits else ""\n')
     assert _says_why_found(planted) == [2]
+
+
+def _spelling(package: Path, value: str, skip: str) -> list[str]:
+    """Each string literal `value` in the package's modules (outside `skip`), as file:line."""
+    return [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != skip
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value == value
+    ]
+
+
+def test_only_speakers_names_the_speaker_the_persons_turns_are_kept_as():
+    """An import that keeps the person's turns as said by a name of its own, or a search that
+    looks for another, would leave the person's turns told by no one (retrieval's teller)."""
+    from macaron_cli.memory.speakers import ME
+
+    assert _spelling(PACKAGE / "memory", ME, skip="speakers.py") == []
+
+
+def test_the_teller_check_finds_a_planted_name(tmp_path):
+    (tmp_path / "importer.py").write_text('row = {"speaker": "me"}\n', encoding="utf-8")
+    assert _spelling(tmp_path, "me", skip="speakers.py") == ["importer.py:1"]

@@ -97,6 +97,7 @@ class Ask:
     language: str
     unrelated: float = -1.0  # the similarity below which a memory found by meaning alone is none
     telling: bool = False  # a chat turn that tells, not one that asks (searched by Tuning.for_chat)
+    teller: str | None = None  # who tells it, as the memories' speakers are named (speakers.ME: the person)
     _words: Future | None = None
     _word_rows: list[dict] | None = None
     _named: tuple[str, str] | None = None

@@ -32,12 +32,12 @@ from macaron_cli.memory.json_stream import ArrayReader, BrokenJson
 from macaron_cli.memory.kept_versions import KeptVersions, digest
 from macaron_cli.memory.records import MAX_TEXT, Memory, new_id
 from macaron_cli.memory.redact import redacted
+from macaron_cli.memory.speakers import ME
 
 # A part of a long turn: under a memory's limit with room for what redaction writes in
 # place of a secret (a mark may be longer than the secret it replaces).
 PART = MAX_TEXT * 9 // 10
 EXPORT = chat_exports.EXPORT_FILE
-ME = "me"
 _PLAIN = privacy.level_said("")  # what a turn that says nothing private is
 
 

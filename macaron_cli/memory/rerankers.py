@@ -115,22 +115,33 @@ def moment_of(row: dict) -> str | None:
 class Speaker(Reranker):
     """When a question names one speaker of a conversation (memory/speakers.py), turns said by
     others keep 1 − other_speaker of their relevance (memories that are not turns keep all).
-    A chat turn that tells and speaks to someone ("Thanks, Mel! I ran my first 5K") is not
-    theirs: it recalls what its teller said before, and the turns said by the one it speaks to
-    keep 1 − addressed."""
+    A chat turn that tells recalls what its teller said before, not what was said to them: when
+    the teller's own turns are among the candidates (the person's, of an imported chat: the
+    assistant's replies repeat their words), every other speaker's turn keeps 1 − addressed;
+    when they are not, the turns of the one it speaks to by name do ("Thanks, Mel! I ran my
+    first 5K" is not Mel's)."""
 
     parts = (
         Part("speaker", "× said by someone other than the person asked about"),
-        Part("addressed", "× said by the one the turn speaks to, not by its teller"),
+        Part("addressed", "× said to the turn's teller, not by them"),
     )
 
     def run(self, ask: Ask, candidates: Candidates) -> Candidates:
+        kept = 1.0 - ask.tuning.addressed
         if ask.speaker:
             _lower(candidates, lambda said_by: said_by != ask.speaker, "speaker", 1.0 - ask.tuning.other_speaker)
+        elif ask.telling and _among_speakers(ask.teller, candidates):
+            _lower(candidates, lambda said_by: said_by != ask.teller, "addressed", kept)
         elif ask.telling and ask.addressees:
             spoken_to = set(ask.addressees)
-            _lower(candidates, lambda said_by: said_by in spoken_to, "addressed", 1.0 - ask.tuning.addressed)
+            _lower(candidates, lambda said_by: said_by in spoken_to, "addressed", kept)
         return candidates
+
+
+def _among_speakers(teller: str | None, candidates: Candidates) -> bool:
+    """Whether the teller said any of the candidates: where they said none (a transcript whose
+    speakers are named otherwise), no turn is known to be said to them."""
+    return teller is not None and any(speaker_of_row(c.row) == teller for c in candidates.values())
 
 
 def _lower(candidates: Candidates, by: Callable[[str], bool], part: str, kept: float) -> None:

@@ -63,6 +63,7 @@ from macaron_cli.memory.rerankers import (
 )
 from macaron_cli.memory.retrievers import RETRIEVERS, Retriever
 from macaron_cli.memory.rows import quote
+from macaron_cli.memory.speakers import ME
 from macaron_cli.memory.text import search_form
 from macaron_cli.memory.tuning import TUNING, Tuning
 from macaron_cli.memory.turns import asks
@@ -117,19 +118,23 @@ def search(
     purpose: str = LOOKUP,
     kind: str | None = None,
     tuning: Tuning = TUNING,
+    teller: str | None = ME,
 ) -> list[Hit]:
     """`dates=False` for a text that is no question about the person's days (an app's idea, a
     template's description): its "today" or "daily" names no day to search within.
     `purpose=CHAT` for a turn of a conversation: up to k hits whenever the memory has them
     (the module's step 5). `kind` searches the memories of that kind alone (an app's digests),
-    so others that share a word never crowd them out. `tuning`: bench/ varies it."""
+    so others that share a word never crowd them out. `tuning`: bench/ varies it. `teller`:
+    who says a chat turn, as the memories name their speakers: the person (speakers.ME, their
+    turns of an imported chat), whom the friend and agents talk with; bench/long_history.py
+    lets each speaker of a conversation be the person in turn."""
     if k < 1:
         raise UserError("k must be at least 1.")
     if purpose not in PURPOSES:
         raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
     if not query or not query.strip() or store.table.count_rows() == 0:
         return []
-    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose)
+    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose, teller)
     tuning = ask.tuning
     # Every list begun at once (LanceDB runs the word searches side by side), then added in order.
     begun = [(r, found) for r in RETRIEVERS if (found := r.begin(ask)) is not None]
@@ -154,7 +159,7 @@ def search(
     return [Hit(c.memory, c.score, c.parts) for c in chosen]
 
 
-def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose) -> Ask:
+def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose, teller) -> Ask:
     """The question as every stage reads it. A chat turn that tells (not one that only asks, as
     a question to the friend does) is searched by the Tuning's chat numbers (Tuning.for_chat)."""
     where = " AND ".join(f for f in (_privacy_filter(privacy), f"kind = {quote(kind)}" if kind else None) if f) or None
@@ -193,6 +198,7 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         domain=domain,
         language=language or detect_language(query),
         telling=telling,
+        teller=teller if telling else None,
     )
     if use_vectors:
         from macaron_cli.memory import embeddings

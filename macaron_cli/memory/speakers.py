@@ -24,6 +24,10 @@ from __future__ import annotations
 import json
 import re
 
+# The speaker the person's own turns are kept as (an imported chat export's): who tells a chat
+# turn the friend or an agent searches by, unless a caller says another (retrieval.search's teller).
+ME = "me"
+
 # One to three words, each starting with a capital (or a letter of a script without case),
 # then a colon and a space: "Caroline: …", "Mary Ann: …", "김민수: …".
 _PREFIX = re.compile(r"^\s*([^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2}):\s")

@@ -39,7 +39,8 @@ class Tuning:
     moment: float = 0.3  # share of the mean relevance of the best moment_peers memories of the same moment
     moment_peers: int = 3
     other_speaker: float = 0.5  # of relevance a turn loses when the query names another speaker
-    # of relevance a turn loses when a chat turn that tells speaks to its speaker ("Thanks, Mel!")
+    # of relevance a turn loses when a chat turn that tells is said to its speaker: the teller's
+    # own turns are among the candidates, or the turn names them ("Thanks, Mel!")
     addressed: float = 0.3
     answer: float = 0.5  # share of the gap to its question a reply gains (memory/turns.py)
     question: float = 0.9  # of its relevance a question keeps when a reply stating something is a candidate
