@@ -102,6 +102,7 @@ SLOTS = (
     "address",
     "rent",
     "diet",
+    "computer",
 )
 
 # Every concept, with what its words say. A language module holds each one.
@@ -393,6 +394,10 @@ CONCEPTS: dict[str, str] = {
     "update.change": "saying a fact changed: moved, new, now, switched, no longer, not anymore",
     "update.others": "someone else a fact is about (my sister, 娘): not the speaker's own",
     "update.changed": "saying a value itself changed to another: changed, switched, went up, 変えた, 换了, 바꿨",
+    "update.part": (
+        "a part or a side of a thing changed, said after the thing (フィットのタイヤ…変えた, 宝马换了新轮胎,"
+        " changed their hours): the thing itself stays"
+    ),
     "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, sold, もう…ない, 不再",
     "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
     # ── the page judged against the request (maker/page_judge.py) ──

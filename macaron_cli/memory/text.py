@@ -106,6 +106,18 @@ def _short_stems(text: str) -> list[str]:
     return list(dict.fromkeys(stems))
 
 
+# A Korean syllable said as a word of its own, before the next word ("술 마셔"): a noun of one
+# syllable with no particle; the last word of a Korean sentence is its verb ("뭐 타?").
+_KO_ALONE = re.compile(r"(?<![\uac00-\ud7af])[\uac00-\ud7af](?= +[\uac00-\ud7af])")
+
+
+def one_letter_nouns(text: str) -> list[str]:
+    """The nouns of one letter a text holds: those a particle hides (떡을, 猫の) and a Korean
+    one said alone before the next word (술 마셔)."""
+    alone = [w for w in _KO_ALONE.findall(text) if w not in _KO_NOT_NOUNS]
+    return list(dict.fromkeys(_short_stems(text) + alone))
+
+
 def _without_small_words(text: str) -> str:
     """A Tagalog query without the small words of the language (ang, ng, ko, saan…): they are
     its stop words, as the index drops English ones, and matched they only favour any Tagalog
