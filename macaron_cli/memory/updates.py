@@ -102,10 +102,13 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
     changed = [c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c)]
     stopped = " ".join(_what_changed(c) for c in changed)
     kept = " ".join(c[: len(c) - len(_what_changed(c))] for c in changed)
+    others = frozenset(m.group(0).lower() for m in _OTHERS.finditer(said))
     return Statement(
         speaker=speaker,
-        others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
-        names=frozenset(m.group(1).lower() for m in _NAMED.finditer(said) if _a_name(m.group(1))),
+        others=others,
+        names=frozenset(m.group(1).lower() for m in _NAMED.finditer(said) if _a_name(m.group(1)))
+        if others
+        else frozenset(),
         tokens=frozenset(w.lower() for w in LATIN_WORD.findall(said)),
         slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
         words=_words(said, language),
