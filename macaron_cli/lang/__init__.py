@@ -324,6 +324,7 @@ CONCEPTS: dict[str, str] = {
     "small_words.shared": "small words other languages write too, as words or names (they count half)",
     "particles": "particles glued after a noun (떡을), longest last: a noun of one syllable found without them",
     "not_nouns": "one-character words that are not nouns (pronouns, question words): never a noun's stem",
+    "verb_endings": "the kana after a verb's one-kanji stem (乗って, 飲む, 変えた): the kanji before one is no noun",
     "grammar_characters": "characters that only build a sentence (了, 的, 一, 我): a pair of two means nothing",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": "a habit's goal said beside its number (goal, a day, 目標)",

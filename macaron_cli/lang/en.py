@@ -228,6 +228,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": "",
+    "verb_endings": "",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"\b(goal|target|aim|at least|a day|per day|daily)\b",
@@ -648,7 +649,7 @@ WORDS: dict[str, str] = {
     ),
     "update.changed": (
         r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:all )?(?:my|the"
-        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b|\binstead of\b"
+        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b|\binstead of\b|\bdyed\b"
     ),
     "update.stop": (
         r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"

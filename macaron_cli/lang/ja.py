@@ -189,6 +189,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": r"誰|何|私|僕|俺|今",  # who, what, I, now: in nearly every question
+    "verb_endings": "っ|ん|む|ま|み|め|る|ら|り|れ|ろ|べ|え|い|う|わ|き|く|け|ぎ|ぐ|げ|し|せ|た|て",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"目標",

@@ -195,6 +195,7 @@ WORDS: dict[str, str] = {
     "particles": r"을|를|이|가|은|는|도|에|의|와|과|로|랑|만|에서|으로|에게|한테|이랑|까지|부터|처럼|보다",
     # pronouns, question words, adverbs: as single characters they would match nearly every memory
     "not_nouns": r"나|너|저|제|내|네|그|이|뭐|누|어|왜|몇|것|거|게|수|좀|더|잘|안|못|다|또|이|걔|얘|쟤",
+    "verb_endings": "",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"목표",

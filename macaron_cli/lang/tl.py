@@ -207,6 +207,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": r"na|ka|mo|pa|may|si|ni|kay|ito|lang|din|kung|ilan|para|pero|mas|ba|ay",
     "particles": "",
     "not_nouns": "",
+    "verb_endings": "",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"layunin|araw-araw",

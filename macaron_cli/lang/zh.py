@@ -189,6 +189,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": "",
+    "verb_endings": "",
     "grammar_characters": r"了|的|吗|呢|吧|啊|一|个|是|在|我|你|他|她|它|这|那|就|都|也|还|又|很|有|把|被|给|和",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"目标",
