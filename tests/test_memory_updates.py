@@ -175,9 +175,8 @@ KINDS = {
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
-    older, newer, query = KINDS[kind]
+def _said_weeks_apart(macaron, tmp_path, older: str, newer: str) -> None:
+    """The person's older fact (m_old), a turn about something else, weeks later the newer (m_new)."""
     _import(
         macaron,
         tmp_path,
@@ -187,6 +186,12 @@ def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
             {"id": "m_new", "text": f"User: {newer}", "created_at": "2024-04-20T09:00:00Z"},
         ],
     )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
+    older, newer, query = KINDS[kind]
+    _said_weeks_apart(macaron, tmp_path, older, newer)
     found = macaron("memory", "search", query, "--all")
     assert found.returncode == 0, found.stderr
     ids = [line.split()[0] for line in found.stdout.splitlines() if line.startswith("m_")]
@@ -248,14 +253,7 @@ NOT_UPDATES = {
 @pytest.mark.parametrize("kind", NOT_UPDATES)
 def test_a_change_of_something_else_replaces_nothing(macaron, tmp_path, kind):
     older, newer, query = NOT_UPDATES[kind]
-    _import(
-        macaron,
-        tmp_path,
-        [
-            {"id": "m_old", "text": f"User: {older}", "created_at": "2024-03-01T09:00:00Z"},
-            {"id": "m_new", "text": f"User: {newer}", "created_at": "2024-04-20T09:00:00Z"},
-        ],
-    )
+    _said_weeks_apart(macaron, tmp_path, older, newer)
     found = macaron("memory", "search", query)
     assert "m_old" in found.stdout and "--all shows it" not in found.stdout, found.stdout
     assert "replaced by" not in macaron("why", "m_old").stdout
