@@ -649,7 +649,7 @@ WORDS: dict[str, str] = {
     ),
     "update.changed": (
         r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:all )?(?:my|the"
-        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b|\binstead of\b|\bdyed\b"
+        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b|\binstead of\b"
     ),
     "update.stop": (
         r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
