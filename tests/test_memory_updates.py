@@ -120,12 +120,63 @@ KINDS = {
         "エニタイム解約して、今はヨガスタジオに通ってる",
         "どこのジムに通ってる？",
     ),
+    # found missed on the tuned parts of the three sets (bench/data/current-truth-third.json):
+    # a relative named by relation and name, then by the name alone
+    "a relative named, then by name alone": (
+        "my sister jess lives in denver",
+        "jess moved to portland last month for her new job",
+        "where does my sister live",
+    ),
+    # a number said again without the older's unit
+    "a number said again without its unit": (
+        "weighed in at 190 lbs this morning",
+        "down to 176 now!!",
+        "how much do i weigh",
+    ),
+    "a number said again without its unit, in Chinese": ("现在体重70公斤", "减到63了！", "我体重多少"),
+    # short words: a name of three letters, "gf"
+    "a short name": ("si Bea ang girlfriend ko", "wala na kami ni Bea, si Carla na ngayon", "sino gf ko"),
+    # a noun of one letter: 朝 (Japanese), 술 (Korean)
+    "a one-letter noun, in Japanese": (
+        "朝はいつもパン",
+        "最近は朝ごはんをご飯と味噌汁に変えた",
+        "朝ごはん何食べてる？",
+    ),
+    "a one-letter noun, in Korean": ("나 주말마다 술 마셔", "술 끊었어, 벌써 한 달째", "술 마셔?"),
+    # a Tagalog verb made of the older's noun (nagkakape, of kape)
+    "a Tagalog verb of the older's noun": (
+        "tatlong kape ako araw-araw",
+        "hindi na ako nagkakape, tsaa na lang",
+        "nagkakape pa ba ako",
+    ),
+    # a question of a name (名前は holds 前は, "before", and still asks for now)
+    "a question of a name, in Japanese": (
+        "彼氏はたけし、付き合って半年",
+        "たけしとは別れた。今はゆうとと付き合ってる",
+        "彼氏の名前は？",
+    ),
+    # instead of, an account closed, a laptop died, hired
+    "instead of, in Korean": ("주말마다 등산 가", "요즘 주말엔 등산 대신 수영 다녀", "주말에 뭐 해?"),
+    "an account closed": (
+        "i bank with chase",
+        "closed my chase account, everything's at ally now",
+        "which bank do i use",
+    ),
+    "a laptop that died": (
+        "typing this on my old thinkpad",
+        "thinkpad finally died, bought a macbook air",
+        "what laptop do i have",
+    ),
+    "hired elsewhere": (
+        "im a barista at blue bottle rn",
+        "got hired as a dental assistant!! last day at the cafe was friday",
+        "whats my job",
+    ),
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
-    older, newer, query = KINDS[kind]
+def _said_weeks_apart(macaron, tmp_path, older: str, newer: str) -> None:
+    """The person's older fact (m_old), a turn about something else, weeks later the newer (m_new)."""
     _import(
         macaron,
         tmp_path,
@@ -135,6 +186,12 @@ def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
             {"id": "m_new", "text": f"User: {newer}", "created_at": "2024-04-20T09:00:00Z"},
         ],
     )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_of_update_answers_first(macaron, tmp_path, kind):
+    older, newer, query = KINDS[kind]
+    _said_weeks_apart(macaron, tmp_path, older, newer)
     found = macaron("memory", "search", query, "--all")
     assert found.returncode == 0, found.stderr
     ids = [line.split()[0] for line in found.stdout.splitlines() if line.startswith("m_")]
@@ -176,6 +233,30 @@ def test_someone_elses_move_replaces_nothing_of_mine(macaron, tmp_path):
     found = macaron("memory", "search", "where do I live", "--all")
     assert "replaced by" not in found.stdout and "m_mine" in found.stdout, found.stdout
     assert "replaced by" not in macaron("why", "m_mine").stdout
+
+
+# A later memory that says a change of something else replaces nothing: (older, newer, question).
+NOT_UPDATES = {
+    # a part or a side of the older's thing changed: the thing itself stays
+    "a part changed, in Japanese": ("車はフィットに乗ってる", "フィットのタイヤ新しいのに変えた", "車なに乗ってる？"),
+    "a part changed, in Chinese": ("我开的是一辆宝马", "宝马换了新轮胎", "我开什么车"),
+    "a side changed": (
+        "i go to planet fitness on elm st",
+        "planet fitness changed their hours, open till 11 now",
+        "whats my gym",
+    ),
+    # the same verb (飲む), of another thing: a verb's one-kanji stem is no thing
+    "another thing of the same verb, in Japanese": ("毎晩ビール飲んでる", "もう牛乳は飲まない", "ビール飲む？"),
+}
+
+
+@pytest.mark.parametrize("kind", NOT_UPDATES)
+def test_a_change_of_something_else_replaces_nothing(macaron, tmp_path, kind):
+    older, newer, query = NOT_UPDATES[kind]
+    _said_weeks_apart(macaron, tmp_path, older, newer)
+    found = macaron("memory", "search", query)
+    assert "m_old" in found.stdout and "--all shows it" not in found.stdout, found.stdout
+    assert "replaced by" not in macaron("why", "m_old").stdout
 
 
 def test_the_browser_says_what_replaced_an_older_fact(tmp_path):

@@ -102,6 +102,7 @@ SLOTS = (
     "address",
     "rent",
     "diet",
+    "computer",
 )
 
 # Every concept, with what its words say. A language module holds each one.
@@ -323,6 +324,7 @@ CONCEPTS: dict[str, str] = {
     "small_words.shared": "small words other languages write too, as words or names (they count half)",
     "particles": "particles glued after a noun (떡을), longest last: a noun of one syllable found without them",
     "not_nouns": "one-character words that are not nouns (pronouns, question words): never a noun's stem",
+    "verb_endings": "the kana after a verb's one-kanji stem (乗って, 飲む, 変えた): the kanji before one is no noun",
     "grammar_characters": "characters that only build a sentence (了, 的, 一, 我): a pair of two means nothing",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": "a habit's goal said beside its number (goal, a day, 目標)",
@@ -393,6 +395,10 @@ CONCEPTS: dict[str, str] = {
     "update.change": "saying a fact changed: moved, new, now, switched, no longer, not anymore",
     "update.others": "someone else a fact is about (my sister, 娘): not the speaker's own",
     "update.changed": "saying a value itself changed to another: changed, switched, went up, 変えた, 换了, 바꿨",
+    "update.part": (
+        "a part or a side of a thing changed, said after the thing (フィットのタイヤ…変えた, 宝马换了新轮胎,"
+        " changed their hours): the thing itself stays"
+    ),
     "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, sold, もう…ない, 不再",
     "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
     # ── the page judged against the request (maker/page_judge.py) ──

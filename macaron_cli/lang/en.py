@@ -228,6 +228,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": "",
+    "verb_endings": "",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"\b(goal|target|aim|at least|a day|per day|daily)\b",
@@ -617,13 +618,14 @@ WORDS: dict[str, str] = {
     ),
     "slot.work": (
         r"\bwork(?:s|ing)? (?:at|as|for|in|from)\b|\bjob\b|\bhired\b|\bcompany\b|\bemployer\b|\bmanager\b"
-        r"|\bboss\b|\boffice\b|\bresign\w*|\bcareer\b"
+        r"|\bboss\b|\boffice\b|\bresign\w*|\bcareer\b|\bwork(?:s|ing)?(?=\s*\??\s*$)"
+        r"|\b(?:barista|nurse|teacher|engineer|developer|designer|cashier|accountant|intern|chef|waiter|waitress)\b"
     ),
     "slot.number": "\\bnumber\\b|\\bcell\\b",
     "slot.phone": "\\bphone\\b|\\biphone\\b|\\bpixel\\b|\\bgalaxy\\b|\\bsmartphone\\b",
     "slot.email": "\\be-?mail\\b",
     "slot.partner": (
-        r"\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bseeing (?:a|someone|him|her|[A-Z])"
+        r"\bdating\b|\bboyfriend\b|\bgirlfriend\b|\bgf\b|\bbf\b|\bseeing (?:a|someone|him|her|[A-Z])"
         r"|\bbroke up\b|\bsplit up\b|\bpartner\b"
     ),
     "slot.pet": "\\bcat\\b|\\bdog\\b|\\bkitten\\b|\\bpuppy\\b",
@@ -636,28 +638,31 @@ WORDS: dict[str, str] = {
     "slot.address": r"\baddress\b|\bpost ?code\b|\bzip code\b",
     "slot.rent": r"\brent\b|\blandlord\b|\blease\b|\bmortgage\b",
     "slot.diet": r"\bvegan\b|\bvegetarian\b|\bketo\b|\bplant-based\b|\bdiet\b|\beat(?:s|ing)? meat\b|\bcarbs\b",
+    "slot.computer": r"\blaptop\b|\bcomputer\b|\bpc\b|\bmacbook\b|\bthinkpad\b|\bchromebook\b|\bimac\b",
     "slot.wake": r"\bwak(?:e|es|ing) up\b|\bwoke up\b|\bget(?:s|ting)? up\b|\bgot up\b|\balarm\b",
     "update.change": (
         r"\bnow\b|\bnew\b|\bmoved\b|\brelocat\w*|\bswitched\b|\bchanged?\b|\bno longer\b"
         r"|\banymore\b|\bquit\b|\bstopped\b|\bleft\b|\bbroke up\b|\bsold\b|\binstead\b"
         r"|\bcancell?ed\b|\bwent (?:up|down)\b|\bresigned\b|\btransferred\b|\bjoined\b"
         r"|\bdyed\b|\badopted\b|\bpassed away\b|\bnot \w+ing\b|\bsplit up\b|\bgave up\b|\bwent back to\b"
-        r"|\bstart(?:ed|ing) (?:at|as)\b"
+        r"|\bstart(?:ed|ing) (?:at|as)\b|\bhired\b"
     ),
     "update.changed": (
         r"\bchanged\b|\bswitched\b|\bwent (?:up|down)\b|\bupdated\b|\bmoved (?:all )?(?:my|the"
-        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b"
+        r"|our) \w+ (?:from|to)\b|\bnew \w+ (?:is|btw)\b|\binstead of\b"
     ),
     "update.stop": (
         r"\bno longer\b|\banymore\b|\bany more\b|\b(?:I|I've|we|we've) (?:quit|stopped|gave up)\b"
         r"|\bquit (?:my|the|smoking|drinking)\b|\bnot \w+ing\b|\bsold\b|\bgave up\b"
+        r"|^\s*(?:quit|stopped|gave up)\b|\bclosed (?:my|the|our)\b|\bdied\b"
     ),
+    "update.part": r"\b(?:changed|switched|updated) (?:their|its)\b",
     "update.history": (
         r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
         r"|\bhow long\b|\bfirst time\b|\bhistory\b|\bpreviously\b|\bformer\b"
     ),
     "update.others": (
-        r"\bsister\b|\bbrother\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"
+        r"\bsister\b|\bsis\b|\bbrother\b|\bbro\b|\bwife\b|\bhusband\b|\bfriend\b|\bmom\b|\bmum\b|\bdad\b"
         r"|\bmother\b|\bfather\b|\bdaughter\b|\bson\b|\bgrandma\b|\bgrandpa\b"
         r"|\bneighbou?r\b|\bcousin\b|\baunt\b|\buncle\b|\bco-?workers?\b|\bcolleagues?\b"
     ),

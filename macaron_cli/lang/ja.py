@@ -189,6 +189,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": r"誰|何|私|僕|俺|今",  # who, what, I, now: in nearly every question
+    "verb_endings": "っ|ん|む|ま|み|め|る|ら|り|れ|ろ|べ|え|い|う|わ|き|く|け|ぎ|ぐ|げ|し|せ|た|て",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"目標",
@@ -483,8 +484,8 @@ WORDS: dict[str, str] = {
     "answer.yes": "はい",
     "answer.no": "いいえ",
     # ── what a fact is about, and its change (memory/updates.py) ──
-    "slot.home": "住ん|住む|住み|住ま|引っ越|引越|転居",
-    "slot.work": "働|仕事|会社|転職|勤め|職場|上司|企業|エンジニア",
+    "slot.home": "住ん|住む|住み|住ま|引っ越|引越|転居|(?<![\u4e00-\u9fff])家(?:は|って|どこ)",
+    "slot.work": "働|仕事|会社|転職|勤め|職場|上司|企業|エンジニア|営業|看護師|保育士|教師|店員|バイト",
     "slot.number": "番号",
     "slot.phone": "携帯|スマホ|アイフォン|iPhone|機種",
     "slot.email": "メール",
@@ -499,13 +500,15 @@ WORDS: dict[str, str] = {
     "slot.address": "住所",
     "slot.rent": "家賃|大家|賃貸",
     "slot.diet": "ベジタリアン|ヴィーガン|菜食|ダイエット|糖質|肉を食べ",
+    "slot.computer": "パソコン|ノートPC|ラップトップ|マック|PC",
     "slot.wake": "起き|起床|目覚まし",
     "update.change": (
         "引っ越|変え|変わ|変更|辞め|やめ|今は|もう|新しく|新しい|転職|転校|別れ|売って|売った|解約|亡くな|始めた|機種変"
     ),
-    "update.changed": r"変えた|変わった|変更|上がった|下がった",
-    "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた|売った|手放した",
-    "update.history": r"いつ|以前|前は|昔|元々|最初",
+    "update.changed": r"変えた|変わった|変更|上がった|下がった|代わりに|じゃなくて",
+    "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた|売っ|手放し|亡くな|虹の橋",
+    "update.part": r"の(?=[^、。！？!?]{1,12}(?:変えた|替えた|交換))",
+    "update.history": r"いつ|以前|(?<![\u4e00-\u9fff])前は|昔|元々|最初",
     "update.others": "祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子|友達|先輩|後輩|同僚",
     # what a request says that names nothing a page shows (maker/page_judge.py)
     "judge.filler": "",

@@ -195,6 +195,7 @@ WORDS: dict[str, str] = {
     "particles": r"을|를|이|가|은|는|도|에|의|와|과|로|랑|만|에서|으로|에게|한테|이랑|까지|부터|처럼|보다",
     # pronouns, question words, adverbs: as single characters they would match nearly every memory
     "not_nouns": r"나|너|저|제|내|네|그|이|뭐|누|어|왜|몇|것|거|게|수|좀|더|잘|안|못|다|또|이|걔|얘|쟤",
+    "verb_endings": "",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"목표",
@@ -483,8 +484,8 @@ WORDS: dict[str, str] = {
     "answer.yes": "네|예",
     "answer.no": "아니요|아니",
     # ── what a fact is about, and its change (memory/updates.py) ──
-    "slot.home": "살아|살고|사는|살더|살았|이사",
-    "slot.work": "일해|일하|직장|회사|직업|그만두|운영|퇴사|이직|입사",
+    "slot.home": "살아|살고|사는|살더|살았|이사|(?<![\uac00-\ud7af])집(?:은|이| 어디)",
+    "slot.work": "일 ?해|일 ?하|직장|회사|직업|그만두|운영|퇴사|이직|입사",
     "slot.number": "번호",
     "slot.phone": "휴대폰|핸드폰|폰",
     "slot.email": "이메일|메일",
@@ -499,12 +500,14 @@ WORDS: dict[str, str] = {
     "slot.address": "주소",
     "slot.rent": "월세|전세|집세|집주인",
     "slot.diet": "채식|비건|다이어트|고기",
+    "slot.computer": "노트북|컴퓨터|맥북",
     "slot.wake": "일어나|기상|알람",
     "update.change": (
         "이사|바꿨|바꾸|바뀌|그만두|그만뒀|이제|새로|새 |헤어졌|팔고|팔았|끊었|말고|퇴사|이직|대신|올랐|내렸"
     ),
-    "update.changed": r"바꿨|바뀌었|올랐|내렸",
-    "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상|팔았",
+    "update.changed": r"바꿨|바뀌었|올랐|내렸|대신",
+    "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상|팔았|팔고",
+    "update.part": r"의 [^.!?]{1,12}(?:바꿨|갈았)",
     "update.history": r"언제|예전|전에|원래|처음",
     "update.others": "엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생|친구|동료",
     # what a request says that names nothing a page shows (maker/page_judge.py)

@@ -207,6 +207,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": r"na|ka|mo|pa|may|si|ni|kay|ito|lang|din|kung|ilan|para|pero|mas|ba|ay",
     "particles": "",
     "not_nouns": "",
+    "verb_endings": "",
     "grammar_characters": "",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"layunin|araw-araw",
@@ -507,7 +508,9 @@ WORDS: dict[str, str] = {
     "slot.number": "\\bnumber\\b|\\bnumero\\b",
     "slot.phone": "\\bcellphone\\b|\\bcp\\b|\\bphone\\b",
     "slot.email": "\\bemail\\b",
-    "slot.partner": r"\bjowa\b|\bkasintahan\b|\bnobyo\b|\bnobya\b|\bboyfriend\b|\bgirlfriend\b|\bhiwalay\b",
+    "slot.partner": (
+        r"\bjowa\b|\bkasintahan\b|\bnobyo\b|\bnobya\b|\bboyfriend\b|\bgirlfriend\b|\bgf\b|\bbf\b|\bhiwalay\b"
+    ),
     "slot.pet": "\\bpusa\\b|\\baso\\b",
     "slot.car": "\\bkotse\\b",
     "slot.school": "\\bpaaralan\\b|\\beskwela\\w*",
@@ -518,13 +521,15 @@ WORDS: dict[str, str] = {
     "slot.address": r"\baddress\b|\btirahan\b",
     "slot.rent": r"\bupa\b|\brenta\b|\bupahan\b",
     "slot.diet": r"\bvegetarian\b|\bvegan\b|\bdiet\b|\bkarne\b",
+    "slot.computer": r"\blaptop\b|\bcomputer\b|\bkompyuter\b",
     "slot.wake": "\\bgumigising\\b|\\bgising\\b|\\bbumangon\\b|\\balarm\\b",
     "update.change": (
         r"\blumipat\b|\bngayon\b|\bnagpalit\b|\bnag-resign\b|\bhindi na\b|\bbago\b"
         r"|\bna lang\b|\bhiwalay\b"
     ),
-    "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b",
-    "update.stop": r"\bhindi na\b|\btumigil\b|\bhuminto\b|\bbinenta\b",
+    "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b|\bimbes na\b|\bsa halip na\b",
+    "update.stop": r"\bhindi na\b|\bwala na\b|\btumigil\b|\bhuminto\b|\bbinenta\b",
+    "update.part": "",
     "update.history": r"\bkailan\b|\bdati\b|\bnoon\b",
     "update.others": (
         r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"

@@ -189,6 +189,7 @@ WORDS: dict[str, str] = {
     "small_words.shared": "",
     "particles": "",
     "not_nouns": "",
+    "verb_endings": "",
     "grammar_characters": r"了|的|吗|呢|吧|啊|一|个|是|在|我|你|他|她|它|这|那|就|都|也|还|又|很|有|把|被|给|和",
     # ── an app's settings from memories (lifelog/refresh.py) ──
     "goal.stated": r"目标",
@@ -471,7 +472,7 @@ WORDS: dict[str, str] = {
     "answer.yes": "好",
     "answer.no": "不",
     # ── what a fact is about, and its change (memory/updates.py) ──
-    "slot.home": "住在|住的|住哪|搬到|搬家|搬去|定居",
+    "slot.home": "住在|住的|住哪|搬到|搬家|搬去|定居|家在",
     "slot.work": "工作|公司|上班|辞职|离职|跳槽|入职|老板|经理",
     "slot.number": "号码|手机号|换号",
     "slot.phone": "手机",
@@ -487,10 +488,12 @@ WORDS: dict[str, str] = {
     "slot.address": "地址",
     "slot.rent": "房租|租金|房东|月租",
     "slot.diet": "吃素|素食|吃肉|减肥|节食|饮食",
+    "slot.computer": "电脑|笔记本|笔电",
     "slot.wake": "起床|醒来|闹钟",
     "update.change": "搬|换|改|不再|已经不|现在|新的|辞职|离职|跳槽|入职|转学|分手|卖了|戒|不去|不学|变了|又",
-    "update.changed": r"换了|改了|变了|涨了|降了|改成",
-    "update.stop": r"不再|已经不|戒了|戒烟|不[^，。！？]{1,3}了|停了|卖了|退了",
+    "update.changed": r"换了|改了|变了|涨了|降了|改成|涨价|[减降涨升瘦胖]到",
+    "update.stop": r"不再|已经不|戒[^，。！？]{0,3}了|戒烟|不[^，。！？]{1,3}了|停了|卖了|退了",
+    "update.part": r"换了新(?!的)",
     "update.history": r"什么时候|以前|之前|原来|当初|第一次",
     "update.others": "妈妈|爸爸|我妈|我爸|老公|老婆|姐姐|哥哥|妹妹|弟弟|女儿|儿子|(?<![男女])朋友|同事",
     # what a request says that names nothing a page shows (maker/page_judge.py)

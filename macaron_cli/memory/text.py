@@ -106,6 +106,21 @@ def _short_stems(text: str) -> list[str]:
     return list(dict.fromkeys(stems))
 
 
+# A Korean syllable said as a word of its own, before the next word ("술 마셔"): a noun of one
+# syllable with no particle; the last word of a Korean sentence is its verb ("뭐 타?").
+_KO_ALONE = re.compile(r"(?<![\uac00-\ud7af])[\uac00-\ud7af](?= +[\uac00-\ud7af])")
+# A lone kanji before a verb's ending is the verb's stem (乗って, 飲む), not a thing.
+_JA_VERB_STEM = re.compile(rf"{_KANJI}(?=(?:{'|'.join(words_of('verb_endings', 'ja'))}))")
+
+
+def one_letter_nouns(text: str) -> list[str]:
+    """The nouns of one letter a text holds: those a particle hides (떡을, 車は; not a verb's
+    stem: 乗って) and a Korean one said alone before the next word (술 마셔)."""
+    verbs = set(_JA_VERB_STEM.findall(text))
+    alone = [w for w in _KO_ALONE.findall(text) if w not in _KO_NOT_NOUNS]
+    return list(dict.fromkeys([s for s in _short_stems(text) if s not in verbs] + alone))
+
+
 def _without_small_words(text: str) -> str:
     """A Tagalog query without the small words of the language (ang, ng, ko, saan…): they are
     its stop words, as the index drops English ones, and matched they only favour any Tagalog

@@ -4,12 +4,14 @@ older stays as history, marked replaced by the newer.
 
 A newer memory replaces an older one when both are facts of the same person (the same
 speaker, and the same other people named: "my sister moved" never replaces "I live in
-Osaka"), the newer is later, says a change ("moved", "now", "not … anymore", 引っ越した,
-不再, 이제) and is about the same thing: a slot both speak of (home, work, a phone number…:
-lang's "slot.*"), a word of the older that the newer stops or changes ("coffee", "rent"), or
-a measure both give with another value ("82 kg", then "76 kg now"). What only asks states
-nothing, and replaces nothing. A model that extracts facts (friend/extract.py) confirms an update by
-linking the new fact to the one it supersedes; `replaced_by` reads that link first.
+Osaka"; "jess moved" is of "my sister jess"), the newer is later, says a change ("moved",
+"now", "not … anymore", 引っ越した, 不再, 이제) and is about the same thing: a slot both
+speak of (home, work, a phone number…: lang's "slot.*"), a word of the older that the newer
+stops or changes ("coffee", "rent"; not the thing whose part changed: "changed the Fit's
+tires"), or a measure both give with another value ("82 kg", then "76 kg now"; "rent is
+$1400", then "paying 1550 now"). What only asks states nothing, and replaces nothing. A model
+that extracts facts (friend/extract.py) confirms an update by linking the new fact to the one
+it supersedes; `replaced_by` reads that link first.
 """
 
 from __future__ import annotations
@@ -24,24 +26,32 @@ from macaron_cli import lang
 from macaron_cli.memory.records import Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row, to_row
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
-from macaron_cli.memory.text import query_form, search_form
+from macaron_cli.memory.tagalog import root
+from macaron_cli.memory.text import one_letter_nouns, query_form, search_form
 from macaron_cli.memory.turns import asks
-from macaron_cli.reading.text import content_words
+from macaron_cli.reading.text import LATIN_WORD, content_words, detect_language
 from macaron_cli.reading.units import amounts
 
 _SLOTS = {slot: re.compile(lang.pattern(f"slot.{slot}"), re.IGNORECASE) for slot in lang.SLOTS}
 _CHANGE = re.compile(lang.pattern("update.change"), re.IGNORECASE)
 _CHANGED = re.compile(lang.pattern("update.changed"), re.IGNORECASE)
 _STOP = re.compile(lang.pattern("update.stop"), re.IGNORECASE)
+_PART = re.compile(lang.pattern("update.part"), re.IGNORECASE)
 _HISTORY = re.compile(lang.pattern("update.history"), re.IGNORECASE)
 _CLAUSE = re.compile(r"[,.;!?，。；！？、]|\s[-–—]\s|\bbut\b")
 _OTHERS = re.compile(lang.pattern("update.others"), re.IGNORECASE)
+# A relative named right after the relation ("my sister jess", "my son, Leo").
+_NAMED = re.compile(rf"(?:{_OTHERS.pattern})[\s,]+([^\W\d_]+)", re.IGNORECASE)
+# A number as written, its digits only ("15" of "15k", "300" of "300만원"): said again without
+# its unit, a number keeps the older's way of writing it ("380" after "300만원").
+_DIGITS = re.compile(r"(?<![\d.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\d:])")
 _CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
 # A pair of letters of one script (Han or katakana): a word of a text without spaces.
 _CJK_PAIR = re.compile(r"^(?:[\u3400-\u9fff]{2}|[\u30a0-\u30ff]{2})$")
 # A Korean word's first two syllables: its stem (the endings come after: 먹었어, 마셔).
 _HANGUL_STEM = re.compile(r"(?<![\uac00-\ud7af])[\uac00-\ud7af]{2}")
 _ENDING = re.compile(r"(?:ing|ed|es|s|e)$")  # "smoke", "smoking": one word
+_DOUBLED = re.compile(r"([^aeiou])\1$")  # "running" less its ending: "run"
 # Days and months say when, not what: two facts of one Saturday are not about one thing.
 _WHEN = re.compile(
     "|".join(
@@ -62,11 +72,15 @@ class Statement:
 
     speaker: str | None
     others: frozenset[str]  # other people it is about
+    names: frozenset[str]  # the names it gives them ("jess" of "my sister jess")
+    tokens: frozenset[str]  # its Latin words, lower case: where a name given elsewhere is found
     slots: frozenset[str]
     words: frozenset[str]  # what it is about, compared between two memories
     changes: bool  # says something changed
     stopped: frozenset[str]  # the words of what it says stopped or changed to another value
+    kept: frozenset[str]  # the words of a thing it says a part or side of changed: it stays
     measures: frozenset[tuple[str, float]]  # each unit it gives a number in, with that number
+    numbers: frozenset[float]  # every number it writes, as written (no unit, no multiplier)
     days: frozenset[str]  # the weekdays and months it names: what a question may ask of ("on Saturdays")
     history: bool  # (a question) asks for the past itself: "when did I…"
     asks: bool  # only asks
@@ -86,7 +100,7 @@ def _said(text: str) -> str:
 
 
 def _says_change(said: str) -> bool:
-    return bool(_CHANGE.search(said) or _STOP.search(said))
+    return bool(_CHANGE.search(said) or _STOP.search(said) or _CHANGED.search(said))
 
 
 @lru_cache(maxsize=4096)
@@ -101,29 +115,56 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
     said = _said(text)
     # The clauses that say a thing stopped or changed: what they name is what changed ("I don't
     # drink coffee anymore", "changed the wifi password"), not the rest of the message.
-    stopped = " ".join(c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c))
+    changed = [c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c)]
+    stopped = " ".join(_what_changed(c) for c in changed)
+    kept = " ".join(c[: len(c) - len(_what_changed(c))] for c in changed)
+    others = frozenset(m.group(0).lower() for m in _OTHERS.finditer(said))
     return Statement(
         speaker=speaker,
-        others=frozenset(m.group(0).lower() for m in _OTHERS.finditer(said)),
+        others=others,
+        names=frozenset(m.group(1).lower() for m in _NAMED.finditer(said) if _a_name(m.group(1)))
+        if others
+        else frozenset(),
+        tokens=frozenset(w.lower() for w in LATIN_WORD.findall(said)),
         slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
         words=_words(said, language),
         changes=_says_change(said),
         stopped=_words(stopped, language) if stopped else frozenset(),
+        kept=_words(kept, language) if kept.strip() else frozenset(),
         measures=frozenset((unit, value) for _, value, units in amounts(said) for unit in units),
+        numbers=frozenset(float(d.replace(",", "")) for d in _DIGITS.findall(said)),
         days=frozenset(w.lower().rstrip("s") for w in content_words(said) if _DAY_WORD.match(w)),
         history=bool(_HISTORY.search(said)),
         asks=asks(text),
     )
 
 
+def _what_changed(clause: str) -> str:
+    """Of a clause that says something stopped or changed, what did: not the thing whose part or
+    side changed, said before it ("フィットのタイヤ…変えた", "宝马换了新轮胎": the car stays)."""
+    part = None if _STOP.search(clause) else _PART.search(clause)
+    return clause[part.start() :] if part else clause
+
+
+def _a_name(word: str) -> bool:
+    """Whether the word after a relation names them ("jess"), not what they do ("moved")."""
+    return bool(content_words(word)) and not any(
+        p.search(word) for p in (_CHANGE_WORDS, _WHEN, _OTHERS, *_SLOTS.values())
+    )
+
+
 def _words(said: str, language: str) -> frozenset[str]:
+    # Tagalog's verbs by their root ("nagkakape", "kape"); short words too ("gym", "job", "Mia").
+    tagalog = (language or detect_language(said)) == "tl"
     latin = {
-        _ENDING.sub("", w)
+        _DOUBLED.sub(r"\1", _ENDING.sub("", root(w) if tagalog else w)) if len(w) > 3 else w
         for w in content_words(said)
-        if len(w) >= 4 and not _CHANGE_WORDS.match(w) and not _WHEN.match(w)
+        if not _CHANGE_WORDS.match(w) and not _WHEN.match(w)
     }
     pairs = {t for t in search_form(said, language or None).split() if _CJK_PAIR.match(t)}
     pairs |= set(_HANGUL_STEM.findall(said))
+    # A noun of one letter ("車は", "家どこ", "술 마셔"): the thing itself, in two words.
+    pairs |= set(one_letter_nouns(said))
     return frozenset(latin | {t for t in pairs if not _CHANGE.search(t)})
 
 
@@ -143,6 +184,8 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
         return False
     new, old = statement_of_row(newer), statement_of_row(older)
     if not new.changes or new.asks or old.asks or new.speaker != old.speaker or _others_differ(new, old):
+        return False
+    if new.kept & old.words:  # a part of the older's thing changed ("the Fit's tires"): the thing stays
         return False
     # What both are about: a slot both speak of; a word both hold only where the newer stops
     # it or says it changed ("I don't drink coffee anymore", "changed the wifi password"):
@@ -173,11 +216,22 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
 
 
 def _remeasured(new: Statement, old: Statement) -> set[str]:
-    """The units both give a number in, where the newer's numbers are not the older's."""
-    units = {unit for unit, _ in new.measures} & {unit for unit, _ in old.measures}
-    return {
+    """The units both give a number in, where the newer's numbers are not the older's; and the
+    older's units the newer gives no number in, where it writes a number near the older's in size
+    and not the same ("rent is $1400", then "paying 1550 now"; "70公斤", then "减到63了")."""
+    new_units = {unit for unit, _ in new.measures}
+    units = new_units & {unit for unit, _ in old.measures}
+    again = {
         unit for unit in units if {m for m in new.measures if m[0] == unit} != {m for m in old.measures if m[0] == unit}
     }
+    unsaid = {unit for unit, _ in old.measures} - new_units
+    return again | unsaid if unsaid and any(_near(n, o) for n in new.numbers for o in old.numbers) else again
+
+
+def _near(new: float, old: float) -> bool:
+    """Another value of the same size: a number said again of one measure (a weight, a rent)
+    moves by less than half or double; a count of days or weeks beside it seldom lands there."""
+    return new != old and old > 0 and 0.5 <= new / old <= 2
 
 
 def _when(row: dict) -> datetime:
@@ -191,8 +245,15 @@ def current(hits: Iterable[Hit]) -> list[Hit]:
 
 
 def _others_differ(new: Statement, old: Statement) -> bool:
-    """About different people: one names others and the other none, or they share no one."""
-    return bool(new.others or old.others) and not new.others & old.others
+    """About different people: one names others and the other none, or they share no one. A
+    relative named by name ("my sister jess") is who the other means by that name alone
+    ("jess moved to portland")."""
+    new_people, old_people = _people(new, old), _people(old, new)
+    return bool(new_people or old_people) and not new_people & old_people
+
+
+def _people(statement: Statement, other: Statement) -> frozenset[str]:
+    return statement.others | statement.names | (other.names & statement.tokens)
 
 
 # What a memory's newer facts are looked for among: the nearest by meaning and by words.
