@@ -296,9 +296,11 @@ def _echoes(newest_first: list[Candidate], asked) -> set[str]:
 def _later_of(ask: Ask, best: list[Candidate], asked: Statement) -> list[dict]:
     """The later memories that share the words of the best few that state something, for a
     question that asks of a slot or a day ("where do I live?"): what lets a newer memory that
-    shares no word with the question update an older (memory/updates.py). Other questions pay
-    for no second word search."""
-    if not (asked.slots or asked.days):
+    shares no word with the question update an older (memory/updates.py), in a search by words
+    alone. A search by meaning has it among the nearest in meaning (ask.meanings), and found no
+    more with this read (bench/current_truth.py, bench/long_history.py): it pays for none, nor
+    does a question of something else."""
+    if ask.vectors or not (asked.slots or asked.days):
         return []
     stating = [c for c in best if c.relevance > 0 and not asks(c.row["text"])][: ask.tuning.later_of]
     if not stating:
