@@ -23,11 +23,12 @@ from datetime import datetime
 from functools import lru_cache
 
 from macaron_cli import lang
+from macaron_cli.memory import embeddings
 from macaron_cli.memory.records import Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row, to_row
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 from macaron_cli.memory.tagalog import root
-from macaron_cli.memory.text import one_letter_nouns, query_form, search_form
+from macaron_cli.memory.text import meaning_form, one_letter_nouns, query_form, search_form
 from macaron_cli.memory.turns import asks
 from macaron_cli.reading.text import LATIN_WORD, content_words, detect_language
 from macaron_cli.reading.units import amounts
@@ -173,11 +174,12 @@ def about(question: str) -> Statement:
     return _statement(question, "", None)
 
 
-def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
+def replaces(newer: dict, older: dict, asked: Statement | None = None, meaning=None) -> bool:
     """Whether the memory (row) `newer` updates `older` (see the module's docstring); with
     `asked`, in what that question asks about (a slot, or for a stop a word, all three
-    share): a question about something else, or one that asks for the past itself ("when did
-    I move?"), asks for the history, not the current truth."""
+    share; or, by `meaning`, the question's vector, what the model places it near): a question
+    about something else, or one that asks for the past itself ("when did I move?"), asks for
+    the history, not the current truth."""
     if asked is not None and asked.history:
         return False
     if _when(newer) <= _when(older) or not _tells_change(newer["text"]):
@@ -193,7 +195,7 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
     # both give, where the newer gives it another value ("I'm 76 kg now").
     slots, stopped, remeasured = new.slots & old.slots, new.stopped & old.words, _remeasured(new, old)
     if asked is None:
-        return bool(slots or stopped or remeasured)
+        return bool(slots or stopped or remeasured or _same_thing(newer, older))
     # A question that asks for the older fact's slot or day, naming no value ("what's my job?"
     # of "I work as a nurse at the hospital"; "what do I do on Saturdays?") asks about what the
     # newer stopped of it ("quit the hospital!"); a number asked for by the older's words ("how
@@ -212,7 +214,33 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
         or stopped & asked.words
         or (stopped and of_slot)
         or (remeasured and (of_slot or of_words))
+        or (_asks_by_meaning(meaning, older, of_slot or of_words) and _same_thing(newer, older))
     )
+
+
+def _asks_by_meaning(meaning, older: dict, of_older: bool) -> bool:
+    """Whether a question asks of the older in words (`of_older`), or by its vector `meaning` as
+    the model places it near the older ("お酒飲む？" of "毎晩ビール飲んでる")."""
+    if of_older:
+        return True
+    vector = older.get("vector")
+    return meaning is not None and vector is not None and _cosine(meaning, vector) >= embeddings.related_above()
+
+
+def _cosine(a, b) -> float:
+    import numpy as np
+
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-12))
+
+
+def _same_thing(newer: dict, older: dict) -> bool:
+    """Whether the two memories say much the same thing, as the model measures their vectors
+    (read with them by a search by meaning): a change then speaks of the older's thing in
+    words of its own ("quit soda" after "3 cokes a day"; お酒 after ビール). Never without
+    vectors, nor with a model whose scale is unknown here."""
+    above = embeddings.same_thing_above()
+    new, old = newer.get("vector"), older.get("vector")
+    return above is not None and new is not None and old is not None and _cosine(new, old) >= above
 
 
 def _remeasured(new: Statement, old: Statement) -> set[str]:
@@ -295,18 +323,25 @@ def replaced_by(store, memory, question: str | None = None) -> Memory | None:
     versions = store.list(1, 0, f"supersedes = {quote(memory.id)}")
     if versions:
         return versions[0]
-    row = to_row(memory)
     later = f"created_at > {quote(memory.created_at)}"
-    found = {
-        r["id"]: r
-        for r in later_by_words(store.table, [memory.text], memory.created_at, None, MEMORY_COLUMNS, NEWER_LOOKED_AT)
-    }
+    # With their vectors, as a search by meaning reads them: `replaces` compares them.
+    columns = [*MEMORY_COLUMNS, "vector"] if store.vectors else MEMORY_COLUMNS
+    by_words = later_by_words(store.table, [memory.text], memory.created_at, None, columns, NEWER_LOOKED_AT)
+    found = {r["id"]: r for r in by_words}
     own = rows_of(begin(reader(store.table).query().where(f"id = {quote(memory.id)}").select(["vector"]).limit(1)))
-    if store.vectors and own and own[0]["vector"] is not None:
-        query = reader(store.table).query().nearest_to(own[0]["vector"]).column("vector").distance_type("cosine")
-        query = query.where(later).select(MEMORY_COLUMNS).limit(NEWER_LOOKED_AT)
+    row = to_row(memory, own[0]["vector"] if own and store.vectors else None)
+    if row["vector"] is not None:
+        query = reader(store.table).query().nearest_to(row["vector"]).column("vector").distance_type("cosine")
+        query = query.where(later).select(columns).limit(NEWER_LOOKED_AT)
         found.update((r["id"], r) for r in rows_of(begin(query)))
     superseded = store.superseded_ids()
     asked = about(question) if question else None
-    updates = [r for r in found.values() if r["id"] not in superseded and replaces(r, row, asked)]
+    meaning = _meaning(question) if question and row["vector"] is not None else None
+    updates = [r for r in found.values() if r["id"] not in superseded and replaces(r, row, asked, meaning)]
     return memory_from_row(min(updates, key=_when)) if updates else None
+
+
+@lru_cache(maxsize=64)
+def _meaning(question: str):
+    """A question's vector, as a search embeds it: what `replaces` asks by meaning."""
+    return embeddings.embed([meaning_form(question)])[0]
