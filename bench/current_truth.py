@@ -2,8 +2,9 @@
 
     python3 bench/current_truth.py [DATA ...] [--tuning NAME=VALUE] [--misses]
 
-DATA (default: the three sets, bench/data/current-truth-dev.json, current-truth-second.json and
-current-truth-third.json, each written before its rules) is recall_side_by_side.py's group form, each
+DATA (default: the four sets, bench/data/current-truth-dev.json, current-truth-second.json,
+current-truth-third.json and current-truth-fourth.json, each written before its rules; the fourth
+blind, all held out) is recall_side_by_side.py's group form, each
 question with its `evidence` (the person's update: "we moved to Kyoto last weekend"), the
 `original` it replaces ("I live in Osaka") and `held_out` (never looked at while tuning).
 A `decoy` question turns it round: a later memory speaks of the same thing without updating it
@@ -35,7 +36,7 @@ import tuning_arg
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
-DEFAULT_DATA = [REPO / "bench" / "data" / f"current-truth-{name}.json" for name in ("dev", "second", "third")]
+DEFAULT_DATA = [REPO / "bench" / "data" / f"current-truth-{name}.json" for name in ("dev", "second", "third", "fourth")]
 K = 10
 
 
