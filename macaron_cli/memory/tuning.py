@@ -75,11 +75,15 @@ class Tuning:
     # search: a long turn shares many words with any turn, so its meaning leads
     # (bench/long_history.py); and the turns beside a match, or of its session, answer a
     # question, not a turn of a talk: in a long history they crowd one session into the first
-    # hits, so the hits spread over sessions instead.
+    # hits, so the hits spread over sessions instead. Novelty weighs less: what a turn brings
+    # back is often two memories of one thing ("my father was a policeman", "he died on duty"),
+    # near in meaning yet each saying something; a copy still goes last (`duplicate`), and one
+    # session still cannot crowd out the others (chat_same_moment).
     chat_vector_weight: float = 5.0
     chat_neighbour: float = 0.0
     chat_moment: float = 0.0
     chat_same_moment: float = 0.05
+    chat_mmr_lambda: float = 0.95
 
     def for_chat(self) -> Tuning:
         """This tuning as a chat turn that tells is searched by: its chat_* numbers in place of the others."""
@@ -89,6 +93,7 @@ class Tuning:
             neighbour=self.chat_neighbour,
             moment=self.chat_moment,
             same_moment=self.chat_same_moment,
+            mmr_lambda=self.chat_mmr_lambda,
         )
 
 
