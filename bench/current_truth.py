@@ -77,9 +77,7 @@ def run(path: Path, tuned: dict, misses: bool) -> None:
     fts, bigram, dense, stores = imported(groups, work)
 
     def macaron(purpose: str, vectors: bool | None = None):
-        return lambda g, q: [
-            h.memory.id for h in stores[g].search(q, k=K, purpose=purpose, vectors=vectors, **tuned)
-        ]
+        return lambda g, q: [h.memory.id for h in stores[g].search(q, k=K, purpose=purpose, vectors=vectors, **tuned)]
 
     systems = {
         "fts": lambda g, q: fts[g](q, K),
