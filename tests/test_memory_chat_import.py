@@ -74,6 +74,7 @@ def test_importing_an_export_again_adds_nothing_even_from_its_zip(macaron, macar
 
 @pytest.mark.slow
 def test_a_dry_run_shows_each_conversation_and_its_labels_and_writes_nothing(macaron, macaron_home):
+    assert not macaron_home.exists()  # a person who tries an import before anything else
     result = _import(macaron, FORMATS["chatgpt"], "--dry-run")
     out = result.stdout + result.stderr
     for title in ("Knee physio plan", "Router setup", "Budget", "Climbing gym"):
@@ -81,12 +82,12 @@ def test_a_dry_run_shows_each_conversation_and_its_labels_and_writes_nothing(mac
     assert "private: health" in out and "private: said to be private" in out
     assert "redacted: password" in out and "Tr0ub4dor&3" not in out
     assert "Would import 12 memories" in out and "Nothing was written" in out
-    assert not (macaron_home / "memory").exists()
+    assert not macaron_home.exists()  # not even the folder its list was spooled in
 
     report = json.loads(_import(macaron, FORMATS["claude"], "--dry-run", "--json").stdout)
     labels = sorted(label["privacy"] for label in report["labels"])
     assert labels == sorted(label["privacy"] for i, label in LABELS["kept"].items() if i.startswith("claude:"))
-    assert not (macaron_home / "memory").exists()
+    assert not macaron_home.exists()
 
 
 @pytest.mark.slow

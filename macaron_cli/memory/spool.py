@@ -4,6 +4,8 @@ holding them in memory until the end would grow with the file.
 
 The file is unnamed (gone when closed, or when the process dies) and lies in macaron's
 private home, never the shared temporary folder: a dry run's lines hold the person's words.
+The folders it had to make for it are removed when it closes: a dry run on a new home says
+"Nothing was written", and leaves nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ class Spool:
     """Items appended in order and read back in that order, as often as asked."""
 
     def __init__(self) -> None:
+        folder = config.home() / "cache"
+        # The highest of the folders that do not exist yet: the spool makes it, and removes it.
+        self._made = next((f for f in (*reversed(folder.parents), folder) if not f.exists()), None)
         self._file = tempfile.TemporaryFile(dir=config.cache_dir())  # noqa: SIM115 (closed by close())
         self.count = 0
 
@@ -39,3 +44,13 @@ class Spool:
 
     def close(self) -> None:
         self._file.close()
+        if self._made is None:
+            return
+        folder = config.home() / "cache"
+        for made in (folder, *folder.parents):
+            try:
+                made.rmdir()  # only while empty: what else came to be written there stays
+            except OSError:
+                return
+            if made == self._made:
+                return
