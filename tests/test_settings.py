@@ -102,6 +102,13 @@ def test_onboarding_refuses_a_command_as_a_language_and_asks_again():
     assert sum("I don't know that language" in line or "Commands can wait" in line for line in said) == 2
 
 
+def test_onboarding_takes_no_question_for_a_name_and_asks_again():
+    """Someone who thinks the chat has begun asks it something at "What should I call you?"."""
+    result, said = quiz(["where do I live?", "I just moved here and need help with my rent", "Mika", "skip"])
+    assert result.persona.call_me == "Mika"
+    assert sum("a name or a nickname" in line for line in said) == 3  # the question, then two asks again
+
+
 def test_onboarding_takes_a_language_by_name_or_falls_back_to_english():
     assert quiz(["", "Japanese", "skip"])[0].persona.language == "ja"
     assert quiz(["", "", "skip"])[0].persona.language == "en"

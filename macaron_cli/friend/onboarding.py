@@ -130,6 +130,9 @@ def _ask_one(question: Question, ask, say) -> str:
         if answer.startswith("/"):
             say("Commands can wait until after the quiz: answer the question, Enter to pass, or 'skip'.")
             continue
+        if question.key == "call_me" and not _a_name(answer):
+            say("That sounds like something to ask me after the quiz: a name or a nickname, Enter for none.")
+            continue
         if question.key == "language" and answer and language_code(answer) is None:
             say(
                 "I don't know that language: give a code like en, ja, pt-BR "
@@ -142,6 +145,12 @@ def _ask_one(question: Question, ask, say) -> str:
         if picked or not answer:
             return picked
         say(f"Pick one of {', '.join(question.options)} (or Enter to pass).")
+
+
+def _a_name(answer: str) -> bool:
+    """Whether an answer to "What should I call you?" can be a name: not a question ("where do
+    I live?", typed by someone who thought the chat had begun), nor a sentence."""
+    return not answer.endswith(("?", "？")) and len(answer.split()) <= 4
 
 
 def _pick(answer: str, options: dict[str, str]) -> str:
