@@ -43,9 +43,13 @@ class Answer:
 def read_answer(text: str) -> Answer:
     """The whole files in `text` (a later copy of a path wins) and the headers that gave none."""
     text = _THINK.sub("", text)
-    if "<think>" in text:  # reasoning that never closed: nothing after it is an answer
-        text = text.split("<think>")[0]
     lines = text.splitlines()
+    # Reasoning that never closed, before any file: nothing after it is an answer. Inside a
+    # file, "<think>" is that file's text.
+    first_file = next((n for n, line in enumerate(lines) if _HEADER.match(line)), len(lines))
+    unclosed = next((n for n, line in enumerate(lines[:first_file]) if "<think>" in line), None)
+    if unclosed is not None:
+        lines = [*lines[:unclosed], lines[unclosed].split("<think>")[0]]
     files: dict[str, str] = {}
     dropped: list[dict] = []
     i = 0
