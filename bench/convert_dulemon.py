@@ -66,13 +66,12 @@ def convert(lines: list[str], per_conversation: bool, side: str = "user") -> dic
         for turn in chat["conversation"]:
             utterance, _, label = turn.partition("\t")
             speaker, _, text = utterance.partition(":")
-            text = unsegment(text)
-            label = label.strip()
-            if label in said and speaker.strip() == SPEAKER[side]:
+            speaker, text, label = speaker.strip(), unsegment(text), label.strip()
+            if label in said and speaker == SPEAKER[side]:
                 queries.append(asked(text, label, "mention"))
-            if label in said and speaker.strip() == "Bot" and previous_user:
+            if label in said and speaker == "Bot" and previous_user:
                 queries.append(asked(previous_user, label, "reply"))
-            if speaker.strip() == "Usr":
+            if speaker == "Usr":
                 previous_user = text
     return {
         "name": "DuLeMon samples (Chinese persona memory chats)"

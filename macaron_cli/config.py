@@ -56,7 +56,12 @@ def config_path() -> Path:
 def cache_dir() -> Path:
     """`$MACARON_HOME/cache`, made private like the rest of the home: what is cached there
     (vectors of template texts) says which apps the person asked for."""
-    return ensure_private_dir(home() / "cache")
+    return ensure_private_dir(cache_path())
+
+
+def cache_path() -> Path:
+    """Where cache_dir() is, made or not."""
+    return home() / "cache"
 
 
 def ensure_private_dir(path: Path) -> Path:

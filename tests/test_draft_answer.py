@@ -33,6 +33,11 @@ def test_only_a_file_header_then_a_closed_fence_is_a_file():
     }
 
 
+def test_think_tags_inside_a_file_are_its_text_not_reasoning():
+    text = "<think>plan\n### FILE: a.js\n```js\nno\n```\n</think>\n### FILE: b.md\n```md\n<think>\nwhy\n</think>\n```\n"
+    assert files_of(text) == {"b.md": "<think>\nwhy\n</think>\n"}
+
+
 def test_a_bare_path_line_before_a_fence_never_becomes_a_file():
     # What a weak model echoed: a path, then prompt text in a fence, then its own fences.
     text = (

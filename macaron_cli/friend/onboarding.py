@@ -150,7 +150,9 @@ def _ask_one(question: Question, ask, say) -> str:
 def _a_name(answer: str) -> bool:
     """Whether an answer to "What should I call you?" can be a name: not a question ("where do
     I live?", typed by someone who thought the chat had begun), nor a sentence."""
-    return not answer.endswith(("?", "？")) and len(answer.split()) <= 4
+    from macaron_cli.memory.turns import asks
+
+    return not asks(answer) and len(answer.split()) <= 4
 
 
 def _pick(answer: str, options: dict[str, str]) -> str:

@@ -14,7 +14,8 @@ line, a path in a fence's info string, a bold file name: talk, never a file, so 
 of the prompt or of a file list cannot become one. A block that never closes is dropped
 (the answer was cut, or the model lost the thread); so is one a later header interrupts
 (a `### FILE:` line followed by a fence inside an open block means the block never
-closed). Reasoning between <think> and </think> is not answer.
+closed). Reasoning (<think>…</think>, or a <think> that never closes and all after it) begun
+before the first file is not answer; after the first file, "<think>" is a file's text.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 _HEADER = re.compile(r"^ {0,3}#{1,6}[ \t]*FILE:[ \t]*`?(?P<path>[\w.@+/-]+)`?[ \t]*$", re.IGNORECASE)
 _OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}(?=[^`]*$)|~{3,})")
 _CLOSE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*$")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
+_FIRST_HEADER = re.compile(_HEADER.pattern, re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
@@ -42,14 +43,7 @@ class Answer:
 
 def read_answer(text: str) -> Answer:
     """The whole files in `text` (a later copy of a path wins) and the headers that gave none."""
-    text = _THINK.sub("", text)
-    lines = text.splitlines()
-    # Reasoning that never closed, before any file: nothing after it is an answer. Inside a
-    # file, "<think>" is that file's text.
-    first_file = next((n for n, line in enumerate(lines) if _HEADER.match(line)), len(lines))
-    unclosed = next((n for n, line in enumerate(lines[:first_file]) if "<think>" in line), None)
-    if unclosed is not None:
-        lines = [*lines[:unclosed], lines[unclosed].split("<think>")[0]]
+    lines = _without_reasoning(text).splitlines()
     files: dict[str, str] = {}
     dropped: list[dict] = []
     i = 0
@@ -77,6 +71,19 @@ def read_answer(text: str) -> Answer:
         files[path] = "".join(line + "\n" for line in lines[start + 1 : end])
         i = end + 1
     return Answer([AnswerFile(p, c) for p, c in files.items()], dropped)
+
+
+def _without_reasoning(text: str) -> str:
+    """`text` without the reasoning begun before its first file: a header inside it is no file."""
+    while (start := text.find("<think>")) >= 0:
+        first_file = _FIRST_HEADER.search(text)
+        if first_file and first_file.start() < start:
+            return text
+        end = text.find("</think>", start)
+        if end < 0:  # never closed: nothing after it is an answer
+            return text[:start]
+        text = text[:start] + text[end + len("</think>") :]
+    return text
 
 
 def _next_filled(lines: list[str], i: int) -> int:

@@ -22,9 +22,8 @@ class Spool:
     """Items appended in order and read back in that order, as often as asked."""
 
     def __init__(self) -> None:
-        folder = config.home() / "cache"
-        # The highest of the folders that do not exist yet: the spool makes it, and removes it.
-        self._made = next((f for f in (*reversed(folder.parents), folder) if not f.exists()), None)
+        folder = config.cache_path()
+        self._made = [f for f in (folder, *folder.parents) if not f.exists()]  # deepest first
         self._file = tempfile.TemporaryFile(dir=config.cache_dir())  # noqa: SIM115 (closed by close())
         self.count = 0
 
@@ -44,13 +43,8 @@ class Spool:
 
     def close(self) -> None:
         self._file.close()
-        if self._made is None:
-            return
-        folder = config.home() / "cache"
-        for made in (folder, *folder.parents):
+        for made in self._made:
             try:
                 made.rmdir()  # only while empty: what else came to be written there stays
             except OSError:
-                return
-            if made == self._made:
                 return
