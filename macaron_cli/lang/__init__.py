@@ -570,9 +570,11 @@ def alternatives(pattern: str) -> list[str]:
     return [*out, pattern[start:]]
 
 
+@cache
 def listed(concept: str) -> tuple[str, ...]:
     """`concept` as a list of words, every language's in order (for the rules that read
-    words, not a pattern: memory/expansion.py)."""
+    words, not a pattern: memory/expansion.py, for every search). The tables never change
+    while macaron runs, so each list is split once."""
     if concept not in CONCEPTS:
         raise KeyError(concept)
     return tuple(word for table in _tables().values() if (said := table.get(concept)) for word in alternatives(said))

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from macaron_cli.memory.pending import begin, reader
-from macaron_cli.memory.records import Memory
+from macaron_cli.memory.records import Memory, Snapshot
 from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row
 from macaron_cli.memory.speakers import addressed_in, addressees, name_in, speakers_in, without_name
 from macaron_cli.memory.text import meaning_form, query_form
@@ -36,7 +36,7 @@ class Store(Protocol):
     @property
     def table(self) -> Any: ...  # the LanceDB table (read-only on MemoryStore)
 
-    def superseded_ids(self) -> frozenset: ...
+    def snapshot(self) -> Snapshot: ...
 
     def vectors_complete(self) -> bool: ...
 
@@ -98,6 +98,7 @@ class Ask:
     unrelated: float = -1.0  # the similarity below which a memory found by meaning alone is none
     telling: bool = False  # a chat turn that tells, not one that asks (searched by Tuning.for_chat)
     teller: str | None = None  # who tells it, as the memories' speakers are named (speakers.ME: the person)
+    superseded: frozenset[str] = frozenset()  # the memories a newer version replaced, as the search began
     _words: Future | None = None
     _word_rows: list[dict] | None = None
     _named: tuple[str, str] | None = None

@@ -335,6 +335,16 @@ LOOKUP, CHAT = "lookup", "chat"
 PURPOSES = (LOOKUP, CHAT)
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What every read of the store checks first, as of one version of its table: how many
+    rows it holds, and the memories a newer version replaced (history, never an answer)."""
+
+    version: int
+    rows: int
+    superseded: frozenset[str]
+
+
 @dataclass
 class Hit:
     """A search result: the memory, its final score and the parts that made the score."""

@@ -64,7 +64,7 @@ class DropSuperseded(Reranker):
     """A memory that a newer version replaced is history: the newer one answers instead."""
 
     def run(self, ask: Ask, candidates: Candidates) -> Candidates:
-        for memory_id in ask.store.superseded_ids() & set(candidates):
+        for memory_id in ask.superseded & set(candidates):
             candidates.pop(memory_id)
         return candidates
 
@@ -251,7 +251,7 @@ class Updated(Reranker):
         # do I live?") is among the rows they read, or among the later memories that share the
         # best few's words ("not in Osaka anymore", by words alone): it may answer still, as
         # what it updates did.
-        superseded, asked = ask.store.superseded_ids(), about(ask.text)
+        superseded, asked = ask.superseded, about(ask.text)
         read = [
             Candidate(row)
             for row in (*ask.word_rows, *(ask.meanings()[1] if ask.vectors else ()))

@@ -132,9 +132,12 @@ def search(
         raise UserError("k must be at least 1.")
     if purpose not in PURPOSES:
         raise UserError(f"unknown search purpose {purpose!r}; use {' or '.join(PURPOSES)}.")
-    if not query or not query.strip() or store.table.count_rows() == 0:
+    snapshot = store.snapshot() if query and query.strip() else None
+    if snapshot is None or not snapshot.rows:
         return []
-    ask = _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose, teller)
+    ask = _ask(
+        store, snapshot, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose, teller
+    )
     tuning = ask.tuning
     # Every list begun at once (LanceDB runs the word searches side by side), then added in order.
     begun = [(r, found) for r in RETRIEVERS if (found := r.begin(ask)) is not None]
@@ -155,11 +158,13 @@ def search(
     for c in chosen:
         c.parts["floor"] = 1.0
     if purpose == CHAT and ask.vectors and len(chosen) < k:
-        chosen += _nearest_below(store, ask.meanings()[1], chosen, k)
+        chosen += _nearest_below(ask, chosen, k)
     return [Hit(c.memory, c.score, c.parts) for c in chosen]
 
 
-def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose, teller) -> Ask:
+def _ask(
+    store, snapshot, query, k, privacy, now, domain, language, expand, vectors, dates, kind, tuning, purpose, teller
+) -> Ask:
     """The question as every stage reads it. A chat turn that tells (not one that only asks, as
     a question to the friend does) is searched by the Tuning's chat numbers (Tuning.for_chat)."""
     where = " AND ".join(f for f in (_privacy_filter(privacy), f"kind = {quote(kind)}" if kind else None) if f) or None
@@ -199,6 +204,7 @@ def _ask(store, query, k, privacy, now, domain, language, expand, vectors, dates
         language=language or detect_language(query),
         telling=telling,
         teller=teller if telling else None,
+        superseded=snapshot.superseded,
     )
     if use_vectors:
         from macaron_cli.memory import embeddings
@@ -257,14 +263,14 @@ def _contenders(candidates: dict[str, Candidate], pool: int, tuning: Tuning) -> 
     return dict(ranked)
 
 
-def _nearest_below(store: Store, nearest: list[dict], chosen: list[Candidate], k: int) -> list[Candidate]:
+def _nearest_below(ask: Ask, chosen: list[Candidate], k: int) -> list[Candidate]:
     """A chat turn's hits past the floor: the nearest memories by meaning not chosen yet, up to
     k in all, nearest first, each scored below every hit that passed the floor (a memory that
     shares a word with the turn always ranks above one that is only near in meaning)."""
-    taken = {c.row["id"] for c in chosen} | store.superseded_ids()
+    taken = {c.row["id"] for c in chosen} | ask.superseded
     bar = min((c.score for c in chosen), default=1.0)
     below: list[Candidate] = []
-    for row in nearest:
+    for row in ask.meanings()[1]:
         if len(chosen) + len(below) >= k:
             break
         if row["id"] in taken:

@@ -27,7 +27,7 @@ from macaron_cli.memory.completeness import VectorProof
 from macaron_cli.memory.derived import ForgetPlan, sources, sources_in
 from macaron_cli.memory.failures import as_user_error, readable
 from macaron_cli.memory.locking import UPKEEP_LOCK_NAME, WriteLock
-from macaron_cli.memory.records import Hit, Memory, now_iso
+from macaron_cli.memory.records import Hit, Memory, Snapshot, now_iso
 from macaron_cli.memory.redact import redacted
 from macaron_cli.memory.rows import MEMORY_COLUMNS, quote, to_row
 from macaron_cli.memory.rows import id_in as _id_in
@@ -77,7 +77,7 @@ class MemoryStore:
         self._table = db.open_table(TABLE)
         self.vectors = embeddings.available()
         self.settings = settings  # λ of the time decay, trusted endpoints …
-        self._superseded: tuple[int, frozenset] = (-1, frozenset())
+        self._snapshot = Snapshot(-1, 0, frozenset())
         self._complete: tuple[int, bool] = (-1, False)
         self._proof = VectorProof(local_dir)
 
@@ -392,11 +392,18 @@ class MemoryStore:
 
     def superseded_ids(self) -> frozenset:
         """Ids of memories a newer version replaced (cached until the table changes)."""
+        return self.snapshot().superseded
+
+    def snapshot(self) -> Snapshot:
+        """The table as of its latest version, cached until the table changes: a search looks
+        at the version once, where a count and a read of the replaced would each look again."""
         version = self._table.version
-        if self._superseded[0] != version:
-            rows = self._table.search().where("supersedes IS NOT NULL").select(["supersedes"]).limit(None).to_arrow()
-            self._superseded = (version, frozenset(rows["supersedes"].to_pylist()))
-        return self._superseded[1]
+        if self._snapshot.version != version:
+            rows = self._table.count_rows()
+            found = self._table.search().where("supersedes IS NOT NULL").select(["supersedes"]).limit(None)
+            superseded = frozenset(found.to_arrow()["supersedes"].to_pylist()) if rows else frozenset()
+            self._snapshot = Snapshot(version, rows, superseded)
+        return self._snapshot
 
     # ── live versions: the rule every reader follows ─────────────────────────────────────
     # A memory edited (or an app's digest renewed) keeps its old text as a version the new
