@@ -22,6 +22,8 @@ sessions the first 10 span.
                        told by the person (the query's speaker, as the friend's turns are the
                        person's: retrieval.search's teller)
     teller unknown     the same, not told who says the turn
+    as the friend hears  the same, less the hits marked replaced by a newer memory: the friend and
+                       MCP hear only the current truth (privacy.search)
   macaron − STEP       the same with one step of the search left out (--without, repeatable; a
                        reranker or factor by its class name, a retriever by its name, or mmr):
                        which step helps and which pushes the right turn down
@@ -188,9 +190,10 @@ def main() -> None:
     fts, bigram, dense, stores = imported(groups, work)
     session_of = {group: {r["id"]: r["meta"]["session"] for r in rows} for group, rows in groups.items()}
 
-    def chat(g: str, q: dict, k: int, teller: bool = True) -> list[str]:
+    def chat(g: str, q: dict, k: int, teller: bool = True, heard: bool = False) -> list[str]:
         told = {"teller": q["person"] if teller else None}
-        return [h.memory.id for h in stores[g].search(q["query"], k=k, purpose=CHAT, **told, **tuned)]
+        hits = stores[g].search(q["query"], k=k, purpose=CHAT, **told, **tuned)
+        return [h.memory.id for h in hits if not (heard and h.replaced)]
 
     results = [
         evaluate("fts", lambda g, q, k: fts[g](q["query"], k), queries, session_of),
@@ -204,6 +207,7 @@ def main() -> None:
         ),
         evaluate("macaron chat", chat, queries, session_of),
         evaluate("  teller unknown", lambda g, q, k: chat(g, q, k, teller=False), queries, session_of),
+        evaluate("  as the friend hears", lambda g, q, k: chat(g, q, k, heard=True), queries, session_of),
     ]
     for label, left_out, tuning in variants:
 

@@ -247,6 +247,23 @@ NOT_UPDATES = {
     ),
     # the same verb (飲む), of another thing: a verb's one-kanji stem is no thing
     "another thing of the same verb, in Japanese": ("毎晩ビール飲んでる", "もう牛乳は飲まない", "ビール飲む？"),
+    # a story of a long chat: its "new parks" and "joined a dog owners group" change nothing of
+    # the dog (LoCoMo's turns were marked replaced so, and the friend, who hears only the
+    # current truth, lost them)
+    "a long message's new, of something else": (
+        "My dog loves running around the park. But one thing he hates is snow. I took him out "
+        "last winter and he refused to move.",
+        "That's cool! I love checking out new parks with my four pups. Last weekend was so fun, they "
+        "ran around all day. On top of that, I recently joined a dog owners group. Can't wait for the "
+        "first meetup!",
+        "what does my dog love?",
+    ),
+    # "any more" asked says no change
+    "a question's any more": (
+        "I make pancakes with butter every sunday",
+        "that recipe you sent was perfect, the kids loved it. got any more pancake ideas?",
+        "do I make pancakes?",
+    ),
 }
 
 

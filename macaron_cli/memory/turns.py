@@ -33,10 +33,10 @@ ASIDE_WORDS = 3
 def asks(text: str) -> bool:
     """True when a turn only asks: it ends with a question, and whatever else it says is a
     short aside. "Mina is 152cm. How tall are you?" states a fact and so is not one."""
-    sentences = _sentences(text)
-    if not sentences or not sentences[-1].endswith(_ASKING):
+    parts = sentences(text)
+    if not parts or not parts[-1].endswith(_ASKING):
         return False
-    return all(s.endswith(_ASKING) or _aside(s) for s in sentences)
+    return all(s.endswith(_ASKING) or _aside(s) for s in parts)
 
 
 def asking_share(text: str) -> float:
@@ -44,13 +44,14 @@ def asking_share(text: str) -> float:
     sentence that ends with a question mark (0 for "Mina is 152cm.", about half for "Mina is
     152cm. How tall are you?"). The clause, not the sentence: "I just got a beagle, what
     food should I buy?" tells what the person has before it asks."""
-    sentences = _sentences(text)
-    total = sum(map(len, sentences))
-    asked = sum(len(_CLAUSE.split(s)[-1].strip()) for s in sentences if s.endswith(_ASKING))
+    parts = sentences(text)
+    total = sum(map(len, parts))
+    asked = sum(len(_CLAUSE.split(s)[-1].strip()) for s in parts if s.endswith(_ASKING))
     return asked / total if total else 0.0
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The sentences of what a memory says, without the name of who said it."""
     said = text.split(":", 1)[1] if speaker_of(text) else text
     return [s.strip() for s in _SENTENCE.findall(said) if s.strip()]
 
@@ -143,5 +144,5 @@ def _speaker(memory: Memory) -> str | None:
 
 def _states(text: str) -> bool:
     """A turn that says something: not only asking, and not only asides ("Oh!", "haha")."""
-    sentences = _sentences(text)
-    return not asks(text) and not all(_aside(s) for s in sentences)
+    parts = sentences(text)
+    return not asks(text) and not all(_aside(s) for s in parts)

@@ -28,7 +28,7 @@ from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row,
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 from macaron_cli.memory.tagalog import root
 from macaron_cli.memory.text import one_letter_nouns, query_form, search_form
-from macaron_cli.memory.turns import asks
+from macaron_cli.memory.turns import asks, sentences
 from macaron_cli.reading.text import LATIN_WORD, content_words, detect_language
 from macaron_cli.reading.units import amounts
 
@@ -38,6 +38,10 @@ _CHANGED = re.compile(lang.pattern("update.changed"), re.IGNORECASE)
 _STOP = re.compile(lang.pattern("update.stop"), re.IGNORECASE)
 _PART = re.compile(lang.pattern("update.part"), re.IGNORECASE)
 _HISTORY = re.compile(lang.pattern("update.history"), re.IGNORECASE)
+_ASKING = ("?", "？")
+# The most sentences a memory that updates, or is updated, says (bench/current_truth.py's
+# updates say one to three; turns of long chats that rules linked by chance, more).
+SHORT = 3
 _CLAUSE = re.compile(r"[,.;!?，。；！？、]|\s[-–—]\s|\bbut\b")
 _OTHERS = re.compile(lang.pattern("update.others"), re.IGNORECASE)
 # A relative named right after the relation ("my sister jess", "my son, Leo").
@@ -77,6 +81,9 @@ class Statement:
     slots: frozenset[str]
     words: frozenset[str]  # what it is about, compared between two memories
     changes: bool  # says something changed
+    changed_slots: frozenset[str]  # the slots of the sentences that say a change ("moved to Kyoto")
+    changed_words: frozenset[str]  # the words of those sentences
+    sentences: int  # how many it says
     stopped: frozenset[str]  # the words of what it says stopped or changed to another value
     kept: frozenset[str]  # the words of a thing it says a part or side of changed: it stays
     measures: frozenset[tuple[str, float]]  # each unit it gives a number in, with that number
@@ -113,9 +120,15 @@ def _tells_change(text: str) -> bool:
 @lru_cache(maxsize=4096)
 def _statement(text: str, language: str, speaker: str | None) -> Statement:
     said = _said(text)
+    # A change is said of what its own sentence names, in a sentence that tells: in a long
+    # message "a new recipe" changes nothing of the dog two sentences on, and "any more tips?"
+    # stops nothing.
+    said_in = sentences(said)
+    telling = [s for s in said_in if not s.endswith(_ASKING)]
+    changing = " . ".join(s for s in telling if _says_change(s))
     # The clauses that say a thing stopped or changed: what they name is what changed ("I don't
     # drink coffee anymore", "changed the wifi password"), not the rest of the message.
-    changed = [c for c in _CLAUSE.split(said) if _STOP.search(c) or _CHANGED.search(c)]
+    changed = [c for c in _CLAUSE.split(changing) if _STOP.search(c) or _CHANGED.search(c)]
     stopped = " ".join(_what_changed(c) for c in changed)
     kept = " ".join(c[: len(c) - len(_what_changed(c))] for c in changed)
     others = frozenset(m.group(0).lower() for m in _OTHERS.finditer(said))
@@ -126,9 +139,12 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         if others
         else frozenset(),
         tokens=frozenset(w.lower() for w in LATIN_WORD.findall(said)),
-        slots=frozenset(slot for slot, words in _SLOTS.items() if words.search(said)),
+        slots=_slots(said),
         words=_words(said, language),
-        changes=_says_change(said),
+        changes=bool(changing),
+        changed_slots=_slots(changing),
+        changed_words=_words(changing, language) if changing else frozenset(),
+        sentences=len(said_in),
         stopped=_words(stopped, language) if stopped else frozenset(),
         kept=_words(kept, language) if kept.strip() else frozenset(),
         measures=frozenset((unit, value) for _, value, units in amounts(said) for unit in units),
@@ -137,6 +153,10 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         history=bool(_HISTORY.search(said)),
         asks=asks(text),
     )
+
+
+def _slots(said: str) -> frozenset[str]:
+    return frozenset(slot for slot, words in _SLOTS.items() if words.search(said))
 
 
 def _what_changed(clause: str) -> str:
@@ -185,13 +205,17 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
     new, old = statement_of_row(newer), statement_of_row(older)
     if not new.changes or new.asks or old.asks or new.speaker != old.speaker or _others_differ(new, old):
         return False
+    # A long message tells a story: its "new" and "now" are seldom of a fact it replaces, and
+    # replaced, all else it says would be history with that fact.
+    if max(new.sentences, old.sentences) > SHORT:
+        return False
     if new.kept & old.words:  # a part of the older's thing changed ("the Fit's tires"): the thing stays
         return False
     # What both are about: a slot both speak of; a word both hold only where the newer stops
     # it or says it changed ("I don't drink coffee anymore", "changed the wifi password"):
     # events share words without replacing each other ("I joined a new group"); a measure
     # both give, where the newer gives it another value ("I'm 76 kg now").
-    slots, stopped, remeasured = new.slots & old.slots, new.stopped & old.words, _remeasured(new, old)
+    slots, stopped, remeasured = new.changed_slots & old.slots, new.stopped & old.words, _remeasured(new, old)
     if asked is None:
         return bool(slots or stopped or remeasured)
     # A question that asks for the older fact's slot or day, naming no value ("what's my job?"
@@ -205,7 +229,7 @@ def replaces(newer: dict, older: dict, asked: Statement | None = None) -> bool:
     # gym?" of "Anytime by the station", then "cancelled Anytime, yoga now"). A subject both
     # merely say again ("book club is at the library now") is no update by words alone: in long
     # chats the later sessions say again what earlier ones asked about (LoCoMo's R@5 fell).
-    unslotted = bool(asked.slots & new.slots and old.words & new.words) and not old.slots
+    unslotted = bool(asked.slots & new.changed_slots and old.words & new.changed_words) and not old.slots
     return bool(
         slots & asked.slots
         or unslotted
