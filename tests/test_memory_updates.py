@@ -172,6 +172,12 @@ KINDS = {
         "got hired as a dental assistant!! last day at the cafe was friday",
         "whats my job",
     ),
+    # the verb stopped with nothing after it: all that it did
+    "a habit stopped whole": (
+        "I drink a beer every night",
+        "I don't drink anymore, 3 months sober",
+        "do I drink beer?",
+    ),
 }
 
 
@@ -247,6 +253,7 @@ NOT_UPDATES = {
     ),
     # the same verb (飲む), of another thing: a verb's one-kanji stem is no thing
     "another thing of the same verb, in Japanese": ("毎晩ビール飲んでる", "もう牛乳は飲まない", "ビール飲む？"),
+    "another thing of the same verb": ("I drink a beer every night", "I don't drink milk anymore", "do I drink beer?"),
     # a story of a long chat: its "new parks" and "joined a dog owners group" change nothing of
     # the dog (LoCoMo's turns were marked replaced so, and the friend, who hears only the
     # current truth, lost them)

@@ -401,6 +401,11 @@ CONCEPTS: dict[str, str] = {
     ),
     "update.stop": "saying one no longer does or has something: not … anymore, quit, stopped, sold, もう…ない, 不再",
     "update.history": "a question that asks for the past itself: when did, used to, before, いつ, 什么时候, 언제",
+    "update.verb": (
+        "a verb of a habit said negated, the verb its one group (don't (drink)): no thing of its own"
+        ' where a thing follows it ("don\'t drink milk anymore" stops milk); empty where the rules tell a'
+        " verb otherwise (ja)"
+    ),
     # ── the page judged against the request (maker/page_judge.py) ──
     "judge.filler": "whole words of a request that ask for an app or say how, naming nothing a page shows",
     **{

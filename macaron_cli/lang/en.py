@@ -657,6 +657,11 @@ WORDS: dict[str, str] = {
         r"|^\s*(?:quit|stopped|gave up)\b|\bclosed (?:my|the|our)\b|\bdied\b"
     ),
     "update.part": r"\b(?:changed|switched|updated) (?:their|its)\b",
+    "update.verb": (
+        r"(?:n't|n’t|\bnot|\bno longer|\bnever) (drink|eat|smoke|play|take|use|have|go|watch|read|drive"
+        r"|ride|cook|buy|wear|listen|run|drinking|eating|smoking|playing|taking|using|having|going"
+        r"|watching|reading|driving|riding|cooking|buying|wearing|listening|running)\b"
+    ),
     "update.history": (
         r"\bwhen (?:did|was|were|had)\b|\bused to\b|\bbefore\b|\boriginally\b|\bat first\b"
         r"|\bhow long\b|\bfirst time\b|\bhistory\b|\bpreviously\b|\bformer\b"

@@ -508,6 +508,7 @@ WORDS: dict[str, str] = {
     "update.changed": r"変えた|変わった|変更|上がった|下がった|代わりに|じゃなくて",
     "update.stop": r"もう[^。！？!?]{0,12}ない|やめた|辞めた|やめて|辞めて|止めた|売っ|手放し|亡くな|虹の橋",
     "update.part": r"の(?=[^、。！？!?]{1,12}(?:変えた|替えた|交換))",
+    "update.verb": "",
     "update.history": r"いつ|以前|(?<![\u4e00-\u9fff])前は|昔|元々|最初",
     "update.others": "祖母|祖父|母|父|夫|妻|姉|兄|妹|弟|娘|息子|友達|先輩|後輩|同僚",
     # what a request says that names nothing a page shows (maker/page_judge.py)

@@ -508,6 +508,7 @@ WORDS: dict[str, str] = {
     "update.changed": r"바꿨|바뀌었|올랐|내렸|대신",
     "update.stop": r"이제[^.!?]{0,12}안|그만|끊었|안 해|더 이상|팔았|팔고",
     "update.part": r"의 [^.!?]{1,12}(?:바꿨|갈았)",
+    "update.verb": "",
     "update.history": r"언제|예전|전에|원래|처음",
     "update.others": "엄마|아빠|할머니|할아버지|남편|아내|딸|아들|언니|오빠|누나|형|동생|친구|동료",
     # what a request says that names nothing a page shows (maker/page_judge.py)

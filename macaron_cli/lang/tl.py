@@ -530,6 +530,7 @@ WORDS: dict[str, str] = {
     "update.changed": r"\bnagpalit\b|\bpinalitan\b|\btumaas\b|\bimbes na\b|\bsa halip na\b",
     "update.stop": r"\bhindi na\b|\bwala na\b|\btumigil\b|\bhuminto\b|\bbinenta\b",
     "update.part": "",
+    "update.verb": "",
     "update.history": r"\bkailan\b|\bdati\b|\bnoon\b",
     "update.others": (
         r"\bkapatid\b|\bnanay\b|\btatay\b|\bmama\b|\bpapa\b|\banak\b|\basawa\b"

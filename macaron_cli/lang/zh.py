@@ -494,6 +494,7 @@ WORDS: dict[str, str] = {
     "update.changed": r"换了|改了|变了|涨了|降了|改成|涨价|[减降涨升瘦胖]到",
     "update.stop": r"不再|已经不|戒[^，。！？]{0,3}了|戒烟|不[^，。！？]{1,3}了|停了|卖了|退了",
     "update.part": r"换了新(?!的)",
+    "update.verb": "",
     "update.history": r"什么时候|以前|之前|原来|当初|第一次",
     "update.others": "妈妈|爸爸|我妈|我爸|老公|老婆|姐姐|哥哥|妹妹|弟弟|女儿|儿子|(?<![男女])朋友|同事",
     # what a request says that names nothing a page shows (maker/page_judge.py)

@@ -50,6 +50,8 @@ _NAMED = re.compile(rf"(?:{_OTHERS.pattern})[\s,]+([^\W\d_]+)", re.IGNORECASE)
 # its unit, a number keeps the older's way of writing it ("380" after "300만원").
 _DIGITS = re.compile(r"(?<![\d.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\d:])")
 _CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
+_NEGATED_VERB = re.compile(lang.pattern("update.verb"), re.IGNORECASE)
+_NOT = re.compile(r"\b\w+n['’]t\b", re.IGNORECASE)
 # A pair of letters of one script (Han or katakana): a word of a text without spaces.
 _CJK_PAIR = re.compile(r"^(?:[\u3400-\u9fff]{2}|[\u30a0-\u30ff]{2})$")
 # A Korean word's first two syllables: its stem (the endings come after: 먹었어, 마셔).
@@ -145,7 +147,7 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         changed_slots=_slots(changing),
         changed_words=_words(changing, language) if changing else frozenset(),
         sentences=len(said_in),
-        stopped=_words(stopped, language) if stopped else frozenset(),
+        stopped=_stopped_things(stopped, language) if stopped else frozenset(),
         kept=_words(kept, language) if kept.strip() else frozenset(),
         measures=frozenset((unit, value) for _, value, units in amounts(said) for unit in units),
         numbers=frozenset(float(d.replace(",", "")) for d in _DIGITS.findall(said)),
@@ -153,6 +155,15 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
         history=bool(_HISTORY.search(said)),
         asks=asks(text),
     )
+
+
+def _stopped_things(stopped: str, language: str) -> frozenset[str]:
+    """The words of what a clause says stopped: the thing after a verb of a habit where it names
+    one ("don't drink milk anymore" stops milk, not every drink), else the verb ("don't drink
+    anymore")."""
+    words = _words(_NOT.sub(" ", stopped), language)  # "don" of "don't" is no thing
+    verbs = " ".join(m.group(m.lastindex or 0) for m in _NEGATED_VERB.finditer(stopped))
+    return (words - _words(verbs, language)) or words if verbs else words
 
 
 def _slots(said: str) -> frozenset[str]:
