@@ -9,7 +9,9 @@ Osaka"; "jess moved" is of "my sister jess"), the newer is later, says a change 
 speak of (home, work, a phone number…: lang's "slot.*"), a word of the older that the newer
 stops or changes ("coffee", "rent"; not the thing whose part changed: "changed the Fit's
 tires"), or a measure both give with another value ("82 kg", then "76 kg now"; "rent is
-$1400", then "paying 1550 now"). What only asks states nothing, and replaces nothing. A model
+$1400", then "paying 1550 now"). The change is read in the sentence that says it, one that
+tells, between short memories (SHORT): a long message tells a story, and its "new" is seldom of
+the fact two sentences on. What only asks states nothing, and replaces nothing. A model
 that extracts facts (friend/extract.py) confirms an update by linking the new fact to the one
 it supersedes; `replaced_by` reads that link first.
 """
