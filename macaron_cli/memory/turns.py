@@ -23,7 +23,7 @@ from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 
 # Sentences: up to and including their end mark (any script's), or the end of the text.
 _SENTENCE = re.compile(r"[^.!?。！？…]+(?:[.!?。！？…]+|$)")
-_ASKING = ("?", "？")
+ASKING = ("?", "？")
 _CLAUSE = re.compile(r"[,，、;；]|\s[-–—]\s")  # what parts a sentence: commas, semicolons, dashes
 # A sentence of at most this many words, and no number, that does not ask is only an aside
 # ("Wow, nice!"); text without spaces (Japanese, Chinese) counts a word per 4 characters.
@@ -34,9 +34,9 @@ def asks(text: str) -> bool:
     """True when a turn only asks: it ends with a question, and whatever else it says is a
     short aside. "Mina is 152cm. How tall are you?" states a fact and so is not one."""
     parts = sentences(text)
-    if not parts or not parts[-1].endswith(_ASKING):
+    if not parts or not parts[-1].endswith(ASKING):
         return False
-    return all(s.endswith(_ASKING) or _aside(s) for s in parts)
+    return all(s.endswith(ASKING) or _aside(s) for s in parts)
 
 
 def asking_share(text: str) -> float:
@@ -46,7 +46,7 @@ def asking_share(text: str) -> float:
     food should I buy?" tells what the person has before it asks."""
     parts = sentences(text)
     total = sum(map(len, parts))
-    asked = sum(len(_CLAUSE.split(s)[-1].strip()) for s in parts if s.endswith(_ASKING))
+    asked = sum(len(_CLAUSE.split(s)[-1].strip()) for s in parts if s.endswith(ASKING))
     return asked / total if total else 0.0
 
 

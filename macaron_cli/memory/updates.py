@@ -30,7 +30,7 @@ from macaron_cli.memory.rows import FTS_COLUMN, MEMORY_COLUMNS, memory_from_row,
 from macaron_cli.memory.speakers import speaker_of, speaker_of_row
 from macaron_cli.memory.tagalog import root
 from macaron_cli.memory.text import one_letter_nouns, query_form, search_form
-from macaron_cli.memory.turns import asks, sentences
+from macaron_cli.memory.turns import ASKING, asks, sentences
 from macaron_cli.reading.text import LATIN_WORD, content_words, detect_language
 from macaron_cli.reading.units import amounts
 
@@ -40,7 +40,6 @@ _CHANGED = re.compile(lang.pattern("update.changed"), re.IGNORECASE)
 _STOP = re.compile(lang.pattern("update.stop"), re.IGNORECASE)
 _PART = re.compile(lang.pattern("update.part"), re.IGNORECASE)
 _HISTORY = re.compile(lang.pattern("update.history"), re.IGNORECASE)
-_ASKING = ("?", "？")
 # The most sentences a memory that updates, or is updated, says (bench/current_truth.py's
 # updates say one to three; turns of long chats that rules linked by chance, more).
 SHORT = 3
@@ -53,7 +52,6 @@ _NAMED = re.compile(rf"(?:{_OTHERS.pattern})[\s,]+([^\W\d_]+)", re.IGNORECASE)
 _DIGITS = re.compile(r"(?<![\d.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\d:])")
 _CHANGE_WORDS = re.compile(rf"^(?:{lang.pattern('update.change')})$", re.IGNORECASE)
 _NEGATED_VERB = re.compile(lang.pattern("update.verb"), re.IGNORECASE)
-_NOT = re.compile(r"\b\w+n['’]t\b", re.IGNORECASE)
 # A pair of letters of one script (Han or katakana): a word of a text without spaces.
 _CJK_PAIR = re.compile(r"^(?:[\u3400-\u9fff]{2}|[\u30a0-\u30ff]{2})$")
 # A Korean word's first two syllables: its stem (the endings come after: 먹었어, 마셔).
@@ -127,8 +125,8 @@ def _statement(text: str, language: str, speaker: str | None) -> Statement:
     # A change is said of what its own sentence names, in a sentence that tells: in a long
     # message "a new recipe" changes nothing of the dog two sentences on, and "any more tips?"
     # stops nothing.
-    said_in = sentences(said)
-    telling = [s for s in said_in if not s.endswith(_ASKING)]
+    said_in = sentences(text)
+    telling = [s for s in said_in if not s.endswith(ASKING)]
     changing = " . ".join(s for s in telling if _says_change(s))
     # The clauses that say a thing stopped or changed: what they name is what changed ("I don't
     # drink coffee anymore", "changed the wifi password"), not the rest of the message.
@@ -163,9 +161,9 @@ def _stopped_things(stopped: str, language: str) -> frozenset[str]:
     """The words of what a clause says stopped: the thing after a verb of a habit where it names
     one ("don't drink milk anymore" stops milk, not every drink), else the verb ("don't drink
     anymore")."""
-    words = _words(_NOT.sub(" ", stopped), language)  # "don" of "don't" is no thing
-    verbs = " ".join(m.group(m.lastindex or 0) for m in _NEGATED_VERB.finditer(stopped))
-    return (words - _words(verbs, language)) or words if verbs else words
+    words = _words(stopped, language)
+    verbs = _words(" ".join(m.group(m.lastindex or 0) for m in _NEGATED_VERB.finditer(stopped)), language)
+    return (words - verbs) or words
 
 
 def _slots(said: str) -> frozenset[str]:

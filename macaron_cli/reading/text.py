@@ -53,10 +53,14 @@ TL_SMALL = _TL_WORDS | _TL_SHARED
 _EN_WORDS = frozenset(words_of("small_words", "en"))
 
 
+# A word with "n't" ("don't", "doesn’t"): a negation, whose stem ("don") names nothing.
+_NEGATION = re.compile(r"\b\w+n['’]t\b")
+
+
 def content_words(text: str) -> list[str]:
     """The Latin-script words of `text` that carry meaning, in lower case: three letters or
-    more, and none of English's or Tagalog's small words ("what", "did", "ang")."""
-    words = (w.lower() for w in LATIN_WORD.findall(text))
+    more, and none of English's or Tagalog's small words ("what", "did", "ang") or negations."""
+    words = (w.lower() for w in LATIN_WORD.findall(_NEGATION.sub(" ", text)))
     return [w for w in words if len(w) >= 3 and w not in _EN_WORDS and w not in TL_SMALL]
 
 
